@@ -1,0 +1,6 @@
+// `npm run bench`: every benchmark, each printing a ratio against a baseline from the same run.
+import { benchBlobStore } from './blob-store.bench';
+import { benchHttp } from './http.bench';
+import { report } from './harness';
+
+report([...(await benchBlobStore()), ...(await benchHttp())]);

@@ -1,0 +1,49 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+export default tseslint.config(
+  {
+    ignores: [
+      'dist',
+      'node_modules',
+      'data',
+      'src/routeTree.gen.ts',
+      'test-results',
+      'playwright-report',
+      'server/src/db/migrations',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+    },
+  },
+  {
+    files: [
+      'server/**/*.ts',
+      'tests/**/*.ts',
+      'scripts/**/*.ts',
+      'bench/**/*.ts',
+      'e2e/**/*.ts',
+      '*.ts',
+      '*.js',
+    ],
+    languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+);

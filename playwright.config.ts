@@ -1,0 +1,48 @@
+import { defineConfig } from '@playwright/test';
+
+// End-to-end tests run the real server (built PWA + API) on a fresh data directory and drive
+// Debian's Chromium. Playwright never downloads a browser here.
+const port = Number(process.env.E2E_PORT ?? 8099);
+const dataDir = process.env.E2E_DATA_DIR ?? `.data-e2e-${port}`;
+export const e2eAdmin = { username: 'admin', password: 'E2e-admin-Passw0rd!' };
+
+export default defineConfig({
+  testDir: 'e2e',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: process.env.CI ? [['list']] : [['list']],
+  timeout: 30_000,
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: {
+    command: `rm -rf ${dataDir} && tsx scripts/start.ts`,
+    url: `http://127.0.0.1:${port}/ping`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: 'pipe',
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ADMIN_USERNAME: e2eAdmin.username,
+      ADMIN_EMAIL: 'admin@example.com',
+      ADMIN_PASSWORD: e2eAdmin.password,
+      DATABASE_URL: '',
+    },
+  },
+});

@@ -1,0 +1,53 @@
+// Decides whether the built PWA in dist/ matches the sources: a content hash of every input of
+// `vite build` is kept in dist/.build-hash after a successful build.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const INPUTS = [
+  'src',
+  'public',
+  'index.html',
+  'vite.config.ts',
+  'tsconfig.json',
+  'package-lock.json',
+];
+const SKIP = new Set(['routeTree.gen.ts']);
+
+function* files(root: string, path: string): Generator<string> {
+  if (!existsSync(path)) return;
+  if (statSync(path).isFile()) {
+    yield relative(root, path);
+    return;
+  }
+  for (const entry of readdirSync(path).sort()) {
+    if (SKIP.has(entry) || entry.endsWith('.test.ts') || entry.endsWith('.test.tsx')) continue;
+    yield* files(root, join(path, entry));
+  }
+}
+
+export function sourceHash(root: string): string {
+  const hash = createHash('sha256');
+  for (const input of INPUTS) {
+    for (const file of files(root, join(root, input))) {
+      hash
+        .update(file)
+        .update('\0')
+        .update(readFileSync(join(root, file)))
+        .update('\0');
+    }
+  }
+  return hash.digest('hex');
+}
+
+const stampPath = (root: string) => join(root, 'dist', '.build-hash');
+
+export function isBuildFresh(root: string): boolean {
+  const stamp = stampPath(root);
+  if (!existsSync(join(root, 'dist', 'index.html')) || !existsSync(stamp)) return false;
+  return readFileSync(stamp, 'utf8').trim() === sourceHash(root);
+}
+
+export function markBuilt(root: string): void {
+  writeFileSync(stampPath(root), sourceHash(root) + '\n');
+}

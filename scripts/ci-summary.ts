@@ -1,0 +1,30 @@
+// Adds up the passed and failed counts that vitest and Playwright printed in the given logs and
+// prints one closing line, `tests: N passed, N failed`.
+import { readFileSync } from 'node:fs';
+
+// eslint-disable-next-line no-control-regex -- ANSI colour codes start with ESC
+const ansi = /\u001b\[[0-9;]*m/g;
+let passed = 0;
+let failed = 0;
+
+for (const file of process.argv.slice(2)) {
+  for (const raw of readFileSync(file, 'utf8').split('\n')) {
+    const line = raw.replace(ansi, '');
+    // vitest: " Tests  2 failed | 43 passed (45)"
+    const vitest = /^\s*Tests\s+(.*)\(\d+\)\s*$/.exec(line);
+    if (vitest?.[1]) {
+      passed += Number(/(\d+) passed/.exec(vitest[1])?.[1] ?? 0);
+      failed += Number(/(\d+) failed/.exec(vitest[1])?.[1] ?? 0);
+      continue;
+    }
+    // Playwright: "  12 passed (30.1s)", "  1 failed"
+    const pw = /^\s+(\d+) (passed|failed)(?: \([\d.]+m?s\))?\s*$/.exec(line);
+    if (pw) {
+      if (pw[2] === 'passed') passed += Number(pw[1]);
+      else failed += Number(pw[1]);
+    }
+  }
+}
+
+console.log(`tests: ${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);

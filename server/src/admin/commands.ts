@@ -1,0 +1,232 @@
+/**
+ * The admin commands (`npm run admin -- <command>`). Parsing and execution are shared by the
+ * CLI's direct path and the running server's control socket, so both behave the same.
+ * Exit codes: 0 success, 1 failure (e.g. the user exists), 2 usage error.
+ */
+import type { Config } from '../config';
+import type { Database } from '../db/database';
+import { WORKSPACE_ROLES, type WorkspaceRole } from '../db/schema';
+import { isValidEmail, usernameError, workspaceNameError } from '../lib/validation';
+import { setMaintenance } from '../maintenance';
+import { validatePassword } from '../auth/passwords';
+import {
+  AdminError,
+  createUser,
+  createWorkspace,
+  setWorkspaceRole,
+} from '../services/accounts-admin';
+
+export const USAGE = `Usage: npm run admin -- <command>
+
+Commands:
+  user create <username> <email> <password> [--superuser]
+      Create an active user with a verified email (--superuser: instance administrator).
+  workspace create <name> [--storage <bytes>]
+      Create a workspace (storage defaults to GLOBAL_STORAGE).
+  workspace role <workspace> <username> <role>
+      Set a user's role in a workspace; role is one of ${WORKSPACE_ROLES.join(', ')}.
+  maintenance on|off
+      Switch read-only maintenance mode on or off (all instances sharing DATA_DIR).
+  help
+      Show this help.
+
+The commands use the same environment variables as the server (DATA_DIR, DATABASE_URL, ...).
+While the server runs, they are carried out by the server through DATA_DIR/admin.sock.`;
+
+export type Command =
+  | { kind: 'help' }
+  | { kind: 'user-create'; username: string; email: string; password: string; superuser: boolean }
+  | { kind: 'workspace-create'; name: string; storage: number | null }
+  | { kind: 'workspace-role'; workspace: string; username: string; role: WorkspaceRole }
+  | { kind: 'maintenance'; on: boolean };
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export interface CommandResult {
+  code: 0 | 1 | 2;
+  stdout: string;
+  stderr: string;
+}
+
+function splitFlags(
+  args: string[],
+  valued: string[],
+): {
+  positional: string[];
+  flags: Map<string, string | true>;
+} {
+  const positional: string[] = [];
+  const flags = new Map<string, string | true>();
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') {
+      positional.push(...args.slice(i + 1));
+      break;
+    }
+    if (arg.startsWith('--')) {
+      const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
+      if (valued.includes(name)) {
+        const value = inline ?? args[++i];
+        if (value === undefined) throw new UsageError(`--${name} needs a value`);
+        flags.set(name, value);
+      } else {
+        if (inline !== undefined) throw new UsageError(`--${name} takes no value`);
+        flags.set(name, true);
+      }
+    } else {
+      positional.push(arg);
+    }
+  }
+  return { positional, flags };
+}
+
+function expectArgs(positional: string[], names: string[]): void {
+  if (positional.length < names.length) {
+    throw new UsageError(
+      `Missing ${names
+        .slice(positional.length)
+        .map((n) => `<${n}>`)
+        .join(' ')}`,
+    );
+  }
+  if (positional.length > names.length) {
+    throw new UsageError(`Unexpected argument "${positional[names.length]}"`);
+  }
+}
+
+function rejectUnknownFlags(flags: Map<string, unknown>, known: string[]): void {
+  for (const name of flags.keys()) {
+    if (!known.includes(name)) throw new UsageError(`Unknown option --${name}`);
+  }
+}
+
+/** Validates argv; throws UsageError with a one-line reason. */
+export function parseCommand(argv: string[]): Command {
+  const [group, action, ...rest] = argv;
+  if (group === undefined || group === 'help' || group === '--help' || group === '-h') {
+    return { kind: 'help' };
+  }
+  if (group === 'user' && action === 'create') {
+    const { positional, flags } = splitFlags(rest, []);
+    rejectUnknownFlags(flags, ['superuser']);
+    expectArgs(positional, ['username', 'email', 'password']);
+    const [username, email, password] = positional as [string, string, string];
+    const usernameProblem = usernameError(username);
+    if (usernameProblem) throw new UsageError(`Username ${usernameProblem}`);
+    if (!isValidEmail(email)) throw new UsageError(`Email address '${email}' is invalid.`);
+    const passwordProblem = validatePassword(password);
+    if (passwordProblem) throw new UsageError(passwordProblem);
+    return { kind: 'user-create', username, email, password, superuser: flags.has('superuser') };
+  }
+  if (group === 'workspace' && action === 'create') {
+    const { positional, flags } = splitFlags(rest, ['storage']);
+    rejectUnknownFlags(flags, ['storage']);
+    expectArgs(positional, ['name']);
+    const name = positional[0]!;
+    const problem = workspaceNameError(name);
+    if (problem) throw new UsageError(`Workspace name ${problem}`);
+    const storageFlag = flags.get('storage');
+    let storage: number | null = null;
+    if (storageFlag !== undefined) {
+      const text = String(storageFlag);
+      storage = /^\d+$/.test(text) ? Number(text) : NaN;
+      if (!Number.isSafeInteger(storage)) {
+        throw new UsageError(`--storage must be a whole number of bytes (got "${text}")`);
+      }
+    }
+    return { kind: 'workspace-create', name, storage };
+  }
+  if (group === 'workspace' && action === 'role') {
+    const { positional, flags } = splitFlags(rest, []);
+    rejectUnknownFlags(flags, []);
+    expectArgs(positional, ['workspace', 'username', 'role']);
+    const [workspace, username, role] = positional as [string, string, string];
+    if (!(WORKSPACE_ROLES as readonly string[]).includes(role)) {
+      throw new UsageError(`Role must be one of ${WORKSPACE_ROLES.join(', ')} (got "${role}")`);
+    }
+    return { kind: 'workspace-role', workspace, username, role: role as WorkspaceRole };
+  }
+  if (group === 'maintenance') {
+    if ((action === 'on' || action === 'off') && rest.length === 0) {
+      return { kind: 'maintenance', on: action === 'on' };
+    }
+    throw new UsageError('maintenance needs "on" or "off"');
+  }
+  if (group === 'user' || group === 'workspace') {
+    throw new UsageError(`Unknown command "${[group, action].filter(Boolean).join(' ')}"`);
+  }
+  throw new UsageError(`Unknown command "${group}"`);
+}
+
+/** Commands that work on files only, without the database. */
+export function needsDatabase(command: Command): boolean {
+  return command.kind !== 'help' && command.kind !== 'maintenance';
+}
+
+export interface CommandContext {
+  config: Config;
+  /** Opened lazily: help and maintenance do not need it. */
+  getDatabase(): Promise<Database>;
+}
+
+const ok = (stdout: string): CommandResult => ({ code: 0, stdout: `${stdout}\n`, stderr: '' });
+
+export async function executeCommand(
+  command: Command,
+  ctx: CommandContext,
+): Promise<CommandResult> {
+  try {
+    switch (command.kind) {
+      case 'help':
+        return ok(USAGE);
+      case 'maintenance':
+        setMaintenance(ctx.config.dataDir, command.on);
+        return ok(`Maintenance mode is ${command.on ? 'on' : 'off'}.`);
+      case 'user-create': {
+        const user = await createUser(await ctx.getDatabase(), ctx.config, command);
+        return ok(
+          `Created user "${user.username}" (id ${user.id})${user.isAdmin ? ' as a superuser' : ''}.`,
+        );
+      }
+      case 'workspace-create': {
+        const workspace = await createWorkspace(await ctx.getDatabase(), {
+          name: command.name,
+          storage: command.storage ?? ctx.config.globalStorage,
+        });
+        return ok(
+          `Created workspace "${workspace.name}" (id ${workspace.id}, storage ${workspace.storage} bytes).`,
+        );
+      }
+      case 'workspace-role': {
+        const { workspace, user } = await setWorkspaceRole(await ctx.getDatabase(), command);
+        return ok(
+          `User "${user.username}" is now ${command.role} in workspace "${workspace.name}".`,
+        );
+      }
+    }
+  } catch (error) {
+    if (error instanceof AdminError) return { code: 1, stdout: '', stderr: `${error.message}\n` };
+    throw error;
+  }
+}
+
+/** Parses and runs one command line; usage errors come back as exit code 2. */
+export async function runAdminCommand(argv: string[], ctx: CommandContext): Promise<CommandResult> {
+  let command: Command;
+  try {
+    command = parseCommand(argv);
+  } catch (error) {
+    if (error instanceof UsageError) return usageFailure(error.message);
+    throw error;
+  }
+  return executeCommand(command, ctx);
+}
+
+export function usageFailure(message: string): CommandResult {
+  return { code: 2, stdout: '', stderr: `Error: ${message}\n\n${USAGE}\n` };
+}

@@ -1,0 +1,131 @@
+/**
+ * Builds the Fastify application: plugins first (errors, cookies, CSRF, maintenance, auth),
+ * then the routes, then the fallback for everything else (405 for a known path with another
+ * method, the PWA's static files and SPA routes, otherwise a JSON 404). Does not listen:
+ * tests drive it with app.inject(), main.ts binds it to a port.
+ */
+import { createHmac } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import fastifyCookie from '@fastify/cookie';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
+import type { Config } from './config';
+import type { AppContext } from './context';
+import type { Database } from './db/database';
+import { HttpProblem } from './errors';
+import authPlugin from './plugins/auth';
+import csrfPlugin from './plugins/csrf';
+import errorsPlugin, { isApiPath, sendProblem } from './plugins/errors';
+import maintenancePlugin from './plugins/maintenance';
+import { createRouteIndex } from './plugins/route-index';
+import { registerStaticFiles } from './plugins/static-files';
+import authRoutes from './routes/auth';
+import instanceRoutes from './routes/instance';
+import userRoutes from './routes/users';
+import workspaceRoutes from './routes/workspaces';
+import type { BlobStore } from './storage/blob-store';
+
+/** Paths that always answer JSON (never the SPA's index.html). */
+export const API_PREFIXES = ['/v1', '/v2', '/app', '/ping', '/config', '/alive'] as const;
+
+/** Default body limit for JSON routes; routes that stream files set their own. */
+export const JSON_BODY_LIMIT = 1024 * 1024;
+
+/** <repo>/dist, where `vite build` puts the PWA. */
+export const DEFAULT_DIST_DIR = fileURLToPath(new URL('../../dist', import.meta.url));
+
+export interface BuildAppOptions {
+  config: Config;
+  database: Database;
+  blobStore: BlobStore;
+  /** Clock (tests inject one). */
+  now?: () => Date;
+  /** Folder of the built PWA; null disables static serving. Default <repo>/dist. */
+  distDir?: string | null;
+  /** Fastify logger setting; default: pino at config.logLevel. */
+  logger?: FastifyServerOptions['logger'];
+  /** Trust X-Forwarded-* from a reverse proxy (request.ip, protocol). */
+  trustProxy?: boolean;
+}
+
+async function requireJsonContentType(request: FastifyRequest): Promise<void> {
+  const type = String(request.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
+  if (type !== 'application/json' && !/^application\/[\w.+-]+\+json$/.test(type)) {
+    throw new HttpProblem(415, `Invalid Content-type (${type}), expected JSON data`);
+  }
+}
+
+export function buildApp(options: BuildAppOptions): FastifyInstance {
+  const { config, database, blobStore } = options;
+  const ctx: AppContext = { config, database, blobStore, now: options.now ?? (() => new Date()) };
+
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    bodyLimit: JSON_BODY_LIMIT,
+    trustProxy: options.trustProxy ?? false,
+    return503OnClosing: true,
+    ajv: { customOptions: { verbose: true, allErrors: false } },
+    // Undecodable URLs and the like: the same problem shape as every other error.
+    frameworkErrors: (error, _request, reply) => {
+      sendProblem(reply, error.statusCode ?? 400);
+    },
+  });
+
+  app.decorate('ctx', ctx);
+
+  const routes = createRouteIndex();
+  app.addHook('onRoute', (route) => {
+    routes.add(route.method, route.url);
+    // Routes with a JSON body schema refuse other (or missing) content types with 415.
+    if (route.schema?.body) {
+      const existing = route.preValidation;
+      route.preValidation = [
+        requireJsonContentType,
+        ...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]),
+      ];
+    }
+  });
+
+  // Only JSON bodies by default; a text/plain body is a 415 rather than a string.
+  app.removeContentTypeParser('text/plain');
+
+  app.register(errorsPlugin, { apiPrefixes: API_PREFIXES });
+  app.register(fastifyCookie, {
+    secret: createHmac('sha256', config.secretKey).update('waymark/cookie').digest('base64url'),
+  });
+  app.register(csrfPlugin);
+  app.register(maintenancePlugin);
+  app.register(authPlugin);
+
+  app.register(instanceRoutes);
+  app.register(authRoutes);
+  app.register(userRoutes);
+  app.register(workspaceRoutes);
+
+  const staticFiles = registerStaticFiles(
+    app,
+    options.distDir === undefined ? DEFAULT_DIST_DIR : options.distDir,
+  );
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = routes.allowedMethods(path);
+    if (allowed.length > 0 && !allowed.includes(request.method)) {
+      if (request.method === 'OPTIONS') {
+        return reply.code(204).header('allow', allowed.join(', ')).send();
+      }
+      throw new HttpProblem(405, undefined, { headers: { allow: allowed.join(', ') } });
+    }
+    if (!isApiPath(path, API_PREFIXES) && (await staticFiles.tryServe(request, reply))) {
+      return reply;
+    }
+    throw new HttpProblem(404);
+  });
+
+  return app;
+}

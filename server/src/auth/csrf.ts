@@ -1,0 +1,77 @@
+/**
+ * CSRF protection (reference §4.2 semantics and texts).
+ *
+ * A random secret lives in its own signed HttpOnly cookie (`csrf`, `__Host-csrf` under https).
+ * A token is  base64url(sha256(secret)) "." unix-seconds "." base64url(HMAC-SHA256(key, both))
+ * and is valid for 24 hours. Mutating requests must send it in X-CSRF-Token or X-CSRFToken.
+ */
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Config } from '../config';
+
+export const CSRF_TTL_SECONDS = 24 * 60 * 60;
+/** Tokens dated this far in the future (clock skew between instances) are still accepted. */
+const CSRF_FUTURE_SKEW_SECONDS = 5 * 60;
+
+export const CSRF_MISSING = 'The CSRF token is missing.';
+export const CSRF_SESSION_MISSING = 'The CSRF session token is missing.';
+export const CSRF_EXPIRED = 'The CSRF token has expired.';
+export const CSRF_INVALID = 'The CSRF token is invalid.';
+export const CSRF_MISMATCH = 'The CSRF tokens do not match.';
+
+export const CSRF_HEADERS = ['x-csrf-token', 'x-csrftoken'] as const;
+
+export function csrfCookieName(config: Pick<Config, 'secureCookies'>): string {
+  return config.secureCookies ? '__Host-csrf' : 'csrf';
+}
+
+export function newCsrfSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** Derives the HMAC key for CSRF tokens from SECRET_KEY (domain-separated from cookies). */
+export function csrfKey(secretKey: string): Buffer {
+  return createHmac('sha256', secretKey).update('waymark/csrf-token').digest();
+}
+
+function secretDigest(secret: string): string {
+  return createHash('sha256').update(secret).digest('base64url');
+}
+
+function sign(key: Buffer, payload: string): string {
+  return createHmac('sha256', key).update(payload).digest('base64url');
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export function makeCsrfToken(key: Buffer, secret: string, nowSeconds: number): string {
+  const payload = `${secretDigest(secret)}.${Math.floor(nowSeconds)}`;
+  return `${payload}.${sign(key, payload)}`;
+}
+
+/**
+ * Checks a token against the cookie secret. Returns null when valid, else the error detail.
+ * Order as in Flask-WTF: missing token, missing secret, signature, age, match.
+ */
+export function checkCsrfToken(
+  key: Buffer,
+  token: string | undefined,
+  secret: string | null,
+  nowSeconds: number,
+): string | null {
+  if (!token) return CSRF_MISSING;
+  if (!secret) return CSRF_SESSION_MISSING;
+  const parts = token.split('.');
+  if (parts.length !== 3) return CSRF_INVALID;
+  const [digest, issued, signature] = parts as [string, string, string];
+  if (!/^\d{1,12}$/.test(issued)) return CSRF_INVALID;
+  if (!safeEqual(sign(key, `${digest}.${issued}`), signature)) return CSRF_INVALID;
+  const age = nowSeconds - Number(issued);
+  if (age < -CSRF_FUTURE_SKEW_SECONDS) return CSRF_INVALID;
+  if (age > CSRF_TTL_SECONDS) return CSRF_EXPIRED;
+  if (!safeEqual(digest, secretDigest(secret))) return CSRF_MISMATCH;
+  return null;
+}

@@ -1,0 +1,104 @@
+/**
+ * Browser sessions: a random 128-bit id in an HttpOnly cookie; the database keeps only its
+ * SHA-256, so a leaked database cannot be replayed as cookies. Sessions slide: each use
+ * (recorded at most once a minute) pushes the expiry 14 days ahead. Logout deletes the row.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { CookieSerializeOptions } from '@fastify/cookie';
+import type { Config } from '../config';
+import type { Executor } from '../db/database';
+import {
+  deleteSession,
+  findLiveSession,
+  insertSession,
+  touchSession,
+} from '../db/queries/sessions';
+import type { Session, User } from '../db/schema';
+
+export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
+export const SESSION_TOUCH_INTERVAL_MS = 60 * 1000;
+
+const SESSION_ID_RE = /^[A-Za-z0-9_-]{22}$/;
+
+export function sessionCookieName(config: Pick<Config, 'secureCookies'>): string {
+  return config.secureCookies ? '__Host-session' : 'session';
+}
+
+export function sessionCookieOptions(
+  config: Pick<Config, 'secureCookies'>,
+  expiresAt: Date,
+  now: Date,
+): CookieSerializeOptions {
+  return {
+    httpOnly: true,
+    sameSite: 'lax',
+    path: '/',
+    secure: config.secureCookies,
+    maxAge: Math.max(0, Math.floor((expiresAt.getTime() - now.getTime()) / 1000)),
+  };
+}
+
+export function hashSessionId(id: string): string {
+  return createHash('sha256').update(id).digest('hex');
+}
+
+export interface ClientMeta {
+  userAgent: string | null;
+  ip: string | null;
+}
+
+/** Creates a session row and returns the raw id for the cookie. */
+export async function createSession(
+  db: Executor,
+  userId: number,
+  meta: ClientMeta,
+  now: Date,
+): Promise<{ id: string; idHash: string; expiresAt: Date }> {
+  const id = randomBytes(16).toString('base64url');
+  const idHash = hashSessionId(id);
+  const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
+  await insertSession(db, {
+    idHash,
+    userId,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt,
+    userAgent: meta.userAgent,
+    ip: meta.ip,
+  });
+  return { id, idHash, expiresAt };
+}
+
+export interface ResolvedSession {
+  session: Session;
+  user: User;
+  /** Set when the expiry moved forward: the cookie should be re-sent. */
+  renewedUntil: Date | null;
+}
+
+/**
+ * The live session for a raw cookie value, or null (unknown, expired, or user inactive).
+ * A password change deletes the user's sessions (deleteUserSessions), so no time
+ * comparison between clocks is needed here.
+ */
+export async function resolveSession(
+  db: Executor,
+  rawId: string,
+  now: Date,
+): Promise<ResolvedSession | null> {
+  if (!SESSION_ID_RE.test(rawId)) return null;
+  const idHash = hashSessionId(rawId);
+  const found = await findLiveSession(db, idHash, now);
+  if (!found) return null;
+  const { session, user } = found;
+  if (!user.active) {
+    await deleteSession(db, idHash);
+    return null;
+  }
+  let renewedUntil: Date | null = null;
+  if (now.getTime() - session.lastSeenAt.getTime() >= SESSION_TOUCH_INTERVAL_MS) {
+    renewedUntil = new Date(now.getTime() + SESSION_TTL_MS);
+    await touchSession(db, idHash, now, renewedUntil);
+  }
+  return { session, user, renewedUntil };
+}

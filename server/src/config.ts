@@ -1,0 +1,367 @@
+/**
+ * Server configuration: read from environment variables once at start-up, validated, and
+ * frozen. A bad value stops the process with a message naming the variable (ConfigError).
+ *
+ * Side effects (on purpose, so a fresh install needs no setup): DATA_DIR is created when
+ * missing, and without SECRET_KEY a random key is generated once and kept in
+ * DATA_DIR/secret_key (mode 0600), so sessions and CSRF tokens survive restarts.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { validatePassword } from './auth/passwords';
+import { isValidEmail, usernameError, workspaceNameError } from './lib/validation';
+
+export class ConfigError extends Error {
+  readonly variable: string;
+  constructor(variable: string, message: string) {
+    super(message);
+    this.name = 'ConfigError';
+    this.variable = variable;
+  }
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface Config {
+  /** TCP port the HTTP server listens on. */
+  readonly port: number;
+  readonly host: string;
+  /** Absolute path; holds the embedded database, blobs, secrets, MAINTENANCE flag, admin socket. */
+  readonly dataDir: string;
+  /** postgres:// URL, or null for the embedded PGlite database in DATA_DIR/pglite. */
+  readonly databaseUrl: string | null;
+  /** Public address of the app, without trailing slash. */
+  readonly baseUrl: string;
+  /** True when BASE_URL is https: cookies get Secure and the `__Host-` prefix. */
+  readonly secureCookies: boolean;
+  readonly secretKey: string;
+  readonly globalWorkspace: string;
+  readonly globalRead: boolean;
+  readonly globalWrite: boolean;
+  readonly globalAdmin: boolean;
+  /** Storage allowance of the global workspace, in bytes. */
+  readonly globalStorage: number;
+  readonly docsUrl: string;
+  readonly smtpUrl: string | null;
+  readonly adminUsername: string;
+  readonly adminEmail: string;
+  readonly adminPassword: string | null;
+  readonly logLevel: LogLevel;
+}
+
+/** Defaults, documented for the README (value shown as text). */
+export const CONFIG_DEFAULTS = {
+  PORT: '8080',
+  HOST: '127.0.0.1',
+  DATA_DIR: './data',
+  DATABASE_URL: '(unset: embedded PGlite database in DATA_DIR/pglite)',
+  BASE_URL: 'http://HOST:PORT (localhost when HOST is 0.0.0.0 or ::)',
+  SECRET_KEY: '(unset: generated once and kept in DATA_DIR/secret_key)',
+  GLOBAL_WORKSPACE: 'waymark',
+  GLOBAL_READ: 'false',
+  GLOBAL_WRITE: 'false',
+  GLOBAL_ADMIN: 'false',
+  GLOBAL_STORAGE: '1073741824',
+  DOCS_URL: 'https://waymark.dev/docs',
+  SMTP_URL: '(unset: emails are written to the outbox folder)',
+  ADMIN_USERNAME: 'admin',
+  ADMIN_EMAIL: 'admin@example.com',
+  ADMIN_PASSWORD: '(unset: generated on first start and printed once)',
+  LOG_LEVEL: 'info',
+} as const satisfies Record<string, string>;
+
+export type ConfigVariable = keyof typeof CONFIG_DEFAULTS;
+
+/** One line of description per variable, for the README and `admin help`. */
+export const CONFIG_DESCRIPTIONS: Record<ConfigVariable, string> = {
+  PORT: 'TCP port to listen on (1-65535)',
+  HOST: 'interface to listen on',
+  DATA_DIR: 'folder for the embedded database, files, secrets and the maintenance flag',
+  DATABASE_URL: 'postgres:// or postgresql:// URL of a PostgreSQL database',
+  BASE_URL: 'public http(s) address of the app; https turns on Secure __Host- cookies',
+  SECRET_KEY: 'secret for signing cookies and tokens (at least 32 characters)',
+  GLOBAL_WORKSPACE: 'name of the workspace every user belongs to',
+  GLOBAL_READ: 'every user may read all projects of the global workspace',
+  GLOBAL_WRITE: 'every user may write to all projects of the global workspace',
+  GLOBAL_ADMIN: 'every user administers the global workspace',
+  GLOBAL_STORAGE: 'storage allowance of the global workspace in bytes',
+  DOCS_URL: 'address of the documentation (help menu)',
+  SMTP_URL: 'smtp:// or smtps:// URL of the mail server',
+  ADMIN_USERNAME: 'username of the superuser created on first start',
+  ADMIN_EMAIL: 'email of the superuser created on first start',
+  ADMIN_PASSWORD: 'password of the superuser created on first start',
+  LOG_LEVEL: `log level: ${LOG_LEVELS.join('|')}`,
+};
+
+type Env = Record<string, string | undefined>;
+
+const SECRET_FILE = 'secret_key';
+const SECRET_MIN_LENGTH = 32;
+
+function quoted(value: string): string {
+  return JSON.stringify(value);
+}
+
+/** Reads a variable; empty or whitespace-only counts as unset. */
+function read(env: Env, name: ConfigVariable): string | undefined {
+  const value = env[name];
+  if (value === undefined || value.trim() === '') return undefined;
+  return value.trim();
+}
+
+/**
+ * Runs a zod schema on one variable and turns a failure into a ConfigError whose message
+ * names the variable. `secret` variables never echo their value.
+ */
+function parseVar<T>(
+  name: ConfigVariable,
+  raw: string,
+  schema: z.ZodType<T>,
+  requirement: string,
+  secret = false,
+): T {
+  const result = schema.safeParse(raw);
+  if (result.success) return result.data;
+  const got = secret ? '' : ` (got ${quoted(raw)})`;
+  throw new ConfigError(name, `${name} ${requirement}${got}`);
+}
+
+const booleanSchema = z
+  .string()
+  .transform((s) => s.toLowerCase())
+  .pipe(z.enum(['true', 'false', '1', '0', 'yes', 'no']))
+  .transform((s) => s === 'true' || s === '1' || s === 'yes');
+
+const portSchema = z
+  .string()
+  .regex(/^\d+$/)
+  .transform(Number)
+  .pipe(z.number().int().min(1).max(65535));
+
+const byteSchema = z
+  .string()
+  .regex(/^\d+$/)
+  .transform(Number)
+  .pipe(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER));
+
+function urlSchema(protocols: readonly string[]) {
+  return z.string().refine((s) => {
+    try {
+      const url = new URL(s);
+      return protocols.includes(url.protocol) && url.hostname !== '';
+    } catch {
+      return false;
+    }
+  });
+}
+
+function readBoolean(env: Env, name: ConfigVariable, fallback: boolean): boolean {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  return parseVar(name, raw, booleanSchema, 'must be one of true/false/1/0/yes/no');
+}
+
+function loadSecretKey(env: Env, dataDir: string): string {
+  const raw = env.SECRET_KEY;
+  if (raw !== undefined && raw !== '') {
+    if (raw.length < SECRET_MIN_LENGTH) {
+      throw new ConfigError(
+        'SECRET_KEY',
+        `SECRET_KEY must be at least ${SECRET_MIN_LENGTH} characters long (got ${raw.length})`,
+      );
+    }
+    return raw;
+  }
+  const file = path.join(dataDir, SECRET_FILE);
+  const generated = randomBytes(48).toString('base64url');
+  try {
+    // 'wx' fails when another instance created it first: then use theirs.
+    fs.writeFileSync(file, generated + '\n', { mode: 0o600, flag: 'wx' });
+    return generated;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+      throw new ConfigError(
+        'SECRET_KEY',
+        `SECRET_KEY is unset and ${file} could not be written: ${(error as Error).message}`,
+      );
+    }
+  }
+  const stored = fs.readFileSync(file, 'utf8').trim();
+  if (stored.length < SECRET_MIN_LENGTH) {
+    throw new ConfigError(
+      'SECRET_KEY',
+      `SECRET_KEY is unset and ${file} holds fewer than ${SECRET_MIN_LENGTH} characters; delete the file or set SECRET_KEY`,
+    );
+  }
+  return stored;
+}
+
+function ensureDataDir(dataDir: string): void {
+  try {
+    fs.mkdirSync(dataDir, { recursive: true });
+    fs.accessSync(dataDir, fs.constants.W_OK);
+  } catch (error) {
+    throw new ConfigError(
+      'DATA_DIR',
+      `DATA_DIR must be a writable folder (got ${quoted(dataDir)}): ${(error as Error).message}`,
+    );
+  }
+  if (!fs.statSync(dataDir).isDirectory()) {
+    throw new ConfigError('DATA_DIR', `DATA_DIR must be a folder (got ${quoted(dataDir)})`);
+  }
+}
+
+/**
+ * Validates the environment and returns the frozen configuration.
+ * Throws ConfigError (message names the variable) on the first bad value.
+ */
+export function loadConfig(env: Env = process.env): Config {
+  const portRaw = read(env, 'PORT');
+  const port =
+    portRaw === undefined
+      ? 8080
+      : parseVar('PORT', portRaw, portSchema, 'must be an integer between 1 and 65535');
+
+  const host = read(env, 'HOST') ?? '127.0.0.1';
+  if (/[\s/]/.test(host)) {
+    throw new ConfigError('HOST', `HOST must be a host name or IP address (got ${quoted(host)})`);
+  }
+
+  const databaseRaw = read(env, 'DATABASE_URL');
+  const databaseUrl =
+    databaseRaw === undefined
+      ? null
+      : parseVar(
+          'DATABASE_URL',
+          databaseRaw,
+          urlSchema(['postgres:', 'postgresql:']),
+          'must be a postgres:// or postgresql:// URL',
+          true,
+        );
+
+  const baseRaw = read(env, 'BASE_URL');
+  let baseUrl: string;
+  if (baseRaw === undefined) {
+    const shownHost =
+      host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+    baseUrl = `http://${shownHost}:${port}`;
+  } else {
+    baseUrl = parseVar(
+      'BASE_URL',
+      baseRaw,
+      urlSchema(['http:', 'https:']),
+      'must be an absolute http:// or https:// URL',
+    ).replace(/\/+$/, '');
+  }
+  const secureCookies = baseUrl.startsWith('https:');
+
+  const dataDir = path.resolve(read(env, 'DATA_DIR') ?? './data');
+
+  const globalWorkspace = read(env, 'GLOBAL_WORKSPACE') ?? 'waymark';
+  const workspaceProblem = workspaceNameError(globalWorkspace);
+  if (workspaceProblem) {
+    throw new ConfigError(
+      'GLOBAL_WORKSPACE',
+      `GLOBAL_WORKSPACE ${workspaceProblem} (got ${quoted(globalWorkspace)})`,
+    );
+  }
+
+  const storageRaw = read(env, 'GLOBAL_STORAGE');
+  const globalStorage =
+    storageRaw === undefined
+      ? 1073741824
+      : parseVar(
+          'GLOBAL_STORAGE',
+          storageRaw,
+          byteSchema,
+          'must be a whole number of bytes (e.g. 1073741824)',
+        );
+
+  const docsRaw = read(env, 'DOCS_URL');
+  const docsUrl =
+    docsRaw === undefined
+      ? 'https://waymark.dev/docs'
+      : parseVar(
+          'DOCS_URL',
+          docsRaw,
+          urlSchema(['http:', 'https:']),
+          'must be an absolute http:// or https:// URL',
+        );
+
+  const smtpRaw = read(env, 'SMTP_URL');
+  const smtpUrl =
+    smtpRaw === undefined
+      ? null
+      : parseVar(
+          'SMTP_URL',
+          smtpRaw,
+          urlSchema(['smtp:', 'smtps:']),
+          'must be an smtp:// or smtps:// URL',
+          true,
+        );
+
+  const adminUsername = read(env, 'ADMIN_USERNAME') ?? 'admin';
+  const usernameProblem = usernameError(adminUsername);
+  if (usernameProblem) {
+    throw new ConfigError(
+      'ADMIN_USERNAME',
+      `ADMIN_USERNAME ${usernameProblem} (got ${quoted(adminUsername)})`,
+    );
+  }
+
+  const adminEmail = read(env, 'ADMIN_EMAIL') ?? 'admin@example.com';
+  if (!isValidEmail(adminEmail)) {
+    throw new ConfigError(
+      'ADMIN_EMAIL',
+      `ADMIN_EMAIL must be a valid email address (got ${quoted(adminEmail)})`,
+    );
+  }
+
+  // Passwords may legitimately have surrounding spaces: only the empty string means unset.
+  const adminPasswordRaw = env.ADMIN_PASSWORD;
+  const adminPassword =
+    adminPasswordRaw === undefined || adminPasswordRaw === '' ? null : adminPasswordRaw;
+  if (adminPassword !== null) {
+    const problem = validatePassword(adminPassword);
+    if (problem) throw new ConfigError('ADMIN_PASSWORD', `ADMIN_PASSWORD is rejected: ${problem}`);
+  }
+
+  const logRaw = read(env, 'LOG_LEVEL');
+  const logLevel =
+    logRaw === undefined
+      ? 'info'
+      : parseVar(
+          'LOG_LEVEL',
+          logRaw.toLowerCase(),
+          z.enum(LOG_LEVELS),
+          `must be one of ${LOG_LEVELS.join('|')}`,
+        );
+
+  // Side effects last, once every pure check has passed.
+  ensureDataDir(dataDir);
+  const secretKey = loadSecretKey(env, dataDir);
+
+  return Object.freeze({
+    port,
+    host,
+    dataDir,
+    databaseUrl,
+    baseUrl,
+    secureCookies,
+    secretKey,
+    globalWorkspace,
+    globalRead: readBoolean(env, 'GLOBAL_READ', false),
+    globalWrite: readBoolean(env, 'GLOBAL_WRITE', false),
+    globalAdmin: readBoolean(env, 'GLOBAL_ADMIN', false),
+    globalStorage,
+    docsUrl,
+    smtpUrl,
+    adminUsername,
+    adminEmail,
+    adminPassword,
+    logLevel,
+  });
+}

@@ -1,0 +1,161 @@
+/**
+ * Opens the database: embedded PGlite in DATA_DIR/pglite by default, PostgreSQL through a
+ * node-postgres pool when DATABASE_URL is set. Both expose the same Drizzle pg-core API.
+ *
+ * PGlite can be opened by one process at a time: DATA_DIR/pglite.lock holds the owner's pid,
+ * so a second server or a direct CLI call fails with a clear message instead of corrupting
+ * the files (the CLI talks to a running server through its admin socket instead).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import type { Config } from '../config';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** The transaction handle given to `db.transaction(async (tx) => ...)`. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** Either the database or a transaction: query functions accept both. */
+export type Executor = Db | Tx;
+
+/** Raw SQL access on one connection (migrations, advisory locks). */
+export interface SqlClient {
+  query<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;
+  /** Runs one or more statements without parameters. */
+  exec(text: string): Promise<void>;
+}
+
+export interface Database {
+  readonly db: Db;
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs `fn` with one dedicated connection (PGlite has only one). */
+  withClient<T>(fn: (client: SqlClient) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export class DatabaseLockedError extends Error {
+  constructor(dir: string, pid: number) {
+    super(
+      `The embedded database in ${dir} is in use by another process (pid ${pid}). ` +
+        'Stop that process first, or send admin commands through the running server.',
+    );
+    this.name = 'DatabaseLockedError';
+  }
+}
+
+const openPgliteDirs = new Set<string>();
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Takes DATA_DIR/pglite.lock, or throws DatabaseLockedError. Returns the release function. */
+function lockPgliteDir(dataDir: string, dir: string): () => void {
+  const lockFile = path.join(dataDir, 'pglite.lock');
+  if (openPgliteDirs.has(dir)) throw new DatabaseLockedError(dir, process.pid);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+      openPgliteDirs.add(dir);
+      return () => {
+        openPgliteDirs.delete(dir);
+        fs.rmSync(lockFile, { force: true });
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const pid = Number.parseInt(fs.readFileSync(lockFile, 'utf8'), 10);
+      const stale = !Number.isInteger(pid) || (pid !== process.pid && !processAlive(pid));
+      if (!stale) throw new DatabaseLockedError(dir, pid);
+      // Left behind by a process that died (or by this one before a crash): take it over.
+      fs.rmSync(lockFile, { force: true });
+    }
+  }
+  throw new Error(`Could not take the database lock ${lockFile}`);
+}
+
+export async function openPglite(dataDir: string): Promise<Database> {
+  const dir = path.join(dataDir, 'pglite');
+  fs.mkdirSync(dir, { recursive: true });
+  const release = lockPgliteDir(dataDir, dir);
+  let client: PGlite;
+  try {
+    client = await PGlite.create({ dataDir: dir });
+  } catch (error) {
+    release();
+    throw error;
+  }
+  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  const sqlClient: SqlClient = {
+    async query<R>(text: string, params?: unknown[]) {
+      const result = await client.query<R>(text, params);
+      return result.rows;
+    },
+    async exec(text: string) {
+      await client.exec(text);
+    },
+  };
+  let closed = false;
+  return {
+    db,
+    kind: 'pglite',
+    withClient: (fn) => fn(sqlClient),
+    async close() {
+      if (closed) return;
+      closed = true;
+      try {
+        await client.close();
+      } finally {
+        release();
+      }
+    },
+  };
+}
+
+export function openPostgres(url: string): Database {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle client losing its connection must not crash the process.
+  pool.on('error', () => {});
+  const db = drizzlePostgres({ client: pool, schema }) as unknown as Db;
+  let closed = false;
+  return {
+    db,
+    kind: 'postgres',
+    async withClient(fn) {
+      const conn = await pool.connect();
+      try {
+        return await fn({
+          async query<R>(text: string, params?: unknown[]) {
+            const result = await conn.query(text, params);
+            return result.rows as R[];
+          },
+          async exec(text: string) {
+            await conn.query(text);
+          },
+        });
+      } finally {
+        conn.release();
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}
+
+export async function openDatabase(
+  config: Pick<Config, 'dataDir' | 'databaseUrl'>,
+): Promise<Database> {
+  return config.databaseUrl ? openPostgres(config.databaseUrl) : openPglite(config.dataDir);
+}

@@ -1,0 +1,47 @@
+/** SQL for browser sessions (see auth/sessions.ts). */
+import { and, eq, gt, lt } from 'drizzle-orm';
+import type { Executor } from '../database';
+import { sessions, users, type Session, type User } from '../schema';
+
+export async function insertSession(
+  db: Executor,
+  values: typeof sessions.$inferInsert,
+): Promise<void> {
+  await db.insert(sessions).values(values);
+}
+
+/** The unexpired session with this hash, and its user. */
+export async function findLiveSession(
+  db: Executor,
+  idHash: string,
+  now: Date,
+): Promise<{ session: Session; user: User } | null> {
+  const rows = await db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.idHash, idHash), gt(sessions.expiresAt, now)))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+export async function touchSession(
+  db: Executor,
+  idHash: string,
+  lastSeenAt: Date,
+  expiresAt: Date,
+): Promise<void> {
+  await db.update(sessions).set({ lastSeenAt, expiresAt }).where(eq(sessions.idHash, idHash));
+}
+
+export async function deleteSession(db: Executor, idHash: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.idHash, idHash));
+}
+
+export async function deleteUserSessions(db: Executor, userId: number): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.userId, userId));
+}
+
+export async function deleteExpiredSessions(db: Executor, now: Date): Promise<void> {
+  await db.delete(sessions).where(lt(sessions.expiresAt, now));
+}

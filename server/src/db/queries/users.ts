@@ -1,0 +1,59 @@
+/** SQL for users and their login history. */
+import { count, eq, sql } from 'drizzle-orm';
+import type { Executor } from '../database';
+import { loginHistory, users, type NewUser, type User } from '../schema';
+
+export async function findUserById(db: Executor, id: number): Promise<User | null> {
+  const rows = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return rows[0] ?? null;
+}
+
+export async function findUserByUsername(db: Executor, username: string): Promise<User | null> {
+  const rows = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.username}) = lower(${username})`)
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+export async function findUserByEmail(db: Executor, email: string): Promise<User | null> {
+  const rows = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = lower(${email})`)
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+export async function countUsers(db: Executor): Promise<number> {
+  const rows = await db.select({ n: count() }).from(users);
+  return Number(rows[0]?.n ?? 0);
+}
+
+export async function insertUser(db: Executor, values: NewUser): Promise<User> {
+  const rows = await db.insert(users).values(values).returning();
+  return rows[0]!;
+}
+
+export async function updateUser(
+  db: Executor,
+  id: number,
+  values: Partial<Omit<NewUser, 'id'>>,
+): Promise<void> {
+  await db.update(users).set(values).where(eq(users.id, id));
+}
+
+export async function recordLogin(
+  db: Executor,
+  entry: {
+    userId: number;
+    at: Date;
+    userAgent: string | null;
+    ip: string | null;
+    deviceId: string | null;
+  },
+): Promise<void> {
+  await db.insert(loginHistory).values(entry);
+  await db.update(users).set({ lastSignedIn: entry.at }).where(eq(users.id, entry.userId));
+}

@@ -1,0 +1,373 @@
+/**
+ * The whole data model (PostgreSQL dialect; the same schema runs on embedded PGlite and on
+ * PostgreSQL through node-postgres).
+ *
+ * Changing it: edit this file, run `npm run db:generate` to append a new migration in
+ * ./migrations, and never edit a migration that has been committed.
+ *
+ * Conventions: timestamps are timestamptz (UTC); sizes are bigint read as JS numbers (safe up
+ * to 8 PiB); names that are unique case-insensitively use a unique index on lower(column).
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+  uuid,
+  varchar,
+} from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const bytes = (name: string) => bigint(name, { mode: 'number' });
+
+/** Workspace roles, ranked (spec 000 §6): guest 0, reader 1, writer 2, admin 3, owner 4. */
+export const WORKSPACE_ROLES = ['guest', 'reader', 'writer', 'admin', 'owner'] as const;
+export type WorkspaceRole = (typeof WORKSPACE_ROLES)[number];
+export const workspaceRole = pgEnum('workspace_role', WORKSPACE_ROLES);
+
+/** Project roles, ranked (spec 001 §6): reader 1, writer 2, owner 3. */
+export const PROJECT_ROLES = ['reader', 'writer', 'owner'] as const;
+export type ProjectRole = (typeof PROJECT_ROLES)[number];
+export const projectRole = pgEnum('project_role', PROJECT_ROLES);
+
+export const FILE_CHANGES = ['create', 'update', 'delete', 'update_diff'] as const;
+export type FileChange = (typeof FILE_CHANGES)[number];
+export const fileChange = pgEnum('file_change', FILE_CHANGES);
+
+/** NULL status = pending. */
+export const ACCESS_REQUEST_STATUSES = ['accepted', 'declined', 'expired'] as const;
+export type AccessRequestStatus = (typeof ACCESS_REQUEST_STATUSES)[number];
+export const accessRequestStatus = pgEnum('access_request_status', ACCESS_REQUEST_STATUSES);
+
+// ---------------------------------------------------------------------------------------
+// Accounts
+
+export const workspaces = pgTable(
+  'workspaces',
+  {
+    id: serial('id').primaryKey(),
+    name: varchar('name', { length: 80 }).notNull(),
+    /** Storage allowance in bytes. */
+    storage: bytes('storage').notNull(),
+    active: boolean('active').notNull().default(true),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('workspaces_name_lower_idx').on(sql`lower(${t.name})`)],
+);
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    username: varchar('username', { length: 80 }).notNull(),
+    /** Nullable: anonymised closed accounts keep their row without an email. */
+    email: varchar('email', { length: 120 }),
+    /** argon2id PHC string; NULL = cannot sign in with a password. */
+    passwordHash: text('password_hash'),
+    active: boolean('active').notNull().default(true),
+    isAdmin: boolean('is_admin').notNull().default(false),
+    verifiedEmail: boolean('verified_email').notNull().default(false),
+    receiveNotifications: boolean('receive_notifications').notNull().default(true),
+    firstName: varchar('first_name', { length: 256 }),
+    lastName: varchar('last_name', { length: 256 }),
+    registrationDate: ts('registration_date').notNull().defaultNow(),
+    lastSignedIn: ts('last_signed_in'),
+    /** Set when the account is closed; anonymisation runs some days later. */
+    inactiveSince: ts('inactive_since'),
+    preferredWorkspaceId: integer('preferred_workspace_id').references(() => workspaces.id, {
+      onDelete: 'set null',
+    }),
+    /** Sessions and bearer tokens issued before this instant are no longer valid. */
+    passwordChangedAt: ts('password_changed_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
+    uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
+  ],
+);
+
+/** Browser sessions. Only the SHA-256 of the random cookie value is stored. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    idHash: text('id_hash').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+    userAgent: text('user_agent'),
+    ip: text('ip'),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
+);
+
+export const loginHistory = pgTable(
+  'login_history',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    at: ts('at').notNull().defaultNow(),
+    userAgent: text('user_agent'),
+    ip: text('ip'),
+    deviceId: text('device_id'),
+  },
+  (t) => [index('login_history_user_at_idx').on(t.userId, t.at)],
+);
+
+export const workspaceMembers = pgTable(
+  'workspace_members',
+  {
+    workspaceId: integer('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: workspaceRole('role').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.userId] }),
+    index('workspace_members_user_idx').on(t.userId),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------
+// Projects, versions and files
+
+/** Content-addressed bytes (see storage/blob-store.ts); rows here say which blobs exist. */
+export const blobs = pgTable('blobs', {
+  /** SHA-256 hex of the bytes, computed by the server. */
+  key: text('key').primaryKey(),
+  size: bytes('size').notNull(),
+  /** SHA-1 hex of the bytes: the checksum clients speak. */
+  sha1: text('sha1').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const projects = pgTable(
+  'projects',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workspaceId: integer('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'restrict' }),
+    name: varchar('name', { length: 255 }).notNull(),
+    public: boolean('public').notNull().default(false),
+    creatorId: integer('creator_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+    latestVersion: integer('latest_version').notNull().default(0),
+    /** Bytes of the latest version's files. */
+    diskUsage: bytes('disk_usage').notNull().default(0),
+    tags: text('tags')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** Scheduled for deletion (kept some days, then purged). */
+    removedAt: ts('removed_at'),
+    removedBy: integer('removed_by').references(() => users.id, { onDelete: 'set null' }),
+    lockedUntil: ts('locked_until'),
+  },
+  (t) => [
+    unique('projects_workspace_name_key').on(t.workspaceId, t.name),
+    index('projects_updated_idx').on(t.updatedAt),
+    index('projects_removed_idx').on(t.removedAt),
+  ],
+);
+
+export const projectMembers = pgTable(
+  'project_members',
+  {
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: projectRole('role').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.userId] }),
+    index('project_members_user_idx').on(t.userId),
+  ],
+);
+
+export const projectVersions = pgTable(
+  'project_versions',
+  {
+    id: serial('id').primaryKey(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    /** The version number: v0 is the empty initial version, then v1, v2, ... */
+    name: integer('name').notNull(),
+    authorId: integer('author_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    userAgent: text('user_agent'),
+    ip: text('ip'),
+    deviceId: text('device_id'),
+    /** Total bytes of all files in this version. */
+    projectSize: bytes('project_size').notNull().default(0),
+    /** Summary of the push: {added, updated, removed} file entries. */
+    changes: jsonb('changes'),
+    /** Row-level changeset summaries per GeoPackage path. */
+    changesets: jsonb('changesets'),
+    /** pending | done | failed | not_applicable */
+    changesetStatus: text('changeset_status'),
+  },
+  (t) => [unique('project_versions_project_name_key').on(t.projectId, t.name)],
+);
+
+export const fileHistory = pgTable(
+  'file_history',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    versionId: integer('version_id')
+      .notNull()
+      .references(() => projectVersions.id, { onDelete: 'cascade' }),
+    /** Denormalised project_versions.name, for history queries by path. */
+    versionName: integer('version_name').notNull(),
+    path: text('path').notNull(),
+    change: fileChange('change').notNull(),
+    size: bytes('size').notNull().default(0),
+    /** SHA-1 hex of the full file. */
+    checksum: text('checksum'),
+    /** Blob holding the full file; NULL for deletes. */
+    blobKey: text('blob_key').references(() => blobs.key),
+    mtime: ts('mtime'),
+    /** For update_diff: {path, size, checksum, blob_key} of the diff file. */
+    diff: jsonb('diff'),
+  },
+  (t) => [
+    unique('file_history_version_path_key').on(t.versionId, t.path),
+    index('file_history_project_path_version_idx').on(t.projectId, t.path, t.versionName),
+    index('file_history_blob_idx').on(t.blobKey),
+  ],
+);
+
+/** The files of each project's latest version. */
+export const projectFiles = pgTable(
+  'project_files',
+  {
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    path: text('path').notNull(),
+    size: bytes('size').notNull(),
+    checksum: text('checksum').notNull(),
+    mtime: ts('mtime'),
+    blobKey: text('blob_key')
+      .notNull()
+      .references(() => blobs.key),
+    historyId: bigint('history_id', { mode: 'number' })
+      .notNull()
+      .references(() => fileHistory.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.path] }),
+    index('project_files_blob_idx').on(t.blobKey),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------
+// Uploads (push transactions)
+
+/** A running push. One per project: a second push is refused while this row exists. */
+export const uploads = pgTable(
+  'uploads',
+  {
+    /** The transaction id given to the client. */
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    baseVersion: integer('base_version').notNull(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The validated push plan: {added, updated, removed} with chunk ids. */
+    changes: jsonb('changes').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    lastPingAt: ts('last_ping_at').notNull().defaultNow(),
+    /** open | finishing */
+    status: text('status').notNull().default('open'),
+  },
+  (t) => [unique('uploads_project_key').on(t.projectId)],
+);
+
+/** Chunks acknowledged for an upload (acknowledged = durable on disk). */
+export const uploadChunks = pgTable(
+  'upload_chunks',
+  {
+    uploadId: uuid('upload_id')
+      .notNull()
+      .references(() => uploads.id, { onDelete: 'cascade' }),
+    chunkId: text('chunk_id').notNull(),
+    filePath: text('file_path').notNull(),
+    chunkIndex: integer('chunk_index').notNull(),
+    size: bytes('size').notNull(),
+    sha1: text('sha1'),
+    receivedAt: ts('received_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.uploadId, t.chunkId] })],
+);
+
+// ---------------------------------------------------------------------------------------
+// Access requests and jobs
+
+export const accessRequests = pgTable(
+  'access_requests',
+  {
+    id: serial('id').primaryKey(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    requestedBy: integer('requested_by')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    requestedAt: ts('requested_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+    resolvedBy: integer('resolved_by').references(() => users.id, { onDelete: 'set null' }),
+    resolvedAt: ts('resolved_at'),
+    /** NULL = pending. */
+    status: accessRequestStatus('status'),
+    /** Role granted on accept. */
+    permission: projectRole('permission').notNull().default('reader'),
+  },
+  (t) => [
+    // Only one pending request per (project, user).
+    uniqueIndex('access_requests_pending_idx')
+      .on(t.projectId, t.requestedBy)
+      .where(sql`${t.status} IS NULL`),
+    index('access_requests_requested_by_idx').on(t.requestedBy),
+  ],
+);
+
+/** Bookkeeping for scheduled jobs that must run once across all instances. */
+export const jobRuns = pgTable('job_runs', {
+  name: text('name').primaryKey(),
+  lastRunAt: ts('last_run_at'),
+  lockedUntil: ts('locked_until'),
+});
+
+export type User = typeof users.$inferSelect;
+export type NewUser = typeof users.$inferInsert;
+export type Workspace = typeof workspaces.$inferSelect;
+export type Session = typeof sessions.$inferSelect;
+export type Project = typeof projects.$inferSelect;

@@ -1,0 +1,74 @@
+/**
+ * Loads the signed-in user of each request from the session cookie into `request.auth`.
+ * Routes that need a user add `preHandler: requireLogin`.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import {
+  resolveSession,
+  sessionCookieName,
+  sessionCookieOptions,
+  type ClientMeta,
+} from '../auth/sessions';
+import type { User } from '../db/schema';
+import { authRequired } from '../errors';
+
+export interface AuthState {
+  user: User | null;
+  /** SHA-256 of the session id when signed in through a session cookie. */
+  sessionIdHash: string | null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthState;
+  }
+}
+
+export function clientMeta(request: FastifyRequest): ClientMeta {
+  const forwarded = request.headers['x-forwarded-for'];
+  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
+  const userAgent = request.headers['user-agent'];
+  return {
+    ip: first || request.ip || null,
+    userAgent: userAgent ? userAgent.slice(0, 512) : null,
+  };
+}
+
+/** preHandler for routes with "auth: login": 401 with the reference's JSON string. */
+export async function requireLogin(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  if (!request.auth.user) throw authRequired();
+}
+
+/** The signed-in user; only call after requireLogin. */
+export function currentUser(request: FastifyRequest): User {
+  const user = request.auth.user;
+  if (!user) throw authRequired();
+  return user;
+}
+
+export default fp(
+  async (app) => {
+    const { config, database, now } = app.ctx;
+    const cookieName = sessionCookieName(config);
+    app.decorateRequest('auth', null as unknown as AuthState);
+
+    app.addHook('onRequest', async (request, reply) => {
+      request.auth = { user: null, sessionIdHash: null };
+      if (request.is404) return;
+      const raw = request.cookies[cookieName];
+      if (!raw) return;
+      const at = now();
+      const resolved = await resolveSession(database.db, raw, at);
+      if (!resolved) {
+        reply.clearCookie(cookieName, { path: '/', secure: config.secureCookies });
+        return;
+      }
+      request.auth = { user: resolved.user, sessionIdHash: resolved.session.idHash };
+      if (resolved.renewedUntil) {
+        reply.setCookie(cookieName, raw, sessionCookieOptions(config, resolved.renewedUntil, at));
+      }
+    });
+  },
+  { name: 'waymark-auth', dependencies: ['@fastify/cookie'] },
+);

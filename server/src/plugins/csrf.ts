@@ -1,0 +1,85 @@
+/**
+ * Enforces CSRF tokens on POST/PUT/PATCH/DELETE (see auth/csrf.ts), except /alive and the
+ * /v1 and /v2 API when the request carries no session cookie (bearer and anonymous clients
+ * cannot be the victims of CSRF: browsers attach cookies, not bearer tokens).
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import {
+  checkCsrfToken,
+  csrfCookieName,
+  csrfKey,
+  CSRF_HEADERS,
+  makeCsrfToken,
+  newCsrfSecret,
+} from '../auth/csrf';
+import { sessionCookieName } from '../auth/sessions';
+import { HttpProblem } from '../errors';
+
+export const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function headerValue(request: FastifyRequest): string | undefined {
+  for (const name of CSRF_HEADERS) {
+    const value = request.headers[name];
+    const text = Array.isArray(value) ? value[0] : value;
+    if (text) return text;
+  }
+  return undefined;
+}
+
+function readSecret(request: FastifyRequest, cookieName: string): string | null {
+  const raw = request.cookies[cookieName];
+  if (!raw) return null;
+  const unsigned = request.unsignCookie(raw);
+  return unsigned.valid && unsigned.value ? unsigned.value : null;
+}
+
+/**
+ * Returns a fresh CSRF token for this client, creating the secret cookie when absent.
+ * Used by GET /app/init and GET /app/auth/refresh/csrf.
+ */
+export function issueCsrfToken(request: FastifyRequest, reply: FastifyReply): string {
+  const { config, now } = request.server.ctx;
+  const cookieName = csrfCookieName(config);
+  let secret = readSecret(request, cookieName);
+  if (!secret) {
+    secret = newCsrfSecret();
+    reply.setCookie(cookieName, secret, {
+      signed: true,
+      httpOnly: true,
+      sameSite: 'lax',
+      path: '/',
+      secure: config.secureCookies,
+    });
+  }
+  return makeCsrfToken(csrfKey(config.secretKey), secret, now().getTime() / 1000);
+}
+
+export function csrfExempt(request: FastifyRequest, sessionCookie: string): boolean {
+  const path = request.routeOptions.url ?? request.url;
+  if (path === '/alive') return true;
+  const api = path.startsWith('/v1/') || path.startsWith('/v2/');
+  return api && !request.cookies[sessionCookie];
+}
+
+export default fp(
+  async (app) => {
+    const { config, now } = app.ctx;
+    const key = csrfKey(config.secretKey);
+    const cookieName = csrfCookieName(config);
+    const sessionCookie = sessionCookieName(config);
+
+    app.addHook('onRequest', async (request) => {
+      if (!MUTATING_METHODS.has(request.method) || request.is404) return;
+      if (csrfExempt(request, sessionCookie)) return;
+      const problem = checkCsrfToken(
+        key,
+        headerValue(request),
+        readSecret(request, cookieName),
+        Math.floor(now().getTime() / 1000),
+      );
+      if (problem) throw new HttpProblem(400, problem);
+    });
+  },
+  { name: 'waymark-csrf', dependencies: ['@fastify/cookie'] },
+);

@@ -1,0 +1,60 @@
+/** The signed-in user (api-reference A.3). */
+import type { FastifyPluginAsync } from 'fastify';
+import { requireLogin } from '../plugins/auth';
+import { getOwnProfile } from '../services/users';
+import { authErrorSchema, workspaceRoleSchema } from './schemas';
+
+const nullableString = { type: ['string', 'null'] } as const;
+
+const profileResponse = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer' },
+    username: { type: 'string' },
+    email: nullableString,
+    verified_email: { type: 'boolean' },
+    first_name: nullableString,
+    last_name: nullableString,
+    name: { type: 'string' },
+    receive_notifications: { type: 'boolean' },
+    registration_date: { type: 'string' },
+    last_signed_in: nullableString,
+    can_edit_profile: { type: 'boolean' },
+    workspaces: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          id: { type: 'integer' },
+          name: { type: 'string' },
+          role: workspaceRoleSchema,
+        },
+      },
+    },
+    preferred_workspace: { type: ['integer', 'null'] },
+    invitations: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          uuid: { type: 'string' },
+          workspace: { type: 'string' },
+          role: workspaceRoleSchema,
+        },
+      },
+    },
+  },
+} as const;
+
+const userRoutes: FastifyPluginAsync = async (app) => {
+  app.get(
+    '/v1/user/profile',
+    {
+      preHandler: requireLogin,
+      schema: { response: { 200: profileResponse, 401: authErrorSchema } },
+    },
+    async (request) => getOwnProfile(app.ctx, request.auth.user),
+  );
+};
+
+export default userRoutes;

@@ -1,0 +1,93 @@
+/**
+ * Workspaces as a user sees them, and the user's role in each.
+ *
+ * Role rule: superuser → owner; an explicit workspace_members row → that role; otherwise,
+ * in the global workspace only, GLOBAL_ADMIN → admin, GLOBAL_WRITE → writer,
+ * GLOBAL_READ → reader, else guest. Active users always see the global workspace; other
+ * workspaces only with a membership row (superusers see all).
+ */
+import type { Config } from '../config';
+import type { AppContext } from '../context';
+import {
+  findWorkspaceById,
+  listWorkspacesWithUsage,
+  type WorkspaceUsageRow,
+} from '../db/queries/workspaces';
+import type { User, WorkspaceRole } from '../db/schema';
+import { WORKSPACE_ROLES } from '../db/schema';
+import { forbidden, notFound } from '../errors';
+
+export const WORKSPACE_NOT_FOUND = 'Workspace not found';
+export const NO_WORKSPACE_PERMISSION = 'You do not have permissions to workspace';
+
+export function workspaceRoleRank(role: WorkspaceRole): number {
+  return WORKSPACE_ROLES.indexOf(role);
+}
+
+export function isGlobalWorkspace(config: Pick<Config, 'globalWorkspace'>, name: string): boolean {
+  return name.toLowerCase() === config.globalWorkspace.toLowerCase();
+}
+
+export function workspaceRole(
+  config: Pick<Config, 'globalWorkspace' | 'globalAdmin' | 'globalWrite' | 'globalRead'>,
+  user: Pick<User, 'isAdmin'>,
+  workspaceName: string,
+  memberRole: WorkspaceRole | null,
+): WorkspaceRole {
+  if (user.isAdmin) return 'owner';
+  if (memberRole) return memberRole;
+  if (isGlobalWorkspace(config, workspaceName)) {
+    if (config.globalAdmin) return 'admin';
+    if (config.globalWrite) return 'writer';
+    if (config.globalRead) return 'reader';
+  }
+  return 'guest';
+}
+
+export interface WorkspaceView {
+  id: number;
+  name: string;
+  storage: number;
+  disk_usage: number;
+  project_count: number;
+  role: WorkspaceRole;
+}
+
+function toView(config: Config, user: User, row: WorkspaceUsageRow): WorkspaceView {
+  return {
+    id: row.id,
+    name: row.name,
+    storage: row.storage,
+    disk_usage: row.diskUsage,
+    project_count: row.projectCount,
+    role: workspaceRole(config, user, row.name, row.memberRole),
+  };
+}
+
+/** The workspaces `user` can see, by id. */
+export async function listUserWorkspaces(ctx: AppContext, user: User): Promise<WorkspaceView[]> {
+  if (!user.active) return [];
+  const rows = await listWorkspacesWithUsage(ctx.database.db, {
+    userId: user.id,
+    all: user.isAdmin,
+    globalName: ctx.config.globalWorkspace,
+  });
+  return rows.map((row) => toView(ctx.config, user, row));
+}
+
+export async function getUserWorkspace(
+  ctx: AppContext,
+  user: User,
+  id: number,
+): Promise<WorkspaceView> {
+  const workspace = await findWorkspaceById(ctx.database.db, id);
+  if (!workspace || !workspace.active) throw notFound(WORKSPACE_NOT_FOUND);
+  const [row] = await listWorkspacesWithUsage(ctx.database.db, {
+    userId: user.id,
+    all: user.isAdmin,
+    globalName: ctx.config.globalWorkspace,
+    workspaceId: id,
+  });
+  if (!row || !user.active) throw forbidden(NO_WORKSPACE_PERMISSION);
+  return toView(ctx.config, user, row);
+}

@@ -1,0 +1,80 @@
+/**
+ * Content-addressed byte storage. A blob's key is the SHA-256 (hex) of its bytes, computed by
+ * the server while the bytes stream in, so identical files across projects and versions are
+ * stored once. Implementations: local disk (local-blob-store.ts); an S3-compatible store
+ * for multi-node deployments can implement the same interface.
+ *
+ * Which blobs are in use is recorded in the database (table blobs and the file tables);
+ * the store itself knows nothing about projects.
+ */
+import type { Readable } from 'node:stream';
+
+export interface BlobInfo {
+  /** SHA-256 hex of the bytes. */
+  key: string;
+  size: number;
+  /** SHA-1 hex of the bytes (the checksum clients use). */
+  sha1: string;
+}
+
+export interface PutOptions {
+  /** When given, a stream of another length is rejected (BlobSizeMismatchError). */
+  expectedSize?: number;
+  /** Aborting discards everything written so far. */
+  signal?: AbortSignal;
+}
+
+/** Inclusive byte range, as in HTTP Range headers. `end` defaults to the last byte. */
+export interface ByteRange {
+  start: number;
+  end?: number;
+}
+
+export interface BlobStore {
+  /** Streams bytes in; resolves once they are durable. Idempotent for existing content. */
+  put(source: AsyncIterable<Uint8Array> | Readable, options?: PutOptions): Promise<BlobInfo>;
+  has(key: string): Promise<boolean>;
+  /** Size of the blob, or null when it does not exist. */
+  stat(key: string): Promise<{ size: number } | null>;
+  /** Opens the blob (or a byte range of it) for reading. Throws BlobNotFoundError. */
+  open(key: string, range?: ByteRange): Promise<Readable>;
+  /** Removes the blob; resolves false when it did not exist. */
+  delete(key: string): Promise<boolean>;
+}
+
+export class BlobNotFoundError extends Error {
+  constructor(readonly key: string) {
+    super(`Blob ${key} not found`);
+    this.name = 'BlobNotFoundError';
+  }
+}
+
+export class BlobSizeMismatchError extends Error {
+  constructor(
+    readonly expected: number,
+    readonly actual: number,
+  ) {
+    super(`Expected ${expected} bytes, received ${actual}`);
+    this.name = 'BlobSizeMismatchError';
+  }
+}
+
+export class InvalidBlobKeyError extends Error {
+  constructor(key: string) {
+    super(`Invalid blob key ${JSON.stringify(key)}`);
+    this.name = 'InvalidBlobKeyError';
+  }
+}
+
+export class InvalidRangeError extends Error {
+  constructor(range: ByteRange, size: number) {
+    super(`Range ${range.start}-${range.end ?? ''} is not satisfiable for ${size} bytes`);
+    this.name = 'InvalidRangeError';
+  }
+}
+
+const KEY_RE = /^[0-9a-f]{64}$/;
+
+export function assertBlobKey(key: string): void {
+  if (!KEY_RE.test(key)) throw new InvalidBlobKeyError(key);
+}

@@ -1,0 +1,65 @@
+// @vitest-environment node
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase, DATABASE_NAME, type WaymarkDatabase } from './db';
+import { closeElement, isElementClosed, reopenElement } from './closedElements';
+import { forgetWorkspace, getLastWorkspace, rememberWorkspace } from './lastWorkspace';
+
+let db: WaymarkDatabase;
+let n = 0;
+
+beforeEach(async () => {
+  n += 1;
+  db = openDatabase(`waymark-test-${n}`);
+  await db.open();
+});
+
+afterEach(async () => {
+  await db.delete();
+});
+
+describe('database', () => {
+  it('is called waymark and has the version 1 tables', async () => {
+    expect(DATABASE_NAME).toBe('waymark');
+    expect(db.verno).toBe(1);
+    expect(db.tables.map((t) => t.name).sort()).toEqual(['closedElements', 'lastWorkspace']);
+  });
+});
+
+describe('closed elements', () => {
+  it('remembers closed elements until reopened', async () => {
+    expect(await isElementClosed('mobile-app', db)).toBe(false);
+    await closeElement('mobile-app', db, 1000);
+    expect(await isElementClosed('mobile-app', db)).toBe(true);
+    expect(await db.closedElements.get('mobile-app')).toEqual({ id: 'mobile-app', closedAt: 1000 });
+    expect(await isElementClosed('other', db)).toBe(false);
+    await reopenElement('mobile-app', db);
+    expect(await isElementClosed('mobile-app', db)).toBe(false);
+  });
+
+  it('survives reopening the database', async () => {
+    await closeElement('tip', db);
+    db.close();
+    const again = openDatabase(db.name);
+    expect(await isElementClosed('tip', again)).toBe(true);
+    again.close();
+    await db.open();
+  });
+});
+
+describe('last workspace', () => {
+  it('keeps one entry per user', async () => {
+    expect(await getLastWorkspace(1, db)).toBeUndefined();
+    await rememberWorkspace(1, 10, db, 100);
+    await rememberWorkspace(2, 20, db, 200);
+    await rememberWorkspace(1, 11, db, 300);
+    expect(await getLastWorkspace(1, db)).toEqual({ userId: 1, id: 11, lastSeen: 300 });
+    expect(await getLastWorkspace(2, db)).toEqual({ userId: 2, id: 20, lastSeen: 200 });
+    expect(await db.lastWorkspace.count()).toBe(2);
+  });
+
+  it('forgets a user', async () => {
+    await rememberWorkspace(1, 10, db);
+    await forgetWorkspace(1, db);
+    expect(await getLastWorkspace(1, db)).toBeUndefined();
+  });
+});

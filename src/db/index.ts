@@ -1,0 +1,10 @@
+export {
+  db,
+  openDatabase,
+  DATABASE_NAME,
+  type ClosedElement,
+  type LastWorkspace,
+  type WaymarkDatabase,
+} from './db';
+export { closeElement, isElementClosed, reopenElement } from './closedElements';
+export { forgetWorkspace, getLastWorkspace, rememberWorkspace } from './lastWorkspace';

@@ -1,0 +1,97 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { renderWithRouter } from '../../../test/render';
+import { AppLayout, type AppLayoutProps } from './AppLayout';
+
+const user = {
+  username: 'averyveryverylongusername',
+  name: 'Jane Q Doe',
+  email: 'jane@example.com',
+};
+
+function layout(props: Partial<AppLayoutProps> = {}) {
+  return (
+    <AppLayout
+      user={user}
+      workspaceName="field-team"
+      maintenance={false}
+      crumbs={[{ label: 'Dashboard', to: '/dashboard' }]}
+      onSignOut={vi.fn()}
+      docsUrl="https://docs.example.com"
+      {...props}
+    >
+      <p>page body</p>
+    </AppLayout>
+  );
+}
+
+describe('AppLayout', () => {
+  it('shows the shortened user name, the workspace and initials', async () => {
+    await renderWithRouter(layout(), { path: '/dashboard' });
+    const button = screen.getByRole('button', { name: 'Profile menu' });
+    expect(within(button).getByText('averyveryverylo…')).toBeInTheDocument();
+    expect(within(button).getByText('field-team')).toBeInTheDocument();
+    expect(within(button).getByText('JD')).toBeInTheDocument();
+    expect(screen.getByText('page body')).toBeInTheDocument();
+  });
+
+  it("says 'no workspace' without one", async () => {
+    await renderWithRouter(layout({ workspaceName: null }));
+    expect(screen.getByText('no workspace')).toBeInTheDocument();
+  });
+
+  it('opens the profile menu with full name, email, Your profile and Sign out', async () => {
+    const onSignOut = vi.fn();
+    const { user: u } = await renderWithRouter(layout({ onSignOut }));
+    await u.click(screen.getByRole('button', { name: 'Profile menu' }));
+    const menu = screen.getByRole('menu');
+    expect(within(menu).getByText('Jane Q Doe')).toBeInTheDocument();
+    expect(within(menu).getByText('jane@example.com')).toBeInTheDocument();
+    expect(within(menu).getByRole('menuitem', { name: 'Your profile' })).toHaveAttribute(
+      'href',
+      '/profile',
+    );
+    await u.click(within(menu).getByRole('menuitem', { name: 'Sign out' }));
+    expect(onSignOut).toHaveBeenCalled();
+  });
+
+  it('offers Documentation and Community chat in the help menu', async () => {
+    const { user: u } = await renderWithRouter(
+      layout({ communityUrl: 'https://chat.example.com' }),
+    );
+    await u.click(screen.getByRole('button', { name: 'Help' }));
+    expect(screen.getByRole('menuitem', { name: 'Documentation' })).toHaveAttribute(
+      'href',
+      'https://docs.example.com',
+    );
+    expect(screen.getByRole('menuitem', { name: 'Community chat' })).toHaveAttribute(
+      'href',
+      'https://chat.example.com',
+    );
+  });
+
+  it('opens the sidebar as a drawer below 1200px and closes it when an entry is clicked', async () => {
+    const { user: u } = await renderWithRouter(layout(), { path: '/dashboard' });
+    const burger = screen.getByRole('button', { name: 'Toggle sidebar' });
+    expect(burger).toHaveAttribute('aria-expanded', 'false');
+    await u.click(burger);
+    const dialog = screen.getByRole('dialog');
+    await u.click(within(dialog).getByRole('link', { name: 'Projects' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('shows Sign in and no sidebar to anonymous visitors', async () => {
+    await renderWithRouter(layout({ user: null, signInRedirect: '/projects/explore' }));
+    expect(screen.getByRole('link', { name: 'Sign in' })).toHaveAttribute(
+      'href',
+      '/login?redirect=/projects/explore',
+    );
+    expect(screen.queryByRole('button', { name: 'Toggle sidebar' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('navigation', { name: 'Main' })).not.toBeInTheDocument();
+  });
+
+  it('shows the maintenance banner', async () => {
+    await renderWithRouter(layout({ maintenance: true }));
+    expect(screen.getByText(/read-only mode for maintenance/)).toBeInTheDocument();
+  });
+});

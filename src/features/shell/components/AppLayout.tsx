@@ -1,0 +1,141 @@
+import { AppShell, Box, Burger, Drawer, Group, ScrollArea } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { Link } from '@tanstack/react-router';
+import { useEffect, type ReactNode } from 'react';
+import { ButtonLink } from '../../../lib/routerLinks';
+import { AppBreadcrumbs, type BreadcrumbItem } from './AppBreadcrumbs';
+import { HelpMenu } from './HelpMenu';
+import { Logo } from './Logo';
+import { MaintenanceBanner } from './MaintenanceBanner';
+import { ProfileMenu, type ShellUser } from './ProfileMenu';
+import { Sidebar } from './Sidebar';
+
+/** Width from which the sidebar is docked; below it, it is an overlay drawer (spec 000 §9: 1200px). */
+const SIDEBAR_DOCKED = '(min-width: 75em)';
+/** Width from which breadcrumbs sit in the header (menu breakpoint, spec 000 §9: 960px). */
+const BREADCRUMBS_IN_HEADER = '(min-width: 60em)';
+const HEADER_HEIGHT = 60;
+const SIDEBAR_WIDTH = 248;
+
+export interface AppLayoutProps {
+  /** The logged user; null renders the anonymous header with a 'Sign in' link and no sidebar. */
+  user: ShellUser | null;
+  workspaceName: string | null;
+  docsUrl?: string;
+  communityUrl?: string;
+  maintenance: boolean;
+  crumbs: readonly BreadcrumbItem[];
+  /** Where 'Sign in' returns to afterwards (the current page). */
+  signInRedirect?: string;
+  onSignOut: () => void;
+  /** The invitations icon slot in the header. */
+  headerSlot?: ReactNode;
+  children: ReactNode;
+}
+
+/** The application shell (spec 000 §2 Header and Sidebar). */
+export function AppLayout({
+  user,
+  workspaceName,
+  docsUrl,
+  communityUrl,
+  maintenance,
+  crumbs,
+  signInRedirect,
+  onSignOut,
+  headerSlot,
+  children,
+}: AppLayoutProps) {
+  const docked = useMediaQuery(SIDEBAR_DOCKED, true, { getInitialValueInEffect: false });
+  const wide = useMediaQuery(BREADCRUMBS_IN_HEADER, true, { getInitialValueInEffect: false });
+  // Open above the breakpoint, closed below it (spec 000 §2 Sidebar).
+  const [dockOpen, dock] = useDisclosure(true);
+  const [drawerOpen, drawer] = useDisclosure(false);
+  const withSidebar = user !== null;
+
+  useEffect(() => {
+    if (docked) drawer.close();
+  }, [docked, drawer]);
+
+  const sidebarOpen = docked ? dockOpen : drawerOpen;
+  const toggleSidebar = docked ? dock.toggle : drawer.toggle;
+  const breadcrumbs = <AppBreadcrumbs items={crumbs} />;
+
+  return (
+    <AppShell
+      header={{ height: HEADER_HEIGHT }}
+      navbar={
+        withSidebar
+          ? {
+              width: SIDEBAR_WIDTH,
+              breakpoint: '75em',
+              collapsed: { mobile: true, desktop: !dockOpen },
+            }
+          : undefined
+      }
+      padding="md"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" gap="sm" wrap="nowrap" justify="space-between">
+          <Group gap="sm" wrap="nowrap" style={{ minWidth: 0, flex: 1 }}>
+            {withSidebar && (
+              <Burger
+                opened={sidebarOpen}
+                onClick={toggleSidebar}
+                size="sm"
+                aria-label="Toggle sidebar"
+                aria-expanded={sidebarOpen}
+              />
+            )}
+            <Link to="/" aria-label="Waymark home" style={{ textDecoration: 'none' }}>
+              <Logo size={28} />
+            </Link>
+            {wide && <Box style={{ minWidth: 0, overflow: 'hidden' }}>{breadcrumbs}</Box>}
+          </Group>
+          <Group gap={4} wrap="nowrap">
+            {withSidebar && headerSlot}
+            <HelpMenu docsUrl={docsUrl} communityUrl={communityUrl} />
+            {user ? (
+              <ProfileMenu user={user} workspaceName={workspaceName} onSignOut={onSignOut} />
+            ) : (
+              <ButtonLink
+                to="/login/{-$reset}"
+                params={{ reset: undefined }}
+                search={signInRedirect ? { redirect: signInRedirect } : {}}
+                variant="light"
+              >
+                Sign in
+              </ButtonLink>
+            )}
+          </Group>
+        </Group>
+      </AppShell.Header>
+
+      {withSidebar && (
+        <AppShell.Navbar p="sm">
+          <AppShell.Section grow component={ScrollArea}>
+            <Sidebar />
+          </AppShell.Section>
+        </AppShell.Navbar>
+      )}
+
+      {withSidebar && !docked && (
+        <Drawer
+          opened={drawerOpen}
+          onClose={drawer.close}
+          size={SIDEBAR_WIDTH + 32}
+          title={<Logo size={24} />}
+          padding="sm"
+        >
+          <Sidebar onNavigate={drawer.close} />
+        </Drawer>
+      )}
+
+      <AppShell.Main>
+        {maintenance && <MaintenanceBanner />}
+        {!wide && crumbs.length > 0 && <Box mb="md">{breadcrumbs}</Box>}
+        {children}
+      </AppShell.Main>
+    </AppShell>
+  );
+}

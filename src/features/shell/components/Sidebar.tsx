@@ -1,0 +1,44 @@
+import { NavLink, Stack } from '@mantine/core';
+import { IconFolders, IconLayoutDashboard } from '@tabler/icons-react';
+import { Link, useRouterState } from '@tanstack/react-router';
+
+export interface SidebarProps {
+  /** Called when an entry is clicked (the overlay drawer closes itself with it). */
+  onNavigate?: () => void;
+}
+
+const ENTRIES = [
+  { to: '/dashboard', label: 'Dashboard', icon: IconLayoutDashboard },
+  { to: '/projects', label: 'Projects', icon: IconFolders },
+] as const;
+
+function isActive(pathname: string, to: string): boolean {
+  return pathname === to || pathname.startsWith(`${to}/`);
+}
+
+/** Sidebar entries (spec 000 §2): a link with icon and title each, highlighted when active. */
+export function Sidebar({ onNavigate }: SidebarProps) {
+  const pathname = useRouterState({ select: (state) => state.location.pathname });
+  return (
+    <nav aria-label="Main">
+      <Stack gap={4}>
+        {ENTRIES.map(({ to, label, icon: Icon }) => {
+          const active = isActive(pathname, to);
+          return (
+            <NavLink
+              key={to}
+              component={Link}
+              to={to}
+              label={label}
+              leftSection={<Icon size={20} stroke={1.6} />}
+              active={active}
+              aria-current={active ? 'page' : undefined}
+              onClick={onNavigate}
+              styles={{ root: { borderRadius: 'var(--mantine-radius-md)' } }}
+            />
+          );
+        })}
+      </Stack>
+    </nav>
+  );
+}

@@ -1,0 +1,29 @@
+/** GET /v1/workspaces: the workspaces of the logged user, with storage figures. */
+import { queryOptions } from '@tanstack/react-query';
+import { api } from '../../../api';
+
+export interface Workspace {
+  id: number;
+  name: string;
+  role: string;
+  storage?: number;
+  disk_usage?: number;
+  project_count?: number;
+  description?: string;
+}
+
+export const WORKSPACES_FALLBACK = 'Failed to load workspace(s)';
+
+export async function fetchWorkspaces(signal?: AbortSignal): Promise<Workspace[]> {
+  const data = await api.get<Workspace[] | undefined>('/v1/workspaces', {
+    signal,
+    fallbackMessage: WORKSPACES_FALLBACK,
+  });
+  return Array.isArray(data) ? data : [];
+}
+
+export const workspacesQueryOptions = queryOptions({
+  queryKey: ['workspaces', 'list'] as const,
+  queryFn: ({ signal }) => fetchWorkspaces(signal),
+  staleTime: 60_000,
+});

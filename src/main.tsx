@@ -1,0 +1,41 @@
+/** Entry point: providers, router, session-ended handling and service-worker registration. */
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import { MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider } from '@tanstack/react-router';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { api } from './api';
+import { createQueryClient } from './app/queryClient';
+import { createAppRouter } from './app/router';
+import { registerServiceWorker } from './app/serviceWorker';
+import { handleSessionEnded } from './app/session';
+import { theme } from './app/theme';
+import { TOAST_AUTO_CLOSE } from './lib/notify';
+
+const queryClient = createQueryClient();
+const router = createAppRouter(queryClient);
+handleSessionEnded(api, queryClient, router);
+
+const container = document.getElementById('root');
+if (!container) throw new Error('index.html has no #root element');
+
+createRoot(container).render(
+  <StrictMode>
+    <MantineProvider theme={theme}>
+      {/* Toasts: top centre, 3 s (failures 5 s, see lib/notify), at most 40rem or 80% wide. */}
+      <Notifications
+        position="top-center"
+        autoClose={TOAST_AUTO_CLOSE}
+        containerWidth="min(40rem, 80%)"
+      />
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </MantineProvider>
+  </StrictMode>,
+);
+
+registerServiceWorker();

@@ -1,0 +1,47 @@
+import { Button, Stack, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import {
+  Outlet,
+  createRootRouteWithContext,
+  useRouter,
+  type ErrorComponentProps,
+} from '@tanstack/react-router';
+import { loadSession } from '../app/guards';
+import type { RouterContext } from '../app/routerContext';
+import { initQueryOptions } from '../features/auth/api/init';
+import { configQueryOptions } from '../features/platform/api/config';
+import { pingQueryOptions } from '../features/platform/api/ping';
+import { NotFoundPage } from '../features/shell/components/NotFoundPage';
+import { OnboardingLayout } from '../features/shell/components/OnboardingLayout';
+import { errorMessage } from '../api';
+
+export const Route = createRootRouteWithContext<RouterContext>()({
+  // Application start (spec 000 §4): init (which also mints the CSRF token), ping and config.
+  beforeLoad: async ({ context }) => {
+    void context.queryClient.prefetchQuery(pingQueryOptions);
+    void context.queryClient.prefetchQuery(configQueryOptions);
+    await loadSession(context);
+  },
+  component: Outlet,
+  notFoundComponent: NotFound,
+  errorComponent: RootError,
+});
+
+function NotFound() {
+  const session = useQuery(initQueryOptions);
+  return <NotFoundPage loggedIn={session.data?.authenticated === true} />;
+}
+
+function RootError({ error }: ErrorComponentProps) {
+  const router = useRouter();
+  return (
+    <OnboardingLayout>
+      <Stack align="center" ta="center">
+        <Text role="alert">{errorMessage(error, 'Failed to init application.')}</Text>
+        <Button variant="light" onClick={() => void router.invalidate()}>
+          Try again
+        </Button>
+      </Stack>
+    </OnboardingLayout>
+  );
+}

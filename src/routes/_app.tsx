@@ -1,0 +1,70 @@
+import { useQuery } from '@tanstack/react-query';
+import {
+  Outlet,
+  createFileRoute,
+  useMatches,
+  useNavigate,
+  useRouterState,
+} from '@tanstack/react-router';
+import { useMemo } from 'react';
+import { collectCrumbs } from '../app/breadcrumbs';
+import { loadSession } from '../app/guards';
+import { initQueryOptions } from '../features/auth/api/init';
+import { useLogoutMutation } from '../features/auth/api/logout';
+import { profileQueryOptions } from '../features/auth/api/profile';
+import { configQueryOptions } from '../features/platform/api/config';
+import { pingQueryOptions } from '../features/platform/api/ping';
+import { AppLayout } from '../features/shell/components/AppLayout';
+import { useCurrentWorkspace } from '../features/workspaces/hooks/useCurrentWorkspace';
+
+/**
+ * The application shell around the dashboard, profile and project pages. Logged-in users get the
+ * header and sidebar; anonymous visitors (public project pages) a header with 'Sign in'. Each
+ * child route guards itself.
+ */
+export const Route = createFileRoute('/_app')({
+  loader: async ({ context }) => {
+    const session = await loadSession(context);
+    if (session.authenticated) {
+      // Render the header with the user's name at once; a failure shows as a toast.
+      await context.queryClient.ensureQueryData(profileQueryOptions).catch(() => undefined);
+    }
+  },
+  component: AppShellRoute,
+});
+
+function AppShellRoute() {
+  const session = useQuery(initQueryOptions);
+  const loggedIn = session.data?.authenticated === true;
+  const profile = useQuery({ ...profileQueryOptions, enabled: loggedIn });
+  const user = loggedIn ? (profile.data ?? null) : null;
+  const { workspace } = useCurrentWorkspace(user);
+  const config = useQuery(configQueryOptions);
+  const ping = useQuery(pingQueryOptions);
+  const matches = useMatches();
+  const crumbs = useMemo(() => collectCrumbs(matches), [matches]);
+  const href = useRouterState({ select: (state) => state.location.href });
+  const logout = useLogoutMutation();
+  const navigate = useNavigate();
+
+  const signOut = () => {
+    logout.mutate(undefined, {
+      onSettled: () => void navigate({ to: '/login/{-$reset}', params: { reset: undefined } }),
+    });
+  };
+
+  return (
+    <AppLayout
+      user={user}
+      workspaceName={workspace?.name ?? null}
+      docsUrl={config.data?.docs_url}
+      communityUrl={config.data?.community_url || undefined}
+      maintenance={ping.data?.maintenance === true}
+      crumbs={crumbs}
+      signInRedirect={href}
+      onSignOut={signOut}
+    >
+      <Outlet />
+    </AppLayout>
+  );
+}

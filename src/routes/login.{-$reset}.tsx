@@ -1,0 +1,49 @@
+import { createFileRoute, notFound, useNavigate, useRouter } from '@tanstack/react-router';
+import { useQuery } from '@tanstack/react-query';
+import { redirectIfLoggedIn } from '../app/guards';
+import { validateLoginSearch } from '../app/search';
+import { profileQueryOptions } from '../features/auth/api/profile';
+import { LoginForm } from '../features/auth/components/LoginForm';
+import { ResetPasswordForm } from '../features/auth/components/ResetPasswordForm';
+import { pingQueryOptions } from '../features/platform/api/ping';
+import { OnboardingLayout } from '../features/shell/components/OnboardingLayout';
+import { safeRedirectTarget } from '../lib/redirect';
+
+/**
+ * /login/:reset? (login, public). Signed-in users go to the dashboard; the parameter value
+ * `reset` shows the reset-password form; any other value is an unknown page.
+ */
+export const Route = createFileRoute('/login/{-$reset}')({
+  validateSearch: validateLoginSearch,
+  beforeLoad: async ({ context, location, params }) => {
+    if (params.reset !== undefined && params.reset !== 'reset') throw notFound();
+    await redirectIfLoggedIn({ context, location });
+    // The sign-in page starts without a logged user (spec 000 §4).
+    context.queryClient.removeQueries({ queryKey: profileQueryOptions.queryKey });
+  },
+  component: LoginPage,
+});
+
+function LoginPage() {
+  const { reset } = Route.useParams();
+  const { redirect } = Route.useSearch();
+  const router = useRouter();
+  const navigate = useNavigate();
+  const ping = useQuery(pingQueryOptions);
+
+  return (
+    <OnboardingLayout maintenance={ping.data?.maintenance === true}>
+      {reset === 'reset' ? (
+        <ResetPasswordForm
+          onSent={() => void navigate({ to: '/login/{-$reset}', params: { reset: undefined } })}
+        />
+      ) : (
+        <LoginForm
+          onSuccess={async () => {
+            await router.navigate({ href: safeRedirectTarget(redirect), replace: true });
+          }}
+        />
+      )}
+    </OnboardingLayout>
+  );
+}

@@ -1,0 +1,30 @@
+/**
+ * Which navigations the service worker answers with the precached index.html (client routes),
+ * and which go to the network: the API and instance endpoints, and file URLs (anything whose
+ * last path segment has an extension), except under client routes whose parameters may contain
+ * dots (project and folder names, email and password tokens).
+ */
+export const SERVER_PREFIXES: readonly string[] = [
+  '/v1',
+  '/v2',
+  '/app',
+  '/ping',
+  '/config',
+  '/alive',
+];
+const DOTTED_CLIENT_PREFIXES: readonly string[] = [
+  '/projects/',
+  '/confirm-email/',
+  '/change-password/',
+];
+
+function under(pathname: string, prefix: string): boolean {
+  return pathname === prefix || pathname.startsWith(`${prefix}/`);
+}
+
+export function isClientRoute(pathname: string): boolean {
+  if (SERVER_PREFIXES.some((prefix) => under(pathname, prefix))) return false;
+  if (DOTTED_CLIENT_PREFIXES.some((prefix) => pathname.startsWith(prefix))) return true;
+  const last = pathname.slice(pathname.lastIndexOf('/') + 1);
+  return !/\.[^.]+$/.test(last);
+}

@@ -1,0 +1,83 @@
+/** Rendering helpers for component tests: Mantine, TanStack Query and a memory router. */
+import { MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import type { QueryClient } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
+import {
+  Outlet,
+  RouterProvider,
+  createMemoryHistory,
+  createRootRoute,
+  createRouter,
+  type AnyRouter,
+} from '@tanstack/react-router';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ReactNode } from 'react';
+import { createQueryClient } from '../app/queryClient';
+import { parseSearch, stringifySearch } from '../app/search';
+import { theme } from '../app/theme';
+import { notifyError } from '../lib/notify';
+
+export function createTestQueryClient(): QueryClient {
+  return createQueryClient(notifyError);
+}
+
+export function Providers({
+  queryClient,
+  children,
+}: {
+  queryClient: QueryClient;
+  children: ReactNode;
+}) {
+  return (
+    <MantineProvider theme={theme} env="test">
+      <Notifications position="top-center" />
+      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+    </MantineProvider>
+  );
+}
+
+/** Renders `ui` on a one-route router at `path` (links render; navigation changes the location). */
+export async function renderWithRouter(
+  ui: ReactNode,
+  {
+    path = '/',
+    queryClient = createTestQueryClient(),
+  }: { path?: string; queryClient?: QueryClient } = {},
+) {
+  const rootRoute = createRootRoute({
+    notFoundComponent: () => null,
+    component: () => (
+      <>
+        {ui}
+        <Outlet />
+      </>
+    ),
+  });
+  const router = createRouter({
+    routeTree: rootRoute,
+    history: createMemoryHistory({ initialEntries: [path] }),
+    parseSearch,
+    stringifySearch,
+  });
+  await router.load();
+  const result = render(
+    <Providers queryClient={queryClient}>
+      <RouterProvider router={router as AnyRouter} />
+    </Providers>,
+  );
+  return { ...result, router, queryClient, user: userEvent.setup() };
+}
+
+/** Renders a full app router (real route tree) at `path`. */
+export async function renderRouter(router: AnyRouter, queryClient: QueryClient) {
+  const result = render(
+    <Providers queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </Providers>,
+  );
+  return { ...result, router, queryClient, user: userEvent.setup() };
+}
+
+export { screen };

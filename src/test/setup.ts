@@ -1,0 +1,57 @@
+/**
+ * Vitest setup for the unit project (jsdom): jest-dom matchers, an in-memory IndexedDB for
+ * Dexie, and the browser APIs Mantine needs that jsdom lacks.
+ */
+import '@testing-library/jest-dom/vitest';
+import 'fake-indexeddb/auto';
+import { cleanup } from '@testing-library/react';
+import { afterEach, vi } from 'vitest';
+
+if (typeof window !== 'undefined') {
+  if (!window.matchMedia) {
+    Object.defineProperty(window, 'matchMedia', {
+      writable: true,
+      configurable: true,
+      value: vi.fn((query: string) => ({
+        matches: false,
+        media: query,
+        onchange: null,
+        addListener: vi.fn(),
+        removeListener: vi.fn(),
+        addEventListener: vi.fn(),
+        removeEventListener: vi.fn(),
+        dispatchEvent: vi.fn(() => false),
+      })),
+    });
+  }
+
+  class ResizeObserverStub {
+    observe(): void {}
+    unobserve(): void {}
+    disconnect(): void {}
+  }
+  if (!('ResizeObserver' in window)) {
+    Object.defineProperty(window, 'ResizeObserver', {
+      writable: true,
+      configurable: true,
+      value: ResizeObserverStub,
+    });
+    Object.defineProperty(globalThis, 'ResizeObserver', {
+      writable: true,
+      configurable: true,
+      value: ResizeObserverStub,
+    });
+  }
+
+  // The router restores scroll positions; jsdom does not implement scrolling.
+  window.scrollTo = () => {};
+
+  // Mantine scrolls option lists and focus targets into view; jsdom has no layout.
+  if (!Element.prototype.scrollIntoView) {
+    Element.prototype.scrollIntoView = () => {};
+  }
+}
+
+afterEach(() => {
+  cleanup();
+});

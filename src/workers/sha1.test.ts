@@ -1,0 +1,77 @@
+// @vitest-environment node
+import { createHash } from 'node:crypto';
+import { describe, expect, it, vi } from 'vitest';
+import { SHA1_SLICE_SIZE, sha1OfBlob } from './sha1';
+
+function bytes(length: number): Uint8Array<ArrayBuffer> {
+  const data = new Uint8Array(length);
+  let x = 12345;
+  for (let i = 0; i < length; i++) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    data[i] = x >>> 24;
+  }
+  return data;
+}
+
+function nodeSha1(data: Uint8Array): string {
+  return createHash('sha1').update(data).digest('hex');
+}
+
+describe('sha1OfBlob', () => {
+  it('hashes an empty file', async () => {
+    const progress = vi.fn();
+    await expect(sha1OfBlob(new Blob([]), { onProgress: progress })).resolves.toBe(
+      'da39a3ee5e6b4b0d3255bfef95601890afd80709',
+    );
+    expect(progress).toHaveBeenCalledWith(0, 0);
+  });
+
+  it('hashes a known string', async () => {
+    await expect(sha1OfBlob(new Blob(['abc']))).resolves.toBe(
+      'a9993e364706816aba3e25717850c26c9cd0d89d',
+    );
+  });
+
+  it('matches Node crypto across slice and read boundaries', async () => {
+    for (const size of [
+      SHA1_SLICE_SIZE - 1,
+      SHA1_SLICE_SIZE,
+      SHA1_SLICE_SIZE * 16 + 7,
+      9_000_001,
+    ]) {
+      const data = bytes(size);
+      await expect(sha1OfBlob(new Blob([data]))).resolves.toBe(nodeSha1(data));
+    }
+  });
+
+  it('reports progress up to the file size', async () => {
+    const data = bytes(SHA1_SLICE_SIZE * 40);
+    const progress = vi.fn();
+    await sha1OfBlob(new Blob([data]), { onProgress: progress });
+    const loaded = progress.mock.calls.map((call) => call[0] as number);
+    expect(loaded).toEqual([...loaded].sort((a, b) => a - b));
+    expect(progress).toHaveBeenLastCalledWith(data.length, data.length);
+    expect(progress.mock.calls.length).toBeGreaterThan(1);
+  });
+
+  it('reads the file in slices, never whole', async () => {
+    const data = bytes(SHA1_SLICE_SIZE * 20);
+    const blob = new Blob([data]);
+    const sizes: number[] = [];
+    const source = {
+      size: blob.size,
+      slice(start: number, end: number) {
+        sizes.push(end - start);
+        return blob.slice(start, end);
+      },
+    };
+    await expect(sha1OfBlob(source)).resolves.toBe(nodeSha1(data));
+    expect(Math.max(...sizes)).toBeLessThan(blob.size);
+  });
+
+  it('stops when aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(sha1OfBlob(new Blob(['x']), { signal: controller.signal })).rejects.toThrow();
+  });
+});

@@ -1,0 +1,56 @@
+/** Helpers for tests that run the real entry points (main.ts, cli.ts) or bind real ports. */
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
+const TSX = path.join(REPO_ROOT, 'node_modules/.bin/tsx');
+
+export interface ProcessResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `tsx <script> ...args` with only the given environment (plus PATH/HOME). */
+export function runTsx(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<ProcessResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, [path.join(REPO_ROOT, script), ...args], {
+      cwd: REPO_ROOT,
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: process.env.HOME ?? '/tmp',
+        LOG_LEVEL: 'silent',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export function runCli(args: string[], env: Record<string, string>): Promise<ProcessResult> {
+  return runTsx('server/src/cli.ts', args, env);
+}
+
+/** A TCP port that was free a moment ago. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}

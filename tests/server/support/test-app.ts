@@ -1,0 +1,177 @@
+/**
+ * Builds the real app on a fresh database for integration tests (app.inject, no network),
+ * plus a tiny cookie-keeping client.
+ */
+import path from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../../server/src/app';
+import { bootstrap, type BootstrapResult } from '../../../server/src/bootstrap';
+import { loadConfig, type Config } from '../../../server/src/config';
+import { openDatabase, type Database } from '../../../server/src/db/database';
+import { migrate } from '../../../server/src/db/migrate';
+import { LocalBlobStore } from '../../../server/src/storage/local-blob-store';
+import { createTestDataDir, type TestDataDir } from './test-db';
+
+export const ADMIN_PASSWORD = 'Admin-Password-1';
+
+/** A controllable clock. */
+export class TestClock {
+  constructor(public ms = Date.now()) {}
+  now = (): Date => new Date(this.ms);
+  advance(ms: number): void {
+    this.ms += ms;
+  }
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: Config;
+  database: Database;
+  data: TestDataDir;
+  clock: TestClock;
+  setup: BootstrapResult;
+  /** A client with its own cookie jar. */
+  client(): TestClient;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  distDir?: string | null;
+  /** Registers extra test-only routes before the app boots. */
+  extend?: (app: FastifyInstance) => void;
+}
+
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const data = await createTestDataDir();
+  const config = loadConfig({
+    ...data.env,
+    ADMIN_PASSWORD,
+    LOG_LEVEL: 'silent',
+    ...options.env,
+  });
+  const database = await openDatabase(config);
+  await migrate(database);
+  const setup = await bootstrap(database, config);
+  const clock = new TestClock();
+  const app = buildApp({
+    config,
+    database,
+    blobStore: new LocalBlobStore(path.join(config.dataDir, 'blobs')),
+    now: clock.now,
+    distDir: options.distDir ?? null,
+    logger: false,
+  });
+  options.extend?.(app);
+  await app.ready();
+  return {
+    app,
+    config,
+    database,
+    data,
+    clock,
+    setup,
+    client: () => new TestClient(app),
+    async close() {
+      await app.close();
+      await database.close();
+      await data.cleanup();
+    },
+  };
+}
+
+type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+
+export interface RequestOptions {
+  headers?: Record<string, string>;
+  /** JSON body (sent with content-type application/json). */
+  json?: unknown;
+  /** Raw payload (set the content type yourself). */
+  payload?: string | Buffer;
+  /** Send the stored CSRF token (default true). */
+  csrf?: boolean;
+}
+
+/** Keeps cookies between requests like a browser, and the last CSRF token it was given. */
+export class TestClient {
+  readonly cookies = new Map<string, string>();
+  csrfToken: string | null = null;
+
+  constructor(private readonly app: FastifyInstance) {}
+
+  cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  async request(
+    method: Method,
+    url: string,
+    options: RequestOptions = {},
+  ): Promise<LightMyRequestResponse> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (this.cookies.size > 0 && !('cookie' in headers)) headers.cookie = this.cookieHeader();
+    if ((options.csrf ?? true) && this.csrfToken && !('x-csrf-token' in headers)) {
+      headers['x-csrf-token'] = this.csrfToken;
+    }
+    const inject: InjectOptions = { method, url, headers };
+    if (options.json !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      inject.payload = JSON.stringify(options.json);
+    } else if (options.payload !== undefined) {
+      inject.payload = options.payload;
+    }
+    const response = await this.app.inject(inject);
+    for (const cookie of response.cookies as {
+      name: string;
+      value: string;
+      maxAge?: number;
+      expires?: Date;
+    }[]) {
+      const expired =
+        cookie.maxAge === 0 ||
+        (cookie.expires !== undefined && cookie.expires.getTime() <= Date.now());
+      if (expired || cookie.value === '') this.cookies.delete(cookie.name);
+      else this.cookies.set(cookie.name, cookie.value);
+    }
+    const token = response.headers['x-csrf-token'];
+    if (typeof token === 'string') this.csrfToken = token;
+    return response;
+  }
+
+  get(url: string, options?: RequestOptions) {
+    return this.request('GET', url, options);
+  }
+
+  post(url: string, json?: unknown, options: RequestOptions = {}) {
+    return this.request('POST', url, { ...options, json });
+  }
+
+  /** GET /app/init: obtains the CSRF cookie and token. */
+  async init(): Promise<{ authenticated: boolean; superuser: boolean }> {
+    const response = await this.get('/app/init');
+    return response.json();
+  }
+
+  /** init + login; throws unless the login succeeds. */
+  async login(login: string, password: string): Promise<void> {
+    if (!this.csrfToken) await this.init();
+    const response = await this.post('/app/auth/login', { login, password });
+    if (response.statusCode !== 200) {
+      throw new Error(`login failed: ${response.statusCode} ${response.body}`);
+    }
+  }
+}
+
+/** Asserts the problem+json shape and returns the detail. */
+export function problem(response: LightMyRequestResponse): {
+  status: number;
+  detail: unknown;
+  title: string;
+  type: string;
+} {
+  const type = response.headers['content-type'];
+  if (type !== 'application/problem+json') {
+    throw new Error(`expected application/problem+json, got ${String(type)}: ${response.body}`);
+  }
+  return response.json();
+}
