@@ -43,6 +43,7 @@ export default defineConfig({
       ADMIN_EMAIL: 'admin@example.com',
       ADMIN_PASSWORD: e2eAdmin.password,
       DATABASE_URL: '',
+      LOG_LEVEL: 'warn',
     },
   },
 });
