@@ -1,17 +1,14 @@
-import { defineConfig } from '@playwright/test';
-
 // End-to-end tests run the real server (built PWA + API) on a fresh data directory and drive
 // Debian's Chromium. Playwright never downloads a browser here.
-const port = Number(process.env.E2E_PORT ?? 8099);
-const dataDir = process.env.E2E_DATA_DIR ?? `.data-e2e-${port}`;
-export const e2eAdmin = { username: 'admin', password: 'E2e-admin-Passw0rd!' };
+import { defineConfig } from '@playwright/test';
+import { e2eAdmin, e2eDataDir as dataDir, e2ePort as port } from './e2e/support/env';
 
 export default defineConfig({
   testDir: 'e2e',
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  reporter: process.env.CI ? [['list']] : [['list']],
+  reporter: [['list']],
   timeout: 30_000,
   use: {
     baseURL: `http://127.0.0.1:${port}`,

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { e2eAdmin } from '../playwright.config';
+import { e2eAdmin } from './support/env';
 import { LoginPage } from './pages/login-page';
 
 test.describe('signing in through the real UI', () => {

@@ -1,0 +1,100 @@
+import { expect, test, type Page } from '@playwright/test';
+import { createUser, linkFromOutbox } from './support/admin';
+import { signIn } from './pages/session';
+
+async function openProfile(page: Page) {
+  await page.goto('/profile');
+  await expect(page.getByText('Account details')).toBeVisible();
+}
+
+test('editing the account trims the values and shows server errors under the fields', async ({
+  page,
+}) => {
+  const user = createUser('edit');
+  await signIn(page, user.username, user.password);
+  await openProfile(page);
+
+  await page.getByRole('button', { name: 'Edit account' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('textbox', { name: /first name/i }).fill('  Jane  ');
+  await dialog.getByRole('textbox', { name: /last name/i }).fill('  Surveyor ');
+  const email = dialog.getByRole('textbox', { name: /email/i });
+  await email.fill('admin@example.com');
+  await dialog.getByRole('button', { name: /save/i }).click();
+  await expect(dialog.getByText('Email already exists')).toBeVisible();
+
+  await email.fill(`  ${user.email}  `);
+  await dialog.getByRole('button', { name: /save/i }).click();
+  await expect(page.getByText('Profile has been changed')).toBeVisible();
+  await expect(page.getByText('Jane Surveyor', { exact: true }).first()).toBeVisible();
+});
+
+test('a changed email is confirmed through the emailed link', async ({ page }) => {
+  const user = createUser('confirm');
+  await signIn(page, user.username, user.password);
+  await openProfile(page);
+
+  const newEmail = `new-${user.email}`;
+  await page.getByRole('button', { name: 'Edit account' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('textbox', { name: /email/i }).fill(newEmail);
+  await dialog.getByRole('button', { name: /save/i }).click();
+  await expect(page.getByText('Profile has been changed')).toBeVisible();
+  await expect(page.getByText('Please verify your email')).toBeVisible();
+
+  await page.goto(await linkFromOutbox(newEmail, '/confirm-email/'));
+  await expect(page.getByText('Your email address has been verified.')).toBeVisible();
+  await openProfile(page);
+  await expect(page.getByText('Please verify your email')).toHaveCount(0);
+});
+
+test('changing the password ends the other sessions', async ({ page, browser }) => {
+  const user = createUser('passwd');
+  const other = await browser.newContext();
+  const otherPage = await other.newPage();
+  await signIn(otherPage, user.username, user.password);
+  await signIn(page, user.username, user.password);
+  await openProfile(page);
+
+  await page.getByRole('button', { name: 'Change password' }).click();
+  const dialog = page.getByRole('dialog');
+  const save = dialog.getByRole('button', { name: 'Save changes' });
+  await expect(save).toBeDisabled();
+  await dialog.getByLabel(/old password/i).fill('wrong-Passw0rd!');
+  await dialog.getByLabel(/^new password$/i).fill('Another-Passw0rd!');
+  await dialog.getByLabel(/confirm/i).fill('Another-Passw0rd!');
+  await save.click();
+  await expect(dialog.getByText('The old password is incorrect')).toBeVisible();
+
+  await dialog.getByLabel(/old password/i).fill(user.password);
+  await save.click();
+  await expect(page.getByText('Password has been changed')).toBeVisible();
+
+  // This session goes on; the other browser's session has ended.
+  await page.goto('/dashboard');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await otherPage.goto('/dashboard');
+  await expect(otherPage).toHaveURL(/\/login\?redirect=/);
+  await other.close();
+});
+
+test('closing the account signs out and refuses later sign-ins', async ({ page }) => {
+  const user = createUser('close');
+  await signIn(page, user.username, user.password);
+  await openProfile(page);
+
+  await page.getByRole('button', { name: 'Close account' }).click();
+  const dialog = page.getByRole('dialog');
+  const confirm = dialog.getByRole('button', { name: /close account/i });
+  await expect(confirm).toBeDisabled();
+  await dialog.getByRole('textbox').fill(user.username.toUpperCase());
+  await expect(confirm).toBeDisabled();
+  await dialog.getByRole('textbox').fill(user.username);
+  await confirm.click();
+  await expect(page).toHaveURL(/\/login/);
+
+  await page.getByRole('textbox', { name: 'Username or email' }).fill(user.username);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByText('Invalid username or password')).toBeVisible();
+});
