@@ -15,6 +15,7 @@ import Fastify, {
 import type { Config } from './config';
 import type { AppContext } from './context';
 import type { Database } from './db/database';
+import { createMailer, type Mailer } from './email';
 import { HttpProblem } from './errors';
 import authPlugin from './plugins/auth';
 import csrfPlugin from './plugins/csrf';
@@ -22,14 +23,19 @@ import errorsPlugin, { isApiPath, sendProblem } from './plugins/errors';
 import maintenancePlugin from './plugins/maintenance';
 import { createRouteIndex } from './plugins/route-index';
 import { registerStaticFiles } from './plugins/static-files';
+import accessRequestRoutes from './routes/access-requests';
 import authRoutes from './routes/auth';
 import instanceRoutes from './routes/instance';
+import projectRoutes from './routes/projects';
 import userRoutes from './routes/users';
 import workspaceRoutes from './routes/workspaces';
 import type { BlobStore } from './storage/blob-store';
 
 /** Paths that always answer JSON (never the SPA's index.html). */
 export const API_PREFIXES = ['/v1', '/v2', '/app', '/ping', '/config', '/alive'] as const;
+
+/** Longest path parameter accepted (characters, as sent). */
+export const MAX_PARAM_LENGTH = 2048;
 
 /** Default body limit for JSON routes; routes that stream files set their own. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -43,6 +49,8 @@ export interface BuildAppOptions {
   blobStore: BlobStore;
   /** Clock (tests inject one). */
   now?: () => Date;
+  /** Outgoing mail; default: SMTP when SMTP_URL is set, else DATA_DIR/outbox. */
+  mailer?: Mailer;
   /** Folder of the built PWA; null disables static serving. Default <repo>/dist. */
   distDir?: string | null;
   /** Fastify logger setting; default: pino at config.logLevel. */
@@ -61,15 +69,45 @@ async function requireJsonContentType(request: FastifyRequest): Promise<void> {
   }
 }
 
+/** Names of the boolean properties of a querystring schema. */
+function booleanQueryKeys(schema: unknown): string[] {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> } | undefined)
+    ?.properties;
+  if (!properties) return [];
+  return Object.entries(properties)
+    .filter(([, property]) => property.type === 'boolean')
+    .map(([key]) => key);
+}
+
+/**
+ * Python clients send booleans as `True`/`False`: lower-case them before validation (which
+ * coerces only `true`/`false`), so every spelling works and anything else is still a 400.
+ */
+function lowercaseBooleans(keys: string[]) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const query = request.query as Record<string, unknown> | undefined;
+    if (!query) return;
+    for (const key of keys) {
+      const value = query[key];
+      if (typeof value === 'string' && /^(true|false)$/i.test(value)) {
+        query[key] = value.toLowerCase();
+      }
+    }
+  };
+}
+
 export function buildApp(options: BuildAppOptions): FastifyInstance {
   const { config, database, blobStore } = options;
-  const ctx: AppContext = { config, database, blobStore, now: options.now ?? (() => new Date()) };
+  const now = options.now ?? (() => new Date());
 
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: JSON_BODY_LIMIT,
     trustProxy: options.trustProxy ?? false,
     return503OnClosing: true,
+    // Path parameters carry project names (up to 255 bytes, percent-encoded) and the
+    // tokens of emailed links; find-my-way's default of 100 characters would answer 414.
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     ajv: { customOptions: { verbose: true, allErrors: false } },
     // Undecodable URLs and the like: the same problem shape as every other error.
     frameworkErrors: (error, _request, reply) => {
@@ -77,11 +115,27 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     },
   });
 
+  const ctx: AppContext = {
+    config,
+    database,
+    blobStore,
+    now,
+    mailer: options.mailer ?? createMailer(config, app.log, now),
+    log: app.log,
+  };
   app.decorate('ctx', ctx);
 
   const routes = createRouteIndex();
   app.addHook('onRoute', (route) => {
     routes.add(route.method, route.url);
+    const booleans = booleanQueryKeys(route.schema?.querystring);
+    if (booleans.length > 0) {
+      const existing = route.preValidation;
+      route.preValidation = [
+        lowercaseBooleans(booleans),
+        ...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]),
+      ];
+    }
     // Routes with a JSON body schema refuse other (or missing) content types with 415.
     if (route.schema?.body) {
       const existing = route.preValidation;
@@ -107,6 +161,8 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   app.register(authRoutes);
   app.register(userRoutes);
   app.register(workspaceRoutes);
+  app.register(projectRoutes);
+  app.register(accessRequestRoutes);
 
   const staticFiles = registerStaticFiles(
     app,

@@ -8,6 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { validatePassword } from './auth/passwords';
@@ -46,6 +47,8 @@ export interface Config {
   readonly globalStorage: number;
   readonly docsUrl: string;
   readonly smtpUrl: string | null;
+  /** Sender of outgoing mail: an address or `Name <address>`. */
+  readonly mailFrom: string;
   readonly adminUsername: string;
   readonly adminEmail: string;
   readonly adminPassword: string | null;
@@ -67,6 +70,7 @@ export const CONFIG_DEFAULTS = {
   GLOBAL_STORAGE: '1073741824',
   DOCS_URL: 'https://waymark.dev/docs',
   SMTP_URL: '(unset: emails are written to the outbox folder)',
+  MAIL_FROM: 'Waymark <no-reply@HOST-of-BASE_URL>',
   ADMIN_USERNAME: 'admin',
   ADMIN_EMAIL: 'admin@example.com',
   ADMIN_PASSWORD: '(unset: generated on first start and printed once)',
@@ -90,6 +94,7 @@ export const CONFIG_DESCRIPTIONS: Record<ConfigVariable, string> = {
   GLOBAL_STORAGE: 'storage allowance of the global workspace in bytes',
   DOCS_URL: 'address of the documentation (help menu)',
   SMTP_URL: 'smtp:// or smtps:// URL of the mail server',
+  MAIL_FROM: 'sender of outgoing mail: an address or "Name <address>"',
   ADMIN_USERNAME: 'username of the superuser created on first start',
   ADMIN_EMAIL: 'email of the superuser created on first start',
   ADMIN_PASSWORD: 'password of the superuser created on first start',
@@ -156,6 +161,20 @@ function urlSchema(protocols: readonly string[]) {
       return false;
     }
   });
+}
+
+/** `Waymark <no-reply@host>` with the host of BASE_URL (an IP address in brackets). */
+export function defaultMailFrom(baseUrl: string): string {
+  const host = new URL(baseUrl).hostname;
+  const domain = isIP(host) === 4 ? `[${host}]` : host;
+  return `Waymark <no-reply@${domain}>`;
+}
+
+/** `address` or `Display Name <address>` (optionally quoted name), on one line. */
+function isValidMailFrom(value: string): boolean {
+  const named = /^(?:"([^"\r\n]*)"|([^"<>\r\n]*?))\s*<([^<>\s]+)>$/.exec(value);
+  if (named) return isValidEmail(named[3]!);
+  return isValidEmail(value);
 }
 
 function readBoolean(env: Env, name: ConfigVariable, fallback: boolean): boolean {
@@ -303,6 +322,15 @@ export function loadConfig(env: Env = process.env): Config {
           true,
         );
 
+  const mailFromRaw = read(env, 'MAIL_FROM');
+  const mailFrom = mailFromRaw === undefined ? defaultMailFrom(baseUrl) : mailFromRaw;
+  if (mailFromRaw !== undefined && !isValidMailFrom(mailFromRaw)) {
+    throw new ConfigError(
+      'MAIL_FROM',
+      `MAIL_FROM must be an email address or "Name <address>" (got ${quoted(mailFromRaw)})`,
+    );
+  }
+
   const adminUsername = read(env, 'ADMIN_USERNAME') ?? 'admin';
   const usernameProblem = usernameError(adminUsername);
   if (usernameProblem) {
@@ -359,6 +387,7 @@ export function loadConfig(env: Env = process.env): Config {
     globalStorage,
     docsUrl,
     smtpUrl,
+    mailFrom,
     adminUsername,
     adminEmail,
     adminPassword,

@@ -1,5 +1,7 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Database } from './db/database';
+import type { Mailer } from './email';
 import type { BlobStore } from './storage/blob-store';
 
 /** Everything a route or service needs from the running server. */
@@ -9,6 +11,10 @@ export interface AppContext {
   readonly blobStore: BlobStore;
   /** The clock (injectable for tests). */
   readonly now: () => Date;
+  /** Outgoing mail (SMTP, or the outbox folder). */
+  readonly mailer: Mailer;
+  /** The application logger (for events outside a request's own log). */
+  readonly log: FastifyBaseLogger;
 }
 
 declare module 'fastify' {

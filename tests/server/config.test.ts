@@ -156,6 +156,21 @@ describe('loadConfig', () => {
     ],
     ['DOCS_URL', 'docs', 'DOCS_URL must be an absolute http:// or https:// URL (got "docs")'],
     ['SMTP_URL', 'http://mail', 'SMTP_URL must be an smtp:// or smtps:// URL'],
+    [
+      'MAIL_FROM',
+      'Waymark',
+      'MAIL_FROM must be an email address or "Name <address>" (got "Waymark")',
+    ],
+    [
+      'MAIL_FROM',
+      'Waymark <no-reply@example.org',
+      'MAIL_FROM must be an email address or "Name <address>" (got "Waymark <no-reply@example.org")',
+    ],
+    [
+      'MAIL_FROM',
+      'A <a@example.org>\nBcc: x@example.org',
+      'MAIL_FROM must be an email address or "Name <address>" (got "A <a@example.org>\\nBcc: x@example.org")',
+    ],
     ['ADMIN_USERNAME', 'ab', 'ADMIN_USERNAME must be 4 to 50 characters long (got "ab")'],
     [
       'ADMIN_USERNAME',
@@ -182,6 +197,23 @@ describe('loadConfig', () => {
     const error = errorOf({ [name]: value });
     expect(error.variable).toBe(name);
     expect(error.message).toBe(message);
+  });
+
+  it('defaults MAIL_FROM to no-reply at the host of BASE_URL', () => {
+    expect(load().mailFrom).toBe('Waymark <no-reply@[127.0.0.1]>');
+    expect(load({ BASE_URL: 'https://maps.example.org:8443/app' }).mailFrom).toBe(
+      'Waymark <no-reply@maps.example.org>',
+    );
+    expect(load({ HOST: '::1' }).mailFrom).toBe('Waymark <no-reply@[::1]>');
+  });
+
+  it.each([
+    'maps@example.org',
+    'Field Maps <maps@example.org>',
+    '"Maps, Field" <maps@example.org>',
+    '<maps@example.org>',
+  ])('accepts MAIL_FROM=%s', (value) => {
+    expect(load({ MAIL_FROM: value }).mailFrom).toBe(value);
   });
 
   it('never echoes secrets in errors', () => {

@@ -51,7 +51,8 @@ export async function burnPasswordCheck(password: string): Promise<void> {
 const LOWER = 'abcdefghijkmnopqrstuvwxyz';
 const UPPER = 'ABCDEFGHJKLMNPQRSTUVWXYZ';
 const DIGITS = '23456789';
-const OTHER = '-_.!@#%+=';
+// Only characters that need no quoting in a shell or a URL: the password is printed to be copied.
+const OTHER = '-_.+=';
 
 /** A random password of `length` (≥16) characters from all four categories. */
 export function generatePassword(length = 20): string {

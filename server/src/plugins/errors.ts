@@ -31,7 +31,10 @@ export function validationDetail(errors: AjvError[], context: string | undefined
   const error = errors[0];
   if (!error) return 'Invalid request';
   const { keyword, params, data } = error;
-  const field = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  // Body errors name the field (jsonschema's path); a query or path parameter is validated
+  // on its own in the reference, so its message names nothing.
+  const path = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const field = context === 'body' ? path : '';
   switch (keyword) {
     case 'required':
       return context === 'querystring'
@@ -54,7 +57,7 @@ export function validationDetail(errors: AjvError[], context: string | undefined
     case 'maxItems':
       return `${show(data)} is too long`;
     default:
-      return `${field || context || 'request'} ${error.message ?? 'is invalid'}`;
+      return `${path || context || 'request'} ${error.message ?? 'is invalid'}`;
   }
 }
 

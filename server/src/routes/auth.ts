@@ -1,11 +1,25 @@
-/** Browser session sign-in/out and CSRF refresh (api-reference A.2). */
+/** Browser session auth and the account calls under /app/auth (api-reference A.2). */
 import type { FastifyPluginAsync } from 'fastify';
 import { sessionCookieName, sessionCookieOptions } from '../auth/sessions';
 import { isMaintenance } from '../maintenance';
 import { clientMeta, requireLogin } from '../plugins/auth';
 import { issueCsrfToken } from '../plugins/csrf';
+import {
+  changePassword,
+  confirmEmail,
+  requestPasswordReset,
+  resendConfirmation,
+  resetPassword,
+  updateProfile,
+} from '../services/account';
 import { authenticate, signIn, signOut, type LoginInput } from '../services/auth';
-import { authErrorSchema, formErrorSchema, problemSchema } from './schemas';
+import {
+  authErrorSchema,
+  emptySchema,
+  formErrorSchema,
+  formOrProblemSchema,
+  problemSchema,
+} from './schemas';
 
 const loginBody = {
   type: 'object',
@@ -14,6 +28,41 @@ const loginBody = {
     password: { type: ['string', 'null'] },
   },
 } as const;
+
+const nullableString = { type: ['string', 'null'] } as const;
+
+const resetRequestBody = {
+  type: 'object',
+  properties: { email: nullableString },
+} as const;
+
+const newPasswordBody = {
+  type: 'object',
+  properties: { password: nullableString, confirm: nullableString },
+} as const;
+
+const changePasswordBody = {
+  type: 'object',
+  properties: { old_password: nullableString, password: nullableString, confirm: nullableString },
+} as const;
+
+const profileBody = {
+  type: 'object',
+  properties: {
+    email: nullableString,
+    first_name: nullableString,
+    last_name: nullableString,
+    receive_notifications: { type: 'boolean' },
+  },
+} as const;
+
+const tokenParams = {
+  type: 'object',
+  required: ['token'],
+  properties: { token: { type: 'string' } },
+} as const;
+
+type Fields = Record<string, unknown>;
 
 const authRoutes: FastifyPluginAsync = async (app) => {
   const ctx = app.ctx;
@@ -75,6 +124,115 @@ const authRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request, reply) => ({ csrf: issueCsrfToken(request, reply) }),
+  );
+
+  app.post<{ Body: Fields | undefined }>(
+    '/app/auth/reset-password',
+    {
+      schema: {
+        body: resetRequestBody,
+        response: {
+          200: emptySchema,
+          400: formOrProblemSchema,
+          403: problemSchema,
+          404: formErrorSchema,
+          415: problemSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      await requestPasswordReset(ctx, request.body ?? {});
+      return reply.code(200).send();
+    },
+  );
+
+  app.post<{ Params: { token: string }; Body: Fields | undefined }>(
+    '/app/auth/reset-password/:token',
+    {
+      schema: {
+        params: tokenParams,
+        body: newPasswordBody,
+        response: {
+          200: emptySchema,
+          400: formOrProblemSchema,
+          403: problemSchema,
+          404: problemSchema,
+          415: problemSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      await resetPassword(ctx, request.params.token, request.body ?? {});
+      return reply.code(200).send();
+    },
+  );
+
+  app.post<{ Body: Fields | undefined }>(
+    '/app/auth/change-password',
+    {
+      preHandler: requireLogin,
+      schema: {
+        body: changePasswordBody,
+        response: {
+          200: emptySchema,
+          400: formOrProblemSchema,
+          401: authErrorSchema,
+          403: authErrorSchema,
+          415: problemSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      await changePassword(ctx, request.auth.user, request.auth.sessionIdHash, request.body ?? {});
+      return reply.code(200).send();
+    },
+  );
+
+  app.post<{ Params: { token: string } }>(
+    '/app/auth/confirm-email/:token',
+    {
+      schema: {
+        params: tokenParams,
+        response: { 200: emptySchema, 400: problemSchema, 403: problemSchema, 404: problemSchema },
+      },
+    },
+    async (request, reply) => {
+      await confirmEmail(ctx, request.params.token);
+      return reply.code(200).send();
+    },
+  );
+
+  app.get(
+    '/app/auth/resend-confirm-email',
+    {
+      preHandler: requireLogin,
+      schema: { response: { 200: emptySchema, 401: authErrorSchema, 403: authErrorSchema } },
+    },
+    async (request, reply) => {
+      await resendConfirmation(ctx, request.auth.user);
+      return reply.code(200).send();
+    },
+  );
+
+  app.post<{ Body: Fields | undefined }>(
+    '/app/auth/user/profile',
+    {
+      preHandler: requireLogin,
+      schema: {
+        body: profileBody,
+        response: {
+          200: emptySchema,
+          400: formOrProblemSchema,
+          401: authErrorSchema,
+          403: authErrorSchema,
+          415: problemSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      await updateProfile(ctx, request.auth.user, request.body ?? {});
+      return reply.code(200).send();
+    },
   );
 };
 

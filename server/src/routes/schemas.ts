@@ -28,3 +28,12 @@ export const workspaceRoleSchema = {
   type: 'string',
   enum: ['guest', 'reader', 'writer', 'admin', 'owner'],
 } as const;
+
+/** A 400/404 that is either form errors or a problem. */
+export const formOrProblemSchema = { anyOf: [formErrorSchema, problemSchema] } as const;
+
+/** `page` (≥ 1) and `per_page` (≤ 100), both required (api-reference §6). */
+export const pageQueryProperties = {
+  page: { type: 'integer', minimum: 1 },
+  per_page: { type: 'integer', maximum: 100 },
+} as const;

@@ -1,8 +1,10 @@
-/** The signed-in user (api-reference A.3). */
+/** The signed-in user: profile and closing the account (api-reference A.3). */
 import type { FastifyPluginAsync } from 'fastify';
+import { sessionCookieName } from '../auth/sessions';
 import { requireLogin } from '../plugins/auth';
+import { closeAccount } from '../services/account';
 import { getOwnProfile } from '../services/users';
-import { authErrorSchema, workspaceRoleSchema } from './schemas';
+import { authErrorSchema, emptySchema, problemSchema, workspaceRoleSchema } from './schemas';
 
 const nullableString = { type: ['string', 'null'] } as const;
 
@@ -54,6 +56,22 @@ const userRoutes: FastifyPluginAsync = async (app) => {
       schema: { response: { 200: profileResponse, 401: authErrorSchema } },
     },
     async (request) => getOwnProfile(app.ctx, request.auth.user),
+  );
+
+  app.delete(
+    '/v1/user',
+    {
+      preHandler: requireLogin,
+      schema: { response: { 204: emptySchema, 400: problemSchema, 401: authErrorSchema } },
+    },
+    async (request, reply) => {
+      await closeAccount(app.ctx, request.auth.user);
+      reply.clearCookie(sessionCookieName(app.ctx.config), {
+        path: '/',
+        secure: app.ctx.config.secureCookies,
+      });
+      return reply.code(204).send();
+    },
   );
 };
 

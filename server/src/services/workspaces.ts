@@ -1,10 +1,7 @@
 /**
- * Workspaces as a user sees them, and the user's role in each.
- *
- * Role rule: superuser → owner; an explicit workspace_members row → that role; otherwise,
- * in the global workspace only, GLOBAL_ADMIN → admin, GLOBAL_WRITE → writer,
- * GLOBAL_READ → reader, else guest. Active users always see the global workspace; other
- * workspaces only with a membership row (superusers see all).
+ * Workspaces as a user sees them, and the user's role in each (the role rule is in
+ * permissions.ts). Active users always see the global workspace; other workspaces only with
+ * a membership row (superusers see all).
  */
 import type { Config } from '../config';
 import type { AppContext } from '../context';
@@ -14,35 +11,13 @@ import {
   type WorkspaceUsageRow,
 } from '../db/queries/workspaces';
 import type { User, WorkspaceRole } from '../db/schema';
-import { WORKSPACE_ROLES } from '../db/schema';
 import { forbidden, notFound } from '../errors';
+import { workspaceRole } from './permissions';
+
+export { isGlobalWorkspace, workspaceRole, workspaceRoleRank } from './permissions';
 
 export const WORKSPACE_NOT_FOUND = 'Workspace not found';
 export const NO_WORKSPACE_PERMISSION = 'You do not have permissions to workspace';
-
-export function workspaceRoleRank(role: WorkspaceRole): number {
-  return WORKSPACE_ROLES.indexOf(role);
-}
-
-export function isGlobalWorkspace(config: Pick<Config, 'globalWorkspace'>, name: string): boolean {
-  return name.toLowerCase() === config.globalWorkspace.toLowerCase();
-}
-
-export function workspaceRole(
-  config: Pick<Config, 'globalWorkspace' | 'globalAdmin' | 'globalWrite' | 'globalRead'>,
-  user: Pick<User, 'isAdmin'>,
-  workspaceName: string,
-  memberRole: WorkspaceRole | null,
-): WorkspaceRole {
-  if (user.isAdmin) return 'owner';
-  if (memberRole) return memberRole;
-  if (isGlobalWorkspace(config, workspaceName)) {
-    if (config.globalAdmin) return 'admin';
-    if (config.globalWrite) return 'writer';
-    if (config.globalRead) return 'reader';
-  }
-  return 'guest';
-}
 
 export interface WorkspaceView {
   id: number;

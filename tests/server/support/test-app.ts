@@ -3,12 +3,19 @@
  * plus a tiny cookie-keeping client.
  */
 import path from 'node:path';
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyServerOptions,
+  InjectOptions,
+  LightMyRequestResponse,
+} from 'fastify';
 import { buildApp } from '../../../server/src/app';
 import { bootstrap, type BootstrapResult } from '../../../server/src/bootstrap';
 import { loadConfig, type Config } from '../../../server/src/config';
 import { openDatabase, type Database } from '../../../server/src/db/database';
 import { migrate } from '../../../server/src/db/migrate';
+import type { Mailer } from '../../../server/src/email';
+import { OUTBOX_DIR, readOutbox, type OutboxMail } from '../../../server/src/email/outbox-mailer';
 import { LocalBlobStore } from '../../../server/src/storage/local-blob-store';
 import { createTestDataDir, type TestDataDir } from './test-db';
 
@@ -32,6 +39,10 @@ export interface TestApp {
   setup: BootstrapResult;
   /** A client with its own cookie jar. */
   client(): TestClient;
+  /** DATA_DIR/outbox, where mail goes without SMTP_URL. */
+  outboxDir: string;
+  /** The mails in the outbox so far, oldest first. */
+  outbox(): Promise<OutboxMail[]>;
   close(): Promise<void>;
 }
 
@@ -40,6 +51,10 @@ export interface TestAppOptions {
   distDir?: string | null;
   /** Registers extra test-only routes before the app boots. */
   extend?: (app: FastifyInstance) => void;
+  /** Fastify logger setting (default: off). */
+  logger?: FastifyServerOptions['logger'];
+  /** Mailer (default: the outbox in DATA_DIR). */
+  mailer?: Mailer;
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -60,7 +75,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     blobStore: new LocalBlobStore(path.join(config.dataDir, 'blobs')),
     now: clock.now,
     distDir: options.distDir ?? null,
-    logger: false,
+    logger: options.logger ?? false,
+    mailer: options.mailer,
   });
   options.extend?.(app);
   await app.ready();
@@ -72,6 +88,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     clock,
     setup,
     client: () => new TestClient(app),
+    outboxDir: path.join(config.dataDir, OUTBOX_DIR),
+    outbox: () => readOutbox(path.join(config.dataDir, OUTBOX_DIR)),
     async close() {
       await app.close();
       await database.close();
@@ -142,6 +160,10 @@ export class TestClient {
     return this.request('GET', url, options);
   }
 
+  delete(url: string, options?: RequestOptions) {
+    return this.request('DELETE', url, options);
+  }
+
   post(url: string, json?: unknown, options: RequestOptions = {}) {
     return this.request('POST', url, { ...options, json });
   }
@@ -174,4 +196,23 @@ export function problem(response: LightMyRequestResponse): {
     throw new Error(`expected application/problem+json, got ${String(type)}: ${response.body}`);
   }
   return response.json();
+}
+
+/** Collects Fastify's log lines (JSON objects) for assertions. */
+export function captureLogs(level = 'info'): {
+  lines: { level: number; msg: string; [key: string]: unknown }[];
+  logger: FastifyServerOptions['logger'];
+} {
+  const lines: { level: number; msg: string; [key: string]: unknown }[] = [];
+  return {
+    lines,
+    logger: {
+      level,
+      stream: {
+        write(line: string) {
+          lines.push(JSON.parse(line));
+        },
+      },
+    },
+  };
 }

@@ -1,5 +1,5 @@
 /** SQL for browser sessions (see auth/sessions.ts). */
-import { and, eq, gt, lt } from 'drizzle-orm';
+import { and, eq, gt, lt, ne } from 'drizzle-orm';
 import type { Executor } from '../database';
 import { sessions, users, type Session, type User } from '../schema';
 
@@ -44,4 +44,20 @@ export async function deleteUserSessions(db: Executor, userId: number): Promise<
 
 export async function deleteExpiredSessions(db: Executor, now: Date): Promise<void> {
   await db.delete(sessions).where(lt(sessions.expiresAt, now));
+}
+
+/** Ends every session of the user except `keepIdHash` (the one making the request). */
+export async function deleteOtherUserSessions(
+  db: Executor,
+  userId: number,
+  keepIdHash: string | null,
+): Promise<void> {
+  await db
+    .delete(sessions)
+    .where(
+      and(
+        eq(sessions.userId, userId),
+        keepIdHash === null ? undefined : ne(sessions.idHash, keepIdHash),
+      ),
+    );
 }

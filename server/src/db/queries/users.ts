@@ -1,5 +1,5 @@
 /** SQL for users and their login history. */
-import { count, eq, sql } from 'drizzle-orm';
+import { and, count, eq, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../database';
 import { loginHistory, users, type NewUser, type User } from '../schema';
 
@@ -56,4 +56,42 @@ export async function recordLogin(
 ): Promise<void> {
   await db.insert(loginHistory).values(entry);
   await db.update(users).set({ lastSignedIn: entry.at }).where(eq(users.id, entry.userId));
+}
+
+/** Another user (not `exceptUserId`) already uses this email, compared case-insensitively. */
+export async function emailTakenByOther(
+  db: Executor,
+  email: string,
+  exceptUserId: number,
+): Promise<boolean> {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(sql`lower(${users.email}) = lower(${email})`, ne(users.id, exceptUserId)))
+    .limit(1);
+  return rows.length > 0;
+}
+
+/**
+ * Replaces the password hash; with `expectedHash`, only if the stored hash is still that one
+ * (a reset link is single-use even when two requests race). Returns whether it changed.
+ */
+export async function setPasswordHash(
+  db: Executor,
+  id: number,
+  passwordHash: string,
+  changedAt: Date,
+  expectedHash?: string,
+): Promise<boolean> {
+  const rows = await db
+    .update(users)
+    .set({ passwordHash, passwordChangedAt: changedAt })
+    .where(
+      and(
+        eq(users.id, id),
+        expectedHash === undefined ? undefined : eq(users.passwordHash, expectedHash),
+      ),
+    )
+    .returning({ id: users.id });
+  return rows.length > 0;
 }

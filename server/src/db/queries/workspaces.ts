@@ -117,3 +117,36 @@ export async function findWorkspaceById(db: Executor, id: number): Promise<Works
   const rows = await db.select().from(workspaces).where(eq(workspaces.id, id)).limit(1);
   return rows[0] ?? null;
 }
+
+/** Every workspace with `userId`'s membership role in it (null when not a member). */
+export async function listWorkspaceRoles(
+  db: Executor,
+  userId: number,
+): Promise<{ id: number; name: string; active: boolean; memberRole: WorkspaceRole | null }[]> {
+  return db
+    .select({
+      id: workspaces.id,
+      name: workspaces.name,
+      active: workspaces.active,
+      memberRole: workspaceMembers.role,
+    })
+    .from(workspaces)
+    .leftJoin(
+      workspaceMembers,
+      and(eq(workspaceMembers.workspaceId, workspaces.id), eq(workspaceMembers.userId, userId)),
+    )
+    .orderBy(workspaces.id);
+}
+
+export async function findWorkspaceMemberRole(
+  db: Executor,
+  workspaceId: number,
+  userId: number,
+): Promise<WorkspaceRole | null> {
+  const rows = await db
+    .select({ role: workspaceMembers.role })
+    .from(workspaceMembers)
+    .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId)))
+    .limit(1);
+  return rows[0]?.role ?? null;
+}

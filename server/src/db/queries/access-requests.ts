@@ -1,0 +1,116 @@
+/** SQL for project access requests. */
+import { and, asc, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../database';
+import { accessRequests, projects, users, workspaces, type AccessRequestStatus } from '../schema';
+
+export type AccessRequestSortColumn =
+  | 'id'
+  | 'project_id'
+  | 'requested_by'
+  | 'requested_at'
+  | 'resolved_by'
+  | 'resolved_at'
+  | 'status'
+  | 'expires_at';
+
+const SORT_COLUMNS = {
+  id: accessRequests.id,
+  project_id: accessRequests.projectId,
+  requested_by: accessRequests.requestedBy,
+  requested_at: accessRequests.requestedAt,
+  resolved_by: accessRequests.resolvedBy,
+  resolved_at: accessRequests.resolvedAt,
+  status: accessRequests.status,
+  expires_at: accessRequests.expiresAt,
+} as const satisfies Record<AccessRequestSortColumn, unknown>;
+
+export interface AccessRequestListFilter {
+  /** Requests made by this user. */
+  requestedBy?: number;
+  /** Requests for projects of this workspace. */
+  workspaceId?: number;
+  /** Exact project name. */
+  projectName?: string;
+  order: { column: AccessRequestSortColumn; descending: boolean }[];
+  limit: number;
+  offset: number;
+}
+
+export interface AccessRequestRow {
+  id: number;
+  requestedBy: string;
+  projectName: string;
+  namespace: string;
+  expiresAt: Date;
+  status: AccessRequestStatus | null;
+}
+
+/**
+ * One page of unresolved requests (pending, including those past their expiry) for
+ * projects not scheduled for deletion, and the total number matching.
+ */
+export async function listAccessRequestsPage(
+  db: Executor,
+  filter: AccessRequestListFilter,
+): Promise<{ rows: AccessRequestRow[]; total: number }> {
+  const where = and(
+    or(isNull(accessRequests.status), eq(accessRequests.status, 'expired')),
+    isNull(projects.removedAt),
+    filter.requestedBy === undefined
+      ? undefined
+      : eq(accessRequests.requestedBy, filter.requestedBy),
+    filter.workspaceId === undefined ? undefined : eq(projects.workspaceId, filter.workspaceId),
+    filter.projectName === undefined ? undefined : eq(projects.name, filter.projectName),
+  );
+  const orderBy: SQL[] = filter.order.map((term) =>
+    term.descending ? desc(SORT_COLUMNS[term.column]) : asc(SORT_COLUMNS[term.column]),
+  );
+  orderBy.push(asc(accessRequests.id));
+
+  const rows = await db
+    .select({
+      id: accessRequests.id,
+      requestedBy: users.username,
+      projectName: projects.name,
+      namespace: workspaces.name,
+      expiresAt: accessRequests.expiresAt,
+      status: accessRequests.status,
+      total: sql<number>`count(*) over ()`.mapWith(Number),
+    })
+    .from(accessRequests)
+    .innerJoin(projects, eq(projects.id, accessRequests.projectId))
+    .innerJoin(workspaces, eq(workspaces.id, projects.workspaceId))
+    .innerJoin(users, eq(users.id, accessRequests.requestedBy))
+    .where(where)
+    .orderBy(...orderBy)
+    .limit(filter.limit)
+    .offset(filter.offset);
+
+  let total = rows[0]?.total ?? 0;
+  if (rows.length === 0 && filter.offset > 0) {
+    const [counted] = await db
+      .select({ n: sql<number>`count(*)`.mapWith(Number) })
+      .from(accessRequests)
+      .innerJoin(projects, eq(projects.id, accessRequests.projectId))
+      .where(where);
+    total = counted?.n ?? 0;
+  }
+  return { rows: rows.map(({ total: _total, ...row }) => row), total };
+}
+
+/** Declines every pending request of a user (closing the account). */
+export async function declinePendingRequestsOf(
+  db: Executor,
+  userId: number,
+  at: Date,
+): Promise<void> {
+  await db
+    .update(accessRequests)
+    .set({ status: 'declined', resolvedAt: at, resolvedBy: userId })
+    .where(
+      and(
+        eq(accessRequests.requestedBy, userId),
+        or(isNull(accessRequests.status), eq(accessRequests.status, 'expired')),
+      ),
+    );
+}

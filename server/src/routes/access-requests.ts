@@ -1,0 +1,109 @@
+/** Lists of project access requests (api-reference A.7). */
+import type { FastifyPluginAsync } from 'fastify';
+import { requireLogin } from '../plugins/auth';
+import {
+  listOwnAccessRequests,
+  listWorkspaceAccessRequests,
+  type AccessRequestListQuery,
+} from '../services/access-requests';
+import { authErrorSchema, pageQueryProperties, problemSchema } from './schemas';
+
+const listQuery = {
+  type: 'object',
+  required: ['page', 'per_page'],
+  properties: {
+    ...pageQueryProperties,
+    order_params: { type: 'string' },
+    project_name: { type: 'string' },
+  },
+} as const;
+
+interface ListQuery {
+  page: number;
+  per_page: number;
+  order_params?: string;
+  project_name?: string;
+}
+
+const listResponse = {
+  type: 'object',
+  required: ['items', 'count'],
+  properties: {
+    items: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          id: { type: 'integer' },
+          requested_by: { type: 'string' },
+          project_name: { type: 'string' },
+          namespace: { type: 'string' },
+          expire: { type: 'string' },
+          status: { type: 'string', enum: ['pending', 'expired'] },
+        },
+      },
+    },
+    count: { type: 'integer' },
+  },
+} as const;
+
+function toQuery(q: ListQuery): AccessRequestListQuery {
+  return {
+    page: q.page,
+    perPage: q.per_page,
+    orderParams: q.order_params,
+    projectName: q.project_name,
+  };
+}
+
+const accessRequestRoutes: FastifyPluginAsync = async (app) => {
+  const ctx = app.ctx;
+
+  app.get<{ Querystring: ListQuery }>(
+    '/app/project/access-requests',
+    {
+      preHandler: requireLogin,
+      schema: {
+        querystring: listQuery,
+        response: {
+          200: listResponse,
+          400: problemSchema,
+          401: authErrorSchema,
+          404: problemSchema,
+        },
+      },
+    },
+    async (request) => listOwnAccessRequests(ctx, request.auth.user, toQuery(request.query)),
+  );
+
+  app.get<{ Params: { namespace: string }; Querystring: ListQuery }>(
+    '/app/project/access-request/:namespace',
+    {
+      preHandler: requireLogin,
+      schema: {
+        params: {
+          type: 'object',
+          required: ['namespace'],
+          properties: { namespace: { type: 'string' } },
+        },
+        querystring: listQuery,
+        response: {
+          200: listResponse,
+          400: problemSchema,
+          401: authErrorSchema,
+          403: problemSchema,
+          404: problemSchema,
+        },
+      },
+    },
+    async (request) =>
+      listWorkspaceAccessRequests(
+        ctx,
+        request.auth.user,
+        request.params.namespace,
+        toQuery(request.query),
+      ),
+  );
+};
+
+export default accessRequestRoutes;

@@ -1,0 +1,167 @@
+/**
+ * The permission rules, in one place (api-reference §3, with the specification's roles).
+ *
+ * Workspace roles, ranked: guest < reader < writer < admin < owner. A user's role in a
+ * workspace: superuser → owner; an explicit membership → its role; otherwise, in the global
+ * workspace only, GLOBAL_ADMIN → admin, GLOBAL_WRITE → writer, GLOBAL_READ → reader; else
+ * guest. Inactive users and anonymous visitors have no workspace role.
+ *
+ * Project roles, ranked: reader < writer < owner (spec 001 §6; the reference's editor role
+ * does not exist here, so its "edit" check is the writer check). For a project that is not
+ * scheduled for deletion:
+ * - read:   public, or direct role ≥ reader, or workspace role ≥ reader;
+ * - upload: direct role ≥ writer, or workspace role ≥ writer;
+ * - update and delete (owner's rights): direct role owner, or workspace role ≥ admin.
+ * Only read via `public` is open to anonymous visitors. Superusers pass every check, also on
+ * projects scheduled for deletion; nobody else gets anything on those.
+ */
+import type { Config } from '../config';
+import {
+  PROJECT_ROLES,
+  WORKSPACE_ROLES,
+  type ProjectRole,
+  type User,
+  type WorkspaceRole,
+} from '../db/schema';
+
+export type GlobalRoleConfig = Pick<
+  Config,
+  'globalWorkspace' | 'globalAdmin' | 'globalWrite' | 'globalRead'
+>;
+
+/** Who is asking: a user (possibly inactive) or null for an anonymous visitor. */
+export type Actor = Pick<User, 'id' | 'isAdmin' | 'active'> | null;
+
+export function workspaceRoleRank(role: WorkspaceRole): number {
+  return WORKSPACE_ROLES.indexOf(role);
+}
+
+/** reader 1, writer 2, owner 3; no role 0. */
+export function projectRoleRank(role: ProjectRole | null | undefined): number {
+  return role ? PROJECT_ROLES.indexOf(role) + 1 : 0;
+}
+
+export function isGlobalWorkspace(config: Pick<Config, 'globalWorkspace'>, name: string): boolean {
+  return name.toLowerCase() === config.globalWorkspace.toLowerCase();
+}
+
+export function workspaceRole(
+  config: GlobalRoleConfig,
+  user: Pick<User, 'isAdmin'>,
+  workspaceName: string,
+  memberRole: WorkspaceRole | null,
+): WorkspaceRole {
+  if (user.isAdmin) return 'owner';
+  if (memberRole) return memberRole;
+  if (isGlobalWorkspace(config, workspaceName)) {
+    if (config.globalAdmin) return 'admin';
+    if (config.globalWrite) return 'writer';
+    if (config.globalRead) return 'reader';
+  }
+  return 'guest';
+}
+
+/** The actor's workspace role, or null for anonymous visitors and inactive users. */
+export function actorWorkspaceRole(
+  config: GlobalRoleConfig,
+  actor: Actor,
+  workspaceName: string,
+  memberRole: WorkspaceRole | null,
+): WorkspaceRole | null {
+  if (!actor || !actor.active) return null;
+  return workspaceRole(config, actor, workspaceName, memberRole);
+}
+
+export function hasWorkspaceRole(role: WorkspaceRole | null, minimum: WorkspaceRole): boolean {
+  return role !== null && workspaceRoleRank(role) >= workspaceRoleRank(minimum);
+}
+
+/** Reads every project of the workspace (lists it, opens it). */
+export function canReadWorkspace(role: WorkspaceRole | null): boolean {
+  return hasWorkspaceRole(role, 'reader');
+}
+
+/** Creates projects, lists the workspace's incoming access requests. */
+export function canAdministerWorkspace(role: WorkspaceRole | null): boolean {
+  return hasWorkspaceRole(role, 'admin');
+}
+
+export interface ProjectFacts {
+  public: boolean;
+  /** Scheduled for deletion. */
+  removed: boolean;
+  /** The actor's own role on the project (project_members), if any. */
+  directRole: ProjectRole | null;
+  /** The actor's role in the project's workspace (actorWorkspaceRole). */
+  workspaceRole: WorkspaceRole | null;
+}
+
+export interface ProjectPermissions {
+  read: boolean;
+  upload: boolean;
+  update: boolean;
+  delete: boolean;
+}
+
+export function projectPermissions(actor: Actor, facts: ProjectFacts): ProjectPermissions {
+  if (actor?.active && actor.isAdmin) {
+    return { read: true, upload: true, update: true, delete: true };
+  }
+  const member = !!actor?.active && !facts.removed;
+  const direct = member ? projectRoleRank(facts.directRole) : 0;
+  const ws = member ? facts.workspaceRole : null;
+  const owner = member && (direct >= projectRoleRank('owner') || hasWorkspaceRole(ws, 'admin'));
+  const upload = member && (direct >= projectRoleRank('writer') || hasWorkspaceRole(ws, 'writer'));
+  const read =
+    (facts.public && !facts.removed) ||
+    (member && (direct >= projectRoleRank('reader') || hasWorkspaceRole(ws, 'reader')));
+  return { read: read || upload || owner, upload: upload || owner, update: owner, delete: owner };
+}
+
+/** owner / writer / reader / null, from the permissions (the `role` of project details). */
+export function effectiveProjectRole(permissions: ProjectPermissions): ProjectRole | null {
+  if (permissions.update) return 'owner';
+  if (permissions.upload) return 'writer';
+  if (permissions.read) return 'reader';
+  return null;
+}
+
+/**
+ * Which projects a project list may show (reference §6.1), as data for the SQL layer:
+ * - all: everything, removed ones included (superusers asking with as_admin);
+ * - public: public projects not scheduled for deletion (anonymous, inactive, only_public);
+ * - member: projects not scheduled for deletion in the readable workspaces, or where the user
+ *   has a direct role, plus public ones when `includePublic`.
+ */
+export type ProjectListScope =
+  | { kind: 'all' }
+  | { kind: 'public' }
+  | { kind: 'member'; userId: number; readableWorkspaceIds: number[]; includePublic: boolean };
+
+export interface WorkspaceRoleRow {
+  id: number;
+  name: string;
+  active: boolean;
+  memberRole: WorkspaceRole | null;
+}
+
+/** The actor's role in each workspace (null role: no access at all). */
+export function workspaceRolesById(
+  config: GlobalRoleConfig,
+  actor: Actor,
+  rows: WorkspaceRoleRow[],
+): Map<number, WorkspaceRole | null> {
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      row.active || actor?.isAdmin
+        ? actorWorkspaceRole(config, actor, row.name, row.memberRole)
+        : null,
+    ]),
+  );
+}
+
+/** Ids of the workspaces whose projects the actor may all read. */
+export function readableWorkspaceIds(roles: Map<number, WorkspaceRole | null>): number[] {
+  return [...roles].filter(([, role]) => canReadWorkspace(role)).map(([id]) => id);
+}

@@ -1,0 +1,337 @@
+/**
+ * Project list and creation (api-reference A.5, §6.1). Permission rules: permissions.ts.
+ */
+import type { ClientMeta } from '../auth/sessions';
+import type { AppContext } from '../context';
+import { isUniqueViolation } from '../db/errors';
+import {
+  findProjectByName,
+  insertProjectWithInitialVersion,
+  listProjectMembers,
+  listProjectsPage,
+  type ProjectListRow,
+  type ProjectMemberRow,
+  type ProjectSortColumn,
+} from '../db/queries/projects';
+import { findUserByUsername } from '../db/queries/users';
+import {
+  findWorkspaceByName,
+  findWorkspaceMemberRole,
+  listWorkspaceRoles,
+} from '../db/queries/workspaces';
+import type { User, WorkspaceRole } from '../db/schema';
+import { authRequired, badRequest, forbidden, HttpProblem, notFound } from '../errors';
+import { parseSuffixOrder } from '../lib/ordering';
+import { assertPageExists, pageWindow } from '../lib/pagination';
+import { isoZ } from '../lib/time';
+import { projectNameError } from '../lib/validation';
+import {
+  actorWorkspaceRole,
+  canAdministerWorkspace,
+  projectPermissions,
+  projectRoleRank,
+  readableWorkspaceIds,
+  workspaceRolesById,
+  type Actor,
+  type ProjectListScope,
+} from './permissions';
+
+export const WORKSPACE_DOES_NOT_EXIST = 'Workspace does not exist';
+export const WORKSPACE_DOES_NOT_EXIST_UPDATE =
+  'Workspace does not exist. Please try updating to the newest version';
+export const NO_WORKSPACE_PERMISSIONS = 'You do not have permissions for this workspace';
+export const PROJECT_EXISTS = 'Project with the same name already exists';
+/** Days a project scheduled for deletion is kept before it is purged. */
+export const DELETED_PROJECT_EXPIRATION_DAYS = 7;
+
+export interface ProjectAccessView {
+  owners: number[];
+  ownersnames: string[];
+  writers: number[];
+  writersnames: string[];
+  editors: number[];
+  editorsnames: string[];
+  readers: number[];
+  readersnames: string[];
+  public: boolean;
+}
+
+export interface ProjectListItem {
+  id: string;
+  name: string;
+  namespace: string;
+  version: string;
+  created: string;
+  updated: string;
+  creator: number | null;
+  disk_usage: number;
+  tags: string[];
+  has_conflict: boolean;
+  permissions: { upload: boolean; update: boolean; delete: boolean };
+  access: ProjectAccessView;
+}
+
+/**
+ * Direct members as the reference's cumulative lists: an owner is also a writer, editor and
+ * reader; editors equal writers (there is no editor role here).
+ */
+export function accessView(members: ProjectMemberRow[], isPublic: boolean): ProjectAccessView {
+  const atLeast = (rank: number) => members.filter((m) => projectRoleRank(m.role) >= rank);
+  const owners = atLeast(projectRoleRank('owner'));
+  const writers = atLeast(projectRoleRank('writer'));
+  const readers = atLeast(projectRoleRank('reader'));
+  return {
+    owners: owners.map((m) => m.userId),
+    ownersnames: owners.map((m) => m.username),
+    writers: writers.map((m) => m.userId),
+    writersnames: writers.map((m) => m.username),
+    editors: writers.map((m) => m.userId),
+    editorsnames: writers.map((m) => m.username),
+    readers: readers.map((m) => m.userId),
+    readersnames: readers.map((m) => m.username),
+    public: isPublic,
+  };
+}
+
+export interface ProjectListQuery {
+  page: number;
+  perPage: number;
+  orderParams?: string;
+  orderBy?: string;
+  descending?: boolean;
+  namespace?: string;
+  onlyNamespace?: string;
+  name?: string;
+  user?: string;
+  lastUpdatedIn?: number;
+  flag?: 'created' | 'shared';
+  asAdmin?: boolean;
+  public?: boolean;
+  onlyPublic?: boolean;
+}
+
+/** Sortable names: project columns, plus the names the web client sends. */
+const PROJECT_SORT: Readonly<Record<string, ProjectSortColumn>> = {
+  name: 'name',
+  created: 'created',
+  updated: 'updated',
+  disk_usage: 'disk_usage',
+  creator_id: 'creator_id',
+  workspace_id: 'workspace_id',
+  public: 'public',
+  latest_version: 'latest_version',
+  removed_at: 'removed_at',
+  locked_until: 'locked_until',
+  id: 'id',
+  namespace: 'namespace',
+  'meta.size': 'disk_usage',
+};
+
+function projectOrder(query: ProjectListQuery) {
+  if (query.orderParams) return parseSuffixOrder(query.orderParams, PROJECT_SORT);
+  if (
+    query.orderBy &&
+    query.orderBy !== 'namespace' &&
+    Object.hasOwn(PROJECT_SORT, query.orderBy)
+  ) {
+    return [{ column: PROJECT_SORT[query.orderBy]!, descending: query.descending ?? false }];
+  }
+  // The reference leaves this to the database; most recently updated first is stable here.
+  return [{ column: 'updated' as const, descending: true }];
+}
+
+async function rolesOf(ctx: AppContext, user: User): Promise<Map<number, WorkspaceRole | null>> {
+  const rows = await listWorkspaceRoles(ctx.database.db, user.id);
+  return workspaceRolesById(ctx.config, user, rows);
+}
+
+function toListItem(
+  actor: Actor,
+  row: ProjectListRow,
+  members: ProjectMemberRow[],
+  roles: Map<number, WorkspaceRole | null>,
+): ProjectListItem {
+  const permissions = projectPermissions(actor, {
+    public: row.public,
+    removed: row.removedAt !== null,
+    directRole: row.viewerRole,
+    workspaceRole: roles.get(row.workspaceId) ?? null,
+  });
+  return {
+    id: row.id,
+    name: row.name,
+    namespace: row.workspaceName,
+    version: `v${row.latestVersion}`,
+    created: isoZ(row.createdAt),
+    updated: isoZ(row.updatedAt),
+    creator: row.creatorId,
+    disk_usage: row.diskUsage,
+    tags: row.tags,
+    has_conflict: row.hasConflict,
+    permissions: {
+      upload: permissions.upload,
+      update: permissions.update,
+      delete: permissions.delete,
+    },
+    access: accessView(members, row.public),
+  };
+}
+
+/** GET /v1/project/paginated: the projects the caller may see, filtered, sorted, paged. */
+export async function listProjects(
+  ctx: AppContext,
+  caller: User | null,
+  query: ProjectListQuery,
+): Promise<{ projects: ProjectListItem[]; count: number }> {
+  const actor = caller?.active ? caller : null;
+  const window = pageWindow({ page: query.page, perPage: query.perPage });
+  const db = ctx.database.db;
+  const roles = actor ? await rolesOf(ctx, actor) : new Map<number, WorkspaceRole | null>();
+
+  let scope: ProjectListScope;
+  if (query.onlyPublic) scope = { kind: 'public' };
+  else if (actor?.isAdmin && query.asAdmin) scope = { kind: 'all' };
+  else if (actor) {
+    scope = {
+      kind: 'member',
+      userId: actor.id,
+      readableWorkspaceIds: readableWorkspaceIds(roles),
+      includePublic: query.public ?? true,
+    };
+  } else scope = { kind: 'public' };
+
+  let flag: Parameters<typeof listProjectsPage>[1]['flag'];
+  if (query.flag && actor) {
+    const subject = query.user ? await findUserByUsername(db, query.user) : actor;
+    if (subject && query.flag === 'created') flag = { kind: 'created', userId: subject.id };
+    else if (subject) {
+      const subjectRoles = subject.id === actor.id ? roles : await rolesOf(ctx, subject);
+      flag = {
+        kind: 'shared',
+        userId: subject.id,
+        readableWorkspaceIds: subject.active ? readableWorkspaceIds(subjectRoles) : [],
+      };
+    }
+  }
+
+  const name = query.name?.trim();
+  const { rows, total } = await listProjectsPage(db, {
+    scope,
+    viewerId: actor?.id ?? null,
+    nameContains: name ? name : undefined,
+    workspaceNames: [query.namespace, query.onlyNamespace].filter(
+      (n): n is string => n !== undefined && n !== '',
+    ),
+    updatedSince:
+      query.lastUpdatedIn === undefined
+        ? undefined
+        : new Date(ctx.now().getTime() - query.lastUpdatedIn * 24 * 3600 * 1000),
+    flag,
+    order: projectOrder(query),
+    ...window,
+  });
+  assertPageExists(query.page, rows.length);
+
+  const members = await listProjectMembers(
+    db,
+    rows.map((row) => row.id),
+  );
+  const byProject = new Map<string, ProjectMemberRow[]>();
+  for (const member of members) {
+    const list = byProject.get(member.projectId) ?? [];
+    list.push(member);
+    byProject.set(member.projectId, list);
+  }
+  return {
+    projects: rows.map((row) => toListItem(actor, row, byProject.get(row.id) ?? [], roles)),
+    count: total,
+  };
+}
+
+/** "N days", "1 day", "N hours", "1 hour" or "N/A" until a removed project is purged. */
+export function timeUntilPurge(removedAt: Date, now: Date): string {
+  const left =
+    removedAt.getTime() + DELETED_PROJECT_EXPIRATION_DAYS * 24 * 3600 * 1000 - now.getTime();
+  const days = Math.floor(left / (24 * 3600 * 1000));
+  if (days > 1) return `${days} days`;
+  if (days === 1) return '1 day';
+  const hours = Math.floor(left / (3600 * 1000));
+  if (hours > 1) return `${hours} hours`;
+  if (hours === 1) return '1 hour';
+  return 'N/A';
+}
+
+export interface CreateProjectInput {
+  name?: string | null;
+  public?: boolean;
+  template?: string | null;
+}
+
+/**
+ * POST /v1/project/:namespace: an empty private (or public) project at v0. Checks in the
+ * reference's order: name, workspace, permission (workspace admin), name clash, template.
+ * The creator is not made a member: access comes from the workspace role.
+ */
+export async function createProject(
+  ctx: AppContext,
+  user: User | null,
+  namespace: string,
+  input: CreateProjectInput,
+  meta: ClientMeta & { deviceId: string | null },
+): Promise<void> {
+  if (!user || !user.active) throw authRequired();
+  const name = (input.name ?? '').trim();
+  const nameProblem = projectNameError(name);
+  if (nameProblem) throw badRequest(nameProblem);
+
+  const db = ctx.database.db;
+  const workspace = await findWorkspaceByName(db, namespace);
+  if (!workspace || (!workspace.active && !user.isAdmin)) {
+    throw notFound(
+      namespace.toLowerCase() === user.username.toLowerCase()
+        ? WORKSPACE_DOES_NOT_EXIST_UPDATE
+        : WORKSPACE_DOES_NOT_EXIST,
+    );
+  }
+  const memberRole = await findWorkspaceMemberRole(db, workspace.id, user.id);
+  if (!canAdministerWorkspace(actorWorkspaceRole(ctx.config, user, workspace.name, memberRole))) {
+    throw forbidden(NO_WORKSPACE_PERMISSIONS);
+  }
+
+  const existing = await findProjectByName(db, workspace.id, name);
+  if (existing) throw clash(existing.removedAt, ctx.now());
+
+  if (input.template) {
+    // Template projects (made by the TEMPLATES user) are not supported yet: none exist.
+    throw notFound();
+  }
+
+  try {
+    await db.transaction(async (tx) => {
+      await insertProjectWithInitialVersion(tx, {
+        workspaceId: workspace.id,
+        name,
+        public: input.public ?? false,
+        creatorId: user.id,
+        at: ctx.now(),
+        userAgent: meta.userAgent,
+        ip: meta.ip,
+        deviceId: meta.deviceId,
+      });
+    });
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    const winner = await findProjectByName(db, workspace.id, name);
+    throw clash(winner?.removedAt ?? null, ctx.now());
+  }
+}
+
+function clash(removedAt: Date | null, now: Date): HttpProblem {
+  if (removedAt) {
+    return new HttpProblem(
+      409,
+      `Project with the same name is scheduled for deletion, you can create a project with this name in ${timeUntilPurge(removedAt, now)}`,
+    );
+  }
+  return new HttpProblem(409, PROJECT_EXISTS);
+}
