@@ -12,8 +12,8 @@ import { createQueryClient } from './app/queryClient';
 import { createAppRouter } from './app/router';
 import { registerServiceWorker } from './app/serviceWorker';
 import { handleSessionEnded } from './app/session';
-import { theme } from './app/theme';
-import { TOAST_AUTO_CLOSE } from './lib/notify';
+import { cssVariablesResolver, theme } from './app/theme';
+import { TOAST_HOST_PROPS } from './lib/notify';
 
 const queryClient = createQueryClient();
 const router = createAppRouter(queryClient);
@@ -24,13 +24,8 @@ if (!container) throw new Error('index.html has no #root element');
 
 createRoot(container).render(
   <StrictMode>
-    <MantineProvider theme={theme}>
-      {/* Toasts: top centre, 3 s (failures 5 s, see lib/notify), at most 40rem or 80% wide. */}
-      <Notifications
-        position="top-center"
-        autoClose={TOAST_AUTO_CLOSE}
-        containerWidth="min(40rem, 80%)"
-      />
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
+      <Notifications {...TOAST_HOST_PROPS} />
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
       </QueryClientProvider>

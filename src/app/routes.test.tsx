@@ -6,6 +6,7 @@ import { api } from '../api';
 import { db } from '../db';
 import { empty, fakeServer, json, sessionHandlers, type FakeHandler } from '../test/fakeServer';
 import { createTestQueryClient, renderRouter } from '../test/render';
+import { MAINTENANCE_NOTICE } from '../features/shell/components/MaintenanceBanner';
 import { createAppRouter } from './router';
 import { handleSessionEnded } from './session';
 
@@ -188,7 +189,7 @@ describe('routes for logged-in users', () => {
       ...handlers,
       'GET /app/auth/logout': () => empty(),
     });
-    await user.click(await screen.findByRole('button', { name: 'Profile menu' }));
+    await user.click(await screen.findByRole('button', { name: /^Profile menu/ }));
     expect(await screen.findByText('Ada Admin')).toBeInTheDocument();
     expect(screen.getByText('admin@example.com')).toBeInTheDocument();
     expect(screen.getByRole('menuitem', { name: 'Your profile' })).toHaveAttribute(
@@ -259,9 +260,7 @@ describe('signing in end to end', () => {
 describe('maintenance', () => {
   it('shows the read-only banner and blocks writes', async () => {
     await open('/dashboard', loggedIn({ authenticated: true, maintenance: true }));
-    expect(
-      await screen.findByText(/The service is currently in read-only mode for maintenance\./),
-    ).toBeInTheDocument();
+    expect(await screen.findByText(MAINTENANCE_NOTICE)).toBeInTheDocument();
     expect(api.isMaintenance()).toBe(true);
     await expect(api.post('/v1/project/mergin', {})).rejects.toMatchObject({ status: 503 });
   });

@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ApiError, createApiClient } from '../api';
 import { initQueryOptions } from '../features/auth/api/init';
 import { profileQueryOptions } from '../features/auth/api/profile';
+import { closedElementQueryOptions } from '../lib/useClosedElement';
 import { handleSessionEnded } from './session';
 
 function setup(authenticated: boolean) {
@@ -16,6 +17,7 @@ function setup(authenticated: boolean) {
   queryClient.setQueryData(initQueryOptions.queryKey, { authenticated, superuser: false });
   queryClient.setQueryData(profileQueryOptions.queryKey, { id: 1 } as never);
   queryClient.setQueryData(['platform', 'config'], { docs_url: 'x' });
+  queryClient.setQueryData(closedElementQueryOptions('tip').queryKey, true);
   const router = { invalidate: vi.fn(async () => undefined) };
   handleSessionEnded(api, queryClient, router);
   return { api, queryClient, router };
@@ -31,6 +33,8 @@ describe('session ended handler', () => {
     });
     expect(queryClient.getQueryData(profileQueryOptions.queryKey)).toBeUndefined();
     expect(queryClient.getQueryData(['platform', 'config'])).toEqual({ docs_url: 'x' });
+    // What this device remembers does not depend on who is signed in.
+    expect(queryClient.getQueryData(closedElementQueryOptions('tip').queryKey)).toBe(true);
     expect(router.invalidate).toHaveBeenCalledTimes(1);
   });
 

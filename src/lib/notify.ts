@@ -1,12 +1,21 @@
 /**
- * Toasts (spec 000 §9): 3000 ms by default, 5000 ms for failures. Position and width are set on
- * the <Notifications> host in main.tsx.
+ * Toasts (spec 000 §2 and §9): top centre, 3000 ms by default, 5000 ms for failures, at most
+ * 40rem or 80% wide. The host's props are TOAST_HOST_PROPS (main.tsx and the test providers).
  */
 import { notifications } from '@mantine/notifications';
 import type { ReactNode } from 'react';
 
 export const TOAST_AUTO_CLOSE = 3000;
 export const FAILURE_TOAST_AUTO_CLOSE = 5000;
+/** Toasts are at most 40rem wide, and 80% of narrow screens. */
+export const TOAST_MAX_WIDTH = 'min(40rem, 80%)';
+
+/** Props of the one <Notifications> host: top centre, 3 s, at most 40rem or 80% wide. */
+export const TOAST_HOST_PROPS = {
+  position: 'top-center',
+  autoClose: TOAST_AUTO_CLOSE,
+  containerWidth: TOAST_MAX_WIDTH,
+} as const;
 
 export function notifySuccess(message: ReactNode): string {
   return notifications.show({ message, color: 'green', autoClose: TOAST_AUTO_CLOSE });

@@ -1,6 +1,13 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { durationParts, expiresIn, relativeTime } from './time';
+import {
+  durationParts,
+  expiresIn,
+  formatDate,
+  formatDateTime,
+  isExpired,
+  relativeTime,
+} from './time';
 
 const now = Date.parse('2026-06-15T12:00:00Z');
 const minute = 60_000;
@@ -40,5 +47,37 @@ describe('expiresIn', () => {
     expect(expiresIn(now + 6 * day + hour, now)).toBe('6 days');
     expect(expiresIn(now + day, now)).toBe('1 day');
     expect(expiresIn(now + 90 * minute, now)).toBe('1 hour');
+  });
+});
+
+describe('isExpired', () => {
+  it('is true from the expiry moment on', () => {
+    expect(isExpired(now - 1, now)).toBe(true);
+    expect(isExpired(now, now)).toBe(true);
+    expect(isExpired(new Date(now + 1000).toISOString(), now)).toBe(false);
+  });
+});
+
+describe('formatDateTime and formatDate', () => {
+  it('give the full date (and time) in the en-GB style', () => {
+    expect(formatDateTime('2024-05-04T14:21:56Z', 'UTC')).toBe('4 May 2024, 14:21');
+    expect(formatDate('2024-05-04T14:21:56.695035Z', 'UTC')).toBe('4 May 2024');
+  });
+  it('give nothing for unreadable values', () => {
+    expect(formatDateTime('not a date')).toBe('');
+    expect(formatDate('')).toBe('');
+  });
+});
+
+describe('relativeTime thresholds in words', () => {
+  it('uses years, months, weeks, days, hours and minutes', () => {
+    expect(relativeTime(now - 366 * day, now)).toBe('1 year ago');
+    expect(relativeTime(now - 365 * day, now)).toBe('12 months ago');
+    expect(relativeTime(now - 32 * day, now)).toBe('1 month ago');
+    expect(relativeTime(now - 31 * day, now)).toBe('4 weeks ago');
+    expect(relativeTime(now - 7 * day, now)).toBe('1 week ago');
+    expect(relativeTime(now - 6 * day, now)).toBe('6 days ago');
+    expect(relativeTime(now - 5 * hour, now)).toBe('5 hours ago');
+    expect(relativeTime(now - 3 * minute, now)).toBe('3 minutes ago');
   });
 });

@@ -21,23 +21,48 @@ export function durationParts(ms: number): { value: number; unit: TimeUnit } {
   return { value: Math.floor(abs / MINUTE), unit: 'minute' };
 }
 
-function toTime(value: Date | string | number): number {
+export type TimeInput = Date | string | number;
+
+function toTime(value: TimeInput): number {
   return value instanceof Date ? value.getTime() : new Date(value).getTime();
 }
 
 const formatter = new Intl.RelativeTimeFormat('en', { numeric: 'always' });
 
 /** '3 days ago', '2 hours ago', 'in 5 minutes'... for a moment relative to `now`. */
-export function relativeTime(value: Date | string | number, now: number = Date.now()): string {
+export function relativeTime(value: TimeInput, now: number = Date.now()): string {
   const diff = toTime(value) - now;
   const { value: count, unit } = durationParts(diff);
   return formatter.format(diff < 0 ? -count : count, unit);
 }
 
 /** Time left until an expiry ('3 days', '1 hour'), or 'expired' once it has passed. */
-export function expiresIn(value: Date | string | number, now: number = Date.now()): string {
+export function expiresIn(value: TimeInput, now: number = Date.now()): string {
   const diff = toTime(value) - now;
   if (diff <= 0) return 'expired';
   const { value: count, unit } = durationParts(diff);
   return `${count} ${unit}${count === 1 ? '' : 's'}`;
+}
+
+/** Whether an expiry time has passed. */
+export function isExpired(value: TimeInput, now: number = Date.now()): boolean {
+  return toTime(value) - now <= 0;
+}
+
+/** The full date and time, e.g. '4 May 2024, 14:21' (tooltips beside relative times). */
+export function formatDateTime(value: TimeInput, timeZone?: string): string {
+  const time = toTime(value);
+  if (Number.isNaN(time)) return '';
+  return new Intl.DateTimeFormat('en-GB', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone,
+  }).format(time);
+}
+
+/** The date alone, e.g. '4 May 2024'. */
+export function formatDate(value: TimeInput, timeZone?: string): string {
+  const time = toTime(value);
+  if (Number.isNaN(time)) return '';
+  return new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone }).format(time);
 }

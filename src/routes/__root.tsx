@@ -8,7 +8,7 @@ import {
 } from '@tanstack/react-router';
 import { loadSession } from '../app/guards';
 import type { RouterContext } from '../app/routerContext';
-import { initQueryOptions } from '../features/auth/api/init';
+import { INIT_FALLBACK, initQueryOptions } from '../features/auth/api/init';
 import { configQueryOptions } from '../features/platform/api/config';
 import { pingQueryOptions } from '../features/platform/api/ping';
 import { NotFoundPage } from '../features/shell/components/NotFoundPage';
@@ -35,9 +35,9 @@ function NotFound() {
 function RootError({ error }: ErrorComponentProps) {
   const router = useRouter();
   return (
-    <OnboardingLayout>
+    <OnboardingLayout title="Something went wrong">
       <Stack align="center" ta="center">
-        <Text role="alert">{errorMessage(error, 'Failed to init application.')}</Text>
+        <Text role="alert">{errorMessage(error, INIT_FALLBACK)}</Text>
         <Button variant="light" onClick={() => void router.invalidate()}>
           Try again
         </Button>

@@ -9,12 +9,15 @@ import {
 import { useMemo } from 'react';
 import { collectCrumbs } from '../app/breadcrumbs';
 import { loadSession } from '../app/guards';
+import { needsWorkspace } from '../app/routeMeta';
 import { initQueryOptions } from '../features/auth/api/init';
 import { useLogoutMutation } from '../features/auth/api/logout';
 import { profileQueryOptions } from '../features/auth/api/profile';
 import { configQueryOptions } from '../features/platform/api/config';
 import { pingQueryOptions } from '../features/platform/api/ping';
 import { AppLayout } from '../features/shell/components/AppLayout';
+import { OnboardingLayout } from '../features/shell/components/OnboardingLayout';
+import { NO_WORKSPACE_TITLE, NoWorkspace } from '../features/workspaces/components/NoWorkspace';
 import { useCurrentWorkspace } from '../features/workspaces/hooks/useCurrentWorkspace';
 
 /**
@@ -38,7 +41,8 @@ function AppShellRoute() {
   const loggedIn = session.data?.authenticated === true;
   const profile = useQuery({ ...profileQueryOptions, enabled: loggedIn });
   const user = loggedIn ? (profile.data ?? null) : null;
-  const { workspace } = useCurrentWorkspace(user);
+  const current = useCurrentWorkspace(user);
+  const { workspace } = current;
   const config = useQuery(configQueryOptions);
   const ping = useQuery(pingQueryOptions);
   const matches = useMatches();
@@ -53,13 +57,27 @@ function AppShellRoute() {
     });
   };
 
+  const maintenance = ping.data?.maintenance === true;
+
+  // Pages that need a workspace show the onboarding layout to users who have none (the
+  // profile stays available in the shell).
+  const withoutWorkspace =
+    user !== null && workspace === null && !current.isLoading && !current.isError;
+  if (withoutWorkspace && needsWorkspace(matches)) {
+    return (
+      <OnboardingLayout title={NO_WORKSPACE_TITLE} maintenance={maintenance}>
+        <NoWorkspace onSignOut={signOut} />
+      </OnboardingLayout>
+    );
+  }
+
   return (
     <AppLayout
       user={user}
       workspaceName={workspace?.name ?? null}
       docsUrl={config.data?.docs_url}
       communityUrl={config.data?.community_url || undefined}
-      maintenance={ping.data?.maintenance === true}
+      maintenance={maintenance}
       crumbs={crumbs}
       signInRedirect={href}
       onSignOut={signOut}

@@ -13,7 +13,7 @@ function ChangePasswordPage() {
   const { token } = Route.useParams();
   const ping = useQuery(pingQueryOptions);
   return (
-    <OnboardingLayout maintenance={ping.data?.maintenance === true}>
+    <OnboardingLayout title="Set a new password" maintenance={ping.data?.maintenance === true}>
       <ChangePasswordByTokenForm token={token} />
     </OnboardingLayout>
   );

@@ -17,7 +17,7 @@ function ConfirmEmailPage() {
     void queryClient.invalidateQueries({ queryKey: profileQueryOptions.queryKey });
   }, [queryClient]);
   return (
-    <OnboardingLayout>
+    <OnboardingLayout title="Email confirmation">
       <ConfirmEmailStatus token={token} onVerified={onVerified} />
     </OnboardingLayout>
   );

@@ -32,7 +32,10 @@ function LoginPage() {
   const ping = useQuery(pingQueryOptions);
 
   return (
-    <OnboardingLayout maintenance={ping.data?.maintenance === true}>
+    <OnboardingLayout
+      title={reset === 'reset' ? 'Reset your password' : 'Sign in to Waymark'}
+      maintenance={ping.data?.maintenance === true}
+    >
       {reset === 'reset' ? (
         <ResetPasswordForm
           onSent={() => void navigate({ to: '/login/{-$reset}', params: { reset: undefined } })}

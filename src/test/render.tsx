@@ -16,8 +16,8 @@ import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { createQueryClient } from '../app/queryClient';
 import { parseSearch, stringifySearch } from '../app/search';
-import { theme } from '../app/theme';
-import { notifyError } from '../lib/notify';
+import { cssVariablesResolver, theme } from '../app/theme';
+import { TOAST_HOST_PROPS, notifyError } from '../lib/notify';
 
 export function createTestQueryClient(): QueryClient {
   return createQueryClient(notifyError);
@@ -31,8 +31,8 @@ export function Providers({
   children: ReactNode;
 }) {
   return (
-    <MantineProvider theme={theme} env="test">
-      <Notifications position="top-center" />
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} env="test">
+      <Notifications {...TOAST_HOST_PROPS} />
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
     </MantineProvider>
   );

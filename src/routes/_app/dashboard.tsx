@@ -1,16 +1,26 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { requireLogin } from '../../app/guards';
+import { PageTitle } from '../../components/PageTitle';
+import { TitledSection } from '../../components/TitledSection';
+import { WorkspaceAccessRequests } from '../../features/access-requests/components/WorkspaceAccessRequests';
 import { profileQueryOptions } from '../../features/auth/api/profile';
+import { MobileAppBanner } from '../../features/dashboard/components/MobileAppBanner';
 import { StorageWarning } from '../../features/dashboard/components/StorageWarning';
+import { RecentProjects } from '../../features/projects/components/RecentProjects';
 import { workspaceQueryOptions } from '../../features/workspaces/api/workspace';
 import { useCurrentWorkspace } from '../../features/workspaces/hooks/useCurrentWorkspace';
+import { isWorkspaceAdmin } from '../../features/workspaces/model/roles';
 import { storagePercentage } from '../../features/workspaces/model/storage';
+import { LoadingIndicator } from '../../components/LoadingIndicator';
 
-/** /dashboard (login needed): header, sidebar, breadcrumb Dashboard. */
+/**
+ * /dashboard (login needed; spec 000 §2): full-storage warning, access requests for workspace
+ * admins, 'Recent active projects' and the closable mobile-app footer.
+ */
 export const Route = createFileRoute('/_app/dashboard')({
   beforeLoad: requireLogin,
-  staticData: { crumb: 'Dashboard' },
+  staticData: { crumb: 'Dashboard', needsWorkspace: true },
   component: DashboardPage,
 });
 
@@ -25,5 +35,23 @@ function DashboardPage() {
   const figures = details.data ?? workspace;
   const percentage = storagePercentage(figures?.disk_usage, figures?.storage);
 
-  return <StorageWarning percentage={percentage} />;
+  return (
+    <>
+      <PageTitle>Dashboard</PageTitle>
+      <StorageWarning percentage={percentage} />
+      {workspace && isWorkspaceAdmin(workspace.role) && (
+        <TitledSection title="Access requests">
+          <WorkspaceAccessRequests namespace={workspace.name} />
+        </TitledSection>
+      )}
+      <TitledSection title="Recent active projects">
+        {workspace ? (
+          <RecentProjects workspaceName={workspace.name} />
+        ) : (
+          <LoadingIndicator label="Loading projects" />
+        )}
+      </TitledSection>
+      <MobileAppBanner />
+    </>
+  );
 }

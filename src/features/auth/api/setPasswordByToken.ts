@@ -1,8 +1,10 @@
 /** POST /app/auth/reset-password/:token {password, confirm}: sets a new password from a reset link. */
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../api';
+import { CHANGE_PASSWORD_FALLBACK } from './changePassword';
 
-export const CHANGE_PASSWORD_FALLBACK = 'Failed to change password';
+/** Same fallback as the account's change password (spec 000 §8). */
+export { CHANGE_PASSWORD_FALLBACK };
 
 export interface SetPasswordInput {
   token: string;

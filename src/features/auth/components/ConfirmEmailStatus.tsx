@@ -1,8 +1,9 @@
-import { Loader, Stack, Text } from '@mantine/core';
+import { Button, Stack, Text } from '@mantine/core';
 import { IconCircleCheck, IconCircleX } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { ButtonLink } from '../../../lib/routerLinks';
+import { useNavigate } from '@tanstack/react-router';
 import { useEffect } from 'react';
+import { LoadingIndicator } from '../../../components/LoadingIndicator';
 import { confirmEmailQueryOptions, INVALID_TOKEN } from '../api/confirmEmail';
 
 export const EMAIL_VERIFIED = 'Your email address has been verified.';
@@ -17,17 +18,14 @@ export interface ConfirmEmailStatusProps {
 export function ConfirmEmailStatus({ token, onVerified }: ConfirmEmailStatusProps) {
   const confirmation = useQuery(confirmEmailQueryOptions(token));
   const verified = confirmation.isSuccess;
+  const navigate = useNavigate();
 
   useEffect(() => {
     if (verified) onVerified?.();
   }, [verified, onVerified]);
 
   if (confirmation.isPending) {
-    return (
-      <Stack align="center">
-        <Loader aria-label="Verifying" />
-      </Stack>
-    );
+    return <LoadingIndicator label="Verifying" size="md" />;
   }
 
   return (
@@ -40,7 +38,8 @@ export function ConfirmEmailStatus({ token, onVerified }: ConfirmEmailStatusProp
       <Text fw={600} size="lg" role="status">
         {verified ? EMAIL_VERIFIED : INVALID_TOKEN}
       </Text>
-      <ButtonLink to="/">Continue</ButtonLink>
+      {/* A button to continue to home (spec 000 §2): '/' leads on to the dashboard or sign-in. */}
+      <Button onClick={() => void navigate({ to: '/' })}>Continue</Button>
     </Stack>
   );
 }

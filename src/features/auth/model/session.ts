@@ -8,7 +8,7 @@ import { ANONYMOUS, initQueryOptions } from '../api/init';
 import { profileQueryOptions } from '../api/profile';
 
 /** Query key roots that do not depend on who is logged in. */
-const INSTANCE_KEYS = new Set<unknown>(['platform']);
+const INSTANCE_KEYS = new Set<unknown>(['platform', 'device']);
 
 export async function initialiseSession(queryClient: QueryClient): Promise<void> {
   queryClient.removeQueries({ queryKey: profileQueryOptions.queryKey });

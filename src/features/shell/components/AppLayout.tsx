@@ -2,6 +2,7 @@ import { AppShell, Box, Burger, Drawer, Group, ScrollArea } from '@mantine/core'
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { Link } from '@tanstack/react-router';
 import { useEffect, type ReactNode } from 'react';
+import { SHELL_Z_INDEX } from '../../../app/theme';
 import { ButtonLink } from '../../../lib/routerLinks';
 import { AppBreadcrumbs, type BreadcrumbItem } from './AppBreadcrumbs';
 import { HelpMenu } from './HelpMenu';
@@ -74,6 +75,7 @@ export function AppLayout({
           : undefined
       }
       padding="md"
+      zIndex={SHELL_Z_INDEX}
     >
       <AppShell.Header>
         <Group h="100%" px="md" gap="sm" wrap="nowrap" justify="space-between">
@@ -112,7 +114,9 @@ export function AppLayout({
       </AppShell.Header>
 
       {withSidebar && (
-        <AppShell.Navbar p="sm">
+        // Hidden below the breakpoint, where the drawer takes over (the off-canvas navbar would
+        // otherwise still count as visible).
+        <AppShell.Navbar p="sm" visibleFrom="lg">
           <AppShell.Section grow component={ScrollArea}>
             <Sidebar />
           </AppShell.Section>

@@ -5,7 +5,7 @@ import { ButtonLink } from '../../../lib/routerLinks';
 /** Unknown routes (spec 000 §2 "Not found page"). */
 export function NotFoundPage({ loggedIn }: { loggedIn: boolean }) {
   return (
-    <Center mih="70dvh" p="md">
+    <Center component="main" mih="70dvh" p="md">
       <Stack align="center" gap="md" maw={520} ta="center">
         <IconMapPinOff size={64} stroke={1.3} color="var(--mantine-color-blue-7)" aria-hidden />
         <Title order={1} fz="h2">

@@ -1,4 +1,13 @@
-import { Avatar, Box, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
+import {
+  Avatar,
+  Box,
+  Group,
+  Menu,
+  Stack,
+  Text,
+  UnstyledButton,
+  VisuallyHidden,
+} from '@mantine/core';
 import { IconChevronDown, IconLogout, IconUser } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import { initials, shorten } from '../../../lib/text';
@@ -30,9 +39,11 @@ export function ProfileMenu({
   return (
     <Menu position="bottom-end" width={260} shadow="md">
       <Menu.Target>
-        <UnstyledButton aria-label="Profile menu" px={6} py={4} style={{ borderRadius: 8 }}>
+        {/* Named by its content (so the visible name is part of it): 'Profile menu admin waymark'. */}
+        <UnstyledButton px={6} py={4} style={{ borderRadius: 8 }}>
+          <VisuallyHidden>Profile menu</VisuallyHidden>
           <Group gap={8} wrap="nowrap">
-            <Avatar color="blue" radius="xl" size={32}>
+            <Avatar color="blue" radius="xl" size={32} aria-hidden>
               {avatarText}
             </Avatar>
             <Box style={{ lineHeight: 1.15, minWidth: 0 }} visibleFrom="xs">

@@ -67,6 +67,18 @@ describe('useCurrentWorkspace', () => {
     await waitFor(async () => expect(await getLastWorkspace(7)).toBeUndefined());
   });
 
+  it('re-checks when the logged user changes to a different id', async () => {
+    await rememberWorkspace(8, 1);
+    fakeServer({ 'GET /v1/workspaces': () => json(workspaces) });
+    const { result, rerender } = renderHook(
+      ({ user }: { user: WorkspaceUser }) => useCurrentWorkspace(user),
+      { wrapper: wrapper(), initialProps: { user: { id: 7, preferred_workspace: 2 } } },
+    );
+    await waitFor(() => expect(result.current.workspace?.name).toBe('beta'));
+    rerender({ user: { id: 8, preferred_workspace: 2 } });
+    await waitFor(() => expect(result.current.workspace?.name).toBe('alpha'));
+  });
+
   it('does nothing without a user', () => {
     const server = fakeServer({});
     const { result } = renderHook(() => useCurrentWorkspace(null), { wrapper: wrapper() });

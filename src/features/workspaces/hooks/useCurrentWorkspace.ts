@@ -27,6 +27,8 @@ export interface CurrentWorkspace {
   workspace: Workspace | null;
   workspaces: Workspace[];
   isLoading: boolean;
+  /** The workspace list could not be loaded ('Failed to load workspace(s)' was shown). */
+  isError: boolean;
   /** Makes `id` the current workspace for this user. */
   setCurrentWorkspace: (id: number) => Promise<void>;
 }
@@ -70,7 +72,8 @@ export function useCurrentWorkspace(user: WorkspaceUser | null | undefined): Cur
   return {
     workspace,
     workspaces: workspaces ?? [],
-    isLoading: user != null && !ready,
+    isLoading: user != null && !ready && !workspacesQuery.isError,
+    isError: workspacesQuery.isError,
     setCurrentWorkspace,
   };
 }

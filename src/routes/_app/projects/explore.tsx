@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { validateProjectListSearch } from '../../../app/search';
-import { PageTitle } from '../../../features/shell/components/PageTitle';
+import { PageTitle } from '../../../components/PageTitle';
 
 /** /projects/explore (explore, public): public projects. */
 export const Route = createFileRoute('/_app/projects/explore')({

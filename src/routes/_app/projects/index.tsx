@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { validateProjectListSearch } from '../../../app/search';
-import { PageTitle } from '../../../features/shell/components/PageTitle';
+import { PageTitle } from '../../../components/PageTitle';
 
 /** /projects (projects, public, title Projects). */
 export const Route = createFileRoute('/_app/projects/')({

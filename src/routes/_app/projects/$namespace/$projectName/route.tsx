@@ -1,5 +1,5 @@
 import { Outlet, createFileRoute } from '@tanstack/react-router';
-import { PageTitle } from '../../../../../features/shell/components/PageTitle';
+import { PageTitle } from '../../../../../components/PageTitle';
 
 /**
  * The project view around files, history, collaborators and settings (spec 001 §2). Public:

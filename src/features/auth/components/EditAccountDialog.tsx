@@ -1,0 +1,80 @@
+import { Button, Group, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { AppDialog } from '../../../components/AppDialog';
+import { reportFormError } from '../../../lib/formErrors';
+import { notifySuccess } from '../../../lib/notify';
+import type { UserProfile } from '../api/profile';
+import { EDIT_PROFILE_FALLBACK, PROFILE_CHANGED, useEditProfileMutation } from '../api/editProfile';
+
+const FIELDS = ['first_name', 'last_name', 'email'] as const;
+
+export interface EditAccountDialogProps {
+  opened: boolean;
+  onClose: () => void;
+  profile: UserProfile;
+}
+
+/** 'Edit account' (spec 000 §2 and §5): names and email, trimmed; server errors per field. */
+export function EditAccountDialog({ opened, onClose, profile }: EditAccountDialogProps) {
+  return (
+    <AppDialog opened={opened} onClose={onClose} title="Edit account">
+      {/* Mounted per opening, so the form starts from the current profile each time. */}
+      {opened && <EditAccountForm profile={profile} onDone={onClose} />}
+    </AppDialog>
+  );
+}
+
+function EditAccountForm({ profile, onDone }: { profile: UserProfile; onDone: () => void }) {
+  const edit = useEditProfileMutation();
+  const form = useForm({
+    initialValues: {
+      first_name: profile.first_name ?? '',
+      last_name: profile.last_name ?? '',
+      email: profile.email ?? '',
+    },
+  });
+
+  const submit = form.onSubmit(async (values) => {
+    form.clearErrors();
+    try {
+      await edit.mutateAsync({ ...values, receive_notifications: profile.receive_notifications });
+    } catch (error) {
+      reportFormError(error, FIELDS, form.setErrors, EDIT_PROFILE_FALLBACK);
+      return;
+    }
+    notifySuccess(PROFILE_CHANGED);
+    onDone();
+  });
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <TextInput
+          label="First name"
+          autoComplete="given-name"
+          data-autofocus
+          {...form.getInputProps('first_name')}
+        />
+        <TextInput
+          label="Last name"
+          autoComplete="family-name"
+          {...form.getInputProps('last_name')}
+        />
+        <TextInput
+          label="Email"
+          type="email"
+          autoComplete="email"
+          {...form.getInputProps('email')}
+        />
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onDone}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={edit.isPending}>
+            Save changes
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

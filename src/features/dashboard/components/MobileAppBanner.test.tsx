@@ -1,0 +1,45 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { db, isElementClosed } from '../../../db';
+import { Providers, createTestQueryClient } from '../../../test/render';
+import { MOBILE_APP_BANNER_ID, MobileAppBanner } from './MobileAppBanner';
+
+function show() {
+  return render(
+    <Providers queryClient={createTestQueryClient()}>
+      <MobileAppBanner />
+    </Providers>,
+  );
+}
+
+beforeEach(async () => {
+  await db.closedElements.clear();
+});
+
+describe('MobileAppBanner', () => {
+  it('invites to the mobile app for iOS and Android', async () => {
+    show();
+    const banner = await screen.findByRole('complementary', { name: 'Mobile app' });
+    expect(banner).toHaveTextContent(/mobile capture app for iOS and Android/);
+    expect(within(banner).getByRole('link', { name: 'App Store' })).toHaveAttribute(
+      'target',
+      '_blank',
+    );
+    expect(within(banner).getByRole('link', { name: 'Google Play' })).toBeInTheDocument();
+  });
+
+  it('stays closed once dismissed (remembered in closedElements)', async () => {
+    const first = show();
+    const banner = await screen.findByRole('complementary', { name: 'Mobile app' });
+    await userEvent.click(
+      within(banner).getByRole('button', { name: 'Dismiss the mobile app invitation' }),
+    );
+    expect(screen.queryByRole('complementary')).not.toBeInTheDocument();
+    await waitFor(async () => expect(await isElementClosed(MOBILE_APP_BANNER_ID)).toBe(true));
+    first.unmount();
+    show();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(screen.queryByRole('complementary')).not.toBeInTheDocument();
+  });
+});

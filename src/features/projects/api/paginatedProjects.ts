@@ -1,0 +1,29 @@
+/** GET /v1/project/paginated: a page of projects with the total count. */
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { api } from '../../../api';
+import {
+  FETCH_PROJECTS_FALLBACK,
+  toProjectList,
+  type ProjectList,
+  type ProjectListParams,
+} from '../model/projectList';
+
+export async function fetchPaginatedProjects(
+  params: ProjectListParams,
+  signal?: AbortSignal,
+): Promise<ProjectList> {
+  const data = await api.get('/v1/project/paginated', {
+    query: { ...params },
+    signal,
+    fallbackMessage: FETCH_PROJECTS_FALLBACK,
+  });
+  return toProjectList(data);
+}
+
+export const paginatedProjectsQueryOptions = (params: ProjectListParams) =>
+  queryOptions({
+    queryKey: ['projects', 'paginated', params] as const,
+    queryFn: ({ signal }) => fetchPaginatedProjects(params, signal),
+    placeholderData: keepPreviousData,
+    staleTime: 30_000,
+  });
