@@ -21,11 +21,11 @@ export function MobileAppBanner() {
         <IconDeviceMobile size={32} stroke={1.4} aria-hidden style={{ flexShrink: 0 }} />
         <Stack gap={4}>
           <Text fw={700} size="sm">
-            Collect data in the field with the Waymark mobile app
+            Collect data in the field with the mobile app
           </Text>
           <Text size="sm">
-            Download the mobile capture app for iOS and Android, sign in with this account and your
-            projects travel with you.
+            Download the mobile capture app for iOS and Android and take your projects into the
+            field.
           </Text>
           <Group gap="lg" mt={4}>
             <Anchor href={MOBILE_APP_IOS_URL} target="_blank" rel="noopener noreferrer" size="sm">
