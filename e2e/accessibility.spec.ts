@@ -19,6 +19,7 @@ test('the screens before sign-in have no serious accessibility violations', asyn
     ['/login', 'Sign in'],
     ['/login/reset', 'Reset password'],
     ['/change-password/some-token', 'Change'],
+    ['/confirm-email/some-token', 'Continue'],
   ] as const) {
     await page.goto(path);
     await expect(page.getByRole('button', { name: text })).toBeVisible();
