@@ -36,7 +36,7 @@ export interface RequestOptions {
   /** Opt-in retries on network errors and retryable statuses. */
   retry?: boolean | RetryPolicy;
   /** How to read a successful body. `auto`: JSON when it parses, else text, undefined when empty. */
-  responseType?: 'auto' | 'text' | 'blob';
+  responseType?: 'auto' | 'text' | 'blob' | 'response';
 }
 
 export type SessionEndedHandler = (error: ApiError) => void;
@@ -235,6 +235,9 @@ export function createApiClient(config: ApiClientConfig = {}): ApiClient {
         return response.blob();
       case 'text':
         return response.text();
+      case 'response':
+        // The caller reads headers or streams the body itself (downloads, previews).
+        return response;
       case 'auto':
         return readBody(response);
     }

@@ -71,7 +71,7 @@ describe('routes for anonymous visitors', () => {
   it('public project pages show the shell with a Sign in link', async () => {
     const { router } = await open('/projects/ns/survey', anonymous());
     await waitFor(() => expect(href(router)).toBe('/projects/ns/survey/tree'));
-    expect(await screen.findByRole('heading', { name: 'survey' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'ns/survey' })).toBeInTheDocument();
     const signIn = screen.getByRole('link', { name: 'Sign in' });
     expect(signIn).toHaveAttribute('href', '/login?redirect=/projects/ns/survey/tree');
     expect(screen.queryByRole('navigation', { name: 'Main' })).not.toBeInTheDocument();

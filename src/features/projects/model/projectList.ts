@@ -92,3 +92,99 @@ export function toProjectList(data: unknown): ProjectList {
     count: typeof value.count === 'number' ? value.count : 0,
   };
 }
+
+/** Projects list page size (spec 001 §9: 25 per page, page 1). */
+export const PROJECTS_PER_PAGE = 25;
+/** Search debounce of the projects list (spec 001 §4 and §9). */
+export const PROJECT_SEARCH_DEBOUNCE_MS = 500;
+
+export const SEARCH_PROJECTS_PLACEHOLDER = 'Search projects by name';
+export const NO_MATCHING_PROJECTS = "We couldn't find any projects matching your search criteria.";
+export const START_CREATING = 'Let’s start by creating a first one!';
+export const NAMESPACE_NOT_FOUND =
+  'Namespace not found. Please check if address is written correctly';
+
+/** A list sort: the field of the list options and its direction (spec 001 §3). */
+export interface ProjectSort {
+  sortBy: 'name' | 'updated' | 'meta.size' | 'owner';
+  sortDesc: boolean;
+}
+
+/** The sort menu (spec 001 §9): name asc/desc, updated desc, meta.size desc. */
+export const PROJECT_SORT_OPTIONS = [
+  { value: 'name_asc', label: 'Sort by name A-Z' },
+  { value: 'name_desc', label: 'Sort by name Z-A' },
+  { value: 'updated_desc', label: 'Sort by last updated' },
+  { value: 'size_desc', label: 'Sort by size' },
+] as const;
+
+export type ProjectSortKey = (typeof PROJECT_SORT_OPTIONS)[number]['value'];
+
+export const DEFAULT_PROJECT_SORT: ProjectSortKey = 'updated_desc';
+
+const SORTS: Record<ProjectSortKey, ProjectSort> = {
+  name_asc: { sortBy: 'name', sortDesc: false },
+  name_desc: { sortBy: 'name', sortDesc: true },
+  updated_desc: { sortBy: 'updated', sortDesc: true },
+  size_desc: { sortBy: 'meta.size', sortDesc: true },
+};
+
+export function projectSort(key: ProjectSortKey): ProjectSort {
+  return SORTS[key];
+}
+
+/** Column names of the server for list fields (spec 001 §7: meta.size → disk_usage, owner → namespace). */
+const ORDER_COLUMNS: Record<ProjectSort['sortBy'], string> = {
+  name: 'name',
+  updated: 'updated',
+  'meta.size': 'disk_usage',
+  owner: 'namespace',
+};
+
+/** `order_params` of a sort: the field plus `_asc` or `_desc`. */
+export function orderParams(sort: ProjectSort): string {
+  return `${ORDER_COLUMNS[sort.sortBy]}_${sort.sortDesc ? 'desc' : 'asc'}`;
+}
+
+/** Which list a page shows. */
+export type ProjectListScope =
+  | { kind: 'mine'; workspaceName: string }
+  | { kind: 'public' }
+  | { kind: 'namespace'; namespace: string };
+
+export interface ProjectListState {
+  page: number;
+  search: string;
+  sort: ProjectSortKey;
+}
+
+/** Query of GET /v1/project/paginated for a list page (spec 001 §7). */
+export function projectListParams(
+  scope: ProjectListScope,
+  { page, search, sort }: ProjectListState,
+): ProjectListParams {
+  const params: ProjectListParams = {
+    page,
+    per_page: PROJECTS_PER_PAGE,
+    order_params: orderParams(projectSort(sort)),
+  };
+  const name = search.trim();
+  if (name) params.name = name;
+  if (scope.kind === 'mine') {
+    params.only_namespace = scope.workspaceName;
+    params.public = false;
+  } else if (scope.kind === 'public') {
+    params.only_public = true;
+  } else {
+    params.only_namespace = scope.namespace;
+  }
+  return params;
+}
+
+/** Spec 001 §5: creating projects needs the workspace admin role and an email address. */
+export function canCreateProject(
+  workspaceRoleIsAdmin: boolean,
+  email: string | null | undefined,
+): boolean {
+  return workspaceRoleIsAdmin && Boolean(email && email.trim());
+}

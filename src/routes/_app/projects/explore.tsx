@@ -1,8 +1,8 @@
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { validateProjectListSearch } from '../../../app/search';
-import { PageTitle } from '../../../components/PageTitle';
+import { ProjectsList } from '../../../features/projects/components/ProjectsList';
 
-/** /projects/explore (explore, public): public projects. */
+/** /projects/explore (explore, public): public projects of every namespace. */
 export const Route = createFileRoute('/_app/projects/explore')({
   validateSearch: validateProjectListSearch,
   staticData: { crumb: 'Explore' },
@@ -10,5 +10,18 @@ export const Route = createFileRoute('/_app/projects/explore')({
 });
 
 function ExplorePage() {
-  return <PageTitle>Public projects</PageTitle>;
+  const navigate = useNavigate();
+  return (
+    <ProjectsList
+      title="Public projects"
+      scope={{ kind: 'public' }}
+      showNamespace
+      onOpenProject={(namespace, projectName) =>
+        void navigate({
+          to: '/projects/$namespace/$projectName',
+          params: { namespace, projectName },
+        })
+      }
+    />
+  );
 }

@@ -1,6 +1,8 @@
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { validateProjectListSearch } from '../../../../app/search';
-import { PageTitle } from '../../../../components/PageTitle';
+import { useViewer } from '../../../../app/useViewer';
+import { LoadingIndicator } from '../../../../components/LoadingIndicator';
+import { ProjectsList } from '../../../../features/projects/components/ProjectsList';
 
 /**
  * /projects/:namespace (namespace-projects): the projects of one namespace. Public like the other
@@ -15,5 +17,27 @@ export const Route = createFileRoute('/_app/projects/$namespace/')({
 
 function NamespaceProjectsPage() {
   const { namespace } = Route.useParams();
-  return <PageTitle>{namespace}</PageTitle>;
+  const viewer = useViewer();
+  const navigate = useNavigate();
+  if (viewer.isLoading) return <LoadingIndicator label="Loading projects" size="md" />;
+  // A signed-in user knows their workspaces; anonymous visitors cannot tell an unknown namespace
+  // from one without public projects.
+  const known = !viewer.loggedIn || viewer.workspaces.some((w) => w.name === namespace);
+  const own = viewer.workspace?.name === namespace;
+  return (
+    <ProjectsList
+      key={namespace}
+      title={namespace}
+      scope={{ kind: 'namespace', namespace }}
+      createNamespace={own ? namespace : null}
+      canCreate={own && viewer.canCreate}
+      namespaceKnown={known}
+      onOpenProject={(ns, projectName) =>
+        void navigate({
+          to: '/projects/$namespace/$projectName',
+          params: { namespace: ns, projectName },
+        })
+      }
+    />
+  );
 }

@@ -1,11 +1,27 @@
-import { createFileRoute } from '@tanstack/react-router';
+import { useQuery } from '@tanstack/react-query';
+import { Navigate, createFileRoute, useNavigate } from '@tanstack/react-router';
 import { requireLogin } from '../../../../../app/guards';
+import { useViewer } from '../../../../../app/useViewer';
+import { projectQueryOptions } from '../../../../../features/projects/api/project';
+import { ProjectSettings } from '../../../../../features/projects/components/ProjectSettings';
+import { isProjectOwner } from '../../../../../features/projects/model/project';
 
 /**
- * .../settings (project-settings, login needed). Only the project owner may see it; the owner
- * check (redirect to /projects) needs the project and comes with the project screens.
+ * .../settings (project-settings, login needed). Only the project owner may see it; others are
+ * sent to /projects (spec 001 §2).
  */
 export const Route = createFileRoute('/_app/projects/$namespace/$projectName/settings')({
   beforeLoad: requireLogin,
   staticData: { crumb: 'Settings' },
+  component: ProjectSettingsPage,
 });
+
+function ProjectSettingsPage() {
+  const { namespace, projectName } = Route.useParams();
+  const viewer = useViewer();
+  const navigate = useNavigate();
+  const project = useQuery(projectQueryOptions(namespace, projectName, viewer.loggedIn));
+  if (!project.data) return null;
+  if (!isProjectOwner(project.data)) return <Navigate to="/projects" replace />;
+  return <ProjectSettings project={project.data} onDeleted={() => void navigate({ to: '/' })} />;
+}

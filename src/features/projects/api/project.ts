@@ -1,0 +1,45 @@
+/**
+ * GET /v1/project/{namespace}/{name}: one project with its files. A 403 for a logged-in user
+ * becomes a 409 when the user already has a pending access request (spec 001 §4).
+ */
+import { queryOptions } from '@tanstack/react-query';
+import { ApiError, api, isApiError } from '../../../api';
+import { LOAD_PROJECT_FALLBACK, PROJECT_KEY, type ProjectDetail } from '../model/project';
+import { hasPendingAccessRequest } from './pendingAccessRequest';
+
+export function projectPath(namespace: string, name: string): string {
+  return `/v1/project/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`;
+}
+
+export async function fetchProject(
+  namespace: string,
+  name: string,
+  loggedIn: boolean,
+  signal?: AbortSignal,
+): Promise<ProjectDetail> {
+  try {
+    const data = await api.get<ProjectDetail>(projectPath(namespace, name), {
+      signal,
+      fallbackMessage: LOAD_PROJECT_FALLBACK,
+    });
+    return { ...data, files: Array.isArray(data?.files) ? data.files : [] };
+  } catch (error) {
+    if (loggedIn && isApiError(error) && error.status === 403) {
+      const pending = await hasPendingAccessRequest(namespace, name, signal).catch(() => false);
+      if (pending) throw new ApiError({ status: 409, message: error.message, data: error.data });
+    }
+    throw error;
+  }
+}
+
+export const projectQueryKey = (namespace: string, name: string) =>
+  [...PROJECT_KEY, namespace, name] as const;
+
+export const projectQueryOptions = (namespace: string, name: string, loggedIn: boolean) =>
+  queryOptions({
+    queryKey: [...projectQueryKey(namespace, name), loggedIn] as const,
+    queryFn: ({ signal }) => fetchProject(namespace, name, loggedIn, signal),
+    staleTime: 30_000,
+    // The view shows its own failure screens.
+    meta: { silent: true },
+  });

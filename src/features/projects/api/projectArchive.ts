@@ -1,0 +1,9 @@
+/** GET /v1/project/download/{namespace}/{name}?format=zip: the whole project as a zip. */
+import { api } from '../../../api';
+
+export function projectArchiveUrl(namespace: string, name: string): string {
+  return api.url(
+    `/v1/project/download/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`,
+    { format: 'zip' },
+  );
+}

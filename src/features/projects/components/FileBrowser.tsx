@@ -1,0 +1,169 @@
+import { Group, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import { IconArrowBackUp, IconSearch } from '@tabler/icons-react';
+import { useNavigate } from '@tanstack/react-router';
+import { useMemo, useState } from 'react';
+import { parentFolder } from '../../../app/paths';
+import { Paginator } from '../../../components/Paginator';
+import { SortMenu } from '../../../components/SortMenu';
+import { formatFileSize } from '../../../lib/fileSize';
+import { AnchorLink } from '../../../lib/routerLinks';
+import { formatDateTime, relativeTime } from '../../../lib/time';
+import {
+  FILES_PER_PAGE,
+  FILE_SORT_OPTIONS,
+  NO_FILES_FOUND,
+  SEARCH_FILES_PLACEHOLDER,
+  buildFolderIndex,
+  listFolder,
+  normaliseFolder,
+  pageOf,
+  sortEntries,
+  type FileEntry,
+  type FileSortKey,
+} from '../model/files';
+import type { ProjectFile } from '../model/project';
+import { FileIcon } from './FileIcon';
+
+export interface FileBrowserProps {
+  namespace: string;
+  projectName: string;
+  files: readonly ProjectFile[];
+  /** The folder shown ('' for the project root). */
+  location: string;
+}
+
+/** The project's files, folder by folder (spec 001 §2 "File browser"). */
+export function FileBrowser({ namespace, projectName, files, location }: FileBrowserProps) {
+  const navigate = useNavigate();
+  const folder = normaliseFolder(location);
+  const [search, setSearch] = useState('');
+  const [sort, setSort] = useState<FileSortKey>('name');
+  const [paging, setPaging] = useState({ page: 1, key: '' });
+  const pagingKey = `${folder}\n${search}\n${sort}`;
+  const page = paging.key === pagingKey ? paging.page : 1;
+
+  // Indexed once per file list; a folder listing is then a lookup.
+  const index = useMemo(() => buildFolderIndex(files), [files]);
+  const entries = useMemo(
+    () => sortEntries(listFolder(index, folder, search), sort),
+    [index, folder, search, sort],
+  );
+  const shown = pageOf(entries, page, FILES_PER_PAGE);
+  const params = { namespace, projectName };
+
+  const open = (entry: FileEntry) => {
+    if (entry.type === 'folder') {
+      void navigate({
+        to: '/projects/$namespace/$projectName/tree/$',
+        params: { ...params, _splat: entry.path },
+      });
+    } else {
+      void navigate({
+        to: '/projects/$namespace/$projectName/blob/$',
+        params: { ...params, _splat: entry.path },
+      });
+    }
+  };
+
+  return (
+    <>
+      <Group mb="md" gap="sm" wrap="nowrap">
+        <TextInput
+          flex={1}
+          aria-label={SEARCH_FILES_PLACEHOLDER}
+          placeholder={SEARCH_FILES_PLACEHOLDER}
+          leftSection={<IconSearch size={16} aria-hidden />}
+          value={search}
+          onChange={(event) => setSearch(event.currentTarget.value)}
+        />
+        <SortMenu options={FILE_SORT_OPTIONS} value={sort} onChange={setSort} />
+      </Group>
+      <Table.ScrollContainer minWidth={480}>
+        <Table highlightOnHover verticalSpacing="xs">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Name</Table.Th>
+              <Table.Th>Modified</Table.Th>
+              <Table.Th>Size</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {folder !== '' && (
+              <Table.Tr>
+                <Table.Td colSpan={3}>
+                  <Group gap="xs" wrap="nowrap">
+                    <IconArrowBackUp size={18} stroke={1.5} aria-hidden />
+                    <AnchorLink
+                      to="/projects/$namespace/$projectName/tree/$"
+                      params={{ ...params, _splat: parentFolder(folder) }}
+                      size="sm"
+                      aria-label="Parent folder"
+                    >
+                      ..
+                    </AnchorLink>
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            )}
+            {shown.length === 0 && (
+              <Table.Tr>
+                <Table.Td colSpan={3}>
+                  <Text size="sm" c="dimmed" ta="center" py="md">
+                    {NO_FILES_FOUND}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            )}
+            {shown.map((entry) => (
+              <Table.Tr
+                key={`${entry.type}:${entry.path}`}
+                style={{ cursor: 'pointer' }}
+                onClick={(event) => {
+                  if ((event.target as HTMLElement).closest('a')) return;
+                  open(entry);
+                }}
+              >
+                <Table.Td>
+                  <Group gap="xs" wrap="nowrap">
+                    <FileIcon entry={entry} />
+                    <AnchorLink
+                      to={
+                        entry.type === 'folder'
+                          ? '/projects/$namespace/$projectName/tree/$'
+                          : '/projects/$namespace/$projectName/blob/$'
+                      }
+                      params={{ ...params, _splat: entry.path }}
+                      size="sm"
+                      style={{ wordBreak: 'break-all' }}
+                    >
+                      {entry.name}
+                    </AnchorLink>
+                  </Group>
+                </Table.Td>
+                <Table.Td>
+                  {entry.mtime && (
+                    <Tooltip label={formatDateTime(entry.mtime)} withArrow>
+                      <Text component="time" dateTime={entry.mtime} size="sm">
+                        {relativeTime(entry.mtime)}
+                      </Text>
+                    </Tooltip>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm">{formatFileSize(entry.size)}</Text>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <Paginator
+        page={page}
+        count={entries.length}
+        perPage={FILES_PER_PAGE}
+        onChange={(next) => setPaging({ page: next, key: pagingKey })}
+        label="Files pagination"
+      />
+    </>
+  );
+}

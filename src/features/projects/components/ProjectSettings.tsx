@@ -1,0 +1,109 @@
+import { Button, Group, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { errorMessage } from '../../../api';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { TitledSection } from '../../../components/TitledSection';
+import { notifyError } from '../../../lib/notify';
+import { useScheduleDeleteMutation } from '../api/scheduleDelete';
+import { useUpdateProjectVisibilityMutation } from '../api/updateProjectSettings';
+import {
+  REMOVE_PROJECT_FALLBACK,
+  SAVE_SETTINGS_FALLBACK,
+  type ProjectDetail,
+} from '../model/project';
+
+export interface ProjectSettingsProps {
+  project: Pick<ProjectDetail, 'id' | 'name' | 'namespace' | 'access' | 'public'>;
+  /** Called once the project is scheduled for deletion. */
+  onDeleted: () => void;
+}
+
+export function isPublicProject(project: Pick<ProjectDetail, 'access' | 'public'>): boolean {
+  return project.public ?? project.access?.public ?? false;
+}
+
+/** The Settings tab (spec 001 §2, §4, §5): visibility and deletion, each confirmed. */
+export function ProjectSettings({ project, onDeleted }: ProjectSettingsProps) {
+  const [confirming, setConfirming] = useState<'visibility' | 'delete' | null>(null);
+  const visibility = useUpdateProjectVisibilityMutation();
+  const remove = useScheduleDeleteMutation();
+  const isPublic = isPublicProject(project);
+  const close = () => setConfirming(null);
+
+  return (
+    <Stack>
+      <TitledSection
+        title={isPublic ? 'Public project' : 'Private project'}
+        actions={
+          <Button variant="default" onClick={() => setConfirming('visibility')}>
+            {isPublic ? 'Make private' : 'Make public'}
+          </Button>
+        }
+      >
+        <Text size="sm" c="dimmed">
+          {isPublic
+            ? 'Anyone can see and download this project.'
+            : 'Only members of the project can see it.'}
+        </Text>
+      </TitledSection>
+      <TitledSection
+        title="Delete project"
+        actions={
+          <Button color="red" onClick={() => setConfirming('delete')}>
+            Delete project
+          </Button>
+        }
+      >
+        <Text size="sm" c="dimmed">
+          All files and versions of the project will be removed.
+        </Text>
+      </TitledSection>
+      <ConfirmDialog
+        opened={confirming === 'visibility'}
+        onClose={close}
+        title={isPublic ? 'Make project private?' : 'Make project public?'}
+        loading={visibility.isPending}
+        onConfirm={() =>
+          visibility.mutate(
+            { namespace: project.namespace, name: project.name, public: !isPublic },
+            {
+              onSuccess: close,
+              onError: (error) => notifyError(errorMessage(error, SAVE_SETTINGS_FALLBACK)),
+            },
+          )
+        }
+      >
+        {isPublic
+          ? 'Only members of the project will be able to see it.'
+          : 'Anyone will be able to see and download the project.'}
+      </ConfirmDialog>
+      <ConfirmDialog
+        opened={confirming === 'delete'}
+        onClose={close}
+        title="Delete project?"
+        danger
+        confirmText="Delete project"
+        typedConfirmation={project.name}
+        typedLabel="Type the project name to confirm"
+        loading={remove.isPending}
+        onConfirm={() =>
+          remove.mutate(project.id, {
+            onSuccess: () => {
+              close();
+              onDeleted();
+            },
+            onError: (error) => notifyError(errorMessage(error, REMOVE_PROJECT_FALLBACK)),
+          })
+        }
+      >
+        <Group gap={4}>
+          <Text>This removes</Text>
+          <Text fw={600}>
+            {project.namespace}/{project.name}
+          </Text>
+          <Text>and all its files.</Text>
+        </Group>
+      </ConfirmDialog>
+    </Stack>
+  );
+}

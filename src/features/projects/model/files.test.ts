@@ -1,0 +1,123 @@
+// @vitest-environment node
+import { describe, expect, it } from 'vitest';
+import {
+  buildFolderIndex,
+  fileIconKind,
+  listFolder,
+  pageOf,
+  sortEntries,
+  type FileEntry,
+} from './files';
+import type { ProjectFile } from './project';
+
+const file = (path: string, size = 1, mtime = '2024-05-01T00:00:00Z'): ProjectFile => ({
+  path,
+  size,
+  mtime,
+});
+
+describe('folder listings', () => {
+  const files = [
+    file('project.qgz', 10),
+    file('data/points.gpkg', 100, '2024-05-03T00:00:00Z'),
+    file('data/sub/lines.gpkg', 50, '2024-05-05T00:00:00Z'),
+    file('photos/a.jpg', 5),
+  ];
+  const index = buildFolderIndex(files);
+
+  it('lists the folders and files of a folder with folder sizes and latest change', () => {
+    const root = listFolder(index, '');
+    expect(root.map((e) => `${e.type}:${e.name}`)).toEqual([
+      'folder:data',
+      'folder:photos',
+      'file:project.qgz',
+    ]);
+    const data = root[0] as FileEntry;
+    expect(data.size).toBe(150);
+    expect(data.mtime).toBe('2024-05-05T00:00:00Z');
+    expect(listFolder(index, 'data/').map((e) => e.path)).toEqual(['data/sub', 'data/points.gpkg']);
+    expect(listFolder(index, 'missing')).toEqual([]);
+  });
+
+  it('searches every file below the folder', () => {
+    expect(listFolder(index, '', 'GPKG').map((e) => e.name)).toEqual([
+      'data/points.gpkg',
+      'data/sub/lines.gpkg',
+    ]);
+    expect(listFolder(index, 'data', 'lines').map((e) => e.name)).toEqual(['sub/lines.gpkg']);
+  });
+
+  it('sorts folders first, then by name, modification or size', () => {
+    const entries: FileEntry[] = [
+      { type: 'file', name: 'b.txt', path: 'b.txt', size: 5, mtime: '2024-01-02' },
+      { type: 'file', name: 'a10.txt', path: 'a10.txt', size: 9, mtime: '2024-01-01' },
+      { type: 'file', name: 'a2.txt', path: 'a2.txt', size: 1, mtime: '2024-01-03' },
+      { type: 'folder', name: 'z', path: 'z', size: 0, mtime: '' },
+    ];
+    expect(sortEntries(entries, 'name').map((e) => e.name)).toEqual([
+      'z',
+      'a2.txt',
+      'a10.txt',
+      'b.txt',
+    ]);
+    expect(sortEntries(entries, 'mtime').map((e) => e.name)).toEqual([
+      'z',
+      'a2.txt',
+      'b.txt',
+      'a10.txt',
+    ]);
+    expect(sortEntries(entries, 'size').map((e) => e.name)).toEqual([
+      'z',
+      'a10.txt',
+      'b.txt',
+      'a2.txt',
+    ]);
+  });
+
+  it('pages 50 entries at a time', () => {
+    const items = Array.from({ length: 120 }, (_, i) => i);
+    expect(pageOf(items, 1)).toHaveLength(50);
+    expect(pageOf(items, 3)).toEqual(items.slice(100));
+  });
+
+  it('indexes 10,000 files once and lists folders without rescanning them', () => {
+    const many = Array.from({ length: 10_000 }, (_, i) =>
+      file(`folder${i % 100}/sub${i % 7}/file${i}.gpkg`, i),
+    );
+    const started = performance.now();
+    const big = buildFolderIndex(many);
+    const built = performance.now() - started;
+    expect(listFolder(big, '')).toHaveLength(100);
+    expect(listFolder(big, 'folder3')).toHaveLength(7);
+    const listStart = performance.now();
+    for (let i = 0; i < 1000; i += 1) listFolder(big, `folder${i % 100}/sub${i % 7}`);
+    const listed = performance.now() - listStart;
+    expect(built).toBeLessThan(500);
+    // 1000 folder listings take less than indexing once (each is a lookup).
+    expect(listed).toBeLessThan(Math.max(built, 50));
+  });
+});
+
+describe('file-type icons', () => {
+  it.each([
+    ['a.gpkg', 'geopackage'],
+    ['a.sql', 'sql'],
+    ['a.qgs', 'qgis'],
+    ['a.QGZ', 'qgis'],
+    ['a.rar', 'archive'],
+    ['a.tif', 'raster'],
+    ['a.tiff', 'raster'],
+    ['a.xls', 'spreadsheet'],
+    ['a.xlsx', 'spreadsheet'],
+    ['a.jpg', 'photo'],
+    ['a.jpeg', 'photo'],
+    ['a.png', 'photo'],
+    ['a.csv', 'generic'],
+    ['README', 'generic'],
+  ])('%s → %s', (name, kind) => {
+    expect(fileIconKind({ type: 'file', name })).toBe(kind);
+  });
+  it('folders have the folder icon', () => {
+    expect(fileIconKind({ type: 'folder', name: 'x.gpkg' })).toBe('folder');
+  });
+});

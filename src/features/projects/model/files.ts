@@ -1,0 +1,166 @@
+/**
+ * The file browser's listings (spec 001 §2 "File browser"). A project may hold 10,000 files, so
+ * the folder tree is indexed once per file list (O(files × depth)) and each folder listing is a
+ * lookup, never a scan of every file.
+ */
+import type { ProjectFile } from './project';
+
+export const FILES_PER_PAGE = 50;
+export const NO_FILES_FOUND = 'No files found.';
+export const SEARCH_FILES_PLACEHOLDER = 'Search files';
+
+export interface FileEntry {
+  type: 'file' | 'folder';
+  /** Name shown in the list (relative to the folder listed). */
+  name: string;
+  /** Full project path. */
+  path: string;
+  size: number;
+  /** Latest modification inside (ISO), '' when unknown. */
+  mtime: string;
+}
+
+interface FolderNode {
+  folders: Map<string, FileEntry>;
+  files: FileEntry[];
+}
+
+export interface FolderIndex {
+  folders: Map<string, FolderNode>;
+  files: readonly ProjectFile[];
+}
+
+function node(index: Map<string, FolderNode>, path: string): FolderNode {
+  let found = index.get(path);
+  if (!found) {
+    found = { folders: new Map(), files: [] };
+    index.set(path, found);
+  }
+  return found;
+}
+
+/** Indexes files by folder; folder entries carry the total size and latest mtime inside. */
+export function buildFolderIndex(files: readonly ProjectFile[]): FolderIndex {
+  const folders = new Map<string, FolderNode>();
+  node(folders, '');
+  for (const file of files) {
+    const parts = file.path.split('/').filter(Boolean);
+    let parent = '';
+    for (let i = 0; i < parts.length - 1; i += 1) {
+      const name = parts[i] as string;
+      const path = parent ? `${parent}/${name}` : name;
+      const parentNode = node(folders, parent);
+      let entry = parentNode.folders.get(name);
+      if (!entry) {
+        entry = { type: 'folder', name, path, size: 0, mtime: '' };
+        parentNode.folders.set(name, entry);
+        node(folders, path);
+      }
+      entry.size += file.size;
+      if (file.mtime > entry.mtime) entry.mtime = file.mtime;
+      parent = path;
+    }
+    node(folders, parent).files.push({
+      type: 'file',
+      name: parts[parts.length - 1] ?? file.path,
+      path: file.path,
+      size: file.size,
+      mtime: file.mtime,
+    });
+  }
+  return { folders, files };
+}
+
+export function normaliseFolder(location: string): string {
+  return location.split('/').filter(Boolean).join('/');
+}
+
+export function folderExists(index: FolderIndex, location: string): boolean {
+  return index.folders.has(normaliseFolder(location));
+}
+
+/** Entries of one folder; with a search, every file below it whose path contains the text. */
+export function listFolder(index: FolderIndex, location: string, search = ''): FileEntry[] {
+  const folder = normaliseFolder(location);
+  const query = search.trim().toLowerCase();
+  if (!query) {
+    const found = index.folders.get(folder);
+    return found ? [...found.folders.values(), ...found.files] : [];
+  }
+  const prefix = folder ? `${folder}/` : '';
+  const result: FileEntry[] = [];
+  for (const file of index.files) {
+    if (!file.path.startsWith(prefix)) continue;
+    const name = file.path.slice(prefix.length);
+    if (!name.toLowerCase().includes(query)) continue;
+    result.push({ type: 'file', name, path: file.path, size: file.size, mtime: file.mtime });
+  }
+  return result;
+}
+
+export const FILE_SORT_OPTIONS = [
+  { value: 'name', label: 'Sort by name' },
+  { value: 'mtime', label: 'Sort by last modified' },
+  { value: 'size', label: 'Sort by size' },
+] as const;
+
+export type FileSortKey = (typeof FILE_SORT_OPTIONS)[number]['value'];
+
+const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+
+/** Folders first; then by name (A-Z), modification (newest first) or size (largest first). */
+export function sortEntries(entries: readonly FileEntry[], sort: FileSortKey): FileEntry[] {
+  const compare = (a: FileEntry, b: FileEntry): number => {
+    if (a.type !== b.type) return a.type === 'folder' ? -1 : 1;
+    if (sort === 'mtime' && a.mtime !== b.mtime) return a.mtime < b.mtime ? 1 : -1;
+    if (sort === 'size' && a.size !== b.size) return b.size - a.size;
+    return collator.compare(a.name, b.name);
+  };
+  return [...entries].sort(compare);
+}
+
+export function pageOf<T>(items: readonly T[], page: number, perPage = FILES_PER_PAGE): T[] {
+  return items.slice((page - 1) * perPage, page * perPage);
+}
+
+export type FileIconKind =
+  | 'folder'
+  | 'geopackage'
+  | 'sql'
+  | 'qgis'
+  | 'archive'
+  | 'raster'
+  | 'spreadsheet'
+  | 'photo'
+  | 'generic';
+
+const ICON_BY_EXTENSION: Record<string, FileIconKind> = {
+  gpkg: 'geopackage',
+  sql: 'sql',
+  qgs: 'qgis',
+  qgz: 'qgis',
+  rar: 'archive',
+  tif: 'raster',
+  tiff: 'raster',
+  xls: 'spreadsheet',
+  xlsx: 'spreadsheet',
+  jpg: 'photo',
+  jpeg: 'photo',
+  png: 'photo',
+};
+
+export function fileExtension(name: string): string {
+  const base = name.slice(name.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
+}
+
+/** The file-type icon of an entry (spec 001 §2). */
+export function fileIconKind(entry: Pick<FileEntry, 'type' | 'name'>): FileIconKind {
+  if (entry.type === 'folder') return 'folder';
+  return ICON_BY_EXTENSION[fileExtension(entry.name)] ?? 'generic';
+}
+
+export function fileName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}

@@ -1,0 +1,90 @@
+/** One project as GET /v1/project/{namespace}/{name} returns it (api-reference A.5 ProjectDetail). */
+import { isApiError } from '../../../api';
+import type { ProjectListItem } from './projectList';
+
+export interface ProjectFile {
+  path: string;
+  size: number;
+  checksum?: string;
+  mtime: string;
+}
+
+export type ProjectRole = 'owner' | 'writer' | 'editor' | 'reader';
+
+export interface ProjectDetail extends Omit<ProjectListItem, 'has_conflict'> {
+  workspace_id: number;
+  public?: boolean;
+  role: ProjectRole | null;
+  files: ProjectFile[];
+}
+
+export const PROJECT_KEY = ['projects', 'detail'] as const;
+
+export const LOAD_PROJECT_FALLBACK = 'Failed to load project data';
+export const REQUEST_ACCESS_FALLBACK = 'Failed to request';
+export const ACCESS_REQUESTED = 'Access has been requested';
+export const CREATE_PROJECT_FALLBACK = 'Failed to create project.';
+export const CLONE_PROJECT_FALLBACK = 'Failed to clone project';
+export const REMOVE_PROJECT_FALLBACK = 'Failed to remove project';
+export const SAVE_SETTINGS_FALLBACK = 'Failed to save project settings';
+export const UNSUBSCRIBE_FALLBACK = 'Failed to unsubscribe from project';
+
+/** Project roles ranked (spec 001 §6): none 0, reader 1, writer 2, owner 3. */
+const PROJECT_ROLE_RANK: Record<string, number> = { reader: 1, editor: 1, writer: 2, owner: 3 };
+
+export function projectRoleRank(role: string | null | undefined): number {
+  return (role && PROJECT_ROLE_RANK[role]) || 0;
+}
+
+/** Owner check: role at least owner (spec 001 §6). Owners see Collaborators and Settings. */
+export function isProjectOwner(project: Pick<ProjectDetail, 'role'> | undefined): boolean {
+  return projectRoleRank(project?.role) >= 3;
+}
+
+/** Spec 001 §5: Leave shows only for a project of the current workspace when its role is guest. */
+export function canLeaveProject(
+  project: Pick<ProjectDetail, 'workspace_id'>,
+  workspace: { id: number; role: string } | null | undefined,
+): boolean {
+  return workspace != null && project.workspace_id === workspace.id && workspace.role === 'guest';
+}
+
+export type ProjectFailure = 'forbidden' | 'not-found' | 'requested' | 'other';
+
+/** The failure screen of a project load (spec 001 §2 "Fetch failure screens"). */
+export function projectFailure(error: unknown): ProjectFailure {
+  if (!isApiError(error)) return 'other';
+  if (error.status === 403) return 'forbidden';
+  if (error.status === 404) return 'not-found';
+  if (error.status === 409) return 'requested';
+  return 'other';
+}
+
+export const FAILURE_TEXTS = {
+  forbidden: {
+    title: 'This is a private project',
+    text: "You don't have permissions to access this project.",
+  },
+  'not-found': { title: 'Project not found', text: 'Please check if address is written correctly' },
+  requested: {
+    title: "You don't have permission to access this project",
+    text: 'You already requested access',
+  },
+} as const;
+
+/** The tab of the project view a path shows (spec 001 §2). */
+export type ProjectTab = 'files' | 'history' | 'collaborators' | 'settings';
+
+export function projectTabOf(pathname: string, namespace: string, projectName: string): ProjectTab {
+  const base = `/projects/${encodeURIComponent(namespace)}/${encodeURIComponent(projectName)}/`;
+  const rest = pathname.startsWith(base) ? pathname.slice(base.length) : '';
+  const first = rest.split('/')[0];
+  if (first === 'history' || first === 'collaborators' || first === 'settings') return first;
+  return 'files';
+}
+
+/** Tabs shown (spec 001 §2): anonymous only Files; History for logged-in; owners all. */
+export function visibleTabs(loggedIn: boolean, owner: boolean): ProjectTab[] {
+  if (!loggedIn) return ['files'];
+  return owner ? ['files', 'history', 'collaborators', 'settings'] : ['files', 'history'];
+}
