@@ -17,6 +17,7 @@ import type { AppContext } from './context';
 import type { Database } from './db/database';
 import { createMailer, type Mailer } from './email';
 import { HttpProblem } from './errors';
+import { Scheduler, type Job } from './jobs/scheduler';
 import authPlugin from './plugins/auth';
 import csrfPlugin from './plugins/csrf';
 import errorsPlugin, { isApiPath, sendProblem } from './plugins/errors';
@@ -25,6 +26,7 @@ import { createRouteIndex } from './plugins/route-index';
 import { registerStaticFiles } from './plugins/static-files';
 import accessRequestRoutes from './routes/access-requests';
 import authRoutes from './routes/auth';
+import downloadRoutes from './routes/downloads';
 import instanceRoutes from './routes/instance';
 import projectRoutes from './routes/projects';
 import userRoutes from './routes/users';
@@ -57,6 +59,8 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Trust X-Forwarded-* from a reverse proxy (request.ip, protocol). */
   trustProxy?: boolean;
+  /** Periodic jobs (default: the server's own, see jobs/scheduler.ts). */
+  jobs?: Job[];
 }
 
 async function requireJsonContentType(request: FastifyRequest): Promise<void> {
@@ -124,6 +128,10 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     log: app.log,
   };
   app.decorate('ctx', ctx);
+  // Polling starts in main.ts (tests run due jobs themselves); closing the app stops it.
+  const scheduler = new Scheduler(ctx, options.jobs);
+  app.decorate('scheduler', scheduler);
+  app.addHook('onClose', async () => scheduler.stop());
 
   const routes = createRouteIndex();
   app.addHook('onRoute', (route) => {
@@ -162,6 +170,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   app.register(userRoutes);
   app.register(workspaceRoutes);
   app.register(projectRoutes);
+  app.register(downloadRoutes);
   app.register(accessRequestRoutes);
 
   const staticFiles = registerStaticFiles(

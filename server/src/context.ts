@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Database } from './db/database';
 import type { Mailer } from './email';
+import type { Scheduler } from './jobs/scheduler';
 import type { BlobStore } from './storage/blob-store';
 
 /** Everything a route or service needs from the running server. */
@@ -20,5 +21,7 @@ export interface AppContext {
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
+    /** Periodic jobs (started by main.ts). */
+    scheduler: Scheduler;
   }
 }

@@ -81,6 +81,7 @@ export async function startServer(
       logger: options.logger,
     });
     await app.listen({ host: config.host, port: config.port });
+    app.scheduler.start();
     socket = await startControlSocket(config, database, {
       warn: (message) => app!.log.warn(message),
       error: (obj, message) => app!.log.error(obj, message),

@@ -260,6 +260,10 @@ export const fileHistory = pgTable(
     unique('file_history_version_path_key').on(t.versionId, t.path),
     index('file_history_project_path_version_idx').on(t.projectId, t.path, t.versionName),
     index('file_history_blob_idx').on(t.blobKey),
+    // Blob garbage collection asks whether any diff still references a blob.
+    index('file_history_diff_blob_idx')
+      .on(sql`(${t.diff} ->> 'blob_key')`)
+      .where(sql`${t.diff} IS NOT NULL`),
   ],
 );
 

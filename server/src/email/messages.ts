@@ -59,3 +59,22 @@ export function confirmEmailMessage(to: string, username: string, url: string): 
     ['If you did not ask for this, ignore this email.'],
   );
 }
+
+export function accessRequestMessage(
+  to: string,
+  ownerName: string,
+  requester: string,
+  projectPath: string,
+  url: string,
+): MailMessage {
+  return message(
+    to,
+    `${requester} asks for access to ${projectPath}`,
+    [
+      `Hello ${ownerName},`,
+      `${requester} has asked for access to the project ${projectPath}. The request expires in 7 days. To accept or decline it, open the project's collaborators:`,
+    ],
+    { url, label: 'Open collaborators' },
+    ['You receive this email because you own the project.'],
+  );
+}

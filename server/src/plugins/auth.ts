@@ -35,6 +35,13 @@ export function clientMeta(request: FastifyRequest): ClientMeta {
   };
 }
 
+/** The X-Device-Id header (stored with versions and logins), or null. */
+export function deviceIdOf(request: FastifyRequest): string | null {
+  const value = request.headers['x-device-id'];
+  const text = Array.isArray(value) ? value[0] : value;
+  return text ? text.slice(0, 256) : null;
+}
+
 /** preHandler for routes with "auth: login": 401 with the reference's JSON string. */
 export async function requireLogin(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
   if (!request.auth.user) throw authRequired();

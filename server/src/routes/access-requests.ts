@@ -1,12 +1,13 @@
-/** Lists of project access requests (api-reference A.7). */
+/** Project access requests (api-reference A.7): the lists and creating one. */
 import type { FastifyPluginAsync } from 'fastify';
 import { requireLogin } from '../plugins/auth';
 import {
+  createAccessRequest,
   listOwnAccessRequests,
   listWorkspaceAccessRequests,
   type AccessRequestListQuery,
 } from '../services/access-requests';
-import { authErrorSchema, pageQueryProperties, problemSchema } from './schemas';
+import { authErrorSchema, emptySchema, pageQueryProperties, problemSchema } from './schemas';
 
 const listQuery = {
   type: 'object',
@@ -103,6 +104,35 @@ const accessRequestRoutes: FastifyPluginAsync = async (app) => {
         request.params.namespace,
         toQuery(request.query),
       ),
+  );
+
+  app.post<{ Params: { namespace: string; project: string } }>(
+    '/app/project/access-request/:namespace/:project',
+    {
+      preHandler: requireLogin,
+      schema: {
+        params: {
+          type: 'object',
+          required: ['namespace', 'project'],
+          properties: { namespace: { type: 'string' }, project: { type: 'string' } },
+        },
+        response: {
+          200: emptySchema,
+          401: authErrorSchema,
+          404: problemSchema,
+          409: problemSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      await createAccessRequest(
+        ctx,
+        request.auth.user,
+        request.params.namespace,
+        request.params.project,
+      );
+      return reply.code(200).send();
+    },
   );
 };
 

@@ -1,6 +1,21 @@
-/** Project list and creation (api-reference A.5, §6.1). */
+/**
+ * Projects (api-reference A.5, §6.1): list, create, details, settings (PUT), clone,
+ * scheduled deletion, leaving, the public flag and templates.
+ */
 import type { FastifyPluginAsync } from 'fastify';
-import { clientMeta, requireLogin } from '../plugins/auth';
+import { PROBLEM_CONTENT_TYPE, problemBody } from '../errors';
+import { clientMeta, deviceIdOf, requireLogin } from '../plugins/auth';
+import { sendJson } from '../plugins/errors';
+import { cloneProject, type CloneInput } from '../services/clone';
+import { getProject, type ProjectQuery } from '../services/project-detail';
+import {
+  leaveProject,
+  listTemplates,
+  scheduleProjectDeletion,
+  setProjectVisibility,
+  updateProjectAccess,
+  type AccessSettings,
+} from '../services/project-settings';
 import { createProject, listProjects, type CreateProjectInput } from '../services/projects';
 import {
   authErrorSchema,
@@ -97,6 +112,115 @@ const createBody = {
   },
 } as const;
 
+/** `vN` (or empty: the latest), as the reference's schema allows. */
+export const versionParam = { type: 'string', pattern: '^$|^v\\d+$' } as const;
+
+const fileDiffSchema = {
+  type: ['object', 'null'],
+  properties: {
+    path: { type: 'string' },
+    size: { type: 'integer' },
+    checksum: { type: 'string' },
+    location: { type: 'string' },
+  },
+} as const;
+
+const nullableString = { type: ['string', 'null'] } as const;
+
+export const projectFileSchema = {
+  type: 'object',
+  properties: {
+    path: { type: 'string' },
+    size: { type: 'integer' },
+    checksum: { type: 'string' },
+    mtime: nullableString,
+    diff: fileDiffSchema,
+    // `since` mode only:
+    location: { type: 'string' },
+    history: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        properties: {
+          path: { type: 'string' },
+          size: { type: 'integer' },
+          checksum: nullableString,
+          change: { type: 'string', enum: ['added', 'updated', 'removed'] },
+          diff: fileDiffSchema,
+        },
+      },
+    },
+  },
+} as const;
+
+/** ProjectDetail (api-reference A.5); the `version=vN` mode leaves out the latest-only keys. */
+export const projectDetailSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    namespace: { type: 'string' },
+    workspace_id: { type: 'integer' },
+    version: { type: 'string' },
+    created: { type: 'string' },
+    updated: { type: 'string' },
+    creator: { type: ['integer', 'null'] },
+    disk_usage: { type: 'integer' },
+    public: { type: 'boolean' },
+    removed_at: { type: 'null' },
+    locked_until: nullableString,
+    tags: stringList,
+    uploads: stringList,
+    role: { type: ['string', 'null'], enum: ['owner', 'writer', 'reader', null] },
+    permissions: projectListItemSchema.properties.permissions,
+    access: projectListItemSchema.properties.access,
+    files: { type: 'array', items: projectFileSchema },
+  },
+} as const;
+
+const namespaceNameParams = {
+  type: 'object',
+  required: ['namespace', 'name'],
+  properties: { namespace: { type: 'string' }, name: { type: 'string' } },
+} as const;
+
+const idParams = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'string' } },
+} as const;
+
+const userIds = { type: 'array', items: { type: 'integer' } } as const;
+
+const accessSettingsBody = {
+  type: 'object',
+  required: ['access'],
+  properties: {
+    access: {
+      type: 'object',
+      properties: {
+        ownersnames: stringList,
+        writersnames: stringList,
+        editorsnames: stringList,
+        readersnames: stringList,
+        owners: userIds,
+        writers: userIds,
+        editors: userIds,
+        readers: userIds,
+        public: { type: 'boolean' },
+      },
+    },
+  },
+} as const;
+
+const cloneBody = {
+  type: 'object',
+  properties: {
+    namespace: { type: ['string', 'null'] },
+    project: { type: ['string', 'null'] },
+  },
+} as const;
+
 const projectRoutes: FastifyPluginAsync = async (app) => {
   const ctx = app.ctx;
 
@@ -163,13 +287,219 @@ const projectRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request, reply) => {
-      const deviceHeader = request.headers['x-device-id'];
       await createProject(ctx, request.auth.user, request.params.namespace, request.body, {
         ...clientMeta(request),
-        deviceId: (Array.isArray(deviceHeader) ? deviceHeader[0] : deviceHeader) ?? null,
+        deviceId: deviceIdOf(request),
       });
       return reply.code(200).send();
     },
+  );
+
+  app.get<{ Params: { namespace: string; name: string }; Querystring: ProjectQuery }>(
+    '/v1/project/:namespace/:name',
+    {
+      schema: {
+        params: namespaceNameParams,
+        querystring: {
+          type: 'object',
+          properties: { since: versionParam, version: versionParam },
+        },
+        response: {
+          200: projectDetailSchema,
+          400: problemSchema,
+          403: problemSchema,
+          404: problemSchema,
+        },
+      },
+    },
+    async (request) =>
+      getProject(
+        ctx,
+        request.auth.user,
+        { namespace: request.params.namespace, name: request.params.name },
+        request.query,
+      ),
+  );
+
+  app.get<{ Params: { id: string } }>(
+    '/v1/project/by_uuid/:id',
+    {
+      schema: {
+        params: idParams,
+        response: { 200: projectDetailSchema, 403: problemSchema, 404: problemSchema },
+      },
+    },
+    async (request) => getProject(ctx, request.auth.user, { id: request.params.id }),
+  );
+
+  app.put<{ Params: { namespace: string; name: string }; Body: { access: AccessSettings } }>(
+    '/v1/project/:namespace/:name',
+    {
+      preHandler: requireLogin,
+      schema: {
+        params: namespaceNameParams,
+        body: accessSettingsBody,
+        response: {
+          200: projectDetailSchema,
+          207: problemSchema,
+          400: problemSchema,
+          401: authErrorSchema,
+          403: problemSchema,
+          404: problemSchema,
+          415: problemSchema,
+          422: problemSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const result = await updateProjectAccess(
+        ctx,
+        request.auth.user,
+        { namespace: request.params.namespace, name: request.params.name },
+        request.body.access,
+      );
+      if (result.status === 200) return result.project;
+      const { code, detail, ...invalid } = result.error;
+      const extra =
+        result.status === 207
+          ? { code, ...invalid, project: result.project }
+          : { code, ...invalid };
+      return sendJson(
+        reply,
+        result.status,
+        PROBLEM_CONTENT_TYPE,
+        problemBody(result.status, detail, extra),
+      );
+    },
+  );
+
+  app.post<{ Params: { namespace: string; project: string }; Body: CloneInput }>(
+    '/v1/project/clone/:namespace/:project',
+    {
+      preHandler: requireLogin,
+      schema: {
+        params: {
+          type: 'object',
+          required: ['namespace', 'project'],
+          properties: { namespace: { type: 'string' }, project: { type: 'string' } },
+        },
+        body: cloneBody,
+        response: {
+          200: emptySchema,
+          400: problemSchema,
+          401: authErrorSchema,
+          403: problemSchema,
+          404: problemSchema,
+          409: problemSchema,
+          415: problemSchema,
+          422: problemSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      await cloneProject(
+        ctx,
+        request.auth.user,
+        { namespace: request.params.namespace, name: request.params.project },
+        request.body ?? {},
+        { ...clientMeta(request), deviceId: deviceIdOf(request) },
+      );
+      return reply.code(200).send();
+    },
+  );
+
+  app.post<{ Params: { id: string } }>(
+    '/v2/projects/:id/scheduleDelete',
+    {
+      preHandler: requireLogin,
+      schema: {
+        params: idParams,
+        response: {
+          204: emptySchema,
+          401: authErrorSchema,
+          403: problemSchema,
+          404: problemSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      await scheduleProjectDeletion(ctx, request.auth.user, request.params.id);
+      return reply.code(204).send();
+    },
+  );
+
+  app.post<{ Params: { id: string } }>(
+    '/app/project/unsubscribe/:id',
+    {
+      preHandler: requireLogin,
+      schema: {
+        params: idParams,
+        response: {
+          200: emptySchema,
+          400: problemSchema,
+          401: authErrorSchema,
+          403: problemSchema,
+          404: problemSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      await leaveProject(ctx, request.auth.user, request.params.id);
+      return reply.code(200).send();
+    },
+  );
+
+  app.patch<{ Params: { id: string }; Body: { public?: boolean } }>(
+    '/app/project/:id/public',
+    {
+      preHandler: requireLogin,
+      schema: {
+        params: idParams,
+        body: { type: 'object', properties: { public: { type: 'boolean' } } },
+        response: {
+          204: emptySchema,
+          400: problemSchema,
+          401: authErrorSchema,
+          403: problemSchema,
+          404: problemSchema,
+          415: problemSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      await setProjectVisibility(
+        ctx,
+        request.auth.user,
+        request.params.id,
+        request.body.public ?? false,
+      );
+      return reply.code(204).send();
+    },
+  );
+
+  app.get(
+    '/app/project/templates',
+    {
+      preHandler: requireLogin,
+      schema: {
+        response: {
+          200: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                id: { type: 'string' },
+                name: { type: 'string' },
+                namespace: { type: 'string' },
+                version: { type: 'string' },
+              },
+            },
+          },
+          401: authErrorSchema,
+        },
+      },
+    },
+    async (request) => listTemplates(ctx, request.auth.user),
   );
 };
 

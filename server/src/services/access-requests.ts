@@ -4,20 +4,30 @@
  * status 'expired' and can no longer be accepted.
  */
 import type { AppContext } from '../context';
+import { isUniqueViolation } from '../db/errors';
 import {
+  findPendingRequest,
+  insertAccessRequest,
   listAccessRequestsPage,
+  markRequestExpired,
   type AccessRequestRow,
   type AccessRequestSortColumn,
 } from '../db/queries/access-requests';
+import { findProjectByPath } from '../db/queries/projects';
+import { findProjectOwnersToNotify } from '../db/queries/users';
 import { findWorkspaceByName, findWorkspaceMemberRole } from '../db/queries/workspaces';
 import type { User } from '../db/schema';
-import { authRequired, forbidden } from '../errors';
+import { deliver } from '../email';
+import { accessRequestMessage } from '../email/messages';
+import { authRequired, forbidden, HttpProblem, notFound } from '../errors';
 import { parseSqlOrder } from '../lib/ordering';
 import { assertPageExists, pageWindow } from '../lib/pagination';
 import { isoZ } from '../lib/time';
 import { actorWorkspaceRole, canAdministerWorkspace } from './permissions';
 
 export const ACCESS_REQUEST_TTL_DAYS = 7;
+export const ALREADY_HAS_ACCESS = 'You already have access to project';
+export const ACCESS_REQUEST_EXISTS = 'Project access request already exists';
 export const NO_ACCESS_REQUEST_LIST_PERMISSION =
   "You don't have permissions to list project access requests";
 
@@ -108,4 +118,56 @@ export async function listWorkspaceAccessRequests(
     throw forbidden(NO_ACCESS_REQUEST_LIST_PERMISSION);
   }
   return page(ctx, query, { workspaceId: workspace.id });
+}
+
+/**
+ * POST /app/project/access-request/{namespace}/{project}: a pending request, expiring in
+ * ACCESS_REQUEST_TTL_DAYS. An expired pending request does not block a new one (it is
+ * marked expired). The project's owners and the superusers are told by mail.
+ */
+export async function createAccessRequest(
+  ctx: AppContext,
+  user: User | null,
+  namespace: string,
+  projectName: string,
+): Promise<void> {
+  if (!user || !user.active) throw authRequired();
+  const db = ctx.database.db;
+  const row = await findProjectByPath(db, namespace, projectName, user.id);
+  const project = row?.project;
+  if (!row || !project || project.removedAt || (!row.workspace.active && !user.isAdmin)) {
+    throw notFound();
+  }
+  if (row.directRole !== null) throw new HttpProblem(409, ALREADY_HAS_ACCESS);
+
+  const now = ctx.now();
+  try {
+    await db.transaction(async (tx) => {
+      const pending = await findPendingRequest(tx, project.id, user.id);
+      if (pending && !isExpired({ expiresAt: pending.expiresAt, status: null }, now)) {
+        throw new HttpProblem(409, ACCESS_REQUEST_EXISTS);
+      }
+      if (pending) await markRequestExpired(tx, pending.id);
+      await insertAccessRequest(tx, {
+        projectId: project.id,
+        requestedBy: user.id,
+        requestedAt: now,
+        expiresAt: new Date(now.getTime() + ACCESS_REQUEST_TTL_DAYS * 24 * 3600 * 1000),
+      });
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new HttpProblem(409, ACCESS_REQUEST_EXISTS);
+    throw error;
+  }
+
+  const projectPath = `${row.workspace.name}/${project.name}`;
+  const url = `${ctx.config.baseUrl}/projects/${encodeURIComponent(row.workspace.name)}/${encodeURIComponent(project.name)}/collaborators`;
+  const owners = await findProjectOwnersToNotify(db, project.id);
+  for (const owner of owners.filter((o) => o.id !== user.id)) {
+    await deliver(
+      ctx.mailer,
+      ctx.log,
+      accessRequestMessage(owner.email, owner.username, user.username, projectPath, url),
+    );
+  }
 }

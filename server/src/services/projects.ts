@@ -299,7 +299,7 @@ export async function createProject(
   }
 
   const existing = await findProjectByName(db, workspace.id, name);
-  if (existing) throw clash(existing.removedAt, ctx.now());
+  if (existing) throw projectNameClash(existing.removedAt, ctx.now());
 
   if (input.template) {
     // Template projects (made by the TEMPLATES user) are not supported yet: none exist.
@@ -322,11 +322,12 @@ export async function createProject(
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     const winner = await findProjectByName(db, workspace.id, name);
-    throw clash(winner?.removedAt ?? null, ctx.now());
+    throw projectNameClash(winner?.removedAt ?? null, ctx.now());
   }
 }
 
-function clash(removedAt: Date | null, now: Date): HttpProblem {
+/** The 409 for a name taken in the workspace (by a live project or one scheduled for deletion). */
+export function projectNameClash(removedAt: Date | null, now: Date): HttpProblem {
   if (removedAt) {
     return new HttpProblem(
       409,

@@ -114,3 +114,39 @@ export async function declinePendingRequestsOf(
       ),
     );
 }
+
+/** The user's unresolved (status NULL) request for the project, if any. */
+export async function findPendingRequest(
+  db: Executor,
+  projectId: string,
+  userId: number,
+): Promise<{ id: number; expiresAt: Date } | null> {
+  const rows = await db
+    .select({ id: accessRequests.id, expiresAt: accessRequests.expiresAt })
+    .from(accessRequests)
+    .where(
+      and(
+        eq(accessRequests.projectId, projectId),
+        eq(accessRequests.requestedBy, userId),
+        isNull(accessRequests.status),
+      ),
+    )
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** Marks a request as expired (it no longer counts as pending). */
+export async function markRequestExpired(db: Executor, id: number): Promise<void> {
+  await db
+    .update(accessRequests)
+    .set({ status: 'expired' })
+    .where(and(eq(accessRequests.id, id), isNull(accessRequests.status)));
+}
+
+export async function insertAccessRequest(
+  db: Executor,
+  values: { projectId: string; requestedBy: number; requestedAt: Date; expiresAt: Date },
+): Promise<number> {
+  const rows = await db.insert(accessRequests).values(values).returning({ id: accessRequests.id });
+  return rows[0]!.id;
+}

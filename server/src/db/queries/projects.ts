@@ -7,10 +7,14 @@ import {
   projectMembers,
   projects,
   projectVersions,
+  uploads,
   users,
+  workspaceMembers,
   workspaces,
   type Project,
   type ProjectRole,
+  type Workspace,
+  type WorkspaceRole,
 } from '../schema';
 
 /**
@@ -69,7 +73,7 @@ export async function insertProjectWithInitialVersion(
     ip: values.ip,
     deviceId: values.deviceId,
     projectSize: 0,
-    changes: { added: [], updated: [], removed: [] },
+    changes: { added: 0, updated: 0, updated_diff: 0, removed: 0 },
   });
   return project!;
 }
@@ -282,4 +286,187 @@ export async function listProjectMembers(
 /** Removes every project membership of a user (closing the account). */
 export async function deleteUserProjectMemberships(db: Executor, userId: number): Promise<void> {
   await db.delete(projectMembers).where(eq(projectMembers.userId, userId));
+}
+
+// ---------------------------------------------------------------------------------------
+// One project, with what a permission check needs
+
+export interface ProjectLookupRow {
+  workspace: Workspace;
+  /** Null when the workspace exists but has no project of that name. */
+  project: Project | null;
+  /** The viewer's direct project role. */
+  directRole: ProjectRole | null;
+  /** The viewer's explicit workspace membership role. */
+  memberRole: WorkspaceRole | null;
+}
+
+/**
+ * The project `name` of the workspace named `namespace` (case-insensitively), removed or
+ * not, with `viewerId`'s roles. Null when the workspace does not exist.
+ */
+export async function findProjectByPath(
+  db: Executor,
+  namespace: string,
+  name: string,
+  viewerId: number | null,
+): Promise<ProjectLookupRow | null> {
+  const rows = await db
+    .select({
+      workspace: workspaces,
+      project: projects,
+      directRole: projectMembers.role,
+      memberRole: workspaceMembers.role,
+    })
+    .from(workspaces)
+    .leftJoin(projects, and(eq(projects.workspaceId, workspaces.id), eq(projects.name, name)))
+    .leftJoin(
+      projectMembers,
+      and(eq(projectMembers.projectId, projects.id), eq(projectMembers.userId, viewerId ?? -1)),
+    )
+    .leftJoin(
+      workspaceMembers,
+      and(
+        eq(workspaceMembers.workspaceId, workspaces.id),
+        eq(workspaceMembers.userId, viewerId ?? -1),
+      ),
+    )
+    .where(sql`lower(${workspaces.name}) = lower(${namespace})`)
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** The project with this id (a valid uuid), removed or not, with `viewerId`'s roles. */
+export async function findProjectById(
+  db: Executor,
+  id: string,
+  viewerId: number | null,
+): Promise<ProjectLookupRow | null> {
+  const rows = await db
+    .select({
+      workspace: workspaces,
+      project: projects,
+      directRole: projectMembers.role,
+      memberRole: workspaceMembers.role,
+    })
+    .from(projects)
+    .innerJoin(workspaces, eq(workspaces.id, projects.workspaceId))
+    .leftJoin(
+      projectMembers,
+      and(eq(projectMembers.projectId, projects.id), eq(projectMembers.userId, viewerId ?? -1)),
+    )
+    .leftJoin(
+      workspaceMembers,
+      and(
+        eq(workspaceMembers.workspaceId, workspaces.id),
+        eq(workspaceMembers.userId, viewerId ?? -1),
+      ),
+    )
+    .where(eq(projects.id, id))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** Transaction ids of the project's running uploads. */
+export async function listUploadIds(db: Executor, projectId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: uploads.id })
+    .from(uploads)
+    .where(eq(uploads.projectId, projectId))
+    .orderBy(asc(uploads.createdAt));
+  return rows.map((row) => row.id);
+}
+
+/** Inserts a project row only (no version): commitVersion then makes v1. */
+export async function insertProject(
+  db: Executor,
+  values: typeof projects.$inferInsert,
+): Promise<Project> {
+  const rows = await db.insert(projects).values(values).returning();
+  return rows[0]!;
+}
+
+export async function setProjectPublic(
+  db: Executor,
+  projectId: string,
+  isPublic: boolean,
+): Promise<void> {
+  await db.update(projects).set({ public: isPublic }).where(eq(projects.id, projectId));
+}
+
+/** Marks a live project as scheduled for deletion; false when it already was (or is gone). */
+export async function markProjectRemoved(
+  db: Executor,
+  projectId: string,
+  by: number,
+  at: Date,
+): Promise<boolean> {
+  const rows = await db
+    .update(projects)
+    .set({ removedAt: at, removedBy: by })
+    .where(and(eq(projects.id, projectId), isNull(projects.removedAt)))
+    .returning({ id: projects.id });
+  return rows.length > 0;
+}
+
+/** Sets (upserts) direct project roles. */
+export async function upsertProjectMembers(
+  db: Executor,
+  projectId: string,
+  members: { userId: number; role: ProjectRole }[],
+): Promise<void> {
+  if (members.length === 0) return;
+  await db
+    .insert(projectMembers)
+    .values(members.map((m) => ({ projectId, userId: m.userId, role: m.role })))
+    .onConflictDoUpdate({
+      target: [projectMembers.projectId, projectMembers.userId],
+      set: { role: sql`excluded.role` },
+    });
+}
+
+export async function deleteProjectMembers(
+  db: Executor,
+  projectId: string,
+  userIds: number[],
+): Promise<void> {
+  if (userIds.length === 0) return;
+  await db
+    .delete(projectMembers)
+    .where(and(eq(projectMembers.projectId, projectId), inArray(projectMembers.userId, userIds)));
+}
+
+/** Disk usage of the workspace's projects that are not scheduled for deletion. */
+export async function workspaceDiskUsage(db: Executor, workspaceId: number): Promise<number> {
+  const rows = await db
+    .select({ n: sql<number>`coalesce(sum(${projects.diskUsage}), 0)`.mapWith(Number) })
+    .from(projects)
+    .where(and(eq(projects.workspaceId, workspaceId), isNull(projects.removedAt)));
+  return rows[0]?.n ?? 0;
+}
+
+export interface TemplateRow {
+  id: string;
+  name: string;
+  namespace: string;
+  latestVersion: number;
+}
+
+/** Live projects created by the user named exactly `creatorUsername`. */
+export async function listProjectsByCreatorName(
+  db: Executor,
+  creatorUsername: string,
+): Promise<TemplateRow[]> {
+  return db
+    .select({
+      id: projects.id,
+      name: projects.name,
+      namespace: workspaces.name,
+      latestVersion: projects.latestVersion,
+    })
+    .from(projects)
+    .innerJoin(users, eq(users.id, projects.creatorId))
+    .innerJoin(workspaces, eq(workspaces.id, projects.workspaceId))
+    .where(and(eq(users.username, creatorUsername), isNull(projects.removedAt)))
+    .orderBy(sql`lower(${projects.name}) collate "C"`, asc(projects.id));
 }

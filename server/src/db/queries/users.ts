@@ -1,7 +1,7 @@
 /** SQL for users and their login history. */
-import { and, count, eq, ne, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, isNotNull, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../database';
-import { loginHistory, users, type NewUser, type User } from '../schema';
+import { loginHistory, projectMembers, users, type NewUser, type User } from '../schema';
 
 export async function findUserById(db: Executor, id: number): Promise<User | null> {
   const rows = await db.select().from(users).where(eq(users.id, id)).limit(1);
@@ -94,4 +94,62 @@ export async function setPasswordHash(
     )
     .returning({ id: users.id });
   return rows.length > 0;
+}
+
+/** Active users whose usernames (case-insensitively) are among `usernames`. */
+export async function findActiveUsersByUsernames(
+  db: Executor,
+  usernames: string[],
+): Promise<{ id: number; username: string }[]> {
+  if (usernames.length === 0) return [];
+  const lowered = [...new Set(usernames.map((name) => name.toLowerCase()))];
+  return db
+    .select({ id: users.id, username: users.username })
+    .from(users)
+    .where(and(eq(users.active, true), inArray(sql`lower(${users.username})`, lowered)));
+}
+
+/** Active users with these ids. */
+export async function findActiveUsersByIds(
+  db: Executor,
+  ids: number[],
+): Promise<{ id: number; username: string }[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select({ id: users.id, username: users.username })
+    .from(users)
+    .where(and(eq(users.active, true), inArray(users.id, [...new Set(ids)])));
+}
+
+export interface NotifiableUser {
+  id: number;
+  username: string;
+  email: string;
+}
+
+/**
+ * Active users with a verified email who receive notifications, among the project's
+ * direct owners and the superusers.
+ */
+export async function findProjectOwnersToNotify(
+  db: Executor,
+  projectId: string,
+): Promise<NotifiableUser[]> {
+  const rows = await db
+    .select({ id: users.id, username: users.username, email: users.email })
+    .from(users)
+    .where(
+      and(
+        eq(users.active, true),
+        eq(users.verifiedEmail, true),
+        eq(users.receiveNotifications, true),
+        isNotNull(users.email),
+        or(
+          eq(users.isAdmin, true),
+          sql`exists (select 1 from ${projectMembers} where ${projectMembers.projectId} = ${projectId} and ${projectMembers.userId} = ${users.id} and ${projectMembers.role} = 'owner')`,
+        ),
+      ),
+    )
+    .orderBy(users.id);
+  return rows.filter((row): row is NotifiableUser => row.email !== null);
 }

@@ -1,0 +1,1 @@
+CREATE INDEX "file_history_diff_blob_idx" ON "file_history" USING btree (("diff" ->> 'blob_key')) WHERE "file_history"."diff" IS NOT NULL;

@@ -1,0 +1,240 @@
+/**
+ * SQL for creating versions (see services/versions.ts, which runs these in one transaction).
+ * Row batches are split so no statement exceeds PostgreSQL's 65535 parameters.
+ */
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Executor } from '../database';
+import {
+  blobs,
+  fileHistory,
+  projectFiles,
+  projects,
+  projectVersions,
+  type FileChange,
+} from '../schema';
+
+/** Rows per INSERT (at most ~11 parameters each). */
+const BATCH = 1000;
+/** Rows per statement when they travel as one JSON parameter. */
+const JSON_BATCH = 5000;
+
+function batches<T>(items: T[], size = BATCH): T[][] {
+  const result: T[][] = [];
+  for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
+  return result;
+}
+
+/**
+ * Key of the advisory lock between version commits (shared) and blob garbage collection
+ * (exclusive): while a commit holds it, no blob it references can be deleted.
+ */
+export const BLOB_GC_LOCK_ID = 7_201_935_003;
+
+export async function lockBlobsShared(db: Executor): Promise<void> {
+  await db.execute(sql`SELECT pg_advisory_xact_lock_shared(${BLOB_GC_LOCK_ID})`);
+}
+
+export async function lockBlobsExclusive(db: Executor): Promise<void> {
+  await db.execute(sql`SELECT pg_advisory_xact_lock(${BLOB_GC_LOCK_ID})`);
+}
+
+/** Locks the project row for the rest of the transaction; null when it does not exist. */
+export async function lockProjectForCommit(
+  db: Executor,
+  projectId: string,
+): Promise<{ latestVersion: number; removedAt: Date | null } | null> {
+  const rows = await db
+    .select({ latestVersion: projects.latestVersion, removedAt: projects.removedAt })
+    .from(projects)
+    .where(eq(projects.id, projectId))
+    .for('update');
+  return rows[0] ?? null;
+}
+
+/** Which of `paths` are files of the latest version. */
+export async function existingCurrentPaths(
+  db: Executor,
+  projectId: string,
+  paths: string[],
+): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (const batch of batches(paths, JSON_BATCH)) {
+    const rows = await db
+      .select({ path: projectFiles.path })
+      .from(projectFiles)
+      .where(
+        and(
+          eq(projectFiles.projectId, projectId),
+          sql`${projectFiles.path} in (select jsonb_array_elements_text(${JSON.stringify(batch)}::jsonb))`,
+        ),
+      );
+    for (const row of rows) found.add(row.path);
+  }
+  return found;
+}
+
+/** Inserts blob rows that do not exist yet; returns the keys that were new. */
+export async function insertBlobRows(
+  db: Executor,
+  rows: { key: string; size: number; sha1: string }[],
+  at: Date,
+): Promise<string[]> {
+  const inserted: string[] = [];
+  for (const batch of batches(rows)) {
+    const result = await db
+      .insert(blobs)
+      .values(batch.map((row) => ({ ...row, createdAt: at })))
+      .onConflictDoNothing({ target: blobs.key })
+      .returning({ key: blobs.key });
+    for (const row of result) inserted.push(row.key);
+  }
+  return inserted;
+}
+
+export async function insertVersionRow(
+  db: Executor,
+  values: typeof projectVersions.$inferInsert,
+): Promise<number> {
+  const rows = await db
+    .insert(projectVersions)
+    .values(values)
+    .returning({ id: projectVersions.id });
+  return rows[0]!.id;
+}
+
+export interface HistoryInsert {
+  projectId: string;
+  versionId: number;
+  versionName: number;
+  path: string;
+  change: FileChange;
+  size: number;
+  checksum: string | null;
+  blobKey: string | null;
+  mtime: Date | null;
+  diff: unknown;
+}
+
+/** The rows of a result of db.execute (node-postgres and PGlite both answer `{rows}`). */
+function rowsOf<R>(result: unknown): R[] {
+  return (result as { rows: R[] }).rows;
+}
+
+/**
+ * Inserts history rows; returns the new row id of each path. The rows travel as one JSON
+ * parameter per batch (expanded by jsonb_to_recordset): for thousands of files this is
+ * several times faster than a multi-row VALUES list.
+ */
+export async function insertHistoryRows(
+  db: Executor,
+  rows: HistoryInsert[],
+): Promise<Map<string, number>> {
+  const ids = new Map<string, number>();
+  for (const batch of batches(rows, JSON_BATCH)) {
+    const json = JSON.stringify(
+      batch.map((r) => ({
+        project_id: r.projectId,
+        version_id: r.versionId,
+        version_name: r.versionName,
+        path: r.path,
+        change: r.change,
+        size: r.size,
+        checksum: r.checksum,
+        blob_key: r.blobKey,
+        mtime: r.mtime?.toISOString() ?? null,
+        diff: r.diff ?? null,
+      })),
+    );
+    const result = await db.execute(sql`
+      insert into ${fileHistory}
+        (project_id, version_id, version_name, path, change, size, checksum, blob_key, mtime, diff)
+      select t.project_id, t.version_id, t.version_name, t.path, t.change, t.size, t.checksum,
+        t.blob_key, t.mtime, t.diff
+      from jsonb_to_recordset(${json}::jsonb) as t(project_id uuid, version_id integer,
+        version_name integer, path text, change file_change, size bigint, checksum text,
+        blob_key text, mtime timestamptz, diff jsonb)
+      returning id, path`);
+    for (const row of rowsOf<{ id: string | number; path: string }>(result)) {
+      ids.set(row.path, Number(row.id));
+    }
+  }
+  return ids;
+}
+
+export async function deleteCurrentFiles(
+  db: Executor,
+  projectId: string,
+  paths: string[],
+): Promise<void> {
+  for (const batch of batches(paths)) {
+    await db
+      .delete(projectFiles)
+      .where(and(eq(projectFiles.projectId, projectId), inArray(projectFiles.path, batch)));
+  }
+}
+
+export interface CurrentFileInsert {
+  projectId: string;
+  path: string;
+  size: number;
+  checksum: string;
+  mtime: Date | null;
+  blobKey: string;
+  historyId: number;
+}
+
+/** Inserts latest-file rows (as one JSON parameter per batch, see insertHistoryRows). */
+export async function insertCurrentFiles(db: Executor, rows: CurrentFileInsert[]): Promise<void> {
+  for (const batch of batches(rows, JSON_BATCH)) {
+    const json = JSON.stringify(
+      batch.map((r) => ({
+        project_id: r.projectId,
+        path: r.path,
+        size: r.size,
+        checksum: r.checksum,
+        mtime: r.mtime?.toISOString() ?? null,
+        blob_key: r.blobKey,
+        history_id: r.historyId,
+      })),
+    );
+    await db.execute(sql`
+      insert into ${projectFiles} (project_id, path, size, checksum, mtime, blob_key, history_id)
+      select t.project_id, t.path, t.size, t.checksum, t.mtime, t.blob_key, t.history_id
+      from jsonb_to_recordset(${json}::jsonb) as t(project_id uuid, path text, size bigint,
+        checksum text, mtime timestamptz, blob_key text, history_id bigint)`);
+  }
+}
+
+/** Total size of the latest files, and how many of them are QGIS project files. */
+export async function currentFileTotals(
+  db: Executor,
+  projectId: string,
+): Promise<{ size: number; qgisProjects: number }> {
+  const rows = await db
+    .select({
+      size: sql<number>`coalesce(sum(${projectFiles.size}), 0)`.mapWith(Number),
+      qgisProjects:
+        sql<number>`count(*) filter (where lower(${projectFiles.path}) ~ '\\.(qgs|qgz)$')`.mapWith(
+          Number,
+        ),
+    })
+    .from(projectFiles)
+    .where(eq(projectFiles.projectId, projectId));
+  return rows[0] ?? { size: 0, qgisProjects: 0 };
+}
+
+export async function setVersionSize(
+  db: Executor,
+  versionId: number,
+  projectSize: number,
+): Promise<void> {
+  await db.update(projectVersions).set({ projectSize }).where(eq(projectVersions.id, versionId));
+}
+
+export async function updateProjectAfterCommit(
+  db: Executor,
+  projectId: string,
+  values: { latestVersion: number; updatedAt: Date; diskUsage: number; tags: string[] },
+): Promise<void> {
+  await db.update(projects).set(values).where(eq(projects.id, projectId));
+}

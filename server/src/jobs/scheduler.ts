@@ -1,0 +1,107 @@
+/**
+ * In-process scheduler for periodic jobs, safe with several instances on one database: a
+ * due job is claimed through its job_runs row (db/queries/jobs.ts), so exactly one instance
+ * runs it; the claim is a lease, so a job whose instance died is taken over once the lease
+ * runs out. A failed run is logged and tried again at the next poll.
+ *
+ * buildApp creates the scheduler without timers (tests call runDue with their clock);
+ * main.ts starts polling.
+ */
+import type { AppContext } from '../context';
+import { claimJob, ensureJobRow, finishJob, releaseJob } from '../db/queries/jobs';
+import { purgeRemovedProjects } from '../services/purge';
+
+export interface Job {
+  name: string;
+  /** Time between runs (from the end of one run to the start of the next). */
+  intervalMs: number;
+  /** How long a claim lasts; longer than any run. */
+  leaseMs: number;
+  run(ctx: AppContext): Promise<unknown>;
+}
+
+export type JobOutcome = 'ran' | 'skipped' | 'failed';
+
+const HOUR = 3600 * 1000;
+
+export const PURGE_JOB = 'purge-removed-projects';
+
+/** The server's jobs. */
+export function defaultJobs(): Job[] {
+  return [{ name: PURGE_JOB, intervalMs: HOUR, leaseMs: HOUR, run: purgeRemovedProjects }];
+}
+
+/** How often a running server looks for due jobs. */
+export const POLL_INTERVAL_MS = 60 * 1000;
+
+export class Scheduler {
+  private timer: NodeJS.Timeout | null = null;
+  private firstPoll: NodeJS.Timeout | null = null;
+  private current: Promise<Record<string, JobOutcome>> | null = null;
+
+  constructor(
+    private readonly ctx: AppContext,
+    readonly jobs: readonly Job[] = defaultJobs(),
+  ) {}
+
+  /** Runs every job that is due and not claimed elsewhere; one pass at a time. */
+  runDue(): Promise<Record<string, JobOutcome>> {
+    this.current ??= this.pass().finally(() => {
+      this.current = null;
+    });
+    return this.current;
+  }
+
+  private async pass(): Promise<Record<string, JobOutcome>> {
+    const outcomes: Record<string, JobOutcome> = {};
+    for (const job of this.jobs) outcomes[job.name] = await this.runIfDue(job);
+    return outcomes;
+  }
+
+  private async runIfDue(job: Job): Promise<JobOutcome> {
+    const { ctx } = this;
+    const db = ctx.database.db;
+    const now = ctx.now();
+    await ensureJobRow(db, job.name);
+    const claimed = await claimJob(
+      db,
+      job.name,
+      now,
+      new Date(now.getTime() - job.intervalMs),
+      new Date(now.getTime() + job.leaseMs),
+    );
+    if (!claimed) return 'skipped';
+    try {
+      await job.run(ctx);
+    } catch (error) {
+      ctx.log.error({ err: error, job: job.name }, `Job ${job.name} failed`);
+      await releaseJob(db, job.name).catch(() => {});
+      return 'failed';
+    }
+    await finishJob(db, job.name, ctx.now());
+    return 'ran';
+  }
+
+  /** Polls for due jobs every `pollMs` (first poll soon after start). */
+  start(pollMs = POLL_INTERVAL_MS): void {
+    if (this.timer) return;
+    const poll = () => {
+      this.runDue().catch((error: unknown) => {
+        this.ctx.log.error({ err: error }, 'Scheduled jobs could not run');
+      });
+    };
+    this.timer = setInterval(poll, pollMs);
+    this.timer.unref();
+    this.firstPoll = setTimeout(poll, Math.min(pollMs, 5000));
+    this.firstPoll.unref();
+  }
+
+  /** Stops polling and waits for a running pass. */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    if (this.firstPoll) clearTimeout(this.firstPoll);
+    this.timer = null;
+    this.firstPoll = null;
+    await this.current?.catch(() => {});
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * Downloads (api-reference A.9): one file with HTTP ranges, and the project as a ZIP.
+ *
+ * Raw files are sent with the sniffed Content-Type (inert types only, see lib/sniff.ts),
+ * `Content-Disposition: attachment`, the SHA-1 as a strong ETag, and single byte ranges
+ * (206, or 416 with `Content-Range: bytes *\/size`). HEAD answers the headers without
+ * reading the file: clients learn the type and size that way, then ask for the first bytes.
+ */
+import { Readable } from 'node:stream';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { HttpProblem } from '../errors';
+import { parseRange } from '../lib/http-range';
+import { attachmentDisposition } from '../lib/paths';
+import { zipStream } from '../lib/zip';
+import { prepareProjectArchive, prepareRawDownload, type RawQuery } from '../services/downloads';
+import { versionParam } from './projects';
+import { problemSchema } from './schemas';
+
+const namespaceNameParams = {
+  type: 'object',
+  required: ['namespace', 'name'],
+  properties: { namespace: { type: 'string' }, name: { type: 'string' } },
+} as const;
+
+/** Whether an If-None-Match header matches the ETag. */
+function notModified(request: FastifyRequest, etag: string): boolean {
+  const header = request.headers['if-none-match'];
+  if (!header) return false;
+  return header
+    .split(',')
+    .map((tag) => tag.trim().replace(/^W\//, ''))
+    .some((tag) => tag === '*' || tag === etag);
+}
+
+/** The Range header, unless an If-Range names another version of the file. */
+function rangeHeader(request: FastifyRequest, etag: string): string | undefined {
+  const ifRange = request.headers['if-range'];
+  if (typeof ifRange === 'string' && ifRange.trim() !== etag) return undefined;
+  return request.headers.range;
+}
+
+/** The body of a HEAD answer: empty, keeping the Content-Length set on the reply. */
+const emptyBody = () => Readable.from([]);
+
+const downloadRoutes: FastifyPluginAsync = async (app) => {
+  const ctx = app.ctx;
+
+  app.get<{ Params: { namespace: string; name: string }; Querystring: RawQuery }>(
+    '/v1/project/raw/:namespace/:name',
+    {
+      schema: {
+        params: namespaceNameParams,
+        querystring: {
+          type: 'object',
+          required: ['file'],
+          properties: {
+            file: { type: 'string' },
+            version: versionParam,
+            diff: { type: 'boolean' },
+            // The web client's cache buster, ignored.
+            random: {},
+          },
+        },
+        response: {
+          400: problemSchema,
+          403: problemSchema,
+          404: problemSchema,
+          416: problemSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const download = await prepareRawDownload(
+        ctx,
+        request.auth.user,
+        { namespace: request.params.namespace, name: request.params.name },
+        request.query,
+      );
+      const etag = `"${download.checksum}"`;
+      if (notModified(request, etag)) {
+        return reply
+          .code(304)
+          .header('etag', etag)
+          .header('cache-control', 'private, no-cache')
+          .send();
+      }
+      const range = parseRange(rangeHeader(request, etag), download.size);
+      if (range.kind === 'unsatisfiable') {
+        throw new HttpProblem(416, undefined, {
+          headers: { 'content-range': `bytes */${download.size}` },
+        });
+      }
+      reply.header('etag', etag).header('cache-control', 'private, no-cache');
+
+      // Open the bytes before any other header is set: a failure is then a clean error.
+      const slice = range.kind === 'range' ? { start: range.start, end: range.end } : undefined;
+      const body = request.method === 'HEAD' ? emptyBody() : await download.open(slice);
+      reply
+        .header('content-type', download.contentType)
+        .header('content-disposition', attachmentDisposition(download.fileName))
+        .header('accept-ranges', 'bytes');
+      if (slice) {
+        reply
+          .code(206)
+          .header('content-range', `bytes ${slice.start}-${slice.end}/${download.size}`)
+          .header('content-length', slice.end - slice.start + 1);
+      } else {
+        reply.code(200).header('content-length', download.size);
+      }
+      return reply.send(body);
+    },
+  );
+
+  app.get<{
+    Params: { namespace: string; name: string };
+    Querystring: { format?: 'zip'; version?: string };
+  }>(
+    '/v1/project/download/:namespace/:name',
+    {
+      schema: {
+        params: namespaceNameParams,
+        querystring: {
+          type: 'object',
+          properties: {
+            format: { type: 'string', enum: ['zip'] },
+            version: versionParam,
+          },
+        },
+        response: { 400: problemSchema, 403: problemSchema, 404: problemSchema },
+      },
+    },
+    async (request, reply) => {
+      const archive = await prepareProjectArchive(
+        ctx,
+        request.auth.user,
+        { namespace: request.params.namespace, name: request.params.name },
+        request.query,
+      );
+      reply
+        .code(200)
+        .header('content-type', 'application/zip')
+        .header('content-disposition', attachmentDisposition(archive.fileName))
+        .header('cache-control', 'private, no-cache');
+      if (request.method === 'HEAD') return reply.send(emptyBody());
+      return reply.send(zipStream(archive.entries));
+    },
+  );
+};
+
+export default downloadRoutes;

@@ -1,0 +1,119 @@
+/**
+ * Finding a project for a caller and checking what they may do with it, with the
+ * reference's answers (api-reference A.5, §3.3):
+ * - unknown workspace, unknown project, project scheduled for deletion, invalid id: 404
+ *   with the generic text;
+ * - inactive workspace (unless superuser): 404 "Workspace doesn't exist";
+ * - the needed permission missing: 403 "You do not have permissions for this project"
+ *   (anonymous visitors of a private project too).
+ * Projects scheduled for deletion are gone for everybody here, superusers included.
+ */
+import type { AppContext } from '../context';
+import { findProjectById, findProjectByPath, type ProjectLookupRow } from '../db/queries/projects';
+import type { Project, ProjectRole, User, Workspace } from '../db/schema';
+import { forbidden, notFound } from '../errors';
+import {
+  actorWorkspaceRole,
+  effectiveProjectRole,
+  projectPermissions,
+  type Actor,
+  type ProjectPermissions,
+} from './permissions';
+
+export const NO_PROJECT_PERMISSIONS = 'You do not have permissions for this project';
+export const WORKSPACE_DOESNT_EXIST = "Workspace doesn't exist";
+
+export type ProjectPermission = keyof ProjectPermissions;
+
+/** A project the caller may act on, with everything the checks found out. */
+export interface ProjectAccess {
+  project: Project;
+  workspace: Workspace;
+  /** The acting user (null: anonymous, or an inactive account). */
+  actor: User | null;
+  directRole: ProjectRole | null;
+  permissions: ProjectPermissions;
+  /** owner / writer / reader / null: the `role` of project details. */
+  role: ProjectRole | null;
+}
+
+export type ProjectRef = { namespace: string; name: string } | { id: string };
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(text: string): boolean {
+  return UUID_RE.test(text);
+}
+
+async function lookup(
+  ctx: AppContext,
+  ref: ProjectRef,
+  viewerId: number | null,
+): Promise<ProjectLookupRow | null> {
+  const db = ctx.database.db;
+  if ('id' in ref) {
+    return isUuid(ref.id) ? findProjectById(db, ref.id.toLowerCase(), viewerId) : null;
+  }
+  return findProjectByPath(db, ref.namespace, ref.name, viewerId);
+}
+
+/**
+ * The project `ref` names, if `caller` has `permission` on it; otherwise the 404 or 403
+ * described above.
+ */
+export async function projectFor(
+  ctx: AppContext,
+  caller: User | null,
+  ref: ProjectRef,
+  permission: ProjectPermission,
+): Promise<ProjectAccess> {
+  const actor = caller?.active ? caller : null;
+  const row = await lookup(ctx, ref, actor?.id ?? null);
+  if (!row) throw notFound();
+  if (!row.workspace.active && !actor?.isAdmin) throw notFound(WORKSPACE_DOESNT_EXIST);
+  const project = row.project;
+  if (!project || project.removedAt) throw notFound();
+
+  const permissions = projectPermissions(actor as Actor, {
+    public: project.public,
+    removed: false,
+    directRole: row.directRole,
+    workspaceRole: actorWorkspaceRole(ctx.config, actor, row.workspace.name, row.memberRole),
+  });
+  if (!permissions[permission]) throw forbidden(NO_PROJECT_PERMISSIONS);
+  return {
+    project,
+    workspace: row.workspace,
+    actor,
+    directRole: row.directRole,
+    permissions,
+    role: effectiveProjectRole(permissions),
+  };
+}
+
+/**
+ * The same project read again after a change (members, public flag), with the caller's
+ * permissions as they are now; no permission is required (the caller may have just given
+ * up their own role).
+ */
+export async function reloadProjectAccess(
+  ctx: AppContext,
+  access: ProjectAccess,
+): Promise<ProjectAccess> {
+  const row = await findProjectById(ctx.database.db, access.project.id, access.actor?.id ?? null);
+  if (!row?.project || row.project.removedAt) throw notFound();
+  const permissions = projectPermissions(access.actor, {
+    public: row.project.public,
+    removed: false,
+    directRole: row.directRole,
+    workspaceRole: actorWorkspaceRole(ctx.config, access.actor, row.workspace.name, row.memberRole),
+  });
+  return {
+    project: row.project,
+    workspace: row.workspace,
+    actor: access.actor,
+    directRole: row.directRole,
+    permissions,
+    role: effectiveProjectRole(permissions),
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * Purging projects scheduled for deletion (api-reference A.5 scheduleDelete): once
+ * DELETED_PROJECT_EXPIRATION_DAYS have passed, the project's rows go (members, versions,
+ * file history, uploads, access requests: the name is free again), and so do the blobs no
+ * other project references.
+ *
+ * Blobs are deleted in two steps, both under the exclusive blob lock that version commits
+ * take shared (db/queries/versions.ts): first the rows nothing references, then the bytes
+ * of those keys that are still without a row. A commit that re-adds such a blob in between
+ * either finds its bytes or fails cleanly (MissingBlobError); no row ever points at bytes
+ * that are gone.
+ */
+import type { AppContext } from '../context';
+import {
+  blobKeysOfProjects,
+  deleteProjects,
+  deleteUnreferencedBlobs,
+  existingBlobKeys,
+  listProjectsRemovedBefore,
+} from '../db/queries/blobs';
+import { lockBlobsExclusive } from '../db/queries/versions';
+import { DELETED_PROJECT_EXPIRATION_DAYS } from './projects';
+
+/** Projects purged per transaction. */
+const PURGE_BATCH = 20;
+
+export interface PurgeResult {
+  projects: number;
+  blobs: number;
+}
+
+/** Runs as the scheduled job PURGE_JOB (jobs/scheduler.ts); safe to run concurrently. */
+export async function purgeRemovedProjects(ctx: AppContext): Promise<PurgeResult> {
+  const db = ctx.database.db;
+  const before = new Date(ctx.now().getTime() - DELETED_PROJECT_EXPIRATION_DAYS * 24 * 3600 * 1000);
+  const result: PurgeResult = { projects: 0, blobs: 0 };
+  for (;;) {
+    const ids = await listProjectsRemovedBefore(db, before, PURGE_BATCH);
+    if (ids.length === 0) break;
+    const orphans = await db.transaction(async (tx) => {
+      await lockBlobsExclusive(tx);
+      const keys = await blobKeysOfProjects(tx, ids);
+      await deleteProjects(tx, ids);
+      return deleteUnreferencedBlobs(tx, keys);
+    });
+    result.projects += ids.length;
+    if (orphans.length === 0) continue;
+    result.blobs += await db.transaction(async (tx) => {
+      await lockBlobsExclusive(tx);
+      const revived = await existingBlobKeys(tx, orphans);
+      let deleted = 0;
+      for (const key of orphans) {
+        if (!revived.has(key) && (await ctx.blobStore.delete(key))) deleted++;
+      }
+      return deleted;
+    });
+  }
+  if (result.projects > 0) {
+    ctx.log.info(result, `Purged ${result.projects} deleted project(s), ${result.blobs} blob(s)`);
+  }
+  return result;
+}

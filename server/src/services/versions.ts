@@ -1,0 +1,301 @@
+/**
+ * Creating project versions (api-reference §2): the one place a project's files change.
+ *
+ * commitVersion is an internal service: its callers (push finish, clone, test seeding) have
+ * checked permissions already. It runs inside the caller's transaction and, there, makes
+ * version N+1 whole: the project_versions row, one file_history row per changed path, the
+ * latest-file table (project_files), the blobs rows, and the project's latest_version,
+ * updated_at, disk_usage and tags. Either all of it is committed or none.
+ *
+ * The bytes must already be in the blob store (put by the caller). While the transaction
+ * runs it holds the blob lock shared, so blob garbage collection (exclusive) cannot delete
+ * anything it references; blobs new to the database are checked to exist in the store.
+ */
+import type { Tx } from '../db/database';
+import {
+  currentFileTotals,
+  deleteCurrentFiles,
+  existingCurrentPaths,
+  insertBlobRows,
+  insertCurrentFiles,
+  insertHistoryRows,
+  insertVersionRow,
+  lockBlobsShared,
+  lockProjectForCommit,
+  setVersionSize,
+  updateProjectAfterCommit,
+} from '../db/queries/versions';
+import type { FileChange } from '../db/schema';
+import { projectPathError } from '../lib/paths';
+import type { BlobStore } from '../storage/blob-store';
+
+/** Tags of a project with exactly one QGIS project file (api-reference A.5). */
+export const QGIS_TAGS = ['valid_qgis', 'input_use'] as const;
+
+export function tagsFor(qgisProjectFiles: number): string[] {
+  return qgisProjectFiles === 1 ? [...QGIS_TAGS] : [];
+}
+
+/** A diff file stored with a GeoPackage update. */
+export interface CommitDiff {
+  /** The diff's file name (as the client named it). */
+  path: string;
+  size: number;
+  /** SHA-1 hex of the diff bytes. */
+  checksum: string;
+  /** Blob holding the diff. */
+  blobKey: string;
+}
+
+/** A file added or updated by a version. */
+export interface CommitFile {
+  path: string;
+  /** Bytes of the full file. */
+  size: number;
+  /** SHA-1 hex of the full file. */
+  checksum: string;
+  /** Blob (SHA-256 key) holding the full file. */
+  blobKey: string;
+  /** Client-side modification time (default: the version's time). */
+  mtime?: Date | null;
+  /** For GeoPackage updates made from a diff: the diff (change type update_diff). */
+  diff?: CommitDiff | null;
+}
+
+export interface CommitRemoval {
+  path: string;
+}
+
+export interface CommitVersionInput {
+  project: { id: string };
+  /** Null for versions made by the system. */
+  author: { id: number } | null;
+  userAgent?: string | null;
+  ip?: string | null;
+  deviceId?: string | null;
+  added?: CommitFile[];
+  updated?: CommitFile[];
+  removed?: CommitRemoval[];
+  /** When the version is made (created_at, updated_at, default mtime). */
+  at: Date;
+  /** The version the changes are based on; when given it must be the latest (else VersionMismatchError). */
+  baseVersion?: number;
+  /** Where new blobs are checked to exist. */
+  blobStore: Pick<BlobStore, 'stat'>;
+}
+
+export interface VersionChangeCounts {
+  added: number;
+  updated: number;
+  updated_diff: number;
+  removed: number;
+}
+
+export interface CommittedVersion {
+  versionId: number;
+  /** The new version number (N+1). */
+  version: number;
+  projectSize: number;
+  tags: string[];
+  changes: VersionChangeCounts;
+}
+
+/** The changes contradict the project's files (or are malformed); nothing was written. */
+export class InvalidChangesError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidChangesError';
+  }
+}
+
+/** `baseVersion` is not the latest version. */
+export class VersionMismatchError extends Error {
+  constructor(
+    readonly baseVersion: number,
+    readonly latestVersion: number,
+  ) {
+    super(`Version mismatch: based on v${baseVersion}, latest is v${latestVersion}`);
+    this.name = 'VersionMismatchError';
+  }
+}
+
+/** The project does not exist or is scheduled for deletion. */
+export class ProjectGoneError extends Error {
+  constructor(projectId: string) {
+    super(`Project ${projectId} does not exist or is scheduled for deletion`);
+    this.name = 'ProjectGoneError';
+  }
+}
+
+/** A blob the version references is not in the blob store. */
+export class MissingBlobError extends Error {
+  constructor(readonly key: string) {
+    super(`Blob ${key} is not in the blob store`);
+    this.name = 'MissingBlobError';
+  }
+}
+
+const SHA1_RE = /^[0-9a-f]{40}$/;
+const KEY_RE = /^[0-9a-f]{64}$/;
+
+function checkFile(file: CommitFile): void {
+  const problem = projectPathError(file.path);
+  if (problem)
+    throw new InvalidChangesError(`Invalid path ${JSON.stringify(file.path)}: ${problem}`);
+  if (!Number.isSafeInteger(file.size) || file.size < 0) {
+    throw new InvalidChangesError(`Invalid size of ${file.path}`);
+  }
+  if (!SHA1_RE.test(file.checksum))
+    throw new InvalidChangesError(`Invalid checksum of ${file.path}`);
+  if (!KEY_RE.test(file.blobKey)) throw new InvalidChangesError(`Invalid blob key of ${file.path}`);
+  if (file.diff) {
+    if (!SHA1_RE.test(file.diff.checksum) || !KEY_RE.test(file.diff.blobKey)) {
+      throw new InvalidChangesError(`Invalid diff of ${file.path}`);
+    }
+    if (!Number.isSafeInteger(file.diff.size) || file.diff.size < 0) {
+      throw new InvalidChangesError(`Invalid diff size of ${file.path}`);
+    }
+  }
+}
+
+/**
+ * Creates version N+1 of the project from the changes, in `tx` (see the module comment).
+ * Added paths must not exist yet; updated and removed paths must exist; no path may appear
+ * twice. An empty change set still makes a version (as in the reference).
+ */
+export async function commitVersion(tx: Tx, input: CommitVersionInput): Promise<CommittedVersion> {
+  const added = input.added ?? [];
+  const updated = input.updated ?? [];
+  const removed = input.removed ?? [];
+  for (const file of [...added, ...updated]) checkFile(file);
+  for (const file of removed) {
+    const problem = projectPathError(file.path);
+    if (problem)
+      throw new InvalidChangesError(`Invalid path ${JSON.stringify(file.path)}: ${problem}`);
+  }
+  const seen = new Set<string>();
+  for (const { path } of [...added, ...updated, ...removed]) {
+    if (seen.has(path)) throw new InvalidChangesError(`${path} is changed twice`);
+    seen.add(path);
+  }
+
+  await lockBlobsShared(tx);
+  const project = await lockProjectForCommit(tx, input.project.id);
+  if (!project || project.removedAt) throw new ProjectGoneError(input.project.id);
+  if (input.baseVersion !== undefined && input.baseVersion !== project.latestVersion) {
+    throw new VersionMismatchError(input.baseVersion, project.latestVersion);
+  }
+
+  const existing = await existingCurrentPaths(
+    tx,
+    input.project.id,
+    [...added, ...updated, ...removed].map((f) => f.path),
+  );
+  for (const file of added) {
+    if (existing.has(file.path)) throw new InvalidChangesError(`${file.path} already exists`);
+  }
+  for (const file of [...updated, ...removed]) {
+    if (!existing.has(file.path)) throw new InvalidChangesError(`${file.path} does not exist`);
+  }
+
+  // Blob rows; blobs new to the database must be in the store.
+  const blobRows = new Map<string, { key: string; size: number; sha1: string }>();
+  for (const file of [...added, ...updated]) {
+    blobRows.set(file.blobKey, { key: file.blobKey, size: file.size, sha1: file.checksum });
+    if (file.diff) {
+      blobRows.set(file.diff.blobKey, {
+        key: file.diff.blobKey,
+        size: file.diff.size,
+        sha1: file.diff.checksum,
+      });
+    }
+  }
+  const newKeys = await insertBlobRows(tx, [...blobRows.values()], input.at);
+  for (const key of newKeys) {
+    if (!(await input.blobStore.stat(key))) throw new MissingBlobError(key);
+  }
+
+  const version = project.latestVersion + 1;
+  const changes: VersionChangeCounts = {
+    added: added.length,
+    updated: updated.filter((f) => !f.diff).length,
+    updated_diff: updated.filter((f) => f.diff).length,
+    removed: removed.length,
+  };
+  const versionId = await insertVersionRow(tx, {
+    projectId: input.project.id,
+    name: version,
+    authorId: input.author?.id ?? null,
+    createdAt: input.at,
+    userAgent: input.userAgent ?? null,
+    ip: input.ip ?? null,
+    deviceId: input.deviceId ?? null,
+    projectSize: 0,
+    changes,
+  });
+
+  const historyRow = (file: CommitFile, change: FileChange) => ({
+    projectId: input.project.id,
+    versionId,
+    versionName: version,
+    path: file.path,
+    change,
+    size: file.size,
+    checksum: file.checksum,
+    blobKey: file.blobKey,
+    mtime: file.mtime ?? input.at,
+    diff: file.diff
+      ? {
+          path: file.diff.path,
+          size: file.diff.size,
+          checksum: file.diff.checksum,
+          blob_key: file.diff.blobKey,
+        }
+      : null,
+  });
+  const historyIds = await insertHistoryRows(tx, [
+    ...added.map((f) => historyRow(f, 'create')),
+    ...updated.map((f) => historyRow(f, f.diff ? 'update_diff' : 'update')),
+    ...removed.map((f) => ({
+      projectId: input.project.id,
+      versionId,
+      versionName: version,
+      path: f.path,
+      change: 'delete' as const,
+      size: 0,
+      checksum: null,
+      blobKey: null,
+      mtime: null,
+      diff: null,
+    })),
+  ]);
+
+  await deleteCurrentFiles(
+    tx,
+    input.project.id,
+    [...updated, ...removed].map((f) => f.path),
+  );
+  await insertCurrentFiles(
+    tx,
+    [...added, ...updated].map((f) => ({
+      projectId: input.project.id,
+      path: f.path,
+      size: f.size,
+      checksum: f.checksum,
+      mtime: f.mtime ?? input.at,
+      blobKey: f.blobKey,
+      historyId: historyIds.get(f.path)!,
+    })),
+  );
+
+  const totals = await currentFileTotals(tx, input.project.id);
+  const tags = tagsFor(totals.qgisProjects);
+  await setVersionSize(tx, versionId, totals.size);
+  await updateProjectAfterCommit(tx, input.project.id, {
+    latestVersion: version,
+    updatedAt: input.at,
+    diskUsage: totals.size,
+    tags,
+  });
+  return { versionId, version, projectSize: totals.size, tags, changes };
+}
