@@ -4,7 +4,6 @@
  * `tsx server/src/main.ts` runs it; scripts/start.ts imports startServer.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { startControlSocket, type ControlSocket } from './admin/control-socket';
@@ -13,7 +12,7 @@ import { bootstrap, type BootstrapResult } from './bootstrap';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase, type Database } from './db/database';
 import { migrate } from './db/migrate';
-import { LocalBlobStore } from './storage/local-blob-store';
+import { openBlobStore } from './storage/open-blob-store';
 
 export interface StartOptions {
   /** Install SIGINT/SIGTERM handlers that shut down and exit (default true). */
@@ -72,7 +71,7 @@ export async function startServer(
     database = await openDatabase(config);
     await migrate(database);
     const setup = await bootstrap(database, config);
-    const blobStore = new LocalBlobStore(path.join(config.dataDir, 'blobs'));
+    const blobStore = openBlobStore(config);
     app = buildApp({
       config,
       database,

@@ -7,7 +7,10 @@ import type { Config } from '../config';
 import type { Database } from '../db/database';
 import { WORKSPACE_ROLES, type WorkspaceRole } from '../db/schema';
 import { isValidEmail, usernameError, workspaceNameError } from '../lib/validation';
+import path from 'node:path';
 import { setMaintenance } from '../maintenance';
+import { importFolder } from '../services/project-import';
+import { openBlobStore } from '../storage/open-blob-store';
 import { validatePassword } from '../auth/passwords';
 import {
   AdminError,
@@ -25,6 +28,9 @@ Commands:
       Create a workspace (storage defaults to GLOBAL_STORAGE).
   workspace role <workspace> <username> <role>
       Set a user's role in a workspace; role is one of ${WORKSPACE_ROLES.join(', ')}.
+  project import <workspace> <project> <folder> [--replace]
+      Import the files of a folder on this machine into a project as one new version
+      (--replace: also remove project files that are not in the folder).
   maintenance on|off
       Switch read-only maintenance mode on or off (all instances sharing DATA_DIR).
   help
@@ -38,6 +44,7 @@ export type Command =
   | { kind: 'user-create'; username: string; email: string; password: string; superuser: boolean }
   | { kind: 'workspace-create'; name: string; storage: number | null }
   | { kind: 'workspace-role'; workspace: string; username: string; role: WorkspaceRole }
+  | { kind: 'project-import'; workspace: string; project: string; folder: string; replace: boolean }
   | { kind: 'maintenance'; on: boolean };
 
 export class UsageError extends Error {
@@ -151,13 +158,20 @@ export function parseCommand(argv: string[]): Command {
     }
     return { kind: 'workspace-role', workspace, username, role: role as WorkspaceRole };
   }
+  if (group === 'project' && action === 'import') {
+    const { positional, flags } = splitFlags(rest, []);
+    rejectUnknownFlags(flags, ['replace']);
+    expectArgs(positional, ['workspace', 'project', 'folder']);
+    const [workspace, project, folder] = positional as [string, string, string];
+    return { kind: 'project-import', workspace, project, folder, replace: flags.has('replace') };
+  }
   if (group === 'maintenance') {
     if ((action === 'on' || action === 'off') && rest.length === 0) {
       return { kind: 'maintenance', on: action === 'on' };
     }
     throw new UsageError('maintenance needs "on" or "off"');
   }
-  if (group === 'user' || group === 'workspace') {
+  if (group === 'user' || group === 'workspace' || group === 'project') {
     throw new UsageError(`Unknown command "${[group, action].filter(Boolean).join(' ')}"`);
   }
   throw new UsageError(`Unknown command "${group}"`);
@@ -172,6 +186,8 @@ export interface CommandContext {
   config: Config;
   /** Opened lazily: help and maintenance do not need it. */
   getDatabase(): Promise<Database>;
+  /** The CLI's working folder, for relative paths (the server's may differ). */
+  cwd?: string;
 }
 
 const ok = (stdout: string): CommandResult => ({ code: 0, stdout: `${stdout}\n`, stderr: '' });
@@ -200,6 +216,18 @@ export async function executeCommand(
         });
         return ok(
           `Created workspace "${workspace.name}" (id ${workspace.id}, storage ${workspace.storage} bytes).`,
+        );
+      }
+      case 'project-import': {
+        const result = await importFolder(await ctx.getDatabase(), openBlobStore(ctx.config), {
+          ...command,
+          folder: path.resolve(ctx.cwd ?? process.cwd(), command.folder),
+        });
+        if (result.version === null) {
+          return ok(`No changes: all ${result.unchanged} files are already in the project.`);
+        }
+        return ok(
+          `Created v${result.version} of ${command.workspace}/${command.project}: ${result.added} added, ${result.updated} updated, ${result.removed} removed, ${result.unchanged} unchanged.`,
         );
       }
       case 'workspace-role': {

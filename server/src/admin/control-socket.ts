@@ -108,15 +108,22 @@ export async function startControlSocket(
     req.on('end', () => {
       if (res.headersSent) return;
       let argv: unknown;
+      let cwd: unknown;
       try {
-        argv = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { argv?: unknown }).argv;
+        ({ argv, cwd } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+          argv?: unknown;
+          cwd?: unknown;
+        });
       } catch {
         return reply(400, { error: 'invalid JSON' });
       }
       if (!Array.isArray(argv) || !argv.every((a) => typeof a === 'string')) {
         return reply(400, { error: 'argv must be a list of strings' });
       }
-      runAdminCommand(argv, { config, getDatabase: async () => database }).then(
+      if (cwd !== undefined && typeof cwd !== 'string') {
+        return reply(400, { error: 'cwd must be a string' });
+      }
+      runAdminCommand(argv, { config, cwd, getDatabase: async () => database }).then(
         (result: CommandResult) => reply(200, result),
         (error: unknown) => {
           log.error({ err: error }, 'admin command failed');
@@ -173,7 +180,8 @@ export async function sendControlCommand(
   } catch {
     secret = '';
   }
-  const body = JSON.stringify({ argv });
+  // The CLI's working folder travels along, so relative paths mean what the operator typed.
+  const body = JSON.stringify({ argv, cwd: process.cwd() });
   return new Promise((resolve, reject) => {
     const request = http.request(
       {

@@ -16,7 +16,7 @@ import { openDatabase, type Database } from '../../../server/src/db/database';
 import { migrate } from '../../../server/src/db/migrate';
 import type { Mailer } from '../../../server/src/email';
 import { OUTBOX_DIR, readOutbox, type OutboxMail } from '../../../server/src/email/outbox-mailer';
-import { LocalBlobStore } from '../../../server/src/storage/local-blob-store';
+import { openBlobStore } from '../../../server/src/storage/open-blob-store';
 import { createTestDataDir, type TestDataDir } from './test-db';
 
 export const ADMIN_PASSWORD = 'Admin-Password-1';
@@ -72,7 +72,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const app = buildApp({
     config,
     database,
-    blobStore: new LocalBlobStore(path.join(config.dataDir, 'blobs')),
+    blobStore: openBlobStore(config),
     now: clock.now,
     distDir: options.distDir ?? null,
     logger: options.logger ?? false,
