@@ -17,3 +17,25 @@ export async function createProject(page: Page, namespace: string, name: string,
   );
   expect(status).toBe(200);
 }
+
+/** Replaces role lists of a project through PUT /v1/project/{namespace}/{name}. */
+export async function shareProject(
+  page: Page,
+  namespace: string,
+  name: string,
+  access: { readersnames?: string[]; writersnames?: string[]; ownersnames?: string[] },
+) {
+  const status = await page.evaluate(
+    async ([path, access]) => {
+      const token = (await fetch('/app/init')).headers.get('x-csrf-token') ?? '';
+      const response = await fetch(path as string, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': token },
+        body: JSON.stringify({ access }),
+      });
+      return response.status;
+    },
+    [`/v1/project/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`, access] as const,
+  );
+  expect(status).toBe(200);
+}
