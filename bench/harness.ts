@@ -48,3 +48,21 @@ export function report(results: BenchResult[]): void {
   }
   if (results.some((r) => !r.ok)) process.exitCode = 1;
 }
+
+/** Percentile (0–100) of the values, nearest-rank. */
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank] ?? NaN;
+}
+
+/** A result from two figures measured separately in the same run. */
+export function ratioResult(
+  name: string,
+  baselineMs: number,
+  candidateMs: number,
+  target: number,
+): BenchResult {
+  const ratio = candidateMs / baselineMs;
+  return { name, baselineMs, candidateMs, ratio, target, ok: ratio <= target };
+}

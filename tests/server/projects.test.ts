@@ -344,8 +344,8 @@ describe('GET /v1/project/paginated: filters and sorting', () => {
       'waymark/Roads',
       'team/parcels',
     ]);
-    // A bare column sorts descending; unknown tokens are ignored.
-    expect(await names('admin', '&order_params=bogus_asc,name')).toEqual(
+    // A bare column sorts descending.
+    expect(await names('admin', '&order_params=name')).toEqual(
       await names('admin', '&order_params=name_desc'),
     );
     expect(await names('admin', '&order_params=meta.size_desc')).toEqual([
@@ -379,6 +379,16 @@ describe('GET /v1/project/paginated: filters and sorting', () => {
       'waymark/Roads',
       'waymark/survey',
     ]);
+  });
+
+  it('refuses unknown sort fields with a clear error', async () => {
+    for (const order of ['bogus_asc', 'name_asc,owner_desc', 'disk usage_desc']) {
+      const response = await t
+        .client()
+        .get(`/v1/project/paginated?page=1&per_page=10&order_params=${encodeURIComponent(order)}`);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().detail).toMatch(/^Cannot sort by '[^']+': order_params takes/);
+    }
   });
 
   it('pages with a total count; past the end is 404', async () => {

@@ -127,8 +127,23 @@ const PROJECT_SORT: Readonly<Record<string, ProjectSortColumn>> = {
   'meta.size': 'disk_usage',
 };
 
+/** The sort fields a caller is told about when it names an unknown one. */
+const ADVERTISED_SORT = ['name', 'created', 'updated', 'disk_usage', 'namespace', 'meta.size'];
+
 function projectOrder(query: ProjectListQuery) {
-  if (query.orderParams) return parseSuffixOrder(query.orderParams, PROJECT_SORT);
+  if (query.orderParams) {
+    // Unlike the reference, which silently ignores unknown fields, a typo gets a clear answer.
+    for (const token of query.orderParams.split(',')) {
+      const field = token.trim().replace(/_(asc|desc)$/i, '');
+      if (field !== '' && !Object.hasOwn(PROJECT_SORT, field)) {
+        throw new HttpProblem(
+          400,
+          `Cannot sort by '${field}': order_params takes <field>_asc or <field>_desc with a field among ${ADVERTISED_SORT.join(', ')}`,
+        );
+      }
+    }
+    return parseSuffixOrder(query.orderParams, PROJECT_SORT);
+  }
   if (
     query.orderBy &&
     query.orderBy !== 'namespace' &&
