@@ -1,6 +1,8 @@
 // Projects at scale, with the real server on an embedded database:
 // - the project list's p95 latency with 10,000 projects against the same with 100 projects,
-//   measured in the same run (target ≤ 2×), for the default listing and a name search;
+//   measured in the same run (target ≤ 2×), for the default listing and a name search (the
+//   search is a sequential ILIKE scan today, about 7 ms per 10,000 rows on PGlite, twice per
+//   request: page and count);
 // - a zip download of a 1 GB project streams with flat memory (peak RSS growth < 100 MB) and
 //   costs at most 3× reading the same bytes straight from the blob store.
 import { randomBytes } from 'node:crypto';
@@ -60,7 +62,7 @@ async function p95(server: RunningServer, cookie: string, url: string): Promise<
 async function benchList(server: RunningServer): Promise<BenchResult[]> {
   const cookie = await signedInCookie(server);
   const listing = '/v1/project/paginated?page=1&per_page=25&order_params=updated_desc';
-  const search = '/v1/project/paginated?page=1&per_page=25&order_params=name_asc&name=vey%201';
+  const search = '/v1/project/paginated?page=1&per_page=25&order_params=name_asc&name=survey%2099';
   await seedProjects(server, 1, 100);
   const small = [await p95(server, cookie, listing), await p95(server, cookie, search)];
   await seedProjects(server, 101, 10_000);

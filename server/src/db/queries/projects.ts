@@ -215,6 +215,9 @@ export async function listProjectsPage(
   }
   orderBy.push(asc(projects.id));
 
+  // The page and the count are separate queries: a window count would make the database
+  // build every matching row (and its conflict check) before the LIMIT; this way the page
+  // costs a top-N sort, and only its 25 rows get the conflict check.
   const rows = await db
     .select({
       id: projects.id,
@@ -231,7 +234,6 @@ export async function listProjectsPage(
       removedAt: projects.removedAt,
       hasConflict: sql<boolean>`exists (select 1 from ${projectFiles} where ${projectFiles.projectId} = ${projects.id} and ${projectFiles.path} ~ ${CONFLICT_FILE_PATTERN})`,
       viewerRole: viewer.role,
-      total: sql<number>`count(*) over ()`.mapWith(Number),
     })
     .from(projects)
     .innerJoin(workspaces, eq(workspaces.id, projects.workspaceId))
@@ -244,8 +246,11 @@ export async function listProjectsPage(
     .limit(filter.limit)
     .offset(filter.offset);
 
-  const total = rows[0]?.total ?? (filter.offset === 0 ? 0 : await countProjects(db, conditions));
-  return { rows: rows.map(({ total: _total, ...row }) => row), total };
+  const total =
+    filter.offset === 0 && rows.length < filter.limit
+      ? rows.length
+      : await countProjects(db, conditions);
+  return { rows, total };
 }
 
 async function countProjects(db: Executor, conditions: (SQL | undefined)[]): Promise<number> {
