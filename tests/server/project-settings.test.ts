@@ -346,7 +346,8 @@ describe('POST /v1/project/clone/{namespace}/{project}', () => {
       public: false,
       creator: people.alice!.id,
       role: 'owner',
-      access: { ownersnames: [], readersnames: [] },
+      // The one who clones owns the clone; nobody else is carried over.
+      access: { ownersnames: ['alice'], readersnames: ['alice'] },
     });
     expect(detail.files.map((f: { path: string }) => f.path)).toEqual([
       'a.txt',

@@ -465,7 +465,7 @@ describe('POST /v1/project/:namespace', () => {
     expect(writer.statusCode).toBe(403);
   });
 
-  it('creates an empty project at v0 that the creator is not a member of', async () => {
+  it('creates an empty project at v0 whose creator is its owner', async () => {
     t.clock.advance(3600 * 1000 + 500);
     const now = new Date(t.clock.ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
     const response = await create('alice', 'team', { name: '  Field survey 2024 ', public: true });
@@ -493,7 +493,12 @@ describe('POST /v1/project/:namespace', () => {
       disk_usage: 0,
       tags: [],
       permissions: { upload: true, update: true, delete: true },
-      access: expect.objectContaining({ owners: [], readers: [], public: true }),
+      access: expect.objectContaining({
+        owners: [people.alice!.id],
+        ownersnames: ['alice'],
+        readers: [people.alice!.id],
+        public: true,
+      }),
     });
     // Private by default; superusers may create anywhere.
     expect((await create('admin', 'waymark', { name: 'private one' })).statusCode).toBe(200);

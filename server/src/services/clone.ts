@@ -11,6 +11,7 @@ import {
   findProjectByName,
   insertProject,
   insertProjectWithInitialVersion,
+  upsertProjectMembers,
   workspaceDiskUsage,
 } from '../db/queries/projects';
 import { findWorkspaceByName, findWorkspaceMemberRole } from '../db/queries/workspaces';
@@ -92,7 +93,7 @@ export async function cloneProject(
   try {
     await db.transaction(async (tx) => {
       if (files.length === 0) {
-        await insertProjectWithInitialVersion(tx, {
+        const empty = await insertProjectWithInitialVersion(tx, {
           workspaceId: workspace.id,
           name,
           public: false,
@@ -102,6 +103,7 @@ export async function cloneProject(
           ip: meta.ip,
           deviceId: meta.deviceId,
         });
+        await upsertProjectMembers(tx, empty.id, [{ userId: caller.id, role: 'owner' }]);
         return;
       }
       // Like the reference: a clone with files starts at v1, without a v0 record.
@@ -114,6 +116,7 @@ export async function cloneProject(
         updatedAt: at,
         latestVersion: 0,
       });
+      await upsertProjectMembers(tx, project.id, [{ userId: caller.id, role: 'owner' }]);
       await commitVersion(tx, {
         project,
         author: caller,

@@ -7,6 +7,7 @@ import { isUniqueViolation } from '../db/errors';
 import {
   findProjectByName,
   insertProjectWithInitialVersion,
+  upsertProjectMembers,
   listProjectMembers,
   listProjectsPage,
   type ProjectListRow,
@@ -285,7 +286,8 @@ export interface CreateProjectInput {
 /**
  * POST /v1/project/:namespace: an empty private (or public) project at v0. Checks in the
  * reference's order: name, workspace, permission (workspace admin), name clash, template.
- * The creator is not made a member: access comes from the workspace role.
+ * The creator becomes the project's owner (the reference leaves access to the workspace role;
+ * our issue asks for an owner, so access survives a later change of workspace role).
  */
 export async function createProject(
   ctx: AppContext,
@@ -323,7 +325,7 @@ export async function createProject(
 
   try {
     await db.transaction(async (tx) => {
-      await insertProjectWithInitialVersion(tx, {
+      const project = await insertProjectWithInitialVersion(tx, {
         workspaceId: workspace.id,
         name,
         public: input.public ?? false,
@@ -333,6 +335,7 @@ export async function createProject(
         ip: meta.ip,
         deviceId: meta.deviceId,
       });
+      await upsertProjectMembers(tx, project.id, [{ userId: user.id, role: 'owner' }]);
     });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
