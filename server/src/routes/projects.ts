@@ -27,18 +27,23 @@ import {
 
 const idList = { type: 'array', items: { type: 'integer' } } as const;
 
+/** The keys a project list item and a project detail share (api-reference A.5). */
+const projectCommonProperties = {
+  id: { type: 'string' },
+  name: { type: 'string' },
+  namespace: { type: 'string' },
+  version: { type: 'string' },
+  created: { type: 'string' },
+  updated: { type: 'string' },
+  creator: { type: ['integer', 'null'] },
+  disk_usage: { type: 'integer' },
+  tags: stringList,
+} as const;
+
 export const projectListItemSchema = {
   type: 'object',
   properties: {
-    id: { type: 'string' },
-    name: { type: 'string' },
-    namespace: { type: 'string' },
-    version: { type: 'string' },
-    created: { type: 'string' },
-    updated: { type: 'string' },
-    creator: { type: ['integer', 'null'] },
-    disk_usage: { type: 'integer' },
-    tags: stringList,
+    ...projectCommonProperties,
     has_conflict: { type: 'boolean' },
     permissions: {
       type: 'object',
@@ -157,19 +162,11 @@ export const projectFileSchema = {
 export const projectDetailSchema = {
   type: 'object',
   properties: {
-    id: { type: 'string' },
-    name: { type: 'string' },
-    namespace: { type: 'string' },
+    ...projectCommonProperties,
     workspace_id: { type: 'integer' },
-    version: { type: 'string' },
-    created: { type: 'string' },
-    updated: { type: 'string' },
-    creator: { type: ['integer', 'null'] },
-    disk_usage: { type: 'integer' },
     public: { type: 'boolean' },
     removed_at: { type: 'null' },
     locked_until: nullableString,
-    tags: stringList,
     uploads: stringList,
     role: { type: ['string', 'null'], enum: ['owner', 'writer', 'reader', null] },
     permissions: projectListItemSchema.properties.permissions,
@@ -190,8 +187,6 @@ const idParams = {
   properties: { id: { type: 'string' } },
 } as const;
 
-const userIds = { type: 'array', items: { type: 'integer' } } as const;
-
 const accessSettingsBody = {
   type: 'object',
   required: ['access'],
@@ -203,10 +198,10 @@ const accessSettingsBody = {
         writersnames: stringList,
         editorsnames: stringList,
         readersnames: stringList,
-        owners: userIds,
-        writers: userIds,
-        editors: userIds,
-        readers: userIds,
+        owners: idList,
+        writers: idList,
+        editors: idList,
+        readers: idList,
         public: { type: 'boolean' },
       },
     },
