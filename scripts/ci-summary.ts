@@ -17,8 +17,8 @@ for (const file of process.argv.slice(2)) {
       failed += Number(/(\d+) failed/.exec(vitest[1])?.[1] ?? 0);
       continue;
     }
-    // Playwright: "  12 passed (30.1s)", "  1 failed"
-    const pw = /^\s+(\d+) (passed|failed)(?: \([\d.]+m?s\))?\s*$/.exec(line);
+    // Playwright: "  12 passed (30.1s)", "  24 passed (2.5m)", "  1 failed"
+    const pw = /^\s+(\d+) (passed|failed)(?: \([\d.]+(?:ms|s|m|h)\))?\s*$/.exec(line);
     if (pw) {
       if (pw[2] === 'passed') passed += Number(pw[1]);
       else failed += Number(pw[1]);
