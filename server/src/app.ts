@@ -29,6 +29,7 @@ import authRoutes from './routes/auth';
 import downloadRoutes from './routes/downloads';
 import instanceRoutes from './routes/instance';
 import projectRoutes from './routes/projects';
+import pushRoutes from './routes/push';
 import userRoutes from './routes/users';
 import workspaceRoutes from './routes/workspaces';
 import type { BlobStore } from './storage/blob-store';
@@ -170,6 +171,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   app.register(userRoutes);
   app.register(workspaceRoutes);
   app.register(projectRoutes);
+  app.register(pushRoutes);
   app.register(downloadRoutes);
   app.register(accessRequestRoutes);
 

@@ -94,7 +94,7 @@ describe('purging deleted projects', () => {
       .update(projects)
       .set({ removedAt: t.clock.now() })
       .where(eq(projects.id, recent.id));
-    expect(await t.app.scheduler.runDue()).toEqual({ [PURGE_JOB]: 'ran' });
+    expect(await t.app.scheduler.runDue()).toMatchObject({ [PURGE_JOB]: 'ran' });
     expect(
       await t.database.db.select().from(projects).where(eq(projects.id, doomed.id)),
     ).toHaveLength(1);
@@ -131,9 +131,9 @@ describe('purging deleted projects', () => {
   });
 
   it('runs a job again only after its interval, and takes over a lapsed lease', async () => {
-    expect(await t.app.scheduler.runDue()).toEqual({ [PURGE_JOB]: 'skipped' });
+    expect(await t.app.scheduler.runDue()).toMatchObject({ [PURGE_JOB]: 'skipped' });
     t.clock.advance(HOUR);
-    expect(await second.scheduler.runDue()).toEqual({ [PURGE_JOB]: 'ran' });
+    expect(await second.scheduler.runDue()).toMatchObject({ [PURGE_JOB]: 'ran' });
 
     // An instance claimed it and died: nobody runs it until the lease runs out.
     t.clock.advance(2 * HOUR);
@@ -141,9 +141,9 @@ describe('purging deleted projects', () => {
       .update(jobRuns)
       .set({ lockedUntil: new Date(t.clock.ms + 30 * 60 * 1000) })
       .where(eq(jobRuns.name, PURGE_JOB));
-    expect(await t.app.scheduler.runDue()).toEqual({ [PURGE_JOB]: 'skipped' });
+    expect(await t.app.scheduler.runDue()).toMatchObject({ [PURGE_JOB]: 'skipped' });
     t.clock.advance(31 * 60 * 1000);
-    expect(await t.app.scheduler.runDue()).toEqual({ [PURGE_JOB]: 'ran' });
+    expect(await t.app.scheduler.runDue()).toMatchObject({ [PURGE_JOB]: 'ran' });
   });
 
   it('logs a failed run and tries it again at the next poll', async () => {

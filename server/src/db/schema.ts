@@ -312,7 +312,10 @@ export const uploads = pgTable(
     /** open | finishing */
     status: text('status').notNull().default('open'),
   },
-  (t) => [unique('uploads_project_key').on(t.projectId)],
+  (t) => [
+    unique('uploads_project_key').on(t.projectId),
+    index('uploads_last_ping_idx').on(t.lastPingAt),
+  ],
 );
 
 /** Chunks acknowledged for an upload (acknowledged = durable on disk). */
@@ -328,6 +331,8 @@ export const uploadChunks = pgTable(
     size: bytes('size').notNull(),
     sha1: text('sha1'),
     receivedAt: ts('received_at').notNull().defaultNow(),
+    /** How many times the chunk's bytes were written (a re-sent chunk is written again). */
+    writes: integer('writes').notNull().default(1),
   },
   (t) => [primaryKey({ columns: [t.uploadId, t.chunkId] })],
 );

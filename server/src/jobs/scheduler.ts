@@ -10,6 +10,7 @@
 import type { AppContext } from '../context';
 import { claimJob, ensureJobRow, finishJob, releaseJob } from '../db/queries/jobs';
 import { purgeRemovedProjects } from '../services/purge';
+import { cleanupUploads } from '../services/push';
 
 export interface Job {
   name: string;
@@ -25,10 +26,14 @@ export type JobOutcome = 'ran' | 'skipped' | 'failed';
 const HOUR = 3600 * 1000;
 
 export const PURGE_JOB = 'purge-removed-projects';
+export const UPLOAD_CLEANUP_JOB = 'cleanup-abandoned-uploads';
 
 /** The server's jobs. */
 export function defaultJobs(): Job[] {
-  return [{ name: PURGE_JOB, intervalMs: HOUR, leaseMs: HOUR, run: purgeRemovedProjects }];
+  return [
+    { name: PURGE_JOB, intervalMs: HOUR, leaseMs: HOUR, run: purgeRemovedProjects },
+    { name: UPLOAD_CLEANUP_JOB, intervalMs: HOUR, leaseMs: HOUR, run: cleanupUploads },
+  ];
 }
 
 /** How often a running server looks for due jobs. */

@@ -1,0 +1,212 @@
+/**
+ * The v1 push protocol (api-reference A.8, §1): start, chunk, finish, cancel, and the
+ * resume status call GET /v1/project/push/{transaction} (an addition, docs/decisions.md).
+ */
+import type { IncomingMessage } from 'node:http';
+import type { FastifyPluginAsync } from 'fastify';
+import { clientMeta, deviceIdOf, requireLogin } from '../plugins/auth';
+import {
+  cancelPush,
+  finishPush,
+  startPush,
+  uploadChunk,
+  uploadStatus,
+  type PushInput,
+} from '../services/push';
+import { projectDetailSchema } from './projects';
+import { authErrorSchema, emptySchema, problemSchema, stringList } from './schemas';
+
+async function* noBody(): AsyncGenerator<Uint8Array> {}
+
+const pushFile = {
+  type: 'object',
+  required: ['path', 'size', 'checksum'],
+  properties: {
+    path: { type: 'string' },
+    size: { type: 'integer', minimum: 0 },
+    checksum: { type: 'string' },
+    mtime: { type: ['string', 'null'] },
+    chunks: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 256 } },
+    diff: { type: ['object', 'null'] },
+  },
+} as const;
+
+const pushFileList = { type: 'array', items: pushFile } as const;
+
+const pushBody = {
+  type: 'object',
+  required: ['changes'],
+  properties: {
+    version: { type: 'string' },
+    changes: {
+      type: 'object',
+      required: ['added', 'updated', 'removed'],
+      properties: { added: pushFileList, updated: pushFileList, removed: pushFileList },
+    },
+  },
+} as const;
+
+const transactionSchema = {
+  type: 'object',
+  required: ['transaction'],
+  properties: { transaction: { type: 'string' } },
+} as const;
+
+const transactionParams = {
+  type: 'object',
+  required: ['transaction'],
+  properties: { transaction: { type: 'string' } },
+} as const;
+
+const errorResponses = {
+  400: problemSchema,
+  401: authErrorSchema,
+  403: problemSchema,
+  404: problemSchema,
+  422: problemSchema,
+} as const;
+
+const uploadStatusSchema = {
+  type: 'object',
+  properties: {
+    transaction: { type: 'string' },
+    project: { type: 'string' },
+    version: { type: 'string' },
+    chunks_received: stringList,
+    files: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          path: { type: 'string' },
+          size: { type: 'integer' },
+          chunks: stringList,
+          received: { type: 'integer' },
+        },
+      },
+    },
+    expires: { type: 'string' },
+  },
+} as const;
+
+/**
+ * Routes with raw bodies: any content type is accepted unparsed. The chunk body is streamed
+ * by the service (never buffered); finish and cancel ignore theirs.
+ */
+const rawBodyRoutes: FastifyPluginAsync = async (app) => {
+  const ctx = app.ctx;
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+
+  app.post<{ Params: { transaction: string; chunk: string } }>(
+    '/v1/project/push/chunk/:transaction/:chunk',
+    {
+      preHandler: requireLogin,
+      schema: {
+        params: {
+          type: 'object',
+          required: ['transaction', 'chunk'],
+          properties: { transaction: { type: 'string' }, chunk: { type: 'string' } },
+        },
+        response: {
+          200: {
+            type: 'object',
+            required: ['checksum', 'size'],
+            properties: { checksum: { type: 'string' }, size: { type: 'integer' } },
+          },
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const body: AsyncIterable<Uint8Array> =
+        (request.body as IncomingMessage | undefined) ?? noBody();
+      return uploadChunk(
+        ctx,
+        request.auth.user,
+        request.params.transaction,
+        request.params.chunk,
+        body,
+      );
+    },
+  );
+
+  app.post<{ Params: { transaction: string } }>(
+    '/v1/project/push/finish/:transaction',
+    {
+      preHandler: requireLogin,
+      schema: {
+        params: transactionParams,
+        response: { 200: projectDetailSchema, ...errorResponses },
+      },
+    },
+    async (request) =>
+      finishPush(ctx, request.auth.user, request.params.transaction, {
+        ...clientMeta(request),
+        deviceId: deviceIdOf(request),
+      }),
+  );
+
+  app.post<{ Params: { transaction: string } }>(
+    '/v1/project/push/cancel/:transaction',
+    {
+      preHandler: requireLogin,
+      schema: {
+        params: transactionParams,
+        response: { 200: emptySchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      await cancelPush(ctx, request.auth.user, request.params.transaction);
+      return reply.code(200).send();
+    },
+  );
+};
+
+const pushRoutes: FastifyPluginAsync = async (app) => {
+  const ctx = app.ctx;
+
+  app.post<{ Params: { namespace: string; name: string }; Body: PushInput }>(
+    '/v1/project/push/:namespace/:name',
+    {
+      preHandler: requireLogin,
+      schema: {
+        params: {
+          type: 'object',
+          required: ['namespace', 'name'],
+          properties: { namespace: { type: 'string' }, name: { type: 'string' } },
+        },
+        body: pushBody,
+        response: {
+          200: { anyOf: [transactionSchema, projectDetailSchema] },
+          ...errorResponses,
+          415: problemSchema,
+        },
+      },
+    },
+    async (request) =>
+      startPush(
+        ctx,
+        request.auth.user,
+        { namespace: request.params.namespace, name: request.params.name },
+        request.body,
+        { ...clientMeta(request), deviceId: deviceIdOf(request) },
+      ),
+  );
+
+  app.register(rawBodyRoutes);
+
+  app.get<{ Params: { transaction: string } }>(
+    '/v1/project/push/:transaction',
+    {
+      preHandler: requireLogin,
+      schema: {
+        params: transactionParams,
+        response: { 200: uploadStatusSchema, ...errorResponses },
+      },
+    },
+    async (request) => uploadStatus(ctx, request.auth.user, request.params.transaction),
+  );
+};
+
+export default pushRoutes;

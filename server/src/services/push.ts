@@ -1,0 +1,560 @@
+/**
+ * The v1 push protocol (api-reference A.8, §1): push start, chunks, status, finish, cancel,
+ * and the cleanup of abandoned uploads.
+ *
+ * - Push start runs the reference's checks in its order (§1.2) and takes the project's push
+ *   lock (one upload row per project; a row without requests for LOCK_EXPIRATION_MS may be
+ *   taken over). A push with removals only makes the version at once.
+ * - Chunks are written straight to their offset in a per-file staging file (storage/
+ *   upload-staging.ts), fsynced, then recorded; a repeated chunk rewrites the same bytes.
+ * - Finish checks that every chunk arrived and that every file has its declared size and
+ *   SHA-1 (streaming), then puts the files into the blob store and makes the version and
+ *   drops the upload in one database transaction. A failed check keeps the upload, so the
+ *   client can send the affected chunks again.
+ */
+import type { ClientMeta } from '../auth/sessions';
+import type { AppContext } from '../context';
+import { findVersion, listCurrentFiles } from '../db/queries/files';
+import { workspaceDiskUsage } from '../db/queries/projects';
+import {
+  acquireUpload,
+  claimUploadForFinish,
+  deleteChunk,
+  deleteUpload,
+  deleteUploadsIdleSince,
+  existingUploadIds,
+  findUpload,
+  listChunks,
+  recordChunk,
+  reopenUpload,
+  touchUpload,
+  type UploadRow,
+} from '../db/queries/uploads';
+import type { User } from '../db/schema';
+import { authRequired, badRequest, forbidden, HttpProblem, notFound } from '../errors';
+import { isVersionedFile } from '../lib/paths';
+import {
+  hasTrailingSpaceFolder,
+  isBlacklisted,
+  isUnsupportedName,
+  isUnsupportedType,
+  trailingSpace,
+  unsupportedName,
+  unsupportedType,
+} from '../lib/push-rules';
+import { isoZ } from '../lib/time';
+import { ChunkTooBigError, CHUNK_SIZE, UploadStaging } from '../storage/upload-staging';
+import { storageLimitHit } from './clone';
+import { projectFor, reloadProjectAccess, isUuid, type ProjectRef } from './project-access';
+import { projectDetail, type ProjectDetail } from './project-detail';
+import {
+  commitVersion,
+  InvalidChangesError,
+  VersionMismatchError,
+  type CommitFile,
+} from './versions';
+
+/** A push lock without requests for this long may be taken over (LOCKFILE_EXPIRATION). */
+export const LOCK_EXPIRATION_MS = 5 * 60 * 1000;
+/** Uploads without requests for this long are removed by the cleanup job. */
+export const UPLOAD_EXPIRATION_MS = 24 * 3600 * 1000;
+/** How often a running finish refreshes the upload's last_ping_at. */
+const FINISH_PING_MS = 5000;
+
+export const VERSION_MISMATCH = 'Version mismatch';
+export const FIRST_PUSH_V0 = 'First push should be with v0';
+export const NO_CHANGES = 'No changes';
+export const NOT_UNIQUE = 'Not unique changes';
+export const FILE_NOT_VALID = 'File is not valid';
+export const ANOTHER_PROCESS = 'Another process is running. Please try later.';
+export const NO_UPLOAD_PERMISSIONS = 'You do not have permissions for ongoing upload';
+export const BIG_CHUNK = `Chunk size exceeds maximum allowed size ${(CHUNK_SIZE / 1024 / 1024).toFixed(1)} MB`;
+export const UPLOAD_CANCELED = 'Upload was probably canceled';
+export const UPLOAD_FINISHING = 'The upload is being finished';
+export const PROJECT_LOCKED_CODE = 'ProjectLocked';
+export const UPLOAD_ERROR_CODE = 'UploadError';
+export const DIFF_NOT_SUPPORTED =
+  'GeoPackage diff updates are not supported by this server: send the whole file';
+export const alreadyUploaded = (path: string) => `File ${path} has been already uploaded`;
+export const notInProject = (path: string) => `File ${path} is not in the project`;
+export const invalidChunks = (path: string, count: number) =>
+  `File '${path}' must be sent in ${count} chunk(s) of at most 10 MB`;
+export const invalidChecksum = (path: string) => `Invalid checksum of '${path}'`;
+export const unknownChunk = (chunk: string) => `Chunk ${chunk} is not part of this upload`;
+
+export interface PushFileInput {
+  path: string;
+  size: number;
+  checksum: string;
+  mtime?: string | null;
+  chunks?: string[];
+  diff?: unknown;
+}
+
+export interface PushInput {
+  version?: string;
+  changes: { added: PushFileInput[]; updated: PushFileInput[]; removed: PushFileInput[] };
+}
+
+/** An added or updated file of the stored plan. */
+export interface PlanFile {
+  path: string;
+  size: number;
+  checksum: string;
+  mtime: string | null;
+  chunks: string[];
+}
+
+export interface UploadPlan {
+  added: PlanFile[];
+  updated: PlanFile[];
+  removed: { path: string; size: number; checksum: string }[];
+}
+
+export type PushResult = { transaction: string } | ProjectDetail;
+
+export interface ChunkResult {
+  checksum: string;
+  size: number;
+}
+
+export interface UploadStatus {
+  transaction: string;
+  project: string;
+  version: string;
+  chunks_received: string[];
+  files: { path: string; size: number; chunks: string[]; received: number }[];
+  expires: string;
+}
+
+type Meta = ClientMeta & { deviceId: string | null };
+
+function staging(ctx: AppContext): UploadStaging {
+  return new UploadStaging(ctx.config.dataDir);
+}
+
+function projectLocked(lockedUntil: Date | null, now: Date): HttpProblem | null {
+  if (!lockedUntil || lockedUntil.getTime() <= now.getTime()) return null;
+  return new HttpProblem(
+    422,
+    `The project is currently locked and you cannot make changes to it (${PROJECT_LOCKED_CODE})`,
+    { extra: { code: PROJECT_LOCKED_CODE } },
+  );
+}
+
+function uploadError(
+  message: string,
+  files: string[],
+  extra: Record<string, unknown> = {},
+): HttpProblem {
+  return new HttpProblem(422, `${message} (${UPLOAD_ERROR_CODE})`, {
+    extra: { code: UPLOAD_ERROR_CODE, files, ...extra },
+  });
+}
+
+/** `v12` → 12 (every `v` and whitespace stripped, like the reference); null when invalid. */
+export function parsePushVersion(text: string | undefined): number | null {
+  const digits = (text ?? 'v0').replace(/[v\s]/g, '');
+  if (!/^\d+$/.test(digits)) return null;
+  const n = Number(digits);
+  return Number.isSafeInteger(n) ? n : null;
+}
+
+/** The structural checks of §1.2 step 5, plus the chunk plan this server needs. */
+function validateChanges(changes: PushInput['changes']): void {
+  const { added, updated, removed } = changes;
+  if (added.length + updated.length + removed.length === 0) throw badRequest(NO_CHANGES);
+  const paths = new Set<string>();
+  for (const file of [...added, ...updated, ...removed]) {
+    if (paths.has(file.path)) throw badRequest(NOT_UNIQUE);
+    paths.add(file.path);
+  }
+  const chunkIds = new Set<string>();
+  for (const file of [...added, ...updated]) {
+    if (isVersionedFile(file.path) && file.size === 0) throw badRequest(FILE_NOT_VALID);
+    if (isUnsupportedName(file.path)) throw badRequest(unsupportedName(file.path));
+    if (isUnsupportedType(file.path)) throw badRequest(unsupportedType(file.path));
+    if (added.includes(file) && hasTrailingSpaceFolder(file.path)) {
+      throw badRequest(trailingSpace(file.path));
+    }
+    if (file.diff) throw badRequest(DIFF_NOT_SUPPORTED);
+    if (!/^[0-9a-fA-F]{40}$/.test(file.checksum)) throw badRequest(invalidChecksum(file.path));
+    const chunks = file.chunks ?? [];
+    const expected = Math.ceil(file.size / CHUNK_SIZE);
+    if (chunks.length !== expected) throw badRequest(invalidChunks(file.path, expected));
+    for (const chunk of chunks) {
+      if (chunkIds.has(chunk)) throw badRequest(NOT_UNIQUE);
+      chunkIds.add(chunk);
+    }
+  }
+  for (const file of removed) {
+    if (isUnsupportedName(file.path)) throw badRequest(unsupportedName(file.path));
+  }
+}
+
+function planFile(file: PushFileInput): PlanFile {
+  return {
+    path: file.path,
+    size: file.size,
+    checksum: file.checksum.toLowerCase(),
+    mtime: file.mtime ?? null,
+    chunks: file.chunks ?? [],
+  };
+}
+
+function mtimeOf(text: string | null): Date | null {
+  if (!text) return null;
+  const date = new Date(text);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** Added and updated files in plan order (the staging file index is the position here). */
+function stagedFiles(plan: UploadPlan): PlanFile[] {
+  return [...plan.added, ...plan.updated];
+}
+
+/** POST /v1/project/push/{namespace}/{name}. */
+export async function startPush(
+  ctx: AppContext,
+  caller: User | null,
+  ref: ProjectRef,
+  input: PushInput,
+  meta: Meta,
+): Promise<PushResult> {
+  if (!caller?.active) throw authRequired();
+  const access = await projectFor(ctx, caller, ref, 'upload');
+  const db = ctx.database.db;
+  const { project } = access;
+  const now = ctx.now();
+
+  const locked = projectLocked(project.lockedUntil, now);
+  if (locked) throw locked;
+
+  const version = parsePushVersion(input.version);
+  const hasV0 = project.latestVersion > 0 || (await findVersion(db, project.id, 0)) !== null;
+  if (!hasV0) {
+    if (version !== 0) throw badRequest(FIRST_PUSH_V0);
+  } else if (version !== project.latestVersion) {
+    throw badRequest(VERSION_MISMATCH);
+  }
+
+  validateChanges(input.changes);
+  const raw = input.changes;
+  const plan: UploadPlan = {
+    added: raw.added.filter((f) => !isBlacklisted(f.path)).map(planFile),
+    updated: raw.updated.filter((f) => !isBlacklisted(f.path)).map(planFile),
+    removed: raw.removed
+      .filter((f) => !isBlacklisted(f.path))
+      .map((f) => ({ path: f.path, size: f.size, checksum: f.checksum })),
+  };
+
+  const current = new Map((await listCurrentFiles(db, project.id)).map((f) => [f.path, f]));
+  for (const file of plan.added) {
+    if (current.has(file.path)) throw badRequest(alreadyUploaded(file.path));
+  }
+  // Stricter than the reference (commitVersion's rule): updated and removed paths must exist.
+  for (const file of [...plan.updated, ...plan.removed]) {
+    if (!current.has(file.path)) throw badRequest(notInProject(file.path));
+  }
+
+  const extra =
+    [...plan.added, ...plan.updated].reduce((sum, f) => sum + f.size, 0) -
+    plan.updated.reduce((sum, f) => sum + (current.get(f.path)?.size ?? 0), 0) -
+    plan.removed.reduce((sum, f) => sum + f.size, 0);
+  const usage = await workspaceDiskUsage(db, access.workspace.id);
+  if (usage + extra > access.workspace.storage) {
+    throw storageLimitHit(usage, access.workspace.storage);
+  }
+
+  const { upload, replaced } = await acquireUpload(
+    db,
+    {
+      projectId: project.id,
+      baseVersion: project.latestVersion,
+      userId: caller.id,
+      changes: plan,
+      at: now,
+    },
+    new Date(now.getTime() - LOCK_EXPIRATION_MS),
+  );
+  for (const id of replaced) await staging(ctx).remove(id);
+  if (!upload) throw badRequest(ANOTHER_PROCESS);
+  if (replaced.length > 0) {
+    ctx.log.info({ project: project.id, replaced }, 'Push artefact removed by subsequent push');
+  }
+
+  if (raw.added.length > 0 || raw.updated.length > 0) return { transaction: upload.id };
+
+  // Removals only: the version is made at once.
+  try {
+    await db.transaction(async (tx) => {
+      await commitVersion(tx, {
+        project,
+        author: caller,
+        userAgent: meta.userAgent,
+        ip: meta.ip,
+        deviceId: meta.deviceId,
+        removed: plan.removed.map((f) => ({ path: f.path })),
+        at: now,
+        baseVersion: upload.baseVersion,
+        blobStore: ctx.blobStore,
+      });
+      await deleteUpload(tx, upload.id);
+    });
+  } catch (error) {
+    await deleteUpload(db, upload.id);
+    if (error instanceof VersionMismatchError) throw badRequest(VERSION_MISMATCH);
+    if (error instanceof InvalidChangesError) {
+      throw new HttpProblem(422, 'Failed to upload a new project version. Please try later.');
+    }
+    throw error;
+  }
+  return projectDetail(ctx, await reloadProjectAccess(ctx, access));
+}
+
+/** The caller's upload `transaction` (404 unknown, 403 another user's). */
+async function ownUpload(
+  ctx: AppContext,
+  caller: User | null,
+  transaction: string,
+): Promise<{ upload: UploadRow; plan: UploadPlan; lockedUntil: Date | null }> {
+  if (!caller?.active) throw authRequired();
+  if (!isUuid(transaction)) throw notFound();
+  const found = await findUpload(ctx.database.db, transaction.toLowerCase());
+  if (!found || found.projectRemovedAt) throw notFound();
+  if (found.upload.userId !== caller.id) throw forbidden(NO_UPLOAD_PERMISSIONS);
+  return {
+    upload: found.upload,
+    plan: found.upload.changes as UploadPlan,
+    lockedUntil: found.projectLockedUntil,
+  };
+}
+
+/** POST /v1/project/push/chunk/{transaction}/{chunk}: `body` is the raw request stream. */
+export async function uploadChunk(
+  ctx: AppContext,
+  caller: User | null,
+  transaction: string,
+  chunkId: string,
+  body: AsyncIterable<Uint8Array | string>,
+): Promise<ChunkResult> {
+  const { upload, plan } = await ownUpload(ctx, caller, transaction);
+  const files = stagedFiles(plan);
+  const fileIndex = files.findIndex((f) => f.chunks.includes(chunkId));
+  if (fileIndex < 0) throw notFound(unknownChunk(chunkId));
+  const stale = upload.lastPingAt.getTime() < ctx.now().getTime() - LOCK_EXPIRATION_MS;
+  if (upload.status !== 'open' && !stale) throw badRequest(UPLOAD_FINISHING);
+  const file = files[fileIndex]!;
+  const chunkIndex = file.chunks.indexOf(chunkId);
+  const db = ctx.database.db;
+  const store = staging(ctx);
+
+  let written: { size: number; sha1: string };
+  try {
+    written = await store.writeChunk(upload.id, fileIndex, chunkIndex * CHUNK_SIZE, body, {
+      limit: CHUNK_SIZE,
+      truncate: chunkIndex === file.chunks.length - 1,
+    });
+  } catch (error) {
+    // The chunk's place may hold a part of the failed bytes: it is no longer received.
+    await deleteChunk(db, upload.id, chunkId);
+    if (error instanceof ChunkTooBigError) {
+      throw new HttpProblem(400, `${BIG_CHUNK} (BigChunkError)`, {
+        extra: { code: 'BigChunkError' },
+      });
+    }
+    throw error;
+  }
+  const at = ctx.now();
+  if (!(await touchUpload(db, upload.id, at))) {
+    await store.remove(upload.id);
+    throw badRequest(UPLOAD_CANCELED);
+  }
+  try {
+    await recordChunk(db, {
+      uploadId: upload.id,
+      chunkId,
+      filePath: file.path,
+      chunkIndex,
+      size: written.size,
+      sha1: written.sha1,
+      at,
+    });
+  } catch (error) {
+    // The upload vanished meanwhile (cancel, takeover).
+    if (!(await findUpload(db, upload.id))) throw badRequest(UPLOAD_CANCELED);
+    throw error;
+  }
+  return { checksum: written.sha1, size: written.size };
+}
+
+/** GET /v1/project/push/{transaction}: what the server holds, so a client can resume. */
+export async function uploadStatus(
+  ctx: AppContext,
+  caller: User | null,
+  transaction: string,
+): Promise<UploadStatus> {
+  const { upload, plan } = await ownUpload(ctx, caller, transaction);
+  const chunks = await listChunks(ctx.database.db, upload.id);
+  const sizes = new Map(chunks.map((c) => [c.chunkId, c.size]));
+  return {
+    transaction: upload.id,
+    project: upload.projectId,
+    version: `v${upload.baseVersion}`,
+    chunks_received: chunks.map((c) => c.chunkId),
+    files: stagedFiles(plan).map((f) => ({
+      path: f.path,
+      size: f.size,
+      chunks: f.chunks,
+      received: f.chunks.reduce((sum, id) => sum + (sizes.get(id) ?? 0), 0),
+    })),
+    expires: isoZ(new Date(upload.lastPingAt.getTime() + UPLOAD_EXPIRATION_MS)),
+  };
+}
+
+/** POST /v1/project/push/finish/{transaction}. */
+export async function finishPush(
+  ctx: AppContext,
+  caller: User | null,
+  transaction: string,
+  meta: Meta,
+): Promise<ProjectDetail> {
+  const { upload, plan, lockedUntil } = await ownUpload(ctx, caller, transaction);
+  const locked = projectLocked(lockedUntil, ctx.now());
+  if (locked) throw locked;
+  const access = await projectFor(ctx, caller, { id: upload.projectId }, 'upload');
+  const db = ctx.database.db;
+  const now = ctx.now();
+  const claimed = await claimUploadForFinish(
+    db,
+    upload.id,
+    now,
+    new Date(now.getTime() - LOCK_EXPIRATION_MS),
+  );
+  if (!claimed) throw badRequest(ANOTHER_PROCESS);
+
+  const ping = setInterval(() => {
+    touchUpload(db, upload.id, ctx.now()).catch(() => {});
+  }, FINISH_PING_MS);
+  ping.unref();
+  let done = false;
+  try {
+    const files = stagedFiles(plan);
+    const chunks = new Map((await listChunks(db, upload.id)).map((c) => [c.chunkId, c]));
+    const missing = files.flatMap((f) => f.chunks.filter((id) => !chunks.has(id)));
+    if (missing.length > 0) {
+      const paths = files.filter((f) => f.chunks.some((id) => !chunks.has(id))).map((f) => f.path);
+      throw uploadError(`Missing chunks of ${paths.join(', ')}`, paths, {
+        missing_chunks: missing,
+      });
+    }
+
+    const store = staging(ctx);
+    const bad: string[] = [];
+    for (const [index, file] of files.entries()) {
+      const staged = await store.digest(upload.id, index);
+      if (staged.size !== file.size || staged.sha1 !== file.checksum) bad.push(file.path);
+    }
+    if (bad.length > 0) {
+      throw uploadError(
+        `Files do not match their declared size or checksum: ${bad.join(', ')}`,
+        bad,
+      );
+    }
+
+    const blobs: CommitFile[] = [];
+    for (const [index, file] of files.entries()) {
+      const blob = await ctx.blobStore.put(store.open(upload.id, index), {
+        expectedSize: file.size,
+      });
+      if (blob.sha1 !== file.checksum) {
+        throw uploadError(`Files do not match their declared size or checksum: ${file.path}`, [
+          file.path,
+        ]);
+      }
+      blobs.push({
+        path: file.path,
+        size: blob.size,
+        checksum: blob.sha1,
+        blobKey: blob.key,
+        mtime: mtimeOf(file.mtime),
+      });
+    }
+    const added = blobs.slice(0, plan.added.length);
+    const updated = blobs.slice(plan.added.length);
+
+    try {
+      await db.transaction(async (tx) => {
+        if (!(await deleteUpload(tx, upload.id))) throw badRequest(UPLOAD_CANCELED);
+        await commitVersion(tx, {
+          project: { id: upload.projectId },
+          author: caller,
+          userAgent: meta.userAgent,
+          ip: meta.ip,
+          deviceId: meta.deviceId,
+          added,
+          updated,
+          removed: plan.removed.map((f) => ({ path: f.path })),
+          at: ctx.now(),
+          baseVersion: upload.baseVersion,
+          blobStore: ctx.blobStore,
+        });
+      });
+    } catch (error) {
+      // Like the reference: a failed version clears the upload.
+      done = true;
+      await deleteUpload(db, upload.id);
+      await store.remove(upload.id);
+      if (error instanceof VersionMismatchError) throw badRequest(VERSION_MISMATCH);
+      if (error instanceof InvalidChangesError) {
+        throw new HttpProblem(422, `Failed to create new version: ${error.message}`);
+      }
+      throw error;
+    }
+    done = true;
+    await store.remove(upload.id);
+    return projectDetail(ctx, await reloadProjectAccess(ctx, access));
+  } finally {
+    clearInterval(ping);
+    if (!done) await reopenUpload(db, upload.id, ctx.now());
+  }
+}
+
+/** POST /v1/project/push/cancel/{transaction}. */
+export async function cancelPush(
+  ctx: AppContext,
+  caller: User | null,
+  transaction: string,
+): Promise<void> {
+  const { upload } = await ownUpload(ctx, caller, transaction);
+  await deleteUpload(ctx.database.db, upload.id);
+  await staging(ctx).remove(upload.id);
+}
+
+export interface UploadCleanupResult {
+  uploads: number;
+  folders: number;
+}
+
+/**
+ * The scheduled job UPLOAD_CLEANUP_JOB: removes uploads without requests for
+ * UPLOAD_EXPIRATION_MS and their staging folders, and staging folders without an upload.
+ */
+export async function cleanupUploads(ctx: AppContext): Promise<UploadCleanupResult> {
+  const db = ctx.database.db;
+  const store = staging(ctx);
+  const expired = await deleteUploadsIdleSince(
+    db,
+    new Date(ctx.now().getTime() - UPLOAD_EXPIRATION_MS),
+  );
+  for (const id of expired) await store.remove(id);
+  const folders = await store.list();
+  const live = await existingUploadIds(db, folders);
+  const orphans = folders.filter((id) => !live.has(id));
+  for (const id of orphans) await store.remove(id);
+  const result = { uploads: expired.length, folders: orphans.length };
+  if (result.uploads + result.folders > 0) {
+    ctx.log.info(result, `Removed ${result.uploads} abandoned upload(s)`);
+  }
+  return result;
+}
