@@ -187,25 +187,11 @@ const idParams = {
   properties: { id: { type: 'string' } },
 } as const;
 
+/** PUT settings takes the same access keys a project answers with (api-reference A.5). */
 const accessSettingsBody = {
   type: 'object',
   required: ['access'],
-  properties: {
-    access: {
-      type: 'object',
-      properties: {
-        ownersnames: stringList,
-        writersnames: stringList,
-        editorsnames: stringList,
-        readersnames: stringList,
-        owners: idList,
-        writers: idList,
-        editors: idList,
-        readers: idList,
-        public: { type: 'boolean' },
-      },
-    },
-  },
+  properties: { access: projectListItemSchema.properties.access },
 } as const;
 
 const cloneBody = {

@@ -29,18 +29,21 @@ export interface FileRow {
 const byPath = sql`${projectFiles.path} collate "C"`;
 
 /** The files of the latest version, by path (one query, however many files). */
+/** A current file with the history row that made it. */
+const currentFileColumns = {
+  path: projectFiles.path,
+  size: projectFiles.size,
+  checksum: projectFiles.checksum,
+  mtime: projectFiles.mtime,
+  blobKey: projectFiles.blobKey,
+  change: fileHistory.change,
+  diff: sql<StoredDiff | null>`${fileHistory.diff}`,
+  versionName: fileHistory.versionName,
+};
+
 export async function listCurrentFiles(db: Executor, projectId: string): Promise<FileRow[]> {
   return db
-    .select({
-      path: projectFiles.path,
-      size: projectFiles.size,
-      checksum: projectFiles.checksum,
-      mtime: projectFiles.mtime,
-      blobKey: projectFiles.blobKey,
-      change: fileHistory.change,
-      diff: sql<StoredDiff | null>`${fileHistory.diff}`,
-      versionName: fileHistory.versionName,
-    })
+    .select(currentFileColumns)
     .from(projectFiles)
     .innerJoin(fileHistory, eq(fileHistory.id, projectFiles.historyId))
     .where(eq(projectFiles.projectId, projectId))
@@ -54,16 +57,7 @@ export async function findCurrentFile(
   path: string,
 ): Promise<FileRow | null> {
   const rows = await db
-    .select({
-      path: projectFiles.path,
-      size: projectFiles.size,
-      checksum: projectFiles.checksum,
-      mtime: projectFiles.mtime,
-      blobKey: projectFiles.blobKey,
-      change: fileHistory.change,
-      diff: sql<StoredDiff | null>`${fileHistory.diff}`,
-      versionName: fileHistory.versionName,
-    })
+    .select(currentFileColumns)
     .from(projectFiles)
     .innerJoin(fileHistory, eq(fileHistory.id, projectFiles.historyId))
     .where(and(eq(projectFiles.projectId, projectId), eq(projectFiles.path, path)))

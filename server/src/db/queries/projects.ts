@@ -306,6 +306,26 @@ export interface ProjectLookupRow {
   memberRole: WorkspaceRole | null;
 }
 
+const lookupColumns = {
+  workspace: workspaces,
+  project: projects,
+  directRole: projectMembers.role,
+  memberRole: workspaceMembers.role,
+};
+
+/** Joins the viewer's direct project role (none for anonymous viewers). */
+function directRoleOf(viewerId: number | null): SQL | undefined {
+  return and(eq(projectMembers.projectId, projects.id), eq(projectMembers.userId, viewerId ?? -1));
+}
+
+/** Joins the viewer's explicit workspace role (none for anonymous viewers). */
+function memberRoleOf(viewerId: number | null): SQL | undefined {
+  return and(
+    eq(workspaceMembers.workspaceId, workspaces.id),
+    eq(workspaceMembers.userId, viewerId ?? -1),
+  );
+}
+
 /**
  * The project `name` of the workspace named `namespace` (case-insensitively), removed or
  * not, with `viewerId`'s roles. Null when the workspace does not exist.
@@ -317,25 +337,11 @@ export async function findProjectByPath(
   viewerId: number | null,
 ): Promise<ProjectLookupRow | null> {
   const rows = await db
-    .select({
-      workspace: workspaces,
-      project: projects,
-      directRole: projectMembers.role,
-      memberRole: workspaceMembers.role,
-    })
+    .select(lookupColumns)
     .from(workspaces)
     .leftJoin(projects, and(eq(projects.workspaceId, workspaces.id), eq(projects.name, name)))
-    .leftJoin(
-      projectMembers,
-      and(eq(projectMembers.projectId, projects.id), eq(projectMembers.userId, viewerId ?? -1)),
-    )
-    .leftJoin(
-      workspaceMembers,
-      and(
-        eq(workspaceMembers.workspaceId, workspaces.id),
-        eq(workspaceMembers.userId, viewerId ?? -1),
-      ),
-    )
+    .leftJoin(projectMembers, directRoleOf(viewerId))
+    .leftJoin(workspaceMembers, memberRoleOf(viewerId))
     .where(sql`lower(${workspaces.name}) = lower(${namespace})`)
     .limit(1);
   return rows[0] ?? null;
@@ -348,25 +354,11 @@ export async function findProjectById(
   viewerId: number | null,
 ): Promise<ProjectLookupRow | null> {
   const rows = await db
-    .select({
-      workspace: workspaces,
-      project: projects,
-      directRole: projectMembers.role,
-      memberRole: workspaceMembers.role,
-    })
+    .select(lookupColumns)
     .from(projects)
     .innerJoin(workspaces, eq(workspaces.id, projects.workspaceId))
-    .leftJoin(
-      projectMembers,
-      and(eq(projectMembers.projectId, projects.id), eq(projectMembers.userId, viewerId ?? -1)),
-    )
-    .leftJoin(
-      workspaceMembers,
-      and(
-        eq(workspaceMembers.workspaceId, workspaces.id),
-        eq(workspaceMembers.userId, viewerId ?? -1),
-      ),
-    )
+    .leftJoin(projectMembers, directRoleOf(viewerId))
+    .leftJoin(workspaceMembers, memberRoleOf(viewerId))
     .where(eq(projects.id, id))
     .limit(1);
   return rows[0] ?? null;
