@@ -1,5 +1,5 @@
 // Blob store write and read cost against the plain file system, measured in the same run.
-// put() hashes (SHA-256 and SHA-1), writes a temp file, fsyncs, renames and fsyncs the folder;
+// put() hashes (the SHA-256 tree key and SHA-1), writes a temp file, fsyncs, renames and fsyncs the folder;
 // the baseline streams the same bytes to a file and fsyncs it. Target: put ≤ 1.5× baseline.
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, open, rm } from 'node:fs/promises';

@@ -7,6 +7,8 @@ export interface BenchResult {
   ratio: number;
   target: number;
   ok: boolean;
+  /** Replaces the default "X ms vs baseline Y ms = R×" text (counts, throughputs). */
+  detail?: string;
 }
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -42,9 +44,10 @@ export async function measure(
 
 export function report(results: BenchResult[]): void {
   for (const r of results) {
-    console.log(
-      `${r.ok ? 'ok  ' : 'SLOW'} ${r.name}: ${r.candidateMs.toFixed(1)} ms vs baseline ${r.baselineMs.toFixed(1)} ms = ${r.ratio.toFixed(2)}× (target ≤ ${r.target}×)`,
-    );
+    const text =
+      r.detail ??
+      `${r.candidateMs.toFixed(1)} ms vs baseline ${r.baselineMs.toFixed(1)} ms = ${r.ratio.toFixed(2)}× (target ≤ ${r.target}×)`;
+    console.log(`${r.ok ? 'ok  ' : 'SLOW'} ${r.name}: ${text}`);
   }
   if (results.some((r) => !r.ok)) process.exitCode = 1;
 }
@@ -65,4 +68,39 @@ export function ratioResult(
 ): BenchResult {
   const ratio = candidateMs / baselineMs;
   return { name, baselineMs, candidateMs, ratio, target, ok: ratio <= target };
+}
+
+/** A count that must stay at or under `limit` (no baseline). */
+export function countResult(name: string, count: number, limit: number): BenchResult {
+  return {
+    name,
+    baselineMs: NaN,
+    candidateMs: NaN,
+    ratio: count,
+    target: limit,
+    ok: count <= limit,
+    detail: `${count} (target ≤ ${limit})`,
+  };
+}
+
+/**
+ * A throughput ratio that must reach `minimum`: the candidate's throughput over the
+ * baseline's, from the times each took for the same bytes.
+ */
+export function throughputResult(
+  name: string,
+  baselineMs: number,
+  candidateMs: number,
+  minimum: number,
+): BenchResult {
+  const ratio = baselineMs / candidateMs;
+  return {
+    name,
+    baselineMs,
+    candidateMs,
+    ratio,
+    target: minimum,
+    ok: ratio >= minimum,
+    detail: `${candidateMs.toFixed(0)} ms vs baseline ${baselineMs.toFixed(0)} ms: throughput ${ratio.toFixed(2)}× the baseline's (target ≥ ${minimum}×)`,
+  };
 }

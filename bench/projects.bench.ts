@@ -13,22 +13,9 @@ import { Readable } from 'node:stream';
 import { commitVersion, type CommitFile } from '../server/src/services/versions';
 import { startServer, type RunningServer } from '../server/src/main';
 import { percentile, ratioResult, report, type BenchResult } from './harness';
+import { BENCH_ADMIN_PASSWORD, signedInCookie } from './session';
 
-const ADMIN_PASSWORD = 'Bench-Passw0rd!x';
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
-
-async function signedInCookie(server: RunningServer): Promise<string> {
-  const init = await server.app.inject({ method: 'GET', url: '/app/init' });
-  const csrfCookie = init.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
-  const login = await server.app.inject({
-    method: 'POST',
-    url: '/app/auth/login',
-    headers: { cookie: csrfCookie, 'x-csrf-token': String(init.headers['x-csrf-token']) },
-    payload: { login: 'admin', password: ADMIN_PASSWORD },
-  });
-  if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
-  return [csrfCookie, ...login.cookies.map((c) => `${c.name}=${c.value}`)].join('; ');
-}
 
 async function seedProjects(server: RunningServer, from: number, to: number): Promise<void> {
   await server.database.withClient(async (client) => {
@@ -158,7 +145,7 @@ export async function benchProjects(): Promise<BenchResult[]> {
       PORT: '18451',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'silent',
-      ADMIN_PASSWORD,
+      ADMIN_PASSWORD: BENCH_ADMIN_PASSWORD,
       GLOBAL_STORAGE: String(10 * 2 ** 30),
     },
     { handleSignals: false, exitOnError: false, print: () => {}, distDir: null },

@@ -1,7 +1,15 @@
 // `npm run bench`: every benchmark, each printing a ratio against a baseline from the same run.
 import { benchBlobStore } from './blob-store.bench';
+import { benchBrowser } from './browser.bench';
 import { benchHttp } from './http.bench';
 import { benchProjects } from './projects.bench';
+import { benchUploadFinish } from './upload-finish.bench';
 import { report } from './harness';
 
-report([...(await benchBlobStore()), ...(await benchHttp()), ...(await benchProjects())]);
+report([
+  ...(await benchBlobStore()),
+  ...(await benchHttp()),
+  ...(await benchProjects()),
+  ...(await benchUploadFinish()),
+  ...(await benchBrowser()),
+]);

@@ -25,7 +25,20 @@ afterEach(() => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+const LEAF = 10 * 1024 * 1024;
+/** The blob key, computed independently: SHA-256 over the SHA-256 digests of 10 MiB leaves. */
+function treeKey(data: string | Buffer): string {
+  const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+  const root = createHash('sha256');
+  for (let offset = 0; offset < bytes.length; offset += LEAF) {
+    root.update(
+      createHash('sha256')
+        .update(bytes.subarray(offset, offset + LEAF))
+        .digest(),
+    );
+  }
+  return root.digest('hex');
+}
 const sha1 = (data: string | Buffer) => createHash('sha1').update(data).digest('hex');
 
 function chunks(...parts: string[]): Readable {
@@ -41,9 +54,9 @@ function listFiles(dir = root): string[] {
 }
 
 describe('LocalBlobStore', () => {
-  it('stores content under its SHA-256 and reports size and SHA-1', async () => {
+  it('stores content under its SHA-256 tree key and reports size and SHA-1', async () => {
     const info = await store.put(chunks('hello ', 'world'));
-    expect(info).toEqual({ key: sha256('hello world'), size: 11, sha1: sha1('hello world') });
+    expect(info).toEqual({ key: treeKey('hello world'), size: 11, sha1: sha1('hello world') });
     const key = info.key;
     expect(store.pathOf(key)).toBe(path.join(root, key.slice(0, 2), key.slice(2, 4), key));
     expect(fs.readFileSync(store.pathOf(key), 'utf8')).toBe('hello world');
@@ -61,10 +74,41 @@ describe('LocalBlobStore', () => {
 
   it('handles empty and large streams', async () => {
     const empty = await store.put(chunks());
-    expect(empty).toEqual({ key: sha256(''), size: 0, sha1: sha1('') });
+    expect(empty).toEqual({ key: createHash('sha256').digest('hex'), size: 0, sha1: sha1('') });
     const big = Buffer.alloc(5 * 1024 * 1024 + 7, 'x');
     const info = await store.put(Readable.from([big.subarray(0, 1000), big.subarray(1000)]));
-    expect(info).toEqual({ key: sha256(big), size: big.length, sha1: sha1(big) });
+    expect(info).toEqual({ key: treeKey(big), size: big.length, sha1: sha1(big) });
+    // Leaves are 10 MiB whatever the stream's piece sizes: two leaves and a short third.
+    const leaves = Buffer.alloc(2 * LEAF + 3, 'y');
+    const pieces = [
+      leaves.subarray(0, LEAF - 1),
+      leaves.subarray(LEAF - 1, 2 * LEAF + 1),
+      leaves.subarray(2 * LEAF + 1),
+    ];
+    expect((await store.put(Readable.from(pieces))).key).toBe(treeKey(leaves));
+    expect(treeKey(leaves)).not.toBe(createHash('sha256').update(leaves).digest('hex'));
+  });
+
+  it('adopts a finished file by renaming it, or drops it when the content exists', async () => {
+    const staged = path.join(root, 'staged.part');
+    fs.writeFileSync(staged, 'adopted bytes');
+    const info = { key: treeKey('adopted bytes'), size: 13, sha1: sha1('adopted bytes') };
+    expect(await store.adopt(staged, info)).toEqual(info);
+    expect(fs.existsSync(staged)).toBe(false);
+    expect(fs.readFileSync(store.pathOf(info.key), 'utf8')).toBe('adopted bytes');
+    fs.writeFileSync(staged, 'adopted bytes');
+    await store.adopt(staged, info);
+    expect(fs.existsSync(staged)).toBe(false);
+    expect(listFiles()).toEqual([path.relative(root, store.pathOf(info.key))]);
+  });
+
+  it('refuses to adopt a file of another size', async () => {
+    const staged = path.join(root, 'staged.part');
+    fs.writeFileSync(staged, 'short');
+    await expect(
+      store.adopt(staged, { key: treeKey('shorter'), size: 7, sha1: sha1('shorter') }),
+    ).rejects.toBeInstanceOf(BlobSizeMismatchError);
+    expect(await store.has(treeKey('shorter'))).toBe(false);
   });
 
   it('leaves no file behind when the stream fails', async () => {

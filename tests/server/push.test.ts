@@ -15,6 +15,7 @@ import {
   projectMembers,
   projectVersions,
   uploadChunks,
+  uploadDigests,
   uploads,
   workspaces,
   type Project,
@@ -283,10 +284,72 @@ describe('push, chunks and finish', () => {
     expect(await versionCount(project)).toBe(1);
     expect(await uploadRows(project)).toHaveLength(1);
 
+    // The refused file's chunks are forgotten, so a resuming client sends them again.
+    const status = (await alice.get(`/v1/project/push/${transaction}`)).json();
+    expect(status.chunks_received).toEqual([good]);
+
     await sendChunk(alice, transaction, bad!, plan.bytes.get(bad!)!);
     const finish = await alice.post(`/v1/project/push/finish/${transaction}`);
     expect(finish.statusCode, finish.body).toBe(200);
     expect((await rawFile(alice, project, 'bad.txt')).body).toBe('the right bytes');
+  });
+
+  it('hashes files while their chunks arrive, in any order, and starts over when bytes change', async () => {
+    const project = await newProject();
+    const alice = await as('alice');
+    const content = Buffer.alloc(2 * CHUNK_SIZE + 5);
+    for (let i = 0; i < content.length; i += 4096) content[i] = (i / 4096) % 251;
+    const plan = entries({ 'big.bin': content });
+    const { transaction } = (
+      await alice.post(pushUrl(project), {
+        version: 'v0',
+        changes: { added: plan.list, updated: [], removed: [] },
+      })
+    ).json();
+    const [c0, c1, c2] = plan.list[0]!.chunks as [string, string, string];
+    const digestRow = async () =>
+      (
+        await t.database.db
+          .select()
+          .from(uploadDigests)
+          .where(eq(uploadDigests.uploadId, transaction))
+      )[0];
+    const digest = async () => (await digestRow())?.nextChunk ?? 0;
+
+    // A chunk must fill its place exactly: 10 MiB, or the rest of the file for the last one.
+    const short = await sendChunk(alice, transaction, c1, Buffer.alloc(5));
+    expect(short.statusCode).toBe(400);
+    expect(problem(short).detail).toBe(
+      `Chunk 2 of 'big.bin' must be ${CHUNK_SIZE} bytes, received 5`,
+    );
+    expect((await alice.get(`/v1/project/push/${transaction}`)).json().chunks_received).toEqual([]);
+
+    await sendChunk(alice, transaction, c2, plan.bytes.get(c2)!);
+    expect(await digest()).toBe(0);
+    await sendChunk(alice, transaction, c0, plan.bytes.get(c0)!);
+    expect(await digest()).toBe(1);
+    const first = (await digestRow())?.sha1State;
+    // Chunk 0 sent again with other bytes: the running SHA-1 starts over from them.
+    await sendChunk(alice, transaction, c0, Buffer.alloc(CHUNK_SIZE, 1));
+    expect(await digest()).toBe(1);
+    expect((await digestRow())?.sha1State).not.toBe(first);
+    await sendChunk(alice, transaction, c1, plan.bytes.get(c1)!);
+    expect(await digest()).toBe(3);
+    const wrong = await alice.post(`/v1/project/push/finish/${transaction}`);
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json()).toMatchObject({ code: 'UploadError', files: ['big.bin'] });
+
+    for (const chunk of [c1, c0, c2]) {
+      expect((await sendChunk(alice, transaction, chunk, plan.bytes.get(chunk)!)).statusCode).toBe(
+        200,
+      );
+    }
+    expect(await digest()).toBe(3);
+    const finish = await alice.post(`/v1/project/push/finish/${transaction}`);
+    expect(finish.statusCode, finish.body).toBe(200);
+    const raw = await rawFile(alice, project, 'big.bin');
+    expect(raw.rawPayload.equals(content)).toBe(true);
+    expect(fs.existsSync(stagingDir(transaction))).toBe(false);
   });
 
   it('refuses too large chunks, unknown chunks and unknown transactions', async () => {

@@ -30,6 +30,7 @@ import {
   touchUpload,
   type UploadRow,
 } from '../db/queries/uploads';
+import { chunkSha1, forgetChunks, resetDigestFrom } from '../db/queries/upload-digests';
 import type { User } from '../db/schema';
 import { authRequired, badRequest, forbidden, HttpProblem, notFound } from '../errors';
 import { isVersionedFile } from '../lib/paths';
@@ -43,10 +44,13 @@ import {
   unsupportedType,
 } from '../lib/push-rules';
 import { isoZ } from '../lib/time';
+import { blobKeyFromLeaves } from '../storage/blob-key';
+import type { BlobInfo } from '../storage/blob-store';
 import { ChunkTooBigError, CHUNK_SIZE, UploadStaging } from '../storage/upload-staging';
 import { storageLimitHit } from './clone';
 import { projectFor, reloadProjectAccess, isUuid, type ProjectRef } from './project-access';
 import { projectDetail, type ProjectDetail } from './project-detail';
+import { advanceDigest, type StagedFileRef } from './push-digest';
 import {
   commitVersion,
   InvalidChangesError,
@@ -80,6 +84,10 @@ export const notInProject = (path: string) => `File ${path} is not in the projec
 export const invalidChunks = (path: string, count: number) =>
   `File '${path}' must be sent in ${count} chunk(s) of at most 10 MB`;
 export const invalidChecksum = (path: string) => `Invalid checksum of '${path}'`;
+export const wrongChunkSize = (index: number, path: string, expected: number, actual: number) =>
+  `Chunk ${index + 1} of '${path}' must be ${expected} bytes, received ${actual}`;
+const MISMATCH = 'Files do not match their declared size or checksum';
+const LOST = 'The staged bytes are lost, send these files again';
 export const unknownChunk = (chunk: string) => `Chunk ${chunk} is not part of this upload`;
 
 export interface PushFileInput {
@@ -128,6 +136,17 @@ export interface UploadStatus {
 }
 
 type Meta = ClientMeta & { deviceId: string | null };
+
+/** A chunk of another length than its place in the file needs. */
+class ChunkSizeError extends Error {
+  constructor(
+    readonly expected: number,
+    readonly actual: number,
+  ) {
+    super(`Expected ${expected} bytes, received ${actual}`);
+    this.name = 'ChunkSizeError';
+  }
+}
 
 function staging(ctx: AppContext): UploadStaging {
   return new UploadStaging(ctx.config.dataDir);
@@ -349,21 +368,33 @@ export async function uploadChunk(
   const db = ctx.database.db;
   const store = staging(ctx);
 
-  let written: { size: number; sha1: string };
+  const expectedSize = Math.min(CHUNK_SIZE, file.size - chunkIndex * CHUNK_SIZE);
+  const previousSha1 = await chunkSha1(db, upload.id, chunkId);
+
+  let written: { size: number; sha1: string; sha256: string };
   try {
     written = await store.writeChunk(upload.id, fileIndex, chunkIndex * CHUNK_SIZE, body, {
       limit: CHUNK_SIZE,
       truncate: chunkIndex === file.chunks.length - 1,
     });
+    if (written.size !== expectedSize) throw new ChunkSizeError(expectedSize, written.size);
   } catch (error) {
     // The chunk's place may hold a part of the failed bytes: it is no longer received.
     await deleteChunk(db, upload.id, chunkId);
+    if (previousSha1 !== undefined) await resetDigestFrom(db, upload.id, fileIndex, chunkIndex);
     if (error instanceof ChunkTooBigError) {
       throw new HttpProblem(400, `${BIG_CHUNK} (BigChunkError)`, {
         extra: { code: 'BigChunkError' },
       });
     }
+    if (error instanceof ChunkSizeError) {
+      throw badRequest(wrongChunkSize(chunkIndex, file.path, error.expected, error.actual));
+    }
     throw error;
+  }
+  if (previousSha1 !== undefined && previousSha1 !== written.sha1) {
+    // Other bytes than before: the file's running SHA-1 must be computed again.
+    await resetDigestFrom(db, upload.id, fileIndex, chunkIndex);
   }
   const at = ctx.now();
   if (!(await touchUpload(db, upload.id, at))) {
@@ -378,12 +409,19 @@ export async function uploadChunk(
       chunkIndex,
       size: written.size,
       sha1: written.sha1,
+      sha256: written.sha256,
       at,
     });
   } catch (error) {
     // The upload vanished meanwhile (cancel, takeover).
     if (!(await findUpload(db, upload.id))) throw badRequest(UPLOAD_CANCELED);
     throw error;
+  }
+  try {
+    await advanceDigest(db, store, stagedRef(upload.id, fileIndex, file));
+  } catch (error) {
+    // Only a head start: finish hashes whatever is left.
+    ctx.log.warn({ err: error, upload: upload.id }, 'Could not advance the file digest');
   }
   return { checksum: written.sha1, size: written.size };
 }
@@ -410,6 +448,70 @@ export async function uploadStatus(
     })),
     expires: isoZ(new Date(upload.lastPingAt.getTime() + UPLOAD_EXPIRATION_MS)),
   };
+}
+
+/** A staged file of the plan, for push-digest.ts. */
+function stagedRef(uploadId: string, fileIndex: number, file: PlanFile): StagedFileRef {
+  return { uploadId, fileIndex, path: file.path, size: file.size, chunkCount: file.chunks.length };
+}
+
+/**
+ * A staged file's size and SHA-1 (from the running digest, so only chunks not hashed yet
+ * are read) and its blob key (made from its chunks' SHA-256 leaves); null when they do not
+ * match the plan.
+ */
+async function verifyStagedFile(
+  ctx: AppContext,
+  store: UploadStaging,
+  uploadId: string,
+  fileIndex: number,
+  file: PlanFile,
+): Promise<BlobInfo | null> {
+  const digest = await advanceDigest(ctx.database.db, store, stagedRef(uploadId, fileIndex, file));
+  const leaves = digest.chunks.map((c) => c.sha256);
+  if (digest.chunks.length !== file.chunks.length || leaves.some((leaf) => !leaf)) return null;
+  const info: BlobInfo = {
+    key: blobKeyFromLeaves(leaves.map((leaf) => Buffer.from(leaf ?? '', 'hex'))),
+    size: digest.chunks.reduce((sum, c) => sum + c.size, 0),
+    sha1: digest.sha1 ?? '',
+  };
+  return info.size === file.size && info.sha1 === file.checksum ? info : null;
+}
+
+/**
+ * Moves a verified staged file into the blob store without reading it again. A file moved
+ * there by an earlier finish that failed afterwards is found in the store; null when its
+ * bytes are gone.
+ */
+async function placeStagedFile(
+  ctx: AppContext,
+  store: UploadStaging,
+  uploadId: string,
+  fileIndex: number,
+  info: BlobInfo,
+): Promise<BlobInfo | null> {
+  if (info.size === 0) {
+    return ctx.blobStore.put((async function* () {})(), { expectedSize: 0 });
+  }
+  if (await store.exists(uploadId, fileIndex)) {
+    return ctx.blobStore.adopt(store.fileOf(uploadId, fileIndex), info);
+  }
+  return (await ctx.blobStore.stat(info.key))?.size === info.size ? info : null;
+}
+
+/** 422 naming `paths`; their chunks are forgotten, so a resuming client sends them again. */
+async function rejectStagedFiles(
+  ctx: AppContext,
+  uploadId: string,
+  files: PlanFile[],
+  bad: number[],
+  message: string,
+): Promise<never> {
+  for (const index of bad) {
+    await forgetChunks(ctx.database.db, uploadId, index, files[index]!.chunks);
+  }
+  const paths = bad.map((index) => files[index]!.path);
+  throw uploadError(`${message}: ${paths.join(', ')}`, paths);
 }
 
 /** POST /v1/project/push/finish/{transaction}. */
@@ -450,36 +552,30 @@ export async function finishPush(
     }
 
     const store = staging(ctx);
-    const bad: string[] = [];
+    const infos: (BlobInfo | null)[] = [];
     for (const [index, file] of files.entries()) {
-      const staged = await store.digest(upload.id, index);
-      if (staged.size !== file.size || staged.sha1 !== file.checksum) bad.push(file.path);
+      infos.push(await verifyStagedFile(ctx, store, upload.id, index, file));
     }
-    if (bad.length > 0) {
-      throw uploadError(
-        `Files do not match their declared size or checksum: ${bad.join(', ')}`,
-        bad,
-      );
+    const mismatched = files.flatMap((_, index) => (infos[index] ? [] : [index]));
+    if (mismatched.length > 0) {
+      await rejectStagedFiles(ctx, upload.id, files, mismatched, MISMATCH);
     }
-
     const blobs: CommitFile[] = [];
+    const lost: number[] = [];
     for (const [index, file] of files.entries()) {
-      const blob = await ctx.blobStore.put(store.open(upload.id, index), {
-        expectedSize: file.size,
-      });
-      if (blob.sha1 !== file.checksum) {
-        throw uploadError(`Files do not match their declared size or checksum: ${file.path}`, [
-          file.path,
-        ]);
+      const blob = await placeStagedFile(ctx, store, upload.id, index, infos[index]!);
+      if (!blob) lost.push(index);
+      else {
+        blobs.push({
+          path: file.path,
+          size: blob.size,
+          checksum: blob.sha1,
+          blobKey: blob.key,
+          mtime: mtimeOf(file.mtime),
+        });
       }
-      blobs.push({
-        path: file.path,
-        size: blob.size,
-        checksum: blob.sha1,
-        blobKey: blob.key,
-        mtime: mtimeOf(file.mtime),
-      });
     }
+    if (lost.length > 0) await rejectStagedFiles(ctx, upload.id, files, lost, LOST);
     const added = blobs.slice(0, plan.added.length);
     const updated = blobs.slice(plan.added.length);
 

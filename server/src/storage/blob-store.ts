@@ -1,7 +1,7 @@
 /**
- * Content-addressed byte storage. A blob's key is the SHA-256 (hex) of its bytes, computed by
- * the server while the bytes stream in, so identical files across projects and versions are
- * stored once. Implementations: local disk (local-blob-store.ts); an S3-compatible store
+ * Content-addressed byte storage. A blob's key is a SHA-256 hash tree of its bytes
+ * (blob-key.ts), computed by the server while the bytes stream in, so identical files across
+ * projects and versions are stored once. Implementations: local disk (local-blob-store.ts); an S3-compatible store
  * for multi-node deployments can implement the same interface.
  *
  * Which blobs are in use is recorded in the database (table blobs and the file tables);
@@ -10,7 +10,7 @@
 import type { Readable } from 'node:stream';
 
 export interface BlobInfo {
-  /** SHA-256 hex of the bytes. */
+  /** The content's key (blob-key.ts: SHA-256 over the SHA-256 of its 10 MiB leaves). */
   key: string;
   size: number;
   /** SHA-1 hex of the bytes (the checksum clients use). */
@@ -33,6 +33,11 @@ export interface ByteRange {
 export interface BlobStore {
   /** Streams bytes in; resolves once they are durable. Idempotent for existing content. */
   put(source: AsyncIterable<Uint8Array> | Readable, options?: PutOptions): Promise<BlobInfo>;
+  /**
+   * Takes over a complete local file whose key, size and SHA-1 were computed as it was
+   * written (upload staging), without reading it again where the store allows.
+   */
+  adopt(file: string, info: BlobInfo): Promise<BlobInfo>;
   has(key: string): Promise<boolean>;
   /** Size of the blob, or null when it does not exist. */
   stat(key: string): Promise<{ size: number } | null>;

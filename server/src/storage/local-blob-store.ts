@@ -22,6 +22,7 @@ import {
   type ByteRange,
   type PutOptions,
 } from './blob-store';
+import { BlobKeyHasher } from './blob-key';
 
 async function fsyncDir(dir: string): Promise<void> {
   const handle = await fsp.open(dir, 'r');
@@ -59,14 +60,14 @@ export class LocalBlobStore implements BlobStore {
     signal?.throwIfAborted();
     const tmp = path.join(this.tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}.part`);
     const handle = await fsp.open(tmp, 'wx', 0o644);
-    const sha256 = createHash('sha256');
+    const keyHasher = new BlobKeyHasher();
     const sha1 = createHash('sha1');
     let size = 0;
     let closed = false;
     try {
       for await (const chunk of source) {
         signal?.throwIfAborted();
-        sha256.update(chunk);
+        keyHasher.update(chunk);
         sha1.update(chunk);
         size += chunk.byteLength;
         if (expectedSize !== undefined && size > expectedSize) {
@@ -86,23 +87,50 @@ export class LocalBlobStore implements BlobStore {
       await handle.close();
       closed = true;
 
-      const key = sha256.digest('hex');
-      const target = this.pathOf(key);
-      if (await this.exists(target)) {
-        // Same content already stored: keep the existing file.
-        await fsp.rm(tmp, { force: true });
-      } else {
-        const dir = path.dirname(target);
-        await fsp.mkdir(dir, { recursive: true });
-        await fsp.rename(tmp, target);
-        await fsyncDir(dir);
-      }
+      const key = keyHasher.digest();
+      await this.moveIntoPlace(tmp, key);
       return { key, size, sha1: sha1.digest('hex') };
     } catch (error) {
       if (!closed) await handle.close().catch(() => {});
       await fsp.rm(tmp, { force: true });
       throw error;
     }
+  }
+
+  /**
+   * Takes over `file`, a complete and fsynced file on this store's file system whose key,
+   * size and SHA-1 the caller computed while it was written (upload staging): it is renamed
+   * into place, or removed when the content is already stored. Nothing is read again.
+   */
+  async adopt(file: string, info: BlobInfo): Promise<BlobInfo> {
+    assertBlobKey(info.key);
+    const { size } = await fsp.stat(file);
+    if (size !== info.size) throw new BlobSizeMismatchError(info.size, size);
+    try {
+      await this.moveIntoPlace(file, info.key);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+      // Another file system: copy (verifying the key) instead of renaming.
+      const stored = await this.put(fs.createReadStream(file), { expectedSize: info.size });
+      if (stored.key !== info.key) {
+        throw new Error(`Blob ${info.key} changed while adopted`, { cause: error });
+      }
+      await fsp.rm(file, { force: true });
+    }
+    return info;
+  }
+
+  private async moveIntoPlace(file: string, key: string): Promise<void> {
+    const target = this.pathOf(key);
+    if (await this.exists(target)) {
+      // Same content already stored: keep the existing file.
+      await fsp.rm(file, { force: true });
+      return;
+    }
+    const dir = path.dirname(target);
+    await fsp.mkdir(dir, { recursive: true });
+    await fsp.rename(file, target);
+    await fsyncDir(dir);
   }
 
   private async exists(file: string): Promise<boolean> {

@@ -8,11 +8,14 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { LEAF_SIZE } from './blob-key';
 
-/** Bytes per chunk (api-reference §1.3): 10 MiB. */
-export const CHUNK_SIZE = 10 * 1024 * 1024;
+/** Bytes per chunk (api-reference §1.3): 10 MiB, the blob key's leaf size. */
+export const CHUNK_SIZE = LEAF_SIZE;
 
 export const STAGING_DIR = 'uploads';
+
+const READ_PIECE = 4 * 1024 * 1024;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -51,13 +54,14 @@ export class UploadStaging {
     offset: number,
     body: AsyncIterable<Uint8Array | string>,
     options: { limit: number; truncate: boolean },
-  ): Promise<{ size: number; sha1: string }> {
+  ): Promise<{ size: number; sha1: string; sha256: string }> {
     await fsp.mkdir(this.dirOf(transaction), { recursive: true });
     const handle = await fsp.open(
       this.fileOf(transaction, fileIndex),
       fs.constants.O_WRONLY | fs.constants.O_CREAT,
     );
     const hash = createHash('sha1');
+    const leaf = createHash('sha256');
     let size = 0;
     try {
       for await (const piece of body) {
@@ -74,6 +78,7 @@ export class UploadStaging {
           done += bytesWritten;
         }
         hash.update(bytes);
+        leaf.update(bytes);
         size += bytes.length;
       }
       if (options.truncate) await handle.truncate(offset + size);
@@ -81,36 +86,49 @@ export class UploadStaging {
     } finally {
       await handle.close();
     }
-    return { size, sha1: hash.digest('hex') };
+    return { size, sha1: hash.digest('hex'), sha256: leaf.digest('hex') };
   }
 
-  /** Size and SHA-1 of a staged file, read as a stream (a missing file is empty). */
-  async digest(transaction: string, fileIndex: number): Promise<{ size: number; sha1: string }> {
-    const hash = createHash('sha1');
-    let size = 0;
+  /** Reads `length` bytes of a staged file from `offset`, in pieces of at most 4 MiB. */
+  async *readRange(
+    transaction: string,
+    fileIndex: number,
+    offset: number,
+    length: number,
+  ): AsyncGenerator<Uint8Array> {
+    const handle = await fsp.open(this.fileOf(transaction, fileIndex), 'r');
     try {
-      for await (const piece of fs.createReadStream(this.fileOf(transaction, fileIndex), {
-        highWaterMark: 1024 * 1024,
-      })) {
-        hash.update(piece as Buffer);
-        size += (piece as Buffer).length;
+      const buffer = Buffer.allocUnsafe(Math.min(length, READ_PIECE));
+      let done = 0;
+      while (done < length) {
+        const want = Math.min(buffer.length, length - done);
+        const { bytesRead } = await handle.read(buffer, 0, want, offset + done);
+        if (bytesRead === 0) throw new Error('Staged file is shorter than its chunks');
+        yield buffer.subarray(0, bytesRead);
+        done += bytesRead;
       }
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    } finally {
+      await handle.close();
     }
-    return { size, sha1: hash.digest('hex') };
   }
 
-  /** A read stream of the staged file (empty when it does not exist). */
-  open(transaction: string, fileIndex: number): AsyncIterable<Uint8Array> {
-    const file = this.fileOf(transaction, fileIndex);
-    return (async function* () {
-      try {
-        yield* fs.createReadStream(file, { highWaterMark: 1024 * 1024 }) as AsyncIterable<Buffer>;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      }
-    })();
+  async exists(transaction: string, fileIndex: number): Promise<boolean> {
+    try {
+      await fsp.access(this.fileOf(transaction, fileIndex));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Size of a staged file (0 when it does not exist). */
+  async size(transaction: string, fileIndex: number): Promise<number> {
+    try {
+      return (await fsp.stat(this.fileOf(transaction, fileIndex))).size;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+      throw error;
+    }
   }
 
   async remove(transaction: string): Promise<void> {

@@ -116,6 +116,7 @@ export interface ChunkRecord {
   chunkIndex: number;
   size: number;
   sha1: string;
+  sha256: string;
   at: Date;
 }
 
@@ -130,6 +131,7 @@ export async function recordChunk(db: Executor, chunk: ChunkRecord): Promise<voi
       chunkIndex: chunk.chunkIndex,
       size: chunk.size,
       sha1: chunk.sha1,
+      sha256: chunk.sha256,
       receivedAt: chunk.at,
       writes: 1,
     })
@@ -138,6 +140,7 @@ export async function recordChunk(db: Executor, chunk: ChunkRecord): Promise<voi
       set: {
         size: chunk.size,
         sha1: chunk.sha1,
+        sha256: chunk.sha256,
         receivedAt: chunk.at,
         writes: sql`${uploadChunks.writes} + 1`,
       },

@@ -1,0 +1,103 @@
+// Browser-side costs in headless Chromium, with the product's own code built by Vite
+// (bench/browser/main.ts) and served by the real server:
+// - SHA-1 of a 1 GiB file in the hashing worker, against `sha1sum` on the same file
+//   (throughput at least 0.5× sha1sum's);
+// - main-thread tasks over 50 ms while the worker hashes 1 GiB (none).
+import { execFile } from 'node:child_process';
+import { randomFillSync } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { chromium, type Page } from '@playwright/test';
+import { build } from 'vite';
+import { startServer } from '../server/src/main';
+import { countResult, report, throughputResult, type BenchResult } from './harness';
+import type { BenchWindow, HashRun } from './browser/api';
+
+const run = promisify(execFile);
+const PORT = 18471;
+const FILE_SIZE = Number(process.env.BENCH_HASH_BYTES ?? 1024 ** 3);
+const ROUNDS = Number(process.env.BENCH_BROWSER_ROUNDS ?? 3);
+
+function chromiumPath(): string {
+  const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!existsSync(path)) throw new Error(`Chromium not found at ${path} (set CHROMIUM_PATH)`);
+  return path;
+}
+
+/** A file of random bytes (incompressible, so nothing can shortcut the work). */
+async function writeRandomFile(file: string, size: number): Promise<void> {
+  const handle = await open(file, 'w');
+  const block = Buffer.allocUnsafe(16 * 1024 * 1024);
+  try {
+    for (let written = 0; written < size; written += block.length) {
+      randomFillSync(block);
+      await handle.write(block, 0, Math.min(block.length, size - written));
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+function median(values: number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+}
+
+async function hashInPage(page: Page, file: string): Promise<HashRun> {
+  await page.getByLabel('Benchmark file').setInputFiles(file);
+  return page.evaluate(() => (globalThis as unknown as BenchWindow).waymarkBench.hashChosenFile());
+}
+
+export async function benchBrowser(): Promise<BenchResult[]> {
+  const dir = await mkdtemp(join(tmpdir(), 'waymark-bench-browser-'));
+  const distDir = join(dir, 'dist');
+  await build({
+    root: resolve(import.meta.dirname, 'browser'),
+    configFile: false,
+    logLevel: 'silent',
+    build: { outDir: distDir, emptyOutDir: true },
+    worker: { format: 'es' },
+  });
+  const file = join(dir, 'data.bin');
+  await writeRandomFile(file, FILE_SIZE);
+  const server = await startServer(
+    { DATA_DIR: join(dir, 'data'), PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
+    { handleSignals: false, exitOnError: false, print: () => {}, distDir },
+  );
+  const browser = await chromium.launch({ executablePath: chromiumPath() });
+  try {
+    const page = await browser.newPage();
+    await page.goto(`http://127.0.0.1:${PORT}/`);
+    const expected = (await run('sha1sum', [file])).stdout.split(' ')[0];
+    const worker: number[] = [];
+    const native: number[] = [];
+    let longTasks = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      const started = performance.now();
+      await run('sha1sum', [file]);
+      native.push(performance.now() - started);
+      const result = await hashInPage(page, file);
+      if (result.sha1 !== expected) throw new Error(`worker SHA-1 ${result.sha1} ≠ ${expected}`);
+      worker.push(result.ms);
+      longTasks += result.longTasks;
+    }
+    const gib = (FILE_SIZE / 1024 ** 3).toFixed(FILE_SIZE >= 1024 ** 3 ? 0 : 2);
+    return [
+      throughputResult(
+        `worker SHA-1 of ${gib} GiB vs sha1sum`,
+        median(native),
+        median(worker),
+        0.5,
+      ),
+      countResult(`main-thread tasks over 50 ms while hashing ${gib} GiB ×${ROUNDS}`, longTasks, 0),
+    ];
+  } finally {
+    await browser.close();
+    await server.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) report(await benchBrowser());
