@@ -64,7 +64,6 @@ async function computeOne(ctx: AppContext, job: ClaimedChangeset): Promise<void>
         status: 'done',
         summary: diff.summary,
         changesJson,
-        size: Buffer.byteLength(changesJson),
         error: null,
         at: ctx.now(),
       });
@@ -74,7 +73,6 @@ async function computeOne(ctx: AppContext, job: ClaimedChangeset): Promise<void>
         status: 'error',
         summary: null,
         changesJson: null,
-        size: 0,
         error: error.message,
         at: ctx.now(),
       });
@@ -108,7 +106,6 @@ export async function runPendingChangesets(ctx: AppContext): Promise<number> {
           status: 'error',
           summary: null,
           changesJson: null,
-          size: 0,
           error: CALCULATION_FAILED,
           at: ctx.now(),
         });

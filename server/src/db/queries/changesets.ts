@@ -108,9 +108,8 @@ export async function claimPendingChangeset(
 export interface ChangesetResult {
   status: Exclude<ChangesetStatus, 'pending'>;
   summary: unknown;
-  /** The change list as JSON text (stored as jsonb). */
+  /** The change list as JSON text (stored as jsonb; `size` becomes the bytes served). */
   changesJson: string | null;
-  size: number;
   error: string | null;
   at: Date;
 }
@@ -124,7 +123,8 @@ export async function finishChangeset(
   await db.execute(sql`
     UPDATE ${fileChangesets}
     SET status = ${result.status}, summary = ${JSON.stringify(result.summary)}::jsonb,
-      changes = ${result.changesJson}::jsonb, size = ${result.size}, error = ${result.error},
+      changes = ${result.changesJson}::jsonb,
+      size = coalesce(octet_length((${result.changesJson}::jsonb)::text), 0), error = ${result.error},
       computed_at = ${result.at.toISOString()}::timestamptz, locked_until = NULL
     WHERE id = ${id} AND status = 'pending'`);
 }
