@@ -1,7 +1,13 @@
 // `npm run bench`: every benchmark, each printing a ratio against a baseline from the same run.
 import { benchBlobStore } from './blob-store.bench';
+import { benchChangeset } from './changeset.bench';
 import { benchHttp } from './http.bench';
 import { benchProjects } from './projects.bench';
 import { report } from './harness';
 
-report([...(await benchBlobStore()), ...(await benchHttp()), ...(await benchProjects())]);
+report([
+  ...(await benchBlobStore()),
+  ...(await benchHttp()),
+  ...(await benchProjects()),
+  ...(await benchChangeset()),
+]);
