@@ -5,6 +5,13 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../api';
 import { DISPLAY_CHANGESET_FALLBACK, toChangeset, type ChangesetEntry } from '../model/changeset';
+import { CHANGESET_POLL_LIMIT, CHANGESET_POLL_MS } from '../model/version';
+
+export interface ChangesetAnswer {
+  /** The server is still calculating it (202 `{"status": "pending"}`). */
+  pending: boolean;
+  entries: ChangesetEntry[];
+}
 
 export async function fetchChangeset(
   namespace: string,
@@ -12,12 +19,14 @@ export async function fetchChangeset(
   version: string,
   path: string,
   signal?: AbortSignal,
-): Promise<ChangesetEntry[]> {
+): Promise<ChangesetAnswer> {
   const data = await api.get(
     `/v1/resource/changesets/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/${encodeURIComponent(version)}`,
     { query: { path }, signal, fallbackMessage: DISPLAY_CHANGESET_FALLBACK },
   );
-  return toChangeset(data);
+  const pending =
+    !Array.isArray(data) && (data as { status?: unknown } | undefined)?.status === 'pending';
+  return { pending, entries: toChangeset(data) };
 }
 
 export const changesetQueryOptions = (
@@ -29,6 +38,10 @@ export const changesetQueryOptions = (
   queryOptions({
     queryKey: ['history', 'changeset', namespace, name, version, path] as const,
     queryFn: ({ signal }) => fetchChangeset(namespace, name, version, path, signal),
-    // A version's changes never change.
+    // A version's changes never change once calculated.
     staleTime: Infinity,
+    refetchInterval: (query) =>
+      query.state.data?.pending && query.state.dataUpdateCount < CHANGESET_POLL_LIMIT
+        ? CHANGESET_POLL_MS
+        : false,
   });

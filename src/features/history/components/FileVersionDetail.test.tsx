@@ -158,6 +158,41 @@ describe('FileVersionDetail', { timeout: 20_000 }, () => {
     expect(server.calls(`GET ${CHANGESET}`)).toHaveLength(0);
   });
 
+  it('names the reason the server gives', async () => {
+    await open({
+      [`GET ${DETAIL}`]: () =>
+        json(
+          version({
+            status: 'error',
+            size: 0,
+            error: 'Changes cannot be calculated: no primary key in table trees',
+          }),
+        ),
+    });
+    expect(
+      await screen.findByRole('heading', { name: 'Changes cannot be calculated' }),
+    ).toBeInTheDocument();
+    expect(screen.getByText('no primary key in table trees')).toBeInTheDocument();
+  });
+
+  it('asks the changeset again while the server answers that it is pending', async () => {
+    let calls = 0;
+    const { server } = await open({
+      [`GET ${DETAIL}`]: () => problem('You do not have permissions for this project', 403),
+      [`GET ${CHANGESET}`]: () => {
+        calls += 1;
+        return calls === 1
+          ? json({ status: 'pending', detail: 'Changes are being calculated' }, 202)
+          : json(ENTRIES);
+      },
+    });
+    expect(await screen.findByText('Calculating changes…')).toBeInTheDocument();
+    expect(
+      await screen.findByRole('table', { name: 'Changes of points' }, { timeout: 4000 }),
+    ).toBeInTheDocument();
+    expect(server.calls(`GET ${CHANGESET}`)).toHaveLength(2);
+  });
+
   it("shows the server's detail, else 'Failed to display changeset of file', when the call fails", async () => {
     const { unmount } = await open({
       [`GET ${DETAIL}`]: () => json(version({ size: 10 })),
@@ -190,14 +225,16 @@ describe('FileVersionDetail', { timeout: 20_000 }, () => {
     const { server } = await open({
       [`GET ${DETAIL}`]: () => {
         calls += 1;
-        return json(version(calls === 1 ? undefined : { size: 10 }));
+        if (calls === 1) return json(version(undefined));
+        return json(version(calls === 2 ? { status: 'pending', size: 0 } : { status: 'done' }));
       },
       [`GET ${CHANGESET}`]: () => json(ENTRIES),
     });
     expect(await screen.findByText('Calculating changes…')).toBeInTheDocument();
     expect(server.calls(`GET ${CHANGESET}`)).toHaveLength(0);
     expect(
-      await screen.findByRole('table', { name: 'Changes of points' }, { timeout: 4000 }),
+      await screen.findByRole('table', { name: 'Changes of points' }, { timeout: 6000 }),
     ).toBeInTheDocument();
+    expect(server.calls(`GET ${DETAIL}`)).toHaveLength(3);
   });
 });

@@ -14,7 +14,7 @@ import {
   changesetTables,
   synchronisationDocsUrl,
 } from '../model/changeset';
-import { CALCULATING_CHANGES, isVersionedFile } from '../model/version';
+import { CALCULATING_CHANGES, isChangesetPending } from '../model/version';
 import { ChangesetSummaryTable } from './ChangesetSummaryTable';
 import { ChangesetTable } from './ChangesetTable';
 
@@ -40,8 +40,8 @@ export function FileVersionDetail({
 }: FileVersionDetailProps) {
   const detail = useQuery(versionQueryOptions(projectId, version));
   const changeset = detail.data?.changesets[path];
-  const calculating = detail.data !== undefined && !changeset && isVersionedFile(path);
-  const failed = Boolean(changeset?.error);
+  const calculating = detail.data !== undefined && isChangesetPending(path, changeset);
+  const failed = changeset?.status === 'error' || Boolean(changeset?.error);
   const entries = useQuery({
     ...changesetQueryOptions(namespace, projectName, version, path),
     // Asked once the version says the changeset is ready; a version that cannot be read (e.g.
@@ -49,21 +49,21 @@ export function FileVersionDetail({
     enabled: !detail.isPending && !calculating && !failed,
   });
   const tables = useMemo(
-    () => (entries.data ? changesetTables(entries.data, changeset?.summary) : []),
+    () => (entries.data ? changesetTables(entries.data.entries, changeset?.summary) : []),
     [entries.data, changeset?.summary],
   );
 
   let body;
   if (detail.isPending || (entries.isPending && entries.fetchStatus !== 'idle')) {
     body = <LoadingIndicator label="Loading changes" size="md" />;
-  } else if (calculating) {
+  } else if (calculating || entries.data?.pending) {
     body = (
       <Text c="dimmed" role="status">
         {CALCULATING_CHANGES}
       </Text>
     );
   } else if (failed || entries.isError) {
-    body = <CannotBeCalculated />;
+    body = <CannotBeCalculated reason={changeset?.error ?? entries.error?.message} />;
   } else if (tables.length === 0) {
     body = (
       <Text c="dimmed" ta="center" py="md">
@@ -100,13 +100,22 @@ export function FileVersionDetail({
   );
 }
 
-function CannotBeCalculated() {
+/** 'Changes cannot be calculated' with the server's reason (when it adds one) and the docs link. */
+function CannotBeCalculated({ reason }: { reason: string | undefined }) {
   const config = useQuery(configQueryOptions);
+  const detail = reason?.startsWith(`${CHANGES_CANNOT_BE_CALCULATED}: `)
+    ? reason.slice(CHANGES_CANNOT_BE_CALCULATED.length + 2)
+    : reason;
   return (
     <Paper withBorder radius="md" p="lg" ta="center">
       <Title order={3} fz="h4" mb="xs">
         {CHANGES_CANNOT_BE_CALCULATED}
       </Title>
+      {detail && detail !== CHANGES_CANNOT_BE_CALCULATED && (
+        <Text size="sm" c="dimmed" mb="xs">
+          {detail}
+        </Text>
+      )}
       <Text size="sm">
         For details please check the{' '}
         <Anchor

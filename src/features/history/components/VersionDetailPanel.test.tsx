@@ -124,13 +124,17 @@ describe('VersionDetailPanel', { timeout: 20_000 }, () => {
         return json(
           detail(
             calls === 1
-              ? {}
+              ? { 'data/points.gpkg': { status: 'pending', size: 0 } }
               : {
                   'data/points.gpkg': {
                     size: 10,
                     summary: [{ table: 'points', insert: 1, update: 0, delete: 0 }],
                   },
-                  'data/broken.gpkg': { error: 'Changes cannot be calculated' },
+                  'data/broken.gpkg': {
+                    status: 'error',
+                    size: 0,
+                    error: 'Changes cannot be calculated: file unreadable',
+                  },
                 },
           ),
         );
@@ -143,6 +147,9 @@ describe('VersionDetailPanel', { timeout: 20_000 }, () => {
       { timeout: 4000 },
     );
     expect(screen.queryByText('Calculating changes…')).toBeNull();
+    expect(
+      screen.getByText('Details not available: Changes cannot be calculated: file unreadable'),
+    ).toBeInTheDocument();
   });
 
   it("shows 'Failed to fetch project version', or the server's detail", async () => {

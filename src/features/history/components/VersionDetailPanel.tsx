@@ -15,12 +15,13 @@ import {
   CALCULATING_CHANGES,
   FILE_GROUPS,
   detailsNotAvailable,
-  isVersionedFile,
+  isChangesetPending,
   type FileChangeset,
   type FileGroupKey,
   type VersionDetail,
   type VersionFileChange,
 } from '../model/version';
+import { CHANGES_CANNOT_BE_CALCULATED } from '../model/changeset';
 import { ChangesetSummaryTable } from './ChangesetSummaryTable';
 
 export interface VersionDetailPanelProps {
@@ -203,18 +204,18 @@ function FileChanges({
   changeset: FileChangeset | undefined;
   link: (path: string) => FileVersionParams;
 }) {
-  if (!changeset) {
-    if (!isVersionedFile(path)) return null;
+  if (isChangesetPending(path, changeset)) {
     return (
       <Text size="xs" c="dimmed" mt={4} role="status">
         {CALCULATING_CHANGES}
       </Text>
     );
   }
-  if (changeset.error) {
+  if (!changeset) return null;
+  if (changeset.error || changeset.status === 'error') {
     return (
       <Text size="xs" c="red.8" mt={4}>
-        {detailsNotAvailable(changeset.error)}
+        {detailsNotAvailable(changeset.error ?? CHANGES_CANNOT_BE_CALCULATED)}
       </Text>
     );
   }

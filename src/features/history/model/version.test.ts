@@ -57,11 +57,17 @@ describe('versions', () => {
           { path: 'b.GPKG', size: 1 },
           { path: 'c.txt', size: 1 },
           { path: 'd.sqlite', size: 1 },
+          { path: 'e.gpkg', size: 1 },
+          { path: 'f.gpkg', size: 1 },
         ],
       },
-      changesets: { 'a.gpkg': { size: 1, summary: [] } },
+      changesets: {
+        'a.gpkg': { status: 'done', size: 1, summary: [] },
+        'e.gpkg': { status: 'pending', size: 0 },
+        'f.gpkg': { status: 'error', size: 0, error: 'Changes cannot be calculated' },
+      },
     });
-    expect(pendingChangesets(detail)).toEqual(['b.GPKG', 'd.sqlite']);
+    expect(pendingChangesets(detail)).toEqual(['b.GPKG', 'd.sqlite', 'e.gpkg']);
     expect(isVersionedFile('x/y.txt')).toBe(false);
   });
 

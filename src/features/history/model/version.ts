@@ -45,6 +45,8 @@ export interface ChangesetSummaryRow {
 
 /** The changeset of one file in a version: its summary, or why it cannot be shown. */
 export interface FileChangeset {
+  /** The server calculates changesets in the background: 'pending' until it has. */
+  status?: 'pending' | 'done' | 'error';
   size?: number;
   summary?: ChangesetSummaryRow[];
   error?: string;
@@ -167,11 +169,17 @@ export function isVersionedFile(path: string): boolean {
   return /\.(gpkg|sqlite)$/i.test(path);
 }
 
-/** Edited versioned files whose changeset the server has not stored yet (it works in the background). */
+/** Whether a changeset is still being calculated (an edited GeoPackage without one is too). */
+export function isChangesetPending(path: string, changeset: FileChangeset | undefined): boolean {
+  if (!changeset) return isVersionedFile(path);
+  return changeset.status === 'pending';
+}
+
+/** Edited files whose changeset the server is still calculating (it works in the background). */
 export function pendingChangesets(detail: VersionDetail): string[] {
   return detail.changes.updated
     .map((file) => file.path)
-    .filter((path) => isVersionedFile(path) && !detail.changesets[path]);
+    .filter((path) => isChangesetPending(path, detail.changesets[path]));
 }
 
 /** How often the version detail is asked again while changesets are being calculated. */
