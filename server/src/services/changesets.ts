@@ -6,8 +6,8 @@
  * not wait); a scheduled job (COMPUTE_CHANGESETS_JOB) also runs the queue, for rows left
  * behind by a crash or made while no server ran. Each row is claimed with a lease (see
  * db/queries/changesets.ts), both files are copied from the blob store to a temporary folder,
- * compared (lib/sqlite-diff.ts), and the result is stored as done, or as error with the
- * reason the changes cannot be calculated. Other failures (the blob store, the database) are
+ * compared in a worker thread (lib/sqlite-diff.ts, lib/sqlite-diff-thread.ts), and the result
+ * is stored as done, or as error with the reason the changes cannot be calculated. Other failures (the blob store, the database) are
  * retried a minute later, at most MAX_ATTEMPTS times in all.
  */
 import { createWriteStream } from 'node:fs';
@@ -15,7 +15,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { AppContext } from '../context';
 import {
   claimPendingChangeset,
@@ -23,11 +22,8 @@ import {
   releaseChangeset,
   type ClaimedChangeset,
 } from '../db/queries/changesets';
-import {
-  CHANGES_CANNOT_BE_CALCULATED,
-  ChangesImpossibleError,
-  diffSqliteFiles,
-} from '../lib/sqlite-diff';
+import { CHANGES_CANNOT_BE_CALCULATED, ChangesImpossibleError } from '../lib/sqlite-diff';
+import { diffSqliteFilesInThread } from '../lib/sqlite-diff-thread';
 
 export const COMPUTE_CHANGESETS_JOB = 'compute-changesets';
 
@@ -55,15 +51,14 @@ async function computeOne(ctx: AppContext, job: ClaimedChangeset): Promise<void>
     await copyBlob(ctx, job.oldBlobKey, before);
     await copyBlob(ctx, job.newBlobKey, after);
     try {
-      const diff = await diffSqliteFiles(before, after, {
+      // In a worker thread: a large layer does not hold up the server's requests.
+      const diff = await diffSqliteFilesInThread(before, after, {
         maxEntries: MAX_CHANGESET_ENTRIES,
-        onProgress: () => yieldToEventLoop(),
       });
-      const changesJson = JSON.stringify(diff.entries);
       await finishChangeset(db, job.id, {
         status: 'done',
         summary: diff.summary,
-        changesJson,
+        changesJson: diff.changesJson,
         error: null,
         at: ctx.now(),
       });
