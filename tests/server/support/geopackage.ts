@@ -3,7 +3,7 @@
  * .ci/run) from GeoJSON written here, and plain SQLite edits with better-sqlite3.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -62,6 +62,9 @@ export async function geopackageFromFeatures(
     }),
   );
   await rm(target, { force: true });
+  await access(OGR2OGR).catch(() => {
+    throw new Error(`${OGR2OGR} not found: install GDAL (Debian: apt-get install gdal-bin)`);
+  });
   await run(OGR2OGR, [
     '-f',
     'GPKG',
