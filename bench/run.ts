@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark, each printing a ratio against a baseline from the same run.
 import { benchBlobStore } from './blob-store.bench';
 import { benchBrowser } from './browser.bench';
+import { benchChangeset } from './changeset.bench';
 import { benchHttp } from './http.bench';
 import { benchProjects } from './projects.bench';
 import { benchUploadFinish } from './upload-finish.bench';
@@ -12,4 +13,5 @@ report([
   ...(await benchProjects()),
   ...(await benchUploadFinish()),
   ...(await benchBrowser()),
+  ...(await benchChangeset()),
 ]);

@@ -19,6 +19,7 @@ import { createMailer, type Mailer } from './email';
 import { HttpProblem } from './errors';
 import { Scheduler, type Job } from './jobs/scheduler';
 import authPlugin from './plugins/auth';
+import { changesetWorkIdle } from './services/changesets';
 import csrfPlugin from './plugins/csrf';
 import errorsPlugin, { isApiPath, sendProblem } from './plugins/errors';
 import maintenancePlugin from './plugins/maintenance';
@@ -27,6 +28,7 @@ import { registerStaticFiles } from './plugins/static-files';
 import accessRequestRoutes from './routes/access-requests';
 import authRoutes from './routes/auth';
 import downloadRoutes from './routes/downloads';
+import historyRoutes from './routes/history';
 import instanceRoutes from './routes/instance';
 import projectRoutes from './routes/projects';
 import pushRoutes from './routes/push';
@@ -133,6 +135,8 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   const scheduler = new Scheduler(ctx, options.jobs);
   app.decorate('scheduler', scheduler);
   app.addHook('onClose', async () => scheduler.stop());
+  // Changesets computing in the background finish before the database closes.
+  app.addHook('onClose', async () => changesetWorkIdle(ctx));
 
   const routes = createRouteIndex();
   app.addHook('onRoute', (route) => {
@@ -173,6 +177,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   app.register(projectRoutes);
   app.register(pushRoutes);
   app.register(downloadRoutes);
+  app.register(historyRoutes);
   app.register(accessRequestRoutes);
 
   const staticFiles = registerStaticFiles(

@@ -267,6 +267,52 @@ export const fileHistory = pgTable(
   ],
 );
 
+/** Changeset states: waiting to be computed, computed, or impossible to compute. */
+export const CHANGESET_STATUSES = ['pending', 'done', 'error'] as const;
+export type ChangesetStatus = (typeof CHANGESET_STATUSES)[number];
+
+/**
+ * Row-level changesets of .gpkg/.sqlite files updated by a version (one row per file), and at
+ * the same time the queue of their computation: a pending row is claimed (FOR UPDATE SKIP
+ * LOCKED) by setting `locked_until`, computed, then stored as done or error.
+ */
+export const fileChangesets = pgTable(
+  'file_changesets',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    versionId: integer('version_id')
+      .notNull()
+      .references(() => projectVersions.id, { onDelete: 'cascade' }),
+    path: text('path').notNull(),
+    /** The file before and after the version. */
+    oldBlobKey: text('old_blob_key').notNull(),
+    newBlobKey: text('new_blob_key').notNull(),
+    status: text('status').$type<ChangesetStatus>().notNull().default('pending'),
+    /** [{table, insert, update, delete}] once done. */
+    summary: jsonb('summary'),
+    /** The change list served by the changeset call, once done. */
+    changes: jsonb('changes'),
+    /** Bytes of the change list as JSON. */
+    size: bytes('size').notNull().default(0),
+    /** The text shown when the changes cannot be calculated. */
+    error: text('error'),
+    attempts: integer('attempts').notNull().default(0),
+    /** Claimed by a worker until then. */
+    lockedUntil: ts('locked_until'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    computedAt: ts('computed_at'),
+  },
+  (t) => [
+    unique('file_changesets_version_path_key').on(t.versionId, t.path),
+    index('file_changesets_pending_idx')
+      .on(t.id)
+      .where(sql`${t.status} = 'pending'`),
+  ],
+);
+
 /** The files of each project's latest version. */
 export const projectFiles = pgTable(
   'project_files',

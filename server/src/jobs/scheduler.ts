@@ -9,6 +9,7 @@
  */
 import type { AppContext } from '../context';
 import { claimJob, ensureJobRow, finishJob, releaseJob } from '../db/queries/jobs';
+import { COMPUTE_CHANGESETS_JOB, runPendingChangesets } from '../services/changesets';
 import { purgeRemovedProjects } from '../services/purge';
 import { cleanupUploads } from '../services/push';
 
@@ -33,6 +34,8 @@ export function defaultJobs(): Job[] {
   return [
     { name: PURGE_JOB, intervalMs: HOUR, leaseMs: HOUR, run: purgeRemovedProjects },
     { name: UPLOAD_CLEANUP_JOB, intervalMs: HOUR, leaseMs: HOUR, run: cleanupUploads },
+    // Changesets left pending (a crash, versions made by the admin CLI): every poll.
+    { name: COMPUTE_CHANGESETS_JOB, intervalMs: 0, leaseMs: HOUR, run: runPendingChangesets },
   ];
 }
 

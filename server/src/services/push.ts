@@ -47,6 +47,7 @@ import { isoZ } from '../lib/time';
 import { blobKeyFromLeaves } from '../storage/blob-key';
 import type { BlobInfo } from '../storage/blob-store';
 import { ChunkTooBigError, CHUNK_SIZE, UploadStaging } from '../storage/upload-staging';
+import { startChangesetWork } from './changesets';
 import { storageLimitHit } from './clone';
 import { projectFor, reloadProjectAccess, isUuid, type ProjectRef } from './project-access';
 import { projectDetail, type ProjectDetail } from './project-detail';
@@ -608,6 +609,8 @@ export async function finishPush(
       throw error;
     }
     done = true;
+    // Row-level changesets of updated GeoPackages: computed in the background.
+    startChangesetWork(ctx);
     await store.remove(upload.id);
     return projectDetail(ctx, await reloadProjectAccess(ctx, access));
   } finally {

@@ -4,14 +4,17 @@
  * commitVersion is an internal service: its callers (push finish, clone, test seeding) have
  * checked permissions already. It runs inside the caller's transaction and, there, makes
  * version N+1 whole: the project_versions row, one file_history row per changed path, the
- * latest-file table (project_files), the blobs rows, and the project's latest_version,
- * updated_at, disk_usage and tags. Either all of it is committed or none.
+ * latest-file table (project_files), the blobs rows, the project's latest_version,
+ * updated_at, disk_usage and tags, and a pending changeset per updated .gpkg/.sqlite file.
+ * Either all of it is committed or none. Callers start the changeset computation once their
+ * transaction has committed (startChangesetWork).
  *
  * The bytes must already be in the blob store (put by the caller). While the transaction
  * runs it holds the blob lock shared, so blob garbage collection (exclusive) cannot delete
  * anything it references; blobs new to the database are checked to exist in the store.
  */
 import type { Tx } from '../db/database';
+import { currentBlobKeys, insertPendingChangesets } from '../db/queries/changesets';
 import {
   currentFileTotals,
   deleteCurrentFiles,
@@ -26,7 +29,7 @@ import {
   updateProjectAfterCommit,
 } from '../db/queries/versions';
 import type { FileChange } from '../db/schema';
-import { projectPathError } from '../lib/paths';
+import { isVersionedFile, projectPathError } from '../lib/paths';
 import type { BlobStore } from '../storage/blob-store';
 
 /** Tags of a project with exactly one QGIS project file (api-reference A.5). */
@@ -269,6 +272,28 @@ export async function commitVersion(tx: Tx, input: CommitVersionInput): Promise<
       diff: null,
     })),
   ]);
+
+  // GeoPackage / SQLite updates get a row-level changeset, computed after the commit
+  // (services/changesets.ts) against the file's previous bytes.
+  const versioned = updated.filter((f) => isVersionedFile(f.path));
+  if (versioned.length > 0) {
+    const previous = await currentBlobKeys(
+      tx,
+      input.project.id,
+      versioned.map((f) => f.path),
+    );
+    await insertPendingChangesets(
+      tx,
+      versioned.map((f) => ({
+        projectId: input.project.id,
+        versionId,
+        path: f.path,
+        oldBlobKey: previous.get(f.path)!,
+        newBlobKey: f.blobKey,
+        createdAt: input.at,
+      })),
+    );
+  }
 
   await deleteCurrentFiles(
     tx,

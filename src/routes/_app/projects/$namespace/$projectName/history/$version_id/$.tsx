@@ -1,4 +1,8 @@
+import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
+import { useViewer } from '../../../../../../../app/useViewer';
+import { FileVersionDetail } from '../../../../../../../features/history/components/FileVersionDetail';
+import { projectQueryOptions } from '../../../../../../../features/projects/api/project';
 
 /**
  * .../history/:version_id/:path (file-version-detail, public): the changes of one file in one
@@ -19,4 +23,23 @@ export const Route = createFileRoute(
       ];
     },
   },
+  component: FileVersionDetailPage,
 });
+
+function FileVersionDetailPage() {
+  const { namespace, projectName, version_id: version, _splat } = Route.useParams();
+  const viewer = useViewer();
+  // The project layout loads it; this reads the same cache entry (for the project id).
+  const project = useQuery(projectQueryOptions(namespace, projectName, viewer.loggedIn));
+  if (!project.data || !_splat) return null;
+  return (
+    <FileVersionDetail
+      key={`${version}/${_splat}`}
+      namespace={namespace}
+      projectName={projectName}
+      projectId={project.data.id}
+      version={version}
+      path={_splat}
+    />
+  );
+}

@@ -1,0 +1,47 @@
+/**
+ * GET /v1/resource/changesets/{namespace}/{name}/{version}?path=: the row-level changes of one
+ * GeoPackage in one version, geometries as WKT.
+ */
+import { queryOptions } from '@tanstack/react-query';
+import { api } from '../../../api';
+import { DISPLAY_CHANGESET_FALLBACK, toChangeset, type ChangesetEntry } from '../model/changeset';
+import { CHANGESET_POLL_LIMIT, CHANGESET_POLL_MS } from '../model/version';
+
+export interface ChangesetAnswer {
+  /** The server is still calculating it (202 `{"status": "pending"}`). */
+  pending: boolean;
+  entries: ChangesetEntry[];
+}
+
+export async function fetchChangeset(
+  namespace: string,
+  name: string,
+  version: string,
+  path: string,
+  signal?: AbortSignal,
+): Promise<ChangesetAnswer> {
+  const data = await api.get(
+    `/v1/resource/changesets/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/${encodeURIComponent(version)}`,
+    { query: { path }, signal, fallbackMessage: DISPLAY_CHANGESET_FALLBACK },
+  );
+  const pending =
+    !Array.isArray(data) && (data as { status?: unknown } | undefined)?.status === 'pending';
+  return { pending, entries: toChangeset(data) };
+}
+
+export const changesetQueryOptions = (
+  namespace: string,
+  name: string,
+  version: string,
+  path: string,
+) =>
+  queryOptions({
+    queryKey: ['history', 'changeset', namespace, name, version, path] as const,
+    queryFn: ({ signal }) => fetchChangeset(namespace, name, version, path, signal),
+    // A version's changes never change once calculated.
+    staleTime: Infinity,
+    refetchInterval: (query) =>
+      query.state.data?.pending && query.state.dataUpdateCount < CHANGESET_POLL_LIMIT
+        ? CHANGESET_POLL_MS
+        : false,
+  });

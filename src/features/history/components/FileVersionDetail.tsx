@@ -1,0 +1,132 @@
+import { Anchor, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { LoadingIndicator } from '../../../components/LoadingIndicator';
+import { TitledSection } from '../../../components/TitledSection';
+import { configQueryOptions } from '../../platform/api/config';
+import { FileIcon } from '../../projects/components/FileIcon';
+import { fileName } from '../../projects/model/files';
+import { changesetQueryOptions } from '../api/changeset';
+import { versionQueryOptions } from '../api/version';
+import {
+  CHANGES_CANNOT_BE_CALCULATED,
+  NO_CHANGESET_FOR_LAYER,
+  changesetTables,
+  synchronisationDocsUrl,
+} from '../model/changeset';
+import { CALCULATING_CHANGES, isChangesetPending } from '../model/version';
+import { ChangesetSummaryTable } from './ChangesetSummaryTable';
+import { ChangesetTable } from './ChangesetTable';
+
+export interface FileVersionDetailProps {
+  namespace: string;
+  projectName: string;
+  projectId: string;
+  version: string;
+  path: string;
+}
+
+/**
+ * The changes of one file in one version (spec 001 §2 "File version detail"): the summary per
+ * table, then one table of changed rows per database table; 'Changes cannot be calculated'
+ * with a link to the documentation when the server could not work them out.
+ */
+export function FileVersionDetail({
+  namespace,
+  projectName,
+  projectId,
+  version,
+  path,
+}: FileVersionDetailProps) {
+  const detail = useQuery(versionQueryOptions(projectId, version));
+  const changeset = detail.data?.changesets[path];
+  const calculating = detail.data !== undefined && isChangesetPending(path, changeset);
+  const failed = changeset?.status === 'error' || Boolean(changeset?.error);
+  const entries = useQuery({
+    ...changesetQueryOptions(namespace, projectName, version, path),
+    // Asked once the version says the changeset is ready; a version that cannot be read (e.g.
+    // a visitor without the rights to its details) does not hold the changes back.
+    enabled: !detail.isPending && !calculating && !failed,
+  });
+  const tables = useMemo(
+    () => (entries.data ? changesetTables(entries.data.entries, changeset?.summary) : []),
+    [entries.data, changeset?.summary],
+  );
+
+  let body;
+  if (detail.isPending || (entries.isPending && entries.fetchStatus !== 'idle')) {
+    body = <LoadingIndicator label="Loading changes" size="md" />;
+  } else if (calculating || entries.data?.pending) {
+    body = (
+      <Text c="dimmed" role="status">
+        {CALCULATING_CHANGES}
+      </Text>
+    );
+  } else if (failed || entries.isError) {
+    body = <CannotBeCalculated reason={changeset?.error ?? entries.error?.message} />;
+  } else if (tables.length === 0) {
+    body = (
+      <Text c="dimmed" ta="center" py="md">
+        {NO_CHANGESET_FOR_LAYER}
+      </Text>
+    );
+  } else {
+    body = (
+      <>
+        {changeset?.summary && (
+          <TitledSection title="Summary" order={3}>
+            <ChangesetSummaryTable summary={changeset.summary} label="Summary" />
+          </TitledSection>
+        )}
+        {tables.map((table) => (
+          <TitledSection key={table.name} title={table.name} order={3}>
+            <ChangesetTable table={table} />
+          </TitledSection>
+        ))}
+      </>
+    );
+  }
+
+  return (
+    <Stack gap={0}>
+      <Group gap="xs" mb="md" wrap="nowrap">
+        <FileIcon entry={{ type: 'file', name: fileName(path) }} />
+        <Title order={2} fz="h4" style={{ wordBreak: 'break-all' }}>
+          {path}
+        </Title>
+      </Group>
+      {body}
+    </Stack>
+  );
+}
+
+/** 'Changes cannot be calculated' with the server's reason (when it adds one) and the docs link. */
+function CannotBeCalculated({ reason }: { reason: string | undefined }) {
+  const config = useQuery(configQueryOptions);
+  const detail = reason?.startsWith(`${CHANGES_CANNOT_BE_CALCULATED}: `)
+    ? reason.slice(CHANGES_CANNOT_BE_CALCULATED.length + 2)
+    : reason;
+  return (
+    <Paper withBorder radius="md" p="lg" ta="center">
+      <Title order={3} fz="h4" mb="xs">
+        {CHANGES_CANNOT_BE_CALCULATED}
+      </Title>
+      {detail && detail !== CHANGES_CANNOT_BE_CALCULATED && (
+        <Text size="sm" c="dimmed" mb="xs">
+          {detail}
+        </Text>
+      )}
+      <Text size="sm">
+        For details please check the{' '}
+        <Anchor
+          href={synchronisationDocsUrl(config.data?.docs_url ?? '')}
+          target="_blank"
+          rel="noopener noreferrer"
+        >
+          documentation
+        </Anchor>
+        .
+      </Text>
+    </Paper>
+  );
+}

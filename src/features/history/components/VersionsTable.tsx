@@ -1,0 +1,119 @@
+import { ActionIcon, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { IconDownload } from '@tabler/icons-react';
+import { formatFileSize } from '../../../lib/fileSize';
+import { AnchorLink } from '../../../lib/routerLinks';
+import { formatDateTime, relativeTime } from '../../../lib/time';
+import { projectArchiveUrl } from '../../projects/api/projectArchive';
+import { NO_VERSIONS_FOUND, editedCount, type VersionListItem } from '../model/version';
+
+export interface VersionsTableProps {
+  namespace: string;
+  projectName: string;
+  versions: readonly VersionListItem[];
+  /** The version whose details are open (its row is marked). */
+  selected?: string;
+  onOpen: (version: string) => void;
+}
+
+const COLUMNS = 8;
+
+/**
+ * The versions of a project (spec 001 §2 "Versions"): name, creation, author, changed files,
+ * project size and a download of the project at that version; a row opens its details.
+ */
+export function VersionsTable({
+  namespace,
+  projectName,
+  versions,
+  selected,
+  onOpen,
+}: VersionsTableProps) {
+  return (
+    <Table.ScrollContainer minWidth={720}>
+      <Table aria-label="Versions" highlightOnHover verticalSpacing="xs">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Version</Table.Th>
+            <Table.Th>Created</Table.Th>
+            <Table.Th>Author</Table.Th>
+            <Table.Th ta="right">Files added</Table.Th>
+            <Table.Th ta="right">Files edited</Table.Th>
+            <Table.Th ta="right">Files removed</Table.Th>
+            <Table.Th ta="right">Size</Table.Th>
+            <Table.Th w={48}>
+              <VisuallyHidden>Download</VisuallyHidden>
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {versions.length === 0 && (
+            <Table.Tr>
+              <Table.Td colSpan={COLUMNS}>
+                <Text size="sm" c="dimmed" ta="center" py="md">
+                  {NO_VERSIONS_FOUND}
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+          )}
+          {versions.map((version) => (
+            <Table.Tr
+              key={version.name}
+              data-selected={version.name === selected || undefined}
+              bg={version.name === selected ? 'var(--mantine-primary-color-light)' : undefined}
+              style={{ cursor: 'pointer' }}
+              onClick={(event) => {
+                if ((event.target as HTMLElement).closest('a')) return;
+                onOpen(version.name);
+              }}
+            >
+              <Table.Td>
+                <AnchorLink
+                  to="/projects/$namespace/$projectName/history"
+                  params={{ namespace, projectName }}
+                  search={{ version_id: version.name }}
+                  size="sm"
+                  fw={600}
+                >
+                  {version.name}
+                </AnchorLink>
+              </Table.Td>
+              <Table.Td>
+                {version.created && (
+                  <Tooltip label={formatDateTime(version.created)} withArrow>
+                    <Text component="time" dateTime={version.created} size="sm">
+                      {relativeTime(version.created)}
+                    </Text>
+                  </Tooltip>
+                )}
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm">{version.author ?? ''}</Text>
+              </Table.Td>
+              <Table.Td ta="right">{version.changes.added}</Table.Td>
+              <Table.Td ta="right">{editedCount(version.changes)}</Table.Td>
+              <Table.Td ta="right">{version.changes.removed}</Table.Td>
+              <Table.Td ta="right">
+                <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                  {formatFileSize(version.project_size)}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Tooltip label={`Download ${version.name}`} withArrow>
+                  <ActionIcon
+                    component="a"
+                    href={projectArchiveUrl(namespace, projectName, version.name)}
+                    download
+                    variant="subtle"
+                    aria-label={`Download ${version.name}`}
+                  >
+                    <IconDownload size={18} aria-hidden />
+                  </ActionIcon>
+                </Tooltip>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}

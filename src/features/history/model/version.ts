@@ -1,0 +1,189 @@
+/**
+ * Versions of a project as the history calls return them (spec 001 §3 "Version", §7; the
+ * shapes are in docs/decisions.md "History API"). Answers are read leniently: a missing list
+ * becomes empty, a missing count zero.
+ */
+
+/** Counts of changed files in a list item (`updated_diff`: updates sent as a diff). */
+export interface VersionChangeCounts {
+  added: number;
+  updated: number;
+  updated_diff?: number;
+  removed: number;
+}
+
+export interface VersionListItem {
+  name: string;
+  author?: string | null;
+  created: string;
+  project_name?: string;
+  namespace?: string;
+  project_size: number;
+  changes: VersionChangeCounts;
+}
+
+export interface VersionList {
+  versions: VersionListItem[];
+  count: number;
+}
+
+/** One changed file of a version. */
+export interface VersionFileChange {
+  path: string;
+  size: number;
+  checksum?: string;
+  mtime?: string;
+}
+
+/** Per table counts of a GeoPackage changeset. */
+export interface ChangesetSummaryRow {
+  table: string;
+  insert: number;
+  update: number;
+  delete: number;
+}
+
+/** The changeset of one file in a version: its summary, or why it cannot be shown. */
+export interface FileChangeset {
+  /** The server calculates changesets in the background: 'pending' until it has. */
+  status?: 'pending' | 'done' | 'error';
+  size?: number;
+  summary?: ChangesetSummaryRow[];
+  error?: string;
+}
+
+export interface VersionDetail {
+  name: string;
+  author?: string | null;
+  created: string;
+  project_name?: string;
+  namespace?: string;
+  user_agent?: string | null;
+  project_size: number;
+  changes: {
+    added: VersionFileChange[];
+    updated: VersionFileChange[];
+    removed: VersionFileChange[];
+  };
+  changesets: Record<string, FileChangeset>;
+}
+
+/** Versions per page of the versions table (spec 001 §9). */
+export const VERSIONS_PER_PAGE = 50;
+export const NO_VERSIONS_FOUND = 'No versions found.';
+export const FETCH_VERSIONS_FALLBACK = 'Failed to fetch project versions';
+export const FETCH_VERSION_FALLBACK = 'Failed to fetch project version';
+
+/** The versions sort menu (spec 001 §2: newest, oldest). */
+export const VERSION_SORT_OPTIONS = [
+  { value: 'newest', label: 'Sort by newest' },
+  { value: 'oldest', label: 'Sort by oldest' },
+] as const;
+
+export type VersionSortKey = (typeof VERSION_SORT_OPTIONS)[number]['value'];
+
+/** Query of GET /v1/project/versions/paginated (spec 001 §7). */
+export interface VersionListParams {
+  page: number;
+  per_page: number;
+  descending: boolean;
+}
+
+export function versionListParams(page: number, sort: VersionSortKey): VersionListParams {
+  return { page, per_page: VERSIONS_PER_PAGE, descending: sort === 'newest' };
+}
+
+function count(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}
+
+function toCounts(value: unknown): VersionChangeCounts {
+  const changes = (value ?? {}) as Partial<Record<keyof VersionChangeCounts, unknown>>;
+  return {
+    added: count(changes.added),
+    updated: count(changes.updated),
+    updated_diff: count(changes.updated_diff),
+    removed: count(changes.removed),
+  };
+}
+
+export function toVersionList(data: unknown): VersionList {
+  const value = (data ?? {}) as { versions?: unknown; count?: unknown };
+  const versions = Array.isArray(value.versions) ? (value.versions as VersionListItem[]) : [];
+  return {
+    versions: versions.map((version) => ({ ...version, changes: toCounts(version.changes) })),
+    count: count(value.count),
+  };
+}
+
+function toFiles(value: unknown): VersionFileChange[] {
+  return Array.isArray(value)
+    ? (value as VersionFileChange[]).filter((file) => typeof file?.path === 'string')
+    : [];
+}
+
+export function toVersionDetail(data: unknown): VersionDetail {
+  const value = (data ?? {}) as Omit<Partial<VersionDetail>, 'changes'> & {
+    changes?: Record<string, unknown>;
+  };
+  const changes: Record<string, unknown> = value.changes ?? {};
+  const changesets =
+    value.changesets && typeof value.changesets === 'object' && !Array.isArray(value.changesets)
+      ? value.changesets
+      : {};
+  return {
+    ...value,
+    name: value.name ?? '',
+    created: value.created ?? '',
+    project_size: count(value.project_size),
+    changes: {
+      added: toFiles(changes.added),
+      updated: toFiles(changes.updated),
+      removed: toFiles(changes.removed),
+    },
+    changesets,
+  };
+}
+
+/** Files edited in a list item: full-file updates and diff updates together. */
+export function editedCount(changes: VersionChangeCounts): number {
+  return changes.updated + (changes.updated_diff ?? 0);
+}
+
+/** The accordion sections of the version detail (spec 001 §2 "Versions"). */
+export const FILE_GROUPS = [
+  { key: 'added', label: 'Files added' },
+  { key: 'updated', label: 'Files edited' },
+  { key: 'removed', label: 'Files removed' },
+] as const;
+
+export type FileGroupKey = (typeof FILE_GROUPS)[number]['key'];
+
+/** 'Details not available: {error}' (spec 001 §8). */
+export function detailsNotAvailable(error: string): string {
+  return `Details not available: ${error}`;
+}
+
+/** GeoPackage and SQLite files are versioned: their edits get a changeset (spec 001 §1). */
+export function isVersionedFile(path: string): boolean {
+  return /\.(gpkg|sqlite)$/i.test(path);
+}
+
+/** Whether a changeset is still being calculated (an edited GeoPackage without one is too). */
+export function isChangesetPending(path: string, changeset: FileChangeset | undefined): boolean {
+  if (!changeset) return isVersionedFile(path);
+  return changeset.status === 'pending';
+}
+
+/** Edited files whose changeset the server is still calculating (it works in the background). */
+export function pendingChangesets(detail: VersionDetail): string[] {
+  return detail.changes.updated
+    .map((file) => file.path)
+    .filter((path) => isChangesetPending(path, detail.changesets[path]));
+}
+
+/** How often the version detail is asked again while changesets are being calculated. */
+export const CHANGESET_POLL_MS = 2000;
+/** Polling stops after this many answers (about two minutes), so a stuck job does not poll forever. */
+export const CHANGESET_POLL_LIMIT = 60;
+export const CALCULATING_CHANGES = 'Calculating changes…';

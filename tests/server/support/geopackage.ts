@@ -1,0 +1,111 @@
+/**
+ * Real GeoPackages for tests, made by GDAL's ogr2ogr (Debian's gdal-bin, installed by
+ * .ci/run) from GeoJSON written here, and plain SQLite edits with better-sqlite3.
+ */
+import { execFile } from 'node:child_process';
+import { access, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
+
+const run = promisify(execFile);
+
+export const OGR2OGR = process.env.OGR2OGR ?? '/usr/bin/ogr2ogr';
+
+export type Geometry =
+  | { type: 'Point'; coordinates: number[] }
+  | { type: 'LineString'; coordinates: number[][] }
+  | { type: 'Polygon'; coordinates: number[][][] };
+
+export interface Feature {
+  /** Becomes the feature id (the `fid` primary key). */
+  id: number;
+  properties: Record<string, string | number | null>;
+  geometry: Geometry | null;
+}
+
+/** A scratch folder removed by cleanup(). */
+export interface Scratch {
+  dir: string;
+  file(name: string): string;
+  cleanup(): Promise<void>;
+}
+
+export async function scratch(): Promise<Scratch> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'waymark-gpkg-'));
+  return {
+    dir,
+    file: (name) => path.join(dir, name),
+    cleanup: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * Writes a GeoPackage with one layer `layer` (fid primary key, a `geom` geometry column in
+ * EPSG:4326, one column per property) from the features, with ogr2ogr; returns its bytes.
+ */
+export async function geopackageFromFeatures(
+  s: Scratch,
+  name: string,
+  layer: string,
+  features: Feature[],
+  geometryType = 'GEOMETRY',
+): Promise<Buffer> {
+  const source = s.file(`${name}.geojson`);
+  const target = s.file(`${name}.gpkg`);
+  await writeFile(
+    source,
+    JSON.stringify({
+      type: 'FeatureCollection',
+      features: features.map((f) => ({ type: 'Feature', ...f })),
+    }),
+  );
+  await rm(target, { force: true });
+  await access(OGR2OGR).catch(() => {
+    throw new Error(`${OGR2OGR} not found: install GDAL (Debian: apt-get install gdal-bin)`);
+  });
+  await run(OGR2OGR, [
+    '-f',
+    'GPKG',
+    target,
+    source,
+    '-nln',
+    layer,
+    '-preserve_fid',
+    '-a_srs',
+    'EPSG:4326',
+    '-nlt',
+    geometryType,
+  ]);
+  return readFile(target);
+}
+
+/** Runs `edit` on a copy of the SQLite bytes (no GeoPackage functions: plain tables only). */
+export async function editSqlite(
+  s: Scratch,
+  bytes: Buffer,
+  edit: (db: Database.Database) => void,
+): Promise<Buffer> {
+  const file = s.file(`edit-${Date.now()}-${Math.random().toString(36).slice(2)}.sqlite`);
+  await writeFile(file, bytes);
+  const db = new Database(file);
+  try {
+    edit(db);
+  } finally {
+    db.close();
+  }
+  return readFile(file);
+}
+
+/** `count` point features in a grid, ids 1…count, with a name and a number. */
+export function pointFeatures(count: number, from = 1): Feature[] {
+  return Array.from({ length: count }, (_, i) => {
+    const id = from + i;
+    return {
+      id,
+      properties: { name: `tree ${id}`, height: id * 1.5 },
+      geometry: { type: 'Point', coordinates: [id % 100, Math.floor(id / 100) + 0.5] },
+    };
+  });
+}
