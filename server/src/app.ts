@@ -26,6 +26,7 @@ import { createRouteIndex } from './plugins/route-index';
 import { registerStaticFiles } from './plugins/static-files';
 import accessRequestRoutes from './routes/access-requests';
 import authRoutes from './routes/auth';
+import collaboratorRoutes from './routes/collaborators';
 import downloadRoutes from './routes/downloads';
 import instanceRoutes from './routes/instance';
 import projectRoutes from './routes/projects';
@@ -135,6 +136,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   app.addHook('onClose', async () => scheduler.stop());
 
   const routes = createRouteIndex();
+  app.decorate('routeIndex', routes);
   app.addHook('onRoute', (route) => {
     routes.add(route.method, route.url);
     const booleans = booleanQueryKeys(route.schema?.querystring);
@@ -174,6 +176,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   app.register(pushRoutes);
   app.register(downloadRoutes);
   app.register(accessRequestRoutes);
+  app.register(collaboratorRoutes);
 
   const staticFiles = registerStaticFiles(
     app,

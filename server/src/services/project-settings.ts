@@ -14,7 +14,7 @@ import {
 import { findActiveUsersByIds, findActiveUsersByUsernames } from '../db/queries/users';
 import type { ProjectRole, User } from '../db/schema';
 import { authRequired, badRequest, notFound } from '../errors';
-import { projectFor, reloadProjectAccess, type ProjectRef } from './project-access';
+import { projectFor, reloadProjectAccess, type ProjectRef } from './permissions';
 import { projectDetail, type ProjectDetail } from './project-detail';
 
 export const OWNER_CANNOT_LEAVE = 'Owner cannot leave a project';

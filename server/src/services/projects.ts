@@ -15,11 +15,7 @@ import {
   type ProjectSortColumn,
 } from '../db/queries/projects';
 import { findUserByUsername } from '../db/queries/users';
-import {
-  findWorkspaceByName,
-  findWorkspaceMemberRole,
-  listWorkspaceRoles,
-} from '../db/queries/workspaces';
+import { listWorkspaceRoles } from '../db/queries/workspaces';
 import type { User, WorkspaceRole } from '../db/schema';
 import { authRequired, badRequest, forbidden, HttpProblem, notFound } from '../errors';
 import { parseSuffixOrder } from '../lib/ordering';
@@ -27,11 +23,11 @@ import { assertPageExists, pageWindow } from '../lib/pagination';
 import { isoZ } from '../lib/time';
 import { projectNameError } from '../lib/validation';
 import {
-  actorWorkspaceRole,
-  canAdministerWorkspace,
+  canCreateProject,
   projectPermissions,
   projectRoleRank,
   readableWorkspaceIds,
+  workspaceFor,
   workspaceRolesById,
   type Actor,
   type ProjectListScope,
@@ -302,18 +298,16 @@ export async function createProject(
   if (nameProblem) throw badRequest(nameProblem);
 
   const db = ctx.database.db;
-  const workspace = await findWorkspaceByName(db, namespace);
-  if (!workspace || (!workspace.active && !user.isAdmin)) {
+  const target = await workspaceFor(ctx, user, namespace);
+  if (!target) {
     throw notFound(
       namespace.toLowerCase() === user.username.toLowerCase()
         ? WORKSPACE_DOES_NOT_EXIST_UPDATE
         : WORKSPACE_DOES_NOT_EXIST,
     );
   }
-  const memberRole = await findWorkspaceMemberRole(db, workspace.id, user.id);
-  if (!canAdministerWorkspace(actorWorkspaceRole(ctx.config, user, workspace.name, memberRole))) {
-    throw forbidden(NO_WORKSPACE_PERMISSIONS);
-  }
+  if (!canCreateProject(target.role)) throw forbidden(NO_WORKSPACE_PERMISSIONS);
+  const workspace = target.workspace;
 
   const existing = await findProjectByName(db, workspace.id, name);
   if (existing) throw projectNameClash(existing.removedAt, ctx.now());

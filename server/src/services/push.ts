@@ -45,7 +45,7 @@ import {
 import { isoZ } from '../lib/time';
 import { ChunkTooBigError, CHUNK_SIZE, UploadStaging } from '../storage/upload-staging';
 import { storageLimitHit } from './clone';
-import { projectFor, reloadProjectAccess, isUuid, type ProjectRef } from './project-access';
+import { projectFor, reloadProjectAccess, isUuid, type ProjectRef } from './permissions';
 import { projectDetail, type ProjectDetail } from './project-detail';
 import {
   commitVersion,
