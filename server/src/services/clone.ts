@@ -15,10 +15,10 @@ import {
   workspaceDiskUsage,
 } from '../db/queries/projects';
 import type { User } from '../db/schema';
-import { authRequired, badRequest, forbidden, HttpProblem, notFound } from '../errors';
+import { badRequest, forbidden, HttpProblem, notFound } from '../errors';
 import { baseName } from '../lib/paths';
 import { PROJECT_NAME_EMPTY, projectNameError } from '../lib/validation';
-import { canCreateProject, projectFor, workspaceFor } from './permissions';
+import { assertSignedIn, canCreateProject, projectFor, workspaceFor } from './permissions';
 import {
   NO_WORKSPACE_PERMISSIONS,
   projectNameClash,
@@ -53,7 +53,7 @@ export async function cloneProject(
   input: CloneInput,
   meta: ClientMeta & { deviceId: string | null },
 ): Promise<void> {
-  if (!caller?.active) throw authRequired();
+  assertSignedIn(caller);
   const from = await projectFor(ctx, caller, source, 'read');
   const db = ctx.database.db;
 

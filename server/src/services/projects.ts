@@ -17,13 +17,15 @@ import {
 import { findUserByUsername } from '../db/queries/users';
 import { listWorkspaceRoles } from '../db/queries/workspaces';
 import type { User, WorkspaceRole } from '../db/schema';
-import { authRequired, badRequest, forbidden, HttpProblem, notFound } from '../errors';
+import { badRequest, forbidden, HttpProblem, notFound } from '../errors';
 import { parseSuffixOrder } from '../lib/ordering';
 import { assertPageExists, pageWindow } from '../lib/pagination';
 import { isoZ } from '../lib/time';
 import { projectNameError } from '../lib/validation';
 import {
+  assertSignedIn,
   canCreateProject,
+  isSuperuser,
   projectPermissions,
   projectRoleRank,
   readableWorkspaceIds,
@@ -202,7 +204,7 @@ export async function listProjects(
 
   let scope: ProjectListScope;
   if (query.onlyPublic) scope = { kind: 'public' };
-  else if (actor?.isAdmin && query.asAdmin) scope = { kind: 'all' };
+  else if (isSuperuser(actor) && query.asAdmin) scope = { kind: 'all' };
   else if (actor) {
     scope = {
       kind: 'member',
@@ -292,7 +294,7 @@ export async function createProject(
   input: CreateProjectInput,
   meta: ClientMeta & { deviceId: string | null },
 ): Promise<void> {
-  if (!user || !user.active) throw authRequired();
+  assertSignedIn(user);
   const name = (input.name ?? '').trim();
   const nameProblem = projectNameError(name);
   if (nameProblem) throw badRequest(nameProblem);

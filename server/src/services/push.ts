@@ -31,7 +31,7 @@ import {
   type UploadRow,
 } from '../db/queries/uploads';
 import type { User } from '../db/schema';
-import { authRequired, badRequest, forbidden, HttpProblem, notFound } from '../errors';
+import { badRequest, forbidden, HttpProblem, notFound } from '../errors';
 import { isVersionedFile } from '../lib/paths';
 import {
   hasTrailingSpaceFolder,
@@ -45,7 +45,14 @@ import {
 import { isoZ } from '../lib/time';
 import { ChunkTooBigError, CHUNK_SIZE, UploadStaging } from '../storage/upload-staging';
 import { storageLimitHit } from './clone';
-import { projectFor, reloadProjectAccess, isUuid, type ProjectRef } from './permissions';
+import {
+  assertSignedIn,
+  canUseUpload,
+  projectFor,
+  reloadProjectAccess,
+  isUuid,
+  type ProjectRef,
+} from './permissions';
 import { projectDetail, type ProjectDetail } from './project-detail';
 import {
   commitVersion,
@@ -221,7 +228,7 @@ export async function startPush(
   input: PushInput,
   meta: Meta,
 ): Promise<PushResult> {
-  if (!caller?.active) throw authRequired();
+  assertSignedIn(caller);
   const access = await projectFor(ctx, caller, ref, 'upload');
   const db = ctx.database.db;
   const { project } = access;
@@ -318,11 +325,11 @@ async function ownUpload(
   caller: User | null,
   transaction: string,
 ): Promise<{ upload: UploadRow; plan: UploadPlan; lockedUntil: Date | null }> {
-  if (!caller?.active) throw authRequired();
+  assertSignedIn(caller);
   if (!isUuid(transaction)) throw notFound();
   const found = await findUpload(ctx.database.db, transaction.toLowerCase());
   if (!found || found.projectRemovedAt) throw notFound();
-  if (found.upload.userId !== caller.id) throw forbidden(NO_UPLOAD_PERMISSIONS);
+  if (!canUseUpload(caller, found.upload.userId)) throw forbidden(NO_UPLOAD_PERMISSIONS);
   return {
     upload: found.upload,
     plan: found.upload.changes as UploadPlan,

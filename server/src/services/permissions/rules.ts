@@ -173,6 +173,11 @@ export function canRemoveAccessRequest(
   return !!actor?.active && (actor.id === requestedBy || canOwn(permissions));
 }
 
+/** Sends chunks to, finishes, cancels or asks about a running upload: its own user only. */
+export function canUseUpload(actor: Actor, uploadUserId: number | null): boolean {
+  return !!actor?.active && actor.id === uploadUserId;
+}
+
 /** owner / writer / reader / null, from the permissions (the `role` of project details). */
 export function effectiveProjectRole(permissions: ProjectPermissions): ProjectRole | null {
   if (permissions.update) return 'owner';

@@ -7,3 +7,8 @@ export function requireUser(caller: User | null): User {
   if (!caller?.active) throw authRequired();
   return caller;
 }
+
+/** requireUser as a type assertion, for code that keeps using its own variable. */
+export function assertSignedIn(caller: User | null): asserts caller is User {
+  requireUser(caller);
+}
