@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../server/src/auth/passwords';
-import { insertUser, updateUser } from '../../server/src/db/queries/users';
+import { findUserByUsername, insertUser, updateUser } from '../../server/src/db/queries/users';
 import { insertWorkspace, setWorkspaceMember } from '../../server/src/db/queries/workspaces';
 import { upsertProjectMembers } from '../../server/src/db/queries/projects';
 import type { Project, User } from '../../server/src/db/schema';
@@ -311,6 +311,68 @@ describe('GET/PATCH /app/project/{id}/access', () => {
     expect(
       (await (await anonymous()).request('PATCH', url, { json: { public: true } })).statusCode,
     ).toBe(401);
+  });
+});
+
+describe('v2 collaborators', () => {
+  it('adds by username or email, changes, removes; owner rights only', async () => {
+    const project = await createProject(t, { name: 'v2' });
+    await upsertProjectMembers(t.database.db, project.id, [
+      { userId: people.owner!.id, role: 'owner' },
+    ]);
+    const base = `/v2/projects/${project.id}/collaborators`;
+    const owner = await as('owner');
+    const added = await owner.post(base, { user: 'JOBS', role: 'editor' });
+    expect(added.statusCode).toBe(201);
+    expect(added.json()).toMatchObject({
+      username: 'jobs',
+      project_role: 'writer',
+      role: 'writer',
+    });
+    const byEmail = await owner.post(base, { user: 'joan@example.com', role: 'reader' });
+    expect(byEmail.statusCode).toBe(201);
+    expect(byEmail.json()).toMatchObject({ username: 'joan', project_role: 'reader' });
+
+    const again = await owner.post(base, { user: 'jobs', role: 'reader' });
+    expect(again.statusCode).toBe(409);
+    expect(problem(again).detail).toBe('User is already a project member');
+    for (const login of ['nobody', 'gone_jo']) {
+      const missing = await owner.post(base, { user: login, role: 'reader' });
+      expect(missing.statusCode, login).toBe(404);
+    }
+    const badRole = await owner.post(base, { user: 'jo', role: 'boss' });
+    expect(badRole.statusCode).toBe(400);
+
+    const list = await owner.get(base);
+    expect((list.json() as { username: string }[]).map((e) => e.username)).toEqual([
+      'admin',
+      'joan',
+      'jobs',
+      'owner',
+    ]);
+
+    const changed = await owner.request('PATCH', `${base}/${people.joan!.id}`, {
+      json: { role: 'owner' },
+    });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json()).toMatchObject({ username: 'joan', project_role: 'owner' });
+    // Not a direct member (the superuser's access comes from its workspace role): 404.
+    const adminId = (await findUserByUsername(t.database.db, 'admin'))!.id;
+    for (const id of [String(adminId), '999999', 'x']) {
+      const patchMissing = await owner.request('PATCH', `${base}/${id}`, {
+        json: { role: 'reader' },
+      });
+      expect(patchMissing.statusCode, id).toBe(404);
+      expect((await owner.delete(`${base}/${id}`)).statusCode, id).toBe(404);
+    }
+    const removed = await owner.delete(`${base}/${people.jobs!.id}`);
+    expect(removed.statusCode).toBe(204);
+    expect((await owner.delete(`${base}/${people.jobs!.id}`)).statusCode).toBe(404);
+
+    for (const username of ['joan', 'writer', 'outsider']) {
+      const refused = await (await as(username)).get(base);
+      expect(refused.statusCode, username).toBe(username === 'joan' ? 200 : 403);
+    }
   });
 });
 

@@ -161,6 +161,15 @@ async function freshRequest(project: Project): Promise<number> {
   });
 }
 
+/** A new user; with `project`, a direct reader of it. */
+async function freshUser(project?: Project): Promise<User> {
+  const username = unique('member');
+  const user = await insertUser(t.database.db, { username, email: `${username}@example.com` });
+  if (project)
+    await upsertProjectMembers(t.database.db, project.id, [{ userId: user.id, role: 'reader' }]);
+  return user;
+}
+
 /** Push start by `writer` for one new file per buffer; returns the transaction. */
 async function startUpload(project: Project, files: Buffer[]) {
   const writer = clients.get('writer')!;
@@ -409,6 +418,30 @@ const CASES: Record<string, Case> = {
       json: { public: project.public },
     }),
     expect: own(200),
+  },
+  'GET /v2/projects/:id/collaborators': {
+    request: ({ project }) => ({ url: `/v2/projects/${project.id}/collaborators` }),
+    expect: own(200),
+  },
+  'POST /v2/projects/:id/collaborators': {
+    request: async ({ project }) => ({
+      url: `/v2/projects/${project.id}/collaborators`,
+      json: { user: (await freshUser()).username, role: 'reader' },
+    }),
+    expect: own(201),
+  },
+  'PATCH /v2/projects/:id/collaborators/:user_id': {
+    request: async ({ project }) => ({
+      url: `/v2/projects/${project.id}/collaborators/${(await freshUser(project)).id}`,
+      json: { role: 'writer' },
+    }),
+    expect: own(200),
+  },
+  'DELETE /v2/projects/:id/collaborators/:user_id': {
+    request: async ({ project }) => ({
+      url: `/v2/projects/${project.id}/collaborators/${(await freshUser(project)).id}`,
+    }),
+    expect: own(204),
   },
 };
 

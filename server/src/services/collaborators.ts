@@ -15,9 +15,9 @@ import {
   setProjectPublic,
   upsertProjectMembers,
 } from '../db/queries/projects';
-import { findUserById } from '../db/queries/users';
+import { findUserByEmail, findUserById, findUserByUsername } from '../db/queries/users';
 import { PROJECT_ROLES, type ProjectRole, type User, type WorkspaceRole } from '../db/schema';
-import { badRequest, forbidden, notFound } from '../errors';
+import { badRequest, forbidden, HttpProblem, notFound } from '../errors';
 import {
   effectiveProjectRole,
   isGlobalWorkspace,
@@ -36,6 +36,7 @@ export const WORKSPACE_NOT_FOUND = 'Workspace not found';
 export const NO_SEARCH_PERMISSION = 'You do not have permissions to search within workspace';
 export const USER_NOT_FOUND = 'User not found';
 export const ACCESS_CHANGE_REQUIRED = "Either 'user_id' with 'role', or 'public' is required";
+export const ALREADY_MEMBER = 'User is already a project member';
 
 export interface UserSearchResult {
   id: number;
@@ -217,4 +218,114 @@ export async function changeProjectAccess(
     }
   });
   return memberList(ctx, access);
+}
+
+// ---------------------------------------------------------------------------------------
+// v2 collaborators (api-reference A.5): owner's rights for all four calls.
+
+/** The v2 role names: there is no editor role here, editors are writers. */
+export type CollaboratorRole = ProjectRole | 'editor';
+
+function directRoleOf(role: CollaboratorRole): ProjectRole {
+  return role === 'editor' ? 'writer' : role;
+}
+
+/** One user's entry as the member list shows it (after a change). */
+async function memberEntryOf(
+  ctx: AppContext,
+  access: ProjectAccess,
+  userId: number,
+): Promise<MemberEntry> {
+  const [row] = await listCollaboratorCandidates(ctx.database.db, {
+    projectId: access.project.id,
+    workspaceId: access.workspace.id,
+    everyone: true,
+    userId,
+  });
+  const entry = row ? memberEntry(ctx, access.workspace.name, row) : null;
+  if (!entry) throw notFound();
+  return entry;
+}
+
+/** GET /v2/projects/{id}/collaborators. */
+export async function listCollaborators(
+  ctx: AppContext,
+  user: User | null,
+  projectId: string,
+): Promise<MemberEntry[]> {
+  const caller = requireUser(user);
+  const access = await projectFor(ctx, caller, { id: projectId }, 'update');
+  return memberList(ctx, access);
+}
+
+/** POST /v2/projects/{id}/collaborators: `user` is a username or an email. */
+export async function addCollaborator(
+  ctx: AppContext,
+  user: User | null,
+  projectId: string,
+  input: { user: string; role: CollaboratorRole },
+): Promise<MemberEntry> {
+  const caller = requireUser(user);
+  const access = await projectFor(ctx, caller, { id: projectId }, 'update');
+  const db = ctx.database.db;
+  const login = input.user.trim();
+  const target = login.includes('@')
+    ? await findUserByEmail(db, login)
+    : await findUserByUsername(db, login);
+  if (!target?.active) throw notFound(USER_NOT_FOUND);
+  const current = await listCollaboratorCandidates(db, {
+    projectId: access.project.id,
+    workspaceId: access.workspace.id,
+    everyone: true,
+    userId: target.id,
+  });
+  if (current[0]?.directRole) throw new HttpProblem(409, ALREADY_MEMBER);
+  await upsertProjectMembers(db, access.project.id, [
+    { userId: target.id, role: directRoleOf(input.role) },
+  ]);
+  return memberEntryOf(ctx, access, target.id);
+}
+
+/** The direct member `userIdText` of the project (404 when there is none). */
+async function directMember(ctx: AppContext, access: ProjectAccess, userIdText: string) {
+  const userId = /^[0-9]{1,9}$/.test(userIdText) ? Number(userIdText) : null;
+  if (userId === null) throw notFound();
+  const [row] = await listCollaboratorCandidates(ctx.database.db, {
+    projectId: access.project.id,
+    workspaceId: access.workspace.id,
+    everyone: true,
+    userId,
+  });
+  if (!row?.directRole) throw notFound();
+  return row;
+}
+
+/** PATCH /v2/projects/{id}/collaborators/{user_id}. */
+export async function updateCollaborator(
+  ctx: AppContext,
+  user: User | null,
+  projectId: string,
+  userIdText: string,
+  role: CollaboratorRole,
+): Promise<MemberEntry> {
+  const caller = requireUser(user);
+  const access = await projectFor(ctx, caller, { id: projectId }, 'update');
+  const row = await directMember(ctx, access, userIdText);
+  await upsertProjectMembers(ctx.database.db, access.project.id, [
+    { userId: row.id, role: directRoleOf(role) },
+  ]);
+  return memberEntryOf(ctx, access, row.id);
+}
+
+/** DELETE /v2/projects/{id}/collaborators/{user_id}. */
+export async function removeCollaborator(
+  ctx: AppContext,
+  user: User | null,
+  projectId: string,
+  userIdText: string,
+): Promise<void> {
+  const caller = requireUser(user);
+  const access = await projectFor(ctx, caller, { id: projectId }, 'update');
+  const row = await directMember(ctx, access, userIdText);
+  await deleteProjectMembers(ctx.database.db, access.project.id, [row.id]);
 }
