@@ -64,9 +64,16 @@ export const FAILURE_TEXTS = {
 export type ProjectTab = 'files' | 'history' | 'collaborators' | 'settings';
 
 export function projectTabOf(pathname: string, namespace: string, projectName: string): ProjectTab {
-  const base = `/projects/${encodeURIComponent(namespace)}/${encodeURIComponent(projectName)}/`;
-  const rest = pathname.startsWith(base) ? pathname.slice(base.length) : '';
-  const first = rest.split('/')[0];
+  // The router may hand over the path decoded or encoded ('River survey' or 'River%20survey').
+  const segments = pathname.split('/').map((segment) => {
+    try {
+      return decodeURIComponent(segment);
+    } catch {
+      return segment;
+    }
+  });
+  const [, projects, ns, name, first] = segments;
+  if (projects !== 'projects' || ns !== namespace || name !== projectName) return 'files';
   if (first === 'history' || first === 'collaborators' || first === 'settings') return first;
   return 'files';
 }
