@@ -12,6 +12,7 @@ import { insertAccessRequest } from '../../server/src/db/queries/access-requests
 import { upsertProjectMembers } from '../../server/src/db/queries/projects';
 import { insertUser } from '../../server/src/db/queries/users';
 import { setWorkspaceMember } from '../../server/src/db/queries/workspaces';
+import { AUTH_REQUIRED_TEXT, PROBLEM_CONTENT_TYPE } from '../../server/src/errors';
 import type { Project, User } from '../../server/src/db/schema';
 import { commit, createProject } from './support/seed';
 import { createTestApp, type TestApp, type TestClient } from './support/test-app';
@@ -519,6 +520,24 @@ afterAll(async () => {
   await t.close();
 });
 
+/** What is wrong with the body of a 401 or 403 refusal, if anything. */
+function refusalProblem(
+  method: string,
+  expected: number,
+  response: LightMyRequestResponse,
+): string | null {
+  if (response.statusCode !== expected) return null;
+  // HEAD answers carry no body.
+  const head = method === 'HEAD';
+  if (expected === 401 && !head && response.body !== JSON.stringify(AUTH_REQUIRED_TEXT)) {
+    return `401 body ${response.body}`;
+  }
+  if (expected === 403 && response.headers['content-type'] !== PROBLEM_CONTENT_TYPE) {
+    return `403 content type ${String(response.headers['content-type'])}`;
+  }
+  return null;
+}
+
 // The route table, read from the app itself when the tests are collected.
 const ROUTES = t.app.routeIndex.list();
 
@@ -547,6 +566,8 @@ describe('permission matrix', () => {
           const req = await entry!.request({ actor, visibility, project: projects[visibility] });
           const response = await send(req.client ?? clients.get(actor)!, method, req);
           const expected = entry!.expect(actor, visibility);
+          const refusal = refusalProblem(method, expected, response);
+          if (refusal) failures.push(`${actor} ${visibility}: ${refusal}`);
           if (response.statusCode !== expected) {
             failures.push(
               `${actor} ${visibility}: ${response.statusCode} (expected ${expected}) ${response.body.slice(0, 200)}`,
