@@ -1,6 +1,7 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { admin, createUser } from './support/admin';
 import { createProject } from './support/api';
+import { expectAccessible } from './support/axe';
 import { pushFiles } from './support/push';
 import { signIn } from './pages/session';
 
@@ -178,6 +179,8 @@ test('the owner shares a project from the Share dialog', async ({ page }) => {
   await createProject(page, 'waymark', name);
   await page.goto(`${projectPath(name)}/collaborators`);
 
+  await expect(page.getByRole('region', { name: 'Members' })).toBeVisible();
+  await expectAccessible(page, 'collaborators');
   await page.getByRole('button', { name: 'Share' }).click();
   const dialog = page.getByRole('dialog', { name: 'Share project' });
   const share = dialog.getByRole('button', { name: 'Share' });
@@ -196,6 +199,7 @@ test('the owner shares a project from the Share dialog', async ({ page }) => {
     0,
   );
   await expect(dialog.getByRole('combobox', { name: 'Permissions' })).toHaveValue('Reader');
+  await expectAccessible(page, 'share dialog');
   await share.click();
   await expect(page.getByText('Following users have been added to the project')).toBeVisible();
   await expect(dialog).toBeHidden();
