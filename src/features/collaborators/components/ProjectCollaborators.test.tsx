@@ -167,8 +167,11 @@ describe('ProjectCollaborators', () => {
     expect(screen.getByText('No members found.')).toBeInTheDocument();
   }, 20_000);
 
-  it("shows the server's text, else 'Failed to get project access', when the list fails", async () => {
-    fakeServer({ 'GET /app/project/p1/access': () => problem('Not yours', 403) });
+  it.each([
+    ["the server's text", () => problem('Not yours', 403), 'Not yours'],
+    ["'Failed to get project access'", () => json(undefined, 500), 'Failed to get project access'],
+  ])('shows %s when the list fails', async (_, answer, text) => {
+    fakeServer({ 'GET /app/project/p1/access': answer });
     await renderWithRouter(
       <ProjectCollaborators
         project={project}
@@ -180,6 +183,6 @@ describe('ProjectCollaborators', () => {
         onAccessChanged={() => {}}
       />,
     );
-    expect((await screen.findAllByText('Not yours')).length).toBeGreaterThan(0);
+    expect((await screen.findAllByText(text)).length).toBeGreaterThan(0);
   });
 });

@@ -44,7 +44,6 @@ export const NO_MEMBERS = 'No members found.';
 export const ME_MARK = '(me)';
 
 export const GET_ACCESS_FALLBACK = 'Failed to get project access';
-export const UPDATE_ACCESS_FALLBACK = 'Failed to update project access';
 export const updateAccessForUserFallback = (username: string) =>
   `Failed to update project access for user ${username}`;
 export const SHARE_FALLBACK = 'Failed to save project settings';
