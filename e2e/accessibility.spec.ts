@@ -1,18 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { expectAccessible } from './support/axe';
 import { e2eAdmin } from './support/env';
 import { signIn } from './pages/session';
-
-/** Fails on serious or critical axe-core violations, listing them. */
-async function expectAccessible(page: Page, name: string) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) => `${name}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-    );
-  expect(serious).toEqual([]);
-}
 
 test('the screens before sign-in have no serious accessibility violations', async ({ page }) => {
   for (const [path, text] of [

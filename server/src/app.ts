@@ -27,6 +27,7 @@ import { createRouteIndex } from './plugins/route-index';
 import { registerStaticFiles } from './plugins/static-files';
 import accessRequestRoutes from './routes/access-requests';
 import authRoutes from './routes/auth';
+import collaboratorRoutes from './routes/collaborators';
 import downloadRoutes from './routes/downloads';
 import historyRoutes from './routes/history';
 import instanceRoutes from './routes/instance';
@@ -139,6 +140,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   app.addHook('onClose', async () => changesetWorkIdle(ctx));
 
   const routes = createRouteIndex();
+  app.decorate('routeIndex', routes);
   app.addHook('onRoute', (route) => {
     routes.add(route.method, route.url);
     const booleans = booleanQueryKeys(route.schema?.querystring);
@@ -179,6 +181,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   app.register(downloadRoutes);
   app.register(historyRoutes);
   app.register(accessRequestRoutes);
+  app.register(collaboratorRoutes);
 
   const staticFiles = registerStaticFiles(
     app,

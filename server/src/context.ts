@@ -3,6 +3,7 @@ import type { Config } from './config';
 import type { Database } from './db/database';
 import type { Mailer } from './email';
 import type { Scheduler } from './jobs/scheduler';
+import type { RouteIndex } from './plugins/route-index';
 import type { BlobStore } from './storage/blob-store';
 
 /** Everything a route or service needs from the running server. */
@@ -23,5 +24,7 @@ declare module 'fastify' {
     ctx: AppContext;
     /** Periodic jobs (started by main.ts). */
     scheduler: Scheduler;
+    /** The route table (every registered method and path). */
+    routeIndex: RouteIndex;
   }
 }

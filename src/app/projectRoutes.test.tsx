@@ -107,4 +107,59 @@ describe('project routes', () => {
     expect(await screen.findByRole('button', { name: 'Make private' })).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'Settings' })).toHaveAttribute('aria-selected', 'true');
   });
+
+  it('sends non-owners away from the collaborators to /projects', async () => {
+    const { router } = await open('/projects/mergin/p/collaborators', {
+      ...sessionHandlers({ authenticated: true }),
+      'GET /v1/project/mergin/p': () => json(project('writer')),
+      'GET /v1/project/paginated': () => json({ projects: [], count: 0 }),
+    });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/projects'));
+  });
+
+  it('shows owners the members, Share and the pending requests of the project', async () => {
+    const { server } = await open('/projects/mergin/p/collaborators', {
+      ...sessionHandlers({ authenticated: true }),
+      'GET /v1/project/mergin/p': () => json(project('owner')),
+      'GET /app/project/p-1/access': () =>
+        json([
+          {
+            id: 1,
+            username: 'admin',
+            email: 'admin@example.com',
+            project_role: 'owner',
+            role: 'owner',
+          },
+        ]),
+      'GET /app/project/access-request/mergin': () =>
+        json({
+          items: [
+            {
+              id: 4,
+              requested_by: 'jane',
+              project_name: 'p',
+              namespace: 'mergin',
+              expire: new Date(Date.now() + 86_400_000 * 3).toISOString(),
+              status: 'pending',
+            },
+          ],
+          count: 1,
+        }),
+    });
+    expect(await screen.findByRole('cell', { name: 'admin@example.com' })).toBeInTheDocument();
+    expect(screen.getByText('(me)')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Share' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('button', { name: 'Accept request of jane to mergin/p' }),
+    ).toBeInTheDocument();
+    const url = new URL(
+      server.calls('GET /app/project/access-request/mergin')[0]?.url ?? '',
+      'http://x',
+    );
+    expect(url.searchParams.get('project_name')).toBe('p');
+    expect(screen.getByRole('tab', { name: 'Collaborators' })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
+  });
 });

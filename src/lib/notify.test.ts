@@ -7,6 +7,7 @@ import {
   notifyError,
   notifyInfo,
   notifySuccess,
+  notifyWarning,
 } from './notify';
 
 afterEach(() => {
@@ -30,6 +31,17 @@ describe('toasts', () => {
       position: 'top-center',
       autoClose: 3000,
       containerWidth: 'min(40rem, 80%)',
+    });
+  });
+
+  it('keep long-lasting warnings 15 s, with their title', () => {
+    const show = vi.spyOn(notifications, 'show').mockReturnValue('id');
+    notifyWarning('jane, joe', 'Unable to share project with the following users');
+    expect(show.mock.calls[0]?.[0]).toMatchObject({
+      title: 'Unable to share project with the following users',
+      message: 'jane, joe',
+      autoClose: 15_000,
+      color: 'yellow',
     });
   });
 });

@@ -28,3 +28,15 @@ export function notifyInfo(message: ReactNode): string {
 export function notifyError(message: ReactNode): string {
   return notifications.show({ message, color: 'red', autoClose: FAILURE_TOAST_AUTO_CLOSE });
 }
+
+/** Long-lasting warnings stay until closed or 15 s (spec 001 §8 'Unable to share project...'). */
+export const LONG_WARNING_AUTO_CLOSE = 15_000;
+
+export function notifyWarning(message: ReactNode, title?: string): string {
+  return notifications.show({
+    title,
+    message,
+    color: 'yellow',
+    autoClose: LONG_WARNING_AUTO_CLOSE,
+  });
+}

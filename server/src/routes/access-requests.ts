@@ -1,13 +1,21 @@
-/** Project access requests (api-reference A.7): the lists and creating one. */
+/** Project access requests (api-reference A.7): the lists, creating, accepting, removing. */
 import type { FastifyPluginAsync } from 'fastify';
 import { requireLogin } from '../plugins/auth';
 import {
+  acceptAccessRequest,
   createAccessRequest,
+  removeAccessRequest,
   listOwnAccessRequests,
   listWorkspaceAccessRequests,
   type AccessRequestListQuery,
 } from '../services/access-requests';
-import { authErrorSchema, emptySchema, pageQueryProperties, problemSchema } from './schemas';
+import {
+  authErrorSchema,
+  emptySchema,
+  formOrProblemSchema,
+  pageQueryProperties,
+  problemSchema,
+} from './schemas';
 
 const listQuery = {
   type: 'object',
@@ -131,6 +139,61 @@ const accessRequestRoutes: FastifyPluginAsync = async (app) => {
         request.params.namespace,
         request.params.project,
       );
+      return reply.code(200).send();
+    },
+  );
+
+  const idParams = {
+    type: 'object',
+    required: ['id'],
+    properties: { id: { type: 'string' } },
+  } as const;
+
+  app.post<{ Params: { id: string }; Body: { permissions?: unknown } }>(
+    '/app/project/access-request/accept/:id',
+    {
+      preHandler: requireLogin,
+      schema: {
+        params: idParams,
+        body: { type: 'object' },
+        response: {
+          200: emptySchema,
+          400: formOrProblemSchema,
+          401: authErrorSchema,
+          403: problemSchema,
+          404: problemSchema,
+          409: problemSchema,
+          415: problemSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      await acceptAccessRequest(
+        ctx,
+        request.auth.user,
+        request.params.id,
+        request.body.permissions,
+      );
+      return reply.code(200).send();
+    },
+  );
+
+  app.delete<{ Params: { id: string } }>(
+    '/app/project/access-request/:id',
+    {
+      preHandler: requireLogin,
+      schema: {
+        params: idParams,
+        response: {
+          200: emptySchema,
+          401: authErrorSchema,
+          403: problemSchema,
+          404: problemSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      await removeAccessRequest(ctx, request.auth.user, request.params.id);
       return reply.code(200).send();
     },
   );

@@ -6,30 +6,52 @@
 import type { AppContext } from '../context';
 import { isUniqueViolation } from '../db/errors';
 import {
+  findAccessRequestById,
   findPendingRequest,
   insertAccessRequest,
   listAccessRequestsPage,
   markRequestExpired,
+  resolveAccessRequest,
   type AccessRequestRow,
   type AccessRequestSortColumn,
 } from '../db/queries/access-requests';
-import { findProjectByPath } from '../db/queries/projects';
+import { upsertProjectMembers } from '../db/queries/projects';
 import { findProjectOwnersToNotify } from '../db/queries/users';
-import { findWorkspaceByName, findWorkspaceMemberRole } from '../db/queries/workspaces';
-import type { User } from '../db/schema';
+import type { ProjectRole, User } from '../db/schema';
 import { deliver } from '../email';
 import { accessRequestMessage } from '../email/messages';
-import { authRequired, forbidden, HttpProblem, notFound } from '../errors';
+import { FormError, forbidden, HttpProblem, notFound } from '../errors';
 import { parseSqlOrder } from '../lib/ordering';
 import { assertPageExists, pageWindow } from '../lib/pagination';
 import { isoZ } from '../lib/time';
-import { actorWorkspaceRole, canAdministerWorkspace } from './permissions';
+import {
+  canAdministerWorkspace,
+  canOwn,
+  canRemoveAccessRequest,
+  projectAccessOf,
+  requireUser,
+  workspaceFor,
+} from './permissions';
 
 export const ACCESS_REQUEST_TTL_DAYS = 7;
 export const ALREADY_HAS_ACCESS = 'You already have access to project';
 export const ACCESS_REQUEST_EXISTS = 'Project access request already exists';
 export const NO_ACCESS_REQUEST_LIST_PERMISSION =
   "You don't have permissions to list project access requests";
+export const NO_ACCESS_REQUEST_ACCEPT_PERMISSION =
+  "You don't have permissions to accept project access request";
+export const NO_ACCESS_REQUEST_REMOVE_PERMISSION =
+  "You don't have permissions to remove project access request";
+export const ACCESS_REQUEST_EXPIRED = 'Project access request has expired';
+export const NOT_A_VALID_CHOICE = 'Not a valid choice.';
+
+/** The accept call's permission names → project roles (there is no editor role here). */
+export const ACCEPT_PERMISSIONS: Readonly<Record<string, ProjectRole>> = {
+  read: 'reader',
+  edit: 'writer',
+  write: 'writer',
+  owner: 'owner',
+};
 
 export interface AccessRequestItem {
   id: number;
@@ -97,8 +119,8 @@ export async function listOwnAccessRequests(
   user: User | null,
   query: AccessRequestListQuery,
 ): Promise<{ items: AccessRequestItem[]; count: number }> {
-  if (!user || !user.active) throw authRequired();
-  return page(ctx, query, { requestedBy: user.id });
+  const caller = requireUser(user);
+  return page(ctx, query, { requestedBy: caller.id });
 }
 
 /** GET /app/project/access-request/:namespace: requests for the workspace's projects. */
@@ -108,16 +130,12 @@ export async function listWorkspaceAccessRequests(
   namespace: string,
   query: AccessRequestListQuery,
 ): Promise<{ items: AccessRequestItem[]; count: number }> {
-  if (!user || !user.active) throw authRequired();
-  const workspace = await findWorkspaceByName(ctx.database.db, namespace);
-  if (!workspace || (!workspace.active && !user.isAdmin)) {
+  const caller = requireUser(user);
+  const target = await workspaceFor(ctx, caller, namespace);
+  if (!target || !canAdministerWorkspace(target.role)) {
     throw forbidden(NO_ACCESS_REQUEST_LIST_PERMISSION);
   }
-  const memberRole = await findWorkspaceMemberRole(ctx.database.db, workspace.id, user.id);
-  if (!canAdministerWorkspace(actorWorkspaceRole(ctx.config, user, workspace.name, memberRole))) {
-    throw forbidden(NO_ACCESS_REQUEST_LIST_PERMISSION);
-  }
-  return page(ctx, query, { workspaceId: workspace.id });
+  return page(ctx, query, { workspaceId: target.workspace.id });
 }
 
 /**
@@ -131,26 +149,23 @@ export async function createAccessRequest(
   namespace: string,
   projectName: string,
 ): Promise<void> {
-  if (!user || !user.active) throw authRequired();
+  const caller = requireUser(user);
   const db = ctx.database.db;
-  const row = await findProjectByPath(db, namespace, projectName, user.id);
-  const project = row?.project;
-  if (!row || !project || project.removedAt || (!row.workspace.active && !user.isAdmin)) {
-    throw notFound();
-  }
-  if (row.directRole !== null) throw new HttpProblem(409, ALREADY_HAS_ACCESS);
+  const access = await projectAccessOf(ctx, caller, { namespace, name: projectName });
+  const project = access.project;
+  if (access.directRole !== null) throw new HttpProblem(409, ALREADY_HAS_ACCESS);
 
   const now = ctx.now();
   try {
     await db.transaction(async (tx) => {
-      const pending = await findPendingRequest(tx, project.id, user.id);
+      const pending = await findPendingRequest(tx, project.id, caller.id);
       if (pending && !isExpired({ expiresAt: pending.expiresAt, status: null }, now)) {
         throw new HttpProblem(409, ACCESS_REQUEST_EXISTS);
       }
       if (pending) await markRequestExpired(tx, pending.id);
       await insertAccessRequest(tx, {
         projectId: project.id,
-        requestedBy: user.id,
+        requestedBy: caller.id,
         requestedAt: now,
         expiresAt: new Date(now.getTime() + ACCESS_REQUEST_TTL_DAYS * 24 * 3600 * 1000),
       });
@@ -160,14 +175,90 @@ export async function createAccessRequest(
     throw error;
   }
 
-  const projectPath = `${row.workspace.name}/${project.name}`;
-  const url = `${ctx.config.baseUrl}/projects/${encodeURIComponent(row.workspace.name)}/${encodeURIComponent(project.name)}/collaborators`;
+  const workspaceName = access.workspace.name;
+  const projectPath = `${workspaceName}/${project.name}`;
+  const url = `${ctx.config.baseUrl}/projects/${encodeURIComponent(workspaceName)}/${encodeURIComponent(project.name)}/collaborators`;
   const owners = await findProjectOwnersToNotify(db, project.id);
-  for (const owner of owners.filter((o) => o.id !== user.id)) {
+  for (const owner of owners.filter((o) => o.id !== caller.id)) {
     await deliver(
       ctx.mailer,
       ctx.log,
-      accessRequestMessage(owner.email, owner.username, user.username, projectPath, url),
+      accessRequestMessage(owner.email, owner.username, caller.username, projectPath, url),
     );
   }
+}
+
+/**
+ * An unresolved request by id (path text), with the caller's rights on its project; 404 for
+ * an id that is not a number, an unknown or resolved request, or a project scheduled for
+ * deletion.
+ */
+async function openRequest(ctx: AppContext, caller: User, idText: string) {
+  const id = /^[0-9]{1,9}$/.test(idText) ? Number(idText) : null;
+  const request = id === null ? null : await findAccessRequestById(ctx.database.db, id);
+  if (!request || (request.status !== null && request.status !== 'expired')) throw notFound();
+  const access = await projectAccessOf(ctx, caller, { id: request.projectId });
+  return { request, access };
+}
+
+/** The accept body's `permissions`, or the reference's form errors. */
+export function acceptedRole(permissions: unknown): ProjectRole {
+  if (permissions === undefined || permissions === null || permissions === '') {
+    throw new FormError(400, { permissions: ['This field is required.'] });
+  }
+  const role = typeof permissions === 'string' ? ACCEPT_PERMISSIONS[permissions] : undefined;
+  if (!role || !Object.hasOwn(ACCEPT_PERMISSIONS, permissions as string)) {
+    throw new FormError(400, { permissions: [NOT_A_VALID_CHOICE] });
+  }
+  return role;
+}
+
+/**
+ * POST /app/project/access-request/accept/{id}: somebody with owner's rights on the project
+ * gives the requester the chosen role; an expired request cannot be accepted (409).
+ */
+export async function acceptAccessRequest(
+  ctx: AppContext,
+  user: User | null,
+  idText: string,
+  permissions: unknown,
+): Promise<void> {
+  const caller = requireUser(user);
+  const role = acceptedRole(permissions);
+  const { request, access } = await openRequest(ctx, caller, idText);
+  if (!canOwn(access.permissions)) throw forbidden(NO_ACCESS_REQUEST_ACCEPT_PERMISSION);
+  const now = ctx.now();
+  if (isExpired(request, now)) throw new HttpProblem(409, ACCESS_REQUEST_EXPIRED);
+  await ctx.database.db.transaction(async (tx) => {
+    const resolved = await resolveAccessRequest(tx, request.id, {
+      status: 'accepted',
+      resolvedBy: caller.id,
+      resolvedAt: now,
+      permission: role,
+    });
+    if (!resolved) throw notFound();
+    await upsertProjectMembers(tx, access.project.id, [{ userId: request.requestedBy, role }]);
+  });
+}
+
+/**
+ * DELETE /app/project/access-request/{id}: the requester cancels, or somebody with owner's
+ * rights declines (expired requests too); the request is marked declined.
+ */
+export async function removeAccessRequest(
+  ctx: AppContext,
+  user: User | null,
+  idText: string,
+): Promise<void> {
+  const caller = requireUser(user);
+  const { request, access } = await openRequest(ctx, caller, idText);
+  if (!canRemoveAccessRequest(caller, access.permissions, request.requestedBy)) {
+    throw forbidden(NO_ACCESS_REQUEST_REMOVE_PERMISSION);
+  }
+  const resolved = await resolveAccessRequest(ctx.database.db, request.id, {
+    status: 'declined',
+    resolvedBy: caller.id,
+    resolvedAt: ctx.now(),
+  });
+  if (!resolved) throw notFound();
 }

@@ -35,6 +35,7 @@ import {
   type FieldErrors,
 } from '../errors';
 import { emailError } from '../lib/validation';
+import { assertSignedIn } from './permissions';
 
 export const CANNOT_EDIT_PROFILE = 'You cannot edit profile of this user';
 export const INVALID_TOKEN = 'Invalid token';
@@ -250,7 +251,7 @@ export async function updateProfile(
  * remain taken) until the anonymisation job.
  */
 export async function closeAccount(ctx: AppContext, user: User | null): Promise<void> {
-  if (!user || !user.active) throw authRequired();
+  assertSignedIn(user);
   const now = ctx.now();
   await ctx.database.db.transaction(async (tx) => {
     await updateUser(tx, user.id, { active: false, inactiveSince: now });

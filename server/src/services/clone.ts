@@ -14,13 +14,11 @@ import {
   upsertProjectMembers,
   workspaceDiskUsage,
 } from '../db/queries/projects';
-import { findWorkspaceByName, findWorkspaceMemberRole } from '../db/queries/workspaces';
 import type { User } from '../db/schema';
-import { authRequired, badRequest, forbidden, HttpProblem, notFound } from '../errors';
+import { badRequest, forbidden, HttpProblem, notFound } from '../errors';
 import { baseName } from '../lib/paths';
 import { PROJECT_NAME_EMPTY, projectNameError } from '../lib/validation';
-import { actorWorkspaceRole, canAdministerWorkspace } from './permissions';
-import { projectFor } from './project-access';
+import { assertSignedIn, canCreateProject, projectFor, workspaceFor } from './permissions';
 import {
   NO_WORKSPACE_PERMISSIONS,
   projectNameClash,
@@ -55,7 +53,7 @@ export async function cloneProject(
   input: CloneInput,
   meta: ClientMeta & { deviceId: string | null },
 ): Promise<void> {
-  if (!caller?.active) throw authRequired();
+  assertSignedIn(caller);
   const from = await projectFor(ctx, caller, source, 'read');
   const db = ctx.database.db;
 
@@ -63,18 +61,16 @@ export async function cloneProject(
   if (name === '') throw badRequest(PROJECT_NAME_EMPTY);
   const namespace = input.namespace?.trim() || from.workspace.name;
 
-  const workspace = await findWorkspaceByName(db, namespace);
-  if (!workspace || (!workspace.active && !caller.isAdmin)) {
+  const target = await workspaceFor(ctx, caller, namespace);
+  if (!target) {
     throw notFound(
       namespace.toLowerCase() === caller.username.toLowerCase()
         ? WORKSPACE_DOES_NOT_EXIST_UPDATE
         : WORKSPACE_DOES_NOT_EXIST,
     );
   }
-  const memberRole = await findWorkspaceMemberRole(db, workspace.id, caller.id);
-  if (!canAdministerWorkspace(actorWorkspaceRole(ctx.config, caller, workspace.name, memberRole))) {
-    throw forbidden(NO_WORKSPACE_PERMISSIONS);
-  }
+  if (!canCreateProject(target.role)) throw forbidden(NO_WORKSPACE_PERMISSIONS);
+  const workspace = target.workspace;
   if (name !== from.project.name) {
     const problem = projectNameError(name);
     if (problem) throw badRequest(problem);

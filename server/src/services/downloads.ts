@@ -17,7 +17,7 @@ import { badRequest, notFound } from '../errors';
 import { baseName, isValidProjectPath, isVersionedFile } from '../lib/paths';
 import { sniffContentType, SNIFF_BYTES } from '../lib/sniff';
 import { worthCompressing, type ZipEntry } from '../lib/zip';
-import { projectFor, type ProjectRef } from './project-access';
+import { projectFor, type ProjectRef } from './permissions';
 import { parseVersionName, VERSION_NOT_FOUND } from './project-detail';
 
 export const DIFF_NEEDS_VERSION = 'Changeset must be requested for particular file version';

@@ -25,7 +25,7 @@ import { badRequest, HttpProblem, notFound } from '../errors';
 import { assertPageExists, pageWindow } from '../lib/pagination';
 import { isVersionedFile } from '../lib/paths';
 import { isoZ } from '../lib/time';
-import { projectFor, type ProjectAccess, type ProjectRef } from './project-access';
+import { projectFor, type ProjectAccess, type ProjectRef } from './permissions';
 
 export const DIFF_NOT_FOUND = 'Diff not found';
 export const CHANGES_PENDING = 'Changes are being calculated';

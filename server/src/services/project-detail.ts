@@ -18,7 +18,7 @@ import type { FileChange, ProjectRole, User } from '../db/schema';
 import { badRequest, notFound } from '../errors';
 import { isQgisProjectFile, isVersionedFile } from '../lib/paths';
 import { isoZ } from '../lib/time';
-import { projectFor, type ProjectAccess, type ProjectRef } from './project-access';
+import { projectFor, type ProjectAccess, type ProjectRef } from './permissions';
 import { accessView, type ProjectAccessView } from './projects';
 import { tagsFor } from './versions';
 

@@ -13,8 +13,8 @@ import {
 } from '../db/queries/projects';
 import { findActiveUsersByIds, findActiveUsersByUsernames } from '../db/queries/users';
 import type { ProjectRole, User } from '../db/schema';
-import { authRequired, badRequest, notFound } from '../errors';
-import { projectFor, reloadProjectAccess, type ProjectRef } from './project-access';
+import { badRequest, notFound } from '../errors';
+import { assertSignedIn, projectFor, reloadProjectAccess, type ProjectRef } from './permissions';
 import { projectDetail, type ProjectDetail } from './project-detail';
 
 export const OWNER_CANNOT_LEAVE = 'Owner cannot leave a project';
@@ -84,7 +84,7 @@ export async function updateProjectAccess(
   ref: ProjectRef,
   settings: AccessSettings,
 ): Promise<UpdateAccessResult> {
-  if (!caller?.active) throw authRequired();
+  assertSignedIn(caller);
   const access = await projectFor(ctx, caller, ref, 'update');
   const db = ctx.database.db;
   const projectId = access.project.id;
@@ -164,7 +164,7 @@ export async function setProjectVisibility(
   projectId: string,
   isPublic: boolean,
 ): Promise<void> {
-  if (!caller?.active) throw authRequired();
+  assertSignedIn(caller);
   const access = await projectFor(ctx, caller, { id: projectId }, 'update');
   await setProjectPublic(ctx.database.db, access.project.id, isPublic);
 }
@@ -175,7 +175,7 @@ export async function leaveProject(
   caller: User | null,
   projectId: string,
 ): Promise<void> {
-  if (!caller?.active) throw authRequired();
+  assertSignedIn(caller);
   const access = await projectFor(ctx, caller, { id: projectId }, 'read');
   if (access.directRole === null) return;
   if (access.directRole === 'owner') throw badRequest(OWNER_CANNOT_LEAVE);
@@ -191,7 +191,7 @@ export async function scheduleProjectDeletion(
   caller: User | null,
   projectId: string,
 ): Promise<void> {
-  if (!caller?.active) throw authRequired();
+  assertSignedIn(caller);
   const access = await projectFor(ctx, caller, { id: projectId }, 'delete');
   const marked = await markProjectRemoved(ctx.database.db, access.project.id, caller.id, ctx.now());
   if (!marked) throw notFound();
@@ -206,7 +206,7 @@ export interface TemplateItem {
 
 /** GET /app/project/templates: live projects made by the TEMPLATES user. */
 export async function listTemplates(ctx: AppContext, caller: User | null): Promise<TemplateItem[]> {
-  if (!caller?.active) throw authRequired();
+  assertSignedIn(caller);
   const rows = await listProjectsByCreatorName(ctx.database.db, TEMPLATES_USERNAME);
   return rows.map((row) => ({
     id: row.id,

@@ -15,23 +15,21 @@ import {
   type ProjectSortColumn,
 } from '../db/queries/projects';
 import { findUserByUsername } from '../db/queries/users';
-import {
-  findWorkspaceByName,
-  findWorkspaceMemberRole,
-  listWorkspaceRoles,
-} from '../db/queries/workspaces';
+import { listWorkspaceRoles } from '../db/queries/workspaces';
 import type { User, WorkspaceRole } from '../db/schema';
-import { authRequired, badRequest, forbidden, HttpProblem, notFound } from '../errors';
+import { badRequest, forbidden, HttpProblem, notFound } from '../errors';
 import { parseSuffixOrder } from '../lib/ordering';
 import { assertPageExists, pageWindow } from '../lib/pagination';
 import { isoZ } from '../lib/time';
 import { projectNameError } from '../lib/validation';
 import {
-  actorWorkspaceRole,
-  canAdministerWorkspace,
+  assertSignedIn,
+  canCreateProject,
+  isSuperuser,
   projectPermissions,
   projectRoleRank,
   readableWorkspaceIds,
+  workspaceFor,
   workspaceRolesById,
   type Actor,
   type ProjectListScope,
@@ -206,7 +204,7 @@ export async function listProjects(
 
   let scope: ProjectListScope;
   if (query.onlyPublic) scope = { kind: 'public' };
-  else if (actor?.isAdmin && query.asAdmin) scope = { kind: 'all' };
+  else if (isSuperuser(actor) && query.asAdmin) scope = { kind: 'all' };
   else if (actor) {
     scope = {
       kind: 'member',
@@ -296,24 +294,22 @@ export async function createProject(
   input: CreateProjectInput,
   meta: ClientMeta & { deviceId: string | null },
 ): Promise<void> {
-  if (!user || !user.active) throw authRequired();
+  assertSignedIn(user);
   const name = (input.name ?? '').trim();
   const nameProblem = projectNameError(name);
   if (nameProblem) throw badRequest(nameProblem);
 
   const db = ctx.database.db;
-  const workspace = await findWorkspaceByName(db, namespace);
-  if (!workspace || (!workspace.active && !user.isAdmin)) {
+  const target = await workspaceFor(ctx, user, namespace);
+  if (!target) {
     throw notFound(
       namespace.toLowerCase() === user.username.toLowerCase()
         ? WORKSPACE_DOES_NOT_EXIST_UPDATE
         : WORKSPACE_DOES_NOT_EXIST,
     );
   }
-  const memberRole = await findWorkspaceMemberRole(db, workspace.id, user.id);
-  if (!canAdministerWorkspace(actorWorkspaceRole(ctx.config, user, workspace.name, memberRole))) {
-    throw forbidden(NO_WORKSPACE_PERMISSIONS);
-  }
+  if (!canCreateProject(target.role)) throw forbidden(NO_WORKSPACE_PERMISSIONS);
+  const workspace = target.workspace;
 
   const existing = await findProjectByName(db, workspace.id, name);
   if (existing) throw projectNameClash(existing.removedAt, ctx.now());

@@ -32,7 +32,7 @@ import {
 } from '../db/queries/uploads';
 import { chunkSha1, forgetChunks, resetDigestFrom } from '../db/queries/upload-digests';
 import type { User } from '../db/schema';
-import { authRequired, badRequest, forbidden, HttpProblem, notFound } from '../errors';
+import { badRequest, forbidden, HttpProblem, notFound } from '../errors';
 import { isVersionedFile } from '../lib/paths';
 import {
   hasTrailingSpaceFolder,
@@ -49,7 +49,14 @@ import type { BlobInfo } from '../storage/blob-store';
 import { ChunkTooBigError, CHUNK_SIZE, UploadStaging } from '../storage/upload-staging';
 import { startChangesetWork } from './changesets';
 import { storageLimitHit } from './clone';
-import { projectFor, reloadProjectAccess, isUuid, type ProjectRef } from './project-access';
+import {
+  assertSignedIn,
+  canUseUpload,
+  projectFor,
+  reloadProjectAccess,
+  isUuid,
+  type ProjectRef,
+} from './permissions';
 import { projectDetail, type ProjectDetail } from './project-detail';
 import { advanceDigest, type StagedFileRef } from './push-digest';
 import {
@@ -241,7 +248,7 @@ export async function startPush(
   input: PushInput,
   meta: Meta,
 ): Promise<PushResult> {
-  if (!caller?.active) throw authRequired();
+  assertSignedIn(caller);
   const access = await projectFor(ctx, caller, ref, 'upload');
   const db = ctx.database.db;
   const { project } = access;
@@ -338,11 +345,11 @@ async function ownUpload(
   caller: User | null,
   transaction: string,
 ): Promise<{ upload: UploadRow; plan: UploadPlan; lockedUntil: Date | null }> {
-  if (!caller?.active) throw authRequired();
+  assertSignedIn(caller);
   if (!isUuid(transaction)) throw notFound();
   const found = await findUpload(ctx.database.db, transaction.toLowerCase());
   if (!found || found.projectRemovedAt) throw notFound();
-  if (found.upload.userId !== caller.id) throw forbidden(NO_UPLOAD_PERMISSIONS);
+  if (!canUseUpload(caller, found.upload.userId)) throw forbidden(NO_UPLOAD_PERMISSIONS);
   return {
     upload: found.upload,
     plan: found.upload.changes as UploadPlan,

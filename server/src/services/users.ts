@@ -1,9 +1,9 @@
 /** The signed-in user's own profile. */
 import type { AppContext } from '../context';
 import type { User, WorkspaceRole } from '../db/schema';
-import { authRequired } from '../errors';
 import { isoZ } from '../lib/time';
 import { listUserWorkspaces } from './workspaces';
+import { assertSignedIn } from './permissions';
 
 export interface ProfileView {
   id: number;
@@ -31,7 +31,7 @@ export function displayName(user: Pick<User, 'firstName' | 'lastName'>): string 
 }
 
 export async function getOwnProfile(ctx: AppContext, user: User | null): Promise<ProfileView> {
-  if (!user || !user.active) throw authRequired();
+  assertSignedIn(user);
   const workspaces = await listUserWorkspaces(ctx, user);
   const preferred =
     workspaces.find((w) => w.id === user.preferredWorkspaceId)?.id ?? workspaces[0]?.id ?? null;

@@ -12,7 +12,7 @@ import {
 } from '../db/queries/workspaces';
 import type { User, WorkspaceRole } from '../db/schema';
 import { forbidden, notFound } from '../errors';
-import { workspaceRole } from './permissions';
+import { isSuperuser, workspaceRole } from './permissions';
 
 export { isGlobalWorkspace, workspaceRole, workspaceRoleRank } from './permissions';
 
@@ -44,7 +44,7 @@ export async function listUserWorkspaces(ctx: AppContext, user: User): Promise<W
   if (!user.active) return [];
   const rows = await listWorkspacesWithUsage(ctx.database.db, {
     userId: user.id,
-    all: user.isAdmin,
+    all: isSuperuser(user),
     globalName: ctx.config.globalWorkspace,
   });
   return rows.map((row) => toView(ctx.config, user, row));
@@ -59,7 +59,7 @@ export async function getUserWorkspace(
   if (!workspace || !workspace.active) throw notFound(WORKSPACE_NOT_FOUND);
   const [row] = await listWorkspacesWithUsage(ctx.database.db, {
     userId: user.id,
-    all: user.isAdmin,
+    all: isSuperuser(user),
     globalName: ctx.config.globalWorkspace,
     workspaceId: id,
   });

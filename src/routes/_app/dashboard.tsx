@@ -41,7 +41,8 @@ function DashboardPage() {
       <StorageWarning percentage={percentage} />
       {workspace && isWorkspaceAdmin(workspace.role) && (
         <TitledSection title="Access requests">
-          <WorkspaceAccessRequests namespace={workspace.name} />
+          {/* Workspace admins hold owner's rights on every project of the workspace. */}
+          <WorkspaceAccessRequests namespace={workspace.name} projectRole="owner" />
         </TitledSection>
       )}
       <TitledSection title="Recent active projects">

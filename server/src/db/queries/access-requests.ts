@@ -1,7 +1,14 @@
 /** SQL for project access requests. */
 import { and, asc, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../database';
-import { accessRequests, projects, users, workspaces, type AccessRequestStatus } from '../schema';
+import {
+  accessRequests,
+  projects,
+  users,
+  workspaces,
+  type AccessRequestStatus,
+  type ProjectRole,
+} from '../schema';
 
 export type AccessRequestSortColumn =
   | 'id'
@@ -149,4 +156,58 @@ export async function insertAccessRequest(
 ): Promise<number> {
   const rows = await db.insert(accessRequests).values(values).returning({ id: accessRequests.id });
   return rows[0]!.id;
+}
+
+export interface AccessRequestRecord {
+  id: number;
+  projectId: string;
+  requestedBy: number;
+  expiresAt: Date;
+  status: AccessRequestStatus | null;
+}
+
+/** One request by id, whatever its state. */
+export async function findAccessRequestById(
+  db: Executor,
+  id: number,
+): Promise<AccessRequestRecord | null> {
+  const rows = await db
+    .select({
+      id: accessRequests.id,
+      projectId: accessRequests.projectId,
+      requestedBy: accessRequests.requestedBy,
+      expiresAt: accessRequests.expiresAt,
+      status: accessRequests.status,
+    })
+    .from(accessRequests)
+    .where(eq(accessRequests.id, id))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/**
+ * Resolves an unresolved request (pending, or marked expired) as accepted or declined;
+ * false when it was resolved meanwhile (another answer won).
+ */
+export async function resolveAccessRequest(
+  db: Executor,
+  id: number,
+  values: {
+    status: 'accepted' | 'declined';
+    resolvedBy: number;
+    resolvedAt: Date;
+    permission?: ProjectRole;
+  },
+): Promise<boolean> {
+  const rows = await db
+    .update(accessRequests)
+    .set(values)
+    .where(
+      and(
+        eq(accessRequests.id, id),
+        or(isNull(accessRequests.status), eq(accessRequests.status, 'expired')),
+      ),
+    )
+    .returning({ id: accessRequests.id });
+  return rows.length > 0;
 }

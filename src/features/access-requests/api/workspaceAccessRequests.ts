@@ -1,4 +1,7 @@
-/** GET /app/project/access-request/{namespace}: incoming requests for a workspace's projects. */
+/**
+ * GET /app/project/access-request/{namespace}: incoming requests for a workspace's projects,
+ * or for one of them with `project_name` (the project screen).
+ */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../../api';
 import {
@@ -12,20 +15,25 @@ import {
 export async function fetchWorkspaceAccessRequests(
   namespace: string,
   page: number,
+  projectName?: string,
   signal?: AbortSignal,
 ): Promise<AccessRequestList> {
   const data = await api.get(`/app/project/access-request/${encodeURIComponent(namespace)}`, {
-    query: accessRequestListQuery(page),
+    query: { ...accessRequestListQuery(page), project_name: projectName },
     signal,
     fallbackMessage: FETCH_ACCESS_REQUESTS_FALLBACK,
   });
   return toAccessRequestList(data);
 }
 
-export const workspaceAccessRequestsQueryOptions = (namespace: string, page: number) =>
+export const workspaceAccessRequestsQueryOptions = (
+  namespace: string,
+  page: number,
+  projectName?: string,
+) =>
   queryOptions({
-    queryKey: [...ACCESS_REQUESTS_KEY, 'workspace', namespace, page] as const,
-    queryFn: ({ signal }) => fetchWorkspaceAccessRequests(namespace, page, signal),
+    queryKey: [...ACCESS_REQUESTS_KEY, 'workspace', namespace, projectName ?? null, page] as const,
+    queryFn: ({ signal }) => fetchWorkspaceAccessRequests(namespace, page, projectName, signal),
     placeholderData: keepPreviousData,
     staleTime: 30_000,
   });

@@ -1,20 +1,30 @@
-import { Table, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Paginator } from '../../../components/Paginator';
-import { AnchorLink } from '../../../lib/routerLinks';
-import { workspaceAccessRequestsQueryOptions } from '../api/workspaceAccessRequests';
-import { ACCESS_REQUESTS_PER_PAGE, FETCH_ACCESS_REQUESTS_FALLBACK } from '../model/accessRequest';
-import { RequestExpiry } from './RequestExpiry';
 import { LoadingIndicator } from '../../../components/LoadingIndicator';
+import { workspaceAccessRequestsQueryOptions } from '../api/workspaceAccessRequests';
+import { FETCH_ACCESS_REQUESTS_FALLBACK } from '../model/accessRequest';
+import { AccessRequestsTable } from './AccessRequestsTable';
 
 export const NO_ACCESS_REQUESTS = 'There are no pending access requests.';
 
+export interface WorkspaceAccessRequestsProps {
+  namespace: string;
+  /**
+   * The viewer's project role on the workspace's projects; owners accept and decline. Only
+   * workspace admins see this list, and they are owners of every project of the workspace.
+   */
+  projectRole?: string | null;
+}
+
 /**
  * Incoming access requests of a workspace, for its admins (spec 000 §2 Dashboard, 001 §2):
- * requester, project and expiry, 10 per page.
+ * requester, project and expiry, accept and decline, 10 per page.
  */
-export function WorkspaceAccessRequests({ namespace }: { namespace: string }) {
+export function WorkspaceAccessRequests({
+  namespace,
+  projectRole = null,
+}: WorkspaceAccessRequestsProps) {
   const [page, setPage] = useState(1);
   const query = useQuery(workspaceAccessRequestsQueryOptions(namespace, page));
 
@@ -28,54 +38,20 @@ export function WorkspaceAccessRequests({ namespace }: { namespace: string }) {
       </Text>
     );
   }
-  const { items, count } = query.data;
-  if (count === 0) {
+  if (query.data.count === 0) {
     return (
       <Text size="sm" c="dimmed">
         {NO_ACCESS_REQUESTS}
       </Text>
     );
   }
-
   return (
-    <>
-      <Table.ScrollContainer minWidth={420}>
-        <Table verticalSpacing="xs" highlightOnHover>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Requester</Table.Th>
-              <Table.Th>Project</Table.Th>
-              <Table.Th>Expires</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {items.map((request) => (
-              <Table.Tr key={request.id}>
-                <Table.Td>{request.requested_by}</Table.Td>
-                <Table.Td>
-                  <AnchorLink
-                    to="/projects/$namespace/$projectName"
-                    params={{ namespace: request.namespace, projectName: request.project_name }}
-                    size="sm"
-                  >
-                    {request.project_name}
-                  </AnchorLink>
-                </Table.Td>
-                <Table.Td>
-                  <RequestExpiry request={request} />
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      <Paginator
-        page={page}
-        count={count}
-        perPage={ACCESS_REQUESTS_PER_PAGE}
-        onChange={setPage}
-        label="Access requests pages"
-      />
-    </>
+    <AccessRequestsTable
+      data={query.data}
+      page={page}
+      onPageChange={setPage}
+      projectRole={projectRole}
+      pagesLabel="Access requests pages"
+    />
   );
 }

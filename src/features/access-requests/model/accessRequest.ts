@@ -29,6 +29,17 @@ export const ACCESS_REQUESTS_KEY = ['access-requests'] as const;
 
 export const FETCH_ACCESS_REQUESTS_FALLBACK = 'Failed to fetch project access requests';
 export const CANCEL_ACCESS_REQUEST_FALLBACK = 'Failed to cancel access request';
+export const ACCEPT_ACCESS_REQUEST_FALLBACK = 'Failed to accept access request';
+
+/** What an accepted request grants (api-reference A.7 `permissions`); default read (spec 001 §9). */
+export type AccessPermission = 'read' | 'write' | 'owner';
+export const DEFAULT_ACCESS_PERMISSION: AccessPermission = 'read';
+/** The permission dropdown of an access request, labelled with the project role it gives. */
+export const ACCESS_PERMISSION_OPTIONS: readonly { value: AccessPermission; label: string }[] = [
+  { value: 'read', label: 'Reader' },
+  { value: 'write', label: 'Writer' },
+  { value: 'owner', label: 'Owner' },
+];
 
 export function isRequestExpired(request: AccessRequest, now: number = Date.now()): boolean {
   return request.status === 'expired' || isExpired(request.expire, now);

@@ -14,7 +14,7 @@ import {
   ACCESS_REQUESTED,
   REQUEST_ACCESS_FALLBACK,
   canLeaveProject,
-  isProjectOwner,
+  canManageProject,
   projectFailure,
   projectTabOf,
   visibleTabs,
@@ -116,7 +116,7 @@ export function ProjectView({
 
   const project = query.data;
   const params = { namespace, projectName };
-  const tabs = visibleTabs(loggedIn, isProjectOwner(project));
+  const tabs = visibleTabs(loggedIn, canManageProject(project, workspace));
   const active = projectTabOf(pathname, namespace, projectName);
 
   const afterLeaving = async () => {

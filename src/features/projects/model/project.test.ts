@@ -35,6 +35,13 @@ describe('project view rules', () => {
     expect(projectTabOf('/projects/ns/p/history', 'ns', 'p')).toBe('history');
     expect(projectTabOf('/projects/ns/p/settings', 'ns', 'p')).toBe('settings');
     expect(projectTabOf('/projects/ns/p/collaborators', 'ns', 'p')).toBe('collaborators');
+    expect(projectTabOf('/projects/ns/River%20survey/settings', 'ns', 'River survey')).toBe(
+      'settings',
+    );
+    expect(projectTabOf('/projects/ns/River survey/collaborators', 'ns', 'River survey')).toBe(
+      'collaborators',
+    );
+    expect(projectTabOf('/projects/ns/other/settings', 'ns', 'p')).toBe('files');
   });
 
   it('classifies load failures', () => {

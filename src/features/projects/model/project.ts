@@ -29,25 +29,13 @@ export const REMOVE_PROJECT_FALLBACK = 'Failed to remove project';
 export const SAVE_SETTINGS_FALLBACK = 'Failed to save project settings';
 export const UNSUBSCRIBE_FALLBACK = 'Failed to unsubscribe from project';
 
-/** Project roles ranked (spec 001 §6): none 0, reader 1, writer 2, owner 3. */
-const PROJECT_ROLE_RANK: Record<string, number> = { reader: 1, editor: 1, writer: 2, owner: 3 };
-
-export function projectRoleRank(role: string | null | undefined): number {
-  return (role && PROJECT_ROLE_RANK[role]) || 0;
-}
-
-/** Owner check: role at least owner (spec 001 §6). Owners see Collaborators and Settings. */
-export function isProjectOwner(project: Pick<ProjectDetail, 'role'> | undefined): boolean {
-  return projectRoleRank(project?.role) >= 3;
-}
-
-/** Spec 001 §5: Leave shows only for a project of the current workspace when its role is guest. */
-export function canLeaveProject(
-  project: Pick<ProjectDetail, 'workspace_id'>,
-  workspace: { id: number; role: string } | null | undefined,
-): boolean {
-  return workspace != null && project.workspace_id === workspace.id && workspace.role === 'guest';
-}
+/** Role checks come from the one permission module (spec 001 §6). */
+export {
+  canLeaveProject,
+  canManageProject,
+  isProjectOwner,
+  projectRoleRank,
+} from '../../../lib/permissions';
 
 export type ProjectFailure = 'forbidden' | 'not-found' | 'requested' | 'other';
 
@@ -76,9 +64,16 @@ export const FAILURE_TEXTS = {
 export type ProjectTab = 'files' | 'history' | 'collaborators' | 'settings';
 
 export function projectTabOf(pathname: string, namespace: string, projectName: string): ProjectTab {
-  const base = `/projects/${encodeURIComponent(namespace)}/${encodeURIComponent(projectName)}/`;
-  const rest = pathname.startsWith(base) ? pathname.slice(base.length) : '';
-  const first = rest.split('/')[0];
+  // The router may hand over the path decoded or encoded ('River survey' or 'River%20survey').
+  const segments = pathname.split('/').map((segment) => {
+    try {
+      return decodeURIComponent(segment);
+    } catch {
+      return segment;
+    }
+  });
+  const [, projects, ns, name, first] = segments;
+  if (projects !== 'projects' || ns !== namespace || name !== projectName) return 'files';
   if (first === 'history' || first === 'collaborators' || first === 'settings') return first;
   return 'files';
 }

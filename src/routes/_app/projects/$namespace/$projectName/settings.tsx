@@ -4,7 +4,7 @@ import { requireLogin } from '../../../../../app/guards';
 import { useViewer } from '../../../../../app/useViewer';
 import { projectQueryOptions } from '../../../../../features/projects/api/project';
 import { ProjectSettings } from '../../../../../features/projects/components/ProjectSettings';
-import { isProjectOwner } from '../../../../../features/projects/model/project';
+import { canManageProject } from '../../../../../features/projects/model/project';
 
 /**
  * .../settings (project-settings, login needed). Only the project owner may see it; others are
@@ -22,6 +22,7 @@ function ProjectSettingsPage() {
   const navigate = useNavigate();
   const project = useQuery(projectQueryOptions(namespace, projectName, viewer.loggedIn));
   if (!project.data) return null;
-  if (!isProjectOwner(project.data)) return <Navigate to="/projects" replace />;
+  if (viewer.isLoading) return null;
+  if (!canManageProject(project.data, viewer.workspace)) return <Navigate to="/projects" replace />;
   return <ProjectSettings project={project.data} onDeleted={() => void navigate({ to: '/' })} />;
 }

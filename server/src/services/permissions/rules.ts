@@ -14,15 +14,19 @@
  * - update and delete (owner's rights): direct role owner, or workspace role ≥ admin.
  * Only read via `public` is open to anonymous visitors. Superusers pass every check, also on
  * projects scheduled for deletion; nobody else gets anything on those.
+ *
+ * Every route's check goes through this folder: rules.ts (these pure rules), project.ts
+ * (finding a project and refusing with the reference's 404 / 403), workspace.ts (a workspace
+ * and the caller's role in it), session.ts (login required → 401).
  */
-import type { Config } from '../config';
+import type { Config } from '../../config';
 import {
   PROJECT_ROLES,
   WORKSPACE_ROLES,
   type ProjectRole,
   type User,
   type WorkspaceRole,
-} from '../db/schema';
+} from '../../db/schema';
 
 export type GlobalRoleConfig = Pick<
   Config,
@@ -81,9 +85,33 @@ export function canReadWorkspace(role: WorkspaceRole | null): boolean {
   return hasWorkspaceRole(role, 'reader');
 }
 
-/** Creates projects, lists the workspace's incoming access requests. */
+/** Lists the workspace's incoming access requests. */
 export function canAdministerWorkspace(role: WorkspaceRole | null): boolean {
   return hasWorkspaceRole(role, 'admin');
+}
+
+/** Creates projects in the workspace (also as a clone target): workspace admin. */
+export function canCreateProject(role: WorkspaceRole | null): boolean {
+  return canAdministerWorkspace(role);
+}
+
+/**
+ * Belongs to the workspace (may search its users): superusers everywhere, everybody active
+ * in the global workspace, a membership row elsewhere.
+ */
+export function isWorkspaceMember(
+  config: Pick<Config, 'globalWorkspace'>,
+  actor: Actor,
+  workspaceName: string,
+  memberRole: WorkspaceRole | null,
+): boolean {
+  if (!actor?.active) return false;
+  return actor.isAdmin || memberRole !== null || isGlobalWorkspace(config, workspaceName);
+}
+
+/** An active superuser. */
+export function isSuperuser(actor: Actor): boolean {
+  return !!actor?.active && actor.isAdmin;
 }
 
 export interface ProjectFacts {
@@ -116,6 +144,38 @@ export function projectPermissions(actor: Actor, facts: ProjectFacts): ProjectPe
     (facts.public && !facts.removed) ||
     (member && (direct >= projectRoleRank('reader') || hasWorkspaceRole(ws, 'reader')));
   return { read: read || upload || owner, upload: upload || owner, update: owner, delete: owner };
+}
+
+/** Opens the project, its files, versions and member list. */
+export function canRead(permissions: ProjectPermissions): boolean {
+  return permissions.read;
+}
+
+/** Pushes new versions (writer). */
+export function canWrite(permissions: ProjectPermissions): boolean {
+  return permissions.upload;
+}
+
+/**
+ * Owner's rights: shares (members, public flag), answers access requests, deletes the
+ * project.
+ */
+export function canOwn(permissions: ProjectPermissions): boolean {
+  return permissions.update;
+}
+
+/** Cancels (the requester) or declines (owner's rights) an access request. */
+export function canRemoveAccessRequest(
+  actor: Actor,
+  permissions: ProjectPermissions,
+  requestedBy: number,
+): boolean {
+  return !!actor?.active && (actor.id === requestedBy || canOwn(permissions));
+}
+
+/** Sends chunks to, finishes, cancels or asks about a running upload: its own user only. */
+export function canUseUpload(actor: Actor, uploadUserId: number | null): boolean {
+  return !!actor?.active && actor.id === uploadUserId;
 }
 
 /** owner / writer / reader / null, from the permissions (the `role` of project details). */

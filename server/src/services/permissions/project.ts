@@ -8,17 +8,21 @@
  *   (anonymous visitors of a private project too).
  * Projects scheduled for deletion are gone for everybody here, superusers included.
  */
-import type { AppContext } from '../context';
-import { findProjectById, findProjectByPath, type ProjectLookupRow } from '../db/queries/projects';
-import type { Project, ProjectRole, User, Workspace } from '../db/schema';
-import { forbidden, notFound } from '../errors';
+import type { AppContext } from '../../context';
+import {
+  findProjectById,
+  findProjectByPath,
+  type ProjectLookupRow,
+} from '../../db/queries/projects';
+import type { Project, ProjectRole, User, Workspace } from '../../db/schema';
+import { forbidden, notFound } from '../../errors';
 import {
   actorWorkspaceRole,
   effectiveProjectRole,
   projectPermissions,
   type Actor,
   type ProjectPermissions,
-} from './permissions';
+} from './rules';
 
 export const NO_PROJECT_PERMISSIONS = 'You do not have permissions for this project';
 export const WORKSPACE_DOESNT_EXIST = "Workspace doesn't exist";
@@ -58,14 +62,13 @@ async function lookup(
 }
 
 /**
- * The project `ref` names, if `caller` has `permission` on it; otherwise the 404 or 403
- * described above.
+ * The project `ref` names with what `caller` may do with it, without requiring anything;
+ * the 404s described above.
  */
-export async function projectFor(
+export async function projectAccessOf(
   ctx: AppContext,
   caller: User | null,
   ref: ProjectRef,
-  permission: ProjectPermission,
 ): Promise<ProjectAccess> {
   const actor = caller?.active ? caller : null;
   const row = await lookup(ctx, ref, actor?.id ?? null);
@@ -80,7 +83,6 @@ export async function projectFor(
     directRole: row.directRole,
     workspaceRole: actorWorkspaceRole(ctx.config, actor, row.workspace.name, row.memberRole),
   });
-  if (!permissions[permission]) throw forbidden(NO_PROJECT_PERMISSIONS);
   return {
     project,
     workspace: row.workspace,
@@ -89,6 +91,22 @@ export async function projectFor(
     permissions,
     role: effectiveProjectRole(permissions),
   };
+}
+
+/**
+ * The project `ref` names, if `caller` has `permission` on it; otherwise the 404 or 403
+ * described above (403 with `refusal`, by default the reference's project text).
+ */
+export async function projectFor(
+  ctx: AppContext,
+  caller: User | null,
+  ref: ProjectRef,
+  permission: ProjectPermission,
+  refusal: string = NO_PROJECT_PERMISSIONS,
+): Promise<ProjectAccess> {
+  const access = await projectAccessOf(ctx, caller, ref);
+  if (!access.permissions[permission]) throw forbidden(refusal);
+  return access;
 }
 
 /**

@@ -1,0 +1,331 @@
+/**
+ * Who has access to a project and changing it one user at a time (spec 001 §7: GET/PATCH
+ * /app/project/{id}/access), and the user search of the share dialog (api-reference A.2).
+ */
+import type { AppContext } from '../context';
+import {
+  findActiveUserSummaries,
+  listCollaboratorCandidates,
+  searchActiveUsers,
+  type CollaboratorRow,
+  type UserSummaryRow,
+} from '../db/queries/collaborators';
+import {
+  deleteProjectMembers,
+  setProjectPublic,
+  upsertProjectMembers,
+} from '../db/queries/projects';
+import { findUserByEmail, findUserById, findUserByUsername } from '../db/queries/users';
+import { PROJECT_ROLES, type ProjectRole, type User, type WorkspaceRole } from '../db/schema';
+import { badRequest, forbidden, HttpProblem, notFound } from '../errors';
+import {
+  effectiveProjectRole,
+  isGlobalWorkspace,
+  projectFor,
+  projectPermissions,
+  projectRoleRank,
+  requireUser,
+  workspaceFor,
+  workspaceRole,
+  type ProjectAccess,
+} from './permissions';
+import { displayName } from './users';
+
+export const SEARCH_LIMIT = 10;
+export const WORKSPACE_NOT_FOUND = 'Workspace not found';
+export const NO_SEARCH_PERMISSION = 'You do not have permissions to search within workspace';
+export const USER_NOT_FOUND = 'User not found';
+export const ACCESS_CHANGE_REQUIRED = "Either 'user_id' with 'role', or 'public' is required";
+export const ALREADY_MEMBER = 'User is already a project member';
+
+export interface UserSearchResult {
+  id: number;
+  username: string;
+  email: string | null;
+  name: string;
+  profile: { first_name: string | null; last_name: string | null };
+}
+
+export interface UserSearchQuery {
+  namespace: string;
+  id?: string;
+  names?: string;
+  like?: string;
+}
+
+function searchResult(row: UserSummaryRow): UserSearchResult {
+  return {
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    name: displayName(row),
+    profile: { first_name: row.firstName, last_name: row.lastName },
+  };
+}
+
+/** Comma-separated parts, trimmed, empty ones left out. */
+function parts(text: string): string[] {
+  return text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+}
+
+/**
+ * GET /app/auth/user/search: at most 10 active users of the instance, by `id`, else
+ * `names`, else `like` (see db/queries/collaborators.ts for the ranking). An empty `like`
+ * lists the first users by username (suggestions on focus, spec 001 §5).
+ */
+export async function searchUsers(
+  ctx: AppContext,
+  user: User | null,
+  query: UserSearchQuery,
+): Promise<UserSearchResult[]> {
+  const caller = requireUser(user);
+  const target = await workspaceFor(ctx, caller, query.namespace);
+  if (!target) throw notFound(WORKSPACE_NOT_FOUND);
+  if (!target.member) throw forbidden(NO_SEARCH_PERMISSION);
+  const db = ctx.database.db;
+
+  let rows: UserSummaryRow[];
+  if (query.id !== undefined) {
+    const ids = parts(query.id);
+    if (!ids.every((id) => /^[0-9]{1,9}$/.test(id))) return [];
+    rows = await findActiveUserSummaries(db, { ids: ids.map(Number) }, SEARCH_LIMIT);
+  } else if (query.names !== undefined) {
+    rows = await findActiveUserSummaries(db, { usernames: parts(query.names) }, SEARCH_LIMIT);
+  } else if (query.like !== undefined) {
+    const text = query.like.trim();
+    rows = await searchActiveUsers(db, {
+      text,
+      column: text.includes('@') ? 'email' : 'username',
+      limit: SEARCH_LIMIT,
+    });
+  } else {
+    rows = [];
+  }
+  return rows.map(searchResult);
+}
+
+export interface MemberEntry {
+  id: number;
+  type: 'member';
+  email: string | null;
+  username: string;
+  name: string;
+  workspace_role: WorkspaceRole;
+  project_role: ProjectRole | null;
+  role: ProjectRole;
+  project_permission: ProjectRole;
+  roles: ProjectRole[];
+}
+
+function memberEntry(ctx: AppContext, workspaceName: string, row: CollaboratorRow) {
+  const wsRole = workspaceRole(ctx.config, row, workspaceName, row.memberRole);
+  const role = effectiveProjectRole(
+    projectPermissions(row, {
+      public: false,
+      removed: false,
+      directRole: row.directRole,
+      workspaceRole: wsRole,
+    }),
+  );
+  if (!role) return null;
+  const entry: MemberEntry = {
+    id: row.id,
+    type: 'member',
+    email: row.email,
+    username: row.username,
+    name: displayName(row),
+    workspace_role: wsRole,
+    project_role: row.directRole,
+    role,
+    project_permission: role,
+    roles: PROJECT_ROLES.slice(0, projectRoleRank(role)),
+  };
+  return entry;
+}
+
+async function memberList(ctx: AppContext, access: ProjectAccess): Promise<MemberEntry[]> {
+  const { config } = ctx;
+  const everyone =
+    isGlobalWorkspace(config, access.workspace.name) &&
+    (config.globalAdmin || config.globalWrite || config.globalRead);
+  const rows = await listCollaboratorCandidates(ctx.database.db, {
+    projectId: access.project.id,
+    workspaceId: access.workspace.id,
+    everyone,
+  });
+  return rows
+    .map((row) => memberEntry(ctx, access.workspace.name, row))
+    .filter((entry): entry is MemberEntry => entry !== null);
+}
+
+/** GET /app/project/{id}/access: everybody with access to the project (read permission). */
+export async function listProjectAccess(
+  ctx: AppContext,
+  user: User | null,
+  projectId: string,
+): Promise<MemberEntry[]> {
+  const caller = requireUser(user);
+  const access = await projectFor(ctx, caller, { id: projectId }, 'read');
+  return memberList(ctx, access);
+}
+
+export interface AccessChange {
+  user_id?: number;
+  role?: ProjectRole | 'none';
+  public?: boolean;
+}
+
+/**
+ * PATCH /app/project/{id}/access (owner's rights): sets one user's direct role (`none`
+ * removes it) and/or the public flag; answers the member list after the change.
+ */
+export async function changeProjectAccess(
+  ctx: AppContext,
+  user: User | null,
+  projectId: string,
+  change: AccessChange,
+): Promise<MemberEntry[]> {
+  const caller = requireUser(user);
+  if (change.user_id !== undefined && change.role === undefined) {
+    throw badRequest("'role' is a required property");
+  }
+  if (change.role !== undefined && change.user_id === undefined) {
+    throw badRequest("'user_id' is a required property");
+  }
+  if (change.user_id === undefined && change.public === undefined) {
+    throw badRequest(ACCESS_CHANGE_REQUIRED);
+  }
+  const access = await projectFor(ctx, caller, { id: projectId }, 'update');
+  const db = ctx.database.db;
+  let member: { userId: number; role: ProjectRole | 'none' } | null = null;
+  if (change.user_id !== undefined && change.role !== undefined) {
+    const target = await findUserById(db, change.user_id);
+    if (!target?.active) throw notFound(USER_NOT_FOUND);
+    member = { userId: target.id, role: change.role };
+  }
+  await db.transaction(async (tx) => {
+    if (member?.role === 'none') await deleteProjectMembers(tx, access.project.id, [member.userId]);
+    else if (member) {
+      await upsertProjectMembers(tx, access.project.id, [
+        { userId: member.userId, role: member.role as ProjectRole },
+      ]);
+    }
+    if (change.public !== undefined && change.public !== access.project.public) {
+      await setProjectPublic(tx, access.project.id, change.public);
+    }
+  });
+  return memberList(ctx, access);
+}
+
+// ---------------------------------------------------------------------------------------
+// v2 collaborators (api-reference A.5): owner's rights for all four calls.
+
+/** The v2 role names: there is no editor role here, editors are writers. */
+export type CollaboratorRole = ProjectRole | 'editor';
+
+function directRoleOf(role: CollaboratorRole): ProjectRole {
+  return role === 'editor' ? 'writer' : role;
+}
+
+/** One user's entry as the member list shows it (after a change). */
+async function memberEntryOf(
+  ctx: AppContext,
+  access: ProjectAccess,
+  userId: number,
+): Promise<MemberEntry> {
+  const [row] = await listCollaboratorCandidates(ctx.database.db, {
+    projectId: access.project.id,
+    workspaceId: access.workspace.id,
+    everyone: true,
+    userId,
+  });
+  const entry = row ? memberEntry(ctx, access.workspace.name, row) : null;
+  if (!entry) throw notFound();
+  return entry;
+}
+
+/** GET /v2/projects/{id}/collaborators. */
+export async function listCollaborators(
+  ctx: AppContext,
+  user: User | null,
+  projectId: string,
+): Promise<MemberEntry[]> {
+  const caller = requireUser(user);
+  const access = await projectFor(ctx, caller, { id: projectId }, 'update');
+  return memberList(ctx, access);
+}
+
+/** POST /v2/projects/{id}/collaborators: `user` is a username or an email. */
+export async function addCollaborator(
+  ctx: AppContext,
+  user: User | null,
+  projectId: string,
+  input: { user: string; role: CollaboratorRole },
+): Promise<MemberEntry> {
+  const caller = requireUser(user);
+  const access = await projectFor(ctx, caller, { id: projectId }, 'update');
+  const db = ctx.database.db;
+  const login = input.user.trim();
+  const target = login.includes('@')
+    ? await findUserByEmail(db, login)
+    : await findUserByUsername(db, login);
+  if (!target?.active) throw notFound(USER_NOT_FOUND);
+  const current = await listCollaboratorCandidates(db, {
+    projectId: access.project.id,
+    workspaceId: access.workspace.id,
+    everyone: true,
+    userId: target.id,
+  });
+  if (current[0]?.directRole) throw new HttpProblem(409, ALREADY_MEMBER);
+  await upsertProjectMembers(db, access.project.id, [
+    { userId: target.id, role: directRoleOf(input.role) },
+  ]);
+  return memberEntryOf(ctx, access, target.id);
+}
+
+/** The direct member `userIdText` of the project (404 when there is none). */
+async function directMember(ctx: AppContext, access: ProjectAccess, userIdText: string) {
+  const userId = /^[0-9]{1,9}$/.test(userIdText) ? Number(userIdText) : null;
+  if (userId === null) throw notFound();
+  const [row] = await listCollaboratorCandidates(ctx.database.db, {
+    projectId: access.project.id,
+    workspaceId: access.workspace.id,
+    everyone: true,
+    userId,
+  });
+  if (!row?.directRole) throw notFound();
+  return row;
+}
+
+/** PATCH /v2/projects/{id}/collaborators/{user_id}. */
+export async function updateCollaborator(
+  ctx: AppContext,
+  user: User | null,
+  projectId: string,
+  userIdText: string,
+  role: CollaboratorRole,
+): Promise<MemberEntry> {
+  const caller = requireUser(user);
+  const access = await projectFor(ctx, caller, { id: projectId }, 'update');
+  const row = await directMember(ctx, access, userIdText);
+  await upsertProjectMembers(ctx.database.db, access.project.id, [
+    { userId: row.id, role: directRoleOf(role) },
+  ]);
+  return memberEntryOf(ctx, access, row.id);
+}
+
+/** DELETE /v2/projects/{id}/collaborators/{user_id}. */
+export async function removeCollaborator(
+  ctx: AppContext,
+  user: User | null,
+  projectId: string,
+  userIdText: string,
+): Promise<void> {
+  const caller = requireUser(user);
+  const access = await projectFor(ctx, caller, { id: projectId }, 'update');
+  const row = await directMember(ctx, access, userIdText);
+  await deleteProjectMembers(ctx.database.db, access.project.id, [row.id]);
+}

@@ -1,0 +1,607 @@
+/**
+ * Walks every route of the server's route table for seven actors on a public and on a
+ * private project, and asserts the exact answer: the allowed status, or the refusal status
+ * (docs/decisions.md "Permission matrix"). A route without an expectation here fails the
+ * test, so a new route cannot be missed.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
+import { hashPassword } from '../../server/src/auth/passwords';
+import { insertAccessRequest } from '../../server/src/db/queries/access-requests';
+import { upsertProjectMembers } from '../../server/src/db/queries/projects';
+import { insertUser } from '../../server/src/db/queries/users';
+import { setWorkspaceMember } from '../../server/src/db/queries/workspaces';
+import { AUTH_REQUIRED_TEXT, PROBLEM_CONTENT_TYPE } from '../../server/src/errors';
+import type { Project, User } from '../../server/src/db/schema';
+import { commit, createProject } from './support/seed';
+import { createTestApp, type TestApp, type TestClient } from './support/test-app';
+
+const PASSWORD = 'Field-Password-1';
+const NS = 'waymark';
+const DAY = 24 * 3600 * 1000;
+
+const ACTORS = [
+  'anonymous',
+  'stranger',
+  'reader',
+  'writer',
+  'owner',
+  'wsadmin',
+  'superuser',
+] as const;
+type Actor = (typeof ACTORS)[number];
+type Visibility = 'public' | 'private';
+
+interface Call {
+  actor: Actor;
+  visibility: Visibility;
+  /** The shared project of this visibility (never deleted or changed by a case). */
+  project: Project;
+}
+
+interface Req {
+  url: string;
+  json?: unknown;
+  payload?: Buffer;
+  headers?: Record<string, string>;
+  /** Send with this client instead of the actor's (a throwaway session of the same role). */
+  client?: TestClient;
+}
+
+interface Case {
+  request: (call: Call) => Req | Promise<Req>;
+  /** The exact status for the actor on a project of this visibility. */
+  expect: (actor: Actor, visibility: Visibility) => number;
+}
+
+// ---------------------------------------------------------------------------------------
+// Expectation rules (the permission matrix).
+
+const PROJECT_READERS: readonly Actor[] = ['reader', 'writer', 'owner', 'wsadmin', 'superuser'];
+const PROJECT_WRITERS: readonly Actor[] = ['writer', 'owner', 'wsadmin', 'superuser'];
+const PROJECT_OWNERS: readonly Actor[] = ['owner', 'wsadmin', 'superuser'];
+const WORKSPACE_ADMINS: readonly Actor[] = ['wsadmin', 'superuser'];
+
+/** Anybody, signed in or not. */
+const open = (ok: number) => () => ok;
+/** Login: anonymous 401. */
+const login = (ok: number) => (actor: Actor) => (actor === 'anonymous' ? 401 : ok);
+/** Project read, no login needed: public for all; private 403 (anonymous too). */
+const read = (ok: number) => (actor: Actor, visibility: Visibility) =>
+  visibility === 'public' || PROJECT_READERS.includes(actor) ? ok : 403;
+/** Login and project read. */
+const loginRead = (ok: number) => (actor: Actor, visibility: Visibility) =>
+  actor === 'anonymous' ? 401 : read(ok)(actor, visibility);
+/** Login and a role that passes `allowed`, else 403. */
+const loginAnd = (allowed: readonly Actor[], ok: number) => (actor: Actor) =>
+  actor === 'anonymous' ? 401 : allowed.includes(actor) ? ok : 403;
+const write = (ok: number) => loginAnd(PROJECT_WRITERS, ok);
+const own = (ok: number) => loginAnd(PROJECT_OWNERS, ok);
+const workspaceAdmin = (ok: number) => loginAnd(WORKSPACE_ADMINS, ok);
+
+// ---------------------------------------------------------------------------------------
+// Seeded data: one app, one data set.
+
+const t: TestApp = await createTestApp();
+const people: Record<string, User> = {};
+const clients = new Map<Actor, TestClient>();
+const projects: Record<Visibility, Project> = {} as Record<Visibility, Project>;
+/** A running upload by `writer` on each shared project; chunk 1 sent, chunk 2 missing. */
+const uploads: Record<Visibility, { transaction: string; chunk: string; bytes: Buffer }> =
+  {} as never;
+let passwordHash: string;
+let counter = 0;
+const unique = (prefix: string) => `${prefix}-${++counter}`;
+const sha1 = (bytes: Buffer) => createHash('sha1').update(bytes).digest('hex');
+
+const ROLE_OF: Partial<Record<Actor, 'reader' | 'writer' | 'owner'>> = {
+  reader: 'reader',
+  writer: 'writer',
+  owner: 'owner',
+};
+
+async function signIn(username: string, password = PASSWORD): Promise<TestClient> {
+  const client = t.client();
+  await client.login(username, password);
+  return client;
+}
+
+/** A new user holding the actor's roles (on both shared projects), signed in. */
+async function cloneOf(actor: Actor): Promise<TestClient> {
+  if (actor === 'anonymous') return anonymousClient();
+  const username = unique(`clone-${actor}`);
+  const user = await insertUser(t.database.db, {
+    username,
+    email: `${username}@example.com`,
+    passwordHash,
+    verifiedEmail: true,
+    isAdmin: actor === 'superuser',
+  });
+  if (actor === 'wsadmin')
+    await setWorkspaceMember(t.database.db, t.setup.workspaceId, user.id, 'admin');
+  const role = ROLE_OF[actor];
+  if (role) {
+    for (const project of Object.values(projects)) {
+      await upsertProjectMembers(t.database.db, project.id, [{ userId: user.id, role }]);
+    }
+  }
+  return signIn(username);
+}
+
+async function anonymousClient(): Promise<TestClient> {
+  const client = t.client();
+  await client.init();
+  return client;
+}
+
+/** A project of this visibility with the actors' roles, for cases that change or delete it. */
+async function freshProject(visibility: Visibility): Promise<Project> {
+  const project = await createProject(t, {
+    name: unique('fresh'),
+    public: visibility === 'public',
+  });
+  await upsertProjectMembers(
+    t.database.db,
+    project.id,
+    (['reader', 'writer', 'owner'] as const).map((role) => ({ userId: people[role]!.id, role })),
+  );
+  return project;
+}
+
+/** A pending access request for the project by a new user. */
+async function freshRequest(project: Project): Promise<number> {
+  const username = unique('requester');
+  const user = await insertUser(t.database.db, { username, email: `${username}@example.com` });
+  const now = t.clock.now();
+  return insertAccessRequest(t.database.db, {
+    projectId: project.id,
+    requestedBy: user.id,
+    requestedAt: now,
+    expiresAt: new Date(now.getTime() + 7 * DAY),
+  });
+}
+
+/** A new user; with `project`, a direct reader of it. */
+async function freshUser(project?: Project): Promise<User> {
+  const username = unique('member');
+  const user = await insertUser(t.database.db, { username, email: `${username}@example.com` });
+  if (project)
+    await upsertProjectMembers(t.database.db, project.id, [{ userId: user.id, role: 'reader' }]);
+  return user;
+}
+
+/** Push start by `writer` for one new file per buffer; returns the transaction. */
+async function startUpload(project: Project, files: Buffer[]) {
+  const writer = clients.get('writer')!;
+  const added = files.map((bytes, i) => ({
+    path: `upload-${i}.txt`,
+    size: bytes.length,
+    checksum: sha1(bytes),
+    chunks: [randomUUID()],
+  }));
+  const response = await writer.post(`/v1/project/push/${NS}/${project.name}`, {
+    version: `v${project.latestVersion}`,
+    changes: { added, updated: [], removed: [] },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return { transaction: (response.json() as { transaction: string }).transaction, added };
+}
+
+// ---------------------------------------------------------------------------------------
+// The expectations, one per route of the table (HEAD follows GET).
+
+const path = (p: Project) => `${NS}/${p.name}`;
+
+const CASES: Record<string, Case> = {
+  'GET /app/init': { request: () => ({ url: '/app/init' }), expect: open(200) },
+  'GET /ping': { request: () => ({ url: '/ping' }), expect: open(200) },
+  'GET /config': { request: () => ({ url: '/config' }), expect: open(200) },
+  'GET /alive': { request: () => ({ url: '/alive' }), expect: open(200) },
+  'POST /alive': { request: () => ({ url: '/alive' }), expect: open(200) },
+
+  'POST /app/auth/login': {
+    // Signing in as another (spare) user; the actor's own client keeps its session.
+    request: async () => ({
+      url: '/app/auth/login',
+      json: { login: 'spare', password: PASSWORD },
+      client: await anonymousClient(),
+    }),
+    expect: open(200),
+  },
+  'GET /app/auth/logout': {
+    request: async ({ actor }) => ({ url: '/app/auth/logout', client: await cloneOf(actor) }),
+    expect: login(200),
+  },
+  'GET /app/auth/refresh/csrf': {
+    request: () => ({ url: '/app/auth/refresh/csrf' }),
+    expect: login(200),
+  },
+  'POST /app/auth/reset-password': {
+    request: () => ({ url: '/app/auth/reset-password', json: { email: 'spare@example.com' } }),
+    expect: open(200),
+  },
+  'POST /app/auth/reset-password/:token': {
+    // An invalid token is refused alike for everybody: the route needs no login.
+    request: () => ({
+      url: '/app/auth/reset-password/not-a-token',
+      json: { password: 'New-Password-1', confirm: 'New-Password-1' },
+    }),
+    expect: open(400),
+  },
+  'POST /app/auth/change-password': {
+    // A wrong old password: the 400 form error comes after the login check.
+    request: () => ({
+      url: '/app/auth/change-password',
+      json: { old_password: 'wrong', password: 'New-Password-1', confirm: 'New-Password-1' },
+    }),
+    expect: login(400),
+  },
+  'POST /app/auth/confirm-email/:token': {
+    request: () => ({ url: '/app/auth/confirm-email/not-a-token' }),
+    expect: open(400),
+  },
+  'GET /app/auth/resend-confirm-email': {
+    request: () => ({ url: '/app/auth/resend-confirm-email' }),
+    expect: login(200),
+  },
+  'POST /app/auth/user/profile': {
+    request: ({ actor }) => ({
+      url: '/app/auth/user/profile',
+      json: { email: actor === 'anonymous' ? 'x@example.com' : emailOf(actor) },
+    }),
+    expect: login(200),
+  },
+  'GET /v1/user/profile': { request: () => ({ url: '/v1/user/profile' }), expect: login(200) },
+  'DELETE /v1/user': {
+    request: async ({ actor }) => ({ url: '/v1/user', client: await cloneOf(actor) }),
+    expect: login(204),
+  },
+  'GET /v1/workspaces': { request: () => ({ url: '/v1/workspaces' }), expect: login(200) },
+  'GET /v1/workspace/:id': {
+    request: () => ({ url: `/v1/workspace/${t.setup.workspaceId}` }),
+    expect: login(200),
+  },
+
+  'GET /v1/project/paginated': {
+    request: () => ({ url: '/v1/project/paginated?page=1&per_page=10' }),
+    expect: open(200),
+  },
+  'POST /v1/project/:namespace': {
+    request: () => ({ url: `/v1/project/${NS}`, json: { name: unique('created'), public: false } }),
+    expect: workspaceAdmin(200),
+  },
+  'GET /v1/project/:namespace/:name': {
+    request: ({ project }) => ({ url: `/v1/project/${path(project)}` }),
+    expect: read(200),
+  },
+  'GET /v1/project/by_uuid/:id': {
+    request: ({ project }) => ({ url: `/v1/project/by_uuid/${project.id}` }),
+    expect: read(200),
+  },
+  'PUT /v1/project/:namespace/:name': {
+    // Sets the public flag to what it is: allowed callers change nothing.
+    request: ({ project }) => ({
+      url: `/v1/project/${path(project)}`,
+      json: { access: { public: project.public } },
+    }),
+    expect: own(200),
+  },
+  'POST /v1/project/clone/:namespace/:project': {
+    // Read on the source, workspace admin on the target.
+    request: ({ project }) => ({
+      url: `/v1/project/clone/${path(project)}`,
+      json: { project: unique('clone'), namespace: NS },
+    }),
+    expect: workspaceAdmin(200),
+  },
+  'POST /v2/projects/:id/scheduleDelete': {
+    request: async ({ visibility }) => ({
+      url: `/v2/projects/${(await freshProject(visibility)).id}/scheduleDelete`,
+    }),
+    expect: own(204),
+  },
+  'POST /app/project/unsubscribe/:id': {
+    request: async ({ visibility }) => ({
+      url: `/app/project/unsubscribe/${(await freshProject(visibility)).id}`,
+    }),
+    // Read is enough; a direct owner cannot leave (400 after the check).
+    expect: (actor, visibility) => (actor === 'owner' ? 400 : loginRead(200)(actor, visibility)),
+  },
+  'PATCH /app/project/:id/public': {
+    request: ({ project }) => ({
+      url: `/app/project/${project.id}/public`,
+      json: { public: project.public },
+    }),
+    expect: own(204),
+  },
+  'GET /app/project/templates': {
+    request: () => ({ url: '/app/project/templates' }),
+    expect: login(200),
+  },
+
+  'POST /v1/project/push/:namespace/:name': {
+    // A stale version: 400 Version mismatch comes after the upload permission check.
+    request: ({ project }) => ({
+      url: `/v1/project/push/${path(project)}`,
+      json: {
+        version: 'v99',
+        changes: {
+          added: [
+            { path: 'x.txt', size: 1, checksum: sha1(Buffer.from('x')), chunks: [randomUUID()] },
+          ],
+          updated: [],
+          removed: [],
+        },
+      },
+    }),
+    expect: write(400),
+  },
+  // Uploads belong to the user who started them (writer here): everybody else gets 403.
+  'GET /v1/project/push/:transaction': {
+    request: ({ visibility }) => ({ url: `/v1/project/push/${uploads[visibility].transaction}` }),
+    expect: loginAnd(['writer'], 200),
+  },
+  'POST /v1/project/push/chunk/:transaction/:chunk': {
+    request: ({ visibility }) => {
+      const upload = uploads[visibility];
+      return {
+        url: `/v1/project/push/chunk/${upload.transaction}/${upload.chunk}`,
+        payload: upload.bytes,
+        headers: { 'content-type': 'application/octet-stream' },
+      };
+    },
+    expect: loginAnd(['writer'], 200),
+  },
+  'POST /v1/project/push/finish/:transaction': {
+    // The second file's chunk is never sent: 422 UploadError, and the upload stays.
+    request: ({ visibility }) => ({
+      url: `/v1/project/push/finish/${uploads[visibility].transaction}`,
+    }),
+    expect: loginAnd(['writer'], 422),
+  },
+  'POST /v1/project/push/cancel/:transaction': {
+    request: async ({ visibility }) => {
+      const project = await freshProject(visibility);
+      const { transaction } = await startUpload(project, [Buffer.from('cancel me')]);
+      return { url: `/v1/project/push/cancel/${transaction}` };
+    },
+    expect: loginAnd(['writer'], 200),
+  },
+
+  'GET /v1/project/raw/:namespace/:name': {
+    request: ({ project }) => ({ url: `/v1/project/raw/${path(project)}?file=data.txt` }),
+    expect: read(200),
+  },
+  'GET /v1/project/download/:namespace/:name': {
+    request: ({ project }) => ({ url: `/v1/project/download/${path(project)}?format=zip` }),
+    expect: read(200),
+  },
+
+  'GET /v1/project/versions/paginated/:namespace/:name': {
+    request: ({ project }) => ({
+      url: `/v1/project/versions/paginated/${path(project)}?page=1&per_page=50`,
+    }),
+    expect: read(200),
+  },
+  'GET /v1/project/version/:id/:version': {
+    request: ({ project }) => ({ url: `/v1/project/version/${project.id}/v1` }),
+    expect: read(200),
+  },
+  'GET /v1/project/version/:namespace/:name/:version': {
+    request: ({ project }) => ({ url: `/v1/project/version/${path(project)}/v1` }),
+    expect: read(200),
+  },
+  'GET /v1/resource/history/:namespace/:name': {
+    request: ({ project }) => ({ url: `/v1/resource/history/${path(project)}?path=data.txt` }),
+    expect: read(200),
+  },
+  'GET /v1/resource/changesets/:namespace/:name/:version': {
+    // data.txt has no changeset: readers get past the permission check to 'Diff not found'.
+    request: ({ project }) => ({
+      url: `/v1/resource/changesets/${path(project)}/v1?path=data.txt`,
+    }),
+    expect: read(404),
+  },
+
+  'GET /app/project/access-requests': {
+    request: () => ({ url: '/app/project/access-requests?page=1&per_page=10' }),
+    expect: login(200),
+  },
+  'GET /app/project/access-request/:namespace': {
+    request: () => ({ url: `/app/project/access-request/${NS}?page=1&per_page=10` }),
+    expect: workspaceAdmin(200),
+  },
+  'POST /app/project/access-request/:namespace/:project': {
+    // Needs no access to the project; direct members already have access (409).
+    request: ({ project }) => ({ url: `/app/project/access-request/${path(project)}` }),
+    expect: (actor) => (actor === 'anonymous' ? 401 : ROLE_OF[actor] !== undefined ? 409 : 200),
+  },
+  'POST /app/project/access-request/accept/:id': {
+    request: async ({ project }) => ({
+      url: `/app/project/access-request/accept/${await freshRequest(project)}`,
+      json: { permissions: 'read' },
+    }),
+    expect: own(200),
+  },
+  'DELETE /app/project/access-request/:id': {
+    // Somebody else's request: only owner's rights may decline it.
+    request: async ({ project }) => ({
+      url: `/app/project/access-request/${await freshRequest(project)}`,
+    }),
+    expect: own(200),
+  },
+  'GET /app/auth/user/search': {
+    request: () => ({ url: `/app/auth/user/search?namespace=${NS}&like=s` }),
+    expect: login(200),
+  },
+  'GET /app/project/:id/access': {
+    request: ({ project }) => ({ url: `/app/project/${project.id}/access` }),
+    expect: loginRead(200),
+  },
+  'PATCH /app/project/:id/access': {
+    request: ({ project }) => ({
+      url: `/app/project/${project.id}/access`,
+      json: { public: project.public },
+    }),
+    expect: own(200),
+  },
+  'GET /v2/projects/:id/collaborators': {
+    request: ({ project }) => ({ url: `/v2/projects/${project.id}/collaborators` }),
+    expect: own(200),
+  },
+  'POST /v2/projects/:id/collaborators': {
+    request: async ({ project }) => ({
+      url: `/v2/projects/${project.id}/collaborators`,
+      json: { user: (await freshUser()).username, role: 'reader' },
+    }),
+    expect: own(201),
+  },
+  'PATCH /v2/projects/:id/collaborators/:user_id': {
+    request: async ({ project }) => ({
+      url: `/v2/projects/${project.id}/collaborators/${(await freshUser(project)).id}`,
+      json: { role: 'writer' },
+    }),
+    expect: own(200),
+  },
+  'DELETE /v2/projects/:id/collaborators/:user_id': {
+    request: async ({ project }) => ({
+      url: `/v2/projects/${project.id}/collaborators/${(await freshUser(project)).id}`,
+    }),
+    expect: own(204),
+  },
+};
+
+function emailOf(actor: Actor): string {
+  return people[actor === 'superuser' ? 'admin' : actor]!.email!;
+}
+
+/** Sends without letting the response change the client's cookies or token. */
+async function send(client: TestClient, method: string, req: Req): Promise<LightMyRequestResponse> {
+  const headers: Record<string, string> = { ...req.headers };
+  if (client.cookies.size > 0) headers.cookie = client.cookieHeader();
+  if (client.csrfToken) headers['x-csrf-token'] = client.csrfToken;
+  let payload: string | Buffer | undefined = req.payload;
+  if (req.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    payload = JSON.stringify(req.json);
+  }
+  return t.app.inject({
+    method: method as 'GET',
+    url: req.url,
+    headers,
+    ...(payload === undefined ? {} : { payload }),
+  });
+}
+
+beforeAll(async () => {
+  const db = t.database.db;
+  passwordHash = await hashPassword(PASSWORD);
+  for (const username of ['stranger', 'reader', 'writer', 'owner', 'wsadmin', 'spare']) {
+    people[username] = await insertUser(db, {
+      username,
+      email: `${username}@example.com`,
+      passwordHash,
+      verifiedEmail: true,
+    });
+  }
+  const admin = await insertUser(db, {
+    username: 'admin2',
+    email: 'admin2@example.com',
+    passwordHash,
+    isAdmin: true,
+    verifiedEmail: true,
+  });
+  people.admin = admin;
+  await setWorkspaceMember(db, t.setup.workspaceId, people.wsadmin!.id, 'admin');
+  for (const visibility of ['public', 'private'] as const) {
+    const project = await createProject(t, {
+      name: `${visibility}-project`,
+      public: visibility === 'public',
+    });
+    await upsertProjectMembers(
+      db,
+      project.id,
+      (['reader', 'writer', 'owner'] as const).map((role) => ({ userId: people[role]!.id, role })),
+    );
+    await commit(t, project.id, { added: { 'data.txt': 'some data' } });
+    projects[visibility] = { ...project, latestVersion: 1 };
+  }
+  clients.set('anonymous', await anonymousClient());
+  for (const actor of ['stranger', 'reader', 'writer', 'owner', 'wsadmin'] as const) {
+    clients.set(actor, await signIn(actor));
+  }
+  clients.set('superuser', await signIn('admin2'));
+  for (const visibility of ['public', 'private'] as const) {
+    const first = Buffer.from(`first ${visibility}`);
+    const { transaction, added } = await startUpload(projects[visibility], [
+      first,
+      Buffer.from('never sent'),
+    ]);
+    uploads[visibility] = { transaction, chunk: added[0]!.chunks[0]!, bytes: first };
+  }
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+/** What is wrong with the body of a 401 or 403 refusal, if anything. */
+function refusalProblem(
+  method: string,
+  expected: number,
+  response: LightMyRequestResponse,
+): string | null {
+  if (response.statusCode !== expected) return null;
+  // HEAD answers carry no body.
+  const head = method === 'HEAD';
+  if (expected === 401 && !head && response.body !== JSON.stringify(AUTH_REQUIRED_TEXT)) {
+    return `401 body ${response.body}`;
+  }
+  if (expected === 403 && response.headers['content-type'] !== PROBLEM_CONTENT_TYPE) {
+    return `403 content type ${String(response.headers['content-type'])}`;
+  }
+  return null;
+}
+
+// The route table, read from the app itself when the tests are collected.
+const ROUTES = t.app.routeIndex.list();
+
+function caseFor(method: string, url: string): Case | undefined {
+  return CASES[`${method} ${url}`] ?? (method === 'HEAD' ? CASES[`GET ${url}`] : undefined);
+}
+
+describe('permission matrix', () => {
+  it('has an expectation for every route of the route table, and no other', () => {
+    const missing = ROUTES.filter((r) => !caseFor(r.method, r.url)).map(
+      (r) => `${r.method} ${r.url}`,
+    );
+    expect(missing, 'routes without an expectation').toEqual([]);
+    const keys = new Set(ROUTES.map((r) => `${r.method} ${r.url}`));
+    const stale = Object.keys(CASES).filter((key) => !keys.has(key));
+    expect(stale, 'expectations without a route').toEqual([]);
+  });
+
+  for (const { method, url } of ROUTES) {
+    it(`${method} ${url}`, { timeout: 120_000 }, async () => {
+      const entry = caseFor(method, url);
+      expect(entry, 'expectation').toBeDefined();
+      const failures: string[] = [];
+      for (const visibility of ['public', 'private'] as const) {
+        for (const actor of ACTORS) {
+          const req = await entry!.request({ actor, visibility, project: projects[visibility] });
+          const response = await send(req.client ?? clients.get(actor)!, method, req);
+          const expected = entry!.expect(actor, visibility);
+          const refusal = refusalProblem(method, expected, response);
+          if (refusal) failures.push(`${actor} ${visibility}: ${refusal}`);
+          if (response.statusCode !== expected) {
+            failures.push(
+              `${actor} ${visibility}: ${response.statusCode} (expected ${expected}) ${response.body.slice(0, 200)}`,
+            );
+          }
+        }
+      }
+      expect(failures).toEqual([]);
+    });
+  }
+});
