@@ -35,6 +35,9 @@ describe('project view rules', () => {
     expect(projectTabOf('/projects/ns/p/history', 'ns', 'p')).toBe('history');
     expect(projectTabOf('/projects/ns/p/settings', 'ns', 'p')).toBe('settings');
     expect(projectTabOf('/projects/ns/p/collaborators', 'ns', 'p')).toBe('collaborators');
+    expect(projectTabOf('/projects/ns/a%20b/history/v2/x.gpkg', 'ns', 'a b')).toBe('history');
+    expect(projectTabOf('/projects/ns/a b/history', 'ns', 'a b')).toBe('history');
+    expect(projectTabOf('/projects/ns/other/history', 'ns', 'p')).toBe('files');
   });
 
   it('classifies load failures', () => {

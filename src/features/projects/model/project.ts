@@ -75,10 +75,18 @@ export const FAILURE_TEXTS = {
 /** The tab of the project view a path shows (spec 001 §2). */
 export type ProjectTab = 'files' | 'history' | 'collaborators' | 'settings';
 
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** The router may hand the path over encoded ('a%20b') or decoded ('a b'): both are read. */
 export function projectTabOf(pathname: string, namespace: string, projectName: string): ProjectTab {
-  const base = `/projects/${encodeURIComponent(namespace)}/${encodeURIComponent(projectName)}/`;
-  const rest = pathname.startsWith(base) ? pathname.slice(base.length) : '';
-  const first = rest.split('/')[0];
+  const [, root, ns, name, first] = pathname.split('/').map(decodeSegment);
+  if (root !== 'projects' || ns !== namespace || name !== projectName) return 'files';
   if (first === 'history' || first === 'collaborators' || first === 'settings') return first;
   return 'files';
 }
