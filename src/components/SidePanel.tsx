@@ -41,48 +41,52 @@ export function SidePanel({ opened, onClose, title, header, footer, children }: 
       onExitTransitionEnd={() => setScrolled(false)}
     >
       <Drawer.Overlay />
-      <Drawer.Content style={{ display: 'flex', flexDirection: 'column' }}>
-        <Drawer.Header
-          style={{
-            borderBottom: scrolled ? '1px solid var(--mantine-color-default-border)' : undefined,
-          }}
-        >
-          <Drawer.Title
-            data-visible={scrolled || undefined}
+      <Drawer.Content>
+        {/* The column is a box of its own: a style on Drawer.Content also lands on the drawer's
+            positioning container and turns it into a column, which put the panel bottom-left. */}
+        <Box style={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
+          <Drawer.Header
             style={{
-              opacity: scrolled ? 1 : 0,
-              transition: 'opacity 150ms ease',
-              fontWeight: 600,
-              minWidth: 0,
-              overflow: 'hidden',
-              textOverflow: 'ellipsis',
-              whiteSpace: 'nowrap',
+              borderBottom: scrolled ? '1px solid var(--mantine-color-default-border)' : undefined,
             }}
           >
-            {title}
-          </Drawer.Title>
-          <Drawer.CloseButton aria-label="Close" />
-        </Drawer.Header>
-        <Box
-          data-testid="side-panel-body"
-          onScroll={onScroll}
-          px="md"
-          pb="md"
-          style={{ flex: 1, overflowY: 'auto' }}
-        >
-          {header && <Box mb="md">{header}</Box>}
-          {children}
-        </Box>
-        {footer && (
-          <Group
-            justify="flex-end"
-            gap="sm"
-            p="md"
-            style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
+            <Drawer.Title
+              data-visible={scrolled || undefined}
+              style={{
+                opacity: scrolled ? 1 : 0,
+                transition: 'opacity 150ms ease',
+                fontWeight: 600,
+                minWidth: 0,
+                overflow: 'hidden',
+                textOverflow: 'ellipsis',
+                whiteSpace: 'nowrap',
+              }}
+            >
+              {title}
+            </Drawer.Title>
+            <Drawer.CloseButton aria-label="Close" />
+          </Drawer.Header>
+          <Box
+            data-testid="side-panel-body"
+            onScroll={onScroll}
+            px="md"
+            pb="md"
+            style={{ flex: 1, minHeight: 0, overflowY: 'auto' }}
           >
-            {footer}
-          </Group>
-        )}
+            {header && <Box mb="md">{header}</Box>}
+            {children}
+          </Box>
+          {footer && (
+            <Group
+              justify="flex-end"
+              gap="sm"
+              p="md"
+              style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
+            >
+              {footer}
+            </Group>
+          )}
+        </Box>
       </Drawer.Content>
     </Drawer.Root>
   );

@@ -42,6 +42,9 @@ describe('project view rules', () => {
       'collaborators',
     );
     expect(projectTabOf('/projects/ns/other/settings', 'ns', 'p')).toBe('files');
+    expect(projectTabOf('/projects/ns/a%20b/history/v2/x.gpkg', 'ns', 'a b')).toBe('history');
+    expect(projectTabOf('/projects/ns/a b/history', 'ns', 'a b')).toBe('history');
+    expect(projectTabOf('/projects/ns/other/history', 'ns', 'p')).toBe('files');
   });
 
   it('classifies load failures', () => {

@@ -63,17 +63,18 @@ export const FAILURE_TEXTS = {
 /** The tab of the project view a path shows (spec 001 §2). */
 export type ProjectTab = 'files' | 'history' | 'collaborators' | 'settings';
 
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** The router may hand the path over encoded ('a%20b') or decoded ('a b'): both are read. */
 export function projectTabOf(pathname: string, namespace: string, projectName: string): ProjectTab {
-  // The router may hand over the path decoded or encoded ('River survey' or 'River%20survey').
-  const segments = pathname.split('/').map((segment) => {
-    try {
-      return decodeURIComponent(segment);
-    } catch {
-      return segment;
-    }
-  });
-  const [, projects, ns, name, first] = segments;
-  if (projects !== 'projects' || ns !== namespace || name !== projectName) return 'files';
+  const [, root, ns, name, first] = pathname.split('/').map(decodeSegment);
+  if (root !== 'projects' || ns !== namespace || name !== projectName) return 'files';
   if (first === 'history' || first === 'collaborators' || first === 'settings') return first;
   return 'files';
 }
