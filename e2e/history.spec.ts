@@ -58,11 +58,12 @@ async function tableRows(table: Locator): Promise<string[][]> {
 
 test('a push that inserts 3, updates 2 and deletes 1 feature shows exactly those rows', async ({
   page,
+  browser,
 }) => {
   test.setTimeout(120_000);
   const name = `History ${Date.now().toString(36)}`;
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
-  await createProject(page, 'waymark', name);
+  await createProject(page, 'waymark', name, true);
   expect(
     await pushFiles(page, 'waymark', name, {
       files: { 'survey.gpkg': pointsGeoPackage('points', V1), 'notes.txt': 'Tree survey\n' },
@@ -134,6 +135,15 @@ test('a push that inserts 3, updates 2 and deletes 1 feature shows exactly those
   await expect(points.getByRole('img', { name: 'update' })).toHaveCount(2);
   await expect(points.getByRole('img', { name: 'delete' })).toHaveCount(1);
   await expectAccessible(page, 'file version detail');
+
+  // The file version detail of a public project is open to anonymous visitors.
+  const visitor = await browser.newContext();
+  const anon = await visitor.newPage();
+  await anon.goto(page.url());
+  const seen = anon.getByRole('table', { name: 'Changes of points' });
+  await expect(seen.locator('tbody tr')).toHaveCount(6);
+  expect(sorted(await tableRows(seen))).toEqual(sorted(expected));
+  await visitor.close();
 });
 
 test("a project without versions says 'No versions found.'", async ({ page }) => {
