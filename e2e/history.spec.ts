@@ -1,4 +1,5 @@
-import { expect, test, type Locator } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { createProject } from './support/api';
 import { e2eAdmin } from './support/env';
 import { pointWkt, pointsGeoPackage, type PointFeature } from './support/geopackage';
@@ -29,6 +30,17 @@ const V2: PointFeature[] = [
   ...INSERTED,
 ];
 
+/** Fails on serious or critical axe-core violations, listing them. */
+async function expectAccessible(page: Page, name: string) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) => `${name}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+    );
+  expect(serious).toEqual([]);
+}
+
 /** Each body row as [change type (the icon's name), ...cell texts]. */
 async function tableRows(table: Locator): Promise<string[][]> {
   return table
@@ -46,11 +58,12 @@ async function tableRows(table: Locator): Promise<string[][]> {
 
 test('a push that inserts 3, updates 2 and deletes 1 feature shows exactly those rows', async ({
   page,
+  browser,
 }) => {
   test.setTimeout(120_000);
   const name = `History ${Date.now().toString(36)}`;
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
-  await createProject(page, 'waymark', name);
+  await createProject(page, 'waymark', name, true);
   expect(
     await pushFiles(page, 'waymark', name, {
       files: { 'survey.gpkg': pointsGeoPackage('points', V1), 'notes.txt': 'Tree survey\n' },
@@ -98,6 +111,7 @@ test('a push that inserts 3, updates 2 and deletes 1 feature shows exactly those
   const summary = sidebar.getByRole('table', { name: 'Changes of survey.gpkg' });
   await expect(summary.locator('tbody tr')).toHaveCount(1, { timeout: 60_000 });
   expect(await tableRows(summary)).toEqual([['1', 'points', '3', '2', '1']]);
+  await expectAccessible(page, 'version detail');
 
   await sidebar.getByRole('link', { name: 'Show advanced' }).click();
   await expect(page).toHaveURL(/\/history\/v2\/survey\.gpkg$/);
@@ -120,6 +134,16 @@ test('a push that inserts 3, updates 2 and deletes 1 feature shows exactly those
   await expect(points.getByRole('img', { name: 'insert' })).toHaveCount(3);
   await expect(points.getByRole('img', { name: 'update' })).toHaveCount(2);
   await expect(points.getByRole('img', { name: 'delete' })).toHaveCount(1);
+  await expectAccessible(page, 'file version detail');
+
+  // The file version detail of a public project is open to anonymous visitors.
+  const visitor = await browser.newContext();
+  const anon = await visitor.newPage();
+  await anon.goto(page.url());
+  const seen = anon.getByRole('table', { name: 'Changes of points' });
+  await expect(seen.locator('tbody tr')).toHaveCount(6);
+  expect(sorted(await tableRows(seen))).toEqual(sorted(expected));
+  await visitor.close();
 });
 
 test("a project without versions says 'No versions found.'", async ({ page }) => {

@@ -59,7 +59,7 @@ export function VersionsTable({
             <Table.Tr
               key={version.name}
               data-selected={version.name === selected || undefined}
-              bg={version.name === selected ? 'var(--mantine-primary-color-light)' : undefined}
+              bg={version.name === selected ? 'var(--mantine-color-default-hover)' : undefined}
               style={{ cursor: 'pointer' }}
               onClick={(event) => {
                 if ((event.target as HTMLElement).closest('a')) return;
