@@ -11,6 +11,8 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['src/**/*.test.{ts,tsx}'],
           setupFiles: ['src/test/setup.ts'],
+          // Rendering the whole app in jsdom takes seconds on a busy 2-core machine.
+          testTimeout: 15_000,
         },
       },
       {
