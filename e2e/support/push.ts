@@ -37,7 +37,7 @@ export async function pushFiles(
   const result = await page.evaluate(
     async ({ projectPath, entries, removed, chunkSize }) => {
       const token = (await fetch('/app/init')).headers.get('x-csrf-token') ?? '';
-      const post = (url: string, body?: BodyInit, type = 'application/json') =>
+      const post = (url: string, body?: RequestInit['body'], type = 'application/json') =>
         fetch(url, {
           method: 'POST',
           headers: { 'content-type': type, 'x-csrf-token': token },
