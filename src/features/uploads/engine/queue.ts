@@ -188,7 +188,11 @@ export class UploadQueue {
 
   private progressOf(record: UploadRecord): UploadProgress {
     const chunksTotal = Object.values(record.chunks).reduce((n, ids) => n + ids.length, 0);
-    const phase = RUNNING_PHASES.includes(record.phase) ? 'queued' : record.phase;
+    // A running phase recorded by a tab that is gone means the upload waits to be resumed.
+    const phase =
+      RUNNING_PHASES.includes(record.phase) && !this.elsewhere.has(record.id)
+        ? 'queued'
+        : record.phase;
     return {
       id: record.id,
       projectPath: record.projectPath,
@@ -299,6 +303,7 @@ export class UploadQueue {
           if (!ran) {
             this.elsewhere.add(next.id);
             this.watchRelease(next.id);
+            this.emitList();
           }
         }
       } while (this.pumpAgain);
