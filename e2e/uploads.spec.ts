@@ -107,14 +107,11 @@ test("dropping a file identical to the project's copy tells 'No changes detected
   await expect(files.dataSync()).toBeHidden();
 
   // A drop of something that is not a file is refused.
-  await page.evaluate(() => {
+  await files.dropTransfer(`(() => {
     const transfer = new DataTransfer();
     transfer.setData('text/plain', 'just text');
-    const target = document.querySelector('table') as HTMLElement;
-    target.dispatchEvent(
-      new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }),
-    );
-  });
+    return transfer;
+  })()`);
   await expect(page.getByText('Drop only files or folders')).toBeVisible();
 });
 

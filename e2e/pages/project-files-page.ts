@@ -30,20 +30,28 @@ export class ProjectFilesPage {
     await expect(counts).toContainText(`Removed: ${removed}`);
   }
 
-  /** Drops files with a real drop event carrying a DataTransfer built in the page. */
+  /**
+   * Drops with real drag events carrying a DataTransfer built in the page (`script` is page
+   * code returning it: the e2e project has no DOM types).
+   */
+  async dropTransfer(script: string) {
+    const transfer = await this.page.evaluateHandle(script);
+    const target = this.page.getByRole('table');
+    for (const type of ['dragenter', 'dragover', 'drop']) {
+      await target.dispatchEvent(type, { dataTransfer: transfer });
+    }
+    await transfer.dispose();
+  }
+
+  /** Drops text files, by name and content. */
   async dropFiles(files: Record<string, string>) {
-    await this.page.evaluate((entries) => {
+    await this.dropTransfer(`(() => {
       const transfer = new DataTransfer();
-      for (const [name, text] of Object.entries(entries)) {
+      for (const [name, text] of Object.entries(${JSON.stringify(files)})) {
         transfer.items.add(new File([text], name, { type: 'text/plain' }));
       }
-      const target = document.querySelector('table') as HTMLElement;
-      for (const type of ['dragenter', 'dragover', 'drop']) {
-        target.dispatchEvent(
-          new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }),
-        );
-      }
-    }, files);
+      return transfer;
+    })()`);
   }
 
   /** The project as the API returns it now. */
