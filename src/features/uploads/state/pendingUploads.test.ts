@@ -141,4 +141,16 @@ describe('pending uploads', () => {
     expect(notify).toHaveBeenCalledWith('error', 'Failed to load project data');
     expect(store.get('ws/survey')?.starting).toBe(false);
   });
+
+  it('forgets the pending upload when the engine settles it before enqueue resolves', async () => {
+    const { store } = setup(viewed, {
+      enqueue: vi.fn(async () => {
+        store.settled('fast-1');
+        return 'fast-1';
+      }),
+    });
+    store.remove(viewed, 'notes.txt', false);
+    expect(await store.prepare('ws/survey')).toEqual({ kind: 'started' });
+    expect(store.get('ws/survey')).toBeUndefined();
+  });
 });

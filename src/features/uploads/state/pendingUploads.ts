@@ -77,6 +77,8 @@ export function createPendingUploads(
   let state: ReadonlyMap<string, PendingUpload> = new Map();
   const listeners = new Set<() => void>();
   const analyses = new Map<string, AbortController>();
+  // Outcomes can arrive before enqueue resolves (a removals-only push answers at once).
+  const settledIds = new Set<string>();
 
   function set(key: string, next: PendingUpload | null): void {
     const copy = new Map(state);
@@ -183,7 +185,8 @@ export function createPendingUploads(
       ...changes,
     };
     const id = await deps.enqueue(plan, blobs);
-    update(key, (u) => ({ ...u, starting: false, uploadId: id }));
+    if (settledIds.has(id)) set(key, null);
+    else update(key, (u) => ({ ...u, starting: false, uploadId: id }));
     return { kind: 'started' };
   }
 
@@ -269,6 +272,7 @@ export function createPendingUploads(
 
     /** The engine settled an upload: its pending state is over. */
     settled(uploadId: string): void {
+      settledIds.add(uploadId);
       for (const upload of state.values()) {
         if (upload.uploadId === uploadId) set(upload.key, null);
       }
