@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { createUser } from './support/admin';
 import { createProject, shareProject } from './support/api';
@@ -177,4 +178,44 @@ test('replacing a GeoPackage changed on the server since the viewed version asks
   const latest = await files.project();
   expect(latest.version).toBe('v3');
   expect((await files.download('survey.gpkg')).equals(mine)).toBe(true);
+});
+
+test('on a 768 px touch screen the picker button uploads, and the screen stays accessible', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({
+    viewport: { width: 768, height: 1024 },
+    hasTouch: true,
+  });
+  const page = await context.newPage();
+  const name = `Tablet ${stamp()}`;
+  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await createProject(page, 'waymark', name);
+  const files = new ProjectFilesPage(page, 'waymark', name);
+  await files.goto();
+
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Choose files' }).tap();
+  await (
+    await chooser
+  ).setFiles([
+    { name: 'survey.qgs', mimeType: 'application/xml', buffer: Buffer.from('<qgis/>\n') },
+    { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('tablet\n') },
+  ]);
+  await files.expectCounts(2, 0, 0);
+  const box = await files.dataSync().boundingBox();
+  expect(box).not.toBeNull();
+  expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(768);
+  expect(box?.y ?? 0).toBeLessThan(200);
+
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(serious).toEqual([]);
+
+  await files.updateChanges().tap();
+  await expect(page.getByText(`Upload finished: waymark/${name}`)).toBeVisible({ timeout: 20_000 });
+  expect((await files.project()).version).toBe('v1');
+  await context.close();
 });

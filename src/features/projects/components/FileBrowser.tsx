@@ -250,7 +250,7 @@ export function FileBrowser({
 /** The state badge of a pending change (New file, Modified file, Deleted file). */
 export function ChangeBadge({ change }: { change: FileChange }) {
   return (
-    <Badge size="sm" variant="light" color={FILE_CHANGE_COLORS[change]} style={{ flexShrink: 0 }}>
+    <Badge size="sm" variant="filled" color={FILE_CHANGE_COLORS[change]} style={{ flexShrink: 0 }}>
       {FILE_CHANGE_LABELS[change]}
     </Badge>
   );

@@ -175,10 +175,11 @@ export const FILE_CHANGE_LABELS: Record<FileChange, string> = {
   removed: 'Deleted file',
 };
 
+/** Filled dark shades: white badge text stays above 4.5:1 (WCAG AA). */
 export const FILE_CHANGE_COLORS: Record<FileChange, string> = {
-  added: 'green',
-  updated: 'blue',
-  removed: 'red',
+  added: 'teal.9',
+  updated: 'blue.8',
+  removed: 'red.9',
 };
 
 /** The 'diff' filter: the pending changes under a folder, flat, with full paths as names. */
