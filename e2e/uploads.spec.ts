@@ -219,3 +219,45 @@ test('on a 768 px touch screen the picker button uploads, and the screen stays a
   expect((await files.project()).version).toBe('v1');
   await context.close();
 });
+
+test("the toast follows a running upload; closing the Data Sync panel cancels it with 'Operation canceled by the user.'", async ({
+  page,
+}) => {
+  const name = `Cancel ${stamp()}`;
+  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await createProject(page, 'waymark', name);
+  const files = new ProjectFilesPage(page, 'waymark', name);
+  await files.goto();
+
+  // Hold the chunks until the running state has been checked.
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.context().route('**/v1/project/push/chunk/**', async (route) => {
+    await held;
+    await route.continue().catch(() => undefined);
+  });
+
+  await files.filesInput().setInputFiles({
+    name: 'orthophoto.tif',
+    mimeType: 'image/tiff',
+    buffer: randomBytes(1024 * 1024),
+  });
+  await files.expectCounts(1, 0, 0);
+  await files.updateChanges().click();
+
+  const toast = files.uploadsToast();
+  await expect(toast).toBeVisible();
+  await expect(toast.getByRole('progressbar', { name: `waymark/${name}` })).toHaveCount(1);
+  await expect(toast).toContainText(`waymark/${name}`);
+  await expect(files.updateChanges()).toBeDisabled();
+
+  await files.dropFiles({ 'late.txt': 'too late' });
+  await expect(page.getByText('You cannot update files during upload')).toBeVisible();
+
+  await files.dataSync().getByRole('button', { name: 'Discard pending changes' }).click();
+  await expect(page.getByText('Operation canceled by the user.')).toBeVisible();
+  await expect(files.dataSync()).toBeHidden();
+  release();
+  await expect(toast).toBeHidden();
+  expect((await files.project()).version).toBe('v0');
+});
