@@ -9,7 +9,9 @@ describe('drop rules', () => {
     expect(dropRefusal({ ...allowed, canUpload: false })).toBe(
       'You do not have permission to upload files to this project',
     );
-    expect(dropRefusal({ ...allowed, onProjectTree: false })).not.toBeNull();
+    expect(dropRefusal({ ...allowed, onProjectTree: false })).toBe(
+      "Files can be dropped only on a project's Files tab",
+    );
     expect(dropRefusal({ ...allowed, running: true })).toBe(
       'You cannot update files during upload',
     );

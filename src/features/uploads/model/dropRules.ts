@@ -2,7 +2,12 @@
  * When a drop is refused (spec 001 §5): without upload permission, away from project-tree,
  * while an upload runs, and when an item is not a file entry.
  */
-import { CANNOT_UPDATE_DURING_UPLOAD, DROP_ONLY_FILES, NO_UPLOAD_PERMISSION } from './texts';
+import {
+  CANNOT_UPDATE_DURING_UPLOAD,
+  DROP_ONLY_FILES,
+  DROP_ONLY_ON_FILES_TAB,
+  NO_UPLOAD_PERMISSION,
+} from './texts';
 
 export interface DropContext {
   canUpload: boolean;
@@ -12,7 +17,8 @@ export interface DropContext {
 
 /** Why dropping is not possible at all here, or null when it is. */
 export function dropRefusal(context: DropContext): string | null {
-  if (!context.canUpload || !context.onProjectTree) return NO_UPLOAD_PERMISSION;
+  if (!context.onProjectTree) return DROP_ONLY_ON_FILES_TAB;
+  if (!context.canUpload) return NO_UPLOAD_PERMISSION;
   if (context.running) return CANNOT_UPDATE_DURING_UPLOAD;
   return null;
 }

@@ -25,7 +25,7 @@ export const DROP_AREA_LABEL = 'Upload files or folders';
 export const DROP_HINT = 'Drag and drop files or folders here to update the project';
 export const CHOOSE_FILES = 'Choose files';
 export const CHOOSE_FOLDER = 'Choose folder';
-export const DROP_NOT_ALLOWED = 'Dropping files is not possible here';
+export const DROP_ONLY_ON_FILES_TAB = "Files can be dropped only on a project's Files tab";
 export const PLUGIN_CARD_TITLE = 'Syncing from QGIS?';
 export const PLUGIN_CARD_TEXT =
   'The desktop plugin merges GeoPackage changes row by row. An upload from the browser replaces whole files and may overwrite changes other users made meanwhile.';
