@@ -12,6 +12,8 @@ describe('speed meter', () => {
     // A slow start leaves the window: only the last 10 s count.
     for (let t = 2000; t <= 30_000; t += 1000) meter.add(t, 1_000_000 + (t - 1000) * 2000);
     expect(meter.bytesPerSecond(30_000)).toBeCloseTo(2_000_000, -3);
+    // Nothing for 5 s: the speed drops.
+    expect(meter.bytesPerSecond(35_000)).toBeCloseTo(1_000_000, -3);
   });
 });
 
@@ -49,6 +51,11 @@ describe('progress tracker', () => {
     expect(last.bytesPerSecond).toBeGreaterThan(15_000_000);
     expect(last.bytesPerSecond).toBeLessThan(21_000_000);
     expect(last.secondsLeft).toBe(Math.ceil(60_000_000 / last.bytesPerSecond!));
+    // A stalled chunk: the speed shown keeps falling, time left grows.
+    const count = reports.length;
+    vi.advanceTimersByTime(3000);
+    expect(reports.length).toBe(count + 3);
+    expect(reports[reports.length - 1]!.bytesPerSecond).toBeLessThan(last.bytesPerSecond!);
     tracker.setPhase('retrying', { retryInSeconds: 4 });
     expect(reports[reports.length - 1]).toMatchObject({
       phase: 'retrying',

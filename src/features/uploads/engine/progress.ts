@@ -11,6 +11,8 @@ export const SPEED_WINDOW_MS = 10_000;
 const MIN_SPEED_SPAN_MS = 1000;
 /** At most one progress report per this interval (unless the phase changes). */
 export const PROGRESS_INTERVAL_MS = 250;
+/** While uploading, speed and time left are refreshed this often even without new chunks. */
+export const REFRESH_MS = 1000;
 
 interface Sample {
   at: number;
@@ -34,8 +36,14 @@ export class SpeedMeter {
     this.samples = [];
   }
 
+  /** Bytes per second from the window's start until `now` (so a stall lowers the speed). */
   bytesPerSecond(now: number): number | null {
-    const first = this.samples[0];
+    const from = now - this.windowMs;
+    let first = this.samples[0];
+    for (const sample of this.samples) {
+      if (sample.at > from) break;
+      first = sample;
+    }
     const last = this.samples[this.samples.length - 1];
     if (!first || !last) return null;
     const span = now - first.at;
@@ -59,6 +67,7 @@ export class ProgressTracker {
   private readonly meter = new SpeedMeter();
   private lastEmit = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private refresh: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly init: TrackerInit) {
     this.state = {
@@ -137,12 +146,22 @@ export class ProgressTracker {
       bytesPerSecond && bytesPerSecond > 0 ? Math.ceil(remaining / bytesPerSecond) : null;
     this.state = { ...this.state, bytesPerSecond, secondsLeft, updatedAt: now };
     this.init.emit(this.state);
+    clearTimeout(this.refresh);
+    this.refresh = undefined;
+    if (this.state.phase === 'uploading') {
+      this.refresh = setTimeout(() => {
+        this.refresh = undefined;
+        this.flush();
+      }, REFRESH_MS);
+    }
   }
 
   /** Stops a pending report (when the upload ends). */
   dispose(): void {
     clearTimeout(this.timer);
+    clearTimeout(this.refresh);
     this.timer = undefined;
+    this.refresh = undefined;
   }
 
   private schedule(): void {
