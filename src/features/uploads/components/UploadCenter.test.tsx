@@ -25,6 +25,8 @@ vi.mock('../engine', () => ({
   enqueueUpload: vi.fn(),
 }));
 
+// The engine starts only where workers exist.
+vi.stubGlobal('Worker', class {});
 const { UploadCenter } = await import('./UploadCenter');
 
 const settle = (outcome: UploadOutcome) => {

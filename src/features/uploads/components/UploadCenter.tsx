@@ -34,7 +34,8 @@ export function UploadCenter() {
   const uploads = useUploads();
 
   useEffect(() => {
-    startUploadEngine();
+    // Browsers without workers (and the jsdom of unit tests) cannot run the engine.
+    if (typeof Worker !== 'undefined') startUploadEngine();
     return onUploadSettled((outcome: UploadOutcome) => {
       store.settled(outcome.id);
       const [namespace, name] = splitPath(outcome.projectPath);
