@@ -13,18 +13,14 @@ export const uploadFinished = (projectPath: string) => `Upload finished: ${proje
 export const UPLOADING_TOAST_TITLE = 'Uploading data to projects';
 export const DATA_SYNC_TITLE = 'Data Sync';
 export const UPDATE_CHANGES = 'Update Changes';
-export const DELETE_FILE = 'Delete file';
-export const FILE_STATE_LABELS = {
-  added: 'New file',
-  updated: 'Modified file',
-  removed: 'Deleted file',
-} as const;
 
 // Ours (docs/decisions.md "Browser uploads").
 export const DROP_AREA_LABEL = 'Upload files or folders';
 export const DROP_HINT = 'Drag and drop files or folders here to update the project';
 export const CHOOSE_FILES = 'Choose files';
 export const CHOOSE_FOLDER = 'Choose folder';
+// The file browser's own texts ('Delete file', the state badges, the filter) are in
+// src/features/projects/model/files.ts and FileDetailPanel.tsx.
 export const DROP_ONLY_ON_FILES_TAB = "Files can be dropped only on a project's Files tab";
 export const PLUGIN_CARD_TITLE = 'Syncing from QGIS?';
 export const PLUGIN_CARD_TEXT =
@@ -36,13 +32,6 @@ export const COUNT_LABELS = { added: 'Added', updated: 'Updated', removed: 'Remo
 export const CLOSE_DATA_SYNC = 'Discard pending changes';
 export const IGNORED_FILES = (count: number) =>
   `${count} ignored ${count === 1 ? 'file' : 'files'} (temporary or blacklisted names)`;
-export const ALL_FILES_FILTER = 'All files';
-export const DIFF_FILTER = 'Pending changes';
-export const FILTER_LABEL = 'Show';
-export const DELETE_FOLDER = 'Delete folder';
-export const deleteFolderLabel = (name: string) => `Delete folder ${name}`;
-export const RESTORE_FILE = 'Undo';
-export const NEW_SIZE = 'New size';
 export const PHASE_TEXTS = {
   queued: 'Waiting to start',
   hashing: 'Checking files',
@@ -64,5 +53,4 @@ export const CONFLICT_TEXT =
   'These files changed on the server since the version you are viewing. Updating them replaces the other changes:';
 export const CONFLICT_OVERWRITE = 'Overwrite';
 export const CONFLICT_CANCEL = 'Cancel';
-export const CHECK_LATEST_FALLBACK = 'Failed to load project data';
 export const NO_UPLOAD_PERMISSION = 'You do not have permission to upload files to this project';
