@@ -261,3 +261,23 @@ test("the toast follows a running upload; closing the Data Sync panel cancels it
   await expect(toast).toBeHidden();
   expect((await files.project()).version).toBe('v0');
 });
+
+test("deleting a folder only updates the project directly: 'Project updated'", async ({ page }) => {
+  const name = `Removals ${stamp()}`;
+  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await createProject(page, 'waymark', name);
+  await pushFiles(page, 'waymark', name, {
+    files: { 'notes.txt': 'keep\n', 'data/a.csv': 'a\n', 'data/b/c.csv': 'c\n' },
+  });
+  const files = new ProjectFilesPage(page, 'waymark', name);
+  await files.goto();
+  await page.getByRole('button', { name: 'Delete folder data' }).click();
+  await files.expectCounts(0, 0, 2);
+  await files.updateChanges().click();
+  await expect(page.getByText('Project updated')).toBeVisible({ timeout: 20_000 });
+  await expect(files.dataSync()).toBeHidden();
+  const project = await files.project();
+  expect(project.version).toBe('v2');
+  expect(project.files.map((f) => f.path)).toEqual(['notes.txt']);
+  await expect(page.getByRole('link', { name: 'data', exact: true })).toHaveCount(0);
+});
