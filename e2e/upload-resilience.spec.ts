@@ -99,22 +99,23 @@ test('a cut network: the upload waits, resumes by itself and sends no acknowledg
   await createProject(page, 'waymark', name);
 
   // After two chunks the network goes: the third chunk reaches the server but its answer is
-  // lost, later requests (and /ping) fail until the network returns.
+  // lost; requests waiting behind it, later ones and /ping fail until the network returns.
   let offline = false;
+  let restored = false;
   let answered = 0;
-  let failedWhileOffline = 0;
+  const waiting: Route[] = [];
   await context.route('**/v1/project/push/chunk/**', async (route) => {
-    if (offline) {
-      failedWhileOffline += 1;
-      return route.abort('internetdisconnected');
-    }
-    const response = await route.fetch();
-    answered += 1;
-    if (answered === 3) {
+    if (offline) return route.abort('internetdisconnected');
+    if (answered >= 2 && !restored) {
+      waiting.push(route);
+      if (waiting.length > 1) return;
+      await route.fetch();
       offline = true;
-      return route.abort('internetdisconnected');
+      for (const other of waiting.splice(0)) await other.abort('internetdisconnected');
+      return;
     }
-    return route.fulfill({ response });
+    answered += 1;
+    return route.continue();
   });
   let probesWhileOffline = 0;
   await context.route('**/ping', (route) => {
@@ -128,8 +129,8 @@ test('a cut network: the upload waits, resumes by itself and sends no acknowledg
   await expect.poll(() => offline, { timeout: 60_000 }).toBe(true);
   // While the network is out the engine probes the server instead of sending chunks.
   await expect.poll(() => probesWhileOffline, { timeout: 30_000 }).toBeGreaterThan(1);
-  expect(failedWhileOffline).toBe(0);
   expect(finish.finishes()).toBe(0);
+  restored = true;
   offline = false;
 
   await expect(page.getByText(`Upload finished: waymark/${name}`)).toBeVisible({
@@ -164,7 +165,45 @@ function storedBlobs(page: Page): Promise<number> {
   })`);
 }
 
-/** Counts chunk requests the browser completed (answered by the server), without routing. */
+/**
+ * Throttles chunk requests by route handling (no sleeps): the first `pass` requests go to the
+ * server, later ones wait in `held` until the test lets them go (or drops them).
+ */
+class ChunkGate {
+  readonly held: Route[] = [];
+  passed = 0;
+  open = false;
+
+  constructor(
+    context: BrowserContext,
+    private readonly pass: number,
+  ) {
+    void context.route('**/v1/project/push/chunk/**', (route) => {
+      if (this.open || this.passed < this.pass) {
+        this.passed += 1;
+        return route.continue().catch(() => undefined);
+      }
+      this.held.push(route);
+      return undefined;
+    });
+  }
+
+  /** Lets every held and later request through. */
+  async release(): Promise<void> {
+    this.open = true;
+    for (const route of this.held.splice(0)) await route.continue().catch(() => undefined);
+  }
+
+  /** Fails the held requests as a lost connection would; later ones go through. */
+  async drop(): Promise<void> {
+    this.open = true;
+    for (const route of this.held.splice(0)) {
+      await route.abort('connectionreset').catch(() => undefined);
+    }
+  }
+}
+
+/** Counts chunk requests the server answered. */
 function countAnsweredChunks(context: BrowserContext): () => number {
   let answered = 0;
   context.on('requestfinished', (request) => {
@@ -182,14 +221,18 @@ test('a reloaded tab: the upload resumes from IndexedDB and finishes', async ({
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, 'waymark', name);
   const answered = countAnsweredChunks(context);
+  const gate = new ChunkGate(context, 2);
   const finish = await checkWritesBeforeFinish(page, context.request, 5);
 
   await startUpload(page, 'waymark', name, file.path);
-  // Reload with chunks in flight, once the blobs are kept and the server answered one chunk.
+  // Reload with chunks in flight: two answered, the others held, the blobs kept.
+  await expect.poll(answered, { timeout: 60_000 }).toBe(2);
+  await expect.poll(() => gate.held.length, { timeout: 60_000 }).toBeGreaterThan(0);
   await expect.poll(() => storedBlobs(page), { timeout: 60_000 }).toBe(1);
-  await expect.poll(answered, { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
   expect(finish.finishes()).toBe(0);
+  gate.open = true;
   await page.reload();
+  await gate.drop();
 
   await expect(page.getByText(`Upload finished: waymark/${name}`)).toBeVisible({
     timeout: 120_000,
@@ -275,12 +318,15 @@ test('a restarted server: the upload waits for it and resumes with the missing c
     await createProject(page, 'waymark', name);
 
     const answered = countAnsweredChunks(context);
+    const gate = new ChunkGate(context, 1);
     const finish = await checkWritesBeforeFinish(page, context.request, 4);
 
     await startUpload(page, 'waymark', name, file.path);
-    await expect.poll(answered, { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
-    // A crash with chunks in flight (a graceful stop would let them finish first).
+    await expect.poll(answered, { timeout: 60_000 }).toBe(1);
+    await expect.poll(() => gate.held.length, { timeout: 60_000 }).toBeGreaterThan(0);
+    // The server crashes; the held chunks then meet a closed port.
     await server.stop('SIGKILL');
+    await gate.release();
     expect(finish.finishes()).toBe(0);
     await server.start();
 

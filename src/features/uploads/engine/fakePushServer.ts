@@ -105,11 +105,13 @@ export class FakePushServer {
       await new Promise((resolve) => setTimeout(resolve, 1));
       signal?.throwIfAborted();
       const body =
-        init.body instanceof Uint8Array
-          ? init.body
-          : typeof init.body === 'string'
+        init.body instanceof Blob
+          ? new Uint8Array(await init.body.arrayBuffer())
+          : init.body instanceof Uint8Array
             ? init.body
-            : undefined;
+            : typeof init.body === 'string'
+              ? init.body
+              : undefined;
       const response = await this.handle(request, body);
       if (action === 'lost') throw new TypeError('Failed to fetch');
       return response;

@@ -64,7 +64,7 @@ async function readBody(response: Response): Promise<unknown> {
 export interface HttpRequest {
   method: 'GET' | 'POST';
   path: string;
-  /** JSON value, or raw bytes (sent as application/octet-stream). */
+  /** JSON value, or raw bytes (a Blob or a buffer, sent as application/octet-stream). */
   body?: unknown;
   signal?: AbortSignal;
 }
@@ -94,7 +94,7 @@ export class PushHttp {
     const token = this.deps.getCsrfToken();
     if (token) headers[CSRF_HEADER] = token;
     let payload: BodyInit | undefined;
-    if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) {
+    if (body instanceof Blob || body instanceof ArrayBuffer || ArrayBuffer.isView(body)) {
       headers['Content-Type'] = 'application/octet-stream';
       payload = body as BodyInit;
     } else if (body !== undefined) {

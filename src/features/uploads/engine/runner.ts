@@ -360,12 +360,15 @@ class UploadRun {
       pool.throwIfFailed();
       if (pool.size === 0) this.tracker.setPhase('hashing');
       const { start, end } = chunkRange(file.size, index);
-      const bytes = new Uint8Array(await blob.slice(start, end).arrayBuffer());
+      const slice = blob.slice(start, end);
+      const bytes = new Uint8Array(await slice.arrayBuffer());
       for (let at = 0; at < bytes.length; at += HASH_SLICE_SIZE) {
         hasher.update(bytes.subarray(at, at + HASH_SLICE_SIZE));
       }
       if (!done.has(chunkId)) {
-        await pool.run(() => this.sendChunk(chunkId, bytes, transaction, done));
+        // The request body is the Blob slice: the browser streams it from the file (or
+        // IndexedDB) without another copy in this worker; the bytes read for hashing go.
+        await pool.run(() => this.sendChunk(chunkId, slice, transaction, done));
         this.tracker.setPhase('uploading');
       }
     }
@@ -380,7 +383,7 @@ class UploadRun {
 
   private async sendChunk(
     chunkId: string,
-    bytes: Uint8Array,
+    bytes: Blob,
     transaction: string,
     done: Set<string>,
   ): Promise<void> {
@@ -396,12 +399,12 @@ class UploadRun {
       uploadId: this.id,
       chunkId,
       transaction,
-      size: bytes.length,
+      size: bytes.size,
       at: this.deps.now(),
     });
     done.add(chunkId);
     this.progressMade = true;
-    this.tracker.chunkDone(bytes.length);
+    this.tracker.chunkDone(bytes.size);
   }
 
   /**
