@@ -18,10 +18,16 @@ afterEach(async () => {
 });
 
 describe('database', () => {
-  it('is called waymark and has the version 1 tables', async () => {
+  it('is called waymark and has the version 1 tables and the version 2 upload queue', async () => {
     expect(DATABASE_NAME).toBe('waymark');
-    expect(db.verno).toBe(1);
-    expect(db.tables.map((t) => t.name).sort()).toEqual(['closedElements', 'lastWorkspace']);
+    expect(db.verno).toBe(2);
+    expect(db.tables.map((t) => t.name).sort()).toEqual([
+      'closedElements',
+      'lastWorkspace',
+      'uploadBlobs',
+      'uploadChunks',
+      'uploads',
+    ]);
   });
 });
 

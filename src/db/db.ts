@@ -7,10 +7,16 @@
  * - lastWorkspace: the workspace each user last worked in on this device (spec 000 §3/§4), so
  *   the app reopens there; one row per user, removed when the user has no workspace left.
  *
- * Later versions add tables (cached project metadata, the upload queue); each new version
- * repeats the stores it keeps and says why it exists. Never change a released version.
+ * - uploads, uploadBlobs, uploadChunks (version 2): the browser upload queue (issue 5). An
+ *   upload's plan, the file blobs it sends and every chunk the server acknowledged, so an
+ *   upload resumes after a dropped connection, a reload or a crash; removed when the upload
+ *   finishes, is cancelled or a failed one is dismissed.
+ *
+ * Each new version repeats the stores it keeps and says why it exists. Never change a released
+ * version.
  */
-import { Dexie, type EntityTable } from 'dexie';
+import { Dexie, type EntityTable, type Table } from 'dexie';
+import type { UploadPhase, UploadPlan } from '../features/uploads/model/types';
 
 export const DATABASE_NAME = 'waymark';
 
@@ -32,9 +38,50 @@ export interface LastWorkspace {
   lastSeen: number;
 }
 
+/** One queued, running or failed upload (finished and cancelled ones are removed). */
+export interface UploadRecord {
+  id: string;
+  plan: UploadPlan;
+  /** 'namespace/name' */
+  projectPath: string;
+  /** Client-generated chunk ids of each added or updated file, by path (one per 10 MB). */
+  chunks: Record<string, string[]>;
+  /** The server's transaction, once the push started; null before (or after it was lost). */
+  transaction: string | null;
+  /** The last phase a tab recorded: 'queued', a running phase, or 'failed'. */
+  phase: UploadPhase;
+  error: string | null;
+  /** Paths whose bytes hashed to the planned checksum while every chunk was acknowledged. */
+  verified: string[];
+  totalBytes: number;
+  /** Bytes the server acknowledged, as last recorded (for other tabs and after a reload). */
+  loadedBytes: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** The bytes of one file of an upload (a File from a drop is stored as it is). */
+export interface UploadBlob {
+  uploadId: string;
+  path: string;
+  blob: Blob;
+}
+
+/** A chunk the server acknowledged (2xx) within `transaction`. */
+export interface UploadChunkAck {
+  uploadId: string;
+  chunkId: string;
+  transaction: string;
+  size: number;
+  at: number;
+}
+
 export type WaymarkDatabase = Dexie & {
   closedElements: EntityTable<ClosedElement, 'id'>;
   lastWorkspace: EntityTable<LastWorkspace, 'userId'>;
+  uploads: EntityTable<UploadRecord, 'id'>;
+  uploadBlobs: Table<UploadBlob, [string, string]>;
+  uploadChunks: Table<UploadChunkAck, [string, string]>;
 };
 
 export function openDatabase(name: string = DATABASE_NAME): WaymarkDatabase {
@@ -44,6 +91,16 @@ export function openDatabase(name: string = DATABASE_NAME): WaymarkDatabase {
   db.version(1).stores({
     closedElements: 'id',
     lastWorkspace: 'userId',
+  });
+  // Version 2: the upload queue (issue 5). uploads holds each plan and its state (ordered by
+  // createdAt); uploadBlobs the file bytes by [uploadId+path]; uploadChunks every chunk the
+  // server acknowledged by [uploadId+chunkId], so a resumed upload never sends one twice.
+  db.version(2).stores({
+    closedElements: 'id',
+    lastWorkspace: 'userId',
+    uploads: 'id, createdAt',
+    uploadBlobs: '[uploadId+path], uploadId',
+    uploadChunks: '[uploadId+chunkId], uploadId',
   });
   return db;
 }

@@ -4,6 +4,9 @@ export {
   DATABASE_NAME,
   type ClosedElement,
   type LastWorkspace,
+  type UploadBlob,
+  type UploadChunkAck,
+  type UploadRecord,
   type WaymarkDatabase,
 } from './db';
 export { closeElement, isElementClosed, reopenElement } from './closedElements';

@@ -16,6 +16,7 @@ import { profileQueryOptions } from '../features/auth/api/profile';
 import { configQueryOptions } from '../features/platform/api/config';
 import { pingQueryOptions } from '../features/platform/api/ping';
 import { AppLayout } from '../features/shell/components/AppLayout';
+import { UploadCenter } from '../features/uploads/components/UploadCenter';
 import { OnboardingLayout } from '../features/shell/components/OnboardingLayout';
 import { NO_WORKSPACE_TITLE, NoWorkspace } from '../features/workspaces/components/NoWorkspace';
 import { useCurrentWorkspace } from '../features/workspaces/hooks/useCurrentWorkspace';
@@ -83,6 +84,7 @@ function AppShellRoute() {
       onSignOut={signOut}
     >
       <Outlet />
+      {loggedIn && <UploadCenter />}
     </AppLayout>
   );
 }

@@ -245,6 +245,8 @@ describe('push, chunks and finish', () => {
     const body = status.json();
     expect(body).toMatchObject({ transaction, project: project.id, version: 'v0' });
     expect(body.chunks_received.sort()).toEqual([first, second].sort());
+    // The first chunk was written twice, the last one once; unsent chunks are not listed.
+    expect(body.chunk_writes).toEqual({ [first!]: 2, [second!]: 1 });
     expect(body.files).toEqual([
       { path: 'big.bin.txt', size: big.length, chunks: [first, second], received: big.length },
       { path: 'small.txt', size: 5, chunks: plan.list[1]!.chunks, received: 0 },
@@ -425,6 +427,7 @@ describe('push start checks', () => {
     expect(ok.statusCode, ok.body).toBe(200);
     const status = await alice.get(`/v1/project/push/${ok.json().transaction}`);
     expect(status.json().files.map((f: { path: string }) => f.path)).toEqual(['keep.txt']);
+    expect(status.json()).toMatchObject({ chunks_received: [], chunk_writes: {} });
     await alice.post(`/v1/project/push/cancel/${ok.json().transaction}`);
 
     await commit(t, project.id, { added: { 'a.txt': 'a' } });

@@ -14,7 +14,7 @@ import {
   type PushInput,
 } from '../services/push';
 import { projectDetailSchema } from './projects';
-import { authErrorSchema, emptySchema, problemSchema, stringList } from './schemas';
+import { authErrorSchema, countMap, emptySchema, problemSchema, stringList } from './schemas';
 
 async function* noBody(): AsyncGenerator<Uint8Array> {}
 
@@ -73,6 +73,7 @@ const uploadStatusSchema = {
     project: { type: 'string' },
     version: { type: 'string' },
     chunks_received: stringList,
+    chunk_writes: countMap,
     files: {
       type: 'array',
       items: {

@@ -24,6 +24,9 @@ export const emptySchema = { type: 'null' } as const;
 
 export const stringList = { type: 'array', items: { type: 'string' } } as const;
 
+/** Key → count (e.g. chunk id → how many times the server wrote it). */
+export const countMap = { type: 'object', additionalProperties: { type: 'integer' } } as const;
+
 export const workspaceRoleSchema = {
   type: 'string',
   enum: ['guest', 'reader', 'writer', 'admin', 'owner'],

@@ -139,6 +139,8 @@ export interface UploadStatus {
   project: string;
   version: string;
   chunks_received: string[];
+  /** Every received chunk id → how many times the server wrote it (1 unless sent again). */
+  chunk_writes: Record<string, number>;
   files: { path: string; size: number; chunks: string[]; received: number }[];
   expires: string;
 }
@@ -448,6 +450,7 @@ export async function uploadStatus(
     project: upload.projectId,
     version: `v${upload.baseVersion}`,
     chunks_received: chunks.map((c) => c.chunkId),
+    chunk_writes: Object.fromEntries(chunks.map((c) => [c.chunkId, c.writes])),
     files: stagedFiles(plan).map((f) => ({
       path: f.path,
       size: f.size,

@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { renderWithRouter } from '../../../test/render';
 import type { ProjectFile } from '../model/project';
 import { FileBrowser } from './FileBrowser';
@@ -88,5 +88,40 @@ describe('FileBrowser', () => {
     await user.click(screen.getByRole('button', { name: 'Page 2' }));
     expect(rowNames()[0]).toBe('f00050.txt');
     expect(screen.getByRole('button', { name: 'Page 200' })).toBeInTheDocument();
+  }, 20_000);
+
+  it('badges pending changes and lists only them with the diff filter', async () => {
+    const changes = new Map([
+      ['data/points.gpkg', 'updated' as const],
+      ['b.xlsx', 'removed' as const],
+    ]);
+    const onDeleteFolder = vi.fn();
+    const { user } = await renderWithRouter(
+      <FileBrowser
+        namespace="ns"
+        projectName="p"
+        files={FILES}
+        location=""
+        changes={changes}
+        onDeleteFolder={onDeleteFolder}
+      />,
+    );
+    const row = screen.getByRole('link', { name: 'b.xlsx' }).closest('tr') as HTMLElement;
+    expect(within(row).getByText('Deleted file')).toBeInTheDocument();
+    await user.click(screen.getByText('Pending changes'));
+    await waitFor(() =>
+      expect(rowNames()).toEqual(['b.xlsxDeleted file', 'data/points.gpkgModified file']),
+    );
+    await user.click(screen.getByText('All files'));
+    await user.click(screen.getByRole('button', { name: 'Delete folder data' }));
+    expect(onDeleteFolder).toHaveBeenCalledWith('data');
+  });
+
+  it('has no filter and no delete buttons without changes and permission', async () => {
+    await renderWithRouter(
+      <FileBrowser namespace="ns" projectName="p" files={FILES} location="" />,
+    );
+    expect(screen.queryByText('Pending changes')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Delete folder/ })).not.toBeInTheDocument();
   });
 });

@@ -1,5 +1,15 @@
-import { Group, Table, Text, TextInput, Tooltip } from '@mantine/core';
-import { IconArrowBackUp, IconSearch } from '@tabler/icons-react';
+import {
+  ActionIcon,
+  Badge,
+  Group,
+  SegmentedControl,
+  Table,
+  Text,
+  TextInput,
+  Tooltip,
+  VisuallyHidden,
+} from '@mantine/core';
+import { IconArrowBackUp, IconSearch, IconTrash } from '@tabler/icons-react';
 import { useNavigate } from '@tanstack/react-router';
 import { useMemo, useState } from 'react';
 import { parentFolder } from '../../../app/paths';
@@ -9,15 +19,19 @@ import { formatFileSize } from '../../../lib/fileSize';
 import { AnchorLink } from '../../../lib/routerLinks';
 import { formatDateTime, relativeTime } from '../../../lib/time';
 import {
+  FILE_CHANGE_COLORS,
+  FILE_CHANGE_LABELS,
   FILES_PER_PAGE,
   FILE_SORT_OPTIONS,
   NO_FILES_FOUND,
   SEARCH_FILES_PLACEHOLDER,
   buildFolderIndex,
+  listChanges,
   listFolder,
   normaliseFolder,
   pageOf,
   sortEntries,
+  type FileChange,
   type FileEntry,
   type FileSortKey,
 } from '../model/files';
@@ -30,24 +44,53 @@ export interface FileBrowserProps {
   files: readonly ProjectFile[];
   /** The folder shown ('' for the project root). */
   location: string;
+  /** Pending changes by path: state badges and the 'diff' filter. */
+  changes?: ReadonlyMap<string, FileChange>;
+  /** Stages the deletion of a folder (shown with upload permission). */
+  onDeleteFolder?: (path: string) => void;
 }
 
+export type FileFilter = 'all' | 'diff';
+
+/** Labels of the filter between all files and the pending changes ('diff'). */
+export const FILE_FILTER_LABELS: Record<FileFilter, string> = {
+  all: 'All files',
+  diff: 'Pending changes',
+};
+
 /** The project's files, folder by folder (spec 001 §2 "File browser"). */
-export function FileBrowser({ namespace, projectName, files, location }: FileBrowserProps) {
+export function FileBrowser({
+  namespace,
+  projectName,
+  files,
+  location,
+  changes,
+  onDeleteFolder,
+}: FileBrowserProps) {
   const navigate = useNavigate();
   const folder = normaliseFolder(location);
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<FileSortKey>('name');
+  const [chosenFilter, setFilter] = useState<FileFilter>('all');
+  const hasChanges = (changes?.size ?? 0) > 0;
+  const filter: FileFilter = hasChanges ? chosenFilter : 'all';
   const [paging, setPaging] = useState({ page: 1, key: '' });
-  const pagingKey = `${folder}\n${search}\n${sort}`;
+  const pagingKey = `${folder}\n${search}\n${sort}\n${filter}`;
   const page = paging.key === pagingKey ? paging.page : 1;
 
   // Indexed once per file list; a folder listing is then a lookup.
   const index = useMemo(() => buildFolderIndex(files), [files]);
   const entries = useMemo(
-    () => sortEntries(listFolder(index, folder, search), sort),
-    [index, folder, search, sort],
+    () =>
+      sortEntries(
+        filter === 'diff' && changes
+          ? listChanges(files, changes, folder, search)
+          : listFolder(index, folder, search),
+        sort,
+      ),
+    [index, files, changes, filter, folder, search, sort],
   );
+  const columns = onDeleteFolder ? 4 : 3;
   const shown = pageOf(entries, page, FILES_PER_PAGE);
   const params = { namespace, projectName };
 
@@ -78,6 +121,18 @@ export function FileBrowser({ namespace, projectName, files, location }: FileBro
         />
         <SortMenu options={FILE_SORT_OPTIONS} value={sort} onChange={setSort} />
       </Group>
+      {hasChanges && (
+        <SegmentedControl
+          mb="md"
+          aria-label="Filter files"
+          value={filter}
+          onChange={(value) => setFilter(value as FileFilter)}
+          data={(['all', 'diff'] as const).map((value) => ({
+            value,
+            label: FILE_FILTER_LABELS[value],
+          }))}
+        />
+      )}
       <Table.ScrollContainer minWidth={480}>
         <Table highlightOnHover verticalSpacing="xs">
           <Table.Thead>
@@ -85,12 +140,17 @@ export function FileBrowser({ namespace, projectName, files, location }: FileBro
               <Table.Th>Name</Table.Th>
               <Table.Th>Modified</Table.Th>
               <Table.Th>Size</Table.Th>
+              {onDeleteFolder && (
+                <Table.Th>
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
+              )}
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {folder !== '' && (
               <Table.Tr>
-                <Table.Td colSpan={3}>
+                <Table.Td colSpan={columns}>
                   <Group gap="xs" wrap="nowrap">
                     <IconArrowBackUp size={18} stroke={1.5} aria-hidden />
                     <AnchorLink
@@ -107,7 +167,7 @@ export function FileBrowser({ namespace, projectName, files, location }: FileBro
             )}
             {shown.length === 0 && (
               <Table.Tr>
-                <Table.Td colSpan={3}>
+                <Table.Td colSpan={columns}>
                   <Text size="sm" c="dimmed" ta="center" py="md">
                     {NO_FILES_FOUND}
                   </Text>
@@ -138,6 +198,9 @@ export function FileBrowser({ namespace, projectName, files, location }: FileBro
                     >
                       {entry.name}
                     </AnchorLink>
+                    {entry.type === 'file' && changes?.get(entry.path) && (
+                      <ChangeBadge change={changes.get(entry.path) as FileChange} />
+                    )}
                   </Group>
                 </Table.Td>
                 <Table.Td>
@@ -152,6 +215,22 @@ export function FileBrowser({ namespace, projectName, files, location }: FileBro
                 <Table.Td>
                   <Text size="sm">{formatFileSize(entry.size)}</Text>
                 </Table.Td>
+                {onDeleteFolder && (
+                  <Table.Td>
+                    {entry.type === 'folder' && (
+                      <Tooltip label="Delete folder" withArrow>
+                        <ActionIcon
+                          variant="subtle"
+                          color="red"
+                          aria-label={`Delete folder ${entry.name}`}
+                          onClick={() => onDeleteFolder(entry.path)}
+                        >
+                          <IconTrash size={16} aria-hidden />
+                        </ActionIcon>
+                      </Tooltip>
+                    )}
+                  </Table.Td>
+                )}
               </Table.Tr>
             ))}
           </Table.Tbody>
@@ -165,5 +244,14 @@ export function FileBrowser({ namespace, projectName, files, location }: FileBro
         label="Files pagination"
       />
     </>
+  );
+}
+
+/** The state badge of a pending change (New file, Modified file, Deleted file). */
+export function ChangeBadge({ change }: { change: FileChange }) {
+  return (
+    <Badge size="sm" variant="filled" color={FILE_CHANGE_COLORS[change]} style={{ flexShrink: 0 }}>
+      {FILE_CHANGE_LABELS[change]}
+    </Badge>
   );
 }

@@ -117,4 +117,58 @@ describe('ImagePreview', () => {
     await user.click(screen.getByRole('button', { name: 'Rotate' }));
     expect(image.style.transform).toBe('rotate(90deg) scale(0.5)');
   });
+
+  it("badges a pending change and stages the deletion with 'Delete file'", async () => {
+    fakeServer({
+      [`HEAD ${RAW}`]: () =>
+        new Response(null, { status: 200, headers: { 'Content-Type': 'text/plain' } }),
+      [`GET ${RAW}`]: () => new Response('old', { status: 206 }),
+    });
+    const onDelete = vi.fn();
+    const file = { path: 'notes.txt', size: 3, mtime: '2024-05-04T14:21:56Z' };
+    const { user } = await renderWithRouter(
+      <FileDetailPanel
+        namespace="ns"
+        projectName="p"
+        file={file}
+        onClose={() => undefined}
+        change="updated"
+        newSize={2048}
+        onDelete={onDelete}
+      />,
+    );
+    expect(await screen.findByText('Modified file')).toBeInTheDocument();
+    expect(screen.getByText('New size')).toBeInTheDocument();
+    expect(screen.getByText('2.0 kB')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Delete file' }));
+    expect(onDelete).toHaveBeenCalledTimes(1);
+  });
+
+  it("hides 'Delete file' for a removed file and download for a new one", async () => {
+    const file = { path: 'new.csv', size: 3, mtime: '2024-05-04T14:21:56Z' };
+    const first = await renderWithRouter(
+      <FileDetailPanel
+        namespace="ns"
+        projectName="p"
+        file={file}
+        onClose={() => undefined}
+        change="removed"
+        onDelete={() => undefined}
+      />,
+    );
+    expect(await screen.findByText('Deleted file')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Delete file' })).not.toBeInTheDocument();
+    first.unmount();
+    await renderWithRouter(
+      <FileDetailPanel
+        namespace="ns"
+        projectName="p"
+        file={file}
+        onClose={() => undefined}
+        change="added"
+      />,
+    );
+    expect(await screen.findByText('New file')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Download' })).not.toBeInTheDocument();
+  });
 });

@@ -1,13 +1,14 @@
-import { Button, Stack, Text, Title } from '@mantine/core';
-import { IconDownload } from '@tabler/icons-react';
+import { Button, Group, Stack, Text, Title } from '@mantine/core';
+import { IconDownload, IconTrash } from '@tabler/icons-react';
 import { errorMessage } from '../../../api';
 import { SidePanel } from '../../../components/SidePanel';
 import { formatFileSize } from '../../../lib/fileSize';
 import { notifyError } from '../../../lib/notify';
 import { formatDateTime } from '../../../lib/time';
 import { DOWNLOAD_FILE_FALLBACK, useDownloadRawFileMutation } from '../api/rawFile';
-import { fileName } from '../model/files';
+import { fileName, type FileChange } from '../model/files';
 import type { ProjectFile } from '../model/project';
+import { ChangeBadge } from './FileBrowser';
 import { FilePreview } from './FilePreview';
 
 export interface FileDetailPanelProps {
@@ -16,40 +17,80 @@ export interface FileDetailPanelProps {
   /** The file; undefined closes the panel (or the path is not in the project). */
   file: ProjectFile | undefined;
   onClose: () => void;
+  /** The file's pending change (state badge). */
+  change?: FileChange;
+  /** Size of the chosen file when the change updates it. */
+  newSize?: number;
+  /** Stages the file's deletion; shown with upload permission when the file is not removed. */
+  onDelete?: () => void;
 }
 
-/** The file detail sidebar (spec 001 §2): name, modified time, size, download and preview. */
-export function FileDetailPanel({ namespace, projectName, file, onClose }: FileDetailPanelProps) {
+export const DELETE_FILE = 'Delete file';
+export const NEW_SIZE = 'New size';
+
+/**
+ * The file detail sidebar (spec 001 §2): name, state badge, modified time, size (plus the new
+ * size when updated), download, 'Delete file' and a preview. A file only chosen for upload
+ * (New file) is not on the server yet: it has no download and no preview.
+ */
+export function FileDetailPanel({
+  namespace,
+  projectName,
+  file,
+  onClose,
+  change,
+  newSize,
+  onDelete,
+}: FileDetailPanelProps) {
   const download = useDownloadRawFileMutation();
   const name = file ? fileName(file.path) : '';
-  const ref = file ? { namespace, name: projectName, path: file.path } : null;
+  const onServer = change !== 'added';
+  const ref = file && onServer ? { namespace, name: projectName, path: file.path } : null;
+  const canDelete = onDelete !== undefined && change !== 'removed';
   return (
     <SidePanel
       opened={file !== undefined}
       onClose={onClose}
       title={name}
       header={
-        <Title order={2} fz="h4" style={{ wordBreak: 'break-all' }}>
-          {name}
-        </Title>
+        <Stack gap={4} align="flex-start">
+          <Title order={2} fz="h4" style={{ wordBreak: 'break-all' }}>
+            {name}
+          </Title>
+          {change && <ChangeBadge change={change} />}
+        </Stack>
       }
       footer={
-        ref && (
-          <Button
-            leftSection={<IconDownload size={16} aria-hidden />}
-            loading={download.isPending}
-            onClick={() =>
-              download.mutate(ref, {
-                onError: (error) => notifyError(errorMessage(error, DOWNLOAD_FILE_FALLBACK)),
-              })
-            }
-          >
-            Download
-          </Button>
+        (ref || canDelete) && (
+          <Group gap="xs">
+            {ref && (
+              <Button
+                leftSection={<IconDownload size={16} aria-hidden />}
+                loading={download.isPending}
+                onClick={() =>
+                  download.mutate(ref, {
+                    onError: (error) => notifyError(errorMessage(error, DOWNLOAD_FILE_FALLBACK)),
+                  })
+                }
+              >
+                Download
+              </Button>
+            )}
+            {canDelete && (
+              <Button
+                variant="default"
+                color="red"
+                leftSection={<IconTrash size={16} aria-hidden />}
+                onClick={onDelete}
+              >
+                {DELETE_FILE}
+              </Button>
+            )}
+          </Group>
         )
       }
     >
-      {file && ref && (
+      {file && (
         <Stack gap="sm">
           <div>
             <Text size="xs" c="dimmed">
@@ -63,7 +104,15 @@ export function FileDetailPanel({ namespace, projectName, file, onClose }: FileD
             </Text>
             <Text size="sm">{formatFileSize(file.size)}</Text>
           </div>
-          <FilePreview key={file.path} file={ref} size={file.size} />
+          {change === 'updated' && newSize !== undefined && (
+            <div>
+              <Text size="xs" c="dimmed">
+                {NEW_SIZE}
+              </Text>
+              <Text size="sm">{formatFileSize(newSize)}</Text>
+            </div>
+          )}
+          {ref && <FilePreview key={file.path} file={ref} size={file.size} />}
         </Stack>
       )}
     </SidePanel>

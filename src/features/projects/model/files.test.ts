@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   buildFolderIndex,
   fileIconKind,
+  listChanges,
   listFolder,
   pageOf,
   sortEntries,
@@ -119,5 +120,22 @@ describe('file-type icons', () => {
   });
   it('folders have the folder icon', () => {
     expect(fileIconKind({ type: 'folder', name: 'x.gpkg' })).toBe('folder');
+  });
+});
+
+describe('listChanges (the diff filter)', () => {
+  it('lists the changed files under the folder, matching the search', () => {
+    const files = [
+      { path: 'a.txt', size: 1, mtime: '' },
+      { path: 'data/b.gpkg', size: 2, mtime: '' },
+      { path: 'data/c.txt', size: 3, mtime: '' },
+    ];
+    const changes = new Map([
+      ['a.txt', 'added' as const],
+      ['data/b.gpkg', 'removed' as const],
+    ]);
+    expect(listChanges(files, changes, '').map((e) => e.name)).toEqual(['a.txt', 'data/b.gpkg']);
+    expect(listChanges(files, changes, 'data').map((e) => e.name)).toEqual(['b.gpkg']);
+    expect(listChanges(files, changes, '', 'gpkg').map((e) => e.path)).toEqual(['data/b.gpkg']);
   });
 });

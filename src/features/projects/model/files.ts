@@ -164,3 +164,42 @@ export function fileIconKind(entry: Pick<FileEntry, 'type' | 'name'>): FileIconK
 export function fileName(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
 }
+
+/** A pending change of a file (spec 001 §4 "File diff state"). */
+export type FileChange = 'added' | 'updated' | 'removed';
+
+/** State badges of the file browser and the file detail sidebar (spec 001 §2). */
+export const FILE_CHANGE_LABELS: Record<FileChange, string> = {
+  added: 'New file',
+  updated: 'Modified file',
+  removed: 'Deleted file',
+};
+
+/** Filled dark shades: white badge text stays above 4.5:1 (WCAG AA). */
+export const FILE_CHANGE_COLORS: Record<FileChange, string> = {
+  added: 'teal.9',
+  updated: 'blue.8',
+  removed: 'red.9',
+};
+
+/** The 'diff' filter: the pending changes under a folder, flat, with full paths as names. */
+export function listChanges(
+  files: readonly ProjectFile[],
+  changes: ReadonlyMap<string, FileChange>,
+  location: string,
+  search = '',
+): FileEntry[] {
+  const folder = normaliseFolder(location);
+  const prefix = folder ? `${folder}/` : '';
+  const query = search.trim().toLowerCase();
+  return files
+    .filter((file) => changes.has(file.path) && file.path.startsWith(prefix))
+    .filter((file) => !query || file.path.toLowerCase().includes(query))
+    .map((file) => ({
+      type: 'file' as const,
+      name: file.path.slice(prefix.length),
+      path: file.path,
+      size: file.size,
+      mtime: file.mtime,
+    }));
+}

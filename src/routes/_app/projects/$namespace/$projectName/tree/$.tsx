@@ -3,13 +3,22 @@ import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { pathCrumbs } from '../../../../../../app/breadcrumbs';
 import { validateProjectTreeSearch } from '../../../../../../app/search';
 import { useViewer } from '../../../../../../app/useViewer';
+import { configQueryOptions } from '../../../../../../features/platform/api/config';
 import { projectQueryOptions } from '../../../../../../features/projects/api/project';
 import { FileBrowser } from '../../../../../../features/projects/components/FileBrowser';
 import { FileDetailPanel } from '../../../../../../features/projects/components/FileDetailPanel';
+import { normaliseFolder } from '../../../../../../features/projects/model/files';
+import type { ProjectDetail } from '../../../../../../features/projects/model/project';
+import { ProjectDataSync } from '../../../../../../features/uploads/components/ProjectDataSync';
+import { UploadArea } from '../../../../../../features/uploads/components/UploadArea';
+import { UploadDropZone } from '../../../../../../features/uploads/components/UploadDropZone';
+import { CANNOT_UPDATE_DURING_UPLOAD } from '../../../../../../features/uploads/model/texts';
+import { useProjectUploads } from '../../../../../../features/uploads/state/useProjectUploads';
 
 /**
  * /projects/:namespace/:projectName/tree/:location? (project-tree, public): folder browsing. The
- * folder path may contain slashes; `file_path` opens a file's detail panel.
+ * folder path may contain slashes; `file_path` opens a file's detail panel. Users with upload
+ * permission get the upload area, the drop target and the 'Data Sync' panel here.
  */
 export const Route = createFileRoute('/_app/projects/$namespace/$projectName/tree/$')({
   validateSearch: validateProjectTreeSearch,
@@ -24,26 +33,69 @@ export const Route = createFileRoute('/_app/projects/$namespace/$projectName/tre
 });
 
 function ProjectTreePage() {
-  const { namespace, projectName, _splat } = Route.useParams();
-  const { file_path: filePath } = Route.useSearch();
+  const { namespace, projectName } = Route.useParams();
   const viewer = useViewer();
-  const navigate = useNavigate();
   // The project layout loads it; this reads the same cache entry.
   const project = useQuery(projectQueryOptions(namespace, projectName, viewer.loggedIn));
   if (!project.data) return null;
-  const file = filePath ? project.data.files.find((f) => f.path === filePath) : undefined;
+  return <ProjectTree project={project.data} loggedIn={viewer.loggedIn} />;
+}
+
+function ProjectTree({ project, loggedIn }: { project: ProjectDetail; loggedIn: boolean }) {
+  const { namespace, projectName, _splat } = Route.useParams();
+  const { file_path: filePath } = Route.useSearch();
+  const navigate = useNavigate();
+  const config = useQuery(configQueryOptions);
+  const uploads = useProjectUploads(project);
+  const location = normaliseFolder(_splat ?? '');
+  const canUpload = loggedIn && project.permissions?.upload === true;
+  const refusal = uploads.running ? CANNOT_UPDATE_DURING_UPLOAD : null;
+  const file = filePath ? uploads.files.find((f) => f.path === filePath) : undefined;
+  const change = filePath ? uploads.changes.get(filePath) : undefined;
+
+  const browser = (
+    <FileBrowser
+      namespace={namespace}
+      projectName={projectName}
+      files={uploads.files}
+      location={location}
+      changes={uploads.changes}
+      onDeleteFolder={
+        canUpload && !uploads.running ? (path) => uploads.remove(path, true) : undefined
+      }
+    />
+  );
+
   return (
     <>
-      <FileBrowser
-        namespace={namespace}
-        projectName={projectName}
-        files={project.data.files}
-        location={_splat ?? ''}
-      />
+      <UploadDropZone
+        canUpload={canUpload}
+        onProjectTree
+        running={uploads.running}
+        onFiles={(files) => uploads.choose(files, location)}
+        onRefused={uploads.refuse}
+      >
+        {canUpload && (
+          <UploadArea
+            refusal={refusal}
+            onFiles={(files) => uploads.choose(files, location)}
+            onRefused={uploads.refuse}
+            docsUrl={config.data?.docs_url || undefined}
+          />
+        )}
+        {browser}
+      </UploadDropZone>
       <FileDetailPanel
         namespace={namespace}
         projectName={projectName}
         file={file}
+        change={change}
+        newSize={filePath ? uploads.chosenSizes.get(filePath) : undefined}
+        onDelete={
+          canUpload && !uploads.running && filePath
+            ? () => uploads.remove(filePath, false)
+            : undefined
+        }
         onClose={() =>
           void navigate({
             to: '/projects/$namespace/$projectName/tree/$',
@@ -52,6 +104,7 @@ function ProjectTreePage() {
           })
         }
       />
+      {canUpload && <ProjectDataSync uploads={uploads} />}
     </>
   );
 }

@@ -1,0 +1,72 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { waitForNetwork, type NetworkWatch } from './network';
+
+function watch(probes: boolean[]) {
+  let online = false;
+  const listeners = new Set<() => void>();
+  const calls: number[] = [];
+  const w: NetworkWatch & { goOnline(): void } = {
+    isOnline: () => online,
+    onOnline: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    probe: async () => {
+      calls.push(Date.now());
+      return probes.shift() ?? true;
+    },
+    goOnline() {
+      online = true;
+      for (const l of [...listeners]) l();
+    },
+  };
+  return { w, calls };
+}
+
+describe('waiting for the network', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('resumes at once on the online event once /ping answers', async () => {
+    const { w, calls } = watch([true]);
+    let done = false;
+    void waitForNetwork(w, 4, new AbortController().signal).then(() => {
+      done = true;
+    });
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(done).toBe(false);
+    expect(calls).toEqual([]);
+    w.goOnline();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(done).toBe(true);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('probes every 2 s while the server is out of reach', async () => {
+    const { w, calls } = watch([false, false, true]);
+    w.goOnline();
+    let done = false;
+    void waitForNetwork(w, 0, new AbortController().signal).then(() => {
+      done = true;
+    });
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(calls).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(calls).toHaveLength(2);
+    expect(done).toBe(false);
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(done).toBe(true);
+  });
+
+  it('stops when aborted', async () => {
+    const { w } = watch([]);
+    const controller = new AbortController();
+    const waiting = waitForNetwork(w, 0, controller.signal);
+    controller.abort(new Error('stop'));
+    await expect(waiting).rejects.toThrow('stop');
+  });
+});

@@ -1,0 +1,440 @@
+/**
+ * Runs one upload to its end (issue 5, client section): start the push (or reuse the stored
+ * transaction), ask the server what it holds, read each file chunk by chunk while feeding an
+ * incremental SHA-1, send every chunk that is neither acknowledged in IndexedDB nor held by
+ * the server (at most `concurrency` at once), check each file's SHA-1 against the plan, then
+ * finish. Failures are sorted: a lost connection waits for the network, 5xx/408/429 back off
+ * (1 s, 2 s, 4 s … 30 s), a vanished transaction is resolved by looking at the project, and
+ * anything else fails the upload with the server's reason. Every pass starts from the status
+ * call, so whatever happened before (reload, crash, server restart) only missing chunks go out.
+ */
+import type { UploadChunkAck, UploadRecord, WaymarkDatabase } from '../../../db/db';
+import type { ProjectDetail } from '../../projects/model/project';
+import type { PlannedFile } from '../model/types';
+import { backoffDelay } from './backoff';
+import { chunkRange } from './chunks';
+import {
+  ResyncNeeded,
+  RetryableFailure,
+  SIGNED_OUT_MESSAGE,
+  TOO_MANY_RESYNCS,
+  TransactionGone,
+  UNEXPECTED_MESSAGE,
+  UploadFailure,
+  fileChangedMessage,
+  fileMissingMessage,
+  projectChangedMessage,
+} from './errors';
+import { NetworkError, detailOf, pushPaths, type HttpAnswer, type PushHttp } from './http';
+import type { ProgressTracker } from './progress';
+
+/** Chunk requests in flight at once. */
+export const DEFAULT_CONCURRENCY = 4;
+/** Hash-wasm is fed in slices of this size (spec 001 §9: SHA-1 in 256 KB slices). */
+export const HASH_SLICE_SIZE = 256 * 1024;
+/** Server answers (400) that mean "busy, try again later", not "wrong request". */
+export const BUSY_DETAILS: readonly string[] = [
+  'Another process is running. Please try later.',
+  'The upload is being finished',
+];
+export const UPLOAD_CANCELED_DETAIL = 'Upload was probably canceled';
+const MAX_RESYNCS = 5;
+
+/** The part of hash-wasm's IHasher the runner uses. */
+export interface Hasher {
+  init(): unknown;
+  update(data: Uint8Array): unknown;
+  digest(encoding: 'hex'): string;
+}
+
+export interface RunnerDeps {
+  db: WaymarkDatabase;
+  http: PushHttp;
+  /** The bytes of `path` of upload `uploadId`, or undefined when they are gone. */
+  blob(uploadId: string, path: string): Promise<Blob | undefined>;
+  createHasher(): Promise<Hasher>;
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+  /** Resolves when the network seems back; `attempt` counts consecutive network failures. */
+  waitForNetwork(attempt: number, signal: AbortSignal): Promise<void>;
+  random(): number;
+  now(): number;
+  concurrency?: number;
+}
+
+export type RunResult =
+  { kind: 'finished' | 'updated'; project: ProjectDetail } | { kind: 'failed'; error: string };
+
+/** Runs up to `limit` tasks at once; the first failure stops new tasks. */
+class TaskPool {
+  private readonly inflight = new Set<Promise<void>>();
+  private failure: { error: unknown } | null = null;
+
+  constructor(private readonly limit: number) {}
+
+  get size(): number {
+    return this.inflight.size;
+  }
+
+  /** Waits for a free place, then starts `task`; throws the first failure of any task. */
+  async run(task: () => Promise<void>): Promise<void> {
+    while (this.inflight.size >= this.limit && !this.failure) {
+      await Promise.race(this.inflight);
+    }
+    this.throwIfFailed();
+    const running: Promise<void> = task()
+      .catch((error: unknown) => {
+        this.failure ??= { error };
+      })
+      .finally(() => {
+        this.inflight.delete(running);
+      });
+    this.inflight.add(running);
+  }
+
+  /** Waits for every running task (never throws). */
+  async settle(): Promise<void> {
+    while (this.inflight.size > 0) await Promise.all([...this.inflight]);
+  }
+
+  throwIfFailed(): void {
+    if (this.failure) throw this.failure.error;
+  }
+}
+
+function versionNumber(version: string | undefined): number {
+  const digits = (version ?? '').replace(/[v\s]/g, '');
+  return /^\d+$/.test(digits) ? Number(digits) : NaN;
+}
+
+/** Turns an unwanted HTTP answer into the matching error. */
+export function answerError(answer: HttpAnswer): Error {
+  const detail = detailOf(answer.data);
+  const { status } = answer;
+  if (status === 401) return new UploadFailure(SIGNED_OUT_MESSAGE, { keepTransaction: true });
+  if (status === 408 || status === 429 || status >= 500) {
+    return new RetryableFailure(detail ?? `HTTP ${status}`);
+  }
+  if (status === 400 && detail && BUSY_DETAILS.includes(detail)) {
+    return new RetryableFailure(detail);
+  }
+  return new UploadFailure(detail ?? `${UNEXPECTED_MESSAGE} (HTTP ${status})`);
+}
+
+function isOk(answer: HttpAnswer): boolean {
+  return answer.status >= 200 && answer.status < 300;
+}
+
+function isGone(answer: HttpAnswer): boolean {
+  return (
+    answer.status === 404 ||
+    (answer.status === 400 && detailOf(answer.data) === UPLOAD_CANCELED_DETAIL)
+  );
+}
+
+/** Whether `project` already holds exactly what the plan uploads (a finish whose answer was lost). */
+export function projectMatchesPlan(project: ProjectDetail, record: UploadRecord): boolean {
+  const files = new Map((project.files ?? []).map((f) => [f.path, f]));
+  const { plan } = record;
+  const uploaded = [...plan.added, ...plan.updated].every(
+    (f) => files.get(f.path)?.checksum?.toLowerCase() === f.checksum.toLowerCase(),
+  );
+  return uploaded && plan.removed.every((f) => !files.has(f.path));
+}
+
+class UploadRun {
+  private readonly concurrency: number;
+  /** Set when a chunk was acknowledged during the current pass (resets the backoff). */
+  progressMade = false;
+  private resyncs = 0;
+
+  constructor(
+    private readonly deps: RunnerDeps,
+    private readonly id: string,
+    private readonly tracker: ProgressTracker,
+    private readonly signal: AbortSignal,
+  ) {
+    this.concurrency = Math.max(1, deps.concurrency ?? DEFAULT_CONCURRENCY);
+  }
+
+  async run(): Promise<RunResult> {
+    let attempt = 0;
+    let networkAttempt = 0;
+    for (;;) {
+      this.signal.throwIfAborted();
+      this.progressMade = false;
+      try {
+        return await this.pass();
+      } catch (error) {
+        this.signal.throwIfAborted();
+        if (this.progressMade) {
+          attempt = 0;
+          networkAttempt = 0;
+        }
+        if (error instanceof NetworkError) {
+          this.tracker.setPhase('waiting-network');
+          await this.deps.waitForNetwork(networkAttempt, this.signal);
+          networkAttempt += 1;
+          continue;
+        }
+        networkAttempt = 0;
+        if (error instanceof RetryableFailure) {
+          await this.countdown(backoffDelay(attempt, this.deps.random));
+          attempt += 1;
+          continue;
+        }
+        if (error instanceof TransactionGone || error instanceof ResyncNeeded) {
+          this.resyncs += 1;
+          if (this.resyncs > MAX_RESYNCS) return this.fail(new UploadFailure(TOO_MANY_RESYNCS));
+          continue;
+        }
+        return this.fail(error);
+      }
+    }
+  }
+
+  private async fail(error: unknown): Promise<RunResult> {
+    const failure =
+      error instanceof UploadFailure
+        ? error
+        : new UploadFailure(
+            error instanceof Error && error.message ? error.message : UNEXPECTED_MESSAGE,
+          );
+    if (!failure.keepTransaction) await this.dropTransaction();
+    return { kind: 'failed', error: failure.message };
+  }
+
+  /** Cancels the server transaction (best effort) so a retry starts a fresh push. */
+  private async dropTransaction(): Promise<void> {
+    const record = await this.record();
+    if (!record.transaction) return;
+    const transaction = record.transaction;
+    await this.deps.http
+      .call({ method: 'POST', path: pushPaths.cancel(transaction), signal: this.signal })
+      .catch(() => undefined);
+    await this.resetTransaction(null);
+  }
+
+  private async countdown(delay: number): Promise<void> {
+    let remaining = delay;
+    while (remaining > 0) {
+      this.tracker.setPhase('retrying', { retryInSeconds: Math.ceil(remaining / 1000) });
+      const step = remaining % 1000 || 1000;
+      await this.deps.sleep(step, this.signal);
+      remaining -= step;
+    }
+  }
+
+  private async record(): Promise<UploadRecord> {
+    const record = await this.deps.db.uploads.get(this.id);
+    if (!record) throw new DOMException('The upload was removed.', 'AbortError');
+    return record;
+  }
+
+  private async resetTransaction(transaction: string | null): Promise<void> {
+    const { db } = this.deps;
+    await db.transaction('rw', db.uploads, db.uploadChunks, async () => {
+      await db.uploads.update(this.id, { transaction, verified: [] });
+      await db.uploadChunks.where('uploadId').equals(this.id).delete();
+    });
+  }
+
+  private async pass(): Promise<RunResult> {
+    const { http } = this.deps;
+    let record = await this.record();
+    if (!record.transaction) {
+      this.tracker.setPhase('hashing');
+      const files = (list: PlannedFile[]) =>
+        list.map((f) => ({ ...f, chunks: record.chunks[f.path] ?? [] }));
+      const answer = await http.call({
+        method: 'POST',
+        path: pushPaths.start(record.plan.namespace, record.plan.name),
+        body: {
+          version: record.plan.baseVersion,
+          changes: {
+            added: files(record.plan.added),
+            updated: files(record.plan.updated),
+            removed: record.plan.removed,
+          },
+        },
+        signal: this.signal,
+      });
+      if (!isOk(answer)) throw answerError(answer);
+      const data = answer.data as { transaction?: unknown } | undefined;
+      if (typeof data?.transaction !== 'string') {
+        return { kind: 'updated', project: answer.data as ProjectDetail };
+      }
+      await this.resetTransaction(data.transaction);
+      record = await this.record();
+    }
+    const transaction = record.transaction as string;
+
+    const status = await http.call({
+      method: 'GET',
+      path: pushPaths.status(transaction),
+      signal: this.signal,
+    });
+    if (isGone(status)) return this.resolveGone(record);
+    if (!isOk(status)) throw answerError(status);
+    const received = new Set(
+      ((status.data as { chunks_received?: unknown })?.chunks_received as string[] | undefined) ??
+        [],
+    );
+
+    // What is done: acknowledged here (this transaction) or held by the server.
+    const acks = await this.deps.db.uploadChunks.where('uploadId').equals(this.id).toArray();
+    const done = new Set(acks.filter((a) => a.transaction === transaction).map((a) => a.chunkId));
+    const files = [...record.plan.added, ...record.plan.updated];
+    const fresh: UploadChunkAck[] = [];
+    let loaded = 0;
+    let chunksDone = 0;
+    for (const file of files) {
+      const ids = record.chunks[file.path] ?? [];
+      ids.forEach((chunkId, index) => {
+        if (received.has(chunkId) && !done.has(chunkId)) {
+          done.add(chunkId);
+          const { start, end } = chunkRange(file.size, index);
+          fresh.push({
+            uploadId: this.id,
+            chunkId,
+            transaction,
+            size: end - start,
+            at: this.deps.now(),
+          });
+        }
+        if (done.has(chunkId)) {
+          const { start, end } = chunkRange(file.size, index);
+          loaded += end - start;
+          chunksDone += 1;
+        }
+      });
+    }
+    if (fresh.length > 0) await this.deps.db.uploadChunks.bulkPut(fresh);
+    this.tracker.setDone(loaded, chunksDone);
+
+    const pool = new TaskPool(this.concurrency);
+    try {
+      for (const file of files) {
+        const ids = record.chunks[file.path] ?? [];
+        if (ids.every((c) => done.has(c)) && record.verified.includes(file.path)) continue;
+        await this.sendFile(file, ids, done, transaction, pool);
+      }
+      await pool.settle();
+      pool.throwIfFailed();
+    } finally {
+      await pool.settle();
+    }
+
+    this.tracker.setPhase('finishing');
+    const finish = await http.call({
+      method: 'POST',
+      path: pushPaths.finish(transaction),
+      signal: this.signal,
+    });
+    if (isOk(finish)) return { kind: 'finished', project: finish.data as ProjectDetail };
+    if (isGone(finish)) return this.resolveGone(await this.record());
+    const missing = (finish.data as { missing_chunks?: unknown } | undefined)?.missing_chunks;
+    if (finish.status === 422 && Array.isArray(missing) && missing.length > 0) {
+      await this.deps.db.uploadChunks.bulkDelete(
+        missing.map((chunkId) => [this.id, String(chunkId)] as [string, string]),
+      );
+      throw new ResyncNeeded('The server is missing chunks');
+    }
+    throw answerError(finish);
+  }
+
+  /** Reads, hashes and sends the missing chunks of one file. */
+  private async sendFile(
+    file: PlannedFile,
+    ids: string[],
+    done: Set<string>,
+    transaction: string,
+    pool: TaskPool,
+  ): Promise<void> {
+    const blob = await this.deps.blob(this.id, file.path);
+    if (!blob) throw new UploadFailure(fileMissingMessage(file.path));
+    if (blob.size !== file.size) throw new UploadFailure(fileChangedMessage(file.path));
+    const hasher = await this.deps.createHasher();
+    hasher.init();
+    for (const [index, chunkId] of ids.entries()) {
+      this.signal.throwIfAborted();
+      pool.throwIfFailed();
+      if (pool.size === 0) this.tracker.setPhase('hashing');
+      const { start, end } = chunkRange(file.size, index);
+      const slice = blob.slice(start, end);
+      const bytes = new Uint8Array(await slice.arrayBuffer());
+      for (let at = 0; at < bytes.length; at += HASH_SLICE_SIZE) {
+        hasher.update(bytes.subarray(at, at + HASH_SLICE_SIZE));
+      }
+      if (!done.has(chunkId)) {
+        // The request body is the Blob slice: the browser streams it from the file (or
+        // IndexedDB) without another copy in this worker; the bytes read for hashing go.
+        await pool.run(() => this.sendChunk(chunkId, slice, transaction, done));
+        this.tracker.setPhase('uploading');
+      }
+    }
+    if (hasher.digest('hex') !== file.checksum.toLowerCase()) {
+      throw new UploadFailure(fileChangedMessage(file.path));
+    }
+    const record = await this.record();
+    if (!record.verified.includes(file.path)) {
+      await this.deps.db.uploads.update(this.id, { verified: [...record.verified, file.path] });
+    }
+  }
+
+  private async sendChunk(
+    chunkId: string,
+    bytes: Blob,
+    transaction: string,
+    done: Set<string>,
+  ): Promise<void> {
+    const answer = await this.deps.http.call({
+      method: 'POST',
+      path: pushPaths.chunk(transaction, chunkId),
+      body: bytes,
+      signal: this.signal,
+    });
+    if (isGone(answer)) throw new TransactionGone(detailOf(answer.data) ?? 'Transaction gone');
+    if (!isOk(answer)) throw answerError(answer);
+    await this.deps.db.uploadChunks.put({
+      uploadId: this.id,
+      chunkId,
+      transaction,
+      size: bytes.size,
+      at: this.deps.now(),
+    });
+    done.add(chunkId);
+    this.progressMade = true;
+    this.tracker.chunkDone(bytes.size);
+  }
+
+  /**
+   * The server forgot the transaction: it finished (our finish answer was lost), or it was
+   * cancelled or expired. The project tells which: at the base version a new push of the same
+   * plan starts; past it with the plan's files in place the upload counts as finished.
+   */
+  private async resolveGone(record: UploadRecord): Promise<RunResult> {
+    const answer = await this.deps.http.call({
+      method: 'GET',
+      path: pushPaths.project(record.plan.namespace, record.plan.name),
+      signal: this.signal,
+    });
+    if (!isOk(answer)) throw answerError(answer);
+    const project = answer.data as ProjectDetail;
+    if (versionNumber(project.version) === versionNumber(record.plan.baseVersion)) {
+      await this.resetTransaction(null);
+      throw new TransactionGone('Starting a new push');
+    }
+    if (projectMatchesPlan(project, record)) return { kind: 'finished', project };
+    throw new UploadFailure(projectChangedMessage(project.version));
+  }
+}
+
+/** Runs upload `id` (its record must exist) until it finishes or fails; throws when aborted. */
+export function runUpload(
+  deps: RunnerDeps,
+  id: string,
+  tracker: ProgressTracker,
+  signal: AbortSignal,
+): Promise<RunResult> {
+  return new UploadRun(deps, id, tracker, signal).run();
+}

@@ -1,0 +1,56 @@
+/**
+ * User-visible texts of browser uploads. The spec's exact strings (spec 001 §8) first; the rest
+ * are ours and are recorded in docs/decisions.md.
+ */
+
+// Spec 001 §8.
+export const CANNOT_UPDATE_DURING_UPLOAD = 'You cannot update files during upload';
+export const DROP_ONLY_FILES = 'Drop only files or folders';
+export const OPERATION_CANCELED = 'Operation canceled by the user.';
+export const NO_CHANGES_DETECTED = 'No changes detected. File already exists?';
+export const PROJECT_UPDATED = 'Project updated';
+export const uploadFinished = (projectPath: string) => `Upload finished: ${projectPath}`;
+export const UPLOADING_TOAST_TITLE = 'Uploading data to projects';
+export const DATA_SYNC_TITLE = 'Data Sync';
+export const UPDATE_CHANGES = 'Update Changes';
+
+// Ours (docs/decisions.md "Browser uploads").
+export const DROP_AREA_LABEL = 'Upload files or folders';
+export const DROP_HINT = 'Drag and drop files or folders here to update the project';
+export const CHOOSE_FILES = 'Choose files';
+export const CHOOSE_FOLDER = 'Choose folder';
+// The file browser's own texts ('Delete file', the state badges, the filter) are in
+// src/features/projects/model/files.ts and FileDetailPanel.tsx.
+export const DROP_ONLY_ON_FILES_TAB = "Files can be dropped only on a project's Files tab";
+export const PLUGIN_CARD_TITLE = 'Syncing from QGIS?';
+export const PLUGIN_CARD_TEXT =
+  'The desktop plugin merges GeoPackage changes row by row. An upload from the browser replaces whole files and may overwrite changes other users made meanwhile.';
+export const PLUGIN_CARD_LINK = 'How to install the plugin';
+export const ANALYSING_FILES = 'Analysing files';
+export const PENDING_SIZE = 'Upload size';
+export const COUNT_LABELS = { added: 'Added', updated: 'Updated', removed: 'Removed' } as const;
+export const CLOSE_DATA_SYNC = 'Discard pending changes';
+export const IGNORED_FILES = (count: number) =>
+  `${count} ignored ${count === 1 ? 'file' : 'files'} (temporary or blacklisted names)`;
+export const PHASE_TEXTS = {
+  queued: 'Waiting to start',
+  hashing: 'Checking files',
+  uploading: 'Uploading',
+  'waiting-network': 'Waiting for the network…',
+  retrying: 'Retrying',
+  finishing: 'Verifying the upload on the server',
+  finished: 'Finished',
+  failed: 'Upload failed',
+  cancelled: OPERATION_CANCELED,
+} as const;
+export const retryingIn = (seconds: number) => `Connection problem, retrying in ${seconds} s`;
+export const RETRY = 'Retry';
+export const DISMISS = 'Dismiss';
+export const CANCEL_UPLOAD = 'Cancel upload';
+export const timeLeft = (text: string) => `${text} left`;
+export const CONFLICT_TITLE = 'Changed on the server';
+export const CONFLICT_TEXT =
+  'These files changed on the server since the version you are viewing. Updating them replaces the other changes:';
+export const CONFLICT_OVERWRITE = 'Overwrite';
+export const CONFLICT_CANCEL = 'Cancel';
+export const NO_UPLOAD_PERMISSION = 'You do not have permission to upload files to this project';
