@@ -85,7 +85,9 @@ test('upload a folder with nested files to get v1 with the same bytes; update on
   await expect(page.getByRole('link', { name: 'data/photos/tree.jpg' })).toHaveCount(0);
 
   await files.updateChanges().click();
-  await expect(page.getByText(`Upload finished: waymark/${name}`)).toBeVisible({ timeout: 20_000 });
+  // The panel goes once the upload settled (the first 'Upload finished' may still show).
+  await expect(files.dataSync()).toBeHidden({ timeout: 20_000 });
+  await expect(page.getByText(`Upload finished: waymark/${name}`).last()).toBeVisible();
   const v2 = await files.project();
   expect(v2.version).toBe('v2');
   expect(v2.files.map((f) => f.path).sort()).toEqual(['data/photos/tree.jpg', 'data/points.csv']);

@@ -1,4 +1,5 @@
 // @vitest-environment node
+import { Dexie } from 'dexie';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, DATABASE_NAME, type WaymarkDatabase } from './db';
 import { closeElement, isElementClosed, reopenElement } from './closedElements';
@@ -28,6 +29,24 @@ describe('database', () => {
       'uploadChunks',
       'uploads',
     ]);
+  });
+});
+
+describe('version 2 upgrade', () => {
+  it('keeps the version 1 data and adds the upload tables', async () => {
+    const name = `waymark-upgrade-${n}`;
+    const v1 = new Dexie(name);
+    v1.version(1).stores({ closedElements: 'id', lastWorkspace: 'userId' });
+    await v1.table('closedElements').put({ id: 'tip', closedAt: 5 });
+    await v1.table('lastWorkspace').put({ userId: 3, id: 30, lastSeen: 6 });
+    v1.close();
+    const upgraded = openDatabase(name);
+    await upgraded.open();
+    expect(upgraded.verno).toBe(2);
+    expect(await upgraded.closedElements.get('tip')).toEqual({ id: 'tip', closedAt: 5 });
+    expect(await getLastWorkspace(3, upgraded)).toEqual({ userId: 3, id: 30, lastSeen: 6 });
+    expect(await upgraded.uploads.count()).toBe(0);
+    await upgraded.delete();
   });
 });
 

@@ -296,6 +296,26 @@ describe('upload queue', () => {
     expect(server.count('start')).toBe(1);
   });
 
+  it('forwards a cancel to the tab that runs the upload', async () => {
+    const locks = new FakeLocks();
+    const bus = new FakeChannelBus();
+    const a = openTab(server, db, { locks, channel: bus.join() });
+    const { plan, blobs } = await planFor(server, { 'a.bin': bytes(BIG, 3) });
+    server.hook = (request) => (request.kind === 'chunk' ? 'hang' : undefined);
+    const outcome = a.next();
+    const id = await a.queue.enqueue(plan, blobs);
+    await until(() => server.count('chunk') === 3);
+    const b = openTab(server, db, { locks, channel: bus.join() });
+    await b.queue.start();
+    await until(() => b.queue.list().some((p) => p.id === id));
+    await b.queue.cancel(id);
+    expect(await outcome).toEqual({ kind: 'cancelled', id, projectPath: 'ws/proj' });
+    expect(server.transactions.size).toBe(0);
+    await until(() => b.queue.list().length === 0);
+    expect(b.outcomes).toEqual([]);
+    expect(await storedRows()).toBe(0);
+  });
+
   it('runs an upload another tab held once that tab lets go of it', async () => {
     const locks = new FakeLocks();
     const release = locks.holdElsewhere('waymark-upload:');
