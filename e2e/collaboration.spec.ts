@@ -2,7 +2,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { admin, createUser } from './support/admin';
 import { createProject } from './support/api';
 import { expectAccessible } from './support/axe';
-import { pushFiles } from './support/push';
+import { ProjectFilesPage } from './pages/project-files-page';
 import { signIn } from './pages/session';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -140,11 +140,16 @@ test('an access request is accepted as writer, downgraded to reader, and the mem
   await guestPage.reload();
   await expect(guestPage.getByRole('heading', { name: 'Account details' })).toBeVisible();
   await expect(guestPage.getByText(`You requested an access to project ${name}`)).toHaveCount(0);
-  await pushFiles(guestPage, 'waymark', name, {
-    files: { 'notes.txt': 'Reed beds mapped on the north shore.\n' },
-  });
   expect(await projectPermissions(guestPage, name)).toEqual({ role: 'writer', upload: true });
-  await guestPage.goto(projectPath(name));
+  const guestFiles = new ProjectFilesPage(guestPage, 'waymark', name);
+  await guestFiles.goto();
+  await expect(guestFiles.uploadArea()).toBeVisible();
+  await guestFiles.dropFiles({ 'notes.txt': 'Reed beds mapped on the north shore.\n' });
+  await guestFiles.expectCounts(1, 0, 0);
+  await guestFiles.updateChanges().click();
+  await expect(guestPage.getByText(`Upload finished: waymark/${name}`)).toBeVisible({
+    timeout: 20_000,
+  });
   await expect(guestPage.getByRole('link', { name: 'notes.txt' })).toBeVisible();
   await expect(guestPage.getByRole('tab', { name: 'Collaborators' })).toHaveCount(0);
 
@@ -158,9 +163,16 @@ test('an access request is accepted as writer, downgraded to reader, and the mem
   ).toHaveValue('Reader');
   expect(await projectPermissions(guestPage, name)).toEqual({ role: 'reader', upload: false });
   expect(await pushStartStatus(guestPage, name)).toBe(403);
+  // The guest's upload controls are gone.
+  await guestFiles.goto();
+  await expect(guestPage.getByRole('link', { name: 'notes.txt' })).toBeVisible();
+  await expect(guestFiles.uploadArea()).toHaveCount(0);
+  await guestPage.getByRole('link', { name: 'notes.txt' }).click();
+  await expect(guestPage.getByRole('button', { name: 'Download' }).first()).toBeVisible();
+  await expect(guestPage.getByRole('button', { name: 'Delete file' })).toHaveCount(0);
 
   // The guest leaves the project and loses access to it.
-  await guestPage.reload();
+  await guestPage.goto(projectPath(name));
   await guestPage.getByRole('button', { name: 'Leave project' }).click();
   const dialog = guestPage.getByRole('dialog');
   await expect(dialog).toContainText(`Are you sure to leave the project waymark/${name}?`);
