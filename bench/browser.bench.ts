@@ -2,10 +2,12 @@
 // (bench/browser/main.ts) and served by the real server:
 // - SHA-1 of a 1 GiB file in the hashing worker, against `sha1sum` on the same file
 //   (throughput at least 0.5× sha1sum's);
-// - main-thread tasks over 50 ms while the worker hashes 1 GiB (none).
+// - main-thread tasks over 50 ms while the worker hashes 1 GiB (none);
+// - uploading the 1 GiB file with the upload engine (IndexedDB copy, chunks, finish) to the
+//   local server, against `cp` of the same file (throughput at least 0.3× cp's).
 import { execFile } from 'node:child_process';
-import { randomFillSync } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { createHash, randomFillSync } from 'node:crypto';
+import { createReadStream, existsSync } from 'node:fs';
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -13,8 +15,9 @@ import { promisify } from 'node:util';
 import { chromium, type Page } from '@playwright/test';
 import { build } from 'vite';
 import { startServer } from '../server/src/main';
+import { BENCH_ADMIN_PASSWORD } from './session';
 import { countResult, report, throughputResult, type BenchResult } from './harness';
-import type { BenchWindow, HashRun } from './browser/api';
+import type { BenchWindow, HashRun, UploadRun, UploadTarget } from './browser/api';
 
 const run = promisify(execFile);
 const PORT = 18471;
@@ -45,6 +48,30 @@ function median(values: number[]): number {
   return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 }
 
+/** Stamps the file's first bytes with `round`, so each upload is new content for the server. */
+async function stamp(file: string, round: number): Promise<string> {
+  const handle = await open(file, 'r+');
+  try {
+    const mark = Buffer.alloc(8);
+    mark.writeDoubleLE(round);
+    await handle.write(mark, 0, 8, 0);
+  } finally {
+    await handle.close();
+  }
+  const hash = createHash('sha1');
+  for await (const piece of createReadStream(file)) hash.update(piece as Buffer);
+  return hash.digest('hex');
+}
+
+async function uploadInPage(page: Page, file: string, target: UploadTarget): Promise<UploadRun> {
+  await page.reload();
+  await page.getByLabel('Benchmark file').setInputFiles(file);
+  return page.evaluate(
+    (target) => (globalThis as unknown as BenchWindow).waymarkBench.uploadChosenFile(target),
+    target,
+  );
+}
+
 async function hashInPage(page: Page, file: string): Promise<HashRun> {
   await page.getByLabel('Benchmark file').setInputFiles(file);
   return page.evaluate(() => (globalThis as unknown as BenchWindow).waymarkBench.hashChosenFile());
@@ -63,7 +90,15 @@ export async function benchBrowser(): Promise<BenchResult[]> {
   const file = join(dir, 'data.bin');
   await writeRandomFile(file, FILE_SIZE);
   const server = await startServer(
-    { DATA_DIR: join(dir, 'data'), PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
+    {
+      DATA_DIR: join(dir, 'data'),
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      ADMIN_PASSWORD: BENCH_ADMIN_PASSWORD,
+      GLOBAL_WORKSPACE: 'admin',
+      GLOBAL_STORAGE: String(64 * 1024 ** 3),
+    },
     { handleSignals: false, exitOnError: false, print: () => {}, distDir },
   );
   const browser = await chromium.launch({ executablePath: chromiumPath() });
@@ -83,6 +118,23 @@ export async function benchBrowser(): Promise<BenchResult[]> {
       worker.push(result.ms);
       longTasks += result.longTasks;
     }
+    const copy: number[] = [];
+    const upload: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const sha1 = await stamp(file, round + 1);
+      const started = performance.now();
+      await run('cp', [file, join(dir, 'copy.bin')]);
+      copy.push(performance.now() - started);
+      await rm(join(dir, 'copy.bin'));
+      const target = {
+        username: 'admin',
+        password: BENCH_ADMIN_PASSWORD,
+        namespace: 'admin',
+        project: `upload-${round}`,
+        sha1,
+      };
+      upload.push((await uploadInPage(page, file, target)).ms);
+    }
     const gib = (FILE_SIZE / 1024 ** 3).toFixed(FILE_SIZE >= 1024 ** 3 ? 0 : 2);
     return [
       throughputResult(
@@ -92,6 +144,12 @@ export async function benchBrowser(): Promise<BenchResult[]> {
         0.5,
       ),
       countResult(`main-thread tasks over 50 ms while hashing ${gib} GiB ×${ROUNDS}`, longTasks, 0),
+      throughputResult(
+        `upload of ${gib} GiB to the local server vs cp`,
+        median(copy),
+        median(upload),
+        0.3,
+      ),
     ];
   } finally {
     await browser.close();

@@ -6,8 +6,23 @@ export interface HashRun {
   longestTaskMs: number;
 }
 
+/** Where the upload benchmark signs in and which new project it uploads to. */
+export interface UploadTarget {
+  username: string;
+  password: string;
+  namespace: string;
+  project: string;
+  /** SHA-1 of the chosen file (the analysis step, measured by the hashing benchmark). */
+  sha1: string;
+}
+
+export interface UploadRun {
+  ms: number;
+}
+
 export interface BenchApi {
   hashChosenFile(): Promise<HashRun>;
+  uploadChosenFile(target: UploadTarget): Promise<UploadRun>;
 }
 
 export interface BenchWindow {
