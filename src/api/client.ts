@@ -10,6 +10,7 @@
  * - failures become an `ApiError` whose message is the server's `detail` or the call's fallback;
  * - retries are opt-in per call (see retry.ts).
  */
+import { readBody } from './body';
 import { ApiError, CSRF_EXPIRED_DETAIL, MAINTENANCE_MESSAGE, detailOf } from './errors';
 import {
   parseRetryAfter,
@@ -141,22 +142,6 @@ export function buildUrl(baseUrl: string, path: string, query?: QueryParams): st
   const url = `${baseUrl}${path}`;
   if (!search) return url;
   return `${url}${url.includes('?') ? '&' : '?'}${search}`;
-}
-
-/** Reads a body as JSON when it parses, else as text; an empty body is undefined. */
-async function readBody(response: Response): Promise<unknown> {
-  let text: string;
-  try {
-    text = await response.text();
-  } catch {
-    return undefined;
-  }
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
 }
 
 export function createApiClient(config: ApiClientConfig = {}): ApiClient {

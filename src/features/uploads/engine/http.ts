@@ -5,9 +5,9 @@
  * 'The CSRF token has expired.' gets a fresh token (from the page, through `refreshCsrf`) and
  * one replay. Every HTTP answer is returned; only a failed connection throws (NetworkError).
  */
-
-export const CSRF_HEADER = 'X-CSRF-Token';
-export const CSRF_EXPIRED_DETAIL = 'The CSRF token has expired.';
+import { readBody } from '../../../api/body';
+import { CSRF_HEADER } from '../../../api/client';
+import { CSRF_EXPIRED_DETAIL } from '../../../api/errors';
 
 /** The request never got an HTTP answer (offline, connection reset, server down). */
 export class NetworkError extends Error {
@@ -44,21 +44,6 @@ function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
       error !== null &&
       (error as { name?: unknown }).name === 'AbortError')
   );
-}
-
-async function readBody(response: Response): Promise<unknown> {
-  let text: string;
-  try {
-    text = await response.text();
-  } catch {
-    return undefined;
-  }
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
 }
 
 export interface HttpRequest {
