@@ -5,45 +5,53 @@
 import { Button, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { Workbox } from 'workbox-window';
-import type { ClientToServiceWorkerMessage } from '../sw/messages';
 
 export const UPDATE_NOTIFICATION_ID = 'app-update';
+
+export const UPDATE_AVAILABLE = 'A new version of Waymark is available.';
+export const UPDATE_RELOAD = 'Reload';
 
 /** The part of workbox-window's Workbox the prompt uses. */
 export interface UpdateSource {
   addEventListener(type: 'waiting' | 'controlling', listener: () => void): void;
+  /** Posts `{ type: 'SKIP_WAITING' }` to the waiting worker (src/sw/sw.ts activates it). */
+  messageSkipWaiting(): void;
 }
 
 export interface UpdatePromptOptions {
-  /** The waiting service worker, if any. */
-  getWaiting: () => Promise<ServiceWorker | null | undefined>;
   reload?: () => void;
 }
 
 /** Shows the 'Reload' prompt whenever a new version waits; 'Reload' activates it, then reloads. */
 export function promptOnUpdate(
   wb: UpdateSource,
-  { getWaiting, reload }: UpdatePromptOptions,
+  { reload = () => window.location.reload() }: UpdatePromptOptions = {},
 ): void {
+  let reloading = false;
+  // Reload once the new worker has taken over the page, and only after 'Reload' asked for it.
+  wb.addEventListener('controlling', () => {
+    if (!reloading) return;
+    reloading = false;
+    reload();
+  });
   wb.addEventListener('waiting', () => {
     notifications.show({
       id: UPDATE_NOTIFICATION_ID,
+      'aria-label': UPDATE_AVAILABLE,
       autoClose: false,
       withCloseButton: true,
       message: (
         <Group justify="space-between" wrap="nowrap" gap="md">
-          <Text size="sm">A new version of Waymark is available.</Text>
+          <Text size="sm">{UPDATE_AVAILABLE}</Text>
           <Button
             size="xs"
             onClick={() => {
               notifications.hide(UPDATE_NOTIFICATION_ID);
-              // Reload once the new worker has taken over the page.
-              wb.addEventListener('controlling', reload ?? (() => window.location.reload()));
-              const message: ClientToServiceWorkerMessage = { type: 'app/skip-waiting' };
-              void getWaiting().then((waiting) => waiting?.postMessage(message));
+              reloading = true;
+              wb.messageSkipWaiting();
             }}
           >
-            Reload
+            {UPDATE_RELOAD}
           </Button>
         </Group>
       ),
@@ -54,8 +62,6 @@ export function promptOnUpdate(
 export function registerServiceWorker(): void {
   if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
   const wb = new Workbox('/sw.js', { scope: '/' });
-  promptOnUpdate(wb, {
-    getWaiting: async () => (await navigator.serviceWorker.getRegistration('/'))?.waiting,
-  });
+  promptOnUpdate(wb);
   void wb.register();
 }

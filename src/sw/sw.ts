@@ -42,7 +42,7 @@ self.addEventListener('message', (event: ExtendableMessageEvent) => {
   if (!isClientMessage(event.data)) return;
   const message = event.data;
   switch (message.type) {
-    case 'app/skip-waiting':
+    case 'SKIP_WAITING':
       void self.skipWaiting();
       break;
     default: {
