@@ -1,6 +1,7 @@
 /** GET /app/init: session bootstrap (authenticated, superuser); its response mints the CSRF token. */
 import { queryOptions } from '@tanstack/react-query';
-import { api } from '../../../api';
+import { ApiError, api } from '../../../api';
+import { lastInit, rememberInit } from '../model/lastInit';
 
 export interface InitData {
   authenticated: boolean;
@@ -10,12 +11,26 @@ export interface InitData {
 export const ANONYMOUS: InitData = { authenticated: false, superuser: false };
 export const INIT_FALLBACK = 'Failed to init application.';
 
+/**
+ * Asks the server who is logged in. When the server cannot be reached (offline), the app still
+ * starts, as the visitor last known in this browser or anonymous (model/lastInit.ts).
+ */
 export async function fetchInit(signal?: AbortSignal): Promise<InitData> {
-  const data = await api.get<Partial<InitData> | undefined>('/app/init', {
-    signal,
-    fallbackMessage: INIT_FALLBACK,
-  });
-  return { authenticated: data?.authenticated === true, superuser: data?.superuser === true };
+  let data: Partial<InitData> | undefined;
+  try {
+    data = await api.get<Partial<InitData> | undefined>('/app/init', {
+      signal,
+      fallbackMessage: INIT_FALLBACK,
+    });
+  } catch (error) {
+    if (error instanceof ApiError && error.isNetworkError && !signal?.aborted) {
+      return lastInit() ?? ANONYMOUS;
+    }
+    throw error;
+  }
+  const init = { authenticated: data?.authenticated === true, superuser: data?.superuser === true };
+  rememberInit(init);
+  return init;
 }
 
 export const initQueryOptions = queryOptions({

@@ -6,6 +6,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { ANONYMOUS, initQueryOptions } from '../api/init';
 import { profileQueryOptions } from '../api/profile';
+import { rememberInit } from './lastInit';
 
 /** Query key roots that do not depend on who is logged in. */
 const INSTANCE_KEYS = new Set<unknown>(['platform', 'device']);
@@ -19,6 +20,7 @@ export async function initialiseSession(queryClient: QueryClient): Promise<void>
 export function endSession(queryClient: QueryClient): void {
   queryClient.removeQueries({ predicate: (query) => !INSTANCE_KEYS.has(query.queryKey[0]) });
   queryClient.setQueryData(initQueryOptions.queryKey, ANONYMOUS);
+  rememberInit(ANONYMOUS);
 }
 
 export function isLoggedIn(queryClient: QueryClient): boolean {
