@@ -104,3 +104,21 @@ export function throughputResult(
     detail: `${candidateMs.toFixed(0)} ms vs baseline ${baselineMs.toFixed(0)} ms: throughput ${ratio.toFixed(2)}× the baseline's (target ≥ ${minimum}×)`,
   };
 }
+
+/** A measured amount (a size, a figure) that must stay at or under `limit` (no baseline). */
+export function limitResult(
+  name: string,
+  value: number,
+  limit: number,
+  detail = `${value} (target ≤ ${limit})`,
+): BenchResult {
+  return {
+    name,
+    baselineMs: NaN,
+    candidateMs: NaN,
+    ratio: value,
+    target: limit,
+    ok: value <= limit,
+    detail,
+  };
+}

@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark, each printing a ratio against a baseline from the same run.
 import { benchBlobStore } from './blob-store.bench';
 import { benchBrowser } from './browser.bench';
+import { benchBundleSize } from './bundle-size.bench';
 import { benchChangeset } from './changeset.bench';
 import { benchHttp } from './http.bench';
 import { benchProjects } from './projects.bench';
@@ -14,4 +15,5 @@ report([
   ...(await benchUploadFinish()),
   ...(await benchBrowser()),
   ...(await benchChangeset()),
+  ...(await benchBundleSize()),
 ]);
