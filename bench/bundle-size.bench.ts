@@ -101,11 +101,27 @@ function offendersOf(asset: Asset, modules: Map<string, string[]>): string[] {
   );
 }
 
+/** Package or source folder of a module id, for the BENCH_BUNDLE_VERBOSE listing. */
+function origin(id: string): string {
+  const pkg = /node_modules\/((@[^/]+\/)?[^/]+)/.exec(id);
+  if (pkg?.[1]) return pkg[1];
+  const src = /\/src\/(.*)$/.exec(id);
+  return src?.[1] ? `src/${src[1].split('/').slice(0, 2).join('/')}` : id;
+}
+
+/** BENCH_BUNDLE_VERBOSE=1: each file's gzipped size and the packages and folders in it. */
+function describe(name: string, asset: Asset, size: number, modules: Map<string, string[]>) {
+  const origins = new Set((modules.get(asset.url) ?? []).map(origin));
+  console.log(`  ${name}: ${asset.url} ${(size / 1024).toFixed(1)} KB: ${[...origins].join(' ')}`);
+}
+
 function measurePage(name: string, assets: Asset[], modules: Map<string, string[]>): BenchResult[] {
   let gzipped = 0;
   const offenders: string[] = [];
   for (const asset of assets) {
-    gzipped += gzipSync(asset.body, { level: 9 }).length;
+    const size = gzipSync(asset.body, { level: 9 }).length;
+    gzipped += size;
+    if (process.env.BENCH_BUNDLE_VERBOSE) describe(name, asset, size, modules);
     offenders.push(...offendersOf(asset, modules));
   }
   for (const offender of offenders) console.log(`  ${name} loads ${offender}`);
