@@ -9,7 +9,7 @@ import { expect, test } from '@playwright/test';
 import { startServer, type RunningServer } from '../server/src/main';
 import { e2ePort } from './support/env';
 
-const port = e2ePort + 1;
+const port = e2ePort + 2;
 const origin = `http://127.0.0.1:${port}`;
 let dir = '';
 let server: RunningServer | undefined;
