@@ -46,8 +46,14 @@ describe('sha1OfBlob', () => {
 
   it('reports progress up to the file size', async () => {
     const data = bytes(SHA1_SLICE_SIZE * 40);
+    const blob = new Blob([data]);
     const progress = vi.fn();
-    await sha1OfBlob(new Blob([data]), { onProgress: progress });
+    // Read through slices: one progress report per read.
+    const source = {
+      size: blob.size,
+      slice: (start: number, end: number) => blob.slice(start, end),
+    };
+    await sha1OfBlob(source, { onProgress: progress });
     const loaded = progress.mock.calls.map((call) => call[0] as number);
     expect(loaded).toEqual([...loaded].sort((a, b) => a - b));
     expect(progress).toHaveBeenLastCalledWith(data.length, data.length);
@@ -67,6 +73,37 @@ describe('sha1OfBlob', () => {
     };
     await expect(sha1OfBlob(source)).resolves.toBe(nodeSha1(data));
     expect(Math.max(...sizes)).toBeLessThan(blob.size);
+  });
+
+  it('reads a Blob through its stream, with the same digest and bounded progress', async () => {
+    const data = bytes(SHA1_SLICE_SIZE * 40 + 3);
+    const blob = new Blob([data]);
+    const streamed = vi.spyOn(blob, 'stream');
+    const progress = vi.fn();
+    await expect(sha1OfBlob(blob, { onProgress: progress })).resolves.toBe(nodeSha1(data));
+    expect(streamed).toHaveBeenCalledTimes(1);
+    // Progress at most once per 4 MB read, then the end.
+    expect(progress.mock.calls.length).toBeLessThanOrEqual(
+      Math.ceil(data.length / (SHA1_SLICE_SIZE * 16)) + 1,
+    );
+    expect(progress).toHaveBeenLastCalledWith(data.length, data.length);
+  });
+
+  it('cancels the stream when aborted while reading', async () => {
+    const controller = new AbortController();
+    let cancelled = false;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(target) {
+        target.enqueue(bytes(1024));
+        controller.abort();
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const source = { size: 1_000_000, slice: () => new Blob([]), stream: () => stream };
+    await expect(sha1OfBlob(source, { signal: controller.signal })).rejects.toThrow();
+    expect(cancelled).toBe(true);
   });
 
   it('stops when aborted', async () => {

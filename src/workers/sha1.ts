@@ -1,6 +1,8 @@
 /**
  * SHA-1 of a file with hash-wasm, fed in 256 KB slices (spec 001 §9: "checksum SHA-1 in 256 KB
  * slices"). Pure logic without DOM types so it runs in a worker and in Node tests alike.
+ * A Blob is read through its stream (in Chromium about 1.6× faster than 4 MB slices read one
+ * by one, bench/browser.bench.ts); other sources through slices.
  */
 import { createSHA1 } from 'hash-wasm';
 
@@ -16,11 +18,51 @@ export type HashProgress = (loaded: number, total: number) => void;
 export interface SliceableSource {
   readonly size: number;
   slice(start: number, end: number): { arrayBuffer(): Promise<ArrayBuffer> };
+  /** The source's byte stream (a Blob's): read this way when present. */
+  stream?(): ReadableStream<Uint8Array>;
 }
 
 export interface Sha1Options {
   onProgress?: HashProgress;
   signal?: AbortSignal;
+}
+
+type Hasher = Awaited<ReturnType<typeof createSHA1>>;
+
+function update(hasher: Hasher, bytes: Uint8Array): void {
+  for (let start = 0; start < bytes.length; start += SHA1_SLICE_SIZE) {
+    hasher.update(bytes.subarray(start, start + SHA1_SLICE_SIZE));
+  }
+}
+
+/** Feeds the stream to the hasher; progress at most once per read size, and at the end. */
+async function hashStream(
+  stream: ReadableStream<Uint8Array>,
+  hasher: Hasher,
+  total: number,
+  { onProgress, signal }: Sha1Options,
+): Promise<void> {
+  const reader = stream.getReader();
+  const every = SHA1_SLICE_SIZE * SLICES_PER_READ;
+  let loaded = 0;
+  let reported = 0;
+  try {
+    for (;;) {
+      signal?.throwIfAborted();
+      const { done, value } = await reader.read();
+      if (done) break;
+      update(hasher, value);
+      loaded += value.length;
+      if (loaded - reported >= every || loaded === total) {
+        reported = loaded;
+        onProgress?.(loaded, total);
+      }
+    }
+  } catch (error) {
+    await reader.cancel().catch(() => undefined);
+    throw error;
+  }
+  if (reported !== loaded) onProgress?.(loaded, total);
 }
 
 /** Hex SHA-1 digest of `source`. */
@@ -32,14 +74,15 @@ export async function sha1OfBlob(
   const hasher = await createSHA1();
   hasher.init();
   const total = source.size;
+  if (source.stream && total > 0) {
+    await hashStream(source.stream(), hasher, total, options);
+    return hasher.digest('hex');
+  }
   const readSize = SHA1_SLICE_SIZE * SLICES_PER_READ;
   for (let offset = 0; offset < total; offset += readSize) {
     signal?.throwIfAborted();
     const end = Math.min(offset + readSize, total);
-    const bytes = new Uint8Array(await source.slice(offset, end).arrayBuffer());
-    for (let start = 0; start < bytes.length; start += SHA1_SLICE_SIZE) {
-      hasher.update(bytes.subarray(start, start + SHA1_SLICE_SIZE));
-    }
+    update(hasher, new Uint8Array(await source.slice(offset, end).arrayBuffer()));
     onProgress?.(end, total);
   }
   if (total === 0) onProgress?.(0, 0);
