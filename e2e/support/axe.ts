@@ -4,6 +4,10 @@ import { expect, type Page } from '@playwright/test';
 
 /** Fails on serious or critical axe-core violations, listing them. */
 export async function expectAccessible(page: Page, name: string) {
+  // Colour contrast is only meaningful once opening transitions (menus, dialogs) have ended.
+  await page.waitForFunction(
+    `document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState === 'finished')`,
+  );
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
