@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator } from '@playwright/test';
 import { createProject } from './support/api';
+import { expectAccessible } from './support/axe';
 import { e2eAdmin } from './support/env';
 import { pointWkt, pointsGeoPackage, type PointFeature } from './support/geopackage';
 import { pushFiles } from './support/push';
@@ -29,17 +29,6 @@ const V2: PointFeature[] = [
   V1[3] as PointFeature,
   ...INSERTED,
 ];
-
-/** Fails on serious or critical axe-core violations, listing them. */
-async function expectAccessible(page: Page, name: string) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) => `${name}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-    );
-  expect(serious).toEqual([]);
-}
 
 /** Each body row as [change type (the icon's name), ...cell texts]. */
 async function tableRows(table: Locator): Promise<string[][]> {

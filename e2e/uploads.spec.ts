@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { createUser } from './support/admin';
 import { createProject, shareProject } from './support/api';
+import { expectAccessible } from './support/axe';
 import { e2eAdmin } from './support/env';
 import { pushFiles } from './support/push';
 import { ProjectFilesPage } from './pages/project-files-page';
@@ -210,11 +210,7 @@ test('on a 768 px touch screen the picker button uploads, and the screen stays a
   expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(768);
   expect(box?.y ?? 0).toBeLessThan(200);
 
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect(serious).toEqual([]);
+  await expectAccessible(page, 'upload area at 768 px');
 
   await files.updateChanges().tap();
   await expect(page.getByText(`Upload finished: waymark/${name}`)).toBeVisible({ timeout: 20_000 });
