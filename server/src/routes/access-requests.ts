@@ -10,6 +10,7 @@ import {
   type AccessRequestListQuery,
 } from '../services/access-requests';
 import {
+  idParams,
   authErrorSchema,
   emptySchema,
   formOrProblemSchema,
@@ -142,12 +143,6 @@ const accessRequestRoutes: FastifyPluginAsync = async (app) => {
       return reply.code(200).send();
     },
   );
-
-  const idParams = {
-    type: 'object',
-    required: ['id'],
-    properties: { id: { type: 'string' } },
-  } as const;
 
   app.post<{ Params: { id: string }; Body: { permissions?: unknown } }>(
     '/app/project/access-request/accept/:id',

@@ -16,7 +16,13 @@ import {
   type CollaboratorRole,
   type UserSearchQuery,
 } from '../services/collaborators';
-import { authErrorSchema, emptySchema, problemSchema, workspaceRoleSchema } from './schemas';
+import {
+  authErrorSchema,
+  emptySchema,
+  idParams,
+  problemSchema,
+  workspaceRoleSchema,
+} from './schemas';
 
 const nullableString = { type: ['string', 'null'] } as const;
 const projectRoleSchema = { type: 'string', enum: ['reader', 'writer', 'owner'] } as const;
@@ -73,12 +79,6 @@ const searchResultSchema = {
       },
     },
   },
-} as const;
-
-const idParams = {
-  type: 'object',
-  required: ['id'],
-  properties: { id: { type: 'string' } },
 } as const;
 
 const collaboratorRoutes: FastifyPluginAsync = async (app) => {

@@ -18,6 +18,7 @@ import {
 } from '../services/project-settings';
 import { createProject, listProjects, type CreateProjectInput } from '../services/projects';
 import {
+  idParams,
   authErrorSchema,
   emptySchema,
   pageQueryProperties,
@@ -179,12 +180,6 @@ const namespaceNameParams = {
   type: 'object',
   required: ['namespace', 'name'],
   properties: { namespace: { type: 'string' }, name: { type: 'string' } },
-} as const;
-
-const idParams = {
-  type: 'object',
-  required: ['id'],
-  properties: { id: { type: 'string' } },
 } as const;
 
 /** PUT settings takes the same access keys a project answers with (api-reference A.5). */

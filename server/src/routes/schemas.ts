@@ -22,6 +22,13 @@ export const formErrorSchema = {
 
 export const emptySchema = { type: 'null' } as const;
 
+/** Path parameters of routes addressed by an id (`/…/:id`). */
+export const idParams = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'string' } },
+} as const;
+
 export const stringList = { type: 'array', items: { type: 'string' } } as const;
 
 /** Key → count (e.g. chunk id → how many times the server wrote it). */

@@ -46,10 +46,3 @@ export class BlobKeyHasher {
     this.inLeaf = 0;
   }
 }
-
-/** The key of in-memory content (tests, small files). */
-export function blobKeyOf(content: Uint8Array | string): string {
-  return new BlobKeyHasher()
-    .update(typeof content === 'string' ? Buffer.from(content) : content)
-    .digest();
-}

@@ -121,16 +121,6 @@ export class UploadStaging {
     }
   }
 
-  /** Size of a staged file (0 when it does not exist). */
-  async size(transaction: string, fileIndex: number): Promise<number> {
-    try {
-      return (await fsp.stat(this.fileOf(transaction, fileIndex))).size;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
-      throw error;
-    }
-  }
-
   async remove(transaction: string): Promise<void> {
     await fsp.rm(this.dirOf(transaction), { recursive: true, force: true });
   }
