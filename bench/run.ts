@@ -1,4 +1,5 @@
 // `npm run bench`: every benchmark, each printing a ratio against a baseline from the same run.
+// `npm run bench -- projects http`: only the named ones.
 import { benchBlobStore } from './blob-store.bench';
 import { benchBrowser } from './browser.bench';
 import { benchBundleSize } from './bundle-size.bench';
@@ -6,14 +7,27 @@ import { benchChangeset } from './changeset.bench';
 import { benchHttp } from './http.bench';
 import { benchProjects } from './projects.bench';
 import { benchUploadFinish } from './upload-finish.bench';
-import { report } from './harness';
+import { report, type BenchResult } from './harness';
 
-report([
-  ...(await benchBlobStore()),
-  ...(await benchHttp()),
-  ...(await benchProjects()),
-  ...(await benchUploadFinish()),
-  ...(await benchBrowser()),
-  ...(await benchChangeset()),
-  ...(await benchBundleSize()),
-]);
+const BENCHES: Record<string, () => Promise<BenchResult[]>> = {
+  'blob-store': benchBlobStore,
+  http: benchHttp,
+  projects: benchProjects,
+  'upload-finish': benchUploadFinish,
+  browser: benchBrowser,
+  changeset: benchChangeset,
+  'bundle-size': benchBundleSize,
+};
+
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((name) => !(name in BENCHES));
+if (unknown.length > 0) {
+  console.error(`Unknown bench: ${unknown.join(', ')}. Known: ${Object.keys(BENCHES).join(', ')}`);
+  process.exit(2);
+}
+
+const results: BenchResult[] = [];
+for (const [name, bench] of Object.entries(BENCHES)) {
+  if (wanted.length === 0 || wanted.includes(name)) results.push(...(await bench()));
+}
+report(results);

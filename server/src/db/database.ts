@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
@@ -89,7 +90,8 @@ export async function openPglite(dataDir: string): Promise<Database> {
   const release = lockPgliteDir(dataDir, dir);
   let client: PGlite;
   try {
-    client = await PGlite.create({ dataDir: dir });
+    // pg_trgm backs the project name search index (PostgreSQL ships it in contrib).
+    client = await PGlite.create({ dataDir: dir, extensions: { pg_trgm } });
   } catch (error) {
     release();
     throw error;

@@ -187,6 +187,8 @@ export const projects = pgTable(
     unique('projects_workspace_name_key').on(t.workspaceId, t.name),
     index('projects_updated_idx').on(t.updatedAt),
     index('projects_removed_idx').on(t.removedAt),
+    // Name search (`lower(name) LIKE '%…%'`) through trigrams, instead of a sequential scan.
+    index('projects_name_trgm_idx').using('gin', sql`lower(${t.name}) gin_trgm_ops`),
   ],
 );
 

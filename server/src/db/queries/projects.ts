@@ -192,7 +192,8 @@ export async function listProjectsPage(
   const viewer = alias(projectMembers, 'viewer_member');
   const conditions: (SQL | undefined)[] = [scopeCondition(filter.scope)];
   if (filter.nameContains) {
-    conditions.push(sql`${projects.name} ilike ${likePattern(filter.nameContains)}`);
+    // `lower(…) like lower(…)` rather than ILIKE, so projects_name_trgm_idx serves it.
+    conditions.push(sql`lower(${projects.name}) like lower(${likePattern(filter.nameContains)})`);
   }
   for (const name of filter.workspaceNames ?? []) {
     conditions.push(sql`lower(${workspaces.name}) = lower(${name})`);
