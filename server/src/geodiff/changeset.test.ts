@@ -76,14 +76,17 @@ beforeAll(async () => {
 
 afterAll(() => s.cleanup());
 
-/** Every row of every user table and R-tree index, ordered, for row-by-row comparison. */
+/**
+ * Every row of every layer, R-tree index and feature count, ordered, for row-by-row
+ * comparison (gpkg_contents is metadata changesets do not carry, as in geodiff).
+ */
 function rowsOf(file: string): Record<string, unknown[]> {
   const db = new Database(file, { readonly: true });
   try {
     const tables = db
       .prepare(
         `SELECT name FROM sqlite_master WHERE type = 'table'
-           AND (name NOT LIKE 'gpkg%' OR name IN ('gpkg_contents', 'gpkg_ogr_contents'))
+           AND (name NOT LIKE 'gpkg%' OR name = 'gpkg_ogr_contents')
            AND name NOT LIKE 'sqlite%' AND name NOT LIKE 'rtree%node' AND name NOT LIKE 'rtree%parent'
            AND name NOT LIKE 'rtree%rowid' ORDER BY name`,
       )
@@ -172,6 +175,96 @@ describe('createChangeset and applyChangeset on GeoPackages', () => {
   });
 });
 
+/** A plain SQLite file made by running `sql`. */
+async function sqliteFile(name: string, sql: string): Promise<string> {
+  const target = s.file(name);
+  const db = new Database(target);
+  db.exec(sql);
+  db.close();
+  return target;
+}
+
+describe('applyChangeset on plain SQLite files', () => {
+  const schema = `CREATE TABLE plots (id INTEGER PRIMARY KEY, code TEXT UNIQUE NOT NULL,
+      seen DATETIME);
+    CREATE TABLE audit (id INTEGER PRIMARY KEY, plot INTEGER, what TEXT);
+    CREATE TRIGGER plots_audit AFTER UPDATE ON plots BEGIN
+      INSERT INTO audit (plot, what) VALUES (NEW.id, 'update'); END;`;
+
+  it('sets the file’s own triggers aside (the diff holds what they did) and keeps them', async () => {
+    const base = await sqliteFile(
+      'trig-base.sqlite',
+      `${schema} INSERT INTO plots VALUES (1, 'a', '2024-05-04T10:00:00.5Z');`,
+    );
+    const modified = await copyOf(base, 'trig-mod.sqlite');
+    const db = new Database(modified);
+    db.exec(`UPDATE plots SET code = 'b' WHERE id = 1`);
+    db.close();
+    const diff = createChangeset(base, modified);
+    expect(readChangeset(diff).map((t) => t.name)).toEqual(['audit', 'plots']);
+    const target = await copyOf(base, 'trig-target.sqlite');
+    applyChangeset(target, diff);
+    expect(rowsOfPlain(target)).toEqual(rowsOfPlain(modified));
+    const check = new Database(target, { readonly: true });
+    const triggers = check.prepare(`SELECT name FROM sqlite_master WHERE type = 'trigger'`).all();
+    check.close();
+    expect(triggers).toEqual([{ name: 'plots_audit' }]);
+  });
+
+  it('applies changes a UNIQUE constraint refuses in the order given, by trying them again', async () => {
+    const base = await sqliteFile(
+      'swap-base.sqlite',
+      `${schema} DROP TRIGGER plots_audit; INSERT INTO plots VALUES (1, 'a', NULL), (2, 'b', NULL);`,
+    );
+    const modified = await copyOf(base, 'swap-mod.sqlite');
+    const db = new Database(modified);
+    // The changeset lists the update (to 'b') before the delete that frees 'b'.
+    db.exec(`DELETE FROM plots WHERE id = 2; UPDATE plots SET code = 'b' WHERE id = 1;
+      INSERT INTO plots VALUES (3, 'c', NULL);`);
+    db.close();
+    const target = await copyOf(base, 'swap-target.sqlite');
+    const diff = createChangeset(base, modified);
+    expect(readChangeset(diff)[0]!.changes.map((c) => c.op)).toEqual([
+      'insert',
+      'update',
+      'delete',
+    ]);
+    applyChangeset(target, diff);
+    expect(rowsOfPlain(target)).toEqual(rowsOfPlain(modified));
+  });
+
+  it('matches DATETIME old values however their fractional seconds are written', async () => {
+    const base = await sqliteFile(
+      'dt-base.sqlite',
+      `${schema} DROP TRIGGER plots_audit; INSERT INTO plots VALUES (1, 'a', '2024-05-04 10:00:00.500');`,
+    );
+    const target = await sqliteFile(
+      'dt-target.sqlite',
+      `${schema} DROP TRIGGER plots_audit; INSERT INTO plots VALUES (1, 'a', '2024-05-04 10:00:00.5');`,
+    );
+    const modified = await copyOf(base, 'dt-mod.sqlite');
+    const db = new Database(modified);
+    db.exec(`UPDATE plots SET seen = '2025-01-01 00:00:00.000' WHERE id = 1`);
+    db.close();
+    applyChangeset(target, createChangeset(base, modified));
+    expect(rowsOfPlain(target)).toEqual(rowsOfPlain(modified));
+  });
+});
+
+function rowsOfPlain(file: string): Record<string, unknown[]> {
+  const db = new Database(file, { readonly: true });
+  try {
+    return Object.fromEntries(
+      ['plots', 'audit'].map((name) => [
+        name,
+        db.prepare(`SELECT * FROM ${name} ORDER BY 1`).all(),
+      ]),
+    );
+  } finally {
+    db.close();
+  }
+}
+
 describe('changesetEntries', () => {
   it('gives the same row-level history as comparing the two files', async () => {
     const db = new Database(v2, { readonly: true });
@@ -179,8 +272,10 @@ describe('changesetEntries', () => {
     db.close();
     const compared = await diffSqliteFiles(v1, v2);
     const key = (e: unknown) => JSON.stringify(e);
-    expect(fromDiff.entries.map(key).sort()).toEqual(compared.entries.map(key).sort());
-    expect(fromDiff.summary).toEqual(compared.summary);
+    // The comparison also lists gpkg_contents, which changesets leave out.
+    const layers = compared.entries.filter((e) => e.table === 'trees');
+    expect(fromDiff.entries.map(key).sort()).toEqual(layers.map(key).sort());
+    expect(fromDiff.summary).toEqual(compared.summary.filter((t) => t.table === 'trees'));
     expect(fromDiff.truncated).toBe(false);
   });
 });

@@ -1,8 +1,8 @@
 /**
- * Which tables of a SQLite / GeoPackage file changesets cover, and their columns: every
- * table except SQLite's own, GeoPackage metadata (gpkg_*, but gpkg_contents is covered, as
- * lib/sqlite-diff.ts compares it) and spatial index tables (rtree_*); virtual tables are
- * skipped. The R-tree indexes follow the layers through the GeoPackage triggers.
+ * Which tables of a SQLite / GeoPackage file changesets cover, and their columns, as geodiff
+ * decides: every table except GeoPackage metadata (gpkg_*), spatial index tables (rtree_*),
+ * SQLite's own (sqlite_*) and virtual tables. The R-tree indexes and feature counts follow
+ * the layers through the GeoPackage triggers.
  */
 import type Database from 'better-sqlite3';
 
@@ -20,9 +20,7 @@ export interface TableInfo {
 }
 
 export function isCovered(name: string): boolean {
-  const lower = name.toLowerCase();
-  if (lower === 'gpkg_contents') return true;
-  return !/^(sqlite_|gpkg_|rtree_)/.test(lower);
+  return !/^(sqlite_|gpkg_|rtree_)/i.test(name);
 }
 
 export const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
