@@ -404,6 +404,21 @@ describe('a GeoPackage uploaded whole', () => {
     const bobFile = await fileOf(v1);
     applyChangeset(bobFile, new Uint8Array(pulled.rawPayload));
     expect(rowsOf(bobFile)).toEqual(rowsOf(await fileOf(v2)));
+    // Like the reference, the update became a diff update.
+    const versions = await alice.get(
+      `/v1/project/versions/paginated/${ns}/${project.name}?page=1&per_page=10&descending=False`,
+    );
+    expect(versions.statusCode, versions.body).toBe(200);
+    const listedV2 = (
+      versions.json() as { versions: { name: string; changes: Record<string, number> }[] }
+    ).versions.find((v) => v.name === 'v2')!;
+    expect(listedV2.changes).toMatchObject({ updated: 0, updated_diff: 1 });
+    // The row-level history still comes from comparing the files.
+    const history = await alice.get(
+      `/v1/resource/changesets/${ns}/${project.name}/v2?path=${encodeURIComponent(FILE)}`,
+    );
+    expect(history.statusCode, history.body).toBe(200);
+    expect((history.json() as unknown[]).length).toBe(5);
   });
 
   it('gets no diff when its tables changed shape', async () => {

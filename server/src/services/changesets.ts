@@ -51,11 +51,6 @@ async function computeOne(ctx: AppContext, job: ClaimedChangeset): Promise<void>
     const after = path.join(dir, 'new.sqlite');
     await copyBlob(ctx, job.oldBlobKey, before);
     await copyBlob(ctx, job.newBlobKey, after);
-    // A whole-file update also gets its GeoPackage diff (services/version-diffs.ts).
-    await recordComputedDiff(ctx, job, dir, before, after).catch((error: unknown) => {
-      // Without it clients download the whole file: not a reason to fail the history.
-      ctx.log.warn({ err: error, changeset: job.id, path: job.path }, 'Diff not computed');
-    });
     try {
       // In a worker thread: a large layer does not hold up the server's requests. A version
       // pushed as a diff has its changes read from the diff.
@@ -79,6 +74,11 @@ async function computeOne(ctx: AppContext, job: ClaimedChangeset): Promise<void>
         at: ctx.now(),
       });
     }
+    // A whole-file update also gets its GeoPackage diff (services/version-diffs.ts).
+    await recordComputedDiff(ctx, job, dir, before, after).catch((error: unknown) => {
+      // Without it clients download the whole file: not a reason to fail the history.
+      ctx.log.warn({ err: error, changeset: job.id, path: job.path }, 'Diff not computed');
+    });
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

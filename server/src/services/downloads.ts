@@ -85,7 +85,7 @@ export async function prepareRawDownload(
 
   let target = { blobKey: row.blobKey, size: row.size, checksum: row.checksum, name: row.path };
   if (query.diff) {
-    if (!row.diff) {
+    if (row.change !== 'update_diff' || !row.diff) {
       throw notFound(`No diff in particular file ${file} version`);
     }
     const { diff } = row;

@@ -113,7 +113,7 @@ function fileView(row: FileRow): ProjectFileView {
     checksum: row.checksum,
     mtime: isoZ(row.mtime),
   };
-  const diff = diffView(row.diff);
+  const diff = row.change === 'update_diff' ? diffView(row.diff) : undefined;
   if (diff) view.diff = diff;
   return view;
 }
@@ -189,7 +189,7 @@ function historyOf(rows: HistoryEntryRow[]): Record<string, HistoryItemView> {
       checksum: row.checksum,
       change: PUBLIC_CHANGE[row.change],
     };
-    const diff = diffView(row.diff);
+    const diff = row.change === 'update_diff' ? diffView(row.diff) : undefined;
     if (diff) item.diff = diff;
     history[`v${row.versionName}`] = item;
     if (row.change === 'create' || row.change === 'delete') break;
@@ -213,7 +213,7 @@ async function sinceFiles(
     byPath.set(entry.path, list);
   }
   return files.map((row) => {
-    const diff = diffView(row.diff);
+    const diff = row.change === 'update_diff' ? diffView(row.diff) : undefined;
     return {
       path: row.path,
       checksum: row.checksum,

@@ -36,8 +36,9 @@ export const invalidDiff = (file: string) =>
   `Invalid diff of '${file}': it needs a path, a size and a SHA-1 checksum`;
 export const diffWrongBase = (file: string) =>
   `The diff of ${file} is not based on the latest version of the file: pull first`;
+/** The reference's finish error for a sync error, with the reason the diff was refused. */
 export const diffDoesNotApply = (file: string, reason: string) =>
-  `The diff of ${file} does not apply to the latest version of the file: ${reason}`;
+  `Failed to create new version: ${file} error=sync error: its diff does not apply to the latest version of the file: ${reason}`;
 
 const SHA1 = /^[0-9a-fA-F]{40}$/;
 

@@ -5,8 +5,9 @@
  *   geodiff/entries.ts with the new file's columns), not from comparing the files.
  * - A versioned file uploaded whole (browser, or a client that could not make a diff) gets
  *   the diff from its previous version computed here (geodiff/create.ts) and stored as its
- *   own blob on the version's file entry, so clients that pull get a diff instead of the
- *   whole file. A file whose tables changed shape gets none (the client downloads it whole).
+ *   own blob on the version's file entry, which becomes an `update_diff` as in the
+ *   reference, so clients that pull get a diff instead of the whole file. A file whose
+ *   tables changed shape gets none (a plain update: the client downloads it whole).
  *
  * Both run in the geodiff worker thread.
  */

@@ -3,9 +3,9 @@
  * diff of a version's file, and recording a diff the server computed for a file uploaded
  * whole (services/version-diffs.ts).
  */
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../database';
-import { fileHistory } from '../schema';
+import { fileHistory, projectVersions } from '../schema';
 import type { StoredDiff } from './files';
 
 /** The diff stored with `path` in version row `versionId`, if any. */
@@ -23,7 +23,11 @@ export async function findVersionFileDiff(
   return row ? { change: row.change, diff: (row.diff as StoredDiff | null) ?? null } : null;
 }
 
-/** Records a computed diff on a whole-file update that has none; false when none was set. */
+/**
+ * Records a diff the server computed for a whole-file update that has none: the change
+ * becomes `update_diff` (as the reference does) and the version's change counts move one
+ * from `updated` to `updated_diff`. False when the entry was not such an update.
+ */
 export async function setComputedDiff(
   db: Executor,
   versionId: number,
@@ -32,7 +36,7 @@ export async function setComputedDiff(
 ): Promise<boolean> {
   const rows = await db
     .update(fileHistory)
-    .set({ diff })
+    .set({ diff, change: 'update_diff' })
     .where(
       and(
         eq(fileHistory.versionId, versionId),
@@ -42,5 +46,14 @@ export async function setComputedDiff(
       ),
     )
     .returning({ id: fileHistory.id });
-  return rows.length > 0;
+  if (rows.length === 0) return false;
+  await db
+    .update(projectVersions)
+    .set({
+      changes: sql`jsonb_set(jsonb_set(coalesce(${projectVersions.changes}, '{}'::jsonb),
+        '{updated}', to_jsonb(greatest(coalesce((${projectVersions.changes} ->> 'updated')::int, 1) - 1, 0))),
+        '{updated_diff}', to_jsonb(coalesce((${projectVersions.changes} ->> 'updated_diff')::int, 0) + 1))`,
+    })
+    .where(eq(projectVersions.id, versionId));
+  return true;
 }
