@@ -51,6 +51,26 @@ describe('changeset format', () => {
     expect(readChangeset(new Uint8Array(0))).toEqual([]);
   });
 
+  it('answers every truncation or corruption of a changeset with a ChangesetFormatError or a parse', () => {
+    const bytes = writeChangeset(sample);
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    for (let i = 0; i < 2000; i++) {
+      const copy = Uint8Array.from(bytes.subarray(0, Math.floor(random() * (bytes.length + 1))));
+      if (copy.length > 0 && i % 2 === 0) {
+        copy[Math.floor(random() * copy.length)] = Math.floor(random() * 256);
+      }
+      try {
+        readChangeset(copy);
+      } catch (error) {
+        expect(error).toBeInstanceOf(ChangesetFormatError);
+      }
+    }
+  });
+
   it('refuses corrupt bytes with a clear error', () => {
     const bytes = writeChangeset(sample);
     expect(() => readChangeset(bytes.subarray(0, bytes.length - 3))).toThrow(ChangesetFormatError);
