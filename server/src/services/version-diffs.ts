@@ -11,6 +11,7 @@
  *
  * Both run in the geodiff worker thread.
  */
+import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -94,7 +95,7 @@ export async function recordComputedDiff(
     await lockBlobsShared(tx);
     await insertBlobRows(tx, [{ key: blob.key, size: blob.size, sha1: blob.sha1 }], ctx.now());
     await setComputedDiff(tx, job.versionId, job.path, {
-      path: `${job.path}-diff-${job.id}`,
+      path: `${job.path}-diff-${randomUUID()}`,
       size: blob.size,
       checksum: blob.sha1,
       blob_key: blob.key,
