@@ -104,7 +104,7 @@ const GEOMETRY_TYPES = new Set([
   'SURFACE',
 ]);
 
-function columnType(declared: string, geometry: boolean): ColumnType {
+export function columnType(declared: string, geometry: boolean): ColumnType {
   const t = declared.toUpperCase();
   if (geometry || GEOMETRY_TYPES.has(t)) return 'geometry';
   if (t.includes('BOOL')) return 'boolean';
@@ -174,7 +174,7 @@ function sameColumns(a: Table, b: Table): boolean {
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
-function cell(value: unknown, type: ColumnType): CellValue {
+export function cell(value: unknown, type: ColumnType): CellValue {
   if (value === null || value === undefined) return null;
   if (typeof value === 'bigint') {
     return value <= MAX_SAFE && value >= -MAX_SAFE ? Number(value) : value.toString();

@@ -24,6 +24,7 @@ import {
 } from '../db/queries/changesets';
 import { CHANGES_CANNOT_BE_CALCULATED, ChangesImpossibleError } from '../lib/sqlite-diff';
 import { diffSqliteFilesInThread } from '../lib/sqlite-diff-thread';
+import { changesFromStoredDiff, recordComputedDiff } from './version-diffs';
 
 export const COMPUTE_CHANGESETS_JOB = 'compute-changesets';
 
@@ -51,10 +52,11 @@ async function computeOne(ctx: AppContext, job: ClaimedChangeset): Promise<void>
     await copyBlob(ctx, job.oldBlobKey, before);
     await copyBlob(ctx, job.newBlobKey, after);
     try {
-      // In a worker thread: a large layer does not hold up the server's requests.
-      const diff = await diffSqliteFilesInThread(before, after, {
-        maxEntries: MAX_CHANGESET_ENTRIES,
-      });
+      // In a worker thread: a large layer does not hold up the server's requests. A version
+      // pushed as a diff has its changes read from the diff.
+      const diff =
+        (await changesFromStoredDiff(ctx, job, dir, after, MAX_CHANGESET_ENTRIES)) ??
+        (await diffSqliteFilesInThread(before, after, { maxEntries: MAX_CHANGESET_ENTRIES }));
       await finishChangeset(db, job.id, {
         status: 'done',
         summary: diff.summary,
@@ -72,6 +74,11 @@ async function computeOne(ctx: AppContext, job: ClaimedChangeset): Promise<void>
         at: ctx.now(),
       });
     }
+    // A whole-file update also gets its GeoPackage diff (services/version-diffs.ts).
+    await recordComputedDiff(ctx, job, dir, before, after).catch((error: unknown) => {
+      // Without it clients download the whole file: not a reason to fail the history.
+      ctx.log.warn({ err: error, changeset: job.id, path: job.path }, 'Diff not computed');
+    });
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

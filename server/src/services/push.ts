@@ -58,6 +58,7 @@ import {
   type ProjectRef,
 } from './permissions';
 import { projectDetail, type ProjectDetail } from './project-detail';
+import { applyPushedDiff, checkDiffBase, pushDiffOf, type PushDiff } from './push-diffs';
 import { advanceDigest, type StagedFileRef } from './push-digest';
 import {
   commitVersion,
@@ -85,8 +86,6 @@ export const UPLOAD_CANCELED = 'Upload was probably canceled';
 export const UPLOAD_FINISHING = 'The upload is being finished';
 export const PROJECT_LOCKED_CODE = 'ProjectLocked';
 export const UPLOAD_ERROR_CODE = 'UploadError';
-export const DIFF_NOT_SUPPORTED =
-  'GeoPackage diff updates are not supported by this server: send the whole file';
 export const alreadyUploaded = (path: string) => `File ${path} has been already uploaded`;
 export const notInProject = (path: string) => `File ${path} is not in the project`;
 export const invalidChunks = (path: string, count: number) =>
@@ -119,7 +118,13 @@ export interface PlanFile {
   checksum: string;
   mtime: string | null;
   chunks: string[];
+  /** A GeoPackage diff update: the chunks hold this diff (services/push-diffs.ts). */
+  diff?: PushDiff | null;
 }
+
+/** Bytes and SHA-1 of what the chunks of a plan file carry (the diff, for diff updates). */
+const stagedSize = (file: PlanFile) => file.diff?.size ?? file.size;
+const stagedChecksum = (file: PlanFile) => file.diff?.checksum ?? file.checksum;
 
 export interface UploadPlan {
   added: PlanFile[];
@@ -206,10 +211,10 @@ function validateChanges(changes: PushInput['changes']): void {
     if (added.includes(file) && hasTrailingSpaceFolder(file.path)) {
       throw badRequest(trailingSpace(file.path));
     }
-    if (file.diff) throw badRequest(DIFF_NOT_SUPPORTED);
+    const diff = pushDiffOf(file, added.includes(file) ? 'added' : 'updated');
     if (!/^[0-9a-fA-F]{40}$/.test(file.checksum)) throw badRequest(invalidChecksum(file.path));
     const chunks = file.chunks ?? [];
-    const expected = Math.ceil(file.size / CHUNK_SIZE);
+    const expected = Math.ceil((diff?.size ?? file.size) / CHUNK_SIZE);
     if (chunks.length !== expected) throw badRequest(invalidChunks(file.path, expected));
     for (const chunk of chunks) {
       if (chunkIds.has(chunk)) throw badRequest(NOT_UNIQUE);
@@ -228,6 +233,7 @@ function planFile(file: PushFileInput): PlanFile {
     checksum: file.checksum.toLowerCase(),
     mtime: file.mtime ?? null,
     chunks: file.chunks ?? [],
+    diff: pushDiffOf(file, 'updated'),
   };
 }
 
@@ -284,6 +290,9 @@ export async function startPush(
   // Stricter than the reference (commitVersion's rule): updated and removed paths must exist.
   for (const file of [...plan.updated, ...plan.removed]) {
     if (!current.has(file.path)) throw badRequest(notInProject(file.path));
+  }
+  for (const file of plan.updated) {
+    if (file.diff) checkDiffBase(file, current.get(file.path)!.checksum);
   }
 
   const extra =
@@ -378,7 +387,7 @@ export async function uploadChunk(
   const db = ctx.database.db;
   const store = staging(ctx);
 
-  const expectedSize = Math.min(CHUNK_SIZE, file.size - chunkIndex * CHUNK_SIZE);
+  const expectedSize = Math.min(CHUNK_SIZE, stagedSize(file) - chunkIndex * CHUNK_SIZE);
   const previousSha1 = await chunkSha1(db, upload.id, chunkId);
 
   let written: { size: number; sha1: string; sha256: string };
@@ -453,7 +462,7 @@ export async function uploadStatus(
     chunk_writes: Object.fromEntries(chunks.map((c) => [c.chunkId, c.writes])),
     files: stagedFiles(plan).map((f) => ({
       path: f.path,
-      size: f.size,
+      size: stagedSize(f),
       chunks: f.chunks,
       received: f.chunks.reduce((sum, id) => sum + (sizes.get(id) ?? 0), 0),
     })),
@@ -463,7 +472,13 @@ export async function uploadStatus(
 
 /** A staged file of the plan, for push-digest.ts. */
 function stagedRef(uploadId: string, fileIndex: number, file: PlanFile): StagedFileRef {
-  return { uploadId, fileIndex, path: file.path, size: file.size, chunkCount: file.chunks.length };
+  return {
+    uploadId,
+    fileIndex,
+    path: file.path,
+    size: stagedSize(file),
+    chunkCount: file.chunks.length,
+  };
 }
 
 /**
@@ -486,7 +501,7 @@ async function verifyStagedFile(
     size: digest.chunks.reduce((sum, c) => sum + c.size, 0),
     sha1: digest.sha1 ?? '',
   };
-  return info.size === file.size && info.sha1 === file.checksum ? info : null;
+  return info.size === stagedSize(file) && info.sha1 === stagedChecksum(file) ? info : null;
 }
 
 /**
@@ -576,7 +591,28 @@ export async function finishPush(
     for (const [index, file] of files.entries()) {
       const blob = await placeStagedFile(ctx, store, upload.id, index, infos[index]!);
       if (!blob) lost.push(index);
-      else {
+      else if (file.diff) {
+        // A diff update: the new file is the stored one with the diff applied.
+        const result = await applyPushedDiff(ctx, upload.projectId, file, blob.key).catch(
+          async (error: unknown) => {
+            // Refused (the diff does not apply): like a failed version, the upload goes.
+            if (error instanceof HttpProblem) {
+              done = true;
+              await deleteUpload(db, upload.id);
+              await store.remove(upload.id);
+            }
+            throw error;
+          },
+        );
+        blobs.push({
+          path: file.path,
+          size: result.size,
+          checksum: result.sha1,
+          blobKey: result.key,
+          mtime: mtimeOf(file.mtime),
+          diff: { path: file.diff.path, size: blob.size, checksum: blob.sha1, blobKey: blob.key },
+        });
+      } else {
         blobs.push({
           path: file.path,
           size: blob.size,

@@ -1,0 +1,253 @@
+/**
+ * Applying a changeset (format.ts) to a SQLite / GeoPackage file, with the rules of geodiff's
+ * apply_changeset and every conflict fatal:
+ *
+ * - Changes to GeoPackage metadata tables (gpkg_*) are skipped; other tables must exist with
+ *   the changeset's column count and primary key.
+ * - An INSERT's key must be free; a DELETE's row must hold every old value; an UPDATE's row
+ *   must hold the old values of the changed columns (DATETIME columns compared through
+ *   strftime, so fractional seconds written differently still match). A change that finds
+ *   no such row is a conflict: ChangesetConflictError names it and nothing is written.
+ * - A change refused by a constraint (UNIQUE, NOT NULL, CHECK) is tried again after the
+ *   others, since changesets carry no order; foreign keys are checked at commit.
+ * - GeoPackage triggers run (R-tree indexes, feature counts, with the spatial functions of
+ *   st-functions.ts); the file's own other triggers are set aside while applying (the diff
+ *   already holds what they did) and put back.
+ *
+ * Everything runs in one transaction on the file, which is changed in place: callers work
+ * on a copy.
+ */
+import Database from 'better-sqlite3';
+import {
+  readChangeset,
+  type Change,
+  type Changeset,
+  type ChangesetTable,
+  type Value,
+} from './format';
+import { quote as q, type TableInfo } from './schema';
+import { registerSpatialFunctions } from './st-functions';
+
+export class ChangesetConflictError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ChangesetConflictError';
+  }
+}
+
+export interface ApplySummary {
+  /** Changes applied per table (tables skipped are not listed). */
+  tables: { table: string; insert: number; update: number; delete: number }[];
+}
+
+/** Triggers that belong to the GeoPackage itself and stay active while applying. */
+function isGeoPackageTrigger(name: string): boolean {
+  return /^(gpkg_|rtree_|trigger_insert_feature_count_|trigger_delete_feature_count_)/i.test(name);
+}
+
+function bindable(v: Value): unknown {
+  return v instanceof Uint8Array && !Buffer.isBuffer(v)
+    ? Buffer.from(v.buffer, v.byteOffset, v.byteLength)
+    : v;
+}
+
+function tableInfo(db: Database.Database, name: string): TableInfo | null {
+  const row = db
+    .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE`)
+    .get(name) as { name: string } | undefined;
+  if (!row) return null;
+  const columns = db
+    .prepare('SELECT cid, name, type AS declared, pk FROM pragma_table_info(?) ORDER BY cid')
+    .all(row.name) as TableInfo['columns'];
+  return { name: row.name, columns };
+}
+
+interface Pending {
+  group: ChangesetTable;
+  info: TableInfo;
+  change: Change;
+}
+
+const isConstraint = (error: unknown) =>
+  error instanceof Database.SqliteError && error.code.startsWith('SQLITE_CONSTRAINT');
+
+/** Applies `changeset` (bytes or parsed) to the SQLite file at `file`. */
+export function applyChangeset(file: string, changeset: Uint8Array | Changeset): ApplySummary {
+  const parsed = changeset instanceof Uint8Array ? readChangeset(changeset) : changeset;
+  let db: Database.Database;
+  try {
+    db = new Database(file, { fileMustExist: true });
+    db.pragma('foreign_keys = ON');
+  } catch (error) {
+    if (error instanceof Database.SqliteError) {
+      throw new ChangesetConflictError('The stored file is not a readable SQLite database');
+    }
+    throw error;
+  }
+  const counts = new Map<string, ApplySummary['tables'][number]>();
+  try {
+    registerSpatialFunctions(db);
+    const statements = new Map<string, Database.Statement>();
+    const prepared = (sql: string) => {
+      let stmt = statements.get(sql);
+      if (!stmt) {
+        stmt = db.prepare(sql);
+        statements.set(sql, stmt);
+      }
+      return stmt;
+    };
+
+    const describe = ({ group, info }: Pending, record: Value[]) => {
+      const key = group.pk.flatMap((isPk, i) =>
+        isPk ? [`${info.columns[i]!.name}=${String(record[i])}`] : [],
+      );
+      return `table ${group.name}, row ${key.join(', ')}`;
+    };
+
+    /** Runs one change; a constraint error is thrown as is (the caller retries it). */
+    const applyOne = (p: Pending): void => {
+      const { group, info, change } = p;
+      const t = q(info.name);
+      const col = (i: number) => q(info.columns[i]!.name);
+      const matches = (i: number) =>
+        /DATETIME/i.test(info.columns[i]!.declared)
+          ? `strftime('%Y-%m-%d %H:%M:%f', ${col(i)}) IS strftime('%Y-%m-%d %H:%M:%f', ?)`
+          : `${col(i)} IS ?`;
+      const keyCols = group.pk.flatMap((isPk, i) => (isPk ? [i] : []));
+      if (change.op === 'insert') {
+        const values = change.new!;
+        if (keyCols.some((i) => values[i] === undefined)) {
+          throw new ChangesetConflictError(
+            `The changeset is invalid: an insert into table ${group.name} lacks its primary key`,
+          );
+        }
+        const exists = prepared(
+          `SELECT 1 FROM ${t} WHERE ${keyCols.map((i) => `${col(i)} IS ?`).join(' AND ')}`,
+        ).get(...keyCols.map((i) => bindable(values[i])));
+        if (exists) {
+          throw new ChangesetConflictError(
+            `The changeset does not apply: ${describe(p, values)} already exists`,
+          );
+        }
+        const defined = values.flatMap((v, i) => (v === undefined ? [] : [i]));
+        prepared(
+          `INSERT INTO ${t} (${defined.map(col).join(', ')}) VALUES (${defined.map(() => '?').join(', ')})`,
+        ).run(...defined.map((i) => bindable(values[i])));
+        return;
+      }
+      const old = change.old!;
+      if (keyCols.some((i) => old[i] === undefined)) {
+        throw new ChangesetConflictError(
+          `The changeset is invalid: a ${change.op} in table ${group.name} lacks its primary key`,
+        );
+      }
+      const matched = old.flatMap((v, i) => (v === undefined ? [] : [i]));
+      const where = matched.map(matches).join(' AND ');
+      let changed: number;
+      if (change.op === 'delete') {
+        changed = prepared(`DELETE FROM ${t} WHERE ${where}`).run(
+          ...matched.map((i) => bindable(old[i])),
+        ).changes;
+      } else {
+        const values = change.new!;
+        const set = values.flatMap((v, i) => (v === undefined ? [] : [i]));
+        if (set.length === 0) return;
+        changed = prepared(
+          `UPDATE ${t} SET ${set.map((i) => `${col(i)} = ?`).join(', ')} WHERE ${where}`,
+        ).run(
+          ...set.map((i) => bindable(values[i])),
+          ...matched.map((i) => bindable(old[i])),
+        ).changes;
+      }
+      if (changed !== 1) {
+        throw new ChangesetConflictError(
+          `The changeset does not apply: ${describe(p, old)} is missing or holds other values`,
+        );
+      }
+    };
+
+    const done = (p: Pending) => {
+      const key = p.info.name.toLowerCase();
+      const entry = counts.get(key) ?? { table: p.info.name, insert: 0, update: 0, delete: 0 };
+      entry[p.change.op]++;
+      counts.set(key, entry);
+    };
+
+    const run = db.transaction(() => {
+      db.pragma('defer_foreign_keys = ON');
+      const ownTriggers = (
+        db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger'`).all() as {
+          name: string;
+          sql: string | null;
+        }[]
+      ).filter((trigger) => trigger.sql && !isGeoPackageTrigger(trigger.name));
+      for (const trigger of ownTriggers) db.exec(`DROP TRIGGER ${q(trigger.name)}`);
+
+      let retry: Pending[] = [];
+      let lastConstraint: unknown = null;
+      for (const group of parsed) {
+        if (/^gpkg_/i.test(group.name)) continue;
+        const info = tableInfo(db, group.name);
+        if (!info) {
+          throw new ChangesetConflictError(
+            `The changeset does not apply: table ${group.name} does not exist`,
+          );
+        }
+        const sameShape =
+          info.columns.length === group.pk.length &&
+          info.columns.every((c, i) => c.pk > 0 === group.pk[i]);
+        if (!sameShape) {
+          throw new ChangesetConflictError(
+            `The changeset does not apply: table ${group.name} has other columns`,
+          );
+        }
+        for (const change of group.changes) {
+          const p = { group, info, change };
+          try {
+            applyOne(p);
+            done(p);
+          } catch (error) {
+            if (!isConstraint(error)) throw error;
+            lastConstraint = error;
+            retry.push(p);
+          }
+        }
+      }
+      // Changes refused by a constraint may need others first: again until none progresses.
+      while (retry.length > 0) {
+        const still: Pending[] = [];
+        for (const p of retry) {
+          try {
+            applyOne(p);
+            done(p);
+          } catch (error) {
+            if (!isConstraint(error)) throw error;
+            lastConstraint = error;
+            still.push(p);
+          }
+        }
+        if (still.length === retry.length) {
+          const first = still[0]!;
+          const reason = lastConstraint instanceof Error ? lastConstraint.message : '';
+          throw new ChangesetConflictError(
+            `The changeset does not apply: ${describe(first, first.change.old ?? first.change.new!)}: ${reason}`,
+          );
+        }
+        retry = still;
+      }
+
+      for (const trigger of ownTriggers) db.exec(trigger.sql!);
+    });
+    try {
+      run();
+    } catch (error) {
+      if (error instanceof Database.SqliteError) {
+        throw new ChangesetConflictError(`The changeset does not apply: ${error.message}`);
+      }
+      throw error;
+    }
+    return { tables: [...counts.values()] };
+  } finally {
+    db.close();
+  }
+}

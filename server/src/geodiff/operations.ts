@@ -1,0 +1,75 @@
+/**
+ * The file-level geodiff operations the server runs (in a worker thread, see thread.ts):
+ * applying a diff file to a copy of a stored file, creating the diff between two files, and
+ * reading a diff file as row-level history entries.
+ */
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
+import Database from 'better-sqlite3';
+import { ChangesetConflictError, applyChangeset } from './apply';
+import { CannotDiffError, createChangeset } from './create';
+import { changesetEntries } from './entries';
+import { ChangesetFormatError, readChangeset } from './format';
+
+export type GeodiffRequest =
+  | { kind: 'apply'; base: string; diff: string; output: string }
+  | { kind: 'create'; oldFile: string; newFile: string; output: string }
+  | { kind: 'entries'; file: string; diff: string; maxEntries: number };
+
+export type GeodiffResult =
+  | { kind: 'apply' }
+  | { kind: 'create'; size: number }
+  | { kind: 'entries'; summary: unknown; changesJson: string; truncated: boolean };
+
+/** Errors that mean "refused", carried across the thread by name. */
+export const REFUSALS = {
+  ChangesetConflictError,
+  ChangesetFormatError,
+  CannotDiffError,
+} as const;
+export type RefusalName = keyof typeof REFUSALS;
+
+export function refusalName(error: unknown): RefusalName | null {
+  if (error instanceof ChangesetConflictError) return 'ChangesetConflictError';
+  if (error instanceof ChangesetFormatError) return 'ChangesetFormatError';
+  if (error instanceof CannotDiffError) return 'CannotDiffError';
+  return null;
+}
+
+export async function runGeodiff(request: GeodiffRequest): Promise<GeodiffResult> {
+  switch (request.kind) {
+    case 'apply': {
+      const changeset = readChangeset(await readFile(request.diff));
+      await copyFile(request.base, request.output);
+      applyChangeset(request.output, changeset);
+      return { kind: 'apply' };
+    }
+    case 'create': {
+      const bytes = createChangeset(request.oldFile, request.newFile);
+      await writeFile(request.output, bytes);
+      return { kind: 'create', size: bytes.length };
+    }
+    case 'entries': {
+      const changeset = readChangeset(await readFile(request.diff));
+      let db: Database.Database;
+      try {
+        db = new Database(request.file, { readonly: true, fileMustExist: true });
+      } catch (error) {
+        if (error instanceof Database.SqliteError) {
+          throw new CannotDiffError('The file is not a readable SQLite database');
+        }
+        throw error;
+      }
+      try {
+        const diff = changesetEntries(db, changeset, request.maxEntries);
+        return {
+          kind: 'entries',
+          summary: diff.summary,
+          changesJson: JSON.stringify(diff.entries),
+          truncated: diff.truncated,
+        };
+      } finally {
+        db.close();
+      }
+    }
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * GeoPackage diff updates in a push (client-compat §5, §12): a versioned file (.gpkg,
+ * .sqlite) in `updated` may carry `diff: {path, checksum, size}`; its chunks then hold the
+ * diff (a session-extension changeset), its top-level `checksum` is the file's current
+ * (base) checksum and `size` the new full size. Push start checks the entry and its base;
+ * finish applies the staged diff to a copy of the stored file in a worker thread
+ * (geodiff/thread.ts) and stores the result as the new version of the file, with the diff.
+ */
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { AppContext } from '../context';
+import { findCurrentFile } from '../db/queries/files';
+import { badRequest, HttpProblem } from '../errors';
+import { ChangesetConflictError } from '../geodiff/apply';
+import { ChangesetFormatError } from '../geodiff/format';
+import { runGeodiffInThread } from '../geodiff/thread';
+import { isVersionedFile } from '../lib/paths';
+import type { BlobInfo } from '../storage/blob-store';
+
+/** The diff of a pushed file, as the client declares it. */
+export interface PushDiff {
+  path: string;
+  size: number;
+  /** SHA-1 hex of the diff bytes. */
+  checksum: string;
+}
+
+export const diffOnlyForUpdates = (file: string) =>
+  `File ${file}: a diff can only update a file already in the project`;
+export const diffOnlyForVersioned = (file: string) =>
+  `File ${file}: diffs are accepted for GeoPackage and SQLite files only`;
+export const invalidDiff = (file: string) =>
+  `Invalid diff of '${file}': it needs a path, a size and a SHA-1 checksum`;
+export const diffWrongBase = (file: string) =>
+  `The diff of ${file} is not based on the latest version of the file: pull first`;
+/** The reference's finish error for a sync error, with the reason the diff was refused. */
+export const diffDoesNotApply = (file: string, reason: string) =>
+  `Failed to create new version: ${file} error=sync error: its diff does not apply to the latest version of the file: ${reason}`;
+
+const SHA1 = /^[0-9a-fA-F]{40}$/;
+
+/**
+ * The diff of a pushed file entry (null when it has none); throws 400 when it is malformed
+ * or not allowed where it is.
+ */
+export function pushDiffOf(
+  file: { path: string; diff?: unknown },
+  list: 'added' | 'updated',
+): PushDiff | null {
+  const diff = file.diff;
+  if (diff === undefined || diff === null) return null;
+  if (list !== 'updated') throw badRequest(diffOnlyForUpdates(file.path));
+  if (!isVersionedFile(file.path)) throw badRequest(diffOnlyForVersioned(file.path));
+  const d = diff as Record<string, unknown>;
+  if (
+    typeof d !== 'object' ||
+    typeof d.path !== 'string' ||
+    d.path === '' ||
+    d.path.length > 1024 ||
+    typeof d.checksum !== 'string' ||
+    !SHA1.test(d.checksum) ||
+    typeof d.size !== 'number' ||
+    !Number.isSafeInteger(d.size) ||
+    d.size < 0
+  ) {
+    throw badRequest(invalidDiff(file.path));
+  }
+  return { path: d.path, size: d.size, checksum: d.checksum.toLowerCase() };
+}
+
+/** 400 unless the diff's base (the entry's top-level checksum) is the stored file. */
+export function checkDiffBase(file: { path: string; checksum: string }, storedChecksum: string) {
+  if (file.checksum.toLowerCase() !== storedChecksum) throw badRequest(diffWrongBase(file.path));
+}
+
+/**
+ * Applies the diff in blob `diffKey` to the project's current `file` and puts the result
+ * into the blob store. 422 when the diff does not apply (or is not a changeset); nothing is
+ * stored then but the new blob.
+ */
+export async function applyPushedDiff(
+  ctx: AppContext,
+  projectId: string,
+  file: { path: string; checksum: string },
+  diffKey: string,
+): Promise<BlobInfo> {
+  const current = await findCurrentFile(ctx.database.db, projectId, file.path);
+  if (!current) throw badRequest(diffWrongBase(file.path));
+  checkDiffBase(file, current.checksum);
+  const dir = await mkdtemp(path.join(tmpdir(), 'waymark-diff-'));
+  try {
+    const base = path.join(dir, 'base.gpkg');
+    const diff = path.join(dir, 'diff.bin');
+    const output = path.join(dir, 'new.gpkg');
+    await pipeline(await ctx.blobStore.open(current.blobKey), createWriteStream(base));
+    await pipeline(await ctx.blobStore.open(diffKey), createWriteStream(diff));
+    try {
+      await runGeodiffInThread({ kind: 'apply', base, diff, output });
+    } catch (error) {
+      if (error instanceof ChangesetConflictError || error instanceof ChangesetFormatError) {
+        throw new HttpProblem(422, diffDoesNotApply(file.path, error.message));
+      }
+      throw error;
+    }
+    return await ctx.blobStore.put(createReadStream(output));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

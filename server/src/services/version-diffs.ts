@@ -1,0 +1,104 @@
+/**
+ * GeoPackage diffs of versions, next to the row-level changesets (services/changesets.ts):
+ *
+ * - A version pushed as a diff gets its row-level history from that diff (converted by
+ *   geodiff/entries.ts with the new file's columns), not from comparing the files.
+ * - A versioned file uploaded whole (browser, or a client that could not make a diff) gets
+ *   the diff from its previous version computed here (geodiff/create.ts) and stored as its
+ *   own blob on the version's file entry, which becomes an `update_diff` as in the
+ *   reference, so clients that pull get a diff instead of the whole file. A file whose
+ *   tables changed shape gets none (a plain update: the client downloads it whole).
+ *
+ * Both run in the geodiff worker thread.
+ */
+import { randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { AppContext } from '../context';
+import type { ClaimedChangeset } from '../db/queries/changesets';
+import { findVersionFileDiff, setComputedDiff } from '../db/queries/file-diffs';
+import { insertBlobRows, lockBlobsShared } from '../db/queries/versions';
+import { CannotDiffError } from '../geodiff/create';
+import { ChangesetFormatError } from '../geodiff/format';
+import { runGeodiffInThread } from '../geodiff/thread';
+import { ChangesImpossibleError } from '../lib/sqlite-diff';
+import type { DiffResult } from '../lib/sqlite-diff-thread';
+
+export const DIFF_UNREADABLE = 'the stored diff cannot be read';
+
+/**
+ * The row-level changes of a version's file from its stored diff (`after` is the new file,
+ * copied to disk); null when the version has no diff. Throws ChangesImpossibleError when
+ * the diff cannot be read.
+ */
+export async function changesFromStoredDiff(
+  ctx: AppContext,
+  job: ClaimedChangeset,
+  dir: string,
+  after: string,
+  maxEntries: number,
+): Promise<DiffResult | null> {
+  const row = await findVersionFileDiff(ctx.database.db, job.versionId, job.path);
+  if (!row?.diff || row.change !== 'update_diff') return null;
+  const diff = path.join(dir, 'pushed.diff');
+  await pipeline(await ctx.blobStore.open(row.diff.blob_key), createWriteStream(diff));
+  try {
+    const result = await runGeodiffInThread({ kind: 'entries', file: after, diff, maxEntries });
+    return {
+      summary: result.summary as DiffResult['summary'],
+      changesJson: result.changesJson,
+      truncated: result.truncated,
+    };
+  } catch (error) {
+    if (error instanceof ChangesetFormatError || error instanceof CannotDiffError) {
+      throw new ChangesImpossibleError(DIFF_UNREADABLE);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Computes and records the diff of a whole-file update (`before`/`after` on disk). Does
+ * nothing when the version already has a diff, the change is not an update, or no diff
+ * can be made.
+ */
+export async function recordComputedDiff(
+  ctx: AppContext,
+  job: ClaimedChangeset,
+  dir: string,
+  before: string,
+  after: string,
+): Promise<void> {
+  const db = ctx.database.db;
+  const row = await findVersionFileDiff(db, job.versionId, job.path);
+  if (!row || row.diff || row.change !== 'update') return;
+  const output = path.join(dir, 'computed.diff');
+  let size: number;
+  try {
+    ({ size } = await runGeodiffInThread({
+      kind: 'create',
+      oldFile: before,
+      newFile: after,
+      output,
+    }));
+  } catch (error) {
+    if (error instanceof CannotDiffError) return;
+    throw error;
+  }
+  // Nothing changed in the rows: no diff (the client then downloads the file).
+  if (size === 0) return;
+  const blob = await ctx.blobStore.put(createReadStream(output), { expectedSize: size });
+  await db.transaction(async (tx) => {
+    // As in a version commit: blob rows under the shared blob lock, so garbage collection
+    // cannot take the new blob away.
+    await lockBlobsShared(tx);
+    await insertBlobRows(tx, [{ key: blob.key, size: blob.size, sha1: blob.sha1 }], ctx.now());
+    await setComputedDiff(tx, job.versionId, job.path, {
+      path: `${job.path}-diff-${randomUUID()}`,
+      size: blob.size,
+      checksum: blob.sha1,
+      blob_key: blob.key,
+    });
+  });
+}
