@@ -33,6 +33,7 @@ import historyRoutes from './routes/history';
 import instanceRoutes from './routes/instance';
 import projectRoutes from './routes/projects';
 import pushRoutes from './routes/push';
+import pushV2Routes from './routes/push-v2';
 import userRoutes from './routes/users';
 import workspaceRoutes from './routes/workspaces';
 import type { BlobStore } from './storage/blob-store';
@@ -178,6 +179,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   app.register(workspaceRoutes);
   app.register(projectRoutes);
   app.register(pushRoutes);
+  app.register(pushV2Routes);
   app.register(downloadRoutes);
   app.register(historyRoutes);
   app.register(accessRequestRoutes);

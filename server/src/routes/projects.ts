@@ -6,6 +6,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { PROBLEM_CONTENT_TYPE, problemBody } from '../errors';
 import { clientMeta, deviceIdOf, requireLogin } from '../plugins/auth';
 import { sendJson } from '../plugins/errors';
+import { projectsByNames, removeProjectByName } from '../services/client-projects';
 import { cloneProject, type CloneInput } from '../services/clone';
 import { getProject, type ProjectQuery } from '../services/project-detail';
 import {
@@ -295,6 +296,60 @@ const projectRoutes: FastifyPluginAsync = async (app) => {
         { namespace: request.params.namespace, name: request.params.name },
         request.query,
       ),
+  );
+
+  app.delete<{ Params: { namespace: string; name: string } }>(
+    '/v1/project/:namespace/:name',
+    {
+      preHandler: requireLogin,
+      schema: {
+        params: namespaceNameParams,
+        response: {
+          200: emptySchema,
+          401: authErrorSchema,
+          403: problemSchema,
+          404: problemSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      await removeProjectByName(ctx, request.auth.user, {
+        namespace: request.params.namespace,
+        name: request.params.name,
+      });
+      return reply.code(200).send();
+    },
+  );
+
+  app.post<{ Body: { projects: string[] } }>(
+    '/v1/project/by_names',
+    {
+      schema: {
+        body: {
+          type: 'object',
+          required: ['projects'],
+          properties: { projects: stringList },
+        },
+        response: {
+          200: {
+            type: 'object',
+            additionalProperties: {
+              anyOf: [
+                {
+                  type: 'object',
+                  required: ['error'],
+                  properties: { error: { type: 'integer' } },
+                },
+                projectListItemSchema,
+              ],
+            },
+          },
+          400: problemSchema,
+          415: problemSchema,
+        },
+      },
+    },
+    async (request) => projectsByNames(ctx, request.auth.user, request.body.projects),
   );
 
   app.get<{ Params: { id: string } }>(
