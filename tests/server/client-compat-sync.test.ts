@@ -275,6 +275,38 @@ describe('a project through the python client', () => {
   });
 });
 
+describe('rename (PATCH /v2/projects/{id})', () => {
+  it('renames, refuses invalid and taken names with the reference answers', async () => {
+    for (const name of ['first-name', 'taken-name']) {
+      const created = await client.post(`/v1/project/${NS}`, { name, public: false });
+      expect(created.statusCode, created.body).toBe(200);
+    }
+    const { id } = await client.info(`${NS}/first-name`);
+    const patch = (name: string) =>
+      t.app.inject({
+        method: 'PATCH',
+        url: `/v2/projects/${id}`,
+        headers: { authorization: client.authorization!, 'content-type': 'application/json' },
+        payload: JSON.stringify({ name }),
+      });
+
+    const invalid = await patch('bad/name');
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.json()).toMatchObject({
+      code: 'InvalidProjectName',
+      detail: 'Please use only alphanumeric or the following -_. characters.',
+    });
+    const taken = await patch('taken-name');
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().detail).toBe('Name already exist within workspace');
+
+    const renamed = await patch('new-name');
+    expect(renamed.statusCode, renamed.body).toBe(204);
+    expect((await client.info(`${NS}/new-name`)).id).toBe(id);
+    expect((await client.get(`/v1/project/${NS}/first-name`)).statusCode).toBe(404);
+  });
+});
+
 describe('downloads at the edges of the client parts', () => {
   it('answers an empty 200 for the last part past the end (size 100 MiB + 1)', async () => {
     const project = await createProject(t, { name: 'big' });

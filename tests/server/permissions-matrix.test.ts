@@ -392,6 +392,13 @@ const CASES: Record<string, Case> = {
     }),
     expect: open(200),
   },
+  'PATCH /v2/projects/:id': {
+    request: async ({ visibility }) => ({
+      url: `/v2/projects/${(await freshProject(visibility)).id}`,
+      json: { name: unique('renamed') },
+    }),
+    expect: own(204),
+  },
   'POST /v2/projects/:id/chunks': {
     request: ({ project }) => ({
       url: `/v2/projects/${project.id}/chunks`,

@@ -6,7 +6,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { PROBLEM_CONTENT_TYPE, problemBody } from '../errors';
 import { clientMeta, deviceIdOf, requireLogin } from '../plugins/auth';
 import { sendJson } from '../plugins/errors';
-import { projectsByNames, removeProjectByName } from '../services/client-projects';
+import { projectsByNames, removeProjectByName, renameProject } from '../services/client-projects';
 import { cloneProject, type CloneInput } from '../services/clone';
 import { getProject, type ProjectQuery } from '../services/project-detail';
 import {
@@ -455,6 +455,30 @@ const projectRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request, reply) => {
       await scheduleProjectDeletion(ctx, request.auth.user, request.params.id);
+      return reply.code(204).send();
+    },
+  );
+
+  app.patch<{ Params: { id: string }; Body: { name: string } }>(
+    '/v2/projects/:id',
+    {
+      preHandler: requireLogin,
+      schema: {
+        params: idParams,
+        body: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
+        response: {
+          204: emptySchema,
+          400: problemSchema,
+          401: authErrorSchema,
+          403: problemSchema,
+          404: problemSchema,
+          409: problemSchema,
+          415: problemSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      await renameProject(ctx, request.auth.user, request.params.id, request.body.name);
       return reply.code(204).send();
     },
   );

@@ -2,10 +2,12 @@
  * Project calls only the desktop and mobile clients make (client-compat §4):
  * POST /v1/project/by_names (status checks of many projects at once) and
  * DELETE /v1/project/{namespace}/{name} (the CLI's `remove`, the legacy form of
- * scheduleDelete).
+ * scheduleDelete) and PATCH /v2/projects/{id} (the CLI's `rename`).
  */
 import type { AppContext } from '../context';
+import { isUniqueViolation } from '../db/errors';
 import { listCurrentFiles } from '../db/queries/files';
+import { setProjectName } from '../db/queries/project-names';
 import {
   CONFLICT_FILE_PATTERN,
   listProjectMembers,
@@ -14,6 +16,7 @@ import {
 import type { User } from '../db/schema';
 import { badRequest, HttpProblem, notFound } from '../errors';
 import { isoZ } from '../lib/time';
+import { projectNameError } from '../lib/validation';
 import { assertSignedIn, projectAccessOf, projectFor, type ProjectRef } from './permissions';
 import type { ProjectAccess } from './permissions';
 import { accessView, type ProjectListItem } from './projects';
@@ -101,4 +104,34 @@ export async function removeProjectByName(
   const access = await projectFor(ctx, caller, ref, 'delete');
   const marked = await markProjectRemoved(ctx.database.db, access.project.id, caller.id, ctx.now());
   if (!marked) throw notFound();
+}
+
+export const INVALID_PROJECT_NAME = 'InvalidProjectName';
+export const NAME_TAKEN = 'Name already exist within workspace';
+
+/**
+ * PATCH /v2/projects/{id} `{"name"}`: owner's rights. An invalid name is a 400
+ * `{"code":"InvalidProjectName","detail":<why>}`, a name taken in the workspace (projects
+ * scheduled for deletion included, until purged) a 409.
+ */
+export async function renameProject(
+  ctx: AppContext,
+  caller: User | null,
+  projectId: string,
+  name: string,
+): Promise<void> {
+  assertSignedIn(caller);
+  const access = await projectFor(ctx, caller, { id: projectId }, 'update');
+  const trimmed = name.trim();
+  const problem = projectNameError(trimmed);
+  if (problem) {
+    throw new HttpProblem(400, problem, { extra: { code: INVALID_PROJECT_NAME } });
+  }
+  if (trimmed === access.project.name) return;
+  try {
+    if (!(await setProjectName(ctx.database.db, access.project.id, trimmed))) throw notFound();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new HttpProblem(409, NAME_TAKEN);
+    throw error;
+  }
 }
