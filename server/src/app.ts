@@ -28,6 +28,7 @@ import { registerStaticFiles } from './plugins/static-files';
 import accessRequestRoutes from './routes/access-requests';
 import authRoutes from './routes/auth';
 import collaboratorRoutes from './routes/collaborators';
+import diagnosticLogRoutes from './routes/diagnostic-logs';
 import downloadRoutes from './routes/downloads';
 import historyRoutes from './routes/history';
 import instanceRoutes from './routes/instance';
@@ -180,6 +181,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   app.register(projectRoutes);
   app.register(pushRoutes);
   app.register(pushV2Routes);
+  app.register(diagnosticLogRoutes);
   app.register(downloadRoutes);
   app.register(historyRoutes);
   app.register(accessRequestRoutes);

@@ -4,6 +4,8 @@
  * (expiry, password change, closed account), /config as the clients read it, and the
  * transport rules (exact error Content-Types, True/False booleans, no redirects).
  */
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../server/src/auth/passwords';
@@ -222,6 +224,42 @@ describe('/config', () => {
     const client = new PythonClient(t.app);
     await client.login(user.username, PASSWORD);
     expect((await client.get('/config')).statusCode).toBe(200);
+  });
+});
+
+describe('diagnostic logs (POST /v2/diagnostic-logs)', () => {
+  it('keeps the logs on this server, with or without a token', async () => {
+    const user = await newUser();
+    const signedIn = new PythonClient(t.app);
+    await signedIn.login(user.username, PASSWORD);
+    for (const client of [new PythonClient(t.app), signedIn]) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: `/v2/diagnostic-logs?app=plugin-2025.2.0&username=${user.username}`,
+        headers: {
+          'content-type': 'text/plain',
+          ...(client.authorization ? { authorization: client.authorization } : {}),
+        },
+        payload: 'QGIS log line 1\nline 2\n',
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      const { file } = response.json() as { file: string };
+      const text = await fs.readFile(path.join(t.config.dataDir, 'diagnostic-logs', file), 'utf8');
+      expect(text).toContain('app: plugin-2025.2.0');
+      expect(text).toContain(`username: ${user.username}`);
+      expect(text).toContain(
+        `signed in as: ${client.authorization ? user.username : '(anonymous)'}`,
+      );
+      expect(text.endsWith('QGIS log line 1\nline 2\n')).toBe(true);
+    }
+    const tooLarge = await t.app.inject({
+      method: 'POST',
+      url: '/v2/diagnostic-logs?app=x',
+      headers: { 'content-type': 'text/plain' },
+      payload: Buffer.alloc(10 * 1024 * 1024 + 1, 0x61),
+    });
+    expect(tooLarge.statusCode).toBe(413);
+    expect(tooLarge.headers['content-type']).toBe('application/problem+json');
   });
 });
 

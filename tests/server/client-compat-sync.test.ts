@@ -238,6 +238,11 @@ describe('a project through the python client', () => {
     const byId = await client.get(`/v1/project/by_uuid/${v2Reply.id}`);
     expect(byId.statusCode).toBe(200);
     expect(byId.json().version).toBe('v3');
+    // project_info(id, version=...) goes to by_uuid with the same parameters.
+    const byIdAt = await client.get(`/v1/project/by_uuid/${v2Reply.id}?version=v1`);
+    expect(checksums(byIdAt.json().files)).toEqual(expected(v1Files));
+    const byIdSince = await client.get(`/v1/project/by_uuid/${v2Reply.id}?since=v2`);
+    expect(byIdSince.json().files.every((f: FileEntry) => 'history' in f)).toBe(true);
 
     const list = await client.get(`/v1/project/paginated?page=1&per_page=50&only_namespace=${NS}`);
     expect(list.statusCode, list.body).toBe(200);

@@ -399,6 +399,14 @@ const CASES: Record<string, Case> = {
     }),
     expect: own(204),
   },
+  'POST /v2/diagnostic-logs': {
+    request: () => ({
+      url: '/v2/diagnostic-logs?app=plugin-2025.1&username=someone',
+      payload: Buffer.from('a log line'),
+      headers: { 'content-type': 'text/plain' },
+    }),
+    expect: open(200),
+  },
   'POST /v2/projects/:id/chunks': {
     request: ({ project }) => ({
       url: `/v2/projects/${project.id}/chunks`,

@@ -352,15 +352,25 @@ const projectRoutes: FastifyPluginAsync = async (app) => {
     async (request) => projectsByNames(ctx, request.auth.user, request.body.projects),
   );
 
-  app.get<{ Params: { id: string } }>(
+  // The python client passes `since` / `version` here too when it names a project by id.
+  app.get<{ Params: { id: string }; Querystring: ProjectQuery }>(
     '/v1/project/by_uuid/:id',
     {
       schema: {
         params: idParams,
-        response: { 200: projectDetailSchema, 403: problemSchema, 404: problemSchema },
+        querystring: {
+          type: 'object',
+          properties: { since: versionParam, version: versionParam },
+        },
+        response: {
+          200: projectDetailSchema,
+          400: problemSchema,
+          403: problemSchema,
+          404: problemSchema,
+        },
       },
     },
-    async (request) => getProject(ctx, request.auth.user, { id: request.params.id }),
+    async (request) => getProject(ctx, request.auth.user, { id: request.params.id }, request.query),
   );
 
   app.put<{ Params: { namespace: string; name: string }; Body: { access: AccessSettings } }>(
