@@ -7,6 +7,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../server/src/auth/passwords';
+import { insertUser } from '../../server/src/db/queries/users';
 import { commit, createProject } from './support/seed';
 import {
   ALLOWED_FILE_KEYS,
@@ -309,6 +311,66 @@ describe('rename (PATCH /v2/projects/{id})', () => {
     expect(renamed.statusCode, renamed.body).toBe(204);
     expect((await client.info(`${NS}/new-name`)).id).toBe(id);
     expect((await client.get(`/v1/project/${NS}/first-name`)).statusCode).toBe(404);
+  });
+});
+
+describe('sharing as the CLI does it (share-add, share-remove)', () => {
+  it('edits the name lists of the access object and PUTs it back whole', async () => {
+    await insertUser(t.database.db, {
+      username: 'jane',
+      email: 'jane@example.com',
+      passwordHash: await hashPassword('Jane-Password-1'),
+      verifiedEmail: true,
+    });
+    const created = await client.post(`/v1/project/${NS}`, { name: 'shared', public: false });
+    expect(created.statusCode).toBe(200);
+    type Access = Record<string, unknown> & {
+      writersnames: string[];
+      editorsnames: string[];
+      readersnames: string[];
+      readers: number[];
+    };
+    const put = (access: Access) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/v1/project/${NS}/shared`,
+        headers: { authorization: client.authorization!, 'content-type': 'application/json' },
+        payload: JSON.stringify({ access }),
+      });
+
+    // share-add jane writer: inclusive, so writers, editors and readers; id lists untouched.
+    const access = (await client.info(`${NS}/shared`)).access as Access;
+    const added = await put({
+      ...access,
+      writersnames: [...access.writersnames, 'jane'],
+      editorsnames: [...access.editorsnames, 'jane'],
+      readersnames: [...access.readersnames, 'jane'],
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    const after = added.json().access as Access;
+    expect(after.writersnames).toContain('jane');
+    expect(after.readersnames).toContain('jane');
+
+    // The jane client can now push.
+    const jane = new PythonClient(t.app);
+    await jane.login('jane', 'Jane-Password-1');
+    const pushed = await jane.pushV1(`${NS}/shared`, 'v0', {
+      added: { 'a.txt': Buffer.from('a') },
+    });
+    expect(pushed.version).toBe('v1');
+    expect(pushed.role).toBe('writer');
+
+    // share-remove jane: out of every name list, the id lists sent back as received.
+    const without = (list: string[]) => list.filter((name) => name !== 'jane');
+    const removed = await put({
+      ...after,
+      writersnames: without(after.writersnames),
+      editorsnames: without(after.editorsnames),
+      readersnames: without(after.readersnames),
+    });
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(removed.json().access.readersnames).not.toContain('jane');
+    expect((await jane.get(`/v1/project/${NS}/shared`)).statusCode).toBe(403);
   });
 });
 
