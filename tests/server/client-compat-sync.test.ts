@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../server/src/auth/passwords';
 import { insertUser } from '../../server/src/db/queries/users';
+import { geopackageFromFeatures, pointFeatures, scratch } from './support/geopackage';
 import { commit, createProject } from './support/seed';
 import {
   ALLOWED_FILE_KEYS,
@@ -371,6 +372,35 @@ describe('sharing as the CLI does it (share-add, share-remove)', () => {
     expect(removed.statusCode, removed.body).toBe(200);
     expect(removed.json().access.readersnames).not.toContain('jane');
     expect((await jane.get(`/v1/project/${NS}/shared`)).statusCode).toBe(403);
+  });
+});
+
+describe('GeoPackages sent whole (no changeset)', () => {
+  it('pull with since lists their history, so the client downloads the full file', async () => {
+    const s = await scratch();
+    try {
+      const first = await geopackageFromFeatures(s, 'v1', 'trees', pointFeatures(3));
+      const second = await geopackageFromFeatures(s, 'v2', 'trees', pointFeatures(5));
+      const created = await client.post(`/v1/project/${NS}`, { name: 'gpkg', public: false });
+      expect(created.statusCode).toBe(200);
+      const path = `${NS}/gpkg`;
+      await client.pushV1(path, 'v0', { added: { 'data/trees.gpkg': first } });
+      await client.pushV1(path, 'v1', { updated: { 'data/trees.gpkg': second } });
+
+      const since = await client.info(path, '?since=v1');
+      expectStorableEntries(since.files);
+      const file = since.files.find((f) => f.path === 'data/trees.gpkg')!;
+      expect(file.checksum).toBe(sha1(second));
+      const history = file.history as Record<string, { change: string; diff?: unknown }>;
+      expect(Object.keys(history)).toEqual(['v2', 'v1']);
+      expect(history.v2!.change).toBe('updated');
+      // No diff for v2: the client does not apply changesets but fetches the whole file.
+      expect(history.v2!.diff).toBeUndefined();
+      const bytes = await client.download(path, file, since.version);
+      expect(bytes.equals(second)).toBe(true);
+    } finally {
+      await s.cleanup();
+    }
   });
 });
 
