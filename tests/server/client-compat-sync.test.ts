@@ -315,6 +315,21 @@ describe('rename (PATCH /v2/projects/{id})', () => {
   });
 });
 
+describe('delete now (DELETE /v2/projects/{id})', () => {
+  it('deletes the project at once: the name is free again', async () => {
+    const created = await client.post(`/v1/project/${NS}`, { name: 'short-lived', public: false });
+    expect(created.statusCode).toBe(200);
+    await client.pushV1(`${NS}/short-lived`, 'v0', { added: { 'a.txt': Buffer.from('a') } });
+    const { id } = await client.info(`${NS}/short-lived`);
+    const deleted = await client.delete(`/v2/projects/${id}`);
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    expect((await client.get(`/v1/project/by_uuid/${id}`)).statusCode).toBe(404);
+    expect((await client.delete(`/v2/projects/${id}`)).statusCode).toBe(404);
+    const again = await client.post(`/v1/project/${NS}`, { name: 'short-lived', public: false });
+    expect(again.statusCode, again.body).toBe(200);
+  });
+});
+
 describe('sharing as the CLI does it (share-add, share-remove)', () => {
   it('edits the name lists of the access object and PUTs it back whole', async () => {
     await insertUser(t.database.db, {

@@ -97,6 +97,36 @@ describe('v2 push', () => {
     expect(latest.files.map((f) => f.path)).not.toContain('empty.txt');
   });
 
+  it('answers the v2 project, with the files of a version when asked', async () => {
+    const project = await newProject();
+    const a = Buffer.from('version one');
+    expect((await client.pushV2(project.id, 'v0', { added: { 'a.txt': a } })).statusCode).toBe(201);
+    const b = Buffer.from('version two');
+    expect((await client.pushV2(project.id, 'v1', { updated: { 'a.txt': b } })).statusCode).toBe(
+      201,
+    );
+    const plain = await client.get(`/v2/projects/${project.id}`);
+    expect(plain.statusCode).toBe(200);
+    expect(plain.json()).toMatchObject({
+      id: project.id,
+      version: 'v2',
+      role: 'owner',
+      public: false,
+    });
+    expect(plain.json()).not.toHaveProperty('files');
+    const atV1 = await client.get(`/v2/projects/${project.id}?files_at_version=v1`);
+    expect(atV1.json().files).toEqual([
+      { path: 'a.txt', mtime: expect.any(String), size: a.length, checksum: sha1(a) },
+    ]);
+    const atV2 = await client.get(`/v2/projects/${project.id}?files_at_version=v2`);
+    expect(atV2.json().files[0].checksum).toBe(sha1(b));
+    const missing = await client.get(`/v2/projects/${project.id}?files_at_version=v9`);
+    expect(missing.json()).not.toHaveProperty('files');
+    // Private: anonymous visitors are told it does not exist.
+    const anonymous = await new PythonClient(t.app).get(`/v2/projects/${project.id}`);
+    expect(anonymous.statusCode).toBe(404);
+  });
+
   it('refuses a stale base with 409 ProjectVersionExists, in check_only too', async () => {
     const project = await newProject();
     const ok = await client.pushV2(project.id, 'v0', { added: { 'a.txt': Buffer.from('a') } });

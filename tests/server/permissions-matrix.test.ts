@@ -392,6 +392,18 @@ const CASES: Record<string, Case> = {
     }),
     expect: open(200),
   },
+  'GET /v2/projects/:id': {
+    request: ({ project }) => ({ url: `/v2/projects/${project.id}?files_at_version=v1` }),
+    // Anonymous visitors of a private project get 404 here (the reference's v2 rule).
+    expect: (actor, visibility) =>
+      actor === 'anonymous' && visibility === 'private' ? 404 : read(200)(actor, visibility),
+  },
+  'DELETE /v2/projects/:id': {
+    request: async ({ visibility }) => ({
+      url: `/v2/projects/${(await freshProject(visibility)).id}`,
+    }),
+    expect: own(204),
+  },
   'PATCH /v2/projects/:id': {
     request: async ({ visibility }) => ({
       url: `/v2/projects/${(await freshProject(visibility)).id}`,

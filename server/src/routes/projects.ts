@@ -6,7 +6,13 @@ import type { FastifyPluginAsync } from 'fastify';
 import { PROBLEM_CONTENT_TYPE, problemBody } from '../errors';
 import { clientMeta, deviceIdOf, requireLogin } from '../plugins/auth';
 import { sendJson } from '../plugins/errors';
-import { projectsByNames, removeProjectByName, renameProject } from '../services/client-projects';
+import {
+  deleteProjectNow,
+  getProjectV2,
+  projectsByNames,
+  removeProjectByName,
+  renameProject,
+} from '../services/client-projects';
 import { cloneProject, type CloneInput } from '../services/clone';
 import { getProject, type ProjectQuery } from '../services/project-detail';
 import {
@@ -18,6 +24,7 @@ import {
   type AccessSettings,
 } from '../services/project-settings';
 import { createProject, listProjects, type CreateProjectInput } from '../services/projects';
+import { projectV2Schema } from './push-v2';
 import {
   idParams,
   authErrorSchema,
@@ -465,6 +472,47 @@ const projectRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request, reply) => {
       await scheduleProjectDeletion(ctx, request.auth.user, request.params.id);
+      return reply.code(204).send();
+    },
+  );
+
+  app.get<{ Params: { id: string }; Querystring: { files_at_version?: string } }>(
+    '/v2/projects/:id',
+    {
+      schema: {
+        params: idParams,
+        querystring: {
+          type: 'object',
+          properties: { files_at_version: { type: 'string', pattern: '^v\\d+$' } },
+        },
+        response: {
+          200: projectV2Schema,
+          400: problemSchema,
+          403: problemSchema,
+          404: problemSchema,
+        },
+      },
+    },
+    async (request) =>
+      getProjectV2(ctx, request.auth.user, request.params.id, request.query.files_at_version),
+  );
+
+  app.delete<{ Params: { id: string } }>(
+    '/v2/projects/:id',
+    {
+      preHandler: requireLogin,
+      schema: {
+        params: idParams,
+        response: {
+          204: emptySchema,
+          401: authErrorSchema,
+          403: problemSchema,
+          404: problemSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      await deleteProjectNow(ctx, request.auth.user, request.params.id);
       return reply.code(204).send();
     },
   );

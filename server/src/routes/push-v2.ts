@@ -39,7 +39,8 @@ const versionsBody = {
   },
 } as const;
 
-const projectV2Schema = {
+/** The v2 project object (api-reference A.10), `files` included when asked for. */
+export const projectV2Schema = {
   type: 'object',
   properties: {
     id: { type: 'string' },

@@ -2,11 +2,16 @@
  * Project calls only the desktop and mobile clients make (client-compat §4):
  * POST /v1/project/by_names (status checks of many projects at once) and
  * DELETE /v1/project/{namespace}/{name} (the CLI's `remove`, the legacy form of
- * scheduleDelete) and PATCH /v2/projects/{id} (the CLI's `rename`).
+ * scheduleDelete), PATCH /v2/projects/{id} (the CLI's `rename`) and GET /v2/projects/{id}.
  */
 import type { AppContext } from '../context';
 import { isUniqueViolation } from '../db/errors';
-import { listCurrentFiles } from '../db/queries/files';
+import {
+  findVersion,
+  listCurrentFiles,
+  listFilesAtVersion,
+  type FileRow,
+} from '../db/queries/files';
 import { setProjectName } from '../db/queries/project-names';
 import {
   CONFLICT_FILE_PATTERN,
@@ -16,8 +21,15 @@ import {
 import type { User } from '../db/schema';
 import { badRequest, HttpProblem, notFound } from '../errors';
 import { isoZ } from '../lib/time';
+import { purgeRemovedProjects } from './purge';
 import { projectNameError } from '../lib/validation';
-import { assertSignedIn, projectAccessOf, projectFor, type ProjectRef } from './permissions';
+import {
+  assertSignedIn,
+  NO_PROJECT_PERMISSIONS,
+  projectAccessOf,
+  projectFor,
+  type ProjectRef,
+} from './permissions';
 import type { ProjectAccess } from './permissions';
 import { accessView, type ProjectListItem } from './projects';
 
@@ -134,4 +146,91 @@ export async function renameProject(
     if (isUniqueViolation(error)) throw new HttpProblem(409, NAME_TAKEN);
     throw error;
   }
+}
+
+/** The v2 project object (api-reference A.10), with files when asked for. */
+export interface ProjectV2View {
+  id: string;
+  name: string;
+  workspace: { id: number; name: string };
+  role: string | null;
+  version: string;
+  created_at: string;
+  updated_at: string;
+  public: boolean;
+  size: number;
+  files?: { path: string; mtime: string | null; size: number; checksum: string }[];
+}
+
+export function projectV2View(access: ProjectAccess, files?: FileRow[]): ProjectV2View {
+  const { project, workspace } = access;
+  const view: ProjectV2View = {
+    id: project.id,
+    name: project.name,
+    workspace: { id: workspace.id, name: workspace.name },
+    role: access.role,
+    version: `v${project.latestVersion}`,
+    created_at: isoZ(project.createdAt),
+    updated_at: isoZ(project.updatedAt),
+    public: project.public,
+    size: project.diskUsage,
+  };
+  if (files) {
+    view.files = files.map((f) => ({
+      path: f.path,
+      mtime: isoZ(f.mtime),
+      size: f.size,
+      checksum: f.checksum,
+    }));
+  }
+  return view;
+}
+
+/**
+ * GET /v2/projects/{id}[?files_at_version=vN]: read access; anonymous visitors of a private
+ * project get 404 (as in the reference), signed-in ones 403. `files` (the files at vN) only
+ * when vN exists.
+ */
+export async function getProjectV2(
+  ctx: AppContext,
+  caller: User | null,
+  projectId: string,
+  filesAtVersion?: string,
+): Promise<ProjectV2View> {
+  const access = await projectAccessOf(ctx, caller, { id: projectId });
+  if (!access.permissions.read) {
+    if (!access.actor) throw notFound();
+    throw new HttpProblem(403, NO_PROJECT_PERMISSIONS);
+  }
+  if (filesAtVersion === undefined) return projectV2View(access);
+  const version = Number(filesAtVersion.slice(1));
+  const db = ctx.database.db;
+  if (!(await findVersion(db, access.project.id, version))) return projectV2View(access);
+  const files =
+    version === access.project.latestVersion
+      ? await listCurrentFiles(db, access.project.id)
+      : await listFilesAtVersion(db, access.project.id, version);
+  return projectV2View(access, files);
+}
+
+/**
+ * DELETE /v2/projects/{id} ("delete now", owner's rights): the project is marked removed as
+ * of long ago, so the purge (services/purge.ts) deletes it at once with its rows and the
+ * blobs nothing else uses; the name is free again. (Projects already due are purged too.)
+ */
+export async function deleteProjectNow(
+  ctx: AppContext,
+  caller: User | null,
+  projectId: string,
+): Promise<void> {
+  assertSignedIn(caller);
+  const access = await projectFor(ctx, caller, { id: projectId }, 'delete');
+  const marked = await markProjectRemoved(
+    ctx.database.db,
+    access.project.id,
+    caller.id,
+    new Date(0),
+  );
+  if (!marked) throw notFound();
+  await purgeRemovedProjects(ctx);
 }

@@ -35,6 +35,7 @@ import type { BlobInfo } from '../storage/blob-store';
 import { ChunkStore, CHUNK_TTL_MS } from '../storage/chunk-store';
 import { ChunkTooBigError, CHUNK_SIZE, UploadStaging } from '../storage/upload-staging';
 import { startChangesetWork } from './changesets';
+import { projectV2View, type ProjectV2View } from './client-projects';
 import { storageLimitHit } from './clone';
 import { assertSignedIn, projectFor, type ProjectAccess } from './permissions';
 import {
@@ -69,20 +70,6 @@ export interface PushV2Input {
   version: string;
   changes: { added: PushFileInput[]; updated: PushFileInput[]; removed: PushFileInput[] };
   check_only?: boolean;
-}
-
-/** The v2 project object (api-reference A.10) with the files of the new version. */
-export interface ProjectV2View {
-  id: string;
-  name: string;
-  workspace: { id: number; name: string };
-  role: string | null;
-  version: string;
-  created_at: string;
-  updated_at: string;
-  public: boolean;
-  size: number;
-  files: { path: string; mtime: string | null; size: number; checksum: string }[];
 }
 
 type Meta = ClientMeta & { deviceId: string | null };
@@ -321,22 +308,5 @@ export async function pushVersionV2(
   startChangesetWork(ctx);
 
   access = await projectFor(ctx, caller, { id: project.id }, 'read');
-  const latest = await listCurrentFiles(db, project.id);
-  return {
-    id: access.project.id,
-    name: access.project.name,
-    workspace: { id: access.workspace.id, name: access.workspace.name },
-    role: access.role,
-    version: `v${access.project.latestVersion}`,
-    created_at: isoZ(access.project.createdAt),
-    updated_at: isoZ(access.project.updatedAt),
-    public: access.project.public,
-    size: access.project.diskUsage,
-    files: latest.map((f) => ({
-      path: f.path,
-      mtime: isoZ(f.mtime),
-      size: f.size,
-      checksum: f.checksum,
-    })),
-  };
+  return projectV2View(access, await listCurrentFiles(db, project.id));
 }
