@@ -201,6 +201,27 @@ describe('v2 push', () => {
     expect((await client.info(project.path)).version).toBe('v0');
   });
 
+  it('forgets chunks after a day', async () => {
+    const project = await newProject();
+    const bytes = Buffer.from('late chunk');
+    const chunk = await client.postBytes(`/v2/projects/${project.id}/chunks`, bytes);
+    const { id, valid_until: validUntil } = chunk.json() as { id: string; valid_until: string };
+    expect(new Date(validUntil).getTime()).toBeGreaterThan(t.clock.now().getTime());
+    t.clock.advance(24 * 3600 * 1000 + 1000);
+    // The 12-hour token has ended too: the client logs in again.
+    await client.login('admin', ADMIN_PASSWORD);
+    const response = await client.post(`/v2/projects/${project.id}/versions`, {
+      version: 'v0',
+      changes: {
+        added: [{ path: 'late.txt', size: bytes.length, checksum: sha1(bytes), chunks: [id] }],
+        updated: [],
+        removed: [],
+      },
+    });
+    expect(response.statusCode).toBe(422);
+    expect(response.json().failed_files).toEqual({ 'late.txt': 'corrupted' });
+  });
+
   it('answers 422 UploadError for invalid changes, and 413 for a chunk over 10 MiB', async () => {
     const project = await newProject();
     const exists = await client.pushV2(project.id, 'v0', { added: { 'a.txt': Buffer.from('a') } });

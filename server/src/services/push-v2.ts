@@ -74,6 +74,10 @@ export interface PushV2Input {
 
 type Meta = ClientMeta & { deviceId: string | null };
 
+/** How often a project's expired chunks are looked for (on its chunk uploads). */
+const SWEEP_INTERVAL_MS = 3600 * 1000;
+const lastSweep = new Map<string, number>();
+
 const coded = (status: number, code: string, text: string, extra: Record<string, unknown> = {}) =>
   new HttpProblem(status, `${text} (${code})`, { extra: { code, ...extra } });
 
@@ -165,7 +169,12 @@ export async function uploadChunkV2(
   const locked = projectLocked(access, now);
   if (locked) throw locked;
   const store = chunkStore(ctx);
-  await store.sweep(access.project.id, now);
+  // Expired chunks of the project go at most once an hour per project and instance.
+  const swept = lastSweep.get(access.project.id);
+  if (swept === undefined || now.getTime() - swept >= SWEEP_INTERVAL_MS) {
+    lastSweep.set(access.project.id, now.getTime());
+    await store.sweep(access.project.id, now);
+  }
   try {
     const chunk = await store.write(access.project.id, body, now);
     return { id: chunk.id, valid_until: isoZ(new Date(now.getTime() + CHUNK_TTL_MS)) };

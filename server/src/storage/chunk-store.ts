@@ -2,7 +2,7 @@
  * Chunks of the v2 push (client-compat §5.2, api-reference §1.9): each chunk the client
  * sends is kept under a server-issued id, DATA_DIR/v2-chunks/<project id>/<chunk id>, until
  * a version uses it or it expires (CHUNK_TTL_MS after it was written; expired chunks of a
- * project are swept whenever that project receives a chunk). Written to a temporary name,
+ * project are swept when that project receives a chunk, services/push-v2.ts). Written to a temporary name,
  * fsynced and renamed, so a chunk file is always complete.
  */
 import { createHash, randomUUID } from 'node:crypto';
