@@ -315,6 +315,25 @@ describe('rename (PATCH /v2/projects/{id})', () => {
   });
 });
 
+describe('names with spaces, as the client encodes them', () => {
+  it('percent-encodes path segments and form-encodes the file query (+ and %2F)', async () => {
+    const created = await client.post(`/v1/project/${NS}`, { name: 'my proj', public: false });
+    expect(created.statusCode, created.body).toBe(200);
+    const project = `${NS}/my%20proj`;
+    const bytes = Buffer.from('day one\n');
+    const reply = await client.pushV1(project, 'v0', { added: { 'field notes/day 1.txt': bytes } });
+    expect(reply.name).toBe('my proj');
+    const file = reply.files[0]!;
+    expect(file.path).toBe('field notes/day 1.txt');
+    // The helper sends file=field+notes%2Fday+1.txt.
+    expect((await client.download(project, file, 'v1')).equals(bytes)).toBe(true);
+    const history = await client.get(
+      `/v1/resource/history/${project}?path=field+notes%2Fday+1.txt`,
+    );
+    expect(history.statusCode, history.body).toBe(200);
+  });
+});
+
 describe('delete now (DELETE /v2/projects/{id})', () => {
   it('deletes the project at once: the name is free again', async () => {
     const created = await client.post(`/v1/project/${NS}`, { name: 'short-lived', public: false });
