@@ -251,6 +251,35 @@ describe('v2 push', () => {
     expect(big.json().code).toBe('BigChunkError');
   });
 
+  it('refuses a GeoPackage changeset entry with a clear 400 (not applied by v2 yet)', async () => {
+    const project = await newProject();
+    const response = await client.post(`/v2/projects/${project.id}/versions`, {
+      version: 'v0',
+      check_only: true,
+      changes: {
+        added: [],
+        updated: [
+          {
+            path: 'a.gpkg',
+            size: 4096,
+            checksum: sha1(Buffer.from('old')),
+            chunks: [randomUUID()],
+            diff: {
+              path: `a.gpkg-diff-${randomUUID()}`,
+              checksum: sha1(Buffer.from('d')),
+              size: 1,
+            },
+          },
+        ],
+        removed: [],
+      },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().detail).toBe(
+      'GeoPackage diff updates are not supported by this server yet: send the whole file',
+    );
+  });
+
   it('refuses chunks and versions without upload rights', async () => {
     const project = await newProject();
     const anonymous = new PythonClient(t.app);

@@ -40,7 +40,6 @@ import { storageLimitHit } from './clone';
 import { assertSignedIn, projectFor, type ProjectAccess } from './permissions';
 import {
   BIG_CHUNK,
-  DIFF_NOT_SUPPORTED,
   FILE_NOT_VALID,
   invalidChecksum,
   invalidChunks,
@@ -59,6 +58,9 @@ import {
 } from './versions';
 
 export const PROJECT_VERSION_EXISTS = 'ProjectVersionExists';
+/** Until the server applies GeoPackage changesets in a v2 push. */
+export const V2_DIFF_NOT_SUPPORTED =
+  'GeoPackage diff updates are not supported by this server yet: send the whole file';
 export const ANOTHER_UPLOAD_RUNNING = 'AnotherUploadRunning';
 export const DATA_SYNC_ERROR = 'DataSyncError';
 export const ADDED_EXIST = 'Add changes contain files which already exist';
@@ -111,7 +113,7 @@ function validateChanges(changes: PushV2Input['changes']): void {
   }
   for (const file of [...added, ...updated]) {
     // GeoPackage changesets arrive with the geodiff support; until then a clear refusal.
-    if (file.diff) throw new HttpProblem(400, DIFF_NOT_SUPPORTED);
+    if (file.diff) throw new HttpProblem(400, V2_DIFF_NOT_SUPPORTED);
     if (isVersionedFile(file.path) && file.size === 0) throw uploadError(FILE_NOT_VALID);
     if (isUnsupportedName(file.path)) throw uploadError(unsupportedName(file.path));
     if (isUnsupportedType(file.path)) throw uploadError(unsupportedType(file.path));
