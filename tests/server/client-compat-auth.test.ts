@@ -104,6 +104,32 @@ describe('token login (POST /v1/auth/login)', () => {
   });
 });
 
+describe('token login in maintenance mode', () => {
+  it('still signs in (and writes no login history), while pushes are refused', async () => {
+    const user = await newUser();
+    const flag = path.join(t.config.dataDir, 'MAINTENANCE');
+    await fs.writeFile(flag, '');
+    try {
+      const client = new PythonClient(t.app);
+      await client.login(user.username, PASSWORD);
+      expect((await client.get('/v1/user/profile')).statusCode).toBe(200);
+      const rows = await t.database.db
+        .select({ id: loginHistory.id })
+        .from(loginHistory)
+        .where(eq(loginHistory.userId, user.id));
+      expect(rows).toEqual([]);
+      const push = await client.post('/v1/project/push/waymark/anything', {
+        version: 'v0',
+        changes: { added: [], updated: [], removed: [] },
+      });
+      expect(push.statusCode).toBe(503);
+      expect(push.headers['content-type']).toBe('application/problem+json');
+    } finally {
+      await fs.rm(flag, { force: true });
+    }
+  });
+});
+
 describe('bearer requests', () => {
   it('work on /v1 and /v2 calls without cookies or a CSRF token', async () => {
     const user = await newUser({ admin: true });
