@@ -369,6 +369,81 @@ const CASES: Record<string, Case> = {
     expect: loginAnd(['writer'], 200),
   },
 
+  // Desktop and mobile clients (client-compat).
+  'POST /v1/auth/login': {
+    request: async () => ({
+      url: '/v1/auth/login',
+      json: { login: 'spare', password: PASSWORD },
+      client: await anonymousClient(),
+    }),
+    expect: open(200),
+  },
+  'DELETE /v1/project/:namespace/:name': {
+    request: async ({ visibility }) => ({
+      url: `/v1/project/${path(await freshProject(visibility))}`,
+    }),
+    expect: own(200),
+  },
+  'POST /v1/project/by_names': {
+    // Everybody gets the map; what each entry says depends on the caller.
+    request: ({ project }) => ({
+      url: '/v1/project/by_names',
+      json: { projects: [path(project)] },
+    }),
+    expect: open(200),
+  },
+  'GET /v2/projects/:id': {
+    request: ({ project }) => ({ url: `/v2/projects/${project.id}?files_at_version=v1` }),
+    // Anonymous visitors of a private project get 404 here (the reference's v2 rule).
+    expect: (actor, visibility) =>
+      actor === 'anonymous' && visibility === 'private' ? 404 : read(200)(actor, visibility),
+  },
+  'DELETE /v2/projects/:id': {
+    request: async ({ visibility }) => ({
+      url: `/v2/projects/${(await freshProject(visibility)).id}`,
+    }),
+    expect: own(204),
+  },
+  'PATCH /v2/projects/:id': {
+    request: async ({ visibility }) => ({
+      url: `/v2/projects/${(await freshProject(visibility)).id}`,
+      json: { name: unique('renamed') },
+    }),
+    expect: own(204),
+  },
+  'POST /v2/diagnostic-logs': {
+    request: () => ({
+      url: '/v2/diagnostic-logs?app=plugin-2025.1&username=someone',
+      payload: Buffer.from('a log line'),
+      headers: { 'content-type': 'text/plain' },
+    }),
+    expect: open(200),
+  },
+  'POST /v2/projects/:id/chunks': {
+    request: ({ project }) => ({
+      url: `/v2/projects/${project.id}/chunks`,
+      payload: Buffer.from('chunk'),
+      headers: { 'content-type': 'application/octet-stream' },
+    }),
+    expect: write(200),
+  },
+  'POST /v2/projects/:id/versions': {
+    // A stale version: 409 ProjectVersionExists comes after the upload permission check.
+    request: ({ project }) => ({
+      url: `/v2/projects/${project.id}/versions`,
+      json: {
+        version: 'v99',
+        check_only: true,
+        changes: {
+          added: [],
+          updated: [],
+          removed: [{ path: 'data.txt', size: 9, checksum: sha1(Buffer.from('some data')) }],
+        },
+      },
+    }),
+    expect: write(409),
+  },
+
   'GET /v1/project/raw/:namespace/:name': {
     request: ({ project }) => ({ url: `/v1/project/raw/${path(project)}?file=data.txt` }),
     expect: read(200),

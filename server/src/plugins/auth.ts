@@ -1,15 +1,19 @@
 /**
- * Loads the signed-in user of each request from the session cookie into `request.auth`.
- * Routes that need a user add `preHandler: requireLogin`.
+ * Loads the signed-in user of each request into `request.auth`: from the session cookie,
+ * else from an `Authorization: Bearer` token (desktop and mobile clients, auth/bearer.ts).
+ * A valid session cookie wins over the header, as in the reference; an invalid token is
+ * an anonymous request. Routes that need a user add `preHandler: requireLogin`.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { bearerTokenOf, bearerUserMatches, readBearerToken } from '../auth/bearer';
 import {
   resolveSession,
   sessionCookieName,
   sessionCookieOptions,
   type ClientMeta,
 } from '../auth/sessions';
+import { findUserById } from '../db/queries/users';
 import type { User } from '../db/schema';
 import { authRequired } from '../errors';
 
@@ -57,6 +61,17 @@ export function currentUser(request: FastifyRequest): User {
 export default fp(
   async (app) => {
     const { config, database, now } = app.ctx;
+
+    /** The user of a valid bearer token in the Authorization header, or null. */
+    async function bearerUser(request: FastifyRequest, at: Date): Promise<User | null> {
+      const token = bearerTokenOf(request.headers.authorization);
+      if (!token) return null;
+      const payload = readBearerToken(config.secretKey, token, at);
+      if (!payload) return null;
+      const user = await findUserById(database.db, payload.user_id);
+      return user && bearerUserMatches(config.secretKey, payload, user) ? user : null;
+    }
+
     const cookieName = sessionCookieName(config);
     app.decorateRequest('auth', null as unknown as AuthState);
 
@@ -64,15 +79,15 @@ export default fp(
       request.auth = { user: null, sessionIdHash: null };
       if (request.is404) return;
       const raw = request.cookies[cookieName];
-      if (!raw) return;
       const at = now();
-      const resolved = await resolveSession(database.db, raw, at);
+      const resolved = raw ? await resolveSession(database.db, raw, at) : null;
       if (!resolved) {
-        reply.clearCookie(cookieName, { path: '/', secure: config.secureCookies });
+        if (raw) reply.clearCookie(cookieName, { path: '/', secure: config.secureCookies });
+        request.auth.user = await bearerUser(request, at);
         return;
       }
       request.auth = { user: resolved.user, sessionIdHash: resolved.session.idHash };
-      if (resolved.renewedUntil) {
+      if (raw && resolved.renewedUntil) {
         reply.setCookie(cookieName, raw, sessionCookieOptions(config, resolved.renewedUntil, at));
       }
     });

@@ -1,8 +1,11 @@
-/** Browser session auth and the account calls under /app/auth (api-reference A.2). */
+/**
+ * Browser session auth and the account calls under /app/auth (api-reference A.2), and the
+ * token login of desktop and mobile clients, POST /v1/auth/login (A.3).
+ */
 import type { FastifyPluginAsync } from 'fastify';
 import { sessionCookieName, sessionCookieOptions } from '../auth/sessions';
 import { isMaintenance } from '../maintenance';
-import { clientMeta, requireLogin } from '../plugins/auth';
+import { clientMeta, deviceIdOf, requireLogin } from '../plugins/auth';
 import { issueCsrfToken } from '../plugins/csrf';
 import {
   changePassword,
@@ -13,6 +16,7 @@ import {
   updateProfile,
 } from '../services/account';
 import { authenticate, signIn, signOut, type LoginInput } from '../services/auth';
+import { tokenLogin } from '../services/token-auth';
 import {
   authErrorSchema,
   emptySchema,
@@ -64,6 +68,31 @@ const tokenParams = {
 
 type Fields = Record<string, unknown>;
 
+const tokenLoginResponse = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer' },
+    username: { type: 'string' },
+    email: nullableString,
+    first_name: nullableString,
+    last_name: nullableString,
+    name: { type: 'string' },
+    receive_notifications: { type: 'boolean' },
+    verified_email: { type: 'boolean' },
+    tier: { type: 'string' },
+    registration_date: { type: 'string' },
+    storage: { type: 'null' },
+    storage_limit: { type: 'null' },
+    disk_usage: { type: 'null' },
+    has_project: { type: 'boolean' },
+    session: {
+      type: 'object',
+      required: ['token', 'expire'],
+      properties: { token: { type: 'string' }, expire: { type: 'string' } },
+    },
+  },
+} as const;
+
 const authRoutes: FastifyPluginAsync = async (app) => {
   const ctx = app.ctx;
   const cookieName = sessionCookieName(ctx.config);
@@ -97,6 +126,27 @@ const authRoutes: FastifyPluginAsync = async (app) => {
       );
       return reply.code(200).send();
     },
+  );
+
+  app.post<{ Body: LoginInput }>(
+    '/v1/auth/login',
+    {
+      schema: {
+        body: { ...loginBody, required: ['login', 'password'] },
+        response: {
+          200: tokenLoginResponse,
+          400: problemSchema,
+          401: problemSchema,
+          415: problemSchema,
+        },
+      },
+    },
+    async (request) =>
+      tokenLogin(ctx, request.body, {
+        meta: clientMeta(request),
+        deviceId: deviceIdOf(request),
+        maintenance: await isMaintenance(ctx.config.dataDir),
+      }),
   );
 
   app.get(

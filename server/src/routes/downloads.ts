@@ -9,6 +9,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { HttpProblem } from '../errors';
+import { isClientPartPastEnd } from '../lib/client-ranges';
 import { parseRange } from '../lib/http-range';
 import { attachmentDisposition } from '../lib/paths';
 import { zipStream } from '../lib/zip';
@@ -85,6 +86,18 @@ const downloadRoutes: FastifyPluginAsync = async (app) => {
           .send();
       }
       const range = parseRange(rangeHeader(request, etag), download.size);
+      if (
+        range.kind === 'unsatisfiable' &&
+        isClientPartPastEnd(request.headers.range, download.size)
+      ) {
+        // The python client's last part past the end (lib/client-ranges.ts): no bytes.
+        return reply
+          .code(200)
+          .header('etag', etag)
+          .header('cache-control', 'private, no-cache')
+          .header('content-length', 0)
+          .send(emptyBody());
+      }
       if (range.kind === 'unsatisfiable') {
         throw new HttpProblem(416, undefined, {
           headers: { 'content-range': `bytes */${download.size}` },

@@ -89,7 +89,7 @@ const instanceRoutes: FastifyPluginAsync = async (app) => {
     global_write: config.globalWrite,
     enable_superadmin_assignment: true,
     diagnostic_logs_url: '',
-    v2_push_enabled: false,
+    v2_push_enabled: true,
     blacklist_dirs: [...BLACKLIST_DIRS],
     blacklist_files: [...BLACKLIST_FILES],
     version: VERSION,

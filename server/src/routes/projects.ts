@@ -6,6 +6,13 @@ import type { FastifyPluginAsync } from 'fastify';
 import { PROBLEM_CONTENT_TYPE, problemBody } from '../errors';
 import { clientMeta, deviceIdOf, requireLogin } from '../plugins/auth';
 import { sendJson } from '../plugins/errors';
+import {
+  deleteProjectNow,
+  getProjectV2,
+  projectsByNames,
+  removeProjectByName,
+  renameProject,
+} from '../services/client-projects';
 import { cloneProject, type CloneInput } from '../services/clone';
 import { getProject, type ProjectQuery } from '../services/project-detail';
 import {
@@ -17,6 +24,7 @@ import {
   type AccessSettings,
 } from '../services/project-settings';
 import { createProject, listProjects, type CreateProjectInput } from '../services/projects';
+import { projectV2Schema } from './push-v2';
 import {
   idParams,
   authErrorSchema,
@@ -297,15 +305,79 @@ const projectRoutes: FastifyPluginAsync = async (app) => {
       ),
   );
 
-  app.get<{ Params: { id: string } }>(
+  app.delete<{ Params: { namespace: string; name: string } }>(
+    '/v1/project/:namespace/:name',
+    {
+      preHandler: requireLogin,
+      schema: {
+        params: namespaceNameParams,
+        response: {
+          200: emptySchema,
+          401: authErrorSchema,
+          403: problemSchema,
+          404: problemSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      await removeProjectByName(ctx, request.auth.user, {
+        namespace: request.params.namespace,
+        name: request.params.name,
+      });
+      return reply.code(200).send();
+    },
+  );
+
+  app.post<{ Body: { projects: string[] } }>(
+    '/v1/project/by_names',
+    {
+      schema: {
+        body: {
+          type: 'object',
+          required: ['projects'],
+          properties: { projects: stringList },
+        },
+        response: {
+          200: {
+            type: 'object',
+            additionalProperties: {
+              anyOf: [
+                {
+                  type: 'object',
+                  required: ['error'],
+                  properties: { error: { type: 'integer' } },
+                },
+                projectListItemSchema,
+              ],
+            },
+          },
+          400: problemSchema,
+          415: problemSchema,
+        },
+      },
+    },
+    async (request) => projectsByNames(ctx, request.auth.user, request.body.projects),
+  );
+
+  // The python client passes `since` / `version` here too when it names a project by id.
+  app.get<{ Params: { id: string }; Querystring: ProjectQuery }>(
     '/v1/project/by_uuid/:id',
     {
       schema: {
         params: idParams,
-        response: { 200: projectDetailSchema, 403: problemSchema, 404: problemSchema },
+        querystring: {
+          type: 'object',
+          properties: { since: versionParam, version: versionParam },
+        },
+        response: {
+          200: projectDetailSchema,
+          400: problemSchema,
+          403: problemSchema,
+          404: problemSchema,
+        },
       },
     },
-    async (request) => getProject(ctx, request.auth.user, { id: request.params.id }),
+    async (request) => getProject(ctx, request.auth.user, { id: request.params.id }, request.query),
   );
 
   app.put<{ Params: { namespace: string; name: string }; Body: { access: AccessSettings } }>(
@@ -400,6 +472,71 @@ const projectRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request, reply) => {
       await scheduleProjectDeletion(ctx, request.auth.user, request.params.id);
+      return reply.code(204).send();
+    },
+  );
+
+  app.get<{ Params: { id: string }; Querystring: { files_at_version?: string } }>(
+    '/v2/projects/:id',
+    {
+      schema: {
+        params: idParams,
+        querystring: {
+          type: 'object',
+          properties: { files_at_version: { type: 'string', pattern: '^v\\d+$' } },
+        },
+        response: {
+          200: projectV2Schema,
+          400: problemSchema,
+          403: problemSchema,
+          404: problemSchema,
+        },
+      },
+    },
+    async (request) =>
+      getProjectV2(ctx, request.auth.user, request.params.id, request.query.files_at_version),
+  );
+
+  app.delete<{ Params: { id: string } }>(
+    '/v2/projects/:id',
+    {
+      preHandler: requireLogin,
+      schema: {
+        params: idParams,
+        response: {
+          204: emptySchema,
+          401: authErrorSchema,
+          403: problemSchema,
+          404: problemSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      await deleteProjectNow(ctx, request.auth.user, request.params.id);
+      return reply.code(204).send();
+    },
+  );
+
+  app.patch<{ Params: { id: string }; Body: { name: string } }>(
+    '/v2/projects/:id',
+    {
+      preHandler: requireLogin,
+      schema: {
+        params: idParams,
+        body: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
+        response: {
+          204: emptySchema,
+          400: problemSchema,
+          401: authErrorSchema,
+          403: problemSchema,
+          404: problemSchema,
+          409: problemSchema,
+          415: problemSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      await renameProject(ctx, request.auth.user, request.params.id, request.body.name);
       return reply.code(204).send();
     },
   );

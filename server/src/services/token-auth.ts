@@ -1,0 +1,91 @@
+/**
+ * Token login for desktop and mobile clients: POST /v1/auth/login (api-reference A.3,
+ * client-compat §2). Answers the user's profile and a bearer token (auth/bearer.ts).
+ */
+import { makeBearerToken } from '../auth/bearer';
+import type { ClientMeta } from '../auth/sessions';
+import type { AppContext } from '../context';
+import { recordLogin } from '../db/queries/users';
+import { FIELD_REQUIRED_TEXT, HttpProblem } from '../errors';
+import { isoZ } from '../lib/time';
+import { authenticate, LOGIN_MAX_LENGTH, type LoginInput } from './auth';
+import { displayName } from './users';
+
+export interface TokenLoginView {
+  id: number;
+  username: string;
+  email: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  name: string;
+  receive_notifications: boolean;
+  verified_email: boolean;
+  tier: string;
+  registration_date: string;
+  storage: null;
+  storage_limit: null;
+  disk_usage: null;
+  has_project: boolean;
+  session: { token: string; expire: string };
+}
+
+/** Form checks with the reference's v1 wording: 400 `This field is required.(login)`. */
+function validate(input: LoginInput): void {
+  const login = (input.login ?? '').trim();
+  if (login === '') throw new HttpProblem(400, `${FIELD_REQUIRED_TEXT}(login)`);
+  if (login.length > LOGIN_MAX_LENGTH) {
+    throw new HttpProblem(
+      400,
+      `Field cannot be longer than ${LOGIN_MAX_LENGTH} characters.(login)`,
+    );
+  }
+  if ((input.password ?? '') === '') {
+    throw new HttpProblem(400, `${FIELD_REQUIRED_TEXT}(password)`);
+  }
+}
+
+export interface TokenLoginOptions {
+  meta: ClientMeta;
+  deviceId: string | null;
+  /** In maintenance nothing is written (no login history). */
+  maintenance: boolean;
+}
+
+export async function tokenLogin(
+  ctx: AppContext,
+  input: LoginInput,
+  options: TokenLoginOptions,
+): Promise<TokenLoginView> {
+  validate(input);
+  const user = await authenticate(ctx, input);
+  const now = ctx.now();
+  // Like the reference, database sync services (User-Agent "DB-sync") leave no login history.
+  const sync = options.meta.userAgent?.includes('DB-sync') ?? false;
+  if (!options.maintenance && !sync) {
+    await recordLogin(ctx.database.db, {
+      userId: user.id,
+      at: now,
+      userAgent: options.meta.userAgent,
+      ip: options.meta.ip,
+      deviceId: options.deviceId,
+    });
+  }
+  const { token, expire } = makeBearerToken(ctx.config.secretKey, user, now);
+  return {
+    id: user.id,
+    username: user.username,
+    email: user.email,
+    first_name: user.firstName,
+    last_name: user.lastName,
+    name: displayName(user),
+    receive_notifications: user.receiveNotifications,
+    verified_email: user.verifiedEmail,
+    tier: 'free',
+    registration_date: isoZ(user.registrationDate),
+    storage: null,
+    storage_limit: null,
+    disk_usage: null,
+    has_project: false,
+    session: { token, expire: expire.toISOString() },
+  };
+}
