@@ -590,7 +590,13 @@ export async function finishPush(
         });
       });
     } catch (error) {
-      // Like the reference: a failed version clears the upload.
+      // Like the reference: a refused version clears the upload. Any other failure (the
+      // database or blob store failing midway) rolled back and keeps it for a retry.
+      const refused =
+        error instanceof VersionMismatchError ||
+        error instanceof InvalidChangesError ||
+        (error instanceof HttpProblem && error.status < 500);
+      if (!refused) throw error;
       done = true;
       await deleteUpload(db, upload.id);
       await store.remove(upload.id);

@@ -83,6 +83,22 @@ export class InvalidRangeError extends Error {
   }
 }
 
+/** Answer (507) when the disk or bucket holding files and staged chunks is full. */
+export const STORAGE_FULL_TEXT =
+  'The server has no space left to store files. Nothing already stored was lost; try again once space has been freed.';
+
+/** A write failed for want of space: ENOSPC/EDQUOT on disk, a full or over-quota bucket. */
+export function isStorageFull(error: unknown): boolean {
+  const e = error as { code?: string; name?: string } | null;
+  if (!e) return false;
+  return (
+    e.code === 'ENOSPC' ||
+    e.code === 'EDQUOT' ||
+    e.name === 'XMinioStorageFull' ||
+    e.name === 'QuotaExceeded'
+  );
+}
+
 const KEY_RE = /^[0-9a-f]{64}$/;
 
 export function assertBlobKey(key: string): void {
