@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import type { IncomingMessage, Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
@@ -11,6 +12,8 @@ import S3rver from 's3rver';
 
 export interface TestS3 {
   endpoint: string;
+  /** Runs before the emulator handles each request (to watch what a server sends). */
+  onRequest(listener: (request: IncomingMessage) => void): void;
   client: S3Client;
   /** A new empty bucket. */
   createBucket(): Promise<string>;
@@ -32,8 +35,12 @@ export async function startS3(): Promise<TestS3> {
     forcePathStyle: true,
     credentials: S3_CREDENTIALS,
   });
+  const httpServer = (server as unknown as { httpServer: Server }).httpServer;
   return {
     endpoint,
+    onRequest(listener) {
+      httpServer.prependListener('request', listener);
+    },
     client,
     async createBucket() {
       const bucket = `waymark-${randomBytes(6).toString('hex')}`;
