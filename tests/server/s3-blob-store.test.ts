@@ -8,9 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/src/config';
+import { startServer } from '../../server/src/main';
 import { blobKeyFromLeaves } from '../../server/src/storage/blob-key';
 import {
   BlobNotFoundError,
@@ -29,7 +30,9 @@ import {
   LocalUploadStaging,
   type UploadStaging,
 } from '../../server/src/storage/upload-staging';
+import { freePort } from './support/processes';
 import { startS3, type TestS3 } from './support/s3-server';
+import { createTestDataDir } from './support/test-db';
 
 let s3: TestS3;
 let dataDir: string;
@@ -59,6 +62,8 @@ function treeKey(data: Buffer): string {
   }
   return blobKeyFromLeaves(leaves);
 }
+
+const DAY = 24 * 3600 * 1000;
 
 /** Random bytes (incompressible, so every part really moves). */
 const bytesOf = (size: number) => randomBytes(size);
@@ -148,9 +153,18 @@ describe.each(['local', 's3'] as const)('the %s blob store', (kind) => {
     expect((await buffer(await store.open(info.key))).equals(data)).toBe(true);
   });
 
-  it('sweeps nothing that is in use', async () => {
+  it('sweeps temp leftovers of a crash once they are old, and nothing in use', async () => {
     const { key } = await store.put(Readable.from([Buffer.from('kept')]));
-    expect(await store.sweepTemp(0, Date.now() + 1000)).toBe(0);
+    if (store instanceof S3BlobStore) {
+      await s3.client.send(
+        new PutObjectCommand({ Bucket: store.bucket, Key: 'tmp/123-crashed', Body: 'partial' }),
+      );
+    } else {
+      fs.writeFileSync(path.join((store as LocalBlobStore).root, 'tmp', '123-crashed.part'), 'x');
+    }
+    expect(await store.sweepTemp(DAY)).toBe(0);
+    expect(await store.sweepTemp(DAY, Date.now() + 2 * DAY)).toBe(1);
+    expect(await store.sweepTemp(DAY, Date.now() + 2 * DAY)).toBe(0);
     expect(await store.has(key)).toBe(true);
   });
 });
@@ -256,4 +270,30 @@ describe.each(['local', 's3'] as const)('upload staging beside the %s store', (k
       expect(await keys()).toEqual([s3store.objectKey(info.key)]);
     });
   }
+});
+
+describe('starting with S3_BUCKET', () => {
+  it('stops with a clear message when the bucket does not exist', async () => {
+    const data = await createTestDataDir();
+    try {
+      const env = {
+        ...data.env,
+        ...s3.env('no-such-bucket'),
+        PORT: String(await freePort()),
+        LOG_LEVEL: 'silent',
+      };
+      await expect(
+        startServer(env, {
+          handleSignals: false,
+          exitOnError: false,
+          print: () => {},
+          distDir: null,
+        }),
+      ).rejects.toThrow(
+        'The S3 bucket "no-such-bucket" (S3_BUCKET) cannot be used: it does not exist',
+      );
+    } finally {
+      await data.cleanup();
+    }
+  });
 });

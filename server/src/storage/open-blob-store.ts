@@ -15,6 +15,11 @@ export function openBlobStore(config: Pick<Config, 'dataDir' | 's3'>): BlobStore
   return new LocalBlobStore(path.join(config.dataDir, 'blobs'));
 }
 
+/** Checks at start that the store can be used (the bucket exists and may be accessed). */
+export async function checkBlobStore(blobStore: BlobStore): Promise<void> {
+  if (blobStore instanceof S3BlobStore) await blobStore.checkBucket();
+}
+
 /** Staging of running pushes beside `blobStore`: in its bucket, or in DATA_DIR/uploads. */
 export function uploadStagingFor(blobStore: BlobStore, dataDir: string): UploadStaging {
   if (blobStore instanceof S3BlobStore) return new S3UploadStaging(blobStore);

@@ -19,6 +19,7 @@ import {
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   HeadObjectCommand,
   ListMultipartUploadsCommand,
   ListObjectsV2Command,
@@ -105,6 +106,29 @@ export class S3BlobStore implements BlobStore {
     readonly bucket: string,
     readonly prefix = '',
   ) {}
+
+  /** Throws a clear error unless the bucket exists and the credentials may use it. */
+  async checkBucket(): Promise<void> {
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+    } catch (error) {
+      const e = error as {
+        name?: string;
+        message?: string;
+        $metadata?: { httpStatusCode?: number };
+      };
+      const status = e.$metadata?.httpStatusCode;
+      const reason =
+        status === 404
+          ? 'it does not exist'
+          : status === 403
+            ? 'access is denied'
+            : `${e.name ?? 'error'}: ${e.message ?? ''}`;
+      throw new Error(`The S3 bucket "${this.bucket}" (S3_BUCKET) cannot be used: ${reason}`, {
+        cause: error,
+      });
+    }
+  }
 
   /** The object key of a blob. */
   objectKey(key: string): string {
