@@ -114,13 +114,16 @@ describe('pushing to the S3 store', () => {
     const files = plan({ 'good.txt': 'good', 'bad.txt': 'the right bytes' });
     const start = await startPush(client, project, 'v0', { added: files.list });
     const { transaction } = start.json() as { transaction: string };
-    const [[good, goodBytes], [bad, badBytes]] = files.chunks as [string, Buffer][];
-    await sendChunk(client, transaction, good!, goodBytes!);
-    await sendChunk(client, transaction, bad!, Buffer.from('the wrong bytes'));
+    const [[good, goodBytes], [bad, badBytes]] = files.chunks as [
+      [string, Buffer],
+      [string, Buffer],
+    ];
+    await sendChunk(client, transaction, good, goodBytes);
+    await sendChunk(client, transaction, bad, Buffer.from('the wrong bytes'));
     const refused = await finishPush(client, transaction);
     expect(refused.statusCode).toBe(422);
     expect(refused.json()).toMatchObject({ code: 'UploadError', files: ['bad.txt'] });
-    await sendChunk(client, transaction, bad!, badBytes!);
+    await sendChunk(client, transaction, bad, badBytes);
     const finish = await finishPush(client, transaction);
     expect(finish.statusCode, finish.body).toBe(200);
     expect((await rawFile(client, project, 'bad.txt')).body).toBe('the right bytes');
