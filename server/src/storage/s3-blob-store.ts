@@ -76,6 +76,14 @@ export function isNotFound(error: unknown): boolean {
   );
 }
 
+/** A Buffer view of the bytes (no copy), or the UTF-8 bytes of a string. */
+export function asBuffer(piece: Uint8Array | string): Buffer {
+  if (typeof piece === 'string') return Buffer.from(piece);
+  return Buffer.isBuffer(piece)
+    ? piece
+    : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
+}
+
 /** Reads a stream into buffers of exactly `size` bytes (the last may be shorter). */
 async function* pieces(
   source: AsyncIterable<Uint8Array | string>,
@@ -84,7 +92,7 @@ async function* pieces(
   let parts: Buffer[] = [];
   let held = 0;
   for await (const piece of source) {
-    let bytes = typeof piece === 'string' ? Buffer.from(piece) : Buffer.from(piece);
+    let bytes = asBuffer(piece);
     while (bytes.length > 0) {
       const take = Math.min(size - held, bytes.length);
       parts.push(bytes.subarray(0, take));

@@ -26,7 +26,7 @@ import {
   type CompletedPart,
 } from '@aws-sdk/client-s3';
 import type { BlobInfo } from './blob-store';
-import { isNotFound, type S3BlobStore } from './s3-blob-store';
+import { asBuffer, isNotFound, type S3BlobStore } from './s3-blob-store';
 import {
   ChunkTooBigError,
   CHUNK_SIZE,
@@ -74,7 +74,7 @@ export class S3UploadStaging implements UploadStaging {
     const sha256 = createHash('sha256');
     let size = 0;
     for await (const piece of body) {
-      const bytes = typeof piece === 'string' ? Buffer.from(piece) : Buffer.from(piece);
+      const bytes = asBuffer(piece);
       if (size + bytes.length > options.limit) throw new ChunkTooBigError();
       pieces.push(bytes);
       sha1.update(bytes);
