@@ -1,11 +1,13 @@
 /**
  * Several server instances on one database and one blob store (the local folder on a shared
- * disk, and an S3 bucket): nothing that matters lives in one instance's memory. A push whose
+ * disk, and an S3 bucket with no disk shared at all): nothing that matters lives in one
+ * instance's memory or on its own disk. A push whose
  * chunks alternate between instances makes one correct version, jobs due on every instance
  * run once, and two pushes on the same base version through two instances make one version.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,10 +47,12 @@ describe.each(['local', 's3'] as const)('two instances on one %s blob store', (k
   let alice: User;
   let bob: User;
   let count = 0;
+  let otherDir: string;
 
   beforeAll(async () => {
     t = await createTestApp({ env: kind === 's3' ? s3.env(await s3.createBucket()) : {} });
-    b = await startInstance(t);
+    otherDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-instance-b-'));
+    b = await startInstance(t, kind === 's3' ? { dataDir: otherDir } : {});
     const passwordHash = await hashPassword(PASSWORD);
     alice = await insertUser(t.database.db, {
       username: 'alice',
@@ -67,6 +71,7 @@ describe.each(['local', 's3'] as const)('two instances on one %s blob store', (k
   afterAll(async () => {
     await b?.close();
     await t?.close();
+    fs.rmSync(otherDir, { recursive: true, force: true });
   });
 
   async function newProject(): Promise<string> {
@@ -134,6 +139,13 @@ describe.each(['local', 's3'] as const)('two instances on one %s blob store', (k
     expect(finish.json().version).toBe('v1');
     expect(await versions(project)).toEqual([0, 1]);
     expect(await staged()).toEqual([]);
+    if (kind === 's3') {
+      // Nothing of the push touched either instance's disk.
+      for (const dir of [t.config.dataDir, otherDir]) {
+        expect(fs.existsSync(path.join(dir, 'uploads'))).toBe(false);
+        expect(fs.existsSync(path.join(dir, 'blobs'))).toBe(false);
+      }
+    }
 
     for (const client of [onA, onB]) {
       const whole = await rawFile(client, project, 'maps/big.tif');

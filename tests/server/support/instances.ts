@@ -21,14 +21,16 @@ export interface Instance {
 
 export async function startInstance(
   t: TestApp,
-  options: { blobStore?: BlobStore } = {},
+  options: { blobStore?: BlobStore; dataDir?: string } = {},
 ): Promise<Instance> {
   const own = t.database.kind === 'postgres';
   const database = own ? await openDatabase(t.config) : t.database;
+  // Another DATA_DIR: an instance on another machine (with an S3 store, no shared disk).
+  const config = options.dataDir ? { ...t.config, dataDir: options.dataDir } : t.config;
   const app = buildApp({
-    config: t.config,
+    config,
     database,
-    blobStore: options.blobStore ?? openBlobStore(t.config),
+    blobStore: options.blobStore ?? openBlobStore(config),
     now: t.clock.now,
     distDir: null,
     logger: false,
