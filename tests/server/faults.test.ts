@@ -1,7 +1,8 @@
 /**
  * Faults during finish: the blob store or the database failing midway leaves no partial
  * version and keeps the upload, so the client's retry (on any instance) completes it; a
- * full disk answers 507 with a clear detail and loses nothing already stored.
+ * full disk or bucket answers 507 with a clear detail and loses nothing already stored.
+ * (faults-kill.test.ts kills a real server process mid-finish.)
  */
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
@@ -18,11 +19,19 @@ import {
   type PutOptions,
 } from '../../server/src/storage/blob-store';
 import { openBlobStore } from '../../server/src/storage/open-blob-store';
+import type { S3BlobStore } from '../../server/src/storage/s3-blob-store';
 import { CHUNK_SIZE } from '../../server/src/storage/upload-staging';
 import { startInstance, type Instance } from './support/instances';
 import { finishPush, plan, rawFile, sendChunk, startPush } from './support/push-client';
 import { commit, createProject } from './support/seed';
-import { createTestApp, problem, type TestApp, type TestClient } from './support/test-app';
+import { startS3, type TestS3 } from './support/s3-server';
+import {
+  ADMIN_PASSWORD,
+  createTestApp,
+  problem,
+  type TestApp,
+  type TestClient,
+} from './support/test-app';
 
 const PASSWORD = 'Field-Password-1';
 
@@ -210,5 +219,82 @@ describe('a full disk', () => {
     expect(await versions(project.id)).toEqual([0, 1, 2]);
     expect((await rawFile(healthy, project.path, 'new.txt')).body).toBe('new bytes');
     expect((await rawFile(healthy, project.path, 'kept.txt')).body).toBe('stored before');
+  });
+});
+
+describe('a full bucket', () => {
+  let s3: TestS3;
+  let st: TestApp;
+  /** Commands that fail, by name (the S3 client's own middleware stack injects the fault). */
+  const failing = new Set<string>();
+
+  beforeAll(async () => {
+    s3 = await startS3();
+    st = await createTestApp({ env: s3.env(await s3.createBucket()) });
+    const store = st.app.ctx.blobStore as S3BlobStore;
+    store.client.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (failing.has(context.commandName ?? '')) {
+          throw Object.assign(
+            new Error('Storage backend has reached its minimum free drive threshold.'),
+            {
+              name: 'XMinioStorageFull',
+            },
+          );
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'testFaults' },
+    );
+  });
+
+  afterAll(async () => {
+    await st?.close();
+    await s3?.close();
+  });
+
+  it('answers 507 for chunks and finish, keeps what is stored, and completes once space is free', async () => {
+    const project = await createProject(st, { name: 'full', creatorId: 1 });
+    await commit(st, project.id, { added: { 'kept.txt': 'stored before' } });
+    const path = `${st.config.globalWorkspace}/full`;
+    const client = st.client();
+    await client.login('admin', ADMIN_PASSWORD);
+    const big = randomBytes(CHUNK_SIZE + 10);
+    const files = plan({ 'big.bin': big });
+    const start = await startPush(client, path, 'v1', { added: files.list });
+    expect(start.statusCode, start.body).toBe(200);
+    const { transaction } = start.json() as { transaction: string };
+    const [[first, firstBytes], [second, secondBytes]] = files.chunks as [
+      [string, Buffer],
+      [string, Buffer],
+    ];
+
+    failing.add('PutObjectCommand');
+    const refused = await sendChunk(client, transaction, first, firstBytes);
+    expect(refused.statusCode).toBe(507);
+    expect(problem(refused).detail).toBe(STORAGE_FULL_TEXT);
+    const status = (await client.get(`/v1/project/push/${transaction}`)).json();
+    expect(status.chunks_received).toEqual([]);
+    failing.clear();
+    for (const [id, bytes] of [
+      [first, firstBytes],
+      [second, secondBytes],
+    ] as const) {
+      expect((await sendChunk(client, transaction, id, bytes)).statusCode).toBe(200);
+    }
+
+    // Assembling the file under its key fails too.
+    failing.add('CreateMultipartUploadCommand');
+    const finish = await finishPush(client, transaction);
+    expect(finish.statusCode).toBe(507);
+    expect(problem(finish).detail).toBe(STORAGE_FULL_TEXT);
+    expect((await rawFile(client, path, 'kept.txt')).body).toBe('stored before');
+    failing.clear();
+
+    const retry = await finishPush(client, transaction);
+    expect(retry.statusCode, retry.body).toBe(200);
+    expect(retry.json().version).toBe('v2');
+    expect((await rawFile(client, path, 'big.bin')).rawPayload.equals(big)).toBe(true);
+    expect((await rawFile(client, path, 'kept.txt')).body).toBe('stored before');
   });
 });
