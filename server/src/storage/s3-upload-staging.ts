@@ -35,6 +35,9 @@ import {
   type UploadStaging,
 } from './upload-staging';
 
+/** Chunk objects deleted at once when a transaction's staging is removed. */
+const REMOVE_CONCURRENCY = 16;
+
 /** The staged bytes to place are gone. */
 class StagedChunkMissing extends Error {}
 
@@ -242,9 +245,20 @@ export class S3UploadStaging implements UploadStaging {
   }
 
   async remove(transaction: string): Promise<void> {
+    let batch: Promise<void>[] = [];
+    let failure: unknown = null;
+    const remember = (error: unknown) => {
+      failure ??= error;
+    };
     for await (const item of this.store.listKeys(this.folderOf(transaction))) {
-      await this.store.deleteObject(item.key);
+      batch.push(this.store.deleteObject(item.key).catch(remember));
+      if (batch.length === REMOVE_CONCURRENCY) {
+        await Promise.all(batch);
+        batch = [];
+      }
     }
+    await Promise.all(batch);
+    if (failure) throw failure;
   }
 
   async list(): Promise<string[]> {
