@@ -53,6 +53,24 @@ export interface Config {
   readonly adminEmail: string;
   readonly adminPassword: string | null;
   readonly logLevel: LogLevel;
+  /** Most PostgreSQL connections this instance opens (node-postgres pool size). */
+  readonly databasePoolSize: number;
+  /** S3-compatible blob store, or null for the local folder DATA_DIR/blobs. */
+  readonly s3: S3Config | null;
+}
+
+export interface S3Config {
+  readonly bucket: string;
+  /** http(s) address of an S3-compatible service; null for AWS's own endpoint. */
+  readonly endpoint: string | null;
+  readonly region: string;
+  /** Null: the AWS SDK's default credential chain (environment, profile, instance role). */
+  readonly accessKeyId: string | null;
+  readonly secretAccessKey: string | null;
+  /** Bucket in the path (http://host/bucket/key) instead of the host name. */
+  readonly forcePathStyle: boolean;
+  /** Prepended to every object key (e.g. `waymark/`), so one bucket can hold several installs. */
+  readonly prefix: string;
 }
 
 /** Defaults, documented for the README (value shown as text). */
@@ -75,6 +93,14 @@ export const CONFIG_DEFAULTS = {
   ADMIN_EMAIL: 'admin@example.com',
   ADMIN_PASSWORD: '(unset: generated on first start and printed once)',
   LOG_LEVEL: 'info',
+  DATABASE_POOL_SIZE: '10',
+  S3_BUCKET: '(unset: files are kept in DATA_DIR/blobs)',
+  S3_ENDPOINT: '(unset: AWS S3 of S3_REGION)',
+  S3_REGION: 'us-east-1',
+  S3_ACCESS_KEY_ID: "(unset: the AWS SDK's default credential chain)",
+  S3_SECRET_ACCESS_KEY: '(unset: with S3_ACCESS_KEY_ID unset)',
+  S3_FORCE_PATH_STYLE: 'false',
+  S3_PREFIX: '(empty)',
 } as const satisfies Record<string, string>;
 
 export type ConfigVariable = keyof typeof CONFIG_DEFAULTS;
@@ -99,6 +125,15 @@ export const CONFIG_DESCRIPTIONS: Record<ConfigVariable, string> = {
   ADMIN_EMAIL: 'email of the superuser created on first start',
   ADMIN_PASSWORD: 'password of the superuser created on first start',
   LOG_LEVEL: `log level: ${LOG_LEVELS.join('|')}`,
+  DATABASE_POOL_SIZE: 'most PostgreSQL connections per instance (1-1000)',
+  S3_BUCKET: 'bucket of an S3-compatible store for files and upload staging (3-63 characters)',
+  S3_ENDPOINT: 'http(s) address of an S3-compatible service (MinIO, Ceph, Garage, ...)',
+  S3_REGION: 'region of the bucket',
+  S3_ACCESS_KEY_ID: 'access key (set together with S3_SECRET_ACCESS_KEY)',
+  S3_SECRET_ACCESS_KEY: 'secret key (set together with S3_ACCESS_KEY_ID)',
+  S3_FORCE_PATH_STYLE:
+    'address the bucket in the path instead of the host name (most self-hosted services)',
+  S3_PREFIX: 'prefix of every object key, e.g. waymark/',
 };
 
 type Env = Record<string, string | undefined>;
@@ -368,6 +403,19 @@ export function loadConfig(env: Env = process.env): Config {
           `must be one of ${LOG_LEVELS.join('|')}`,
         );
 
+  const poolRaw = read(env, 'DATABASE_POOL_SIZE');
+  const databasePoolSize =
+    poolRaw === undefined
+      ? 10
+      : parseVar(
+          'DATABASE_POOL_SIZE',
+          poolRaw,
+          z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1).max(1000)),
+          'must be an integer between 1 and 1000',
+        );
+
+  const s3 = readS3(env);
+
   // Side effects last, once every pure check has passed.
   ensureDataDir(dataDir);
   const secretKey = loadSecretKey(env, dataDir);
@@ -392,5 +440,73 @@ export function loadConfig(env: Env = process.env): Config {
     adminEmail,
     adminPassword,
     logLevel,
+    databasePoolSize,
+    s3,
   });
+}
+
+/** S3 bucket names: 3-63 lower-case letters, digits, dots and hyphens, starting and ending alike. */
+const BUCKET_RE = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
+function readS3(env: Env): S3Config | null {
+  const bucket = read(env, 'S3_BUCKET');
+  const others = [
+    'S3_ENDPOINT',
+    'S3_ACCESS_KEY_ID',
+    'S3_SECRET_ACCESS_KEY',
+    'S3_FORCE_PATH_STYLE',
+    'S3_PREFIX',
+  ] as const;
+  if (bucket === undefined) {
+    const stray = others.find((name) => read(env, name) !== undefined);
+    if (stray) throw new ConfigError('S3_BUCKET', `S3_BUCKET must be set when ${stray} is`);
+    return null;
+  }
+  if (!BUCKET_RE.test(bucket) || bucket.includes('..')) {
+    throw new ConfigError(
+      'S3_BUCKET',
+      `S3_BUCKET must be 3-63 lower-case letters, digits, dots or hyphens (got ${quoted(bucket)})`,
+    );
+  }
+  const endpointRaw = read(env, 'S3_ENDPOINT');
+  const endpoint =
+    endpointRaw === undefined
+      ? null
+      : parseVar(
+          'S3_ENDPOINT',
+          endpointRaw,
+          urlSchema(['http:', 'https:']),
+          'must be an absolute http:// or https:// URL',
+        ).replace(/\/+$/, '');
+  const region = read(env, 'S3_REGION') ?? 'us-east-1';
+  if (!/^[a-z0-9-]{1,64}$/.test(region)) {
+    throw new ConfigError(
+      'S3_REGION',
+      `S3_REGION must be a region name like eu-west-1 (got ${quoted(region)})`,
+    );
+  }
+  const accessKeyId = read(env, 'S3_ACCESS_KEY_ID') ?? null;
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY ? env.S3_SECRET_ACCESS_KEY : null;
+  if ((accessKeyId === null) !== (secretAccessKey === null)) {
+    throw new ConfigError(
+      accessKeyId === null ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY',
+      'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together',
+    );
+  }
+  const prefix = read(env, 'S3_PREFIX') ?? '';
+  if (prefix !== '' && !/^[A-Za-z0-9._\-/]{1,200}$/.test(prefix)) {
+    throw new ConfigError(
+      'S3_PREFIX',
+      `S3_PREFIX may hold only letters, digits, '.', '_', '-' and '/' (got ${quoted(prefix)})`,
+    );
+  }
+  return {
+    bucket,
+    endpoint,
+    region,
+    accessKeyId,
+    secretAccessKey,
+    forcePathStyle: readBoolean(env, 'S3_FORCE_PATH_STYLE', false),
+    prefix,
+  };
 }

@@ -123,8 +123,11 @@ export async function openPglite(dataDir: string): Promise<Database> {
   };
 }
 
-export function openPostgres(url: string): Database {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+/** Default most connections of an instance's pool (DATABASE_POOL_SIZE). */
+export const DEFAULT_POOL_SIZE = 10;
+
+export function openPostgres(url: string, poolSize = DEFAULT_POOL_SIZE): Database {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle client losing its connection must not crash the process.
   pool.on('error', () => {});
   const db = drizzlePostgres({ client: pool, schema }) as unknown as Db;
@@ -157,7 +160,9 @@ export function openPostgres(url: string): Database {
 }
 
 export async function openDatabase(
-  config: Pick<Config, 'dataDir' | 'databaseUrl'>,
+  config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'databasePoolSize'>>,
 ): Promise<Database> {
-  return config.databaseUrl ? openPostgres(config.databaseUrl) : openPglite(config.dataDir);
+  return config.databaseUrl
+    ? openPostgres(config.databaseUrl, config.databasePoolSize)
+    : openPglite(config.dataDir);
 }

@@ -28,12 +28,21 @@ const HOUR = 3600 * 1000;
 
 export const PURGE_JOB = 'purge-removed-projects';
 export const UPLOAD_CLEANUP_JOB = 'cleanup-abandoned-uploads';
+export const BLOB_TEMP_JOB = 'sweep-blob-store-temp';
+/** Temp files and unfinished multipart uploads older than this were left by a crash. */
+export const BLOB_TEMP_MAX_AGE_MS = 24 * HOUR;
+
+async function sweepBlobTemp(ctx: AppContext): Promise<void> {
+  const removed = await ctx.blobStore.sweepTemp(BLOB_TEMP_MAX_AGE_MS, ctx.now().getTime());
+  if (removed > 0) ctx.log.info({ removed }, `Removed ${removed} abandoned blob store write(s)`);
+}
 
 /** The server's jobs. */
 export function defaultJobs(): Job[] {
   return [
     { name: PURGE_JOB, intervalMs: HOUR, leaseMs: HOUR, run: purgeRemovedProjects },
     { name: UPLOAD_CLEANUP_JOB, intervalMs: HOUR, leaseMs: HOUR, run: cleanupUploads },
+    { name: BLOB_TEMP_JOB, intervalMs: HOUR, leaseMs: HOUR, run: sweepBlobTemp },
     // Changesets left pending (a crash, versions made by the admin CLI): every poll.
     { name: COMPUTE_CHANGESETS_JOB, intervalMs: 0, leaseMs: HOUR, run: runPendingChangesets },
   ];

@@ -13,6 +13,7 @@ import {
   PROBLEM_CONTENT_TYPE,
   problemBody,
 } from '../errors';
+import { isStorageFull, STORAGE_FULL_TEXT } from '../storage/blob-store';
 
 interface AjvError {
   keyword: string;
@@ -139,6 +140,10 @@ export function renderError(
     }
   }
   if (status === 503) return sendProblem(reply, 503);
+  if (isStorageFull(error)) {
+    request.log.error({ err: error }, 'storage full');
+    return sendProblem(reply, 507, STORAGE_FULL_TEXT);
+  }
   request.log.error({ err: error }, 'unhandled error');
   return sendProblem(reply, 500);
 }

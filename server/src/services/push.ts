@@ -46,7 +46,8 @@ import {
 import { isoZ } from '../lib/time';
 import { blobKeyFromLeaves } from '../storage/blob-key';
 import type { BlobInfo } from '../storage/blob-store';
-import { ChunkTooBigError, CHUNK_SIZE, UploadStaging } from '../storage/upload-staging';
+import { uploadStagingFor } from '../storage/open-blob-store';
+import { ChunkTooBigError, CHUNK_SIZE, type UploadStaging } from '../storage/upload-staging';
 import { startChangesetWork } from './changesets';
 import { storageLimitHit } from './clone';
 import {
@@ -164,7 +165,7 @@ class ChunkSizeError extends Error {
 }
 
 function staging(ctx: AppContext): UploadStaging {
-  return new UploadStaging(ctx.config.dataDir);
+  return uploadStagingFor(ctx.blobStore, ctx.config.dataDir);
 }
 
 function projectLocked(lockedUntil: Date | null, now: Date): HttpProblem | null {
@@ -504,27 +505,6 @@ async function verifyStagedFile(
   return info.size === stagedSize(file) && info.sha1 === stagedChecksum(file) ? info : null;
 }
 
-/**
- * Moves a verified staged file into the blob store without reading it again. A file moved
- * there by an earlier finish that failed afterwards is found in the store; null when its
- * bytes are gone.
- */
-async function placeStagedFile(
-  ctx: AppContext,
-  store: UploadStaging,
-  uploadId: string,
-  fileIndex: number,
-  info: BlobInfo,
-): Promise<BlobInfo | null> {
-  if (info.size === 0) {
-    return ctx.blobStore.put((async function* () {})(), { expectedSize: 0 });
-  }
-  if (await store.exists(uploadId, fileIndex)) {
-    return ctx.blobStore.adopt(store.fileOf(uploadId, fileIndex), info);
-  }
-  return (await ctx.blobStore.stat(info.key))?.size === info.size ? info : null;
-}
-
 /** 422 naming `paths`; their chunks are forgotten, so a resuming client sends them again. */
 async function rejectStagedFiles(
   ctx: AppContext,
@@ -589,7 +569,9 @@ export async function finishPush(
     const blobs: CommitFile[] = [];
     const lost: number[] = [];
     for (const [index, file] of files.entries()) {
-      const blob = await placeStagedFile(ctx, store, upload.id, index, infos[index]!);
+      // Into the blob store without reading it again; a file placed by an earlier finish
+      // that failed afterwards is found there; null when its bytes are gone.
+      const blob = await store.place(upload.id, index, infos[index]!);
       if (!blob) lost.push(index);
       else if (file.diff) {
         // A diff update: the new file is the stored one with the diff applied.
@@ -644,7 +626,13 @@ export async function finishPush(
         });
       });
     } catch (error) {
-      // Like the reference: a failed version clears the upload.
+      // Like the reference: a refused version clears the upload. Any other failure (the
+      // database or blob store failing midway) rolled back and keeps it for a retry.
+      const refused =
+        error instanceof VersionMismatchError ||
+        error instanceof InvalidChangesError ||
+        (error instanceof HttpProblem && error.status < 500);
+      if (!refused) throw error;
       done = true;
       await deleteUpload(db, upload.id);
       await store.remove(upload.id);

@@ -1,8 +1,8 @@
 /**
  * Content-addressed byte storage. A blob's key is a SHA-256 hash tree of its bytes
  * (blob-key.ts), computed by the server while the bytes stream in, so identical files across
- * projects and versions are stored once. Implementations: local disk (local-blob-store.ts); an S3-compatible store
- * for multi-node deployments can implement the same interface.
+ * projects and versions are stored once. Implementations: local disk (local-blob-store.ts)
+ * and an S3-compatible bucket for deployments with several instances (s3-blob-store.ts).
  *
  * Which blobs are in use is recorded in the database (table blobs and the file tables);
  * the store itself knows nothing about projects.
@@ -45,6 +45,11 @@ export interface BlobStore {
   open(key: string, range?: ByteRange): Promise<Readable>;
   /** Removes the blob; resolves false when it did not exist. */
   delete(key: string): Promise<boolean>;
+  /**
+   * Removes leftovers older than `maxAgeMs` of writes a crash interrupted (temp files or
+   * objects, unfinished multipart uploads); resolves how many.
+   */
+  sweepTemp(maxAgeMs: number, now?: number): Promise<number>;
 }
 
 export class BlobNotFoundError extends Error {
@@ -76,6 +81,22 @@ export class InvalidRangeError extends Error {
     super(`Range ${range.start}-${range.end ?? ''} is not satisfiable for ${size} bytes`);
     this.name = 'InvalidRangeError';
   }
+}
+
+/** Answer (507) when the disk or bucket holding files and staged chunks is full. */
+export const STORAGE_FULL_TEXT =
+  'The server has no space left to store files. Nothing already stored was lost; try again once space has been freed.';
+
+/** A write failed for want of space: ENOSPC/EDQUOT on disk, a full or over-quota bucket. */
+export function isStorageFull(error: unknown): boolean {
+  const e = error as { code?: string; name?: string } | null;
+  if (!e) return false;
+  return (
+    e.code === 'ENOSPC' ||
+    e.code === 'EDQUOT' ||
+    e.name === 'XMinioStorageFull' ||
+    e.name === 'QuotaExceeded'
+  );
 }
 
 const KEY_RE = /^[0-9a-f]{64}$/;

@@ -1,14 +1,22 @@
 /**
- * Staging files of running pushes: DATA_DIR/uploads/<transaction>/<n>.part, one file per
- * added or updated file of the push plan (n = its position in the plan, so client paths
- * never become file names). Each chunk is written straight to its offset (chunk index ×
- * CHUNK_SIZE) and fsynced before it is acknowledged; a repeated chunk rewrites the same bytes.
+ * Staging of running pushes: where acknowledged chunks wait until finish puts each file
+ * into the blob store. Two implementations, chosen with the blob store
+ * (open-upload-staging.ts): LocalUploadStaging (below) beside the local store, and
+ * S3UploadStaging (s3-upload-staging.ts) in the bucket of the S3 store. A staged file is
+ * named by its transaction and its position in the push plan (client paths never become
+ * file or object names); a chunk by its index in the file (offset = index × CHUNK_SIZE).
+ *
+ * LocalUploadStaging: DATA_DIR/uploads/<transaction>/<n>.part, one file per added or updated
+ * file of the plan. Each chunk is written straight to its offset and fsynced before it is
+ * acknowledged; a repeated chunk rewrites the same bytes. Several instances share it when
+ * DATA_DIR is on a shared file system.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { LEAF_SIZE } from './blob-key';
+import type { BlobInfo, BlobStore } from './blob-store';
 
 /** Bytes per chunk (api-reference §1.3): 10 MiB, the blob key's leaf size. */
 export const CHUNK_SIZE = LEAF_SIZE;
@@ -17,7 +25,7 @@ export const STAGING_DIR = 'uploads';
 
 const READ_PIECE = 4 * 1024 * 1024;
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The received bytes exceed the chunk limit; nothing more was written. */
 export class ChunkTooBigError extends Error {
@@ -27,10 +35,54 @@ export class ChunkTooBigError extends Error {
   }
 }
 
-export class UploadStaging {
+export interface ChunkWritten {
+  size: number;
+  /** SHA-1 (hex) of the chunk's bytes. */
+  sha1: string;
+  /** SHA-256 (hex) of the chunk's bytes: a leaf of the blob key. */
+  sha256: string;
+}
+
+export interface UploadStaging {
+  /**
+   * Stores the chunk at `offset` (a multiple of CHUNK_SIZE) of a staged file, replacing what
+   * was there; at most `limit` bytes (else ChunkTooBigError). `truncate`: the file ends
+   * after this chunk. Durable when it resolves.
+   */
+  writeChunk(
+    transaction: string,
+    fileIndex: number,
+    offset: number,
+    body: AsyncIterable<Uint8Array | string>,
+    options: { limit: number; truncate: boolean },
+  ): Promise<ChunkWritten>;
+  /** Reads `length` staged bytes from `offset` (within received chunks). */
+  readRange(
+    transaction: string,
+    fileIndex: number,
+    offset: number,
+    length: number,
+  ): AsyncIterable<Uint8Array>;
+  /**
+   * Puts a complete, verified staged file into the blob store under `info.key`, reading it
+   * again only where the store cannot copy or rename. When the staged bytes are gone (an
+   * earlier finish placed them and failed afterwards), the blob found in the store answers;
+   * null when neither exists.
+   */
+  place(transaction: string, fileIndex: number, info: BlobInfo): Promise<BlobInfo | null>;
+  /** Drops everything staged for the transaction. */
+  remove(transaction: string): Promise<void>;
+  /** Transaction ids that have something staged. */
+  list(): Promise<string[]>;
+}
+
+export class LocalUploadStaging implements UploadStaging {
   readonly root: string;
 
-  constructor(dataDir: string) {
+  constructor(
+    dataDir: string,
+    private readonly blobStore: BlobStore,
+  ) {
     this.root = path.join(path.resolve(dataDir), STAGING_DIR);
   }
 
@@ -54,7 +106,7 @@ export class UploadStaging {
     offset: number,
     body: AsyncIterable<Uint8Array | string>,
     options: { limit: number; truncate: boolean },
-  ): Promise<{ size: number; sha1: string; sha256: string }> {
+  ): Promise<ChunkWritten> {
     await fsp.mkdir(this.dirOf(transaction), { recursive: true });
     const handle = await fsp.open(
       this.fileOf(transaction, fileIndex),
@@ -110,6 +162,16 @@ export class UploadStaging {
     } finally {
       await handle.close();
     }
+  }
+
+  async place(transaction: string, fileIndex: number, info: BlobInfo): Promise<BlobInfo | null> {
+    if (info.size === 0) {
+      return this.blobStore.put((async function* () {})(), { expectedSize: 0 });
+    }
+    if (await this.exists(transaction, fileIndex)) {
+      return this.blobStore.adopt(this.fileOf(transaction, fileIndex), info);
+    }
+    return (await this.blobStore.stat(info.key))?.size === info.size ? info : null;
   }
 
   async exists(transaction: string, fileIndex: number): Promise<boolean> {

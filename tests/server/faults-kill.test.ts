@@ -1,0 +1,221 @@
+/**
+ * The strongest fault: a real server process (main.ts) killed with SIGKILL in the middle of
+ * a finish, while it assembles a file in the S3 store (one part of the blob's multipart
+ * upload sent, the next one on its way). Afterwards no version and no blob exist, the
+ * staged chunks and the upload are still there, and the client's retry on a new server
+ * completes the push into one correct version.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { HeadObjectCommand } from '@aws-sdk/client-s3';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/src/app';
+import { loadConfig } from '../../server/src/config';
+import { openDatabase, type Database } from '../../server/src/db/database';
+import { projectVersions, uploads } from '../../server/src/db/schema';
+import { LOCK_EXPIRATION_MS } from '../../server/src/services/push';
+import { blobKeyFromLeaves } from '../../server/src/storage/blob-key';
+import { openBlobStore } from '../../server/src/storage/open-blob-store';
+import type { S3BlobStore } from '../../server/src/storage/s3-blob-store';
+import { S3UploadStaging } from '../../server/src/storage/s3-upload-staging';
+import { CHUNK_SIZE } from '../../server/src/storage/upload-staging';
+import { freePort, REPO_ROOT } from './support/processes';
+import { plan, sha1 } from './support/push-client';
+import { startS3, type TestS3 } from './support/s3-server';
+import { createTestDataDir, type TestDataDir } from './support/test-db';
+import { TestClient, TestClock } from './support/test-app';
+
+const ADMIN_PASSWORD = 'Admin-Password-1';
+
+let s3: TestS3;
+let data: TestDataDir;
+let env: Record<string, string>;
+let child: ChildProcess | null = null;
+let database: Database | null = null;
+let app: FastifyInstance | null = null;
+
+beforeAll(async () => {
+  s3 = await startS3();
+  data = await createTestDataDir();
+  env = {
+    ...data.env,
+    ...s3.env(await s3.createBucket()),
+    ADMIN_PASSWORD,
+    HOST: '127.0.0.1',
+    PORT: String(await freePort()),
+    LOG_LEVEL: 'silent',
+  };
+});
+
+afterAll(async () => {
+  if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await app?.close();
+  await database?.close();
+  await data?.cleanup();
+  await s3?.close();
+});
+
+/** Starts main.ts and resolves once it listens. */
+function startChild(): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    // Node itself (not the tsx wrapper), so SIGKILL reaches the server.
+    const proc = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(REPO_ROOT, 'server/src/main.ts')],
+      {
+        cwd: REPO_ROOT,
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          HOME: process.env.HOME ?? '/tmp',
+          ...env,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Waymark is running')) resolve(proc);
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    proc.on('exit', (code, signal) => {
+      if (!output.includes('Waymark is running')) {
+        reject(new Error(`The server exited (${code ?? signal}): ${output}`));
+      }
+    });
+  });
+}
+
+/** A cookie session over real HTTP. */
+class HttpSession {
+  cookies = new Map<string, string>();
+  csrf: string | null = null;
+  constructor(private readonly base: string) {}
+
+  async request(method: string, url: string, body?: Buffer | object): Promise<Response> {
+    const headers: Record<string, string> = {};
+    if (this.cookies.size > 0) {
+      headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    }
+    if (this.csrf) headers['x-csrf-token'] = this.csrf;
+    let payload: Buffer | string | undefined;
+    if (Buffer.isBuffer(body)) {
+      headers['content-type'] = 'application/octet-stream';
+      payload = body;
+    } else if (body) {
+      headers['content-type'] = 'application/json';
+      payload = JSON.stringify(body);
+    }
+    const response = await fetch(`${this.base}${url}`, { method, headers, body: payload });
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair] = cookie.split(';');
+      const at = pair!.indexOf('=');
+      this.cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
+    }
+    const token = response.headers.get('x-csrf-token');
+    if (token) this.csrf = token;
+    return response;
+  }
+}
+
+function treeKey(bytes: Buffer): string {
+  const leaves: Buffer[] = [];
+  for (let at = 0; at < bytes.length; at += CHUNK_SIZE) {
+    leaves.push(
+      createHash('sha256')
+        .update(bytes.subarray(at, at + CHUNK_SIZE))
+        .digest(),
+    );
+  }
+  return blobKeyFromLeaves(leaves);
+}
+
+describe('a server killed during finish', () => {
+  it('leaves no partial version, and the retry on a new server completes the push', async () => {
+    child = await startChild();
+    const http = new HttpSession(`http://127.0.0.1:${env.PORT}`);
+    expect((await http.request('GET', '/app/init')).status).toBe(200);
+    const login = await http.request('POST', '/app/auth/login', {
+      login: 'admin',
+      password: ADMIN_PASSWORD,
+    });
+    expect(login.status).toBe(200);
+    const created = await http.request('POST', '/v1/project/waymark', { name: 'killed' });
+    expect(created.status, await created.clone().text()).toBeLessThan(300);
+
+    const big = randomBytes(2 * CHUNK_SIZE + 777);
+    const files = plan({ 'survey/big.tif': big });
+    const start = await http.request('POST', '/v1/project/push/waymark/killed', {
+      version: 'v0',
+      changes: { added: files.list, updated: [], removed: [] },
+    });
+    expect(start.status).toBe(200);
+    const { transaction } = (await start.json()) as { transaction: string };
+    for (const [id, bytes] of files.chunks) {
+      const sent = await http.request('POST', `/v1/project/push/chunk/${transaction}/${id}`, bytes);
+      expect(sent.status).toBe(200);
+    }
+
+    // Killed the moment the finish sends the second part of the blob's multipart upload.
+    const key = treeKey(big);
+    const proc = child;
+    const exited = new Promise((resolve) => proc.once('exit', resolve));
+    s3.onRequest((request) => {
+      if (request.url?.includes(key) && request.url.includes('partNumber=2')) {
+        proc.kill('SIGKILL');
+      }
+    });
+    await expect(http.request('POST', `/v1/project/push/finish/${transaction}`)).rejects.toThrow();
+    await exited;
+    expect(proc.signalCode).toBe('SIGKILL');
+
+    // A new server on the same database and bucket.
+    const config = loadConfig(env);
+    database = await openDatabase(config);
+    const clock = new TestClock();
+    const blobStore = openBlobStore(config) as S3BlobStore;
+    app = buildApp({ config, database, blobStore, now: clock.now, distDir: null, logger: false });
+    await app.ready();
+    const [upload] = await database.db.select().from(uploads).where(eq(uploads.id, transaction));
+    expect(upload?.status).toBe('finishing');
+    const versions = async () =>
+      (
+        await database!.db
+          .select({ name: projectVersions.name })
+          .from(projectVersions)
+          .where(eq(projectVersions.projectId, upload!.projectId))
+      )
+        .map((r) => r.name)
+        .sort();
+    expect(await versions()).toEqual([0]);
+    await expect(
+      s3.client.send(
+        new HeadObjectCommand({ Bucket: blobStore.bucket, Key: blobStore.objectKey(key) }),
+      ),
+    ).rejects.toMatchObject({ name: 'NotFound' });
+    expect(await new S3UploadStaging(blobStore).list()).toEqual([transaction]);
+
+    // The client's retry, with the same session: refused while the dead finish's claim is
+    // fresh, completed once it is stale.
+    const client = new TestClient(app);
+    for (const [name, value] of http.cookies) client.cookies.set(name, value);
+    client.csrfToken = http.csrf;
+    const early = await client.post(`/v1/project/push/finish/${transaction}`);
+    expect(early.statusCode).toBe(400);
+    clock.advance(LOCK_EXPIRATION_MS + 1000);
+    const retry = await client.post(`/v1/project/push/finish/${transaction}`);
+    expect(retry.statusCode, retry.body).toBe(200);
+    expect(retry.json().version).toBe('v1');
+    expect(await versions()).toEqual([0, 1]);
+    const file = await client.get(
+      `/v1/project/raw/waymark/killed?file=${encodeURIComponent('survey/big.tif')}`,
+    );
+    expect(file.statusCode).toBe(200);
+    expect(sha1(file.rawPayload)).toBe(sha1(big));
+    expect(await new S3UploadStaging(blobStore).list()).toEqual([]);
+  });
+});
