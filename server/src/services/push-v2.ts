@@ -33,7 +33,8 @@ import {
 import { isoZ } from '../lib/time';
 import type { BlobInfo } from '../storage/blob-store';
 import { ChunkStore, CHUNK_TTL_MS } from '../storage/chunk-store';
-import { ChunkTooBigError, CHUNK_SIZE, UploadStaging } from '../storage/upload-staging';
+import { uploadStagingFor } from '../storage/open-blob-store';
+import { ChunkTooBigError, CHUNK_SIZE } from '../storage/upload-staging';
 import { startChangesetWork } from './changesets';
 import { projectV2View, type ProjectV2View } from './client-projects';
 import { storageLimitHit } from './clone';
@@ -262,7 +263,7 @@ export async function pushVersionV2(
     },
     new Date(now.getTime() - LOCK_EXPIRATION_MS),
   );
-  const staging = new UploadStaging(ctx.config.dataDir);
+  const staging = uploadStagingFor(ctx.blobStore, ctx.config.dataDir);
   for (const id of replaced) await staging.remove(id);
   if (!upload) throw coded(409, ANOTHER_UPLOAD_RUNNING, 'Another process is running');
 
