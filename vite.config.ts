@@ -1,4 +1,4 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -7,8 +7,45 @@ import { VitePWA } from 'vite-plugin-pwa';
 const apiTarget = process.env.WAYMARK_API_URL ?? 'http://127.0.0.1:8081';
 const apiPrefixes = ['/v1', '/v2', '/app', '/ping', '/config'];
 
+/**
+ * Mantine stylesheets per component, in the chunk that uses the component (issue 8's bundle
+ * budget): the full `@mantine/core/styles.css` is 35 KB gzipped, most of it for components the
+ * first screens never show. Every Mantine component reads its class names from its
+ * `X.module.mjs`, and `@mantine/core/styles/X.css` holds exactly those classes, so importing
+ * the stylesheet there puts it beside the component: in the entry CSS when the entry uses it,
+ * or in a lazy chunk's CSS, which Vite loads before that chunk's module resolves (so before a
+ * lazily loaded route renders). Dependencies come first, as Mantine asks: a component module
+ * imports the components it builds on before its own class names. The baseline, variables and
+ * global sheets are imported by src/main.tsx.
+ *
+ * The dev server pre-bundles @mantine/core (so no per-module transform runs there); it gets
+ * the full stylesheet instead.
+ */
+function mantineComponentCss(): Plugin {
+  const classesModule = /\/@mantine\/core\/esm\/components\/(?:[^/]+\/)*([A-Za-z]+)\.module\.mjs$/;
+  let serve = false;
+  return {
+    name: 'waymark-mantine-component-css',
+    configResolved(config) {
+      serve = config.command === 'serve';
+    },
+    transform(code, id) {
+      const path = id.split('?')[0] ?? id;
+      if (serve) {
+        return path.endsWith('/src/main.tsx')
+          ? { code: `import '@mantine/core/styles.css';\n${code}`, map: null }
+          : null;
+      }
+      const match = classesModule.exec(path);
+      if (!match) return null;
+      return { code: `import '@mantine/core/styles/${match[1]}.css';\n${code}`, map: null };
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
+    mantineComponentCss(),
     // The router plugin must come before react(): it generates src/routeTree.gen.ts.
     tanstackRouter({ target: 'react', autoCodeSplitting: true }),
     react(),
