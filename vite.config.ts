@@ -22,7 +22,8 @@ const apiPrefixes = ['/v1', '/v2', '/app', '/ping', '/config'];
  * the full stylesheet instead.
  */
 function mantineComponentCss(): Plugin {
-  const classesModule = /\/@mantine\/core\/esm\/components\/(?:[^/]+\/)*([A-Za-z]+)\.module\.mjs$/;
+  const classesModule =
+    /\/@mantine\/core\/esm\/(?:components|utils)\/(?:[^/]+\/)*([A-Za-z]+)\.module\.mjs$/;
   let serve = false;
   return {
     name: 'waymark-mantine-component-css',
@@ -43,9 +44,76 @@ function mantineComponentCss(): Plugin {
   };
 }
 
+/** The modules that render each first screen: the entry, and the route components it lazily loads. */
+const FIRST_SCREENS = {
+  signIn: ['src/routes/login.{-$reset}.tsx?tsr-split=component'],
+  projectsList: [
+    'src/routes/_app.tsx?tsr-split=component',
+    'src/routes/_app/projects/index.tsx?tsr-split=component',
+  ],
+};
+
+/**
+ * Fewer, larger chunks for the first screens (issue 8's bundle budget): by default every module
+ * that two lazy routes share becomes a chunk of its own, so the projects list loaded ~70 small
+ * files, and each compresses worse alone. After the module graph is known, this sorts the
+ * statically imported modules of the entry, of the sign-in route and of the projects list
+ * (shell and list) into one chunk each, with what sign-in and the list share in a fourth.
+ * Lazily imported code (the upload center, other routes) stays out of all four.
+ */
+function firstScreenChunks() {
+  const groupOf = new Map<string, string>();
+  const plugin: Plugin = {
+    name: 'waymark-first-screen-chunks',
+    apply: 'build',
+    buildEnd() {
+      groupOf.clear();
+      const root = process.cwd();
+      const closure = (ids: readonly string[]): Set<string> => {
+        const seen = new Set<string>();
+        const stack = ids.map((id) => `${root}/${id}`);
+        for (let id = stack.pop(); id !== undefined; id = stack.pop()) {
+          if (seen.has(id)) continue;
+          const info = this.getModuleInfo(id);
+          // The app's own modules only: a package's barrel imports every export it has, used
+          // or not. Each group takes the package modules its app modules use as their
+          // dependencies.
+          if (!info || id.includes('/node_modules/')) continue;
+          seen.add(id);
+          stack.push(...info.importedIds);
+        }
+        return seen;
+      };
+      const entry = closure(['src/main.tsx']);
+      const signIn = closure(FIRST_SCREENS.signIn);
+      const list = closure(FIRST_SCREENS.projectsList);
+      for (const id of entry) groupOf.set(id, 'app');
+      for (const id of signIn) {
+        if (!groupOf.has(id)) groupOf.set(id, list.has(id) ? 'screens' : 'sign-in');
+      }
+      for (const id of list) if (!groupOf.has(id)) groupOf.set(id, 'projects');
+    },
+  };
+  const group = (name: string, priority: number) => ({
+    name,
+    priority,
+    test: (id: string) => groupOf.get(id) === name,
+  });
+  const groups = [
+    group('app', 40),
+    group('screens', 30),
+    group('sign-in', 20),
+    group('projects', 10),
+  ];
+  return { plugin, groups };
+}
+
+const firstScreens = firstScreenChunks();
+
 export default defineConfig({
   plugins: [
     mantineComponentCss(),
+    firstScreens.plugin,
     // The router plugin must come before react(): it generates src/routeTree.gen.ts.
     tanstackRouter({ target: 'react', autoCodeSplitting: true }),
     react(),
@@ -87,5 +155,6 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     sourcemap: true,
+    rolldownOptions: { output: { codeSplitting: { groups: firstScreens.groups } } },
   },
 });
