@@ -57,18 +57,23 @@ const FIRST_SCREENS = {
  * Fewer, larger chunks for the first screens (issue 8's bundle budget): by default every module
  * that two lazy routes share becomes a chunk of its own, so the projects list loaded ~70 small
  * files, and each compresses worse alone. After the module graph is known, this sorts the
- * statically imported modules of the entry, of the sign-in route and of the projects list
- * (shell and list) into one chunk each, with what sign-in and the list share in a fourth.
- * Lazily imported code (the upload center, other routes) stays out of all four.
+ * statically imported app modules of the entry, of the sign-in route and of the projects list
+ * (shell and list) into one chunk each (app modules both routes import go to a fourth); each
+ * chunk also takes the package modules its app modules use, so package code both routes use
+ * (Mantine inputs, @mantine/form) lands in the sign-in chunk, which the projects list then
+ * loads too. Lazily imported code (the upload center, other routes) stays out of them all.
  */
 function firstScreenChunks() {
   const groupOf = new Map<string, string>();
+  let root = process.cwd();
   const plugin: Plugin = {
     name: 'waymark-first-screen-chunks',
     apply: 'build',
+    configResolved(config) {
+      root = config.root;
+    },
     buildEnd() {
       groupOf.clear();
-      const root = process.cwd();
       const closure = (ids: readonly string[]): Set<string> => {
         const seen = new Set<string>();
         const stack = ids.map((id) => `${root}/${id}`);
