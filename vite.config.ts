@@ -1,4 +1,4 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -7,8 +7,118 @@ import { VitePWA } from 'vite-plugin-pwa';
 const apiTarget = process.env.WAYMARK_API_URL ?? 'http://127.0.0.1:8081';
 const apiPrefixes = ['/v1', '/v2', '/app', '/ping', '/config'];
 
+/**
+ * Mantine stylesheets per component, in the chunk that uses the component (issue 8's bundle
+ * budget): the full `@mantine/core/styles.css` is 35 KB gzipped, most of it for components the
+ * first screens never show. Every Mantine component reads its class names from its
+ * `X.module.mjs`, and `@mantine/core/styles/X.css` holds exactly those classes, so importing
+ * the stylesheet there puts it beside the component: in the entry CSS when the entry uses it,
+ * or in a lazy chunk's CSS, which Vite loads before that chunk's module resolves (so before a
+ * lazily loaded route renders). Dependencies come first, as Mantine asks: a component module
+ * imports the components it builds on before its own class names. The baseline, variables and
+ * global sheets are imported by src/main.tsx.
+ *
+ * The dev server pre-bundles @mantine/core (so no per-module transform runs there); it gets
+ * the full stylesheet instead.
+ */
+function mantineComponentCss(): Plugin {
+  const classesModule =
+    /\/@mantine\/core\/esm\/(?:components|utils)\/(?:[^/]+\/)*([A-Za-z]+)\.module\.mjs$/;
+  let serve = false;
+  return {
+    name: 'waymark-mantine-component-css',
+    configResolved(config) {
+      serve = config.command === 'serve';
+    },
+    transform(code, id) {
+      const path = id.split('?')[0] ?? id;
+      if (serve) {
+        return path.endsWith('/src/main.tsx')
+          ? { code: `import '@mantine/core/styles.css';\n${code}`, map: null }
+          : null;
+      }
+      const match = classesModule.exec(path);
+      if (!match) return null;
+      return { code: `import '@mantine/core/styles/${match[1]}.css';\n${code}`, map: null };
+    },
+  };
+}
+
+/** The modules that render each first screen: the entry, and the route components it lazily loads. */
+const FIRST_SCREENS = {
+  signIn: ['src/routes/login.{-$reset}.tsx?tsr-split=component'],
+  projectsList: [
+    'src/routes/_app.tsx?tsr-split=component',
+    'src/routes/_app/projects/index.tsx?tsr-split=component',
+  ],
+};
+
+/**
+ * Fewer, larger chunks for the first screens (issue 8's bundle budget): by default every module
+ * that two lazy routes share becomes a chunk of its own, so the projects list loaded ~70 small
+ * files, and each compresses worse alone. After the module graph is known, this sorts the
+ * statically imported app modules of the entry, of the sign-in route and of the projects list
+ * (shell and list) into one chunk each (app modules both routes import go to a fourth); each
+ * chunk also takes the package modules its app modules use, so package code both routes use
+ * (Mantine inputs, @mantine/form) lands in the sign-in chunk, which the projects list then
+ * loads too. Lazily imported code (the upload center, other routes) stays out of them all.
+ */
+function firstScreenChunks() {
+  const groupOf = new Map<string, string>();
+  let root = process.cwd();
+  const plugin: Plugin = {
+    name: 'waymark-first-screen-chunks',
+    apply: 'build',
+    configResolved(config) {
+      root = config.root;
+    },
+    buildEnd() {
+      groupOf.clear();
+      const closure = (ids: readonly string[]): Set<string> => {
+        const seen = new Set<string>();
+        const stack = ids.map((id) => `${root}/${id}`);
+        for (let id = stack.pop(); id !== undefined; id = stack.pop()) {
+          if (seen.has(id)) continue;
+          const info = this.getModuleInfo(id);
+          // The app's own modules only: a package's barrel imports every export it has, used
+          // or not. Each group takes the package modules its app modules use as their
+          // dependencies.
+          if (!info || id.includes('/node_modules/')) continue;
+          seen.add(id);
+          stack.push(...info.importedIds);
+        }
+        return seen;
+      };
+      const entry = closure(['src/main.tsx']);
+      const signIn = closure(FIRST_SCREENS.signIn);
+      const list = closure(FIRST_SCREENS.projectsList);
+      for (const id of entry) groupOf.set(id, 'app');
+      for (const id of signIn) {
+        if (!groupOf.has(id)) groupOf.set(id, list.has(id) ? 'screens' : 'sign-in');
+      }
+      for (const id of list) if (!groupOf.has(id)) groupOf.set(id, 'projects');
+    },
+  };
+  const group = (name: string, priority: number) => ({
+    name,
+    priority,
+    test: (id: string) => groupOf.get(id) === name,
+  });
+  const groups = [
+    group('app', 40),
+    group('screens', 30),
+    group('sign-in', 20),
+    group('projects', 10),
+  ];
+  return { plugin, groups };
+}
+
+const firstScreens = firstScreenChunks();
+
 export default defineConfig({
   plugins: [
+    mantineComponentCss(),
+    firstScreens.plugin,
     // The router plugin must come before react(): it generates src/routeTree.gen.ts.
     tanstackRouter({ target: 'react', autoCodeSplitting: true }),
     react(),
@@ -50,5 +160,6 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     sourcemap: true,
+    rolldownOptions: { output: { codeSplitting: { groups: firstScreens.groups } } },
   },
 });

@@ -1,5 +1,8 @@
 /** Entry point: providers, router, session-ended handling and service-worker registration. */
-import '@mantine/core/styles.css';
+// Mantine's base sheets; each component's own sheet comes with the component (vite.config.ts).
+import '@mantine/core/styles/baseline.css';
+import '@mantine/core/styles/default-css-variables.css';
+import '@mantine/core/styles/global.css';
 import '@mantine/notifications/styles.css';
 import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';

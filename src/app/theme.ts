@@ -1,4 +1,11 @@
-import { Menu, Modal, Notification, createTheme, type CSSVariablesResolver } from '@mantine/core';
+import {
+  createTheme,
+  type CSSVariablesResolver,
+  type MantineThemeComponent,
+  type MenuProps,
+  type ModalProps,
+  type NotificationProps,
+} from '@mantine/core';
 
 /** Breakpoints of the specification (spec 000 §9), in px. */
 export const SIDEBAR_OVERLAY_BREAKPOINT = 1200;
@@ -12,6 +19,15 @@ export const SHELL_Z_INDEX = 5;
 export const SIDE_PANEL_Z_INDEX = 6;
 export const DIALOG_Z_INDEX = 7;
 
+/**
+ * A component's theme defaults, typed by its props. Plain objects instead of `Menu.extend(...)`:
+ * `extend` only returns its argument, but calling it would pull Menu, Modal and their floating
+ * and scroll code into the entry chunk of every page.
+ */
+function defaults<Props>(defaultProps: Partial<Props>): MantineThemeComponent {
+  return { defaultProps };
+}
+
 export const theme = createTheme({
   primaryColor: 'blue',
   // blue.8 (#1971c2) keeps white button text and links above the 4.5:1 contrast of WCAG AA;
@@ -22,13 +38,13 @@ export const theme = createTheme({
     'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
   components: {
     // Mantine's icon-only close buttons have no name of their own.
-    Notification: Notification.extend({
-      defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } },
+    Notification: defaults<NotificationProps>({
+      closeButtonProps: { 'aria-label': 'Close notification' },
     }),
-    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    Modal: defaults<ModalProps>({ closeButtonProps: { 'aria-label': 'Close' } }),
     // The focus placeholder is a tabindex element inside role="menu", which a menu may not own
     // (axe aria-required-children); the first item takes the focus instead.
-    Menu: Menu.extend({ defaultProps: { withInitialFocusPlaceholder: false } }),
+    Menu: defaults<MenuProps>({ withInitialFocusPlaceholder: false }),
   },
 });
 

@@ -1,5 +1,5 @@
 import { notifications } from '@mantine/notifications';
-import { fireEvent, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithRouter } from '../../../test/render';
 import type { ProjectDetail } from '../../projects/model/project';
@@ -55,16 +55,5 @@ describe('UploadCenter', () => {
 
     settle({ kind: 'failed', id: 'u4', projectPath: 'ws/survey', error: 'Version mismatch' });
     expect(await screen.findByText('Version mismatch')).toBeInTheDocument();
-  });
-
-  it('refuses a file drop away from a project Files tab', async () => {
-    await renderWithRouter(<UploadCenter />);
-    const dataTransfer = { types: ['Files'], items: [], files: [], dropEffect: 'copy' };
-    const over = fireEvent.dragOver(document.body, { dataTransfer });
-    expect(over).toBe(false);
-    fireEvent.drop(document.body, { dataTransfer });
-    expect(
-      await screen.findByText("Files can be dropped only on a project's Files tab"),
-    ).toBeInTheDocument();
   });
 });

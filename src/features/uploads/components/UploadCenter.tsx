@@ -11,7 +11,6 @@ import {
   startUploadEngine,
   useUploads,
 } from '../engine';
-import { dropRefusal } from '../model/dropRules';
 import { OPERATION_CANCELED, PROJECT_UPDATED, uploadFinished } from '../model/texts';
 import type { UploadOutcome } from '../model/types';
 import { usePendingUploads } from '../state/usePendingUploads';
@@ -23,10 +22,10 @@ function splitPath(projectPath: string): [string, string] {
 }
 
 /**
- * Mounted once in the app shell: starts the upload engine (stored uploads resume), shows the
- * 'Uploading data to projects' toast, and reacts to each outcome: the message of spec 001 §4,
- * the project replaced (refetched) and the profile refetched. It also refuses file drops away
- * from project-tree.
+ * Mounted once by the shell's UploadCenterHost when uploads are wanted (loaded lazily with the
+ * engine): starts the upload engine (stored uploads resume), shows the 'Uploading data to
+ * projects' toast, and reacts to each outcome: the message of spec 001 §4, the project
+ * replaced (refetched) and the profile refetched.
  */
 export function UploadCenter() {
   const queryClient = useQueryClient();
@@ -57,31 +56,6 @@ export function UploadCenter() {
       }
     });
   }, [queryClient, store]);
-
-  // Drops that no project Files tab took (any other screen) are refused, never opened by the
-  // browser in place of the app.
-  useEffect(() => {
-    const isFileDrag = (event: DragEvent) =>
-      Array.from(event.dataTransfer?.types ?? []).includes('Files');
-    const onDragOver = (event: DragEvent) => {
-      if (event.defaultPrevented || !isFileDrag(event)) return;
-      // Taken (not refused with dropEffect 'none'), so the drop can explain the refusal.
-      event.preventDefault();
-    };
-    const onDrop = (event: DragEvent) => {
-      if (event.defaultPrevented || !isFileDrag(event)) return;
-      event.preventDefault();
-      notifyError(
-        dropRefusal({ canUpload: false, onProjectTree: false, running: false }) as string,
-      );
-    };
-    window.addEventListener('dragover', onDragOver);
-    window.addEventListener('drop', onDrop);
-    return () => {
-      window.removeEventListener('dragover', onDragOver);
-      window.removeEventListener('drop', onDrop);
-    };
-  }, []);
 
   return (
     <UploadsToast

@@ -14,6 +14,7 @@ import {
   useUploads,
 } from './index';
 import { newDatabase, testId } from './testHarness';
+import { resetUploadEngineDemand, useUploadEngineWanted } from '../state/engineDemand';
 
 function useInProcessBackend(server: FakePushServer) {
   const db = newDatabase();
@@ -35,6 +36,7 @@ function useInProcessBackend(server: FakePushServer) {
 
 afterEach(() => {
   setUploadBackendFactory(null);
+  resetUploadEngineDemand();
   api.setCsrfToken(null);
 });
 
@@ -95,6 +97,45 @@ describe('upload engine facade', () => {
     await waitFor(() => expect(result.current).toEqual([]));
     expect(await db.uploads.count()).toBe(0);
     stop();
+    await db.delete();
+  });
+
+  it('asks for the upload center when used, and keeps outcomes nobody heard for the first listener', async () => {
+    const server = new FakePushServer();
+    await server.seed({ 'old.txt': 'old', 'keep.txt': 'keep' });
+    const db = useInProcessBackend(server);
+    api.setCsrfToken('token-8');
+    server.csrfToken = 'token-8';
+    const wanted = renderHook(() => useUploadEngineWanted());
+    expect(wanted.result.current).toBe(false);
+    let id = '';
+    await act(async () => {
+      id = await enqueueUpload(
+        {
+          projectId: 'p1',
+          namespace: 'ws',
+          name: 'proj',
+          baseVersion: 'v1',
+          added: [],
+          updated: [],
+          removed: [{ path: 'old.txt', size: 3, checksum: server.files.get('old.txt')!.checksum }],
+        },
+        new Map(),
+      );
+    });
+    expect(wanted.result.current).toBe(true);
+    // Nobody listens yet (the upload center is still loading) when the push finishes.
+    await waitFor(() => expect([...server.files.keys()]).toEqual(['keep.txt']));
+    const { result } = renderHook(() => useUploads());
+    await waitFor(() => expect(result.current).toEqual([]));
+    const first: UploadOutcome[] = [];
+    const second: UploadOutcome[] = [];
+    const stopFirst = onUploadSettled((outcome) => first.push(outcome));
+    const stopSecond = onUploadSettled((outcome) => second.push(outcome));
+    expect(first).toMatchObject([{ kind: 'updated', id, projectPath: 'ws/proj' }]);
+    expect(second).toEqual([]);
+    stopFirst();
+    stopSecond();
     await db.delete();
   });
 });

@@ -8,6 +8,7 @@ import { api } from '../../../api';
 import { CSRF_REFRESH_PATH } from '../../../api/client';
 import { startUploadWorker } from '../../../lib/uploadWorker';
 import type { UploadOutcome, UploadPlan, UploadProgress } from '../model/types';
+import { wantUploadEngine } from '../state/engineDemand';
 import type { EngineCallbacks, UploadBackend } from './backend';
 
 export type { UploadBackend } from './backend';
@@ -20,6 +21,8 @@ let started: Promise<void> | null = null;
 let uploads: UploadProgress[] = [];
 const listListeners = new Set<() => void>();
 const settledListeners = new Set<(outcome: UploadOutcome) => void>();
+/** Outcomes heard while nobody listened (the lazily loaded upload center was still loading). */
+let unheard: UploadOutcome[] = [];
 
 async function refreshCsrf(): Promise<string | null> {
   try {
@@ -37,6 +40,10 @@ const callbacks: EngineCallbacks = {
     for (const listener of [...listListeners]) listener();
   },
   settled(outcome) {
+    if (settledListeners.size === 0) {
+      unheard.push(outcome);
+      return;
+    }
     for (const listener of [...settledListeners]) {
       try {
         listener(outcome);
@@ -53,6 +60,8 @@ function onOnline(): void {
 }
 
 function ensureStarted(): Promise<UploadBackend> {
+  // Whatever uses the engine also needs the upload center to report on it.
+  wantUploadEngine();
   if (!backend) {
     backend = factory();
     const current = backend;
@@ -103,9 +112,21 @@ export function useUploads(): UploadProgress[] {
   return useSyncExternalStore(subscribe, getSnapshot, getSnapshot);
 }
 
-/** Calls `listener` with each upload's outcome; returns a function that stops it. */
+/**
+ * Calls `listener` with each upload's outcome; returns a function that stops it. The first
+ * listener also hears the outcomes that came while nobody listened.
+ */
 export function onUploadSettled(listener: (outcome: UploadOutcome) => void): () => void {
   settledListeners.add(listener);
+  const earlier = unheard;
+  unheard = [];
+  for (const outcome of earlier) {
+    try {
+      listener(outcome);
+    } catch {
+      // As for live outcomes: a broken listener does not stop the engine.
+    }
+  }
   return () => settledListeners.delete(listener);
 }
 
@@ -116,5 +137,6 @@ export function setUploadBackendFactory(next: BackendFactory | null): void {
   backend = null;
   started = null;
   uploads = [];
+  unheard = [];
   for (const listener of [...listListeners]) listener();
 }

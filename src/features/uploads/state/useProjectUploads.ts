@@ -1,6 +1,6 @@
 /** Everything the project-tree needs from uploads for one project, in one hook. */
 import { useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { notifyError } from '../../../lib/notify';
 import { configQueryOptions } from '../../platform/api/config';
 import type { ProjectDetail, ProjectFile } from '../../projects/model/project';
@@ -10,6 +10,7 @@ import { changesByPath, computeDiff, type ChangeKind } from '../model/pending';
 import { isActive } from '../model/progressText';
 import type { ChosenFile } from '../model/selection';
 import type { UploadProgress } from '../model/types';
+import { wantUploadEngine } from './engineDemand';
 import { projectKey, type PendingUpload } from './pendingUploads';
 import { usePendingUpload, usePendingUploads } from './usePendingUploads';
 
@@ -35,6 +36,9 @@ export function useProjectUploads(project: ProjectDetail): ProjectUploads {
   const key = projectKey(project.namespace, project.name);
   const pending = usePendingUpload(key);
   const engineUploads = useUploads();
+  // The upload area is shown: the shell mounts the upload center, which starts the engine (so
+  // uploads of other tabs show here too).
+  useEffect(() => wantUploadEngine(), []);
   const config = useQuery(configQueryOptions);
   const blacklists: Blacklists = config.data
     ? { dirs: config.data.blacklist_dirs ?? [], files: config.data.blacklist_files ?? [] }
