@@ -166,9 +166,6 @@ export default fp<ErrorsPluginOptions>(
         const match = JSON_TYPES.exec(type);
         if (match) reply.header('content-type', match[1]);
       }
-      reply.header('x-content-type-options', 'nosniff');
-      reply.header('x-frame-options', 'DENY');
-      reply.header('referrer-policy', 'same-origin');
       if (
         !reply.hasHeader('cache-control') &&
         isApiPath(request.url.split('?')[0]!, options.apiPrefixes)

@@ -1,6 +1,7 @@
 /** Browser session auth and the account calls under /app/auth (api-reference A.2). */
 import type { FastifyPluginAsync } from 'fastify';
 import { sessionCookieName, sessionCookieOptions } from '../auth/sessions';
+import { limitSignIn } from '../auth/sign-in-limits';
 import { isMaintenance } from '../maintenance';
 import { clientMeta, requireLogin } from '../plugins/auth';
 import { issueCsrfToken } from '../plugins/csrf';
@@ -78,11 +79,15 @@ const authRoutes: FastifyPluginAsync = async (app) => {
           400: problemSchema,
           401: { anyOf: [formErrorSchema, problemSchema] },
           415: problemSchema,
+          429: problemSchema,
         },
       },
     },
     async (request, reply) => {
-      const user = await authenticate(ctx, request.body ?? {});
+      const body = request.body ?? {};
+      const user = await limitSignIn(ctx, { login: body.login, address: request.ip }, () =>
+        authenticate(ctx, body),
+      );
       const deviceHeader = request.headers['x-device-id'];
       const session = await signIn(ctx, user, {
         meta: clientMeta(request),
