@@ -24,6 +24,7 @@ import csrfPlugin from './plugins/csrf';
 import errorsPlugin, { isApiPath, sendProblem } from './plugins/errors';
 import maintenancePlugin from './plugins/maintenance';
 import { createRouteIndex } from './plugins/route-index';
+import inputGuardPlugin from './plugins/input-guard';
 import securityHeadersPlugin, { applySecurityHeaders } from './plugins/security-headers';
 import { registerStaticFiles } from './plugins/static-files';
 import accessRequestRoutes from './routes/access-requests';
@@ -168,6 +169,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
 
   app.register(errorsPlugin, { apiPrefixes: API_PREFIXES });
   app.register(securityHeadersPlugin);
+  app.register(inputGuardPlugin);
   app.register(fastifyCookie, {
     secret: createHmac('sha256', config.secretKey).update('waymark/cookie').digest('base64url'),
   });

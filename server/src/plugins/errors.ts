@@ -5,6 +5,8 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { sqlState } from '../db/errors';
+import { NUL_REFUSED } from './input-guard';
 import {
   FormError,
   HttpProblem,
@@ -139,6 +141,9 @@ export function renderError(
     }
   }
   if (status === 503) return sendProblem(reply, 503);
+  // Text the database refuses (a NUL character, SQLSTATE 22021/22P05): bad input, not a fault.
+  const state = sqlState(error);
+  if (state === '22021' || state === '22P05') return sendProblem(reply, 400, NUL_REFUSED);
   request.log.error({ err: error }, 'unhandled error');
   return sendProblem(reply, 500);
 }
