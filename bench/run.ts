@@ -1,4 +1,5 @@
 // `npm run bench`: every benchmark, each printing a ratio against a baseline from the same run.
+import { benchApiRps } from './api-rps.bench';
 import { benchBlobStore } from './blob-store.bench';
 import { benchBrowser } from './browser.bench';
 import { benchBundleSize } from './bundle-size.bench';
@@ -11,6 +12,7 @@ import { report } from './harness';
 report([
   ...(await benchBlobStore()),
   ...(await benchHttp()),
+  ...(await benchApiRps()),
   ...(await benchProjects()),
   ...(await benchUploadFinish()),
   ...(await benchBrowser()),
