@@ -19,6 +19,12 @@ let distDir: string;
 beforeAll(async () => {
   distDir = await fs.mkdtemp(path.join(os.tmpdir(), 'waymark-dist-'));
   await fs.writeFile(path.join(distDir, 'index.html'), '<!doctype html><title>Waymark</title>');
+  await fs.mkdir(path.join(distDir, 'assets'));
+  // A worker's policy is the one its script is served with: assets carry the app's too.
+  await fs.writeFile(
+    path.join(distDir, 'assets', 'hash.worker-abc123.js'),
+    'self.onmessage = null;',
+  );
   t = await createTestApp({ distDir });
   const project = await createProject(t, { name: 'markup', public: true });
   await commit(t, project.id, {
@@ -54,6 +60,7 @@ describe('security headers', () => {
     const responses = [
       await t.app.inject({ url: '/', headers: { accept: 'text/html' } }),
       await t.app.inject({ url: '/dashboard', headers: { accept: 'text/html' } }),
+      await t.app.inject({ url: '/assets/hash.worker-abc123.js' }),
       await t.app.inject({ url: '/ping' }),
       await t.app.inject({ url: '/app/init' }),
       await t.app.inject({ url: '/v1/project/nope/nope' }),
