@@ -1,7 +1,8 @@
 /**
  * Sessions end on logout, password change, password reset and account closing: a session
  * cookie captured before the event is refused after it (kept aside and replayed, as a thief
- * would), and so are the user's other sessions where the event ends them all.
+ * would), and so are the user's other sessions where the event ends them all. A password
+ * change keeps its own browser signed in under a new session id.
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,7 +77,7 @@ describe('sessions end', () => {
     expect(await sessionRows(s.userId)).toBe(1);
   });
 
-  it('on password change: every other session; the one that changed it stays', async () => {
+  it('on password change: every session id from before; the changer goes on under a new one', async () => {
     const s = await twoSessions();
     const c = t.client();
     await c.login(s.username, PASSWORD);
@@ -89,7 +90,11 @@ describe('sessions end', () => {
     expect(response.statusCode, response.body).toBe(200);
     expect(await status(s.copyB)).toBe(401);
     expect(await status(copyC)).toBe(401);
-    expect(await status(s.copyA)).toBe(200);
+    expect(await status(s.copyA)).toBe(401);
+    // The browser that changed it got a new session cookie and stays signed in.
+    expect(s.a.cookieHeader()).not.toBe(s.copyA);
+    expect(await status(s.a.cookieHeader())).toBe(200);
+    expect((await s.a.get('/v1/user/profile')).statusCode).toBe(200);
     expect(await sessionRows(s.userId)).toBe(1);
     // A mutation with an old session is refused as well (as anonymous: 401).
     const mutation = await s.b.post('/app/auth/user/profile', {

@@ -1,7 +1,8 @@
 /** Browser session auth and the account calls under /app/auth (api-reference A.2). */
 import type { FastifyPluginAsync } from 'fastify';
-import { sessionCookieName, sessionCookieOptions } from '../auth/sessions';
+import { createSession, sessionCookieName, sessionCookieOptions } from '../auth/sessions';
 import { limitSignIn } from '../auth/sign-in-limits';
+import { deleteSession } from '../db/queries/sessions';
 import { isMaintenance } from '../maintenance';
 import { clientMeta, requireLogin } from '../plugins/auth';
 import { issueCsrfToken } from '../plugins/csrf';
@@ -189,6 +190,21 @@ const authRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request, reply) => {
       await changePassword(ctx, request.auth.user, request.auth.sessionIdHash, request.body ?? {});
+      // The session that changed the password goes on under a new id: a copy of the old
+      // cookie is refused from now on, like every other session of the user.
+      const { user, sessionIdHash } = request.auth;
+      if (user && sessionIdHash) {
+        const now = ctx.now();
+        const session = await ctx.database.db.transaction(async (tx) => {
+          await deleteSession(tx, sessionIdHash);
+          return createSession(tx, user.id, clientMeta(request), now);
+        });
+        reply.setCookie(
+          cookieName,
+          session.id,
+          sessionCookieOptions(ctx.config, session.expiresAt, now),
+        );
+      }
       return reply.code(200).send();
     },
   );
