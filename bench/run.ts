@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark, each printing a ratio against a baseline from the same run.
 // `npm run bench -- projects http`: only the named ones.
+import { benchApiRps } from './api-rps.bench';
 import { benchBlobStore } from './blob-store.bench';
 import { benchBrowser } from './browser.bench';
 import { benchBundleSize } from './bundle-size.bench';
@@ -12,6 +13,7 @@ import { report, type BenchResult } from './harness';
 const BENCHES: Record<string, () => Promise<BenchResult[]>> = {
   'blob-store': benchBlobStore,
   http: benchHttp,
+  'api-rps': benchApiRps,
   projects: benchProjects,
   'upload-finish': benchUploadFinish,
   browser: benchBrowser,

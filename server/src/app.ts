@@ -24,6 +24,8 @@ import csrfPlugin from './plugins/csrf';
 import errorsPlugin, { isApiPath, sendProblem } from './plugins/errors';
 import maintenancePlugin from './plugins/maintenance';
 import { createRouteIndex } from './plugins/route-index';
+import inputGuardPlugin from './plugins/input-guard';
+import securityHeadersPlugin, { applySecurityHeaders } from './plugins/security-headers';
 import { registerStaticFiles } from './plugins/static-files';
 import accessRequestRoutes from './routes/access-requests';
 import authRoutes from './routes/auth';
@@ -121,6 +123,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     ajv: { customOptions: { verbose: true, allErrors: false } },
     // Undecodable URLs and the like: the same problem shape as every other error.
     frameworkErrors: (error, _request, reply) => {
+      applySecurityHeaders(reply, config.secureCookies);
       sendProblem(reply, error.statusCode ?? 400);
     },
   });
@@ -167,6 +170,8 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   app.removeContentTypeParser('text/plain');
 
   app.register(errorsPlugin, { apiPrefixes: API_PREFIXES });
+  app.register(securityHeadersPlugin);
+  app.register(inputGuardPlugin);
   app.register(fastifyCookie, {
     secret: createHmac('sha256', config.secretKey).update('waymark/cookie').digest('base64url'),
   });

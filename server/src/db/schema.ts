@@ -440,6 +440,26 @@ export const accessRequests = pgTable(
   ],
 );
 
+/**
+ * Sign-in attempts for the rate limits (auth/sign-in-limits.ts), shared by all instances.
+ * A row is written before the password is checked and removed again when it was right, so
+ * what stays are failures. `account` is `user:<id>` for an existing user, else
+ * `login:<lower-cased login>`; `address` is the client address.
+ */
+export const signInFailures = pgTable(
+  'sign_in_failures',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    account: text('account').notNull(),
+    address: text('address').notNull(),
+    failedAt: ts('failed_at').notNull(),
+  },
+  (t) => [
+    index('sign_in_failures_account_idx').on(t.account, t.failedAt),
+    index('sign_in_failures_failed_at_idx').on(t.failedAt),
+  ],
+);
+
 /** Bookkeeping for scheduled jobs that must run once across all instances. */
 export const jobRuns = pgTable('job_runs', {
   name: text('name').primaryKey(),

@@ -7,7 +7,25 @@
 /** Longest path accepted, in UTF-8 bytes. */
 export const MAX_PATH_BYTES = 4096;
 
-/** Why `path` is not a valid project file path, or null when it is. */
+/** Longest path segment (file or folder name), in UTF-8 bytes: file systems' limit. */
+export const MAX_SEGMENT_BYTES = 255;
+
+/** Device names Windows reserves, with or without an extension (`CON`, `com1.txt`). */
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(\..*)?$/i;
+
+/** Characters no Windows file name may hold (the clients sync to Windows too). */
+const WINDOWS_INVALID = /[:*?"<>|]/;
+
+/** The reason projectPathError gives for a folder name ending in a space. */
+export const TRAILING_SPACE_FOLDER = 'folder name ends with a space';
+
+/**
+ * Why `path` is not a valid project file path, or null when it is. Valid paths are
+ * relative, '/'-separated, at most 4096 bytes, and every segment is a name that every
+ * operating system the clients run on can hold: at most 255 bytes, no control or
+ * `\ : * ? " < > |` characters, not `.` or `..`, no Windows device name, no trailing dot or
+ * space (Windows drops them, so `a.txt.` and `a.txt` would be one file there).
+ */
 export function projectPathError(path: string): string | null {
   if (path === '') return 'empty path';
   if (Buffer.byteLength(path, 'utf8') > MAX_PATH_BYTES) return 'path too long';
@@ -16,10 +34,18 @@ export function projectPathError(path: string): string | null {
   if (path.includes('\\')) return 'backslash';
   if (path.startsWith('/')) return 'absolute path';
   if (/^[A-Za-z]:/.test(path)) return 'drive letter';
-  for (const segment of path.split('/')) {
+  const segments = path.split('/');
+  for (const segment of segments) {
     if (segment === '') return 'empty path segment';
     if (segment === '.' || segment === '..') return 'relative path segment';
+    if (Buffer.byteLength(segment, 'utf8') > MAX_SEGMENT_BYTES) return 'name too long';
+    if (WINDOWS_INVALID.test(segment)) return 'character not allowed in names';
+    if (WINDOWS_RESERVED.test(segment)) return 'reserved device name';
+    if (segment.endsWith('.')) return 'name ends with a dot';
   }
+  if (segments.at(-1)!.endsWith(' ')) return 'name ends with a space';
+  // Last, so that push can answer the reference's own text for this one (push-rules.ts).
+  if (segments.slice(0, -1).some((segment) => segment.endsWith(' '))) return TRAILING_SPACE_FOLDER;
   return null;
 }
 

@@ -2,10 +2,9 @@
  * File rules of a push (api-reference §1.2 step 5 and 6): which names are refused, which
  * file types are refused, and which names are dropped silently (the blacklist).
  */
-import { baseName, projectPathError } from './paths';
+import { baseName, MAX_SEGMENT_BYTES, projectPathError, TRAILING_SPACE_FOLDER } from './paths';
 
-/** Longest path segment, in UTF-8 bytes (file systems' limit). */
-export const MAX_SEGMENT_BYTES = 255;
+export { MAX_SEGMENT_BYTES };
 
 /** The reference's default BLACKLIST: entries ending in '/' are folder names. */
 export const BLACKLIST: readonly string[] = ['.mergin/', '.DS_Store', '.directory'];
@@ -44,7 +43,9 @@ export const trailingSpace = (path: string) =>
 
 /** Whether `path` is refused as a file name (../, absolute, backslash, NUL, long segments...). */
 export function isUnsupportedName(path: string): boolean {
-  if (projectPathError(path) !== null) return true;
+  const problem = projectPathError(path);
+  // A folder ending in a space has its own text (trailingSpace), checked after this.
+  if (problem !== null && problem !== TRAILING_SPACE_FOLDER) return true;
   if (INVALID_CHARS.test(path)) return true;
   // Any '.' right before a separator ('./', '../', 'dir./x').
   if (/\.[/\\]/.test(path)) return true;

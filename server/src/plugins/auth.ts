@@ -29,12 +29,14 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * The client's address and user agent. The address is request.ip: X-Forwarded-For counts
+ * only when the app trusts a proxy (trustProxy), so a client cannot choose its own address.
+ */
 export function clientMeta(request: FastifyRequest): ClientMeta {
-  const forwarded = request.headers['x-forwarded-for'];
-  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
   const userAgent = request.headers['user-agent'];
   return {
-    ip: first || request.ip || null,
+    ip: request.ip || null,
     userAgent: userAgent ? userAgent.slice(0, 512) : null,
   };
 }

@@ -5,6 +5,8 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { sqlState } from '../db/errors';
+import { NUL_REFUSED } from './input-guard';
 import {
   FormError,
   HttpProblem,
@@ -144,6 +146,9 @@ export function renderError(
     request.log.error({ err: error }, 'storage full');
     return sendProblem(reply, 507, STORAGE_FULL_TEXT);
   }
+  // Text the database refuses (a NUL character, SQLSTATE 22021/22P05): bad input, not a fault.
+  const state = sqlState(error);
+  if (state === '22021' || state === '22P05') return sendProblem(reply, 400, NUL_REFUSED);
   request.log.error({ err: error }, 'unhandled error');
   return sendProblem(reply, 500);
 }
@@ -171,9 +176,6 @@ export default fp<ErrorsPluginOptions>(
         const match = JSON_TYPES.exec(type);
         if (match) reply.header('content-type', match[1]);
       }
-      reply.header('x-content-type-options', 'nosniff');
-      reply.header('x-frame-options', 'DENY');
-      reply.header('referrer-policy', 'same-origin');
       if (
         !reply.hasHeader('cache-control') &&
         isApiPath(request.url.split('?')[0]!, options.apiPrefixes)

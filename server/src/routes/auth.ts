@@ -3,7 +3,9 @@
  * token login of desktop and mobile clients, POST /v1/auth/login (A.3).
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { sessionCookieName, sessionCookieOptions } from '../auth/sessions';
+import { createSession, sessionCookieName, sessionCookieOptions } from '../auth/sessions';
+import { limitSignIn } from '../auth/sign-in-limits';
+import { deleteSession } from '../db/queries/sessions';
 import { isMaintenance } from '../maintenance';
 import { clientMeta, deviceIdOf, requireLogin } from '../plugins/auth';
 import { issueCsrfToken } from '../plugins/csrf';
@@ -107,11 +109,15 @@ const authRoutes: FastifyPluginAsync = async (app) => {
           400: problemSchema,
           401: { anyOf: [formErrorSchema, problemSchema] },
           415: problemSchema,
+          429: problemSchema,
         },
       },
     },
     async (request, reply) => {
-      const user = await authenticate(ctx, request.body ?? {});
+      const body = request.body ?? {};
+      const user = await limitSignIn(ctx, { login: body.login, address: request.ip }, () =>
+        authenticate(ctx, body),
+      );
       const deviceHeader = request.headers['x-device-id'];
       const session = await signIn(ctx, user, {
         meta: clientMeta(request),
@@ -234,6 +240,21 @@ const authRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request, reply) => {
       await changePassword(ctx, request.auth.user, request.auth.sessionIdHash, request.body ?? {});
+      // The session that changed the password goes on under a new id: a copy of the old
+      // cookie is refused from now on, like every other session of the user.
+      const { user, sessionIdHash } = request.auth;
+      if (user && sessionIdHash) {
+        const now = ctx.now();
+        const session = await ctx.database.db.transaction(async (tx) => {
+          await deleteSession(tx, sessionIdHash);
+          return createSession(tx, user.id, clientMeta(request), now);
+        });
+        reply.setCookie(
+          cookieName,
+          session.id,
+          sessionCookieOptions(ctx.config, session.expiresAt, now),
+        );
+      }
       return reply.code(200).send();
     },
   );

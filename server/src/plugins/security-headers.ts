@@ -1,0 +1,81 @@
+/**
+ * Security headers on every response (HTML, static assets, API, errors), set in onSend.
+ *
+ * - Content-Security-Policy for the app (APP_CSP): only what the built PWA uses: scripts
+ *   and workers from this origin, WebAssembly compilation for hash-wasm
+ *   ('wasm-unsafe-eval', no JS eval), styles from this origin plus inline <style> elements
+ *   (Mantine injects its CSS variables and responsive style props as <style> tags at run
+ *   time, so 'unsafe-inline' is needed for styles; never for scripts), images from this
+ *   origin, data: and blob: (file previews), fetches to this origin only, no plugins, no
+ *   framing, forms and <base> pinned.
+ * - Project files (any response sent as an attachment) get FILE_CSP instead: a sandbox with
+ *   nothing allowed, so even a file opened directly in a tab cannot run script in the
+ *   app's origin.
+ * - X-Content-Type-Options nosniff, X-Frame-Options DENY, Referrer-Policy same-origin,
+ *   Cross-Origin-Opener-Policy same-origin, Cross-Origin-Resource-Policy same-origin,
+ *   Permissions-Policy denying sensors and devices the app never uses, and HSTS when
+ *   BASE_URL is https.
+ */
+import type { FastifyReply } from 'fastify';
+import fp from 'fastify-plugin';
+
+export const APP_CSP = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "worker-src 'self' blob:",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "manifest-src 'self'",
+  "media-src 'self' blob:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-src 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export const FILE_CSP = "sandbox; default-src 'none'; frame-ancestors 'none'";
+
+export const PERMISSIONS_POLICY = [
+  'accelerometer=()',
+  'camera=()',
+  'geolocation=()',
+  'gyroscope=()',
+  'magnetometer=()',
+  'microphone=()',
+  'payment=()',
+  'usb=()',
+].join(', ');
+
+/** One year, subdomains untouched (the operator may host other things there). */
+export const HSTS = 'max-age=31536000';
+
+function isAttachment(reply: FastifyReply): boolean {
+  const disposition = reply.getHeader('content-disposition');
+  return typeof disposition === 'string' && /^\s*attachment/i.test(disposition);
+}
+
+/** Sets the security headers on a reply (also used where onSend hooks do not run). */
+export function applySecurityHeaders(reply: FastifyReply, https: boolean): void {
+  reply.header('content-security-policy', isAttachment(reply) ? FILE_CSP : APP_CSP);
+  reply.header('x-content-type-options', 'nosniff');
+  reply.header('x-frame-options', 'DENY');
+  reply.header('referrer-policy', 'same-origin');
+  reply.header('cross-origin-opener-policy', 'same-origin');
+  reply.header('cross-origin-resource-policy', 'same-origin');
+  reply.header('permissions-policy', PERMISSIONS_POLICY);
+  if (https) reply.header('strict-transport-security', HSTS);
+}
+
+export default fp(
+  async (app) => {
+    const https = app.ctx.config.secureCookies;
+    app.addHook('onSend', async (_request, reply, payload) => {
+      applySecurityHeaders(reply, https);
+      return payload;
+    });
+  },
+  { name: 'waymark-security-headers' },
+);
