@@ -197,3 +197,27 @@ describe('per account', () => {
     }
   });
 });
+
+describe('token login (/v1/auth/login)', () => {
+  async function tokenAttempt(login: string, password: string, address = '192.0.2.40') {
+    return t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/login',
+      remoteAddress: address,
+      payload: { login, password },
+    });
+  }
+
+  it('shares the limits with the web sign-in: failures on either count for both', async () => {
+    const user = await newUser();
+    for (let i = 0; i < PAIR_FREE_FAILURES - 1; i++) {
+      expect((await tokenAttempt(user, 'wrong')).statusCode).toBe(401);
+    }
+    expect((await attempt(user, 'wrong', '192.0.2.40')).statusCode).toBe(401);
+    expectTooMany(await tokenAttempt(user, PASSWORD), 1);
+    t.clock.advance(1000);
+    const ok = await tokenAttempt(user, PASSWORD);
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().session.token).toMatch(/^\./);
+  });
+});

@@ -144,6 +144,7 @@ const authRoutes: FastifyPluginAsync = async (app) => {
           400: problemSchema,
           401: problemSchema,
           415: problemSchema,
+          429: problemSchema,
         },
       },
     },

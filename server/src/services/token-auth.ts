@@ -3,6 +3,7 @@
  * client-compat §2). Answers the user's profile and a bearer token (auth/bearer.ts).
  */
 import { makeBearerToken } from '../auth/bearer';
+import { limitSignIn } from '../auth/sign-in-limits';
 import type { ClientMeta } from '../auth/sessions';
 import type { AppContext } from '../context';
 import { recordLogin } from '../db/queries/users';
@@ -57,7 +58,9 @@ export async function tokenLogin(
   options: TokenLoginOptions,
 ): Promise<TokenLoginView> {
   validate(input);
-  const user = await authenticate(ctx, input);
+  const user = await limitSignIn(ctx, { login: input.login, address: options.meta.ip ?? '' }, () =>
+    authenticate(ctx, input),
+  );
   const now = ctx.now();
   // Like the reference, database sync services (User-Agent "DB-sync") leave no login history.
   const sync = options.meta.userAgent?.includes('DB-sync') ?? false;
