@@ -86,7 +86,11 @@ test('public projects a visitor opened render offline; others say they are not s
     await page.goto(photoUrl);
     const photo = page.getByRole('img', { name: /pixel\.png/ });
     await expect(photo).toBeVisible();
-    await expect.poll(() => photo.evaluate('(image) => image.naturalWidth')).toBe(1);
+    await expect
+      .poll(() =>
+        photo.evaluate((image: unknown) => (image as { naturalWidth: number }).naturalWidth),
+      )
+      .toBe(1);
 
     // Explore, reloaded offline.
     await page.goto('/projects/explore');
