@@ -1,9 +1,10 @@
 import { Button, MantineProvider } from '@mantine/core';
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { OfflineIndicatorView } from './OfflineIndicator';
 import { OfflineReason } from './OfflineReason';
+import { StorageNotice } from './StorageNotice';
 
 const now = Date.UTC(2026, 10, 21, 12);
 
@@ -54,5 +55,38 @@ describe('OfflineReason', () => {
     expect(await screen.findByRole('tooltip')).toHaveTextContent(
       'Not available offline: connect to the internet first',
     );
+  });
+});
+
+describe('StorageNotice', () => {
+  it('shows the estimate only when space runs short', async () => {
+    const { rerender } = render(
+      <MantineProvider env="test">
+        <StorageNotice trigger={1} read={async () => ({ usage: 500, quota: 1000 })} />
+      </MantineProvider>,
+    );
+    // Not short: nothing (the read has settled once the next one is shown below).
+    rerender(
+      <MantineProvider env="test">
+        <StorageNotice
+          trigger={2}
+          read={async () => ({ usage: 950 * 1024 * 1024, quota: 1000 * 1024 * 1024 })}
+        />
+      </MantineProvider>,
+    );
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Storage on this device is running short: 950.0 MB of 1000.0 MB used. Queued uploads need space until they are sent.',
+    );
+  });
+
+  it('stays hidden with room to spare', async () => {
+    const read = vi.fn(async () => ({ usage: 100, quota: 1000 }));
+    render(
+      <MantineProvider env="test">
+        <StorageNotice trigger={1} read={read} />
+      </MantineProvider>,
+    );
+    await waitFor(() => expect(read).toHaveBeenCalled());
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 });
