@@ -165,8 +165,9 @@ async function storedData(page: Page): Promise<{
   })()`);
 }
 
-test('signing out leaves no private project data in IndexedDB or Cache Storage', async ({
+test('a signed-in user reads opened projects offline; signing out leaves no private data', async ({
   page,
+  context,
   browser,
 }) => {
   test.setTimeout(90_000);
@@ -203,6 +204,22 @@ test('signing out leaves no private project data in IndexedDB or Cache Storage',
       return inDb && inCache;
     })
     .toBe(true);
+
+  // Signed in, the same works offline for the projects the user opened.
+  await page.goto(`/projects/waymark/${encoded}/tree`);
+  await expect(page.getByRole('link', { name: 'notes.txt' })).toBeVisible();
+  await context.setOffline(true);
+  try {
+    await page.reload();
+    await expect(page.getByRole('link', { name: 'notes.txt' })).toBeVisible();
+    await expect(page.getByRole('status')).toContainText('Offline — showing data saved');
+    await page.goto(`/projects/waymark/${encoded}/history`);
+    await expect(page.getByRole('link', { name: 'v1', exact: true })).toBeVisible();
+  } finally {
+    await context.setOffline(false);
+  }
+  await page.goto(`/projects/waymark/${encoded}/tree`);
+  await expect(page.getByRole('link', { name: 'Download' })).toBeVisible();
 
   await page.getByRole('banner').getByRole('button', { name: 'Profile menu' }).click();
   await page.getByRole('menuitem', { name: 'Sign out' }).click();

@@ -47,5 +47,6 @@ export async function fetchProfile(signal?: AbortSignal): Promise<UserProfile> {
 export const profileQueryOptions = queryOptions({
   queryKey: ['auth', 'profile'] as const,
   queryFn: ({ signal }) => fetchProfile(signal),
+  networkMode: 'always',
   staleTime: 5 * 60_000,
 });
