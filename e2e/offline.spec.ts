@@ -247,3 +247,43 @@ test('a signed-in user reads opened projects offline; signing out leaves no priv
     )
     .toBe(true);
 });
+
+test('Background Sync of the upload queue reaches the pages through the service worker', async ({
+  page,
+  context,
+}) => {
+  await page.goto('/login');
+  await waitForServiceWorker(page);
+  // The tag the app registers when an upload is queued.
+  expect(
+    await page.evaluate(
+      "navigator.serviceWorker.ready.then((r) => r.sync.register('waymark-uploads')).then(() => true)",
+    ),
+  ).toBe(true);
+  // Not awaited here: the promise settles when the worker's message arrives.
+  await page.evaluate(`(() => {
+    window.__resumed = new Promise((resolve) =>
+      navigator.serviceWorker.addEventListener('message', (event) => {
+        if (event.data && event.data.type === 'uploads/resume') resolve(true);
+      }));
+    return true;
+  })()`);
+
+  // The browser fires the sync (as when the connection is back): the worker tells the page.
+  const cdp = await context.newCDPSession(page);
+  const registration = new Promise<string>((resolve) => {
+    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+      const found = registrations.find((r: { isDeleted: boolean }) => !r.isDeleted);
+      if (found) resolve(found.registrationId as string);
+    });
+  });
+  await cdp.send('ServiceWorker.enable');
+  const origin = new URL(page.url()).origin;
+  await cdp.send('ServiceWorker.dispatchSyncEvent', {
+    origin,
+    registrationId: await registration,
+    tag: 'waymark-uploads',
+    lastChance: false,
+  });
+  expect(await page.evaluate('window.__resumed')).toBe(true);
+});
