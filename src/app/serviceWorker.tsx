@@ -5,6 +5,7 @@
 import { Button, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { Workbox } from 'workbox-window';
+import { syncOfflineOwner } from '../features/offline/model/owner';
 
 export const UPDATE_NOTIFICATION_ID = 'app-update';
 
@@ -63,5 +64,8 @@ export function registerServiceWorker(): void {
   if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
   const wb = new Workbox('/sw.js', { scope: '/' });
   promptOnUpdate(wb);
+  // The worker keeps image previews per owner: tell it who is here whenever a worker takes over.
+  navigator.serviceWorker.addEventListener('controllerchange', syncOfflineOwner);
+  syncOfflineOwner();
   void wb.register();
 }

@@ -19,12 +19,13 @@ afterEach(async () => {
 });
 
 describe('database', () => {
-  it('is called waymark and has the version 1 tables and the version 2 upload queue', async () => {
+  it('is called waymark and has the version 1 tables, the upload queue and offline copies', async () => {
     expect(DATABASE_NAME).toBe('waymark');
-    expect(db.verno).toBe(2);
+    expect(db.verno).toBe(3);
     expect(db.tables.map((t) => t.name).sort()).toEqual([
       'closedElements',
       'lastWorkspace',
+      'offlineEntries',
       'uploadBlobs',
       'uploadChunks',
       'uploads',
@@ -42,10 +43,35 @@ describe('version 2 upgrade', () => {
     v1.close();
     const upgraded = openDatabase(name);
     await upgraded.open();
-    expect(upgraded.verno).toBe(2);
+    expect(upgraded.verno).toBe(3);
     expect(await upgraded.closedElements.get('tip')).toEqual({ id: 'tip', closedAt: 5 });
     expect(await getLastWorkspace(3, upgraded)).toEqual({ userId: 3, id: 30, lastSeen: 6 });
     expect(await upgraded.uploads.count()).toBe(0);
+    await upgraded.delete();
+  });
+});
+
+describe('version 3 upgrade', () => {
+  it('keeps the upload queue and adds the offline copies', async () => {
+    const name = `waymark-upgrade-v3-${n}`;
+    const v2 = new Dexie(name);
+    v2.version(2).stores({
+      closedElements: 'id',
+      lastWorkspace: 'userId',
+      uploads: 'id, createdAt',
+      uploadBlobs: '[uploadId+path], uploadId',
+      uploadChunks: '[uploadId+chunkId], uploadId',
+    });
+    await v2
+      .table('uploadChunks')
+      .put({ uploadId: 'u', chunkId: 'c', transaction: 't', size: 1, at: 2 });
+    v2.close();
+    const upgraded = openDatabase(name);
+    await upgraded.open();
+    expect(upgraded.verno).toBe(3);
+    expect(await upgraded.uploadChunks.get(['u', 'c'])).toMatchObject({ transaction: 't' });
+    await upgraded.offlineEntries.put({ owner: 'user:1', key: 'k', data: { a: 1 }, savedAt: 3 });
+    expect(await upgraded.offlineEntries.where('owner').equals('user:1').count()).toBe(1);
     await upgraded.delete();
   });
 });

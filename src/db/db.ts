@@ -12,6 +12,12 @@
  *   upload resumes after a dropped connection, a reload or a crash; removed when the upload
  *   finishes, is cancelled or a failed one is dismissed.
  *
+ * - offlineEntries (version 3): project data this browser last received (project lists, a
+ *   project with its files, versions, text previews), so pages opened before render offline
+ *   (issue 8). Each entry is tagged with its owner: 'public' for what an anonymous visitor
+ *   saw, 'user:<id>' for what a signed-in user saw; signing out deletes every 'user:' entry.
+ *   An entry is replaced each time the same call answers again.
+ *
  * Each new version repeats the stores it keeps and says why it exists. Never change a released
  * version.
  */
@@ -76,12 +82,25 @@ export interface UploadChunkAck {
   at: number;
 }
 
+/** The last answer of one cacheable GET call (see features/offline/model/offlineCache.ts). */
+export interface OfflineEntry {
+  /** 'public' (saved by an anonymous visitor) or 'user:<id>' (saved by that signed-in user). */
+  owner: string;
+  /** The call, e.g. 'project:ns/name' or 'projects:{…params}'. */
+  key: string;
+  /** What the call returned, as the app uses it. */
+  data: unknown;
+  /** When it was saved (ms since epoch). */
+  savedAt: number;
+}
+
 export type WaymarkDatabase = Dexie & {
   closedElements: EntityTable<ClosedElement, 'id'>;
   lastWorkspace: EntityTable<LastWorkspace, 'userId'>;
   uploads: EntityTable<UploadRecord, 'id'>;
   uploadBlobs: Table<UploadBlob, [string, string]>;
   uploadChunks: Table<UploadChunkAck, [string, string]>;
+  offlineEntries: Table<OfflineEntry, [string, string]>;
 };
 
 export function openDatabase(name: string = DATABASE_NAME): WaymarkDatabase {
@@ -101,6 +120,16 @@ export function openDatabase(name: string = DATABASE_NAME): WaymarkDatabase {
     uploads: 'id, createdAt',
     uploadBlobs: '[uploadId+path], uploadId',
     uploadChunks: '[uploadId+chunkId], uploadId',
+  });
+  // Version 3: offline copies of project data (issue 8), by [owner+key]; the owner index lets
+  // sign-out delete a user's private entries at once.
+  db.version(3).stores({
+    closedElements: 'id',
+    lastWorkspace: 'userId',
+    uploads: 'id, createdAt',
+    uploadBlobs: '[uploadId+path], uploadId',
+    uploadChunks: '[uploadId+chunkId], uploadId',
+    offlineEntries: '[owner+key], owner',
   });
   return db;
 }

@@ -4,6 +4,7 @@ export {
   DATABASE_NAME,
   type ClosedElement,
   type LastWorkspace,
+  type OfflineEntry,
   type UploadBlob,
   type UploadChunkAck,
   type UploadRecord,

@@ -1,7 +1,9 @@
 /**
  * The service worker (vite-plugin-pwa injectManifest). It precaches the built app shell, serves
  * index.html for client-side routes so deep links open offline, drops caches of old builds, and
- * activates a waiting version when the page asks ('Reload' in the update prompt).
+ * activates a waiting version when the page asks ('Reload' in the update prompt). It keeps image
+ * previews for offline use (stale-while-revalidate, one cache per owner, previews.ts) and wakes
+ * the pages' upload queue when Background Sync fires.
  */
 import {
   cleanupOutdatedCaches,
@@ -10,8 +12,10 @@ import {
   type PrecacheEntry,
 } from 'workbox-precaching';
 import { registerRoute } from 'workbox-routing';
-import type { ClientToServiceWorkerMessage } from './messages';
+import type { ClientToServiceWorkerMessage, ServiceWorkerToClientMessage } from './messages';
 import { isClientRoute } from './navigation';
+import { UPLOAD_SYNC_TAG, isImagePreviewRequest } from './offline';
+import { previewResponse, setOwner } from './previews';
 
 declare const self: ServiceWorkerGlobalScope & {
   __WB_MANIFEST: Array<PrecacheEntry | string>;
@@ -30,6 +34,12 @@ registerRoute(
   appShell,
 );
 
+// Image previews of project files (never downloads: those are not <img> requests).
+registerRoute(
+  ({ request, url }) => url.origin === self.location.origin && isImagePreviewRequest(request),
+  ({ event, request }) => previewResponse(event as FetchEvent, request),
+);
+
 function isClientMessage(data: unknown): data is ClientToServiceWorkerMessage {
   return (
     typeof data === 'object' &&
@@ -45,8 +55,11 @@ self.addEventListener('message', (event: ExtendableMessageEvent) => {
     case 'SKIP_WAITING':
       void self.skipWaiting();
       break;
+    case 'offline/owner':
+      event.waitUntil(setOwner(message.owner));
+      break;
     default: {
-      const unknown: never = message.type;
+      const unknown: never = message;
       void unknown;
     }
   }
@@ -55,3 +68,19 @@ self.addEventListener('message', (event: ExtendableMessageEvent) => {
 self.addEventListener('activate', (event: ExtendableEvent) => {
   event.waitUntil(self.clients.claim());
 });
+
+interface SyncEvent extends ExtendableEvent {
+  readonly tag: string;
+}
+
+// Background Sync (where the browser has it): queued uploads were registered under
+// UPLOAD_SYNC_TAG; the upload engine runs in the pages, so the worker tells them to go on.
+self.addEventListener('sync', ((event: SyncEvent) => {
+  if (event.tag !== UPLOAD_SYNC_TAG) return;
+  event.waitUntil(
+    self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((clients) => {
+      const message: ServiceWorkerToClientMessage = { type: 'uploads/resume' };
+      for (const client of clients) client.postMessage(message);
+    }),
+  );
+}) as EventListener);

@@ -1,6 +1,7 @@
 /** DELETE /v1/user: closes the own account (204). */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api';
+import { deletePrivateData } from '../../offline/model/privateData';
 import { endSession } from '../model/session';
 
 export const CLOSE_ACCOUNT_FALLBACK = 'Unable to close account';
@@ -15,6 +16,10 @@ export function useCloseAccountMutation() {
   return useMutation({
     mutationKey: ['auth', 'close-account'],
     mutationFn: closeAccount,
-    onSuccess: () => endSession(queryClient),
+    onSuccess: async () => {
+      endSession(queryClient);
+      // A closed account's data kept in this browser goes with it (as on sign-out).
+      await deletePrivateData();
+    },
   });
 }

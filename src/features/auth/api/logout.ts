@@ -1,6 +1,10 @@
-/** GET /app/auth/logout: signs out. */
+/**
+ * GET /app/auth/logout: signs out. What this browser kept of the user (offline copies, the
+ * upload queue, cached previews) is deleted too, whatever the server answers.
+ */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api';
+import { deletePrivateData } from '../../offline/model/privateData';
 import { endSession } from '../model/session';
 
 export async function logout(): Promise<void> {
@@ -13,6 +17,9 @@ export function useLogoutMutation() {
   return useMutation({
     mutationKey: ['auth', 'logout'],
     mutationFn: logout,
-    onSettled: () => endSession(queryClient),
+    onSettled: async () => {
+      endSession(queryClient);
+      await deletePrivateData();
+    },
   });
 }

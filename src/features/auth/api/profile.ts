@@ -1,6 +1,8 @@
 /** GET /v1/user/profile: the logged user. */
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../api';
+import { withOfflineCopy } from '../../offline/model/instance';
+import { rememberOfflineUser } from '../../offline/model/owner';
 
 export interface WorkspaceRef {
   id: number;
@@ -26,12 +28,25 @@ export interface UserProfile {
 
 export const PROFILE_FALLBACK = "Failed to fetch user's profile";
 
-export function fetchProfile(signal?: AbortSignal): Promise<UserProfile> {
-  return api.get<UserProfile>('/v1/user/profile', { signal, fallbackMessage: PROFILE_FALLBACK });
+/**
+ * The profile also tells the offline copies whose they are (offline/model/owner.ts), and is
+ * itself kept as the user's private copy, so a signed-in user's shell opens offline.
+ */
+export async function fetchProfile(signal?: AbortSignal): Promise<UserProfile> {
+  const profile = await withOfflineCopy('profile', async () => {
+    const answer = await api.get<UserProfile>('/v1/user/profile', {
+      signal,
+      fallbackMessage: PROFILE_FALLBACK,
+    });
+    if (typeof answer?.id === 'number') rememberOfflineUser(answer.id);
+    return answer;
+  });
+  return profile;
 }
 
 export const profileQueryOptions = queryOptions({
   queryKey: ['auth', 'profile'] as const,
   queryFn: ({ signal }) => fetchProfile(signal),
+  networkMode: 'always',
   staleTime: 5 * 60_000,
 });

@@ -5,6 +5,8 @@
  */
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../api';
+import { stableKey } from '../../offline/model/offlineCache';
+import { withOfflineCopy } from '../../offline/model/instance';
 import {
   CHANGESET_POLL_LIMIT,
   CHANGESET_POLL_MS,
@@ -19,11 +21,13 @@ export async function fetchVersion(
   version: string,
   signal?: AbortSignal,
 ): Promise<VersionDetail> {
-  const data = await api.get(
-    `/v1/project/version/${encodeURIComponent(projectId)}/${encodeURIComponent(version)}`,
-    { signal, fallbackMessage: FETCH_VERSION_FALLBACK },
-  );
-  return toVersionDetail(data);
+  return withOfflineCopy(stableKey('version', projectId, version), async () => {
+    const data = await api.get(
+      `/v1/project/version/${encodeURIComponent(projectId)}/${encodeURIComponent(version)}`,
+      { signal, fallbackMessage: FETCH_VERSION_FALLBACK },
+    );
+    return toVersionDetail(data);
+  });
 }
 
 export const versionQueryKey = (projectId: string, version: string) =>
@@ -34,6 +38,7 @@ export const versionQueryOptions = (projectId: string, version: string) =>
     queryKey: versionQueryKey(projectId, version),
     queryFn: ({ signal }) => fetchVersion(projectId, version, signal),
     staleTime: 30_000,
+    networkMode: 'always',
     refetchInterval: (query) => {
       const data = query.state.data;
       if (!data || pendingChangesets(data).length === 0) return false;

@@ -1,6 +1,8 @@
 /** GET /v1/project/versions/paginated/{namespace}/{name}: a page of versions with the count. */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../../api';
+import { stableKey } from '../../offline/model/offlineCache';
+import { withOfflineCopy } from '../../offline/model/instance';
 import {
   FETCH_VERSIONS_FALLBACK,
   toVersionList,
@@ -14,11 +16,13 @@ export async function fetchVersions(
   params: VersionListParams,
   signal?: AbortSignal,
 ): Promise<VersionList> {
-  const data = await api.get(
-    `/v1/project/versions/paginated/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`,
-    { query: { ...params }, signal, fallbackMessage: FETCH_VERSIONS_FALLBACK },
-  );
-  return toVersionList(data);
+  return withOfflineCopy(stableKey('versions', namespace, name, params), async () => {
+    const data = await api.get(
+      `/v1/project/versions/paginated/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`,
+      { query: { ...params }, signal, fallbackMessage: FETCH_VERSIONS_FALLBACK },
+    );
+    return toVersionList(data);
+  });
 }
 
 export const versionsQueryKey = (namespace: string, name: string) =>
@@ -30,4 +34,5 @@ export const versionsQueryOptions = (namespace: string, name: string, params: Ve
     queryFn: ({ signal }) => fetchVersions(namespace, name, params, signal),
     placeholderData: keepPreviousData,
     staleTime: 30_000,
+    networkMode: 'always',
   });

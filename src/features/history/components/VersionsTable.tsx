@@ -3,6 +3,8 @@ import { IconDownload } from '@tabler/icons-react';
 import { formatFileSize } from '../../../lib/fileSize';
 import { AnchorLink } from '../../../lib/routerLinks';
 import { formatDateTime, relativeTime } from '../../../lib/time';
+import { OfflineReason } from '../../offline/components/OfflineReason';
+import { useOnline } from '../../offline/model/useOnline';
 import { projectArchiveUrl } from '../../projects/api/projectArchive';
 import { NO_VERSIONS_FOUND, editedCount, type VersionListItem } from '../model/version';
 
@@ -28,6 +30,8 @@ export function VersionsTable({
   selected,
   onOpen,
 }: VersionsTableProps) {
+  // Downloads need the server: offline they are disabled with the reason.
+  const online = useOnline();
   return (
     <Table.ScrollContainer minWidth={720}>
       <Table aria-label="Versions" highlightOnHover verticalSpacing="xs">
@@ -98,17 +102,25 @@ export function VersionsTable({
                 </Text>
               </Table.Td>
               <Table.Td>
-                <Tooltip label={`Download ${version.name}`} withArrow>
-                  <ActionIcon
-                    component="a"
-                    href={projectArchiveUrl(namespace, projectName, version.name)}
-                    download
-                    variant="subtle"
-                    aria-label={`Download ${version.name}`}
-                  >
-                    <IconDownload size={18} aria-hidden />
-                  </ActionIcon>
-                </Tooltip>
+                {online ? (
+                  <Tooltip label={`Download ${version.name}`} withArrow>
+                    <ActionIcon
+                      component="a"
+                      href={projectArchiveUrl(namespace, projectName, version.name)}
+                      download
+                      variant="subtle"
+                      aria-label={`Download ${version.name}`}
+                    >
+                      <IconDownload size={18} aria-hidden />
+                    </ActionIcon>
+                  </Tooltip>
+                ) : (
+                  <OfflineReason offline>
+                    <ActionIcon disabled variant="subtle" aria-label={`Download ${version.name}`}>
+                      <IconDownload size={18} aria-hidden />
+                    </ActionIcon>
+                  </OfflineReason>
+                )}
               </Table.Td>
             </Table.Tr>
           ))}

@@ -1,6 +1,8 @@
 /** GET /v1/project/paginated: a page of projects with the total count. */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../../api';
+import { stableKey } from '../../offline/model/offlineCache';
+import { withOfflineCopy } from '../../offline/model/instance';
 import {
   FETCH_PROJECTS_FALLBACK,
   toProjectList,
@@ -12,12 +14,15 @@ export async function fetchPaginatedProjects(
   params: ProjectListParams,
   signal?: AbortSignal,
 ): Promise<ProjectList> {
-  const data = await api.get('/v1/project/paginated', {
-    query: { ...params },
-    signal,
-    fallbackMessage: FETCH_PROJECTS_FALLBACK,
+  // Saved for offline use; offline, the copy saved last is shown.
+  return withOfflineCopy(stableKey('projects', params), async () => {
+    const data = await api.get('/v1/project/paginated', {
+      query: { ...params },
+      signal,
+      fallbackMessage: FETCH_PROJECTS_FALLBACK,
+    });
+    return toProjectList(data);
   });
-  return toProjectList(data);
 }
 
 export const paginatedProjectsQueryOptions = (params: ProjectListParams) =>
@@ -26,4 +31,6 @@ export const paginatedProjectsQueryOptions = (params: ProjectListParams) =>
     queryFn: ({ signal }) => fetchPaginatedProjects(params, signal),
     placeholderData: keepPreviousData,
     staleTime: 30_000,
+    // Runs offline too: the saved copy answers (or says it was never saved).
+    networkMode: 'always',
   });

@@ -4,6 +4,8 @@
  */
 import { queryOptions } from '@tanstack/react-query';
 import { ApiError, api, isApiError } from '../../../api';
+import { stableKey } from '../../offline/model/offlineCache';
+import { withOfflineCopy } from '../../offline/model/instance';
 import { LOAD_PROJECT_FALLBACK, PROJECT_KEY, type ProjectDetail } from '../model/project';
 import { hasPendingAccessRequest } from './pendingAccessRequest';
 
@@ -18,11 +20,14 @@ export async function fetchProject(
   signal?: AbortSignal,
 ): Promise<ProjectDetail> {
   try {
-    const data = await api.get<ProjectDetail>(projectPath(namespace, name), {
-      signal,
-      fallbackMessage: LOAD_PROJECT_FALLBACK,
+    // Saved for offline use: offline, the project opens as it was last seen here.
+    return await withOfflineCopy(stableKey('project', namespace, name), async () => {
+      const data = await api.get<ProjectDetail>(projectPath(namespace, name), {
+        signal,
+        fallbackMessage: LOAD_PROJECT_FALLBACK,
+      });
+      return { ...data, files: Array.isArray(data?.files) ? data.files : [] };
     });
-    return { ...data, files: Array.isArray(data?.files) ? data.files : [] };
   } catch (error) {
     if (loggedIn && isApiError(error) && error.status === 403) {
       const pending = await hasPendingAccessRequest(namespace, name, signal).catch(() => false);
@@ -40,6 +45,7 @@ export const projectQueryOptions = (namespace: string, name: string, loggedIn: b
     queryKey: [...projectQueryKey(namespace, name), loggedIn] as const,
     queryFn: ({ signal }) => fetchProject(namespace, name, loggedIn, signal),
     staleTime: 30_000,
+    networkMode: 'always',
     // The view shows its own failure screens.
     meta: { silent: true },
   });

@@ -4,6 +4,8 @@
  */
 import { queryOptions, useMutation } from '@tanstack/react-query';
 import { api } from '../../../api';
+import { stableKey } from '../../offline/model/offlineCache';
+import { withOfflineCopy } from '../../offline/model/instance';
 import { filenameFromContentDisposition, readPrefix, saveBlob } from '../../../lib/download';
 import { fileName } from '../model/files';
 import { TEXT_PREVIEW_BYTES, previewKind, type PreviewKind } from '../model/preview';
@@ -44,7 +46,21 @@ export function useDownloadRawFileMutation() {
 export type FilePreview =
   { kind: 'none' } | { kind: 'image'; url: string } | { kind: 'text'; text: string };
 
-export async function fetchFilePreview(
+/**
+ * Saved for offline use (the kind and the text; an image's bytes are kept by the service
+ * worker, src/sw/offline.ts).
+ */
+export function fetchFilePreview(
+  ref: RawFileRef,
+  size: number,
+  signal?: AbortSignal,
+): Promise<FilePreview> {
+  return withOfflineCopy(stableKey('preview', ref.namespace, ref.name, ref.path, size), () =>
+    loadFilePreview(ref, size, signal),
+  );
+}
+
+async function loadFilePreview(
   ref: RawFileRef,
   size: number,
   signal?: AbortSignal,
@@ -73,5 +89,6 @@ export const filePreviewQueryOptions = (ref: RawFileRef, size: number) =>
     queryKey: ['projects', 'preview', ref.namespace, ref.name, ref.path, size] as const,
     queryFn: ({ signal }) => fetchFilePreview(ref, size, signal),
     staleTime: 60_000,
+    networkMode: 'always',
     meta: { silent: true },
   });

@@ -10,6 +10,8 @@ import { fileName, type FileChange } from '../model/files';
 import type { ProjectFile } from '../model/project';
 import { ChangeBadge } from './FileBrowser';
 import { FilePreview } from './FilePreview';
+import { OfflineReason } from '../../offline/components/OfflineReason';
+import { useOnline } from '../../offline/model/useOnline';
 
 export interface FileDetailPanelProps {
   namespace: string;
@@ -43,6 +45,7 @@ export function FileDetailPanel({
   onDelete,
 }: FileDetailPanelProps) {
   const download = useDownloadRawFileMutation();
+  const online = useOnline();
   const name = file ? fileName(file.path) : '';
   const onServer = change !== 'added';
   const ref = file && onServer ? { namespace, name: projectName, path: file.path } : null;
@@ -64,17 +67,20 @@ export function FileDetailPanel({
         (ref || canDelete) && (
           <Group gap="xs">
             {ref && (
-              <Button
-                leftSection={<IconDownload size={16} aria-hidden />}
-                loading={download.isPending}
-                onClick={() =>
-                  download.mutate(ref, {
-                    onError: (error) => notifyError(errorMessage(error, DOWNLOAD_FILE_FALLBACK)),
-                  })
-                }
-              >
-                Download
-              </Button>
+              <OfflineReason offline={!online}>
+                <Button
+                  leftSection={<IconDownload size={16} aria-hidden />}
+                  loading={download.isPending}
+                  disabled={!online}
+                  onClick={() =>
+                    download.mutate(ref, {
+                      onError: (error) => notifyError(errorMessage(error, DOWNLOAD_FILE_FALLBACK)),
+                    })
+                  }
+                >
+                  Download
+                </Button>
+              </OfflineReason>
             )}
             {canDelete && (
               <Button

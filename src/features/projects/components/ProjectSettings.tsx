@@ -4,6 +4,8 @@ import { errorMessage } from '../../../api';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { TitledSection } from '../../../components/TitledSection';
 import { notifyError } from '../../../lib/notify';
+import { OfflineReason } from '../../offline/components/OfflineReason';
+import { useOnline } from '../../offline/model/useOnline';
 import { useScheduleDeleteMutation } from '../api/scheduleDelete';
 import { useUpdateProjectVisibilityMutation } from '../api/updateProjectSettings';
 import {
@@ -29,15 +31,22 @@ export function ProjectSettings({ project, onDeleted }: ProjectSettingsProps) {
   const remove = useScheduleDeleteMutation();
   const isPublic = isPublicProject(project);
   const close = () => setConfirming(null);
+  const online = useOnline();
 
   return (
     <Stack>
       <TitledSection
         title={isPublic ? 'Public project' : 'Private project'}
         actions={
-          <Button variant="default" onClick={() => setConfirming('visibility')}>
-            {isPublic ? 'Make private' : 'Make public'}
-          </Button>
+          <OfflineReason offline={!online}>
+            <Button
+              variant="default"
+              disabled={!online}
+              onClick={() => setConfirming('visibility')}
+            >
+              {isPublic ? 'Make private' : 'Make public'}
+            </Button>
+          </OfflineReason>
         }
       >
         <Text size="sm" c="dimmed">
@@ -49,9 +58,11 @@ export function ProjectSettings({ project, onDeleted }: ProjectSettingsProps) {
       <TitledSection
         title="Delete project"
         actions={
-          <Button color="red" onClick={() => setConfirming('delete')}>
-            Delete project
-          </Button>
+          <OfflineReason offline={!online}>
+            <Button color="red" disabled={!online} onClick={() => setConfirming('delete')}>
+              Delete project
+            </Button>
+          </OfflineReason>
         }
       >
         <Text size="sm" c="dimmed">

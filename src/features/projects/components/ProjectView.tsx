@@ -7,6 +7,8 @@ import { errorMessage } from '../../../api';
 import { LoadingIndicator } from '../../../components/LoadingIndicator';
 import { PageTitle } from '../../../components/PageTitle';
 import { notifyError, notifySuccess } from '../../../lib/notify';
+import { OfflineReason } from '../../offline/components/OfflineReason';
+import { useOnline } from '../../offline/model/useOnline';
 import { fetchProject, projectQueryKey, projectQueryOptions } from '../api/project';
 import { projectArchiveUrl } from '../api/projectArchive';
 import { useRequestAccessMutation } from '../api/requestAccess';
@@ -69,6 +71,7 @@ export function ProjectView({
   const requestAccess = useRequestAccessMutation();
   const [cloning, setCloning] = useState(false);
   const [leaving, setLeaving] = useState(false);
+  const online = useOnline();
 
   const failure = query.isError ? projectFailure(query.error) : null;
   const mustLogin = failure === 'forbidden' && !loggedIn;
@@ -135,33 +138,51 @@ export function ProjectView({
       <PageTitle
         actions={
           <Group gap="xs">
-            <Button
-              component="a"
-              href={projectArchiveUrl(namespace, projectName)}
-              download
-              variant="default"
-              leftSection={<IconDownload size={16} aria-hidden />}
-            >
-              Download
-            </Button>
+            <OfflineReason offline={!online}>
+              {online ? (
+                <Button
+                  component="a"
+                  href={projectArchiveUrl(namespace, projectName)}
+                  download
+                  variant="default"
+                  leftSection={<IconDownload size={16} aria-hidden />}
+                >
+                  Download
+                </Button>
+              ) : (
+                <Button
+                  disabled
+                  variant="default"
+                  leftSection={<IconDownload size={16} aria-hidden />}
+                >
+                  Download
+                </Button>
+              )}
+            </OfflineReason>
             {loggedIn && canCreate && (
-              <Button
-                variant="default"
-                leftSection={<IconCopy size={16} aria-hidden />}
-                onClick={() => setCloning(true)}
-              >
-                Clone
-              </Button>
+              <OfflineReason offline={!online}>
+                <Button
+                  variant="default"
+                  leftSection={<IconCopy size={16} aria-hidden />}
+                  disabled={!online}
+                  onClick={() => setCloning(true)}
+                >
+                  Clone
+                </Button>
+              </OfflineReason>
             )}
             {loggedIn && canLeaveProject(project, workspace) && (
-              <Button
-                variant="default"
-                color="red"
-                leftSection={<IconLogout size={16} aria-hidden />}
-                onClick={() => setLeaving(true)}
-              >
-                Leave project
-              </Button>
+              <OfflineReason offline={!online}>
+                <Button
+                  variant="default"
+                  color="red"
+                  leftSection={<IconLogout size={16} aria-hidden />}
+                  disabled={!online}
+                  onClick={() => setLeaving(true)}
+                >
+                  Leave project
+                </Button>
+              </OfflineReason>
             )}
           </Group>
         }

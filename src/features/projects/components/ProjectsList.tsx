@@ -25,6 +25,7 @@ import {
 import { NewProjectDialog } from './NewProjectDialog';
 import { ProjectsTable } from './ProjectsTable';
 import { NO_PROJECTS_YET } from './RecentProjects';
+import { isNotSavedOffline } from '../../offline/model/offlineCache';
 
 export interface ProjectsListProps {
   title: string;
@@ -119,7 +120,7 @@ export function ProjectsList({
         <LoadingIndicator label="Loading projects" />
       ) : query.isError ? (
         <Text c="dimmed" role="alert">
-          {FETCH_PROJECTS_FALLBACK}
+          {isNotSavedOffline(query.error) ? query.error.message : FETCH_PROJECTS_FALLBACK}
         </Text>
       ) : (
         <>

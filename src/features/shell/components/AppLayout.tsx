@@ -4,6 +4,7 @@ import { Link } from '@tanstack/react-router';
 import { useEffect, type ReactNode } from 'react';
 import { SHELL_Z_INDEX } from '../../../app/theme';
 import { ButtonLink } from '../../../lib/routerLinks';
+import { OfflineIndicator } from '../../offline/components/OfflineIndicator';
 import { AppBreadcrumbs, type BreadcrumbItem } from './AppBreadcrumbs';
 import { HelpMenu } from './HelpMenu';
 import { Logo } from './Logo';
@@ -137,6 +138,7 @@ export function AppLayout({
 
       <AppShell.Main>
         {maintenance && <MaintenanceBanner />}
+        <OfflineIndicator />
         {!wide && crumbs.length > 0 && <Box mb="md">{breadcrumbs}</Box>}
         {children}
       </AppShell.Main>

@@ -1,6 +1,8 @@
 import { Anchor, Button, Card, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconFolderUp, IconPlugConnected, IconUpload } from '@tabler/icons-react';
 import { useRef } from 'react';
+import { OFFLINE_ACTION_REASON } from '../../offline/model/texts';
+import { useOnline } from '../../offline/model/useOnline';
 import { filesOfInput } from '../dom/readDrop';
 import type { ChosenFile } from '../model/selection';
 import {
@@ -30,9 +32,12 @@ export interface UploadAreaProps {
 export function UploadArea({ refusal, onFiles, onRefused, docsUrl }: UploadAreaProps) {
   const filesInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
+  // Choosing files starts a comparison with the server: not offline (the reason is shown).
+  const online = useOnline();
 
   const open = (input: HTMLInputElement | null) => {
-    if (refusal) onRefused(refusal);
+    if (!online) onRefused(OFFLINE_ACTION_REASON);
+    else if (refusal) onRefused(refusal);
     else input?.click();
   };
 
@@ -62,6 +67,7 @@ export function UploadArea({ refusal, onFiles, onRefused, docsUrl }: UploadAreaP
               variant="default"
               size="md"
               leftSection={<IconUpload size={16} aria-hidden />}
+              disabled={!online}
               onClick={() => open(filesInput.current)}
             >
               {CHOOSE_FILES}
@@ -70,11 +76,17 @@ export function UploadArea({ refusal, onFiles, onRefused, docsUrl }: UploadAreaP
               variant="default"
               size="md"
               leftSection={<IconFolderUp size={16} aria-hidden />}
+              disabled={!online}
               onClick={() => open(folderInput.current)}
             >
               {CHOOSE_FOLDER}
             </Button>
           </Group>
+          {!online && (
+            <Text size="sm" c="dimmed" ta="center">
+              {OFFLINE_ACTION_REASON}
+            </Text>
+          )}
           <input
             ref={filesInput}
             type="file"

@@ -1,5 +1,6 @@
 import { Button, Group, Paper, Progress, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
+import { StorageNotice } from '../../offline/components/StorageNotice';
 import { describeProgress, isActive, percentOf } from '../model/progressText';
 import { CANCEL_UPLOAD, DISMISS, RETRY, UPLOADING_TOAST_TITLE } from '../model/texts';
 import type { UploadProgress } from '../model/types';
@@ -85,6 +86,7 @@ export function UploadsToast({ uploads, onCancel, onRetry, onDismiss }: UploadsT
           </div>
         ))}
       </Stack>
+      <StorageNotice trigger={shown.length} />
     </Paper>
   );
 }

@@ -7,6 +7,7 @@ import { useSyncExternalStore } from 'react';
 import { api } from '../../../api';
 import { CSRF_REFRESH_PATH } from '../../../api/client';
 import { startUploadWorker } from '../../../lib/uploadWorker';
+import { onUploadQueued, onUploadSync } from '../../offline/model/backgroundSync';
 import type { UploadOutcome, UploadPlan, UploadProgress } from '../model/types';
 import { wantUploadEngine } from '../state/engineDemand';
 import type { EngineCallbacks, UploadBackend } from './backend';
@@ -59,6 +60,8 @@ function onOnline(): void {
   backend?.wake();
 }
 
+let stopSync: (() => void) | null = null;
+
 function ensureStarted(): Promise<UploadBackend> {
   // Whatever uses the engine also needs the upload center to report on it.
   wantUploadEngine();
@@ -67,6 +70,8 @@ function ensureStarted(): Promise<UploadBackend> {
     const current = backend;
     started = current.start(callbacks, api.getCsrfToken());
     if (typeof window !== 'undefined') window.addEventListener('online', onOnline);
+    // Background Sync (where the browser has it) wakes the queue through the service worker.
+    stopSync ??= onUploadSync(onOnline);
   }
   const current = backend;
   return (started as Promise<void>).then(() => {
@@ -83,7 +88,10 @@ export function startUploadEngine(): void {
 /** Queues an upload and starts it at once when online; resolves with its id. */
 export async function enqueueUpload(plan: UploadPlan, blobs: Map<string, Blob>): Promise<string> {
   const engine = await ensureStarted();
-  return engine.enqueue(plan, [...blobs]);
+  const id = await engine.enqueue(plan, [...blobs]);
+  // Keep the queued bytes from eviction, and let Background Sync resume the queue.
+  onUploadQueued();
+  return id;
 }
 
 export async function cancelUpload(id: string): Promise<void> {
@@ -133,6 +141,8 @@ export function onUploadSettled(listener: (outcome: UploadOutcome) => void): () 
 /** Tests: run the engine on another backend (e.g. in-process), forgetting the current one. */
 export function setUploadBackendFactory(next: BackendFactory | null): void {
   if (typeof window !== 'undefined') window.removeEventListener('online', onOnline);
+  stopSync?.();
+  stopSync = null;
   factory = next ?? startUploadWorker;
   backend = null;
   started = null;

@@ -19,6 +19,8 @@ export const lastWorkspaceQueryOptions = (userId: number) =>
     queryKey: ['workspaces', 'last-seen', userId] as const,
     queryFn: async () => (await getLastWorkspace(userId)) ?? null,
     staleTime: Infinity,
+    // Reads IndexedDB only: it never waits for a connection.
+    networkMode: 'always',
     meta: { silent: true },
   });
 
