@@ -1,6 +1,13 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { admin, createUser } from './support/admin';
-import { e2eAdmin } from './support/env';
+import { createProject } from './support/api';
+import { e2eAdmin, e2ePort } from './support/env';
+import { OwnServer } from './support/own-server';
+import { pushFiles } from './support/push';
 import { signIn } from './pages/session';
 
 const READ_ONLY =
@@ -31,24 +38,48 @@ test('maintenance switched on with the admin command makes the product read-only
   }
 });
 
-test('the storage warning shows above 90 % of the workspace allowance', async ({ page }) => {
-  // Uploads arrive with the uploads issue; until then the workspace's usage is set here by
-  // answering /v1/workspaces with the real response, changed to 95 % usage.
-  await page.route(/\/v1\/workspaces?(\/\d+)?$/, async (route) => {
-    const response = await route.fetch();
-    const body: unknown = await response.json();
-    const patch = (w: { storage: number; disk_usage: number }) => ({
-      ...w,
-      disk_usage: Math.floor(w.storage * 0.955),
-    });
-    await route.fulfill({
-      response,
-      json: Array.isArray(body) ? body.map(patch) : patch(body as never),
-    });
+test('the storage warning shows above 90 % of the workspace allowance', async ({ browser }) => {
+  test.setTimeout(240_000);
+  // The allowance comes from GLOBAL_STORAGE, which is one setting for a whole server: this
+  // test runs its own server with a 100 000-byte default workspace and fills it by pushing
+  // real files.
+  const dataDir = mkdtempSync(join(tmpdir(), 'waymark-e2e-storage-'));
+  const server = new OwnServer(e2ePort + 1, join(dataDir, 'server-data'), {
+    GLOBAL_STORAGE: '100000',
   });
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
-  await expect(page.getByText('Your storage is almost full (95%).')).toBeVisible();
-  await expect(page.getByText('Soon you will not be able to sync your projects.')).toBeVisible();
+  try {
+    await server.start();
+    const context = await browser.newContext({ baseURL: server.url });
+    try {
+      const page = await context.newPage();
+      await signIn(page, e2eAdmin.username, e2eAdmin.password);
+      const name = `Storage ${Date.now().toString(36)}`;
+      await createProject(page, 'waymark', name);
+      const warning = page.getByRole('alert').filter({ hasText: 'Your storage is almost full' });
+
+      // Exactly 90 %: not above the threshold, no warning.
+      await pushFiles(page, 'waymark', name, { files: { 'survey.tif': randomBytes(90_000) } });
+      await page.reload();
+      const recent = page.getByRole('region', { name: 'Recent active projects' });
+      await expect(recent.getByRole('link', { name })).toBeVisible();
+      await expect(warning).toHaveCount(0);
+
+      // 95 500 bytes of 100 000: 95 %, rounded down.
+      await pushFiles(page, 'waymark', name, { files: { 'notes.csv': randomBytes(5_500) } });
+      await page.reload();
+      await expect(
+        warning.getByText('Your storage is almost full (95%).', { exact: true }),
+      ).toBeVisible();
+      await expect(
+        warning.getByText('Soon you will not be able to sync your projects.', { exact: true }),
+      ).toBeVisible();
+    } finally {
+      await context.close();
+    }
+  } finally {
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });
 
 test('below 1200 px the sidebar is a drawer that closes on navigation', async ({ page }) => {

@@ -16,6 +16,7 @@ import {
 } from '@playwright/test';
 import { createProject } from './support/api';
 import { e2eAdmin, e2ePort } from './support/env';
+import { removeRoutes } from './support/routes';
 import { signIn } from './pages/session';
 
 const CHUNK_SIZE = 10 * 1024 * 1024;
@@ -26,6 +27,7 @@ test.describe.configure({ timeout: 180_000 });
 
 const workDir = mkdtempSync(join(tmpdir(), 'waymark-e2e-resilience-'));
 test.afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+test.afterEach(({ context }) => removeRoutes(context));
 
 /** A random file of `size` bytes on disk (for the file input). */
 function randomFile(name: string, size: number): { path: string; bytes: Buffer } {
@@ -338,6 +340,7 @@ test('a restarted server: the upload waits for it and resumes with the missing c
       true,
     );
   } finally {
+    await removeRoutes(context);
     await context.close();
     await server.stop();
   }
