@@ -1,7 +1,6 @@
 // The upload engine survives a cut network, a reloaded tab and a restarted server: each upload
 // finishes with the original bytes, and no chunk the server acknowledged is sent again (the
 // resume status call's chunk_writes stay 1, checked just before finish goes through).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +15,7 @@ import {
 } from '@playwright/test';
 import { createProject } from './support/api';
 import { e2eAdmin, e2ePort } from './support/env';
+import { OwnServer } from './support/own-server';
 import { removeRoutes } from './support/routes';
 import { signIn } from './pages/session';
 
@@ -245,63 +245,6 @@ test('a reloaded tab: the upload resumes from IndexedDB and finishes', async ({
   ).toBe(true);
   await expect.poll(() => storedBlobs(page)).toBe(0);
 });
-
-/** A server of this test's own (port E2E_PORT + 1, own data directory). */
-class OwnServer {
-  private child: ChildProcess | null = null;
-
-  constructor(
-    readonly port: number,
-    readonly dataDir: string,
-  ) {}
-
-  get url(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  async start(): Promise<void> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
-      cwd: process.cwd(),
-      env: {
-        ...process.env,
-        PORT: String(this.port),
-        HOST: '127.0.0.1',
-        DATA_DIR: this.dataDir,
-        ADMIN_USERNAME: e2eAdmin.username,
-        ADMIN_EMAIL: 'admin@example.com',
-        ADMIN_PASSWORD: e2eAdmin.password,
-        DATABASE_URL: '',
-        LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    this.child = child;
-    await expect
-      .poll(
-        async () => {
-          if (child.exitCode !== null) throw new Error(`The server exited (${child.exitCode})`);
-          return fetch(`${this.url}/ping`).then(
-            (r) => r.status,
-            () => 0,
-          );
-        },
-        { timeout: 180_000, intervals: [250] },
-      )
-      .toBe(200);
-  }
-
-  /** Stops the server: SIGTERM shuts down gracefully, SIGKILL is a crash. */
-  async stop(signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> {
-    const child = this.child;
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise((done) => child.once('exit', done));
-    child.kill(signal);
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    await exited;
-    clearTimeout(timer);
-    this.child = null;
-  }
-}
 
 test('a restarted server: the upload waits for it and resumes with the missing chunks', async ({
   browser,
