@@ -32,7 +32,7 @@ import {
 } from '../lib/push-rules';
 import { isoZ } from '../lib/time';
 import type { BlobInfo } from '../storage/blob-store';
-import { ChunkStore, CHUNK_TTL_MS } from '../storage/chunk-store';
+import { ChunkStore, CHUNK_TTL_MS, type StoredChunk } from '../storage/chunk-store';
 import { uploadStagingFor } from '../storage/open-blob-store';
 import { ChunkTooBigError, CHUNK_SIZE } from '../storage/upload-staging';
 import { startChangesetWork } from './changesets';
@@ -76,10 +76,6 @@ export interface PushV2Input {
 }
 
 type Meta = ClientMeta & { deviceId: string | null };
-
-/** How often a project's expired chunks are looked for (on its chunk uploads). */
-const SWEEP_INTERVAL_MS = 3600 * 1000;
-const lastSweep = new Map<string, number>();
 
 const coded = (status: number, code: string, text: string, extra: Record<string, unknown> = {}) =>
   new HttpProblem(status, `${text} (${code})`, { extra: { code, ...extra } });
@@ -156,7 +152,7 @@ function mtimeOf(text: string | null): Date | null {
 }
 
 function chunkStore(ctx: AppContext): ChunkStore {
-  return new ChunkStore(ctx.config.dataDir);
+  return new ChunkStore(ctx);
 }
 
 /** POST /v2/projects/{id}/chunks: `body` is the raw request stream. */
@@ -171,13 +167,8 @@ export async function uploadChunkV2(
   const now = ctx.now();
   const locked = projectLocked(access, now);
   if (locked) throw locked;
+  // Expired chunks are removed by the scheduler's job (jobs/scheduler.ts).
   const store = chunkStore(ctx);
-  // Expired chunks of the project go at most once an hour per project and instance.
-  const swept = lastSweep.get(access.project.id);
-  if (swept === undefined || now.getTime() - swept >= SWEEP_INTERVAL_MS) {
-    lastSweep.set(access.project.id, now.getTime());
-    await store.sweep(access.project.id, now);
-  }
   try {
     const chunk = await store.write(access.project.id, body, now);
     return { id: chunk.id, valid_until: isoZ(new Date(now.getTime() + CHUNK_TTL_MS)) };
@@ -194,16 +185,16 @@ async function assemble(
   file: UploadPlan['added'][number],
 ): Promise<BlobInfo | null> {
   const store = chunkStore(ctx);
-  const now = ctx.now();
+  const found = await store.find(projectId, file.chunks, ctx.now());
+  const chunks: StoredChunk[] = [];
   for (const [index, id] of file.chunks.entries()) {
-    const chunk = await store.stat(projectId, id, now);
+    const chunk = found.get(id);
     const expected = Math.min(CHUNK_SIZE, file.size - index * CHUNK_SIZE);
     if (!chunk || chunk.size !== expected) return null;
+    chunks.push(chunk);
   }
   async function* bytes(): AsyncGenerator<Uint8Array> {
-    for (const id of file.chunks) {
-      for await (const piece of store.open(projectId, id)) yield piece as Uint8Array;
-    }
+    for (const chunk of chunks) yield* store.read(chunk);
   }
   let blob: BlobInfo;
   try {
@@ -313,7 +304,12 @@ export async function pushVersionV2(
       }
       throw error;
     }
-    await chunkStore(ctx).remove(project.id, new Set(files.flatMap((f) => f.chunks)));
+    await chunkStore(ctx)
+      .remove(files.flatMap((f) => f.chunks))
+      .catch((error: unknown) => {
+        // The version is made; leftovers go with the sweep job.
+        ctx.log.warn({ err: error }, 'v2 push: used chunks could not be removed');
+      });
   } finally {
     await deleteUpload(db, upload.id);
   }
