@@ -6,12 +6,17 @@
  *    chunk looked up (the client still lists its own chunk uuids there) → 204.
  * 2. `POST /v2/projects/{id}/chunks`: one raw chunk (≤ 10 MiB) → `{"id", "valid_until"}`.
  *    One chunk may then be listed by several files (the client reuses identical content).
+ *    Chunks live in the configured store with rows in v2_chunks (storage/chunk-store.ts), so
+ *    any instance can use them; the scheduler's job removes them a day after they arrived.
  * 3. `POST /v2/projects/{id}/versions` with the server's chunk ids → the version, 201.
  *
  * It shares the v1 push's rules (lib/push-rules.ts), lock (the project's upload row) and
  * version commit (commitVersion); the answers are the v2 ones: 409 `ProjectVersionExists`
  * for a stale base version, 409 `AnotherUploadRunning`, 423 `ProjectLocked`, 422 `UploadError`
  * for invalid changes, 422 `DataSyncError` for files whose chunks do not make them.
+ * GeoPackage diff updates (`diff` on an updated versioned file) work as in v1
+ * (services/push-diffs.ts): checked with the changes, applied when the version is made; a
+ * diff that does not apply is a DataSyncError `sync error: …`.
  */
 import type { ClientMeta } from '../auth/sessions';
 import type { AppContext } from '../context';
