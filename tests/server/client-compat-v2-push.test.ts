@@ -16,6 +16,11 @@ import {
   type FileEntry,
 } from './support/python-client';
 import { ADMIN_PASSWORD, createTestApp, type TestApp } from './support/test-app';
+import {
+  diffOnlyForUpdates,
+  diffOnlyForVersioned,
+  invalidDiff,
+} from '../../server/src/services/push-diffs';
 
 const NS = 'waymark';
 
@@ -251,33 +256,34 @@ describe('v2 push', () => {
     expect(big.json().code).toBe('BigChunkError');
   });
 
-  it('refuses a GeoPackage changeset entry with a clear 400 (not applied by v2 yet)', async () => {
+  it('refuses misplaced or malformed GeoPackage diff entries as 422 UploadError', async () => {
     const project = await newProject();
-    const response = await client.post(`/v2/projects/${project.id}/versions`, {
-      version: 'v0',
-      check_only: true,
-      changes: {
-        added: [],
-        updated: [
-          {
-            path: 'a.gpkg',
-            size: 4096,
-            checksum: sha1(Buffer.from('old')),
-            chunks: [randomUUID()],
-            diff: {
-              path: `a.gpkg-diff-${randomUUID()}`,
-              checksum: sha1(Buffer.from('d')),
-              size: 1,
-            },
-          },
-        ],
-        removed: [],
-      },
+    const diff = { path: `a.gpkg-diff-${randomUUID()}`, checksum: sha1(Buffer.from('d')), size: 1 };
+    const entry = (path: string, extra: Record<string, unknown> = {}) => ({
+      path,
+      size: 4096,
+      checksum: sha1(Buffer.from('old')),
+      chunks: [randomUUID()],
+      diff,
+      ...extra,
     });
-    expect(response.statusCode).toBe(400);
-    expect(response.json().detail).toBe(
-      'GeoPackage diff updates are not supported by this server yet: send the whole file',
-    );
+    const cases: [Record<string, unknown[]>, string][] = [
+      [{ added: [entry('a.gpkg')] }, diffOnlyForUpdates('a.gpkg')],
+      [{ updated: [entry('notes.txt')] }, diffOnlyForVersioned('notes.txt')],
+      [{ updated: [entry('a.gpkg', { diff: { path: 'x' } })] }, invalidDiff('a.gpkg')],
+    ];
+    for (const [changes, text] of cases) {
+      const response = await client.post(`/v2/projects/${project.id}/versions`, {
+        version: 'v0',
+        check_only: true,
+        changes: { added: [], updated: [], removed: [], ...changes },
+      });
+      expect(response.statusCode, response.body).toBe(422);
+      expect(response.json()).toMatchObject({
+        code: 'UploadError',
+        detail: `${text} (UploadError)`,
+      });
+    }
   });
 
   it('refuses chunks and versions without upload rights', async () => {

@@ -460,6 +460,26 @@ export const signInFailures = pgTable(
   ],
 );
 
+/**
+ * Chunks of the v2 push (services/push-v2.ts): the server-issued id, the project it was sent
+ * to, its size and SHA-1, and when it arrived. The bytes are in the v2 chunk staging
+ * (storage/chunk-store.ts); a chunk is kept until a version uses it or the sweep job removes
+ * it a day after it arrived.
+ */
+export const v2Chunks = pgTable(
+  'v2_chunks',
+  {
+    id: uuid('id').primaryKey(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    size: integer('size').notNull(),
+    sha1: text('sha1').notNull(),
+    uploadedAt: ts('uploaded_at').notNull(),
+  },
+  (t) => [index('v2_chunks_uploaded_at_idx').on(t.uploadedAt)],
+);
+
 /** Bookkeeping for scheduled jobs that must run once across all instances. */
 export const jobRuns = pgTable('job_runs', {
   name: text('name').primaryKey(),

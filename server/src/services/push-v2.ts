@@ -6,12 +6,17 @@
  *    chunk looked up (the client still lists its own chunk uuids there) → 204.
  * 2. `POST /v2/projects/{id}/chunks`: one raw chunk (≤ 10 MiB) → `{"id", "valid_until"}`.
  *    One chunk may then be listed by several files (the client reuses identical content).
+ *    Chunks live in the configured store with rows in v2_chunks (storage/chunk-store.ts), so
+ *    any instance can use them; the scheduler's job removes them a day after they arrived.
  * 3. `POST /v2/projects/{id}/versions` with the server's chunk ids → the version, 201.
  *
  * It shares the v1 push's rules (lib/push-rules.ts), lock (the project's upload row) and
  * version commit (commitVersion); the answers are the v2 ones: 409 `ProjectVersionExists`
  * for a stale base version, 409 `AnotherUploadRunning`, 423 `ProjectLocked`, 422 `UploadError`
  * for invalid changes, 422 `DataSyncError` for files whose chunks do not make them.
+ * GeoPackage diff updates (`diff` on an updated versioned file) work as in v1
+ * (services/push-diffs.ts): checked with the changes, applied when the version is made; a
+ * diff that does not apply is a DataSyncError `sync error: …`.
  */
 import type { ClientMeta } from '../auth/sessions';
 import type { AppContext } from '../context';
@@ -32,7 +37,7 @@ import {
 } from '../lib/push-rules';
 import { isoZ } from '../lib/time';
 import type { BlobInfo } from '../storage/blob-store';
-import { ChunkStore, CHUNK_TTL_MS } from '../storage/chunk-store';
+import { ChunkStore, CHUNK_TTL_MS, type StoredChunk } from '../storage/chunk-store';
 import { uploadStagingFor } from '../storage/open-blob-store';
 import { ChunkTooBigError, CHUNK_SIZE } from '../storage/upload-staging';
 import { startChangesetWork } from './changesets';
@@ -48,9 +53,11 @@ import {
   NO_CHANGES,
   NOT_UNIQUE,
   parsePushVersion,
+  type PlanFile,
   type PushFileInput,
   type UploadPlan,
 } from './push';
+import { applyPushedDiff, checkDiffBase, pushDiffOf } from './push-diffs';
 import {
   commitVersion,
   InvalidChangesError,
@@ -59,9 +66,6 @@ import {
 } from './versions';
 
 export const PROJECT_VERSION_EXISTS = 'ProjectVersionExists';
-/** Until the server applies GeoPackage changesets in a v2 push. */
-export const V2_DIFF_NOT_SUPPORTED =
-  'GeoPackage diff updates are not supported by this server yet: send the whole file';
 export const ANOTHER_UPLOAD_RUNNING = 'AnotherUploadRunning';
 export const DATA_SYNC_ERROR = 'DataSyncError';
 export const ADDED_EXIST = 'Add changes contain files which already exist';
@@ -77,14 +81,26 @@ export interface PushV2Input {
 
 type Meta = ClientMeta & { deviceId: string | null };
 
-/** How often a project's expired chunks are looked for (on its chunk uploads). */
-const SWEEP_INTERVAL_MS = 3600 * 1000;
-const lastSweep = new Map<string, number>();
-
 const coded = (status: number, code: string, text: string, extra: Record<string, unknown> = {}) =>
   new HttpProblem(status, `${text} (${code})`, { extra: { code, ...extra } });
 
 const uploadError = (text: string) => coded(422, 'UploadError', text);
+
+/** A v1 push-diffs refusal (400 there) answered the v2 way, as UploadError. */
+function asUploadError<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (error instanceof HttpProblem && typeof error.detail === 'string') {
+      throw uploadError(error.detail);
+    }
+    throw error;
+  }
+}
+
+/** Bytes and SHA-1 the chunks of a file carry: its diff's, for a GeoPackage diff update. */
+const sentSize = (file: PlanFile) => file.diff?.size ?? file.size;
+const sentChecksum = (file: PlanFile) => file.diff?.checksum ?? file.checksum;
 
 function projectLocked(access: ProjectAccess, now: Date): HttpProblem | null {
   const until = access.project.lockedUntil;
@@ -113,16 +129,16 @@ function validateChanges(changes: PushV2Input['changes']): void {
     paths.add(file.path);
   }
   for (const file of [...added, ...updated]) {
-    // GeoPackage changesets arrive with the geodiff support; until then a clear refusal.
-    if (file.diff) throw new HttpProblem(400, V2_DIFF_NOT_SUPPORTED);
     if (isVersionedFile(file.path) && file.size === 0) throw uploadError(FILE_NOT_VALID);
     if (isUnsupportedName(file.path)) throw uploadError(unsupportedName(file.path));
     if (isUnsupportedType(file.path)) throw uploadError(unsupportedType(file.path));
     if (added.includes(file) && hasTrailingSpaceFolder(file.path)) {
       throw uploadError(trailingSpace(file.path));
     }
+    // A GeoPackage diff update (push-diffs.ts): the chunks carry the diff.
+    const diff = asUploadError(() => pushDiffOf(file, added.includes(file) ? 'added' : 'updated'));
     if (!/^[0-9a-fA-F]{40}$/.test(file.checksum)) throw uploadError(invalidChecksum(file.path));
-    const expected = Math.ceil(file.size / CHUNK_SIZE);
+    const expected = Math.ceil((diff?.size ?? file.size) / CHUNK_SIZE);
     if ((file.chunks ?? []).length !== expected) {
       throw uploadError(invalidChunks(file.path, expected));
     }
@@ -133,20 +149,28 @@ function validateChanges(changes: PushV2Input['changes']): void {
 }
 
 function planOf(changes: PushV2Input['changes']): UploadPlan {
-  const plan = (f: PushFileInput) => ({
+  const plan = (f: PushFileInput, list: 'added' | 'updated'): PlanFile => ({
     path: f.path,
     size: f.size,
     checksum: f.checksum.toLowerCase(),
     mtime: f.mtime ?? null,
     chunks: f.chunks ?? [],
+    diff: pushDiffOf(f, list),
   });
   return {
-    added: changes.added.filter((f) => !isBlacklisted(f.path)).map(plan),
-    updated: changes.updated.filter((f) => !isBlacklisted(f.path)).map(plan),
+    added: changes.added.filter((f) => !isBlacklisted(f.path)).map((f) => plan(f, 'added')),
+    updated: changes.updated.filter((f) => !isBlacklisted(f.path)).map((f) => plan(f, 'updated')),
     removed: changes.removed
       .filter((f) => !isBlacklisted(f.path))
       .map((f) => ({ path: f.path, size: f.size, checksum: f.checksum })),
   };
+}
+
+/** The failed_files reason of a refused diff: `sync error: …` (api-reference §1.9). */
+function syncError(problem: HttpProblem): string {
+  const detail = typeof problem.detail === 'string' ? problem.detail : problem.message;
+  const at = detail.indexOf('sync error: ');
+  return at >= 0 ? detail.slice(at) : `sync error: ${detail}`;
 }
 
 function mtimeOf(text: string | null): Date | null {
@@ -156,7 +180,7 @@ function mtimeOf(text: string | null): Date | null {
 }
 
 function chunkStore(ctx: AppContext): ChunkStore {
-  return new ChunkStore(ctx.config.dataDir);
+  return new ChunkStore(ctx);
 }
 
 /** POST /v2/projects/{id}/chunks: `body` is the raw request stream. */
@@ -171,13 +195,8 @@ export async function uploadChunkV2(
   const now = ctx.now();
   const locked = projectLocked(access, now);
   if (locked) throw locked;
+  // Expired chunks are removed by the scheduler's job (jobs/scheduler.ts).
   const store = chunkStore(ctx);
-  // Expired chunks of the project go at most once an hour per project and instance.
-  const swept = lastSweep.get(access.project.id);
-  if (swept === undefined || now.getTime() - swept >= SWEEP_INTERVAL_MS) {
-    lastSweep.set(access.project.id, now.getTime());
-    await store.sweep(access.project.id, now);
-  }
   try {
     const chunk = await store.write(access.project.id, body, now);
     return { id: chunk.id, valid_until: isoZ(new Date(now.getTime() + CHUNK_TTL_MS)) };
@@ -187,32 +206,35 @@ export async function uploadChunkV2(
   }
 }
 
-/** Concatenates a file's chunks into the blob store; null when they do not make the file. */
+/**
+ * Concatenates a file's chunks (its diff's, for a diff update) into the blob store; null when
+ * they do not make what the entry declares.
+ */
 async function assemble(
   ctx: AppContext,
   projectId: string,
-  file: UploadPlan['added'][number],
+  file: PlanFile,
 ): Promise<BlobInfo | null> {
   const store = chunkStore(ctx);
-  const now = ctx.now();
+  const found = await store.find(projectId, file.chunks, ctx.now());
+  const chunks: StoredChunk[] = [];
   for (const [index, id] of file.chunks.entries()) {
-    const chunk = await store.stat(projectId, id, now);
-    const expected = Math.min(CHUNK_SIZE, file.size - index * CHUNK_SIZE);
+    const chunk = found.get(id);
+    const expected = Math.min(CHUNK_SIZE, sentSize(file) - index * CHUNK_SIZE);
     if (!chunk || chunk.size !== expected) return null;
+    chunks.push(chunk);
   }
   async function* bytes(): AsyncGenerator<Uint8Array> {
-    for (const id of file.chunks) {
-      for await (const piece of store.open(projectId, id)) yield piece as Uint8Array;
-    }
+    for (const chunk of chunks) yield* store.read(chunk);
   }
   let blob: BlobInfo;
   try {
-    blob = await ctx.blobStore.put(bytes(), { expectedSize: file.size });
+    blob = await ctx.blobStore.put(bytes(), { expectedSize: sentSize(file) });
   } catch (error) {
     ctx.log.warn({ err: error, path: file.path }, 'v2 push: a file could not be assembled');
     return null;
   }
-  return blob.size === file.size && blob.sha1 === file.checksum ? blob : null;
+  return blob.size === sentSize(file) && blob.sha1 === sentChecksum(file) ? blob : null;
 }
 
 /** POST /v2/projects/{id}/versions. Null for check_only (204). */
@@ -240,6 +262,9 @@ export async function pushVersionV2(
   if (plan.added.some((f) => current.has(f.path))) throw uploadError(ADDED_EXIST);
   if ([...plan.updated, ...plan.removed].some((f) => !current.has(f.path))) {
     throw uploadError(NOT_IN_PROJECT);
+  }
+  for (const file of plan.updated) {
+    if (file.diff) asUploadError(() => checkDiffBase(file, current.get(file.path)!.checksum));
   }
   const extra =
     [...plan.added, ...plan.updated].reduce((sum, f) => sum + f.size, 0) -
@@ -274,7 +299,26 @@ export async function pushVersionV2(
     for (const file of files) {
       const blob = await assemble(ctx, project.id, file);
       if (!blob) failed[file.path] = 'corrupted';
-      else {
+      else if (file.diff) {
+        // A diff update: the new file is the stored one with the diff applied.
+        const result = await applyPushedDiff(ctx, project.id, file, blob.key).catch(
+          (error: unknown) => {
+            if (!(error instanceof HttpProblem)) throw error;
+            failed[file.path] = syncError(error);
+            return null;
+          },
+        );
+        if (result) {
+          blobs.push({
+            path: file.path,
+            size: result.size,
+            checksum: result.sha1,
+            blobKey: result.key,
+            mtime: mtimeOf(file.mtime),
+            diff: { path: file.diff.path, size: blob.size, checksum: blob.sha1, blobKey: blob.key },
+          });
+        }
+      } else {
         blobs.push({
           path: file.path,
           size: blob.size,
@@ -313,7 +357,12 @@ export async function pushVersionV2(
       }
       throw error;
     }
-    await chunkStore(ctx).remove(project.id, new Set(files.flatMap((f) => f.chunks)));
+    await chunkStore(ctx)
+      .remove(files.flatMap((f) => f.chunks))
+      .catch((error: unknown) => {
+        // The version is made; leftovers go with the sweep job.
+        ctx.log.warn({ err: error }, 'v2 push: used chunks could not be removed');
+      });
   } finally {
     await deleteUpload(db, upload.id);
   }
