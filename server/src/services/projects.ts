@@ -8,7 +8,6 @@ import {
   findProjectByName,
   insertProjectWithInitialVersion,
   upsertProjectMembers,
-  listProjectMembers,
   listProjectsPage,
   type ProjectListRow,
   type ProjectMemberRow,
@@ -162,7 +161,6 @@ async function rolesOf(ctx: AppContext, user: User): Promise<Map<number, Workspa
 function toListItem(
   actor: Actor,
   row: ProjectListRow,
-  members: ProjectMemberRow[],
   roles: Map<number, WorkspaceRole | null>,
 ): ProjectListItem {
   const permissions = projectPermissions(actor, {
@@ -187,7 +185,7 @@ function toListItem(
       update: permissions.update,
       delete: permissions.delete,
     },
-    access: accessView(members, row.public),
+    access: accessView(row.members, row.public),
   };
 }
 
@@ -246,18 +244,8 @@ export async function listProjects(
   });
   assertPageExists(query.page, rows.length);
 
-  const members = await listProjectMembers(
-    db,
-    rows.map((row) => row.id),
-  );
-  const byProject = new Map<string, ProjectMemberRow[]>();
-  for (const member of members) {
-    const list = byProject.get(member.projectId) ?? [];
-    list.push(member);
-    byProject.set(member.projectId, list);
-  }
   return {
-    projects: rows.map((row) => toListItem(actor, row, byProject.get(row.id) ?? [], roles)),
+    projects: rows.map((row) => toListItem(actor, row, roles)),
     count: total,
   };
 }

@@ -131,6 +131,8 @@ export interface ProjectListRow {
   removedAt: Date | null;
   hasConflict: boolean;
   viewerRole: ProjectRole | null;
+  /** Direct members by user id (the access lists). */
+  members: ProjectMemberRow[];
 }
 
 function likePattern(text: string): string {
@@ -216,9 +218,11 @@ export async function listProjectsPage(
   }
   orderBy.push(asc(projects.id));
 
-  // The page and the count are separate queries: a window count would make the database
-  // build every matching row (and its conflict check) before the LIMIT; this way the page
-  // costs a top-N sort, and only its 25 rows get the conflict check.
+  // One statement: the page, its access lists and the total. Correlated subqueries in the
+  // select list (conflict flag, members) run only for the page's rows: PostgreSQL evaluates
+  // costly output expressions after the top-N sort and LIMIT. The total is an uncorrelated
+  // subquery (an InitPlan, run once, and only when the page has a row); a window count
+  // would make the database build every matching row before the LIMIT instead.
   const rows = await db
     .select({
       id: projects.id,
@@ -235,6 +239,15 @@ export async function listProjectsPage(
       removedAt: projects.removedAt,
       hasConflict: sql<boolean>`exists (select 1 from ${projectFiles} where ${projectFiles.projectId} = ${projects.id} and ${projectFiles.path} ~ ${CONFLICT_FILE_PATTERN})`,
       viewerRole: viewer.role,
+      members: sql<
+        [number, string, ProjectRole][]
+      >`coalesce((select json_agg(json_build_array(${projectMembers.userId}, ${users.username}, ${projectMembers.role}) order by ${projectMembers.userId}) from ${projectMembers} inner join ${users} on ${users.id} = ${projectMembers.userId} where ${projectMembers.projectId} = ${projects.id}), '[]'::json)`,
+      // Inside the subquery "projects" and "workspaces" name its own FROM items, so the
+      // same conditions count the whole match.
+      total:
+        sql<number>`(select count(*) from ${projects} inner join ${workspaces} on ${workspaces.id} = ${projects.workspaceId} where ${and(...conditions) ?? sql`true`})`.mapWith(
+          Number,
+        ),
     })
     .from(projects)
     .innerJoin(workspaces, eq(workspaces.id, projects.workspaceId))
@@ -248,10 +261,23 @@ export async function listProjectsPage(
     .offset(filter.offset);
 
   const total =
-    filter.offset === 0 && rows.length < filter.limit
-      ? rows.length
-      : await countProjects(db, conditions);
-  return { rows, total };
+    rows.length > 0
+      ? rows[0]!.total
+      : filter.offset === 0
+        ? 0
+        : await countProjects(db, conditions);
+  return {
+    rows: rows.map(({ total: _total, members, ...row }) => ({
+      ...row,
+      members: members.map(([userId, username, role]) => ({
+        projectId: row.id,
+        userId,
+        username,
+        role,
+      })),
+    })),
+    total,
+  };
 }
 
 async function countProjects(db: Executor, conditions: (SQL | undefined)[]): Promise<number> {
