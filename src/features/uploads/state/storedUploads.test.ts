@@ -23,6 +23,9 @@ async function databaseNames(): Promise<string[]> {
   return (await indexedDB.databases()).map((info) => info.name ?? '');
 }
 
+/** The newest schema version the Dexie module declares (what an upgrade ends at). */
+const LATEST_VERSION = openDatabase('waymark-declared-version').verno;
+
 describe('hasStoredUploads', () => {
   it('reads the database and table the Dexie module defines', () => {
     expect(UPLOADS_DATABASE).toBe(DATABASE_NAME);
@@ -36,7 +39,7 @@ describe('hasStoredUploads', () => {
     // Dexie still creates its database afterwards as usual.
     const db = openDatabase(name);
     await db.open();
-    expect(db.verno).toBe(2);
+    expect(db.verno).toBe(LATEST_VERSION);
     db.close();
   });
 
@@ -61,7 +64,7 @@ describe('hasStoredUploads', () => {
     expect(await hasStoredUploads(name)).toBe(false);
     const db = openDatabase(name);
     await db.open();
-    expect(db.verno).toBe(2);
+    expect(db.verno).toBe(LATEST_VERSION);
     db.close();
   });
 
