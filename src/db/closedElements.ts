@@ -1,21 +1,19 @@
 /** Dismissed banners and tips (spec 000 §2: remembered under a 'closed elements' key). */
-import { db as defaultDb, type WaymarkDatabase } from './db';
+import type { WaymarkDatabase } from './db';
+import { loadDb } from './lazy';
 
-export async function isElementClosed(
-  id: string,
-  db: WaymarkDatabase = defaultDb,
-): Promise<boolean> {
-  return (await db.closedElements.get(id)) !== undefined;
+export async function isElementClosed(id: string, db?: WaymarkDatabase): Promise<boolean> {
+  return (await (db ?? (await loadDb())).closedElements.get(id)) !== undefined;
 }
 
 export async function closeElement(
   id: string,
-  db: WaymarkDatabase = defaultDb,
+  db?: WaymarkDatabase,
   now: number = Date.now(),
 ): Promise<void> {
-  await db.closedElements.put({ id, closedAt: now });
+  await (db ?? (await loadDb())).closedElements.put({ id, closedAt: now });
 }
 
-export async function reopenElement(id: string, db: WaymarkDatabase = defaultDb): Promise<void> {
-  await db.closedElements.delete(id);
+export async function reopenElement(id: string, db?: WaymarkDatabase): Promise<void> {
+  await (db ?? (await loadDb())).closedElements.delete(id);
 }

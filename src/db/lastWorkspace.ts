@@ -1,27 +1,25 @@
 /** The last workspace each user worked in on this device (spec 000 §4 "Current workspace"). */
-import { db as defaultDb, type LastWorkspace, type WaymarkDatabase } from './db';
+import type { LastWorkspace, WaymarkDatabase } from './db';
+import { loadDb } from './lazy';
 
 export async function getLastWorkspace(
   userId: number,
-  db: WaymarkDatabase = defaultDb,
+  db?: WaymarkDatabase,
 ): Promise<LastWorkspace | undefined> {
-  return db.lastWorkspace.get(userId);
+  return (db ?? (await loadDb())).lastWorkspace.get(userId);
 }
 
 export async function rememberWorkspace(
   userId: number,
   workspaceId: number,
-  db: WaymarkDatabase = defaultDb,
+  db?: WaymarkDatabase,
   now: number = Date.now(),
 ): Promise<LastWorkspace> {
   const entry: LastWorkspace = { userId, id: workspaceId, lastSeen: now };
-  await db.lastWorkspace.put(entry);
+  await (db ?? (await loadDb())).lastWorkspace.put(entry);
   return entry;
 }
 
-export async function forgetWorkspace(
-  userId: number,
-  db: WaymarkDatabase = defaultDb,
-): Promise<void> {
-  await db.lastWorkspace.delete(userId);
+export async function forgetWorkspace(userId: number, db?: WaymarkDatabase): Promise<void> {
+  await (db ?? (await loadDb())).lastWorkspace.delete(userId);
 }

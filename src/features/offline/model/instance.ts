@@ -1,11 +1,11 @@
 /** The app's offline copies: Dexie's offlineEntries, owned as owner.ts says. */
-import { db } from '../../../db';
+import { loadDb } from '../../../db/lazy';
 import { createOfflineCache } from './offlineCache';
 import { offlineStatus } from './offlineStatus';
 import { offlineOwner } from './owner';
 
 export const offlineCache = createOfflineCache({
-  table: () => db.offlineEntries,
+  table: async () => (await loadDb()).offlineEntries,
   owner: offlineOwner,
   status: offlineStatus,
 });

@@ -14,7 +14,9 @@ import type { OfflineStatus } from './offlineStatus';
 import { NOT_SAVED_OFFLINE } from './texts';
 
 export interface OfflineCacheDeps {
-  table: () => Table<OfflineEntry, [string, string]>;
+  /** The table; may load the database first (it is loaded on first use). */
+  table: () =>
+    Table<OfflineEntry, [string, string]> | Promise<Table<OfflineEntry, [string, string]>>;
   /** The current owner, null when copies must not be saved (owner unknown). */
   owner: () => string | null;
   status: OfflineStatus;
@@ -63,7 +65,7 @@ export function createOfflineCache(deps: OfflineCacheDeps): OfflineCache {
       owner !== null && owner !== PUBLIC_OWNER ? [owner, PUBLIC_OWNER] : [PUBLIC_OWNER];
     for (const candidate of owners) {
       try {
-        const entry = await deps.table().get([candidate, key]);
+        const entry = await (await deps.table()).get([candidate, key]);
         if (entry) return entry;
       } catch {
         return undefined;
@@ -96,7 +98,7 @@ export function createOfflineCache(deps: OfflineCacheDeps): OfflineCache {
       // The owner may have changed while the call ran (sign-in, sign-out): then nothing is saved.
       if (owner !== null && deps.owner() === owner) {
         try {
-          await deps.table().put({ owner, key, data, savedAt: now() });
+          await (await deps.table()).put({ owner, key, data, savedAt: now() });
         } catch {
           // Storage full or unavailable: the page still works online.
         }
@@ -105,7 +107,7 @@ export function createOfflineCache(deps: OfflineCacheDeps): OfflineCache {
     },
 
     async deletePrivate() {
-      return deps.table().where('owner').startsWith(USER_OWNER_PREFIX).delete();
+      return (await deps.table()).where('owner').startsWith(USER_OWNER_PREFIX).delete();
     },
   };
 }

@@ -5,20 +5,23 @@
  * service worker's caches of the user's image previews. Public copies stay.
  */
 import type { Table } from 'dexie';
-import { db } from '../../../db';
+import { loadDb } from '../../../db/lazy';
 import { ownerOfCache } from '../../../sw/offline';
 import { offlineCache } from './instance';
 import { USER_OWNER_PREFIX } from './owner';
 
 export interface PrivateDataDeps {
   deleteOfflineCopies(): Promise<unknown>;
-  uploadTables(): Table[];
+  uploadTables(): Table[] | Promise<Table[]>;
   caches: CacheStorage | undefined;
 }
 
 const defaultDeps = (): PrivateDataDeps => ({
   deleteOfflineCopies: () => offlineCache.deletePrivate(),
-  uploadTables: () => [db.uploads, db.uploadBlobs, db.uploadChunks],
+  uploadTables: async () => {
+    const db = await loadDb();
+    return [db.uploads, db.uploadBlobs, db.uploadChunks];
+  },
   caches: globalThis.caches,
 });
 
@@ -26,7 +29,9 @@ const defaultDeps = (): PrivateDataDeps => ({
 export async function deletePrivateData(deps: PrivateDataDeps = defaultDeps()): Promise<void> {
   const parts: Promise<unknown>[] = [
     deps.deleteOfflineCopies(),
-    ...deps.uploadTables().map((table) => table.clear()),
+    Promise.resolve(deps.uploadTables()).then((tables) =>
+      Promise.allSettled(tables.map((table) => table.clear())),
+    ),
   ];
   if (deps.caches) {
     const storage = deps.caches;

@@ -21,3 +21,16 @@ export const OFFLINE_ACTION_REASON = 'Not available offline: connect to the inte
 export function storageShortText(usage: string, quota: string): string {
   return `Storage on this device is running short: ${usage} of ${quota} used. Queued uploads need space until they are sent.`;
 }
+
+/** Title of the confirmation shown when signing out would delete uploads not sent yet. */
+export const UNSENT_UPLOADS_TITLE = 'Uploads not sent yet';
+
+/** Its text: how many uploads, and that signing out deletes them from this device. */
+export function unsentUploadsText(count: number): string {
+  return count === 1
+    ? '1 upload has not been sent yet. Signing out deletes it from this device.'
+    : `${count} uploads have not been sent yet. Signing out deletes them from this device.`;
+}
+
+export const KEEP_SIGNED_IN = 'Keep signed in';
+export const SIGN_OUT_AND_DELETE = 'Sign out and delete them';

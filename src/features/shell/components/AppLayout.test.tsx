@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithRouter } from '../../../test/render';
 import { AppLayout, type AppLayoutProps } from './AppLayout';
@@ -17,6 +17,7 @@ function layout(props: Partial<AppLayoutProps> = {}) {
       maintenance={false}
       crumbs={[{ label: 'Dashboard', to: '/dashboard' }]}
       onSignOut={vi.fn()}
+      countUnsentUploads={() => Promise.resolve(0)}
       docsUrl="https://docs.example.com"
       {...props}
     >
@@ -52,7 +53,51 @@ describe('AppLayout', () => {
       '/profile',
     );
     await u.click(within(menu).getByRole('menuitem', { name: 'Sign out' }));
-    expect(onSignOut).toHaveBeenCalled();
+    await waitFor(() => expect(onSignOut).toHaveBeenCalledTimes(1));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('asks before signing out while uploads are not sent yet', async () => {
+    const onSignOut = vi.fn();
+    const { user: u } = await renderWithRouter(
+      layout({ onSignOut, countUnsentUploads: () => Promise.resolve(2) }),
+    );
+    const signOut = async () => {
+      await u.click(screen.getByRole('button', { name: /^Profile menu/ }));
+      await u.click(within(screen.getByRole('menu')).getByRole('menuitem', { name: 'Sign out' }));
+      return screen.findByRole('dialog', { name: 'Uploads not sent yet' });
+    };
+
+    let dialog = await signOut();
+    expect(
+      within(dialog).getByText(
+        '2 uploads have not been sent yet. Signing out deletes them from this device.',
+      ),
+    ).toBeInTheDocument();
+    const keep = within(dialog).getByRole('button', { name: 'Keep signed in' });
+    await waitFor(() => expect(keep).toHaveFocus());
+    await u.click(keep);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(onSignOut).not.toHaveBeenCalled();
+
+    dialog = await signOut();
+    await u.click(within(dialog).getByRole('button', { name: 'Sign out and delete them' }));
+    expect(onSignOut).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('names a single upload in the sign-out confirmation', async () => {
+    const { user: u } = await renderWithRouter(
+      layout({ countUnsentUploads: () => Promise.resolve(1) }),
+    );
+    await u.click(screen.getByRole('button', { name: /^Profile menu/ }));
+    await u.click(within(screen.getByRole('menu')).getByRole('menuitem', { name: 'Sign out' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Uploads not sent yet' });
+    expect(
+      within(dialog).getByText(
+        '1 upload has not been sent yet. Signing out deletes it from this device.',
+      ),
+    ).toBeInTheDocument();
   });
 
   it('offers Documentation and Community chat in the help menu', async () => {

@@ -5,6 +5,7 @@ import { useEffect, type ReactNode } from 'react';
 import { SHELL_Z_INDEX } from '../../../app/theme';
 import { ButtonLink } from '../../../lib/routerLinks';
 import { OfflineIndicator } from '../../offline/components/OfflineIndicator';
+import { useConfirmedSignOut } from '../../offline/components/SignOutConfirmation';
 import { AppBreadcrumbs, type BreadcrumbItem } from './AppBreadcrumbs';
 import { HelpMenu } from './HelpMenu';
 import { Logo } from './Logo';
@@ -29,7 +30,10 @@ export interface AppLayoutProps {
   crumbs: readonly BreadcrumbItem[];
   /** Where 'Sign in' returns to afterwards (the current page). */
   signInRedirect?: string;
+  /** Signs out; when uploads are not sent yet, a confirmation is asked first. */
   onSignOut: () => void;
+  /** Counts the uploads not sent yet (tests). @default the upload queue on this device */
+  countUnsentUploads?: () => Promise<number>;
   /** The invitations icon slot in the header. */
   headerSlot?: ReactNode;
   children: ReactNode;
@@ -45,9 +49,11 @@ export function AppLayout({
   crumbs,
   signInRedirect,
   onSignOut,
+  countUnsentUploads,
   headerSlot,
   children,
 }: AppLayoutProps) {
+  const signOut = useConfirmedSignOut(onSignOut, countUnsentUploads);
   const docked = useMediaQuery(SIDEBAR_DOCKED, true, { getInitialValueInEffect: false });
   const wide = useMediaQuery(BREADCRUMBS_IN_HEADER, true, { getInitialValueInEffect: false });
   // Open above the breakpoint, closed below it (spec 000 §2 Sidebar).
@@ -99,7 +105,11 @@ export function AppLayout({
             {withSidebar && headerSlot}
             <HelpMenu docsUrl={docsUrl} communityUrl={communityUrl} />
             {user ? (
-              <ProfileMenu user={user} workspaceName={workspaceName} onSignOut={onSignOut} />
+              <ProfileMenu
+                user={user}
+                workspaceName={workspaceName}
+                onSignOut={signOut.requestSignOut}
+              />
             ) : (
               <ButtonLink
                 to="/login/{-$reset}"
@@ -141,6 +151,7 @@ export function AppLayout({
         <OfflineIndicator />
         {!wide && crumbs.length > 0 && <Box mb="md">{breadcrumbs}</Box>}
         {children}
+        {signOut.dialog}
       </AppShell.Main>
     </AppShell>
   );
