@@ -19,6 +19,7 @@ import { ChangesetFormatError } from '../geodiff/format';
 import { runGeodiffInThread } from '../geodiff/thread';
 import { isVersionedFile } from '../lib/paths';
 import type { BlobInfo } from '../storage/blob-store';
+import type { CommitFile } from './versions';
 
 /** The diff of a pushed file, as the client declares it. */
 export interface PushDiff {
@@ -109,4 +110,39 @@ export async function applyPushedDiff(
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+function mtimeOf(text: string | null): Date | null {
+  if (!text) return null;
+  const date = new Date(text);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/**
+ * A pushed file's entry in the new version (v1 and v2 push): the received bytes, or, for a
+ * diff push, the file the diff made (`applied`) with the received diff kept beside it.
+ */
+export function pushedFileEntry(
+  file: { path: string; mtime: string | null; diff?: { path: string } | null },
+  received: BlobInfo,
+  applied?: BlobInfo,
+): CommitFile {
+  const stored = applied ?? received;
+  return {
+    path: file.path,
+    size: stored.size,
+    checksum: stored.sha1,
+    blobKey: stored.key,
+    mtime: mtimeOf(file.mtime),
+    ...(applied && file.diff
+      ? {
+          diff: {
+            path: file.diff.path,
+            size: received.size,
+            checksum: received.sha1,
+            blobKey: received.key,
+          },
+        }
+      : {}),
+  };
 }

@@ -57,7 +57,7 @@ import {
   type PushFileInput,
   type UploadPlan,
 } from './push';
-import { applyPushedDiff, checkDiffBase, pushDiffOf } from './push-diffs';
+import { applyPushedDiff, checkDiffBase, pushDiffOf, pushedFileEntry } from './push-diffs';
 import {
   commitVersion,
   InvalidChangesError,
@@ -171,12 +171,6 @@ function syncError(problem: HttpProblem): string {
   const detail = typeof problem.detail === 'string' ? problem.detail : problem.message;
   const at = detail.indexOf('sync error: ');
   return at >= 0 ? detail.slice(at) : `sync error: ${detail}`;
-}
-
-function mtimeOf(text: string | null): Date | null {
-  if (!text) return null;
-  const date = new Date(text);
-  return Number.isNaN(date.getTime()) ? null : date;
 }
 
 function chunkStore(ctx: AppContext): ChunkStore {
@@ -308,24 +302,9 @@ export async function pushVersionV2(
             return null;
           },
         );
-        if (result) {
-          blobs.push({
-            path: file.path,
-            size: result.size,
-            checksum: result.sha1,
-            blobKey: result.key,
-            mtime: mtimeOf(file.mtime),
-            diff: { path: file.diff.path, size: blob.size, checksum: blob.sha1, blobKey: blob.key },
-          });
-        }
+        if (result) blobs.push(pushedFileEntry(file, blob, result));
       } else {
-        blobs.push({
-          path: file.path,
-          size: blob.size,
-          checksum: blob.sha1,
-          blobKey: blob.key,
-          mtime: mtimeOf(file.mtime),
-        });
+        blobs.push(pushedFileEntry(file, blob));
       }
     }
     if (Object.keys(failed).length > 0) {

@@ -59,7 +59,13 @@ import {
   type ProjectRef,
 } from './permissions';
 import { projectDetail, type ProjectDetail } from './project-detail';
-import { applyPushedDiff, checkDiffBase, pushDiffOf, type PushDiff } from './push-diffs';
+import {
+  applyPushedDiff,
+  checkDiffBase,
+  pushDiffOf,
+  type PushDiff,
+  pushedFileEntry,
+} from './push-diffs';
 import { advanceDigest, type StagedFileRef } from './push-digest';
 import {
   commitVersion,
@@ -236,12 +242,6 @@ function planFile(file: PushFileInput): PlanFile {
     chunks: file.chunks ?? [],
     diff: pushDiffOf(file, 'updated'),
   };
-}
-
-function mtimeOf(text: string | null): Date | null {
-  if (!text) return null;
-  const date = new Date(text);
-  return Number.isNaN(date.getTime()) ? null : date;
 }
 
 /** Added and updated files in plan order (the staging file index is the position here). */
@@ -586,22 +586,9 @@ export async function finishPush(
             throw error;
           },
         );
-        blobs.push({
-          path: file.path,
-          size: result.size,
-          checksum: result.sha1,
-          blobKey: result.key,
-          mtime: mtimeOf(file.mtime),
-          diff: { path: file.diff.path, size: blob.size, checksum: blob.sha1, blobKey: blob.key },
-        });
+        blobs.push(pushedFileEntry(file, blob, result));
       } else {
-        blobs.push({
-          path: file.path,
-          size: blob.size,
-          checksum: blob.sha1,
-          blobKey: blob.key,
-          mtime: mtimeOf(file.mtime),
-        });
+        blobs.push(pushedFileEntry(file, blob));
       }
     }
     if (lost.length > 0) await rejectStagedFiles(ctx, upload.id, files, lost, LOST);
