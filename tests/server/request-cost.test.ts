@@ -20,12 +20,16 @@ beforeAll(async () => {
   }
   admin = t.client();
   await admin.login('admin', ADMIN_PASSWORD);
-  // Every statement the app sends goes through the PGlite client's query or exec.
+  // Every statement the app sends goes through the client's query (or PGlite's exec).
   const client = (t.database.db as unknown as { $client: Record<string, unknown> }).$client;
   for (const method of ['query', 'exec'] as const) {
-    const original = client[method] as (text: string, ...rest: unknown[]) => Promise<unknown>;
-    client[method] = (text: string, ...rest: unknown[]) => {
-      statements.push(text);
+    const original = client[method] as (
+      text: string | { text: string },
+      ...rest: unknown[]
+    ) => Promise<unknown>;
+    client[method] = (text: string | { text: string }, ...rest: unknown[]) => {
+      // PGlite gets the SQL text; node-postgres (PostgreSQL runs) a query config object.
+      statements.push(typeof text === 'string' ? text : text.text);
       return original.call(client, text, ...rest);
     };
   }
