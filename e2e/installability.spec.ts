@@ -70,7 +70,7 @@ test.describe('installable PWA', () => {
 
     // `ready` can resolve while the worker is still activating: wait until it controls the page.
     await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
-    await page.waitForFunction("navigator.serviceWorker.controller?.state === 'activated'");
+    await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated');
 
     await context.setOffline(true);
     try {

@@ -33,7 +33,7 @@ async function seedProject(browser: Browser, name: string, isPublic: boolean): P
 
 async function waitForServiceWorker(page: Page): Promise<void> {
   await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
-  await page.waitForFunction("navigator.serviceWorker.controller?.state === 'activated'");
+  await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated');
 }
 
 test('public projects a visitor opened render offline; others say they are not saved', async ({

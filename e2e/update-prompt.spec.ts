@@ -32,7 +32,7 @@ test('a new deployment is offered with Reload, which activates it and reloads', 
   page,
 }) => {
   await page.goto(`${origin}/login`);
-  await page.waitForFunction("navigator.serviceWorker.controller?.state === 'activated'");
+  await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated');
   const prompt = page.getByRole('alert', { name: 'A new version of Waymark is available.' });
   await expect(prompt).toHaveCount(0);
 
@@ -52,10 +52,12 @@ test('a new deployment is offered with Reload, which activates it and reloads', 
   await prompt.getByRole('button', { name: 'Reload' }).click();
   // The page reloaded (the marker is gone) under the new worker, and no worker waits any more.
   await page.waitForFunction(
-    "window.__beforeReload === undefined && document.readyState === 'complete'",
+    () =>
+      (window as unknown as { __beforeReload?: unknown }).__beforeReload === undefined &&
+      document.readyState === 'complete',
   );
   await expect(page.getByRole('heading', { name: 'Sign in to Waymark' })).toBeVisible();
-  await page.waitForFunction("navigator.serviceWorker.controller?.state === 'activated'");
+  await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated');
   expect(
     await page.evaluate(
       'navigator.serviceWorker.getRegistration().then((r) => r.waiting === null)',

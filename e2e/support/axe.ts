@@ -5,8 +5,11 @@ import { expect, type Page } from '@playwright/test';
 /** Fails on serious or critical axe-core violations, listing them. */
 export async function expectAccessible(page: Page, name: string) {
   // Colour contrast is only meaningful once opening transitions (menus, dialogs) have ended.
-  await page.waitForFunction(
-    `document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState === 'finished')`,
+  // (A function, not a string: the app's CSP forbids eval, which a string predicate needs.)
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => !(a instanceof CSSTransition) || a.playState === 'finished'),
   );
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations
