@@ -12,6 +12,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { api } from './api';
 import { createQueryClient } from './app/queryClient';
+import { watchAppFirstScreen } from './app/firstScreen';
 import { createAppRouter } from './app/router';
 import { registerServiceWorker } from './app/serviceWorker';
 import { handleSessionEnded } from './app/session';
@@ -21,6 +22,7 @@ import { TOAST_HOST_PROPS } from './lib/notify';
 const queryClient = createQueryClient();
 const router = createAppRouter(queryClient);
 handleSessionEnded(api, queryClient, router);
+watchAppFirstScreen(router, queryClient);
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
