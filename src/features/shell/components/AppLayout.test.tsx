@@ -120,7 +120,8 @@ describe('AppLayout', () => {
     const burger = screen.getByRole('button', { name: 'Toggle sidebar' });
     expect(burger).toHaveAttribute('aria-expanded', 'false');
     await u.click(burger);
-    const dialog = screen.getByRole('dialog');
+    // The drawer's code loads on first open.
+    const dialog = await screen.findByRole('dialog');
     await u.click(within(dialog).getByRole('link', { name: 'Projects' }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
