@@ -24,7 +24,9 @@
 import { Dexie, type EntityTable, type Table } from 'dexie';
 import type { UploadPhase, UploadPlan } from '../features/uploads/model/types';
 
-export const DATABASE_NAME = 'waymark';
+import { DATABASE_NAME } from './names';
+
+export { DATABASE_NAME };
 
 /** A dismissed UI element, e.g. the mobile-app banner. */
 export interface ClosedElement {

@@ -4,7 +4,7 @@
  */
 import { Button, Group, Stack, Text } from '@mantine/core';
 import { useCallback, useRef, useState, type ReactNode } from 'react';
-import { AppDialog } from '../../../components/AppDialog';
+import { lazyWhenOpened } from '../../../app/lazyWhenOpened';
 import {
   KEEP_SIGNED_IN,
   SIGN_OUT_AND_DELETE,
@@ -12,6 +12,11 @@ import {
   unsentUploadsText,
 } from '../model/texts';
 import { countUnsentUploads } from '../model/unsentUploads';
+
+/** The dialog's code loads when it is first needed (issue 8's bundle budget). */
+const AppDialog = lazyWhenOpened(
+  async () => (await import('../../../components/AppDialog')).AppDialog,
+);
 
 export interface ConfirmedSignOut {
   /** Signs out, or first asks when uploads are pending. */

@@ -112,6 +112,24 @@ describe('withOfflineCopy', () => {
   });
 });
 
+describe('save', () => {
+  it('saves through the given function when there is one', async () => {
+    const saved: unknown[] = [];
+    const custom = createOfflineCache({
+      table: () => db.offlineEntries,
+      owner: () => 'user:4',
+      status,
+      now: () => 7,
+      save: async (entry) => {
+        saved.push(entry);
+      },
+    });
+    expect(await custom.withOfflineCopy('project:b', async () => 'b')).toBe('b');
+    expect(saved).toEqual([{ owner: 'user:4', key: 'project:b', data: 'b', savedAt: 7 }]);
+    expect(await db.offlineEntries.count()).toBe(0);
+  });
+});
+
 describe('deletePrivate', () => {
   it("deletes every signed-in user's copies and keeps the public ones", async () => {
     await db.offlineEntries.bulkPut([

@@ -21,6 +21,8 @@ export interface OfflineCacheDeps {
   owner: () => string | null;
   status: OfflineStatus;
   now?: () => number;
+  /** Saves an entry; by default a put into `table`. */
+  save?: (entry: OfflineEntry) => Promise<unknown>;
 }
 
 export interface OfflineCache {
@@ -59,6 +61,7 @@ export function stableKey(prefix: string, ...parts: unknown[]): string {
 
 export function createOfflineCache(deps: OfflineCacheDeps): OfflineCache {
   const now = deps.now ?? (() => Date.now());
+  const save = deps.save ?? (async (entry: OfflineEntry) => (await deps.table()).put(entry));
 
   async function find(owner: string | null, key: string): Promise<OfflineEntry | undefined> {
     const owners =
@@ -98,7 +101,7 @@ export function createOfflineCache(deps: OfflineCacheDeps): OfflineCache {
       // The owner may have changed while the call ran (sign-in, sign-out): then nothing is saved.
       if (owner !== null && deps.owner() === owner) {
         try {
-          await (await deps.table()).put({ owner, key, data, savedAt: now() });
+          await save({ owner, key, data, savedAt: now() });
         } catch {
           // Storage full or unavailable: the page still works online.
         }

@@ -1,10 +1,16 @@
 import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fakeServer, json, problem, type FakeRequest } from '../../../test/fakeServer';
 import { renderWithRouter } from '../../../test/render';
 import type { ProjectListItem } from '../model/projectList';
 import { ProjectsList } from './ProjectsList';
+
+// The New project dialog loads when first opened: have its module transformed beforehand, so a
+// busy machine does not outlast the queries' timeouts.
+beforeAll(async () => {
+  await import('./NewProjectDialog');
+});
 
 function project(name: string, extra: Partial<ProjectListItem> = {}): ProjectListItem {
   return {

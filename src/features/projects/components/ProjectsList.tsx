@@ -22,10 +22,15 @@ import {
   type ProjectListScope,
   type ProjectSortKey,
 } from '../model/projectList';
-import { NewProjectDialog } from './NewProjectDialog';
 import { ProjectsTable } from './ProjectsTable';
 import { NO_PROJECTS_YET } from './RecentProjects';
 import { isNotSavedOffline } from '../../offline/model/offlineCache';
+import { lazyWhenOpened } from '../../../app/lazyWhenOpened';
+
+/** The dialog's code loads when it is first opened (issue 8's bundle budget). */
+const NewProjectDialog = lazyWhenOpened(
+  async () => (await import('./NewProjectDialog')).NewProjectDialog,
+);
 
 export interface ProjectsListProps {
   title: string;

@@ -1,7 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { renderWithRouter } from '../../../test/render';
 import { AppLayout, type AppLayoutProps } from './AppLayout';
+
+// The drawer and the sign-out dialog load when first opened: have their modules transformed
+// beforehand, so a busy machine does not outlast the queries' timeouts.
+beforeAll(async () => {
+  await Promise.all([import('./SidebarDrawer'), import('../../../components/AppDialog')]);
+});
 
 const user = {
   username: 'averyveryverylongusername',
@@ -120,7 +126,8 @@ describe('AppLayout', () => {
     const burger = screen.getByRole('button', { name: 'Toggle sidebar' });
     expect(burger).toHaveAttribute('aria-expanded', 'false');
     await u.click(burger);
-    const dialog = screen.getByRole('dialog');
+    // The drawer's code loads on first open.
+    const dialog = await screen.findByRole('dialog');
     await u.click(within(dialog).getByRole('link', { name: 'Projects' }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });

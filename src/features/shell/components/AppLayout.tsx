@@ -1,7 +1,8 @@
-import { AppShell, Box, Burger, Drawer, Group, ScrollArea } from '@mantine/core';
+import { AppShell, Box, Burger, Group, ScrollArea } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { Link } from '@tanstack/react-router';
 import { useEffect, type ReactNode } from 'react';
+import { lazyWhenOpened } from '../../../app/lazyWhenOpened';
 import { SHELL_Z_INDEX } from '../../../app/theme';
 import { ButtonLink } from '../../../lib/routerLinks';
 import { OfflineIndicator } from '../../offline/components/OfflineIndicator';
@@ -12,6 +13,9 @@ import { Logo } from './Logo';
 import { MaintenanceBanner } from './MaintenanceBanner';
 import { ProfileMenu, type ShellUser } from './ProfileMenu';
 import { Sidebar } from './Sidebar';
+
+/** The drawer's code loads when it is first opened (issue 8's bundle budget). */
+const SidebarDrawer = lazyWhenOpened(async () => (await import('./SidebarDrawer')).SidebarDrawer);
 
 /** Width from which the sidebar is docked; below it, it is an overlay drawer (spec 000 §9: 1200px). */
 const SIDEBAR_DOCKED = '(min-width: 75em)';
@@ -135,15 +139,7 @@ export function AppLayout({
       )}
 
       {withSidebar && !docked && (
-        <Drawer
-          opened={drawerOpen}
-          onClose={drawer.close}
-          size={SIDEBAR_WIDTH + 32}
-          title={<Logo size={24} />}
-          padding="sm"
-        >
-          <Sidebar onNavigate={drawer.close} />
-        </Drawer>
+        <SidebarDrawer opened={drawerOpen} onClose={drawer.close} size={SIDEBAR_WIDTH + 32} />
       )}
 
       <AppShell.Main>
