@@ -2,6 +2,7 @@
 // icons are served, its service worker takes control of the page, and the start URL still
 // opens the app (the sign-in screen) with the network gone.
 import { expect, test, type Page } from '@playwright/test';
+import { serviceWorkerActive } from './support/page-predicates';
 
 interface ManifestIcon {
   src: string;
@@ -70,7 +71,7 @@ test.describe('installable PWA', () => {
 
     // `ready` can resolve while the worker is still activating: wait until it controls the page.
     await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
-    await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated');
+    await page.waitForFunction(serviceWorkerActive);
 
     await context.setOffline(true);
     try {

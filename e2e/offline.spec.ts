@@ -9,6 +9,7 @@ import { createProject, shareProject } from './support/api';
 import { e2eAdmin } from './support/env';
 import { pushFiles } from './support/push';
 import { signIn } from './pages/session';
+import { serviceWorkerActive } from './support/page-predicates';
 
 const NOTE = 'Benchmarks along the ridge, levelled 2026-11-21.';
 /** A 1×1 PNG, for an image preview. */
@@ -33,7 +34,7 @@ async function seedProject(browser: Browser, name: string, isPublic: boolean): P
 
 async function waitForServiceWorker(page: Page): Promise<void> {
   await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
-  await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated');
+  await page.waitForFunction(serviceWorkerActive);
 }
 
 test('public projects a visitor opened render offline; others say they are not saved', async ({

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startServer, type RunningServer } from '../server/src/main';
 import { e2ePort } from './support/env';
+import { reloadedAndLoaded, serviceWorkerActive } from './support/page-predicates';
 
 const port = e2ePort + 2;
 const origin = `http://127.0.0.1:${port}`;
@@ -32,7 +33,7 @@ test('a new deployment is offered with Reload, which activates it and reloads', 
   page,
 }) => {
   await page.goto(`${origin}/login`);
-  await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated');
+  await page.waitForFunction(serviceWorkerActive);
   const prompt = page.getByRole('alert', { name: 'A new version of Waymark is available.' });
   await expect(prompt).toHaveCount(0);
 
@@ -51,13 +52,9 @@ test('a new deployment is offered with Reload, which activates it and reloads', 
   await page.evaluate("window.__beforeReload = 'still here'");
   await prompt.getByRole('button', { name: 'Reload' }).click();
   // The page reloaded (the marker is gone) under the new worker, and no worker waits any more.
-  await page.waitForFunction(
-    () =>
-      (window as unknown as { __beforeReload?: unknown }).__beforeReload === undefined &&
-      document.readyState === 'complete',
-  );
+  await page.waitForFunction(reloadedAndLoaded);
   await expect(page.getByRole('heading', { name: 'Sign in to Waymark' })).toBeVisible();
-  await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated');
+  await page.waitForFunction(serviceWorkerActive);
   expect(
     await page.evaluate(
       'navigator.serviceWorker.getRegistration().then((r) => r.waiting === null)',

@@ -1,16 +1,12 @@
 // Accessibility checks with axe-core in the real browser.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
+import { transitionsFinished } from './page-predicates';
 
 /** Fails on serious or critical axe-core violations, listing them. */
 export async function expectAccessible(page: Page, name: string) {
   // Colour contrast is only meaningful once opening transitions (menus, dialogs) have ended.
-  // (A function, not a string: the app's CSP forbids eval, which a string predicate needs.)
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every((a) => !(a instanceof CSSTransition) || a.playState === 'finished'),
-  );
+  await page.waitForFunction(transitionsFinished);
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')

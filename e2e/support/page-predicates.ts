@@ -1,0 +1,32 @@
+// Predicates for page.waitForFunction. They are functions, not strings: the app's
+// Content-Security-Policy forbids eval, which a string predicate needs. They run in the page,
+// so they reach the DOM through `globalThis` (the e2e code is typed without the DOM library).
+
+interface PageGlobals {
+  navigator: { serviceWorker: { controller: { state: string } | null } };
+  document: {
+    readyState: string;
+    getAnimations(): { playState: string; constructor: { name: string } }[];
+  };
+  __beforeReload?: unknown;
+}
+
+/** A service worker controls the page and is active. */
+export function serviceWorkerActive(): boolean {
+  const page = globalThis as unknown as PageGlobals;
+  return page.navigator.serviceWorker.controller?.state === 'activated';
+}
+
+/** Every CSS transition (menus and dialogs opening) has finished. */
+export function transitionsFinished(): boolean {
+  const page = globalThis as unknown as PageGlobals;
+  return page.document
+    .getAnimations()
+    .every((a) => a.constructor.name !== 'CSSTransition' || a.playState === 'finished');
+}
+
+/** The page has reloaded (the marker set before the reload is gone) and finished loading. */
+export function reloadedAndLoaded(): boolean {
+  const page = globalThis as unknown as PageGlobals;
+  return page.__beforeReload === undefined && page.document.readyState === 'complete';
+}
