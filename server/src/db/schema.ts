@@ -188,7 +188,11 @@ export const projects = pgTable(
     index('projects_updated_idx').on(t.updatedAt),
     index('projects_removed_idx').on(t.removedAt),
     // Name search (`lower(name) LIKE '%…%'`) through trigrams, instead of a sequential scan.
-    index('projects_name_trgm_idx').using('gin', sql`lower(${t.name}) gin_trgm_ops`),
+    // fastupdate off: new names go straight into the index instead of a pending list that
+    // every search scans until a VACUUM (PGlite runs no autovacuum).
+    index('projects_name_trgm_idx')
+      .using('gin', sql`lower(${t.name}) gin_trgm_ops`)
+      .with({ fastupdate: false }),
   ],
 );
 
