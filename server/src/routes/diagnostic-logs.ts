@@ -1,14 +1,11 @@
 /** POST /v2/diagnostic-logs?app=&username= (client-compat §8): services/diagnostic-logs.ts. */
-import type { IncomingMessage } from 'node:http';
 import type { FastifyPluginAsync } from 'fastify';
 import { saveDiagnosticLog, type LogQuery } from '../services/diagnostic-logs';
 import { problemSchema } from './schemas';
-
-async function* noBody(): AsyncGenerator<Uint8Array> {}
+import { acceptRawBodies, rawBody } from './raw-body';
 
 const diagnosticLogRoutes: FastifyPluginAsync = async (app) => {
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+  acceptRawBodies(app);
 
   app.post<{ Querystring: LogQuery }>(
     '/v2/diagnostic-logs',
@@ -25,12 +22,7 @@ const diagnosticLogRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) =>
-      saveDiagnosticLog(
-        app.ctx,
-        request.auth.user,
-        request.query,
-        (request.body as IncomingMessage | undefined) ?? noBody(),
-      ),
+      saveDiagnosticLog(app.ctx, request.auth.user, request.query, rawBody(request)),
   );
 };
 

@@ -2,28 +2,11 @@
  * The v2 push (client-compat §5.2, api-reference §1.9): raw chunks, then one call that
  * checks (check_only) or makes the version. Logic in services/push-v2.ts.
  */
-import type { IncomingMessage } from 'node:http';
 import type { FastifyPluginAsync } from 'fastify';
 import { clientMeta, deviceIdOf, requireLogin } from '../plugins/auth';
 import { pushVersionV2, uploadChunkV2, type PushV2Input } from '../services/push-v2';
-import { authErrorSchema, emptySchema, idParams, problemSchema } from './schemas';
-
-async function* noBody(): AsyncGenerator<Uint8Array> {}
-
-const pushFile = {
-  type: 'object',
-  required: ['path', 'size', 'checksum'],
-  properties: {
-    path: { type: 'string' },
-    size: { type: 'integer', minimum: 0 },
-    checksum: { type: 'string' },
-    mtime: { type: ['string', 'null'] },
-    chunks: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 256 } },
-    diff: { type: ['object', 'null'] },
-  },
-} as const;
-
-const pushFileList = { type: 'array', items: pushFile } as const;
+import { authErrorSchema, emptySchema, idParams, problemSchema, pushFileList } from './schemas';
+import { acceptRawBodies, rawBody } from './raw-body';
 
 const versionsBody = {
   type: 'object',
@@ -83,8 +66,7 @@ const errors = {
 
 /** The chunk route takes any body unparsed and streams it. */
 const chunkRoutes: FastifyPluginAsync = async (app) => {
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+  acceptRawBodies(app);
 
   app.post<{ Params: { id: string } }>(
     '/v2/projects/:id/chunks',
@@ -103,8 +85,7 @@ const chunkRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => {
-      const body: AsyncIterable<Uint8Array> =
-        (request.body as IncomingMessage | undefined) ?? noBody();
+      const body = rawBody(request);
       return uploadChunkV2(app.ctx, request.auth.user, request.params.id, body);
     },
   );

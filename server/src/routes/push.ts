@@ -2,7 +2,6 @@
  * The v1 push protocol (api-reference A.8, §1): start, chunk, finish, cancel, and the
  * resume status call GET /v1/project/push/{transaction} (an addition, docs/decisions.md).
  */
-import type { IncomingMessage } from 'node:http';
 import type { FastifyPluginAsync } from 'fastify';
 import { clientMeta, deviceIdOf, requireLogin } from '../plugins/auth';
 import {
@@ -14,24 +13,15 @@ import {
   type PushInput,
 } from '../services/push';
 import { projectDetailSchema } from './projects';
-import { authErrorSchema, countMap, emptySchema, problemSchema, stringList } from './schemas';
-
-async function* noBody(): AsyncGenerator<Uint8Array> {}
-
-const pushFile = {
-  type: 'object',
-  required: ['path', 'size', 'checksum'],
-  properties: {
-    path: { type: 'string' },
-    size: { type: 'integer', minimum: 0 },
-    checksum: { type: 'string' },
-    mtime: { type: ['string', 'null'] },
-    chunks: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 256 } },
-    diff: { type: ['object', 'null'] },
-  },
-} as const;
-
-const pushFileList = { type: 'array', items: pushFile } as const;
+import {
+  authErrorSchema,
+  countMap,
+  emptySchema,
+  problemSchema,
+  stringList,
+  pushFileList,
+} from './schemas';
+import { acceptRawBodies, rawBody } from './raw-body';
 
 const pushBody = {
   type: 'object',
@@ -96,8 +86,7 @@ const uploadStatusSchema = {
  */
 const rawBodyRoutes: FastifyPluginAsync = async (app) => {
   const ctx = app.ctx;
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+  acceptRawBodies(app);
 
   app.post<{ Params: { transaction: string; chunk: string } }>(
     '/v1/project/push/chunk/:transaction/:chunk',
@@ -120,8 +109,7 @@ const rawBodyRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => {
-      const body: AsyncIterable<Uint8Array> =
-        (request.body as IncomingMessage | undefined) ?? noBody();
+      const body = rawBody(request);
       return uploadChunk(
         ctx,
         request.auth.user,

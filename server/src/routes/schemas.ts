@@ -47,3 +47,19 @@ export const pageQueryProperties = {
   page: { type: 'integer', minimum: 1 },
   per_page: { type: 'integer', maximum: 100 },
 } as const;
+
+/** A file entry of a push (v1 and v2 payloads). */
+const pushFile = {
+  type: 'object',
+  required: ['path', 'size', 'checksum'],
+  properties: {
+    path: { type: 'string' },
+    size: { type: 'integer', minimum: 0 },
+    checksum: { type: 'string' },
+    mtime: { type: ['string', 'null'] },
+    chunks: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 256 } },
+    diff: { type: ['object', 'null'] },
+  },
+} as const;
+
+export const pushFileList = { type: 'array', items: pushFile } as const;

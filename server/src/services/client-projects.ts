@@ -14,7 +14,7 @@ import {
 } from '../db/queries/files';
 import { setProjectName } from '../db/queries/project-names';
 import {
-  CONFLICT_FILE_PATTERN,
+  projectHasConflictFile,
   listProjectMembers,
   markProjectRemoved,
 } from '../db/queries/projects';
@@ -37,16 +37,14 @@ import { accessView, type ProjectListItem } from './projects';
 export const BY_NAMES_LIMIT = 50;
 export const TOO_MANY_PROJECTS = 'Too many projects';
 
-const CONFLICT_RE = new RegExp(CONFLICT_FILE_PATTERN);
-
 export type ByNamesEntry = ProjectListItem | { error: 401 | 403 | 404 };
 
 async function listItem(ctx: AppContext, access: ProjectAccess): Promise<ProjectListItem> {
   const db = ctx.database.db;
   const { project } = access;
-  const [members, files] = await Promise.all([
+  const [members, hasConflict] = await Promise.all([
     listProjectMembers(db, [project.id]),
-    listCurrentFiles(db, project.id),
+    projectHasConflictFile(db, project.id),
   ]);
   return {
     id: project.id,
@@ -58,7 +56,7 @@ async function listItem(ctx: AppContext, access: ProjectAccess): Promise<Project
     creator: project.creatorId,
     disk_usage: project.diskUsage,
     tags: project.tags,
-    has_conflict: files.some((file) => CONFLICT_RE.test(file.path)),
+    has_conflict: hasConflict,
     permissions: {
       upload: access.permissions.upload,
       update: access.permissions.update,

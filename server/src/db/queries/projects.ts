@@ -186,6 +186,20 @@ const SORT_EXPRESSIONS: Record<ProjectSortColumn, SQL[]> = {
   id: [sql`${projects.id}`],
 };
 
+/** True when the project's current files include a conflict copy (CONFLICT_FILE_PATTERN). */
+function conflictFileExists(projectId: SQL): SQL<boolean> {
+  return sql<boolean>`exists (select 1 from ${projectFiles} where ${projectFiles.projectId} = ${projectId} and ${projectFiles.path} ~ ${CONFLICT_FILE_PATTERN})`;
+}
+
+/** Whether one project has a conflict copy among its current files (the list's has_conflict). */
+export async function projectHasConflictFile(db: Executor, projectId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ found: conflictFileExists(sql`${projects.id}`) })
+    .from(projects)
+    .where(eq(projects.id, projectId));
+  return row?.found === true;
+}
+
 /** One page of projects and the total number matching. */
 export async function listProjectsPage(
   db: Executor,
@@ -237,7 +251,7 @@ export async function listProjectsPage(
       diskUsage: projects.diskUsage,
       tags: projects.tags,
       removedAt: projects.removedAt,
-      hasConflict: sql<boolean>`exists (select 1 from ${projectFiles} where ${projectFiles.projectId} = ${projects.id} and ${projectFiles.path} ~ ${CONFLICT_FILE_PATTERN})`,
+      hasConflict: conflictFileExists(sql`${projects.id}`),
       viewerRole: viewer.role,
       members: sql<
         [number, string, ProjectRole][]
