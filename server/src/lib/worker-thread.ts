@@ -1,0 +1,128 @@
+/**
+ * Work run in a worker thread, so a large file never holds up the server's requests (the
+ * SQLite comparison, lib/sqlite-diff-thread.ts, and the geodiff operations, geodiff/thread.ts).
+ *
+ * Main side (`threadRunner`): one worker per runner and process, started on first use (its
+ * TypeScript is loaded through tsx by a small .mjs bootstrap, which takes a second or two
+ * once) and kept without keeping the process alive while nothing is due. A worker that dies
+ * fails the requests it had and is started again on the next one; should no worker thread
+ * start at all, the work runs on this thread from then on.
+ *
+ * Worker side (`serveInThread`): answers each request, one at a time. Errors the caller tells
+ * apart (refusals) cross the thread as a name and a text and are rebuilt on the main side.
+ */
+import { Worker, parentPort } from 'node:worker_threads';
+
+/** An error the caller tells apart, as it crosses the thread. */
+export interface KnownError {
+  name: string;
+  text: string;
+}
+
+type Answer<Result> = { id: number } & (
+  | { kind: 'ready' }
+  | { kind: 'done'; result: Result }
+  | { kind: 'known'; error: KnownError }
+  | { kind: 'failed'; message: string }
+);
+
+interface Pending<Request, Result> {
+  request: Request;
+  resolve(result: Result): void;
+  reject(error: Error): void;
+}
+
+export interface ThreadRunnerOptions<Request, Result> {
+  /** The .mjs bootstrap of the worker module. */
+  url: URL;
+  /** Named in the error of a worker that exits, e.g. 'The comparison worker'. */
+  label: string;
+  /** The same work on this thread, when no worker thread can be started. */
+  runHere(request: Request): Promise<Result>;
+  /** Rebuilds a known error; null turns it into a plain Error. */
+  reviveError(error: KnownError): Error | null;
+}
+
+export function threadRunner<Request, Result>(
+  options: ThreadRunnerOptions<Request, Result>,
+): (request: Request) => Promise<Result> {
+  let worker: Worker | null = null;
+  let workerUnavailable = false;
+  let nextId = 1;
+  const pending = new Map<number, Pending<Request, Result>>();
+
+  function startWorker(): Worker {
+    const thread = new Worker(options.url);
+    let loaded = false;
+    thread.unref();
+    thread.on('message', (answer: Answer<Result>) => {
+      loaded = true;
+      if (answer.kind === 'ready') return;
+      const waiting = pending.get(answer.id);
+      if (!waiting) return;
+      pending.delete(answer.id);
+      if (pending.size === 0) thread.unref();
+      if (answer.kind === 'done') waiting.resolve(answer.result);
+      else if (answer.kind === 'known') {
+        waiting.reject(options.reviveError(answer.error) ?? new Error(answer.error.text));
+      } else waiting.reject(new Error(answer.message));
+    });
+    const gone = (error: Error) => {
+      if (worker !== thread) return;
+      worker = null;
+      const waiting = [...pending.values()];
+      pending.clear();
+      // A worker that never loaded cannot be had here: do the work on this thread from now on.
+      if (!loaded) workerUnavailable = true;
+      for (const { request, resolve, reject } of waiting) {
+        if (loaded) reject(error);
+        else options.runHere(request).then(resolve, reject);
+      }
+    };
+    thread.on('error', gone);
+    thread.on('exit', (code) => gone(new Error(`${options.label} exited with code ${code}`)));
+    return thread;
+  }
+
+  return (request) => {
+    if (!workerUnavailable) {
+      try {
+        worker ??= startWorker();
+      } catch {
+        workerUnavailable = true;
+      }
+    }
+    const thread = worker;
+    if (!thread) return options.runHere(request);
+    const id = nextId++;
+    return new Promise<Result>((resolve, reject) => {
+      pending.set(id, { request, resolve, reject });
+      // Keep the process alive while an answer is due.
+      thread.ref();
+      thread.postMessage({ id, request });
+    });
+  };
+}
+
+/** In the worker module: answers every request with `run`. */
+export function serveInThread<Request, Result>(
+  run: (request: Request) => Promise<Result>,
+  knownError: (error: unknown) => KnownError | null,
+): void {
+  const port = parentPort;
+  if (!port) throw new Error('serveInThread runs only in a worker thread');
+  port.on('message', async ({ id, request }: { id: number; request: Request }) => {
+    let answer: Answer<Result>;
+    try {
+      answer = { id, kind: 'done', result: await run(request) };
+    } catch (error) {
+      const known = knownError(error);
+      answer = known
+        ? { id, kind: 'known', error: known }
+        : { id, kind: 'failed', message: error instanceof Error ? error.message : String(error) };
+    }
+    port.postMessage(answer);
+  });
+  // Loaded: from now on a failure of this thread is not a failure to start one.
+  port.postMessage({ id: 0, kind: 'ready' } satisfies Answer<Result>);
+}
