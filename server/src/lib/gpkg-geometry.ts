@@ -86,142 +86,161 @@ class Reader {
   }
 }
 
+/** A parsed WKB geometry. */
+export interface WkbGeometry {
+  /** The base type code (1 POINT … 17 TRIANGLE). */
+  base: number;
+  /** The type name (POINT, …). */
+  type: string;
+  z: boolean;
+  m: boolean;
+  /** POINT (one coordinate, NaNs when empty), LINESTRING, CIRCULARSTRING. */
+  points?: number[][];
+  /** POLYGON, TRIANGLE. */
+  rings?: number[][][];
+  /** Collections. */
+  members?: WkbGeometry[];
+}
+
+function readCoord(r: Reader, le: boolean, z: boolean, m: boolean): number[] {
+  const coord = [r.double(le), r.double(le)];
+  if (z) coord.push(r.double(le));
+  if (m) coord.push(r.double(le));
+  return coord;
+}
+
+function readPoints(r: Reader, le: boolean, z: boolean, m: boolean): number[][] {
+  const n = r.count(le, 8 * (2 + (z ? 1 : 0) + (m ? 1 : 0)));
+  const points: number[][] = [];
+  for (let i = 0; i < n; i++) points.push(readCoord(r, le, z, m));
+  return points;
+}
+
+function readWkb(r: Reader, depth: number): WkbGeometry {
+  if (depth > MAX_DEPTH) throw new GeometryDecodeError('Geometry nested too deeply');
+  const order = r.byte();
+  if (order > 1) throw new GeometryDecodeError(`Invalid WKB byte order ${order}`);
+  const le = order === 1;
+  let code = r.uint32(le);
+  // EWKB flags.
+  let z = (code & 0x80000000) !== 0;
+  let m = (code & 0x40000000) !== 0;
+  if (code & 0x20000000) r.uint32(le); // SRID
+  code &= 0x0fffffff;
+  // ISO dimensions.
+  const iso = Math.floor(code / 1000);
+  if (iso > 3) throw new GeometryDecodeError(`Unknown WKB geometry type ${code}`);
+  if (iso === 1 || iso === 3) z = true;
+  if (iso === 2 || iso === 3) m = true;
+  const base = code % 1000;
+  const type = TYPE_NAMES[base];
+  if (!type) throw new GeometryDecodeError(`Unknown WKB geometry type ${code}`);
+  const geometry: WkbGeometry = { base, type, z, m };
+  switch (base) {
+    case 1:
+      geometry.points = [readCoord(r, le, z, m)];
+      break;
+    case 2:
+    case 8:
+      geometry.points = readPoints(r, le, z, m);
+      break;
+    case 3:
+    case 17: {
+      const n = r.count(le, 4);
+      geometry.rings = [];
+      for (let i = 0; i < n; i++) geometry.rings.push(readPoints(r, le, z, m));
+      break;
+    }
+    default: {
+      // Collections of WKB geometries.
+      const n = r.count(le, 5);
+      geometry.members = [];
+      for (let i = 0; i < n; i++) geometry.members.push(readWkb(r, depth + 1));
+    }
+  }
+  return geometry;
+}
+
+/** The WKB geometry that starts at `offset` in `bytes`, with everything in it checked. */
+export function parseWkb(bytes: Uint8Array, offset = 0): WkbGeometry {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return readWkb(new Reader(view, offset), 0);
+}
+
+/** Calls `visit` with every coordinate of `geometry` and its members (empty points too). */
+export function forEachCoordinate(
+  geometry: WkbGeometry,
+  visit: (coord: number[], owner: WkbGeometry) => void,
+): void {
+  for (const point of geometry.points ?? []) visit(point, geometry);
+  for (const ring of geometry.rings ?? []) for (const point of ring) visit(point, geometry);
+  for (const member of geometry.members ?? []) forEachCoordinate(member, visit);
+}
+
 /** A number as WKT writes it: shortest round-trip form, no negative zero. */
 function num(value: number): string {
   if (Number.isNaN(value)) return 'NaN';
   return Object.is(value, -0) ? '0' : String(value);
 }
 
-interface Dims {
-  z: boolean;
-  m: boolean;
-}
-
-function dimsSuffix(d: Dims): string {
-  if (d.z && d.m) return ' ZM';
-  if (d.z) return ' Z';
-  if (d.m) return ' M';
+function dimsSuffix(g: WkbGeometry): string {
+  if (g.z && g.m) return ' ZM';
+  if (g.z) return ' Z';
+  if (g.m) return ' M';
   return '';
-}
-
-function readCoord(r: Reader, le: boolean, d: Dims): number[] {
-  const coord = [r.double(le), r.double(le)];
-  if (d.z) coord.push(r.double(le));
-  if (d.m) coord.push(r.double(le));
-  return coord;
 }
 
 function coordText(coord: number[]): string {
   return coord.map(num).join(' ');
 }
 
-function pointsText(r: Reader, le: boolean, d: Dims): string {
-  const size = 8 * (2 + (d.z ? 1 : 0) + (d.m ? 1 : 0));
-  const n = r.count(le, size);
-  if (n === 0) return 'EMPTY';
-  const parts: string[] = [];
-  for (let i = 0; i < n; i++) parts.push(coordText(readCoord(r, le, d)));
-  return `(${parts.join(', ')})`;
+function pointsText(points: number[][]): string {
+  if (points.length === 0) return 'EMPTY';
+  return `(${points.map(coordText).join(', ')})`;
 }
 
-function ringsText(r: Reader, le: boolean, d: Dims): string {
-  const n = r.count(le, 4);
-  if (n === 0) return 'EMPTY';
-  const rings: string[] = [];
-  for (let i = 0; i < n; i++) rings.push(pointsText(r, le, d));
-  return `(${rings.join(', ')})`;
-}
-
-interface Decoded {
-  /** The geometry's type name (POINT, …). */
-  type: string;
-  /** Full WKT with the type name and dimensions. */
-  wkt: string;
-  /** The body only ("(1 2)" or "EMPTY"), for members written without their type. */
-  body: string;
-}
-
-function decodeWkb(r: Reader, depth: number): Decoded {
-  if (depth > MAX_DEPTH) throw new GeometryDecodeError('Geometry nested too deeply');
-  const order = r.byte();
-  if (order > 1) throw new GeometryDecodeError(`Invalid WKB byte order ${order}`);
-  const le = order === 1;
-  let code = r.uint32(le);
-  const d: Dims = { z: false, m: false };
-  // EWKB flags.
-  if (code & 0x80000000) d.z = true;
-  if (code & 0x40000000) d.m = true;
-  if (code & 0x20000000) r.uint32(le); // SRID
-  code &= 0x0fffffff;
-  // ISO dimensions.
-  const iso = Math.floor(code / 1000);
-  if (iso > 3) throw new GeometryDecodeError(`Unknown WKB geometry type ${code}`);
-  if (iso === 1 || iso === 3) d.z = true;
-  if (iso === 2 || iso === 3) d.m = true;
-  const base = code % 1000;
-  const type = TYPE_NAMES[base];
-  if (!type) throw new GeometryDecodeError(`Unknown WKB geometry type ${code}`);
-
-  let body: string;
-  switch (base) {
-    case 1: {
-      const coord = readCoord(r, le, d);
-      // An empty point is written with NaN coordinates.
-      body = coord.every((v) => Number.isNaN(v)) ? 'EMPTY' : `(${coordText(coord)})`;
-      break;
-    }
-    case 2:
-    case 8:
-      body = pointsText(r, le, d);
-      break;
-    case 3:
-    case 17:
-      body = ringsText(r, le, d);
-      break;
-    default: {
-      // Collections of WKB geometries.
-      const n = r.count(le, 5);
-      if (n === 0) {
-        body = 'EMPTY';
-        break;
-      }
-      const members: string[] = [];
-      for (let i = 0; i < n; i++) {
-        const member = decodeWkb(r, depth + 1);
-        members.push(memberText(base, member));
-      }
-      body = `(${members.join(', ')})`;
-    }
+/** The body only ("(1 2)" or "EMPTY"), for members written without their type. */
+function bodyText(g: WkbGeometry): string {
+  if (g.base === 1) {
+    const coord = g.points![0]!;
+    // An empty point is written with NaN coordinates.
+    return coord.every((v) => Number.isNaN(v)) ? 'EMPTY' : `(${coordText(coord)})`;
   }
-  return { type, wkt: `${type}${dimsSuffix(d)} ${body}`, body };
+  if (g.points) return pointsText(g.points);
+  if (g.rings) return g.rings.length === 0 ? 'EMPTY' : `(${g.rings.map(pointsText).join(', ')})`;
+  const members = g.members!;
+  if (members.length === 0) return 'EMPTY';
+  return `(${members.map((member) => memberText(g.base, member)).join(', ')})`;
+}
+
+/** Full WKT with the type name and dimensions. */
+function wktText(g: WkbGeometry): string {
+  return `${g.type}${dimsSuffix(g)} ${bodyText(g)}`;
 }
 
 /** How a member of a collection is written: untagged where WKT expects it. */
-function memberText(collection: number, member: Decoded): string {
+function memberText(collection: number, member: WkbGeometry): string {
   switch (collection) {
     case 4: // MULTIPOINT ((1 2), (3 4))
     case 5: // MULTILINESTRING ((…), (…))
     case 6: // MULTIPOLYGON (((…)), ((…)))
     case 15: // POLYHEDRALSURFACE
     case 16: // TIN
-      return member.body;
+      return bodyText(member);
     case 9: // COMPOUNDCURVE: line strings untagged, arcs tagged
     case 10: // CURVEPOLYGON: rings likewise
     case 11: // MULTICURVE
-      return member.type === 'LINESTRING' ? member.body : member.wkt;
+      return member.type === 'LINESTRING' ? bodyText(member) : wktText(member);
     case 12: // MULTISURFACE: polygons untagged
-      return member.type === 'POLYGON' ? member.body : member.wkt;
+      return member.type === 'POLYGON' ? bodyText(member) : wktText(member);
     default:
-      return member.wkt;
+      return wktText(member);
   }
 }
 
 /** WKT of a WKB geometry (the whole buffer must be one geometry). */
 export function wkbToWkt(bytes: Uint8Array): string {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const r = new Reader(view, 0);
-  const { wkt } = decodeWkb(r, 0);
-  return wkt;
+  return wktText(parseWkb(bytes));
 }
 
 export interface GeoPackageGeometry {
