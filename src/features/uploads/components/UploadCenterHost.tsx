@@ -40,7 +40,12 @@ export function UploadCenterHost() {
       if (event.defaultPrevented || !isFileDrag(event)) return;
       event.preventDefault();
       notifyError(
-        dropRefusal({ canUpload: false, onProjectTree: false, running: false }) as string,
+        dropRefusal({
+          canUpload: false,
+          onProjectTree: false,
+          running: false,
+          offline: false,
+        }) as string,
       );
     };
     window.addEventListener('dragover', onDragOver);

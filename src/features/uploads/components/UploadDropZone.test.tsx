@@ -12,7 +12,7 @@ function transfer(items: unknown[]) {
   return { items, files: [], types: ['Files'], dropEffect: 'none' };
 }
 
-async function zone(context: { canUpload?: boolean; running?: boolean } = {}) {
+async function zone(context: { canUpload?: boolean; running?: boolean; offline?: boolean } = {}) {
   const onFiles = vi.fn();
   const onRefused = vi.fn();
   await renderWithRouter(
@@ -20,6 +20,7 @@ async function zone(context: { canUpload?: boolean; running?: boolean } = {}) {
       canUpload={context.canUpload ?? true}
       onProjectTree
       running={context.running ?? false}
+      offline={context.offline ?? false}
       onFiles={onFiles}
       onRefused={onRefused}
     >
@@ -62,6 +63,13 @@ describe('UploadDropZone', () => {
     expect(onRefused).toHaveBeenCalledWith(
       'You do not have permission to upload files to this project',
     );
+  });
+
+  it('refuses a drop offline, as the Choose buttons are', async () => {
+    const { target, onFiles, onRefused } = await zone({ offline: true });
+    fireEvent.drop(target, { dataTransfer: transfer([fileItem(new File(['a'], 'a.txt'))]) });
+    expect(onRefused).toHaveBeenCalledWith('Not available offline: connect to the internet first');
+    expect(onFiles).not.toHaveBeenCalled();
   });
 
   it('highlights after 30 ms: primary when allowed, red when refused', async () => {

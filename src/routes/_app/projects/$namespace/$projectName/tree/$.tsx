@@ -12,6 +12,7 @@ import type { ProjectDetail } from '../../../../../../features/projects/model/pr
 import { ProjectDataSync } from '../../../../../../features/uploads/components/ProjectDataSync';
 import { UploadArea } from '../../../../../../features/uploads/components/UploadArea';
 import { UploadDropZone } from '../../../../../../features/uploads/components/UploadDropZone';
+import { useOnline } from '../../../../../../features/offline/model/useOnline';
 import { CANNOT_UPDATE_DURING_UPLOAD } from '../../../../../../features/uploads/model/texts';
 import { useProjectUploads } from '../../../../../../features/uploads/state/useProjectUploads';
 
@@ -47,6 +48,7 @@ function ProjectTree({ project, loggedIn }: { project: ProjectDetail; loggedIn: 
   const navigate = useNavigate();
   const config = useQuery(configQueryOptions);
   const uploads = useProjectUploads(project);
+  const online = useOnline();
   const location = normaliseFolder(_splat ?? '');
   const canUpload = loggedIn && project.permissions?.upload === true;
   const refusal = uploads.running ? CANNOT_UPDATE_DURING_UPLOAD : null;
@@ -72,6 +74,7 @@ function ProjectTree({ project, loggedIn }: { project: ProjectDetail; loggedIn: 
         canUpload={canUpload}
         onProjectTree
         running={uploads.running}
+        offline={!online}
         onFiles={(files) => uploads.choose(files, location)}
         onRefused={uploads.refuse}
       >
