@@ -1,21 +1,34 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
 import { ButtonLink } from '../../../lib/routerLinks';
+import { useConfirmedSignOut } from '../../offline/components/SignOutConfirmation';
+import { countUnsentUploads } from '../../offline/model/unsentUploads';
 
 export const NO_WORKSPACE_TITLE = 'You are not a member of any workspace yet';
 export const NO_WORKSPACE_TEXT =
   'Ask an administrator of your team to add you to a workspace. Until then you can manage your account in your profile.';
 
-/** Shown in the onboarding layout on pages that need a workspace, to users who have none. */
-export function NoWorkspace({ onSignOut }: { onSignOut: () => void }) {
+export interface NoWorkspaceProps {
+  onSignOut: () => void;
+  /** Uploads not sent yet (asked before signing out); the upload queue's count by default. */
+  countUnsent?: () => Promise<number>;
+}
+
+/**
+ * Shown in the onboarding layout on pages that need a workspace, to users who have none.
+ * 'Sign out' asks first when uploads have not been sent yet, as the header's does.
+ */
+export function NoWorkspace({ onSignOut, countUnsent = countUnsentUploads }: NoWorkspaceProps) {
+  const signOut = useConfirmedSignOut(onSignOut, countUnsent);
   return (
     <Stack gap="lg" ta="center" align="center">
       <Text>{NO_WORKSPACE_TEXT}</Text>
       <Group justify="center" gap="sm">
         <ButtonLink to="/profile">Your profile</ButtonLink>
-        <Button variant="default" onClick={onSignOut}>
+        <Button variant="default" onClick={signOut.requestSignOut}>
           Sign out
         </Button>
       </Group>
+      {signOut.dialog}
     </Stack>
   );
 }
