@@ -149,6 +149,30 @@ describe('bearer requests', () => {
     expect(info.role).toBe('owner');
   });
 
+  it('answer the legacy user info of old servers, whatever username the path names', async () => {
+    const user = await newUser({ admin: true });
+    const client = new PythonClient(t.app);
+    await client.login(user.username, PASSWORD);
+    const workspace = (await client.get('/v1/workspaces')).json()[0] as {
+      name: string;
+      storage: number;
+      disk_usage: number;
+    };
+    for (const name of [user.username, 'someone-else']) {
+      const info = await client.get(`/v1/user/${name}`);
+      expect(info.statusCode, info.body).toBe(200);
+      expect(info.json()).toEqual({
+        username: user.username,
+        email: user.email,
+        disk_usage: workspace.disk_usage,
+        storage: workspace.storage,
+        storage_limit: workspace.storage,
+        organisations: { [workspace.name]: 'admin' },
+      });
+    }
+    expect((await new PythonClient(t.app).get(`/v1/user/${user.username}`)).statusCode).toBe(401);
+  });
+
   it('are anonymous with a forged, malformed or expired token (401 JSON string)', async () => {
     const user = await newUser();
     const client = new PythonClient(t.app);

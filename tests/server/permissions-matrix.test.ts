@@ -253,6 +253,7 @@ const CASES: Record<string, Case> = {
     expect: login(200),
   },
   'GET /v1/user/profile': { request: () => ({ url: '/v1/user/profile' }), expect: login(200) },
+  'GET /v1/user/:username': { request: () => ({ url: '/v1/user/anyone' }), expect: login(200) },
   'DELETE /v1/user': {
     request: async ({ actor }) => ({ url: '/v1/user', client: await cloneOf(actor) }),
     expect: login(204),

@@ -3,7 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { sessionCookieName } from '../auth/sessions';
 import { requireLogin } from '../plugins/auth';
 import { closeAccount } from '../services/account';
-import { getOwnProfile } from '../services/users';
+import { getLegacyUserInfo, getOwnProfile } from '../services/users';
 import { authErrorSchema, emptySchema, problemSchema, workspaceRoleSchema } from './schemas';
 
 const nullableString = { type: ['string', 'null'] } as const;
@@ -48,6 +48,18 @@ const profileResponse = {
   },
 } as const;
 
+const legacyUserInfoResponse = {
+  type: 'object',
+  properties: {
+    username: { type: 'string' },
+    email: nullableString,
+    disk_usage: { type: 'integer' },
+    storage: { type: 'integer' },
+    storage_limit: { type: 'integer' },
+    organisations: { type: 'object', additionalProperties: workspaceRoleSchema },
+  },
+} as const;
+
 const userRoutes: FastifyPluginAsync = async (app) => {
   app.get(
     '/v1/user/profile',
@@ -56,6 +68,23 @@ const userRoutes: FastifyPluginAsync = async (app) => {
       schema: { response: { 200: profileResponse, 401: authErrorSchema } },
     },
     async (request) => getOwnProfile(app.ctx, request.auth.user),
+  );
+
+  // Legacy (old servers; the path's username is ignored): the python client's user info.
+  app.get(
+    '/v1/user/:username',
+    {
+      preHandler: requireLogin,
+      schema: {
+        params: {
+          type: 'object',
+          properties: { username: { type: 'string', maxLength: 255 } },
+          required: ['username'],
+        },
+        response: { 200: legacyUserInfoResponse, 401: authErrorSchema },
+      },
+    },
+    async (request) => getLegacyUserInfo(app.ctx, request.auth.user),
   );
 
   app.delete(

@@ -1,4 +1,4 @@
-/** The signed-in user's own profile. */
+/** The signed-in user's own profile (and its legacy form, for old desktop clients). */
 import type { AppContext } from '../context';
 import type { User, WorkspaceRole } from '../db/schema';
 import { isoZ } from '../lib/time';
@@ -50,5 +50,37 @@ export async function getOwnProfile(ctx: AppContext, user: User | null): Promise
     workspaces: workspaces.map(({ id, name, role }) => ({ id, name, role })),
     preferred_workspace: preferred,
     invitations: [],
+  };
+}
+
+/** The legacy user info (`GET /v1/user/{username}`, api-reference A.3). */
+export interface LegacyUserInfoView {
+  username: string;
+  email: string | null;
+  disk_usage: number;
+  storage: number;
+  storage_limit: number;
+  organisations: Record<string, WorkspaceRole>;
+}
+
+/**
+ * `GET /v1/user/{username}` of old servers: the username in the path is ignored (as the
+ * reference does); storage figures are those of the user's preferred workspace (else the
+ * first they see), and `organisations` maps every workspace they see to their role.
+ */
+export async function getLegacyUserInfo(
+  ctx: AppContext,
+  user: User | null,
+): Promise<LegacyUserInfoView> {
+  assertSignedIn(user);
+  const workspaces = await listUserWorkspaces(ctx, user);
+  const main = workspaces.find((w) => w.id === user.preferredWorkspaceId) ?? workspaces[0];
+  return {
+    username: user.username,
+    email: user.email,
+    disk_usage: main?.disk_usage ?? 0,
+    storage: main?.storage ?? 0,
+    storage_limit: main?.storage ?? 0,
+    organisations: Object.fromEntries(workspaces.map((w) => [w.name, w.role])),
   };
 }
