@@ -36,8 +36,16 @@ export interface Database {
   readonly kind: 'pglite' | 'postgres';
   /** Runs `fn` with one dedicated connection (PGlite has only one). */
   withClient<T>(fn: (client: SqlClient) => Promise<T>): Promise<T>;
+  /**
+   * The snapshot a new statement sees, as text (db/read-cache.ts). One trivial statement,
+   * sent straight to the driver: Drizzle's per-query type parsers cost more than the query.
+   */
+  snapshot(): Promise<string>;
   close(): Promise<void>;
 }
+
+/** The statement of Database.snapshot (the text form of the statement's own snapshot). */
+export const SNAPSHOT_QUERY = 'select pg_current_snapshot()::text as snapshot';
 
 export class DatabaseLockedError extends Error {
   constructor(dir: string, pid: number) {
@@ -111,6 +119,10 @@ export async function openPglite(dataDir: string): Promise<Database> {
     db,
     kind: 'pglite',
     withClient: (fn) => fn(sqlClient),
+    async snapshot() {
+      const result = await client.query<{ snapshot: string }>(SNAPSHOT_QUERY);
+      return result.rows[0]!.snapshot;
+    },
     async close() {
       if (closed) return;
       closed = true;
@@ -150,6 +162,10 @@ export function openPostgres(url: string, poolSize = DEFAULT_POOL_SIZE): Databas
       } finally {
         conn.release();
       }
+    },
+    async snapshot() {
+      const result = await pool.query<{ snapshot: string }>(SNAPSHOT_QUERY);
+      return result.rows[0]!.snapshot;
     },
     async close() {
       if (closed) return;
