@@ -15,6 +15,7 @@ import Fastify, {
 import type { Config } from './config';
 import type { AppContext } from './context';
 import type { Database } from './db/database';
+import { ReadCache } from './db/read-cache';
 import { createMailer, type Mailer } from './email';
 import { HttpProblem } from './errors';
 import { Scheduler, type Job } from './jobs/scheduler';
@@ -135,6 +136,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     now,
     mailer: options.mailer ?? createMailer(config, app.log, now),
     log: app.log,
+    readCache: new ReadCache(database),
   };
   app.decorate('ctx', ctx);
   // Polling starts in main.ts (tests run due jobs themselves); closing the app stops it.

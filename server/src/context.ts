@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Database } from './db/database';
+import type { ReadCache } from './db/read-cache';
 import type { Mailer } from './email';
 import type { Scheduler } from './jobs/scheduler';
 import type { RouteIndex } from './plugins/route-index';
@@ -17,6 +18,8 @@ export interface AppContext {
   readonly mailer: Mailer;
   /** The application logger (for events outside a request's own log). */
   readonly log: FastifyBaseLogger;
+  /** Read results kept while the database snapshot is unchanged (db/read-cache.ts). */
+  readonly readCache: ReadCache;
 }
 
 declare module 'fastify' {

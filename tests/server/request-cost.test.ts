@@ -1,6 +1,8 @@
 // Request cost: how many database statements one authenticated project-list request makes
-// (issue 9's requests-per-second target; on PGlite each statement costs about a millisecond).
+// (issue 9's requests-per-second target; on PGlite each statement costs about a millisecond),
+// with and without the read cache (server/src/db/read-cache.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertUser } from '../../server/src/db/queries/users';
 import { projectMembers } from '../../server/src/db/schema';
 import { createProject } from './support/seed';
 import { ADMIN_PASSWORD, createTestApp, type TestApp, type TestClient } from './support/test-app';
@@ -46,9 +48,10 @@ async function statementsOf(run: () => Promise<void>): Promise<string[]> {
 }
 
 describe('authenticated project list', () => {
-  it('costs three statements (session with user, workspace roles, page with count and access lists) and one more to record the session at most once a minute', async () => {
+  it('costs the snapshot, the session with its user, the workspace roles and one page statement; then only the snapshot while nothing is committed', async () => {
     let body: { projects: { access: { owners: number[] } }[]; count: number } | undefined;
-    // The first request after sign-in: the session was recorded at sign-in, no touch.
+    // The first request after sign-in: nothing cached for this session; no touch (the
+    // session was recorded at sign-in).
     const first = await statementsOf(async () => {
       const response = await admin.get(LIST);
       expect(response.statusCode).toBe(200);
@@ -57,18 +60,67 @@ describe('authenticated project list', () => {
     expect(body?.count).toBe(30);
     expect(body?.projects).toHaveLength(25);
     expect(body?.projects.every((p) => p.access.owners.includes(1))).toBe(true);
-    expect(first).toHaveLength(3);
+    expect(first).toHaveLength(4);
+    expect(first[0]).toMatch(/pg_current_snapshot/);
+    expect(first[1]).toMatch(/from "sessions" inner join "users"/i);
 
-    // A minute later the session's last-seen time is recorded once, then not again.
+    // Nothing committed since: the session, its user and the page come from the read cache.
+    let cachedBody: unknown;
+    const cached = await statementsOf(async () => {
+      const response = await admin.get(LIST);
+      expect(response.statusCode).toBe(200);
+      cachedBody = response.json();
+    });
+    expect(cached).toHaveLength(1);
+    expect(cached[0]).toMatch(/pg_current_snapshot/);
+    expect(cachedBody).toEqual(body);
+    // On PGlite not even the snapshot is read again while no statement at all ran since
+    // (db/pglite-snapshot.ts); PostgreSQL is asked each time.
+    const pglite = t.database.kind === 'pglite';
+    const next = await statementsOf(async () => {
+      expect((await admin.get(LIST)).json()).toEqual(body);
+    });
+    expect(next).toHaveLength(pglite ? 0 : 1);
+
+    // A minute later the session's last-seen time is recorded once: the session is read
+    // again and touched (the page is still the cached one: nothing was committed between
+    // the snapshot and the session read).
     t.clock.advance(61_000);
     const touched = await statementsOf(async () => {
       expect((await admin.get(LIST)).statusCode).toBe(200);
     });
-    expect(touched).toHaveLength(4);
+    expect(touched).toHaveLength(pglite ? 2 : 3);
     expect(touched.filter((s) => /^update "sessions"/i.test(s))).toHaveLength(1);
+    // The touch was a commit: everything is read once more, then cached again.
+    const after = await statementsOf(async () => {
+      expect((await admin.get(LIST)).statusCode).toBe(200);
+    });
+    expect(after).toHaveLength(4);
+    expect(after.filter((s) => /^update /i.test(s))).toHaveLength(0);
     const again = await statementsOf(async () => {
       expect((await admin.get(LIST)).statusCode).toBe(200);
     });
-    expect(again).toHaveLength(3);
+    expect(again).toHaveLength(1);
+  });
+
+  it('reads again after any commit, here a new member of a listed project', async () => {
+    expect((await admin.get(LIST)).statusCode).toBe(200);
+    expect((await statementsOf(async () => void (await admin.get(LIST)))).length).toBeLessThan(2);
+    const [newest] = (await admin.get(LIST)).json().projects as { id: string }[];
+    const reader = await insertUser(t.database.db, {
+      username: 'cost-reader',
+      email: 'cost-reader@example.com',
+      passwordHash: 'x',
+    });
+    await t.database.db
+      .insert(projectMembers)
+      .values({ projectId: newest!.id, userId: reader.id, role: 'reader' });
+    let item: { id: string; access: { readers: number[] } } | undefined;
+    const statementsAfter = await statementsOf(async () => {
+      item = (await admin.get(LIST)).json().projects[0];
+    });
+    expect(statementsAfter.length).toBeGreaterThan(1);
+    expect(item?.id).toBe(newest!.id);
+    expect(item?.access.readers).toEqual([1, reader.id]);
   });
 });

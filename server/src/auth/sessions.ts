@@ -7,6 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { Config } from '../config';
 import type { Executor } from '../db/database';
+import type { ReadCache } from '../db/read-cache';
 import {
   deleteSession,
   findLiveSession,
@@ -74,23 +75,45 @@ export interface ResolvedSession {
   user: User;
   /** Set when the expiry moved forward: the cookie should be re-sent. */
   renewedUntil: Date | null;
+  /** The database snapshot the session was read under (db/read-cache.ts). */
+  snapshot: string;
 }
 
 /**
  * The live session for a raw cookie value, or null (unknown, expired, or user inactive).
  * A password change deletes the user's sessions (deleteUserSessions), so no time
  * comparison between clocks is needed here.
+ *
+ * With a read cache: one trivial statement reads the database snapshot; while it is the one
+ * the session and its user were last read under (no commit since, on any instance: logout,
+ * password change, deactivation all commit), they are taken from the cache, and only the
+ * clock is checked again (expiry, and whether the last-seen time is due to be recorded, which
+ * goes the full way). Otherwise they are read (with the snapshot) and kept.
  */
 export async function resolveSession(
   db: Executor,
   rawId: string,
   now: Date,
+  cache?: ReadCache,
 ): Promise<ResolvedSession | null> {
   if (!SESSION_ID_RE.test(rawId)) return null;
   const idHash = hashSessionId(rawId);
+  const key = `session ${idHash}`;
+  if (cache) {
+    const snapshot = await cache.snapshot();
+    const hit = cache.get<{ session: Session; user: User }>(key, snapshot);
+    if (
+      hit &&
+      hit.user.active &&
+      hit.session.expiresAt.getTime() > now.getTime() &&
+      now.getTime() - hit.session.lastSeenAt.getTime() < SESSION_TOUCH_INTERVAL_MS
+    ) {
+      return { session: hit.session, user: hit.user, renewedUntil: null, snapshot };
+    }
+  }
   const found = await findLiveSession(db, idHash, now);
   if (!found) return null;
-  const { session, user } = found;
+  const { session, user, snapshot } = found;
   if (!user.active) {
     await deleteSession(db, idHash);
     return null;
@@ -99,6 +122,8 @@ export async function resolveSession(
   if (now.getTime() - session.lastSeenAt.getTime() >= SESSION_TOUCH_INTERVAL_MS) {
     renewedUntil = new Date(now.getTime() + SESSION_TTL_MS);
     await touchSession(db, idHash, now, renewedUntil);
+  } else {
+    cache?.set(key, snapshot, { session, user });
   }
-  return { session, user, renewedUntil };
+  return { session, user, renewedUntil, snapshot };
 }

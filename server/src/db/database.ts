@@ -15,6 +15,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Config } from '../config';
+import { pgliteSnapshots, SNAPSHOT_QUERY } from './pglite-snapshot';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -36,6 +37,12 @@ export interface Database {
   readonly kind: 'pglite' | 'postgres';
   /** Runs `fn` with one dedicated connection (PGlite has only one). */
   withClient<T>(fn: (client: SqlClient) => Promise<T>): Promise<T>;
+  /**
+   * The snapshot a new statement sees, as text (db/read-cache.ts). One trivial statement,
+   * sent straight to the driver (Drizzle's per-query type parsers cost more than the query);
+   * on PGlite none while no statement at all ran since the last one (db/pglite-snapshot.ts).
+   */
+  snapshot(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -88,22 +95,26 @@ export async function openPglite(dataDir: string): Promise<Database> {
   const dir = path.join(dataDir, 'pglite');
   fs.mkdirSync(dir, { recursive: true });
   const release = lockPgliteDir(dataDir, dir);
-  let client: PGlite;
+  let client: PGlite | undefined;
+  let snapshot: () => Promise<string>;
   try {
     // pg_trgm backs the project name search index (PostgreSQL ships it in contrib).
     client = await PGlite.create({ dataDir: dir, extensions: { pg_trgm } });
+    snapshot = await pgliteSnapshots(client);
   } catch (error) {
+    await client?.close().catch(() => {});
     release();
     throw error;
   }
-  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  const pglite: PGlite = client;
+  const db = drizzlePglite({ client: pglite, schema }) as unknown as Db;
   const sqlClient: SqlClient = {
     async query<R>(text: string, params?: unknown[]) {
-      const result = await client.query<R>(text, params);
+      const result = await pglite.query<R>(text, params);
       return result.rows;
     },
     async exec(text: string) {
-      await client.exec(text);
+      await pglite.exec(text);
     },
   };
   let closed = false;
@@ -111,11 +122,12 @@ export async function openPglite(dataDir: string): Promise<Database> {
     db,
     kind: 'pglite',
     withClient: (fn) => fn(sqlClient),
+    snapshot,
     async close() {
       if (closed) return;
       closed = true;
       try {
-        await client.close();
+        await pglite.close();
       } finally {
         release();
       }
@@ -150,6 +162,10 @@ export function openPostgres(url: string, poolSize = DEFAULT_POOL_SIZE): Databas
       } finally {
         conn.release();
       }
+    },
+    async snapshot() {
+      const result = await pool.query<{ snapshot: string }>(SNAPSHOT_QUERY);
+      return result.rows[0]!.snapshot;
     },
     async close() {
       if (closed) return;

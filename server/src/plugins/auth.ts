@@ -21,6 +21,12 @@ export interface AuthState {
   user: User | null;
   /** SHA-256 of the session id when signed in through a session cookie. */
   sessionIdHash: string | null;
+  /**
+   * The database snapshot the session was read under (db/read-cache.ts): values read after
+   * it may be served from the read cache while the database still has this snapshot. Null
+   * without a session (a bearer token's user is read without one).
+   */
+  snapshot: string | null;
 }
 
 declare module 'fastify' {
@@ -62,7 +68,7 @@ export function currentUser(request: FastifyRequest): User {
 
 export default fp(
   async (app) => {
-    const { config, database, now } = app.ctx;
+    const { config, database, now, readCache } = app.ctx;
 
     /** The user of a valid bearer token in the Authorization header, or null. */
     async function bearerUser(request: FastifyRequest, at: Date): Promise<User | null> {
@@ -78,17 +84,21 @@ export default fp(
     app.decorateRequest('auth', null as unknown as AuthState);
 
     app.addHook('onRequest', async (request, reply) => {
-      request.auth = { user: null, sessionIdHash: null };
+      request.auth = { user: null, sessionIdHash: null, snapshot: null };
       if (request.is404) return;
       const raw = request.cookies[cookieName];
       const at = now();
-      const resolved = raw ? await resolveSession(database.db, raw, at) : null;
+      const resolved = raw ? await resolveSession(database.db, raw, at, readCache) : null;
       if (!resolved) {
         if (raw) reply.clearCookie(cookieName, { path: '/', secure: config.secureCookies });
         request.auth.user = await bearerUser(request, at);
         return;
       }
-      request.auth = { user: resolved.user, sessionIdHash: resolved.session.idHash };
+      request.auth = {
+        user: resolved.user,
+        sessionIdHash: resolved.session.idHash,
+        snapshot: resolved.snapshot,
+      };
       if (raw && resolved.renewedUntil) {
         reply.setCookie(cookieName, raw, sessionCookieOptions(config, resolved.renewedUntil, at));
       }

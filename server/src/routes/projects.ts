@@ -229,22 +229,32 @@ const projectRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const q = request.query;
-      return listProjects(ctx, request.auth.user, {
-        page: q.page,
-        perPage: q.per_page,
-        orderParams: q.order_params,
-        orderBy: q.order_by,
-        descending: q.descending,
-        namespace: q.namespace,
-        onlyNamespace: q.only_namespace,
-        name: q.name,
-        user: q.user,
-        lastUpdatedIn: q.last_updated_in,
-        flag: q.flag,
-        asAdmin: q.as_admin,
-        public: q.public,
-        onlyPublic: q.only_public,
-      });
+      // A signed-in session brings the snapshot it was read under; an anonymous request has
+      // read nothing yet, so its snapshot is taken now. A bearer token's user was read
+      // without one: no cache.
+      const snapshot =
+        request.auth.snapshot ?? (request.auth.user ? null : await ctx.readCache.snapshot());
+      return listProjects(
+        ctx,
+        request.auth.user,
+        {
+          page: q.page,
+          perPage: q.per_page,
+          orderParams: q.order_params,
+          orderBy: q.order_by,
+          descending: q.descending,
+          namespace: q.namespace,
+          onlyNamespace: q.only_namespace,
+          name: q.name,
+          user: q.user,
+          lastUpdatedIn: q.last_updated_in,
+          flag: q.flag,
+          asAdmin: q.as_admin,
+          public: q.public,
+          onlyPublic: q.only_public,
+        },
+        snapshot,
+      );
     },
   );
 

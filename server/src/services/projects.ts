@@ -189,13 +189,41 @@ function toListItem(
   };
 }
 
-/** GET /v1/project/paginated: the projects the caller may see, filtered, sorted, paged. */
+export interface ProjectListPage {
+  projects: ProjectListItem[];
+  count: number;
+}
+
+/**
+ * GET /v1/project/paginated: the projects the caller may see, filtered, sorted, paged.
+ * `snapshot`: the database snapshot taken before anything about the caller was read (the
+ * session's, see plugins/auth.ts), or null. With one, the page is served from the read cache
+ * while the database is still at that snapshot (db/read-cache.ts), else read and kept there.
+ * A page filtered by age (last_updated_in) depends on the clock and is never kept.
+ */
 export async function listProjects(
   ctx: AppContext,
   caller: User | null,
   query: ProjectListQuery,
-): Promise<{ projects: ProjectListItem[]; count: number }> {
+  snapshot: string | null = null,
+): Promise<ProjectListPage> {
   const actor = caller?.active ? caller : null;
+  if (snapshot === null || query.lastUpdatedIn !== undefined) {
+    return readProjectList(ctx, actor, query);
+  }
+  const key = `project-list ${actor?.id ?? 'anonymous'} ${JSON.stringify(query)}`;
+  const cached = ctx.readCache.get<ProjectListPage>(key, snapshot);
+  if (cached) return cached;
+  const page = await readProjectList(ctx, actor, query);
+  ctx.readCache.set(key, snapshot, page, 1 + page.projects.length);
+  return page;
+}
+
+async function readProjectList(
+  ctx: AppContext,
+  actor: User | null,
+  query: ProjectListQuery,
+): Promise<ProjectListPage> {
   const window = pageWindow({ page: query.page, perPage: query.perPage });
   const db = ctx.database.db;
   const roles = actor ? await rolesOf(ctx, actor) : new Map<number, WorkspaceRole | null>();

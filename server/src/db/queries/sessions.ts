@@ -1,6 +1,7 @@
 /** SQL for browser sessions (see auth/sessions.ts). */
 import { and, eq, gt, lt, ne } from 'drizzle-orm';
 import type { Executor } from '../database';
+import { SNAPSHOT_SQL } from '../read-cache';
 import { sessions, users, type Session, type User } from '../schema';
 
 export async function insertSession(
@@ -10,14 +11,17 @@ export async function insertSession(
   await db.insert(sessions).values(values);
 }
 
-/** The unexpired session with this hash, and its user. */
+/**
+ * The unexpired session with this hash, and its user; with the snapshot this statement read
+ * them under (db/read-cache.ts), so reads made after it can be cached for the request.
+ */
 export async function findLiveSession(
   db: Executor,
   idHash: string,
   now: Date,
-): Promise<{ session: Session; user: User } | null> {
+): Promise<{ session: Session; user: User; snapshot: string } | null> {
   const rows = await db
-    .select({ session: sessions, user: users })
+    .select({ session: sessions, user: users, snapshot: SNAPSHOT_SQL })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.idHash, idHash), gt(sessions.expiresAt, now)))
