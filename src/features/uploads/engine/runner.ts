@@ -62,6 +62,8 @@ export type RunResult =
 /** Runs up to `limit` tasks at once; the first failure stops new tasks. */
 class TaskPool {
   private readonly inflight = new Set<Promise<void>>();
+  /** Work followed without holding a place (see `follow`). */
+  private readonly followed = new Set<Promise<void>>();
   private failure: { error: unknown } | null = null;
 
   constructor(private readonly limit: number) {}
@@ -86,9 +88,23 @@ class TaskPool {
     this.inflight.add(running);
   }
 
-  /** Waits for every running task (never throws). */
+  /** Follows `work` without holding a place: its failure counts as a task's. */
+  follow(work: Promise<void>): void {
+    const followed: Promise<void> = work
+      .catch((error: unknown) => {
+        this.failure ??= { error };
+      })
+      .finally(() => {
+        this.followed.delete(followed);
+      });
+    this.followed.add(followed);
+  }
+
+  /** Waits for every running task and followed work (never throws). */
   async settle(): Promise<void> {
-    while (this.inflight.size > 0) await Promise.all([...this.inflight]);
+    while (this.inflight.size + this.followed.size > 0) {
+      await Promise.all([...this.inflight, ...this.followed]);
+    }
   }
 
   throwIfFailed(): void {
@@ -366,7 +382,9 @@ class UploadRun {
       const { start, end } = chunkRange(file.size, index);
       // The browser streams the slice from the file (or IndexedDB) itself: the bytes never
       // pass through this worker.
-      await pool.run(() => this.sendChunk(chunkId, blob.slice(start, end), transaction, done));
+      await pool.run(() =>
+        this.sendChunk(chunkId, blob.slice(start, end), transaction, done, pool),
+      );
       this.tracker.setPhase('uploading');
     }
   }
@@ -376,6 +394,7 @@ class UploadRun {
     bytes: Blob,
     transaction: string,
     done: Set<string>,
+    pool: TaskPool,
   ): Promise<void> {
     const answer = await this.deps.http.call({
       method: 'POST',
@@ -385,13 +404,13 @@ class UploadRun {
     });
     if (isGone(answer)) throw new TransactionGone(detailOf(answer.data) ?? 'Transaction gone');
     if (!isOk(answer)) throw answerError(answer);
-    await this.deps.db.uploadChunks.put({
-      uploadId: this.id,
-      chunkId,
-      transaction,
-      size: bytes.size,
-      at: this.deps.now(),
-    });
+    // The acknowledgement is written to IndexedDB while the next chunk goes out (finish waits
+    // for it); should it be lost, the status call of the next attempt tells the same.
+    pool.follow(
+      this.deps.db.uploadChunks
+        .put({ uploadId: this.id, chunkId, transaction, size: bytes.size, at: this.deps.now() })
+        .then(() => undefined),
+    );
     done.add(chunkId);
     this.progressMade = true;
     this.tracker.chunkDone(bytes.size);
