@@ -59,8 +59,6 @@ export interface UploadRecord {
   /** The last phase a tab recorded: 'queued', a running phase, or 'failed'. */
   phase: UploadPhase;
   error: string | null;
-  /** Paths whose bytes hashed to the planned checksum while every chunk was acknowledged. */
-  verified: string[];
   totalBytes: number;
   /** Bytes the server acknowledged, as last recorded (for other tabs and after a reload). */
   loadedBytes: number;

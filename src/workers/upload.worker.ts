@@ -1,17 +1,15 @@
 /**
  * The upload worker: runs the upload queue (src/features/uploads/engine) off the UI thread:
- * reading files, SHA-1 (hash-wasm), chunk requests and IndexedDB bookkeeping. The page talks
- * to it through Comlink (src/lib/uploadWorker.ts).
+ * chunk requests and IndexedDB bookkeeping. The page talks to it through Comlink
+ * (src/lib/uploadWorker.ts).
  */
 import { expose } from 'comlink';
-import { createSHA1 } from 'hash-wasm';
 import { db } from '../db/db';
 import { createUploadBackend, type UploadBackend } from '../features/uploads/engine/backend';
 
 const backend: UploadBackend = createUploadBackend({
   db,
   fetch: (input, init) => fetch(input, init),
-  createHasher: () => createSHA1(),
   locks: typeof navigator.locks === 'undefined' ? null : navigator.locks,
   channel: typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('waymark-uploads'),
   isOnline: () => navigator.onLine,

@@ -354,6 +354,43 @@ describe('push, chunks and finish', () => {
     expect(fs.existsSync(stagingDir(transaction))).toBe(false);
   });
 
+  it('takes a long file four chunks at a time in any order and verifies its SHA-1 at finish', async () => {
+    // Six chunks: more than the running SHA-1 may lag behind, so the first chunks are
+    // answered before it covers them and the last ones wait for it.
+    const project = await newProject();
+    const alice = await as('alice');
+    const content = Buffer.alloc(5 * CHUNK_SIZE + 3);
+    for (let i = 0; i + 4 <= content.length; i += 512) content.writeUInt32LE(i, i);
+    const plan = entries({ 'long.bin': content });
+    const { transaction } = (
+      await alice.post(pushUrl(project), {
+        version: 'v0',
+        changes: { added: plan.list, updated: [], removed: [] },
+      })
+    ).json();
+    const ids = plan.list[0]!.chunks;
+    const order = [1, 0, 3, 2, 5, 4].map((index) => ids[index]!);
+    const sending = [...order];
+    const worker = async () => {
+      for (let chunk = sending.shift(); chunk; chunk = sending.shift()) {
+        const answer = await sendChunk(alice, transaction, chunk, plan.bytes.get(chunk)!);
+        expect(answer.statusCode, answer.body).toBe(200);
+        expect(answer.json()).toEqual({
+          checksum: sha1(plan.bytes.get(chunk)!),
+          size: plan.bytes.get(chunk)!.length,
+        });
+      }
+    };
+    await Promise.all([worker(), worker(), worker(), worker()]);
+    const finish = await alice.post(`/v1/project/push/finish/${transaction}`);
+    expect(finish.statusCode, finish.body).toBe(200);
+    expect(finish.json().files).toMatchObject([
+      { path: 'long.bin', size: content.length, checksum: sha1(content) },
+    ]);
+    const raw = await rawFile(alice, project, 'long.bin');
+    expect(raw.rawPayload.equals(content)).toBe(true);
+  });
+
   it('refuses too large chunks, unknown chunks and unknown transactions', async () => {
     const project = await newProject();
     const alice = await as('alice');

@@ -30,7 +30,7 @@ import {
   touchUpload,
   type UploadRow,
 } from '../db/queries/uploads';
-import { chunkSha1, forgetChunks, resetDigestFrom } from '../db/queries/upload-digests';
+import { forgetChunks, listFileChunks, resetDigestFrom } from '../db/queries/upload-digests';
 import type { User } from '../db/schema';
 import { badRequest, forbidden, HttpProblem, notFound } from '../errors';
 import { isVersionedFile } from '../lib/paths';
@@ -66,7 +66,7 @@ import {
   type PushDiff,
   pushedFileEntry,
 } from './push-diffs';
-import { advanceDigest, type StagedFileRef } from './push-digest';
+import { advanceDigest, followDigest, type StagedFileRef } from './push-digest';
 import {
   commitVersion,
   InvalidChangesError,
@@ -78,6 +78,11 @@ import {
 export const LOCK_EXPIRATION_MS = 5 * 60 * 1000;
 /** Uploads without requests for this long are removed by the cleanup job. */
 export const UPLOAD_EXPIRATION_MS = 24 * 3600 * 1000;
+/**
+ * How many chunks a file's running SHA-1 may fall behind the chunk being acknowledged (the
+ * client's requests in flight, api-reference: 4) before chunk answers wait for it.
+ */
+const DIGEST_MAX_LAG = 4;
 /** How often a running finish refreshes the upload's last_ping_at. */
 const FINISH_PING_MS = 5000;
 
@@ -389,7 +394,6 @@ export async function uploadChunk(
   const store = staging(ctx);
 
   const expectedSize = Math.min(CHUNK_SIZE, stagedSize(file) - chunkIndex * CHUNK_SIZE);
-  const previousSha1 = await chunkSha1(db, upload.id, chunkId);
 
   let written: { size: number; sha1: string; sha256: string };
   try {
@@ -400,8 +404,9 @@ export async function uploadChunk(
     if (written.size !== expectedSize) throw new ChunkSizeError(expectedSize, written.size);
   } catch (error) {
     // The chunk's place may hold a part of the failed bytes: it is no longer received.
-    await deleteChunk(db, upload.id, chunkId);
-    if (previousSha1 !== undefined) await resetDigestFrom(db, upload.id, fileIndex, chunkIndex);
+    if (await deleteChunk(db, upload.id, chunkId)) {
+      await resetDigestFrom(db, upload.id, fileIndex, chunkIndex);
+    }
     if (error instanceof ChunkTooBigError) {
       throw new HttpProblem(400, `${BIG_CHUNK} (BigChunkError)`, {
         extra: { code: 'BigChunkError' },
@@ -412,37 +417,36 @@ export async function uploadChunk(
     }
     throw error;
   }
-  if (previousSha1 !== undefined && previousSha1 !== written.sha1) {
-    // Other bytes than before: the file's running SHA-1 must be computed again.
-    await resetDigestFrom(db, upload.id, fileIndex, chunkIndex);
-  }
-  const at = ctx.now();
-  if (!(await touchUpload(db, upload.id, at))) {
+  const { recorded, previous } = await recordChunk(db, {
+    uploadId: upload.id,
+    chunkId,
+    filePath: file.path,
+    chunkIndex,
+    size: written.size,
+    sha1: written.sha1,
+    sha256: written.sha256,
+    at: ctx.now(),
+  });
+  if (!recorded) {
+    // The upload vanished meanwhile (cancel, takeover).
     await store.remove(upload.id);
     throw badRequest(UPLOAD_CANCELED);
   }
-  try {
-    await recordChunk(db, {
-      uploadId: upload.id,
-      chunkId,
-      filePath: file.path,
-      chunkIndex,
-      size: written.size,
-      sha1: written.sha1,
-      sha256: written.sha256,
-      at,
-    });
-  } catch (error) {
-    // The upload vanished meanwhile (cancel, takeover).
-    if (!(await findUpload(db, upload.id))) throw badRequest(UPLOAD_CANCELED);
-    throw error;
+  if (previous && previous.sha1 !== written.sha1) {
+    // Other bytes than before: the file's running SHA-1 must be computed again.
+    await resetDigestFrom(db, upload.id, fileIndex, chunkIndex);
   }
-  try {
-    await advanceDigest(db, store, stagedRef(upload.id, fileIndex, file));
-  } catch (error) {
-    // Only a head start: finish hashes whatever is left.
-    ctx.log.warn({ err: error, upload: upload.id }, 'Could not advance the file digest');
-  }
+  await followDigest(
+    db,
+    store,
+    stagedRef(upload.id, fileIndex, file),
+    chunkIndex,
+    DIGEST_MAX_LAG,
+    (error) => {
+      // Only a head start: finish hashes whatever is left.
+      ctx.log.warn({ err: error, upload: upload.id }, 'Could not advance the file digest');
+    },
+  );
   return { checksum: written.sha1, size: written.size };
 }
 
@@ -494,12 +498,14 @@ async function verifyStagedFile(
   fileIndex: number,
   file: PlanFile,
 ): Promise<BlobInfo | null> {
-  const digest = await advanceDigest(ctx.database.db, store, stagedRef(uploadId, fileIndex, file));
-  const leaves = digest.chunks.map((c) => c.sha256);
-  if (digest.chunks.length !== file.chunks.length || leaves.some((leaf) => !leaf)) return null;
+  const db = ctx.database.db;
+  const digest = await advanceDigest(db, store, stagedRef(uploadId, fileIndex, file));
+  const chunks = await listFileChunks(db, uploadId, file.path);
+  const leaves = chunks.map((c) => c.sha256);
+  if (chunks.length !== file.chunks.length || leaves.some((leaf) => !leaf)) return null;
   const info: BlobInfo = {
     key: blobKeyFromLeaves(leaves.map((leaf) => Buffer.from(leaf ?? '', 'hex'))),
-    size: digest.chunks.reduce((sum, c) => sum + c.size, 0),
+    size: chunks.reduce((sum, c) => sum + c.size, 0),
     sha1: digest.sha1 ?? '',
   };
   return info.size === stagedSize(file) && info.sha1 === stagedChecksum(file) ? info : null;

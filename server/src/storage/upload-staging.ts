@@ -24,6 +24,8 @@ export const CHUNK_SIZE = LEAF_SIZE;
 export const STAGING_DIR = 'uploads';
 
 const READ_PIECE = 4 * 1024 * 1024;
+/** Received chunk bytes are written in batches of about this size. */
+const WRITE_BATCH = 1024 * 1024;
 
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -72,8 +74,34 @@ export interface UploadStaging {
   place(transaction: string, fileIndex: number, info: BlobInfo): Promise<BlobInfo | null>;
   /** Drops everything staged for the transaction. */
   remove(transaction: string): Promise<void>;
+  /** The staged file's path, when it is a file on this machine (readable by other threads). */
+  localFile?(transaction: string, fileIndex: number): string;
   /** Transaction ids that have something staged. */
   list(): Promise<string[]>;
+}
+
+/** Writes every byte of `pieces` at `position` (one writev, repeated after a short write). */
+async function writeAllAt(
+  handle: fsp.FileHandle,
+  pieces: Uint8Array[],
+  position: number,
+): Promise<void> {
+  let rest = pieces;
+  let at = position;
+  while (rest.length > 0) {
+    const { bytesWritten } = await handle.writev(rest, at);
+    at += bytesWritten;
+    let skip = bytesWritten;
+    const left: Uint8Array[] = [];
+    for (const piece of rest) {
+      if (skip >= piece.length) skip -= piece.length;
+      else {
+        left.push(skip > 0 ? piece.subarray(skip) : piece);
+        skip = 0;
+      }
+    }
+    rest = left;
+  }
 }
 
 export class LocalUploadStaging implements UploadStaging {
@@ -91,6 +119,10 @@ export class LocalUploadStaging implements UploadStaging {
     return path.join(this.root, transaction);
   }
 
+  localFile(transaction: string, fileIndex: number): string {
+    return this.fileOf(transaction, fileIndex);
+  }
+
   fileOf(transaction: string, fileIndex: number): string {
     if (!Number.isSafeInteger(fileIndex) || fileIndex < 0) throw new Error('Invalid file index');
     return path.join(this.dirOf(transaction), `${fileIndex}.part`);
@@ -99,6 +131,8 @@ export class LocalUploadStaging implements UploadStaging {
   /**
    * Streams `body` into the staging file at `offset`; at most `limit` bytes (else
    * ChunkTooBigError). When `truncate` is set, the file ends after the chunk. Durable on return.
+   * The bytes are hashed as they arrive and written in batches of WRITE_BATCH bytes, one
+   * batch on its way to the disk while the next one is received.
    */
   async writeChunk(
     transaction: string,
@@ -115,23 +149,45 @@ export class LocalUploadStaging implements UploadStaging {
     const hash = createHash('sha1');
     const leaf = createHash('sha256');
     let size = 0;
+    let batch: Uint8Array[] = [];
+    let batchBytes = 0;
+    let written = 0;
+    let writing: Promise<void> | null = null;
+    const drain = async () => {
+      const pending = writing;
+      writing = null;
+      await pending;
+    };
+    const flush = async () => {
+      await drain();
+      if (batchBytes === 0) return;
+      const pieces = batch;
+      const at = offset + written;
+      written += batchBytes;
+      batch = [];
+      batchBytes = 0;
+      writing = writeAllAt(handle, pieces, at);
+      // Its failure is thrown where it is awaited (next batch, or below).
+      writing.catch(() => undefined);
+    };
     try {
-      for await (const piece of body) {
-        const bytes = typeof piece === 'string' ? Buffer.from(piece) : piece;
-        if (size + bytes.length > options.limit) throw new ChunkTooBigError();
-        let done = 0;
-        while (done < bytes.length) {
-          const { bytesWritten } = await handle.write(
-            bytes,
-            done,
-            bytes.length - done,
-            offset + size + done,
-          );
-          done += bytesWritten;
+      try {
+        for await (const piece of body) {
+          const bytes = typeof piece === 'string' ? Buffer.from(piece) : piece;
+          if (size + bytes.length > options.limit) throw new ChunkTooBigError();
+          hash.update(bytes);
+          leaf.update(bytes);
+          size += bytes.length;
+          batch.push(bytes);
+          batchBytes += bytes.length;
+          if (batchBytes >= WRITE_BATCH) await flush();
         }
-        hash.update(bytes);
-        leaf.update(bytes);
-        size += bytes.length;
+        await flush();
+        await drain();
+      } finally {
+        // A write still on its way must end before the file is closed (its error, if the
+        // loop failed first, is the loop's).
+        await drain().catch(() => undefined);
       }
       if (options.truncate) await handle.truncate(offset + size);
       await handle.sync();
@@ -141,7 +197,10 @@ export class LocalUploadStaging implements UploadStaging {
     return { size, sha1: hash.digest('hex'), sha256: leaf.digest('hex') };
   }
 
-  /** Reads `length` bytes of a staged file from `offset`, in pieces of at most 4 MiB. */
+  /**
+   * Reads `length` bytes of a staged file from `offset`, in pieces of at most 4 MiB; each
+   * piece is a buffer of its own (a reader may keep it, or hand it to another thread).
+   */
   async *readRange(
     transaction: string,
     fileIndex: number,
@@ -150,10 +209,10 @@ export class LocalUploadStaging implements UploadStaging {
   ): AsyncGenerator<Uint8Array> {
     const handle = await fsp.open(this.fileOf(transaction, fileIndex), 'r');
     try {
-      const buffer = Buffer.allocUnsafe(Math.min(length, READ_PIECE));
       let done = 0;
       while (done < length) {
-        const want = Math.min(buffer.length, length - done);
+        const want = Math.min(READ_PIECE, length - done);
+        const buffer = Buffer.allocUnsafeSlow(want);
         const { bytesRead } = await handle.read(buffer, 0, want, offset + done);
         if (bytesRead === 0) throw new Error('Staged file is shorter than its chunks');
         yield buffer.subarray(0, bytesRead);

@@ -13,22 +13,38 @@ export interface DigestRow {
   generation: number;
 }
 
-/** The file's digest row, created empty when missing. */
+/**
+ * The file's digest row (created empty when missing) with, in one statement, the indexes of
+ * the file's received chunks from its next_chunk on, in file order.
+ */
 export async function loadDigest(
   db: Executor,
   uploadId: string,
   fileIndex: number,
-): Promise<DigestRow> {
-  await db.insert(uploadDigests).values({ uploadId, fileIndex }).onConflictDoNothing();
-  const rows = await db
-    .select({
-      nextChunk: uploadDigests.nextChunk,
-      sha1State: uploadDigests.sha1State,
-      generation: uploadDigests.generation,
-    })
-    .from(uploadDigests)
-    .where(and(eq(uploadDigests.uploadId, uploadId), eq(uploadDigests.fileIndex, fileIndex)));
-  return rows[0] ?? { nextChunk: 0, sha1State: null, generation: 0 };
+  filePath: string,
+): Promise<DigestRow & { received: number[] }> {
+  const select = () =>
+    db
+      .select({
+        nextChunk: uploadDigests.nextChunk,
+        sha1State: uploadDigests.sha1State,
+        generation: uploadDigests.generation,
+        received: sql<number[] | null>`array(
+          select ${uploadChunks.chunkIndex} from ${uploadChunks}
+          where ${uploadChunks.uploadId} = ${uploadDigests.uploadId}
+            and ${uploadChunks.filePath} = ${filePath}
+            and ${uploadChunks.chunkIndex} >= ${uploadDigests.nextChunk}
+          order by ${uploadChunks.chunkIndex})`,
+      })
+      .from(uploadDigests)
+      .where(and(eq(uploadDigests.uploadId, uploadId), eq(uploadDigests.fileIndex, fileIndex)));
+  let row = (await select())[0];
+  if (!row) {
+    await db.insert(uploadDigests).values({ uploadId, fileIndex }).onConflictDoNothing();
+    row = (await select())[0];
+  }
+  if (!row) return { nextChunk: 0, sha1State: null, generation: 0, received: [] };
+  return { ...row, received: (row.received ?? []).map(Number) };
 }
 
 /** Stores new progress unless somebody changed the row since `generation`; true on success. */
@@ -95,19 +111,6 @@ export async function listFileChunks(
     .from(uploadChunks)
     .where(and(eq(uploadChunks.uploadId, uploadId), eq(uploadChunks.filePath, filePath)))
     .orderBy(asc(uploadChunks.chunkIndex));
-}
-
-/** The chunk's recorded SHA-1, or null when it was not received yet. */
-export async function chunkSha1(
-  db: Executor,
-  uploadId: string,
-  chunkId: string,
-): Promise<string | null | undefined> {
-  const rows = await db
-    .select({ sha1: uploadChunks.sha1 })
-    .from(uploadChunks)
-    .where(and(eq(uploadChunks.uploadId, uploadId), eq(uploadChunks.chunkId, chunkId)));
-  return rows[0]?.sha1;
 }
 
 /** Forgets a staged file's chunks and its running SHA-1 (its bytes must be sent again). */

@@ -9,6 +9,11 @@ import { projects, uploadChunks, uploads } from '../schema';
 
 export type UploadRow = typeof uploads.$inferSelect;
 
+/** The rows of a result of db.execute (node-postgres and PGlite both answer `{rows}`). */
+function rowsOf<R>(result: unknown): R[] {
+  return (result as { rows: R[] }).rows;
+}
+
 export interface UploadWithProject {
   upload: UploadRow;
   /** Null when the project is scheduled for deletion. */
@@ -120,37 +125,59 @@ export interface ChunkRecord {
   at: Date;
 }
 
-/** Records an acknowledged chunk; a repeated chunk replaces the record and counts a write. */
-export async function recordChunk(db: Executor, chunk: ChunkRecord): Promise<void> {
-  await db
-    .insert(uploadChunks)
-    .values({
-      uploadId: chunk.uploadId,
-      chunkId: chunk.chunkId,
-      filePath: chunk.filePath,
-      chunkIndex: chunk.chunkIndex,
-      size: chunk.size,
-      sha1: chunk.sha1,
-      sha256: chunk.sha256,
-      receivedAt: chunk.at,
-      writes: 1,
-    })
-    .onConflictDoUpdate({
-      target: [uploadChunks.uploadId, uploadChunks.chunkId],
-      set: {
-        size: chunk.size,
-        sha1: chunk.sha1,
-        sha256: chunk.sha256,
-        receivedAt: chunk.at,
-        writes: sql`${uploadChunks.writes} + 1`,
-      },
-    });
+/**
+ * Records an acknowledged chunk and refreshes the upload's last_ping_at, in one statement; a
+ * repeated chunk replaces the record and counts a write. `recorded` is false when the upload
+ * no longer exists (nothing is recorded then); `previous` is the chunk's earlier record.
+ */
+export async function recordChunk(
+  db: Executor,
+  chunk: ChunkRecord,
+): Promise<{ recorded: boolean; previous: { sha1: string | null } | null }> {
+  const at = chunk.at.toISOString();
+  const result = await db.execute(sql`
+    WITH touched AS (
+      UPDATE ${uploads} SET last_ping_at = ${at}::timestamptz
+      WHERE id = ${chunk.uploadId}
+      RETURNING id
+    ), previous AS (
+      SELECT sha1 FROM ${uploadChunks}
+      WHERE upload_id = ${chunk.uploadId} AND chunk_id = ${chunk.chunkId}
+    ), recorded AS (
+      INSERT INTO ${uploadChunks}
+        (upload_id, chunk_id, file_path, chunk_index, size, sha1, sha256, received_at, writes)
+      SELECT id, ${chunk.chunkId}, ${chunk.filePath}, ${chunk.chunkIndex}, ${chunk.size},
+        ${chunk.sha1}, ${chunk.sha256}, ${at}::timestamptz, 1
+      FROM touched
+      ON CONFLICT (upload_id, chunk_id) DO UPDATE SET
+        size = excluded.size, sha1 = excluded.sha1, sha256 = excluded.sha256,
+        received_at = excluded.received_at, writes = ${uploadChunks}.writes + 1
+      RETURNING 1
+    )
+    SELECT
+      (SELECT count(*) FROM recorded)::int AS recorded,
+      (SELECT count(*) FROM previous)::int AS existed,
+      (SELECT sha1 FROM previous) AS previous_sha1`);
+  const row = rowsOf<{ recorded: number; existed: number; previous_sha1: string | null }>(
+    result,
+  )[0];
+  return {
+    recorded: Number(row?.recorded ?? 0) > 0,
+    previous: Number(row?.existed ?? 0) > 0 ? { sha1: row?.previous_sha1 ?? null } : null,
+  };
 }
 
-export async function deleteChunk(db: Executor, uploadId: string, chunkId: string): Promise<void> {
-  await db
+/** Forgets a chunk; true when it was recorded. */
+export async function deleteChunk(
+  db: Executor,
+  uploadId: string,
+  chunkId: string,
+): Promise<boolean> {
+  const rows = await db
     .delete(uploadChunks)
-    .where(and(eq(uploadChunks.uploadId, uploadId), eq(uploadChunks.chunkId, chunkId)));
+    .where(and(eq(uploadChunks.uploadId, uploadId), eq(uploadChunks.chunkId, chunkId)))
+    .returning({ chunkId: uploadChunks.chunkId });
+  return rows.length > 0;
 }
 
 export interface ChunkRow {

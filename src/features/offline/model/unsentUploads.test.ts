@@ -15,7 +15,6 @@ describe('countUnsentUploads', () => {
       chunks: {},
       transaction: null,
       error: null,
-      verified: [],
       totalBytes: 1,
       loadedBytes: 0,
       createdAt: 1,

@@ -8,7 +8,6 @@ import type { UploadOutcome, UploadPlan, UploadProgress } from '../model/types';
 import { PushHttp, pushPaths } from './http';
 import { waitForNetwork, type NetworkWatch } from './network';
 import { UploadQueue, type ChannelLike, type LocksLike } from './queue';
-import type { Hasher } from './runner';
 
 /** What the page provides to the backend. */
 export interface EngineCallbacks {
@@ -33,7 +32,6 @@ export interface BackendEnv {
   db: WaymarkDatabase;
   fetch: typeof fetch;
   baseUrl?: string;
-  createHasher(): Promise<Hasher>;
   locks?: LocksLike | null;
   channel?: ChannelLike | null;
   isOnline(): boolean;
@@ -91,7 +89,6 @@ export function createUploadBackend(env: BackendEnv): UploadBackend {
   const queue = new UploadQueue({
     db: env.db,
     http,
-    createHasher: env.createHasher,
     sleep: env.sleep ?? abortableSleep,
     waitForNetwork: (attempt, signal) => waitForNetwork(watch, attempt, signal),
     random: env.random ?? Math.random,

@@ -235,8 +235,13 @@ export class FakePushServer {
     const bad: typeof built = [];
     for (const item of built) if ((await sha1(item.bytes)) !== item.file.checksum) bad.push(item);
     if (bad.length > 0) {
+      // Like the real server: nothing is stored, the files' chunks are forgotten.
+      for (const { file } of bad) for (const chunk of file.chunks) tx.chunks.delete(chunk);
+      const paths = bad.map((b) => b.file.path);
       return json(422, {
-        detail: `Files do not match their declared size or checksum: ${bad.map((b) => b.file.path).join(', ')} (UploadError)`,
+        code: 'UploadError',
+        detail: `Files do not match their declared size or checksum: ${paths.join(', ')} (UploadError)`,
+        files: paths,
       });
     }
     for (const { file, bytes } of built) {

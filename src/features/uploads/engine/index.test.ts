@@ -1,5 +1,4 @@
 import { act, renderHook, waitFor } from '@testing-library/react';
-import { createSHA1 } from 'hash-wasm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { api } from '../../../api';
 import type { UploadOutcome } from '../model/types';
@@ -22,7 +21,6 @@ function useInProcessBackend(server: FakePushServer) {
     createUploadBackend({
       db,
       fetch: server.fetch,
-      createHasher: () => createSHA1(),
       locks: null,
       channel: null,
       isOnline: () => true,

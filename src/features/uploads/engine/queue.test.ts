@@ -194,7 +194,7 @@ describe('upload queue', () => {
     expect(server.version).toBe(1);
   });
 
-  it('fails before finish when a file changed since it was analysed', async () => {
+  it('fails when the server finds that a file changed since it was analysed', async () => {
     const tab = openTab(server, db);
     const { plan } = await planFor(server, { 'a.bin': bytes(BIG, 1) });
     const changed = new Map([['a.bin', new Blob([bytes(BIG, 2)])]]);
@@ -206,8 +206,10 @@ describe('upload queue', () => {
       projectPath: 'ws/proj',
       error: fileChangedMessage('a.bin'),
     });
-    expect(server.count('finish')).toBe(0);
+    expect(server.count('finish')).toBe(1);
     expect(server.count('cancel')).toBe(1);
+    expect(server.transactions.size).toBe(0);
+    expect(server.version).toBe(0);
     expect(tab.queue.list()).toMatchObject([
       { id, phase: 'failed', error: fileChangedMessage('a.bin') },
     ]);

@@ -128,7 +128,6 @@ export class UploadQueue {
       transaction: null,
       phase: 'queued',
       error: null,
-      verified: [],
       totalBytes: uploaded.reduce((sum, f) => sum + f.size, 0),
       loadedBytes: 0,
       createdAt: now,

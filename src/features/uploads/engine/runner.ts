@@ -1,12 +1,15 @@
 /**
  * Runs one upload to its end (issue 5, client section): start the push (or reuse the stored
- * transaction), ask the server what it holds, read each file chunk by chunk while feeding an
- * incremental SHA-1, send every chunk that is neither acknowledged in IndexedDB nor held by
- * the server (at most `concurrency` at once), check each file's SHA-1 against the plan, then
- * finish. Failures are sorted: a lost connection waits for the network, 5xx/408/429 back off
- * (1 s, 2 s, 4 s … 30 s), a vanished transaction is resolved by looking at the project, and
- * anything else fails the upload with the server's reason. Every pass starts from the status
- * call, so whatever happened before (reload, crash, server restart) only missing chunks go out.
+ * transaction), ask the server what it holds, send every chunk that is neither acknowledged in
+ * IndexedDB nor held by the server (at most `concurrency` at once; each request body is the
+ * file's Blob slice, which the browser streams without reading it into this worker), then
+ * finish. The server checks every file's size and SHA-1 against the plan at finish: a file
+ * whose bytes differ from what was analysed fails the upload (its transaction is cancelled),
+ * so wrong bytes never become a version. Failures are sorted: a lost connection waits for the
+ * network, 5xx/408/429 back off (1 s, 2 s, 4 s … 30 s), a vanished transaction is resolved by
+ * looking at the project, and anything else fails the upload with the server's reason. Every
+ * pass starts from the status call, so whatever happened before (reload, crash, server
+ * restart) only missing chunks go out.
  */
 import type { UploadChunkAck, UploadRecord, WaymarkDatabase } from '../../../db/db';
 import type { ProjectDetail } from '../../projects/model/project';
@@ -30,29 +33,21 @@ import type { ProgressTracker } from './progress';
 
 /** Chunk requests in flight at once. */
 export const DEFAULT_CONCURRENCY = 4;
-/** Hash-wasm is fed in slices of this size (spec 001 §9: SHA-1 in 256 KB slices). */
-export const HASH_SLICE_SIZE = 256 * 1024;
 /** Server answers (400) that mean "busy, try again later", not "wrong request". */
 export const BUSY_DETAILS: readonly string[] = [
   'Another process is running. Please try later.',
   'The upload is being finished',
 ];
 export const UPLOAD_CANCELED_DETAIL = 'Upload was probably canceled';
+/** Start of the finish answer (422) naming files whose size or SHA-1 differ from the plan. */
+export const FILES_MISMATCH_DETAIL = 'Files do not match their declared size or checksum';
 const MAX_RESYNCS = 5;
-
-/** The part of hash-wasm's IHasher the runner uses. */
-export interface Hasher {
-  init(): unknown;
-  update(data: Uint8Array): unknown;
-  digest(encoding: 'hex'): string;
-}
 
 export interface RunnerDeps {
   db: WaymarkDatabase;
   http: PushHttp;
   /** The bytes of `path` of upload `uploadId`, or undefined when they are gone. */
   blob(uploadId: string, path: string): Promise<Blob | undefined>;
-  createHasher(): Promise<Hasher>;
   sleep(ms: number, signal: AbortSignal): Promise<void>;
   /** Resolves when the network seems back; `attempt` counts consecutive network failures. */
   waitForNetwork(attempt: number, signal: AbortSignal): Promise<void>;
@@ -67,6 +62,8 @@ export type RunResult =
 /** Runs up to `limit` tasks at once; the first failure stops new tasks. */
 class TaskPool {
   private readonly inflight = new Set<Promise<void>>();
+  /** Work followed without holding a place (see `follow`). */
+  private readonly followed = new Set<Promise<void>>();
   private failure: { error: unknown } | null = null;
 
   constructor(private readonly limit: number) {}
@@ -91,9 +88,23 @@ class TaskPool {
     this.inflight.add(running);
   }
 
-  /** Waits for every running task (never throws). */
+  /** Follows `work` without holding a place: its failure counts as a task's. */
+  follow(work: Promise<void>): void {
+    const followed: Promise<void> = work
+      .catch((error: unknown) => {
+        this.failure ??= { error };
+      })
+      .finally(() => {
+        this.followed.delete(followed);
+      });
+    this.followed.add(followed);
+  }
+
+  /** Waits for every running task and followed work (never throws). */
   async settle(): Promise<void> {
-    while (this.inflight.size > 0) await Promise.all([...this.inflight]);
+    while (this.inflight.size + this.followed.size > 0) {
+      await Promise.all([...this.inflight, ...this.followed]);
+    }
   }
 
   throwIfFailed(): void {
@@ -233,7 +244,7 @@ class UploadRun {
   private async resetTransaction(transaction: string | null): Promise<void> {
     const { db } = this.deps;
     await db.transaction('rw', db.uploads, db.uploadChunks, async () => {
-      await db.uploads.update(this.id, { transaction, verified: [] });
+      await db.uploads.update(this.id, { transaction });
       await db.uploadChunks.where('uploadId').equals(this.id).delete();
     });
   }
@@ -315,7 +326,7 @@ class UploadRun {
     try {
       for (const file of files) {
         const ids = record.chunks[file.path] ?? [];
-        if (ids.every((c) => done.has(c)) && record.verified.includes(file.path)) continue;
+        if (ids.every((c) => done.has(c))) continue;
         await this.sendFile(file, ids, done, transaction, pool);
       }
       await pool.settle();
@@ -339,10 +350,21 @@ class UploadRun {
       );
       throw new ResyncNeeded('The server is missing chunks');
     }
+    const mismatched = (finish.data as { files?: unknown } | undefined)?.files;
+    if (
+      finish.status === 422 &&
+      detailOf(finish.data)?.startsWith(FILES_MISMATCH_DETAIL) &&
+      Array.isArray(mismatched) &&
+      mismatched.length > 0
+    ) {
+      // The bytes sent are not the ones analysed (the file changed meanwhile): the server
+      // stored nothing; the transaction is cancelled as the upload fails.
+      throw new UploadFailure(fileChangedMessage(String(mismatched[0])));
+    }
     throw answerError(finish);
   }
 
-  /** Reads, hashes and sends the missing chunks of one file. */
+  /** Sends the missing chunks of one file (each request body is the file's Blob slice). */
   private async sendFile(
     file: PlannedFile,
     ids: string[],
@@ -353,31 +375,17 @@ class UploadRun {
     const blob = await this.deps.blob(this.id, file.path);
     if (!blob) throw new UploadFailure(fileMissingMessage(file.path));
     if (blob.size !== file.size) throw new UploadFailure(fileChangedMessage(file.path));
-    const hasher = await this.deps.createHasher();
-    hasher.init();
     for (const [index, chunkId] of ids.entries()) {
+      if (done.has(chunkId)) continue;
       this.signal.throwIfAborted();
       pool.throwIfFailed();
-      if (pool.size === 0) this.tracker.setPhase('hashing');
       const { start, end } = chunkRange(file.size, index);
-      const slice = blob.slice(start, end);
-      const bytes = new Uint8Array(await slice.arrayBuffer());
-      for (let at = 0; at < bytes.length; at += HASH_SLICE_SIZE) {
-        hasher.update(bytes.subarray(at, at + HASH_SLICE_SIZE));
-      }
-      if (!done.has(chunkId)) {
-        // The request body is the Blob slice: the browser streams it from the file (or
-        // IndexedDB) without another copy in this worker; the bytes read for hashing go.
-        await pool.run(() => this.sendChunk(chunkId, slice, transaction, done));
-        this.tracker.setPhase('uploading');
-      }
-    }
-    if (hasher.digest('hex') !== file.checksum.toLowerCase()) {
-      throw new UploadFailure(fileChangedMessage(file.path));
-    }
-    const record = await this.record();
-    if (!record.verified.includes(file.path)) {
-      await this.deps.db.uploads.update(this.id, { verified: [...record.verified, file.path] });
+      // The browser streams the slice from the file (or IndexedDB) itself: the bytes never
+      // pass through this worker.
+      await pool.run(() =>
+        this.sendChunk(chunkId, blob.slice(start, end), transaction, done, pool),
+      );
+      this.tracker.setPhase('uploading');
     }
   }
 
@@ -386,6 +394,7 @@ class UploadRun {
     bytes: Blob,
     transaction: string,
     done: Set<string>,
+    pool: TaskPool,
   ): Promise<void> {
     const answer = await this.deps.http.call({
       method: 'POST',
@@ -395,13 +404,13 @@ class UploadRun {
     });
     if (isGone(answer)) throw new TransactionGone(detailOf(answer.data) ?? 'Transaction gone');
     if (!isOk(answer)) throw answerError(answer);
-    await this.deps.db.uploadChunks.put({
-      uploadId: this.id,
-      chunkId,
-      transaction,
-      size: bytes.size,
-      at: this.deps.now(),
-    });
+    // The acknowledgement is written to IndexedDB while the next chunk goes out (finish waits
+    // for it); should it be lost, the status call of the next attempt tells the same.
+    pool.follow(
+      this.deps.db.uploadChunks
+        .put({ uploadId: this.id, chunkId, transaction, size: bytes.size, at: this.deps.now() })
+        .then(() => undefined),
+    );
     done.add(chunkId);
     this.progressMade = true;
     this.tracker.chunkDone(bytes.size);

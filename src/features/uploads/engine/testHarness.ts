@@ -2,7 +2,6 @@
  * Tests only: builds upload queues ("tabs") on a shared fake-indexeddb database, a fake push
  * server, a fake Web Locks manager and an in-memory BroadcastChannel.
  */
-import { createSHA1 } from 'hash-wasm';
 import { openDatabase, type WaymarkDatabase } from '../../../db/db';
 import type { UploadOutcome, UploadPlan, UploadProgress } from '../model/types';
 import type { FakePushServer } from './fakePushServer';
@@ -133,7 +132,6 @@ export function openTab(
   tab.queue = new UploadQueue({
     db,
     http,
-    createHasher: () => createSHA1(),
     sleep: async (ms, signal) => {
       signal.throwIfAborted();
       tab.sleeps.push(ms);

@@ -1,0 +1,167 @@
+/**
+ * Continues a serialized SHA-1 state (hash-wasm's save format, so any instance can pick it
+ * up from the database) over more bytes, in a worker thread (lib/sha1.worker.mjs): the
+ * running SHA-1 of an upload is the slowest hash the server computes (WebAssembly, no CPU
+ * SHA instructions), and there it runs beside the requests instead of holding them up.
+ * One worker per process is started on first use and kept (it does not keep the process
+ * alive). When the worker fails or cannot start, the bytes are read again and hashed on the
+ * main thread.
+ */
+import { createReadStream } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import { createSHA1 } from 'hash-wasm';
+
+/**
+ * Where the bytes come from: a range of a file on this machine (the worker reads it itself,
+ * outside the thread pool the requests' writes and fsyncs use), or a reader.
+ */
+export type Sha1Source =
+  { file: string; offset: number; length: number } | { read: () => AsyncIterable<Uint8Array> };
+
+type Answer = { id: number; state: Uint8Array } | { id: number; error: string };
+
+interface Session {
+  resolve(state: Uint8Array): void;
+  reject(error: Error): void;
+}
+
+let worker: Worker | null = null;
+let workerUnavailable = false;
+let nextId = 1;
+const sessions = new Map<number, Session>();
+
+function startWorker(): Worker {
+  const thread = new Worker(new URL('./sha1.worker.mjs', import.meta.url));
+  let answered = false;
+  thread.unref();
+  thread.on('message', (answer: Answer) => {
+    answered = true;
+    const session = sessions.get(answer.id);
+    if (!session) return;
+    sessions.delete(answer.id);
+    if (sessions.size === 0) thread.unref();
+    if ('state' in answer) session.resolve(answer.state);
+    else session.reject(new Error(answer.error));
+  });
+  const gone = (error: Error) => {
+    if (worker !== thread) return;
+    worker = null;
+    // A worker that never answered will not do better next time: hash on this thread.
+    if (!answered) workerUnavailable = true;
+    const waiting = [...sessions.values()];
+    sessions.clear();
+    for (const session of waiting) session.reject(error);
+  };
+  thread.on('error', gone);
+  thread.on('exit', (code) => gone(new Error(`The SHA-1 worker exited with code ${code}`)));
+  return thread;
+}
+
+/** A piece that owns its whole buffer can be moved to the worker instead of copied. */
+function transferable(piece: Uint8Array): ArrayBuffer[] {
+  const { buffer } = piece;
+  return buffer instanceof ArrayBuffer &&
+    piece.byteOffset === 0 &&
+    piece.byteLength === buffer.byteLength
+    ? [buffer]
+    : [];
+}
+
+async function continueInWorker(
+  thread: Worker,
+  state: Uint8Array | null,
+  source: Sha1Source,
+  onReadError: () => void,
+): Promise<Uint8Array> {
+  const id = nextId++;
+  const answer = new Promise<Uint8Array>((resolve, reject) => {
+    sessions.set(id, { resolve, reject });
+  });
+  // A failure is thrown where the answer is awaited (the worker may die while bytes are sent).
+  answer.catch(() => undefined);
+  // Keep the process alive while an answer is due.
+  thread.ref();
+  try {
+    thread.postMessage({ id, op: 'start', state });
+    if ('file' in source) {
+      thread.postMessage({
+        id,
+        op: 'file',
+        path: source.file,
+        offset: source.offset,
+        length: source.length,
+      });
+    } else {
+      for await (const piece of source.read()) {
+        thread.postMessage({ id, op: 'update', bytes: piece }, transferable(piece));
+      }
+    }
+  } catch (error) {
+    onReadError();
+    // Reading failed: the worker forgets the hash when asked for a state it cannot give.
+    sessions.delete(id);
+    if (sessions.size === 0) thread.unref();
+    thread.postMessage({ id, op: 'drop' });
+    throw error;
+  }
+  thread.postMessage({ id, op: 'save' });
+  return answer;
+}
+
+async function* readFile(file: string, offset: number, length: number): AsyncGenerator<Uint8Array> {
+  if (length === 0) return;
+  let done = 0;
+  for await (const piece of createReadStream(file, { start: offset, end: offset + length - 1 })) {
+    done += (piece as Buffer).length;
+    yield piece as Buffer;
+  }
+  if (done !== length) throw new Error('The file is shorter than expected');
+}
+
+async function continueHere(state: Uint8Array | null, source: Sha1Source): Promise<Uint8Array> {
+  const bytes =
+    'file' in source ? readFile(source.file, source.offset, source.length) : source.read();
+  const hasher = await createSHA1();
+  if (state) hasher.load(state);
+  else hasher.init();
+  for await (const piece of bytes) hasher.update(piece);
+  return hasher.save();
+}
+
+/**
+ * The SHA-1 state after `state` (null: a new hash) continued over the bytes of `source`
+ * (read twice when the worker fails: the second time on the main thread).
+ */
+export async function continueSha1(
+  state: Uint8Array | null,
+  source: Sha1Source,
+): Promise<Uint8Array> {
+  if (!workerUnavailable) {
+    try {
+      worker ??= startWorker();
+    } catch {
+      workerUnavailable = true;
+    }
+  }
+  const thread = worker;
+  if (thread) {
+    let readFailed = false;
+    try {
+      return await continueInWorker(thread, state, source, () => {
+        readFailed = true;
+      });
+    } catch (error) {
+      if (readFailed) throw error;
+      // The worker failed (or could not read the file): hash here this time.
+    }
+  }
+  return continueHere(state, source);
+}
+
+/** SHA-1 (hex) of everything a saved state covers. */
+export async function finalSha1(state: Uint8Array | null): Promise<string> {
+  const hasher = await createSHA1();
+  if (state) hasher.load(state);
+  else hasher.init();
+  return hasher.digest('hex');
+}
