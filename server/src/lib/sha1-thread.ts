@@ -10,6 +10,7 @@
 import { createReadStream } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { createSHA1 } from 'hash-wasm';
+import { WorkerSlot } from './worker-thread';
 
 /**
  * Where the bytes come from: a range of a file on this machine (the worker reads it itself,
@@ -25,10 +26,9 @@ interface Session {
   reject(error: Error): void;
 }
 
-let worker: Worker | null = null;
-let workerUnavailable = false;
 let nextId = 1;
 const sessions = new Map<number, Session>();
+const slot = new WorkerSlot(startWorker);
 
 function startWorker(): Worker {
   const thread = new Worker(new URL('./sha1.worker.mjs', import.meta.url));
@@ -44,10 +44,8 @@ function startWorker(): Worker {
     else session.reject(new Error(answer.error));
   });
   const gone = (error: Error) => {
-    if (worker !== thread) return;
-    worker = null;
     // A worker that never answered will not do better next time: hash on this thread.
-    if (!answered) workerUnavailable = true;
+    if (!slot.ended(thread, answered)) return;
     const waiting = [...sessions.values()];
     sessions.clear();
     for (const session of waiting) session.reject(error);
@@ -136,14 +134,7 @@ export async function continueSha1(
   state: Uint8Array | null,
   source: Sha1Source,
 ): Promise<Uint8Array> {
-  if (!workerUnavailable) {
-    try {
-      worker ??= startWorker();
-    } catch {
-      workerUnavailable = true;
-    }
-  }
-  const thread = worker;
+  const thread = slot.get();
   if (thread) {
     let readFailed = false;
     try {

@@ -26,6 +26,38 @@ type Answer<Result> = { id: number } & (
   | { kind: 'failed'; message: string }
 );
 
+/**
+ * The process's one worker of a kind: started on first use and again after it died; never
+ * again once one died before it had loaded (the work then runs on the main thread).
+ */
+export class WorkerSlot {
+  private worker: Worker | null = null;
+  private unavailable = false;
+
+  constructor(private readonly start: () => Worker) {}
+
+  /** The running worker, started when needed; null when no worker thread can be had. */
+  get(): Worker | null {
+    if (!this.unavailable) {
+      try {
+        this.worker ??= this.start();
+      } catch {
+        this.unavailable = true;
+      }
+    }
+    return this.worker;
+  }
+
+  /** `thread` ended: false when it was not the slot's worker any more (already handled). */
+  ended(thread: Worker, loaded: boolean): boolean {
+    if (this.worker !== thread) return false;
+    this.worker = null;
+    // A worker that never loaded cannot be had here: do the work on the main thread from now on.
+    if (!loaded) this.unavailable = true;
+    return true;
+  }
+}
+
 interface Pending<Request, Result> {
   request: Request;
   resolve(result: Result): void;
@@ -46,10 +78,9 @@ export interface ThreadRunnerOptions<Request, Result> {
 export function threadRunner<Request, Result>(
   options: ThreadRunnerOptions<Request, Result>,
 ): (request: Request) => Promise<Result> {
-  let worker: Worker | null = null;
-  let workerUnavailable = false;
   let nextId = 1;
   const pending = new Map<number, Pending<Request, Result>>();
+  const slot = new WorkerSlot(startWorker);
 
   function startWorker(): Worker {
     const thread = new Worker(options.url);
@@ -68,12 +99,9 @@ export function threadRunner<Request, Result>(
       } else waiting.reject(new Error(answer.message));
     });
     const gone = (error: Error) => {
-      if (worker !== thread) return;
-      worker = null;
+      if (!slot.ended(thread, loaded)) return;
       const waiting = [...pending.values()];
       pending.clear();
-      // A worker that never loaded cannot be had here: do the work on this thread from now on.
-      if (!loaded) workerUnavailable = true;
       for (const { request, resolve, reject } of waiting) {
         if (loaded) reject(error);
         else options.runHere(request).then(resolve, reject);
@@ -85,14 +113,7 @@ export function threadRunner<Request, Result>(
   }
 
   return (request) => {
-    if (!workerUnavailable) {
-      try {
-        worker ??= startWorker();
-      } catch {
-        workerUnavailable = true;
-      }
-    }
-    const thread = worker;
+    const thread = slot.get();
     if (!thread) return options.runHere(request);
     const id = nextId++;
     return new Promise<Result>((resolve, reject) => {
