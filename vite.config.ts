@@ -44,6 +44,48 @@ function mantineComponentCss(): Plugin {
   };
 }
 
+/**
+ * Two imports that put code for popups into the shell's chunk (issue 8's bundle budget), pointed
+ * at small local modules in the build (tests and the dev server use the packages as they are):
+ * - Mantine's ScrollArea (the sidebar's) imports one hook, `useMergeRefs`, from @floating-ui/react,
+ *   a single module: so all of floating-ui (~13 KB gzipped) went with every scroll area, even with
+ *   menus and tooltips loaded on first use. It gets a copy of the hook (src/lib/useMergeRefs.ts).
+ * - AppShell's header, footer and aside read one class name from react-remove-scroll, which
+ *   brought its scroll-locking code (~3 KB); they get the class names alone
+ *   (src/lib/removeScrollClassNames.ts).
+ * Menus, popovers, tooltips and dialogs keep importing the packages themselves, in their chunks.
+ */
+function shellWithoutFloatingCode(): Plugin {
+  const redirects = [
+    {
+      source: '@floating-ui/react',
+      importer: /\/@mantine\/core\/esm\/components\/ScrollArea\/ScrollArea\.mjs$/,
+      to: 'src/lib/useMergeRefs.ts',
+    },
+    {
+      source: 'react-remove-scroll',
+      importer:
+        /\/@mantine\/core\/esm\/components\/AppShell\/AppShell(Header|Footer|Aside)\/\w+\.mjs$/,
+      to: 'src/lib/removeScrollClassNames.ts',
+    },
+  ];
+  let root = process.cwd();
+  return {
+    name: 'waymark-shell-without-floating-code',
+    apply: 'build',
+    enforce: 'pre',
+    configResolved(config) {
+      root = config.root;
+    },
+    resolveId(source, importer) {
+      if (!importer) return null;
+      const path = importer.split('?')[0] ?? importer;
+      const redirect = redirects.find((r) => r.source === source && r.importer.test(path));
+      return redirect ? `${root}/${redirect.to}` : null;
+    },
+  };
+}
+
 /** The modules that render each first screen: the entry, and the route components it lazily loads. */
 const FIRST_SCREENS = {
   signIn: ['src/routes/login.{-$reset}.tsx?tsr-split=component'],
@@ -118,6 +160,7 @@ const firstScreens = firstScreenChunks();
 export default defineConfig({
   plugins: [
     mantineComponentCss(),
+    shellWithoutFloatingCode(),
     firstScreens.plugin,
     // The router plugin must come before react(): it generates src/routeTree.gen.ts.
     tanstackRouter({ target: 'react', autoCodeSplitting: true }),
