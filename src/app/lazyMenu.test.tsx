@@ -77,4 +77,23 @@ describe('lazyMenu', () => {
     await waitFor(() => expect(screen.queryByRole('menu')).not.toBeInTheDocument());
     expect(screen.getByRole('button', { name: 'Actions' })).toHaveFocus();
   });
+
+  it('keeps the plain button when the menu cannot be loaded (offline)', async () => {
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const LazyMenu = lazyMenu<{ onPick: (item: string) => void }>(() =>
+      Promise.reject(new Error('Failed to fetch dynamically imported module')),
+    );
+    const { user } = await renderWithRouter(
+      <LazyMenu onPick={() => {}} target={<ActionIcon aria-label="Actions">+</ActionIcon>} />,
+    );
+    await user.click(screen.getByRole('button', { name: 'Actions' }));
+    // React reports the failure it caught; the page goes on with the plain button.
+    await waitFor(() => expect(quiet).toHaveBeenCalled());
+    expect(screen.getByRole('button', { name: 'Actions' })).toHaveAttribute(
+      'aria-expanded',
+      'false',
+    );
+    expect(screen.queryByRole('menu')).not.toBeInTheDocument();
+    quiet.mockRestore();
+  });
 });

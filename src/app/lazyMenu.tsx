@@ -22,6 +22,7 @@ import {
   type ReactElement,
   type Ref,
 } from 'react';
+import { LoadFailed } from './LoadFailed';
 
 interface TriggerProps {
   onClick?: (event: MouseEvent<HTMLElement>) => void;
@@ -89,10 +90,12 @@ export function lazyMenu<P extends object>(
 
     const real = cloneElement(target, { ref: setButton } as Partial<TriggerProps>);
     return (
-      <Suspense fallback={plain}>
-        <Loaded {...props} target={real} />
-        {phase === 'opening' && <OpenOnMount button={button} onOpened={opened} />}
-      </Suspense>
+      <LoadFailed fallback={plain}>
+        <Suspense fallback={plain}>
+          <Loaded {...props} target={real} />
+          {phase === 'opening' && <OpenOnMount button={button} onOpened={opened} />}
+        </Suspense>
+      </LoadFailed>
     );
   }
   return LazyMenu;

@@ -19,6 +19,7 @@ import {
   type ReactNode,
   type Ref,
 } from 'react';
+import { LoadFailed } from './LoadFailed';
 
 interface ChildProps {
   onPointerEnter?: (event: PointerEvent<HTMLElement>) => void;
@@ -74,14 +75,16 @@ export function LazyTooltip({ label, withArrow, children }: LazyTooltipProps) {
     <>
       {child}
       {wanted && (
-        <Suspense fallback={null}>
-          <LoadedTooltip
-            target={element}
-            opened={opened}
-            withArrow={withArrow}
-            label={<span id={labelId}>{label}</span>}
-          />
-        </Suspense>
+        <LoadFailed fallback={null}>
+          <Suspense fallback={null}>
+            <LoadedTooltip
+              target={element}
+              opened={opened}
+              withArrow={withArrow}
+              label={<span id={labelId}>{label}</span>}
+            />
+          </Suspense>
+        </LoadFailed>
       )}
     </>
   );
