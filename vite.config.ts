@@ -45,15 +45,12 @@ function mantineComponentCss(): Plugin {
 }
 
 /**
- * Two imports that put code for popups into the shell's chunk (issue 8's bundle budget), pointed
- * at small local modules in the build (tests and the dev server use the packages as they are):
- * - Mantine's ScrollArea (the sidebar's) imports one hook, `useMergeRefs`, from @floating-ui/react,
- *   a single module: so all of floating-ui (~13 KB gzipped) went with every scroll area, even with
- *   menus and tooltips loaded on first use. It gets a copy of the hook (src/lib/useMergeRefs.ts).
- * - AppShell's header, footer and aside read one class name from react-remove-scroll, which
- *   brought its scroll-locking code (~3 KB); they get the class names alone
- *   (src/lib/removeScrollClassNames.ts).
- * Menus, popovers, tooltips and dialogs keep importing the packages themselves, in their chunks.
+ * Mantine's ScrollArea (the sidebar's and every table's) imports one hook, `useMergeRefs`, from
+ * @floating-ui/react, a single module: so all of floating-ui (~13 KB gzipped) went into the chunk
+ * of every screen with a scroll area, even with menus and tooltips loaded on first use (issue 8's
+ * bundle budget). In the build it gets a copy of the hook (src/lib/useMergeRefs.ts); tests and the
+ * dev server use the package as it is. Menus, popovers and tooltips keep importing floating-ui
+ * itself, in their own chunks.
  */
 function shellWithoutFloatingCode(): Plugin {
   const redirects = [
@@ -61,12 +58,6 @@ function shellWithoutFloatingCode(): Plugin {
       source: '@floating-ui/react',
       importer: /\/@mantine\/core\/esm\/components\/ScrollArea\/ScrollArea\.mjs$/,
       to: 'src/lib/useMergeRefs.ts',
-    },
-    {
-      source: 'react-remove-scroll',
-      importer:
-        /\/@mantine\/core\/esm\/components\/AppShell\/AppShell(Header|Footer|Aside)\/\w+\.mjs$/,
-      to: 'src/lib/removeScrollClassNames.ts',
     },
   ];
   let root = process.cwd();
