@@ -44,6 +44,39 @@ function mantineComponentCss(): Plugin {
   };
 }
 
+/**
+ * Mantine's ScrollArea (the sidebar's and every table's) imports one hook, `useMergeRefs`, from
+ * @floating-ui/react, a single module: so all of floating-ui (~13 KB gzipped) went into the chunk
+ * of every screen with a scroll area, even with menus and tooltips loaded on first use (issue 8's
+ * bundle budget). In the build it gets a copy of the hook (src/lib/useMergeRefs.ts); tests and the
+ * dev server use the package as it is. Menus, popovers and tooltips keep importing floating-ui
+ * itself, in their own chunks.
+ */
+function shellWithoutFloatingCode(): Plugin {
+  const redirects = [
+    {
+      source: '@floating-ui/react',
+      importer: /\/@mantine\/core\/esm\/components\/ScrollArea\/ScrollArea\.mjs$/,
+      to: 'src/lib/useMergeRefs.ts',
+    },
+  ];
+  let root = process.cwd();
+  return {
+    name: 'waymark-shell-without-floating-code',
+    apply: 'build',
+    enforce: 'pre',
+    configResolved(config) {
+      root = config.root;
+    },
+    resolveId(source, importer) {
+      if (!importer) return null;
+      const path = importer.split('?')[0] ?? importer;
+      const redirect = redirects.find((r) => r.source === source && r.importer.test(path));
+      return redirect ? `${root}/${redirect.to}` : null;
+    },
+  };
+}
+
 /** The modules that render each first screen: the entry, and the route components it lazily loads. */
 const FIRST_SCREENS = {
   signIn: ['src/routes/login.{-$reset}.tsx?tsr-split=component'],
@@ -53,15 +86,105 @@ const FIRST_SCREENS = {
   ],
 };
 
+/** One static import or re-export of a module: its specifier and the names it takes ('*': all). */
+interface StaticImport {
+  spec: string;
+  names: string[] | '*';
+}
+
+const IMPORT_FROM =
+  /(?:^|[;\n])\s*(?:import|export)\s*(?:type\s+)?([\w$]+\s*,?\s*)?(\*\s*(?:as\s+[\w$]+)?|\{[^}]*\})?\s*from\s*["']([^"']+)["']/g;
+const BARE_IMPORT = /(?:^|[;\n])\s*import\s*["']([^"']+)["']/g;
+
+/** The static imports and re-exports of a module's code (after the build's transforms). */
+function staticImports(code: string): StaticImport[] {
+  const found: StaticImport[] = [];
+  for (const [, defaultName, bindings, spec] of code.matchAll(IMPORT_FROM)) {
+    if (!spec) continue;
+    if (bindings?.trim().startsWith('*')) {
+      found.push({ spec, names: '*' });
+      continue;
+    }
+    const names = (bindings ?? '')
+      .replace(/[{}]/g, '')
+      .split(',')
+      .map(
+        (binding) =>
+          binding
+            .trim()
+            .replace(/^type\s+/, '')
+            .split(/\s+as\s+/)[0]
+            ?.trim() ?? '',
+      )
+      .filter(Boolean);
+    if (defaultName?.trim()) names.push('default');
+    found.push({ spec, names });
+  }
+  for (const [, spec] of code.matchAll(BARE_IMPORT)) if (spec) found.push({ spec, names: [] });
+  return found;
+}
+
+/**
+ * A package's barrel (an index module that only imports and re-exports): where each export name
+ * comes from (`specifier\0name`), and the modules it re-exports whole. Null for a module with code
+ * of its own.
+ */
+function parseBarrel(
+  code: string,
+): { local: Map<string, string>; exported: Map<string, string>; stars: string[] } | null {
+  const rest = code
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\/\/[^\n]*/g, '')
+    .replace(IMPORT_FROM, '')
+    .replace(/(?:^|[;\n])\s*export\s*\{[^}]*\}\s*;?/g, '')
+    .replace(/["']use client["'];?/g, '')
+    .replace(/[;\s]/g, '');
+  if (rest !== '') return null;
+  const local = new Map<string, string>(); // local name → specifier
+  const exported = new Map<string, string>(); // exported name → specifier or local name
+  const stars: string[] = [];
+  for (const [statement, , bindings, spec] of code.matchAll(IMPORT_FROM)) {
+    if (!spec) continue;
+    const reexport = /^\s*[;\n]?\s*export/.test(statement);
+    if (bindings?.trim().startsWith('*')) {
+      if (reexport && !/as/.test(bindings)) stars.push(spec);
+      continue;
+    }
+    for (const binding of (bindings ?? '').replace(/[{}]/g, '').split(',')) {
+      const [name, alias] = binding
+        .trim()
+        .split(/\s+as\s+/)
+        .map((part) => part.trim());
+      if (!name) continue;
+      if (reexport) exported.set(alias ?? name, `${spec}\0${name}`);
+      else local.set(alias ?? name, spec);
+    }
+  }
+  for (const [, list] of code.matchAll(/(?:^|[;\n])\s*export\s*\{([^}]*)\}\s*(?!\s*from)/g)) {
+    for (const binding of (list ?? '').split(',')) {
+      const [name, alias] = binding
+        .trim()
+        .split(/\s+as\s+/)
+        .map((part) => part.trim());
+      const spec = name ? local.get(name) : undefined;
+      if (name && spec) exported.set(alias ?? name, `${spec}\0${name}`);
+    }
+  }
+  return { local, exported, stars };
+}
+
 /**
  * Fewer, larger chunks for the first screens (issue 8's bundle budget): by default every module
  * that two lazy routes share becomes a chunk of its own, so the projects list loaded ~70 small
  * files, and each compresses worse alone. After the module graph is known, this sorts the
  * statically imported app modules of the entry, of the sign-in route and of the projects list
  * (shell and list) into one chunk each (app modules both routes import go to a fourth); each
- * chunk also takes the package modules its app modules use, so package code both routes use
- * (Mantine inputs, @mantine/form) lands in the sign-in chunk, which the projects list then
- * loads too. Lazily imported code (the upload center, other routes) stays out of them all.
+ * chunk also takes the package modules its app modules use. Package modules that both screens
+ * use (Mantine's inputs, for instance) go to the entry's chunk: which ones is found by following
+ * each screen's imports by name through the packages' barrels (an `import { TextInput } from
+ * '@mantine/core'` needs TextInput's module, not every component the barrel lists), so the
+ * projects list does not load the sign-in chunk (and @mantine/form) for them. Lazily imported
+ * code (the upload center, other routes) stays out of them all.
  */
 function firstScreenChunks() {
   const groupOf = new Map<string, string>();
@@ -72,7 +195,7 @@ function firstScreenChunks() {
     configResolved(config) {
       root = config.root;
     },
-    buildEnd() {
+    async buildEnd() {
       groupOf.clear();
       const closure = (ids: readonly string[]): Set<string> => {
         const seen = new Set<string>();
@@ -89,6 +212,67 @@ function firstScreenChunks() {
         }
         return seen;
       };
+
+      // Every module a screen needs, package modules included, following named imports
+      // through barrels to the modules that define them.
+      const resolved = new Map<string, string | null>();
+      const resolve = async (spec: string, importer: string) => {
+        const key = `${importer}\0${spec}`;
+        if (!resolved.has(key)) {
+          const result = await this.resolve(spec, importer);
+          resolved.set(key, result && !result.external ? result.id : null);
+        }
+        return resolved.get(key) ?? null;
+      };
+      const barrels = new Map<string, ReturnType<typeof parseBarrel>>();
+      const barrelOf = (id: string) => {
+        if (!barrels.has(id)) {
+          const code = id.includes('/node_modules/') ? this.getModuleInfo(id)?.code : null;
+          barrels.set(id, code ? parseBarrel(code) : null);
+        }
+        return barrels.get(id) ?? null;
+      };
+      /** The module that defines `name` exported by `id` (through barrels), or null. */
+      const definition = async (id: string, name: string, depth = 0): Promise<string | null> => {
+        const barrel = barrelOf(id);
+        if (!barrel || depth > 8) return id;
+        const source = barrel.exported.get(name);
+        if (source) {
+          const [spec, original] = source.split('\0') as [string, string];
+          const target = await resolve(spec, id);
+          return target ? definition(target, original, depth + 1) : null;
+        }
+        for (const spec of barrel.stars) {
+          const target = await resolve(spec, id);
+          const found = target ? await definition(target, name, depth + 1) : null;
+          if (found) return found;
+        }
+        return null;
+      };
+      const fullClosure = async (ids: readonly string[]): Promise<Set<string>> => {
+        const seen = new Set<string>();
+        const stack = ids.map((id) => `${root}/${id}`);
+        for (let id = stack.pop(); id !== undefined; id = stack.pop()) {
+          if (seen.has(id)) continue;
+          seen.add(id);
+          const code = this.getModuleInfo(id)?.code;
+          if (!code) continue;
+          for (const { spec, names } of staticImports(code)) {
+            const target = await resolve(spec, id);
+            if (!target) continue;
+            if (names === '*' || !barrelOf(target)) {
+              stack.push(target);
+              continue;
+            }
+            for (const name of names) {
+              const found = await definition(target, name);
+              if (found) stack.push(found);
+            }
+          }
+        }
+        return seen;
+      };
+
       const entry = closure(['src/main.tsx']);
       const signIn = closure(FIRST_SCREENS.signIn);
       const list = closure(FIRST_SCREENS.projectsList);
@@ -97,6 +281,14 @@ function firstScreenChunks() {
         if (!groupOf.has(id)) groupOf.set(id, list.has(id) ? 'screens' : 'sign-in');
       }
       for (const id of list) if (!groupOf.has(id)) groupOf.set(id, 'projects');
+
+      const signInPackages = await fullClosure(FIRST_SCREENS.signIn);
+      const listPackages = await fullClosure(FIRST_SCREENS.projectsList);
+      for (const id of signInPackages) {
+        if (id.includes('/node_modules/') && listPackages.has(id) && !groupOf.has(id)) {
+          groupOf.set(id, 'app');
+        }
+      }
     },
   };
   const group = (name: string, priority: number) => ({
@@ -118,6 +310,7 @@ const firstScreens = firstScreenChunks();
 export default defineConfig({
   plugins: [
     mantineComponentCss(),
+    shellWithoutFloatingCode(),
     firstScreens.plugin,
     // The router plugin must come before react(): it generates src/routeTree.gen.ts.
     tanstackRouter({ target: 'react', autoCodeSplitting: true }),
@@ -160,6 +353,9 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     sourcemap: true,
+    // Every browser the app supports preloads modules itself (issue 8's bundle budget: the
+    // polyfill was a file of its own on every page).
+    modulePreload: { polyfill: false },
     rolldownOptions: { output: { codeSplitting: { groups: firstScreens.groups } } },
   },
 });

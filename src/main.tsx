@@ -1,8 +1,9 @@
 /** Entry point: providers, router, session-ended handling and service-worker registration. */
 // Mantine's base sheets; each component's own sheet comes with the component (vite.config.ts),
-// the notifications sheet with the toast host (app/ToastHost.tsx).
+// the notifications sheet with the toast host (app/ToastHost.tsx). The theme's CSS variables are
+// all written by MantineProvider (`deduplicateCssVariables={false}`) from the code it runs
+// anyway, instead of also loading Mantine's default-css-variables.css (issue 8's bundle budget).
 import '@mantine/core/styles/baseline.css';
-import '@mantine/core/styles/default-css-variables.css';
 import '@mantine/core/styles/global.css';
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
@@ -14,8 +15,8 @@ import { createQueryClient } from './app/queryClient';
 import { watchAppFirstScreen } from './app/firstScreen';
 import { LazyToastHost } from './app/LazyToastHost';
 import { createAppRouter } from './app/router';
-import { registerServiceWorker } from './app/serviceWorker';
 import { handleSessionEnded } from './app/session';
+import { afterFirstScreen } from './db/afterFirstScreen';
 import { cssVariablesResolver, theme } from './app/theme';
 
 const queryClient = createQueryClient();
@@ -28,7 +29,11 @@ if (!container) throw new Error('index.html has no #root element');
 
 createRoot(container).render(
   <StrictMode>
-    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
+    <MantineProvider
+      theme={theme}
+      cssVariablesResolver={cssVariablesResolver}
+      deduplicateCssVariables={false}
+    >
       <LazyToastHost />
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
@@ -37,4 +42,9 @@ createRoot(container).render(
   </StrictMode>,
 );
 
-registerServiceWorker();
+// The service worker registers once the first screen has rendered (issue 8's bundle budget:
+// workbox-window and the update prompt are not needed before); it then precaches in the
+// background, as before.
+void afterFirstScreen(async () => {
+  (await import('./app/serviceWorker')).registerServiceWorker();
+});

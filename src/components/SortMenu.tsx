@@ -1,5 +1,6 @@
-import { ActionIcon, Menu } from '@mantine/core';
-import { IconArrowsSort, IconCheck } from '@tabler/icons-react';
+import { ActionIcon } from '@mantine/core';
+import { IconArrowsSort } from '@tabler/icons-react';
+import { lazyMenu } from '../app/lazyMenu';
 
 export interface SortOption<V extends string = string> {
   value: V;
@@ -14,6 +15,11 @@ export interface SortMenuProps<V extends string = string> {
   label?: string;
 }
 
+/** The menu's code loads when it is first opened (issue 8's bundle budget). */
+const LazySortMenu = lazyMenu<SortMenuProps>(
+  async () => (await import('./SortMenuDropdown')).SortMenuDropdown,
+);
+
 /** A popup menu of sort orders behind a sort icon (spec 000 §2); the current one is checked. */
 export function SortMenu<V extends string = string>({
   options,
@@ -22,28 +28,15 @@ export function SortMenu<V extends string = string>({
   label = 'Sort',
 }: SortMenuProps<V>) {
   return (
-    <Menu position="bottom-end" shadow="md" width={220}>
-      <Menu.Target>
+    <LazySortMenu
+      options={options}
+      value={value}
+      onChange={onChange as (value: string) => void}
+      target={
         <ActionIcon variant="default" size="lg" aria-label={label}>
           <IconArrowsSort size={18} stroke={1.6} />
         </ActionIcon>
-      </Menu.Target>
-      <Menu.Dropdown>
-        {options.map((option) => {
-          const selected = option.value === value;
-          return (
-            <Menu.Item
-              key={option.value}
-              onClick={() => onChange(option.value)}
-              aria-current={selected || undefined}
-              rightSection={selected ? <IconCheck size={16} aria-hidden /> : undefined}
-              fw={selected ? 600 : undefined}
-            >
-              {option.label}
-            </Menu.Item>
-          );
-        })}
-      </Menu.Dropdown>
-    </Menu>
+      }
+    />
   );
 }

@@ -132,7 +132,7 @@ describe('SortMenu', () => {
       />,
     );
     await user.click(screen.getByRole('button', { name: 'Sort' }));
-    expect(screen.getByRole('menuitem', { name: 'Sort by name A-Z' })).toHaveAttribute(
+    expect(await screen.findByRole('menuitem', { name: 'Sort by name A-Z' })).toHaveAttribute(
       'aria-current',
       'true',
     );

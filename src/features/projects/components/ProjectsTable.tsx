@@ -1,7 +1,8 @@
-import { Badge, Box, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { Badge, Box, Group, Stack, Table, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useNavigate } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
+import { LazyTooltip } from '../../../app/lazyTooltip';
 import { AnchorLink } from '../../../lib/routerLinks';
 import { formatDateTime, relativeTime } from '../../../lib/time';
 import {
@@ -26,11 +27,11 @@ export interface ProjectsTableProps {
 
 function Warning({ label }: { label: string }) {
   return (
-    <Tooltip label={label} withArrow>
+    <LazyTooltip label={label} withArrow>
       <Box component="span" role="img" aria-label={label} c="orange.9" display="inline-flex">
         <IconAlertTriangle size={16} aria-hidden />
       </Box>
-    </Tooltip>
+    </LazyTooltip>
   );
 }
 
@@ -92,11 +93,11 @@ export function ProjectsTable({
                     </Group>
                     <Text size="xs" c="dimmed">
                       Updated{' '}
-                      <Tooltip label={formatDateTime(project.updated)} withArrow>
+                      <LazyTooltip label={formatDateTime(project.updated)} withArrow>
                         <Text component="time" dateTime={project.updated} inherit>
                           {relativeTime(project.updated)}
                         </Text>
-                      </Tooltip>
+                      </LazyTooltip>
                     </Text>
                   </Stack>
                 </Table.Td>

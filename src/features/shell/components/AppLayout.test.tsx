@@ -51,7 +51,8 @@ describe('AppLayout', () => {
     const onSignOut = vi.fn();
     const { user: u } = await renderWithRouter(layout({ onSignOut }));
     await u.click(screen.getByRole('button', { name: /^Profile menu/ }));
-    const menu = screen.getByRole('menu');
+    // The menu's code loads on the first click (lazyMenu).
+    const menu = await screen.findByRole('menu');
     expect(within(menu).getByText('Jane Q Doe')).toBeInTheDocument();
     expect(within(menu).getByText('jane@example.com')).toBeInTheDocument();
     expect(within(menu).getByRole('menuitem', { name: 'Your profile' })).toHaveAttribute(
@@ -70,7 +71,9 @@ describe('AppLayout', () => {
     );
     const signOut = async () => {
       await u.click(screen.getByRole('button', { name: /^Profile menu/ }));
-      await u.click(within(screen.getByRole('menu')).getByRole('menuitem', { name: 'Sign out' }));
+      await u.click(
+        within(await screen.findByRole('menu')).getByRole('menuitem', { name: 'Sign out' }),
+      );
       return screen.findByRole('dialog', { name: 'Uploads not sent yet' });
     };
 
@@ -97,7 +100,9 @@ describe('AppLayout', () => {
       layout({ countUnsentUploads: () => Promise.resolve(1) }),
     );
     await u.click(screen.getByRole('button', { name: /^Profile menu/ }));
-    await u.click(within(screen.getByRole('menu')).getByRole('menuitem', { name: 'Sign out' }));
+    await u.click(
+      within(await screen.findByRole('menu')).getByRole('menuitem', { name: 'Sign out' }),
+    );
     const dialog = await screen.findByRole('dialog', { name: 'Uploads not sent yet' });
     expect(
       within(dialog).getByText(
@@ -111,7 +116,7 @@ describe('AppLayout', () => {
       layout({ communityUrl: 'https://chat.example.com' }),
     );
     await u.click(screen.getByRole('button', { name: 'Help' }));
-    expect(screen.getByRole('menuitem', { name: 'Documentation' })).toHaveAttribute(
+    expect(await screen.findByRole('menuitem', { name: 'Documentation' })).toHaveAttribute(
       'href',
       'https://docs.example.com',
     );

@@ -1,4 +1,4 @@
-import { AppShell, Box, Burger, Group, ScrollArea } from '@mantine/core';
+import { Box, Burger, Group } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { Link } from '@tanstack/react-router';
 import { useEffect, type ReactNode } from 'react';
@@ -12,6 +12,7 @@ import { HelpMenu } from './HelpMenu';
 import { Logo } from './Logo';
 import { MaintenanceBanner } from './MaintenanceBanner';
 import { ProfileMenu, type ShellUser } from './ProfileMenu';
+import { ShellFrame } from './ShellFrame';
 import { Sidebar } from './Sidebar';
 
 /** The drawer's code loads when it is first opened (issue 8's bundle budget). */
@@ -74,21 +75,11 @@ export function AppLayout({
   const breadcrumbs = <AppBreadcrumbs items={crumbs} />;
 
   return (
-    <AppShell
-      header={{ height: HEADER_HEIGHT }}
-      navbar={
-        withSidebar
-          ? {
-              width: SIDEBAR_WIDTH,
-              breakpoint: '75em',
-              collapsed: { mobile: true, desktop: !dockOpen },
-            }
-          : undefined
-      }
+    <ShellFrame
+      headerHeight={HEADER_HEIGHT}
       padding="md"
       zIndex={SHELL_Z_INDEX}
-    >
-      <AppShell.Header>
+      header={
         <Group h="100%" px="md" gap="sm" wrap="nowrap" justify="space-between">
           <Group gap="sm" wrap="nowrap" style={{ minWidth: 0, flex: 1 }}>
             {withSidebar && (
@@ -126,29 +117,31 @@ export function AppLayout({
             )}
           </Group>
         </Group>
-      </AppShell.Header>
-
-      {withSidebar && (
-        // Hidden below the breakpoint, where the drawer takes over (the off-canvas navbar would
-        // otherwise still count as visible).
-        <AppShell.Navbar p="sm" visibleFrom="lg">
-          <AppShell.Section grow component={ScrollArea}>
-            <Sidebar />
-          </AppShell.Section>
-        </AppShell.Navbar>
-      )}
-
+      }
+      navbar={
+        withSidebar
+          ? {
+              width: SIDEBAR_WIDTH,
+              breakpointEm: 75,
+              collapsedDocked: !dockOpen,
+              // Hidden below the breakpoint, where the drawer takes over (the off-canvas navbar
+              // would otherwise still count as visible).
+              visibleFrom: 'lg',
+              padding: 'sm',
+              children: <Sidebar />,
+            }
+          : undefined
+      }
+    >
       {withSidebar && !docked && (
         <SidebarDrawer opened={drawerOpen} onClose={drawer.close} size={SIDEBAR_WIDTH + 32} />
       )}
 
-      <AppShell.Main>
-        {maintenance && <MaintenanceBanner />}
-        <OfflineIndicator />
-        {!wide && crumbs.length > 0 && <Box mb="md">{breadcrumbs}</Box>}
-        {children}
-        {signOut.dialog}
-      </AppShell.Main>
-    </AppShell>
+      {maintenance && <MaintenanceBanner />}
+      <OfflineIndicator />
+      {!wide && crumbs.length > 0 && <Box mb="md">{breadcrumbs}</Box>}
+      {children}
+      {signOut.dialog}
+    </ShellFrame>
   );
 }

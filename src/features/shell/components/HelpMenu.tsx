@@ -1,5 +1,6 @@
-import { ActionIcon, Menu } from '@mantine/core';
-import { IconBook, IconHelpCircle, IconMessages } from '@tabler/icons-react';
+import { ActionIcon } from '@mantine/core';
+import { IconHelpCircle } from '@tabler/icons-react';
+import { lazyMenu } from '../../../app/lazyMenu';
 
 export interface HelpMenuProps {
   /** Documentation address from GET /config `docs_url`. */
@@ -8,36 +9,20 @@ export interface HelpMenuProps {
   communityUrl?: string;
 }
 
-export function HelpMenu({ docsUrl, communityUrl }: HelpMenuProps) {
+/** The menu's code loads when it is first opened (issue 8's bundle budget). */
+const LazyHelpMenu = lazyMenu<HelpMenuProps>(
+  async () => (await import('./HelpMenuDropdown')).HelpMenuDropdown,
+);
+
+export function HelpMenu(props: HelpMenuProps) {
   return (
-    <Menu position="bottom-end" width={220} shadow="md">
-      <Menu.Target>
+    <LazyHelpMenu
+      {...props}
+      target={
         <ActionIcon variant="subtle" color="gray" size="lg" aria-label="Help">
           <IconHelpCircle size={22} stroke={1.6} />
         </ActionIcon>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Item
-          component="a"
-          href={docsUrl || undefined}
-          target="_blank"
-          rel="noopener noreferrer"
-          disabled={!docsUrl}
-          leftSection={<IconBook size={18} />}
-        >
-          Documentation
-        </Menu.Item>
-        <Menu.Item
-          component="a"
-          href={communityUrl || undefined}
-          target="_blank"
-          rel="noopener noreferrer"
-          disabled={!communityUrl}
-          leftSection={<IconMessages size={18} />}
-        >
-          Community chat
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
+      }
+    />
   );
 }

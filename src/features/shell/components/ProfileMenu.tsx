@@ -1,15 +1,6 @@
-import {
-  Avatar,
-  Box,
-  Group,
-  Menu,
-  Stack,
-  Text,
-  UnstyledButton,
-  VisuallyHidden,
-} from '@mantine/core';
-import { IconChevronDown, IconLogout, IconUser } from '@tabler/icons-react';
-import { Link } from '@tanstack/react-router';
+import { Avatar, Box, Group, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { IconChevronDown } from '@tabler/icons-react';
+import { lazyMenu } from '../../../app/lazyMenu';
 import { initials, shorten } from '../../../lib/text';
 
 export interface ShellUser {
@@ -27,6 +18,11 @@ export interface ProfileMenuProps {
   onSignOut: () => void;
 }
 
+/** The menu's code loads when it is first opened (issue 8's bundle budget). */
+const LazyProfileMenu = lazyMenu<ProfileMenuProps>(
+  async () => (await import('./ProfileMenuDropdown')).ProfileMenuDropdown,
+);
+
 /** Header profile button and menu (spec 000 §2). */
 export function ProfileMenu({
   user,
@@ -35,11 +31,14 @@ export function ProfileMenu({
   onSignOut,
 }: ProfileMenuProps) {
   const avatarText = initials(user.name, user.username);
-  const fullName = user.name?.trim() || user.username;
   return (
-    <Menu position="bottom-end" width={260} shadow="md">
-      <Menu.Target>
-        {/* Named by its content (so the visible name is part of it): 'Profile menu admin waymark'. */}
+    <LazyProfileMenu
+      user={user}
+      workspaceName={workspaceName}
+      showWorkspace={showWorkspace}
+      onSignOut={onSignOut}
+      // Named by its content (so the visible name is part of it): 'Profile menu admin waymark'.
+      target={
         <UnstyledButton px={6} py={4} style={{ borderRadius: 8 }}>
           <VisuallyHidden>Profile menu</VisuallyHidden>
           <Group gap={8} wrap="nowrap">
@@ -59,31 +58,7 @@ export function ProfileMenu({
             <IconChevronDown size={16} stroke={1.6} />
           </Group>
         </UnstyledButton>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Group gap="sm" p="sm" wrap="nowrap">
-          <Avatar color="blue" radius="xl" size={40}>
-            {avatarText}
-          </Avatar>
-          <Stack gap={0} style={{ minWidth: 0 }}>
-            <Text size="sm" fw={600} truncate>
-              {fullName}
-            </Text>
-            {user.email && (
-              <Text size="xs" c="dimmed" truncate>
-                {user.email}
-              </Text>
-            )}
-          </Stack>
-        </Group>
-        <Menu.Divider />
-        <Menu.Item component={Link} to="/profile" leftSection={<IconUser size={18} />}>
-          Your profile
-        </Menu.Item>
-        <Menu.Item leftSection={<IconLogout size={18} />} onClick={onSignOut}>
-          Sign out
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
+      }
+    />
   );
 }

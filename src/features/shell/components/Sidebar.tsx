@@ -1,6 +1,7 @@
-import { NavLink, Stack } from '@mantine/core';
+import { Stack } from '@mantine/core';
 import { IconFolders, IconLayoutDashboard } from '@tabler/icons-react';
-import { Link, useRouterState } from '@tanstack/react-router';
+import { useRouterState } from '@tanstack/react-router';
+import { SidebarLink } from './SidebarLink';
 
 export interface SidebarProps {
   /** Called when an entry is clicked (the overlay drawer closes itself with it). */
@@ -25,16 +26,14 @@ export function Sidebar({ onNavigate }: SidebarProps) {
         {ENTRIES.map(({ to, label, icon: Icon }) => {
           const active = isActive(pathname, to);
           return (
-            <NavLink
+            <SidebarLink
               key={to}
-              component={Link}
               to={to}
               label={label}
               leftSection={<Icon size={20} stroke={1.6} />}
               active={active}
-              aria-current={active ? 'page' : undefined}
               onClick={onNavigate}
-              styles={{ root: { borderRadius: 'var(--mantine-radius-md)' } }}
+              style={{ borderRadius: 'var(--mantine-radius-md)' }}
             />
           );
         })}
