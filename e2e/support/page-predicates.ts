@@ -7,6 +7,7 @@ interface PageGlobals {
   document: {
     readyState: string;
     getAnimations(): { playState: string; constructor: { name: string } }[];
+    querySelectorAll(selector: string): Iterable<{ style: { opacity: string } }>;
   };
   __beforeReload?: unknown;
 }
@@ -17,12 +18,25 @@ export function serviceWorkerActive(): boolean {
   return page.navigator.serviceWorker.controller?.state === 'activated';
 }
 
-/** Every CSS transition (menus and dialogs opening) has finished. */
+/**
+ * Every CSS transition (menus and dialogs opening) has finished, and none is about to start:
+ * Mantine sets a menu's, dialog's or tooltip's starting styles inline (opacity 0) a frame
+ * before its transition runs, when no transition is running yet.
+ */
 export function transitionsFinished(): boolean {
   const page = globalThis as unknown as PageGlobals;
-  return page.document
+  const running = page.document
     .getAnimations()
-    .every((a) => a.constructor.name !== 'CSSTransition' || a.playState === 'finished');
+    .some((a) => a.constructor.name === 'CSSTransition' && a.playState !== 'finished');
+  if (running) return false;
+  const opening = ['menu', 'dialog', 'tooltip', 'listbox'].map(
+    (r) => `[role="${r}"][style*="opacity"]`,
+  );
+  for (const element of page.document.querySelectorAll(opening.join(', '))) {
+    const opacity = element.style.opacity;
+    if (opacity !== '' && opacity !== '1') return false;
+  }
+  return true;
 }
 
 /** The page has reloaded (the marker set before the reload is gone) and finished loading. */
