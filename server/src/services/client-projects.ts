@@ -31,7 +31,7 @@ import {
   type ProjectRef,
 } from './permissions';
 import type { ProjectAccess } from './permissions';
-import { accessView, type ProjectListItem } from './projects';
+import { accessView, projectSummary, type ProjectListItem } from './projects';
 
 /** Most projects one by_names call may name (the reference's limit). */
 export const BY_NAMES_LIMIT = 50;
@@ -47,21 +47,8 @@ async function listItem(ctx: AppContext, access: ProjectAccess): Promise<Project
     projectHasConflictFile(db, project.id),
   ]);
   return {
-    id: project.id,
-    name: project.name,
-    namespace: access.workspace.name,
-    version: `v${project.latestVersion}`,
-    created: isoZ(project.createdAt),
-    updated: isoZ(project.updatedAt),
-    creator: project.creatorId,
-    disk_usage: project.diskUsage,
-    tags: project.tags,
+    ...projectSummary(project, access.workspace.name, access.permissions),
     has_conflict: hasConflict,
-    permissions: {
-      upload: access.permissions.upload,
-      update: access.permissions.update,
-      delete: access.permissions.delete,
-    },
     access: accessView(members, project.public),
   };
 }

@@ -19,7 +19,12 @@ import { badRequest, notFound } from '../errors';
 import { isQgisProjectFile, isVersionedFile } from '../lib/paths';
 import { isoZ } from '../lib/time';
 import { projectFor, type ProjectAccess, type ProjectRef } from './permissions';
-import { accessView, type ProjectAccessView } from './projects';
+import {
+  accessView,
+  projectSummary,
+  type ProjectAccessView,
+  type ProjectSummary,
+} from './projects';
 import { tagsFor } from './versions';
 
 export const VERSION_NOT_FOUND = 'Project at requested version does not exist';
@@ -58,19 +63,9 @@ export interface SinceFileView {
   history: Record<string, HistoryItemView>;
 }
 
-interface DetailBase {
-  id: string;
-  name: string;
-  namespace: string;
-  version: string;
-  created: string;
-  updated: string;
-  creator: number | null;
-  disk_usage: number;
-  tags: string[];
+interface DetailBase extends ProjectSummary {
   uploads: string[];
   role: ProjectRole | null;
-  permissions: { upload: boolean; update: boolean; delete: boolean };
   access: ProjectAccessView;
 }
 
@@ -133,22 +128,9 @@ async function base(ctx: AppContext, access: ProjectAccess): Promise<DetailBase>
     listUploadIds(db, project.id),
   ]);
   return {
-    id: project.id,
-    name: project.name,
-    namespace: access.workspace.name,
-    version: `v${project.latestVersion}`,
-    created: isoZ(project.createdAt),
-    updated: isoZ(project.updatedAt),
-    creator: project.creatorId,
-    disk_usage: project.diskUsage,
-    tags: project.tags,
+    ...projectSummary(project, access.workspace.name, access.permissions),
     uploads,
     role: access.role,
-    permissions: {
-      upload: access.permissions.upload,
-      update: access.permissions.update,
-      delete: access.permissions.delete,
-    },
     access: accessView(members, project.public),
   };
 }

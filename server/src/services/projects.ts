@@ -54,7 +54,8 @@ export interface ProjectAccessView {
   public: boolean;
 }
 
-export interface ProjectListItem {
+/** The fields every project view shares: list items, by_names, v2 and the project detail. */
+export interface ProjectSummary {
   id: string;
   name: string;
   namespace: string;
@@ -64,8 +65,46 @@ export interface ProjectListItem {
   creator: number | null;
   disk_usage: number;
   tags: string[];
-  has_conflict: boolean;
   permissions: { upload: boolean; update: boolean; delete: boolean };
+}
+
+/** A project as its views read it, whatever query it came from. */
+export interface ProjectFacts {
+  id: string;
+  name: string;
+  latestVersion: number;
+  createdAt: Date;
+  updatedAt: Date;
+  creatorId: number | null;
+  diskUsage: number;
+  tags: string[];
+}
+
+export function projectSummary(
+  project: ProjectFacts,
+  namespace: string,
+  permissions: ProjectSummary['permissions'],
+): ProjectSummary {
+  return {
+    id: project.id,
+    name: project.name,
+    namespace,
+    version: `v${project.latestVersion}`,
+    created: isoZ(project.createdAt),
+    updated: isoZ(project.updatedAt),
+    creator: project.creatorId,
+    disk_usage: project.diskUsage,
+    tags: project.tags,
+    permissions: {
+      upload: permissions.upload,
+      update: permissions.update,
+      delete: permissions.delete,
+    },
+  };
+}
+
+export interface ProjectListItem extends ProjectSummary {
+  has_conflict: boolean;
   access: ProjectAccessView;
 }
 
@@ -170,21 +209,8 @@ function toListItem(
     workspaceRole: roles.get(row.workspaceId) ?? null,
   });
   return {
-    id: row.id,
-    name: row.name,
-    namespace: row.workspaceName,
-    version: `v${row.latestVersion}`,
-    created: isoZ(row.createdAt),
-    updated: isoZ(row.updatedAt),
-    creator: row.creatorId,
-    disk_usage: row.diskUsage,
-    tags: row.tags,
+    ...projectSummary(row, row.workspaceName, permissions),
     has_conflict: row.hasConflict,
-    permissions: {
-      upload: permissions.upload,
-      update: permissions.update,
-      delete: permissions.delete,
-    },
     access: accessView(row.members, row.public),
   };
 }
