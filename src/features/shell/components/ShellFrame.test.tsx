@@ -4,22 +4,7 @@ import type { ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
 import { cssVariablesResolver, theme } from '../../../app/theme';
 import { APP_SHELL_CLASSES, ShellFrame } from './ShellFrame';
-
-/** The rendered elements with sorted attributes and classes (ids left out: they are random). */
-function normalized(node: Element): string {
-  const attributes = [...node.attributes]
-    .filter((attribute) => attribute.name !== 'id')
-    .map((attribute) =>
-      attribute.name === 'class'
-        ? `class="${attribute.value.split(/\s+/).sort().join(' ')}"`
-        : `${attribute.name}="${attribute.value}"`,
-    )
-    .sort();
-  const children = [...node.childNodes].map((child) =>
-    child.nodeType === Node.ELEMENT_NODE ? normalized(child as Element) : (child.textContent ?? ''),
-  );
-  return `<${node.tagName.toLowerCase()} ${attributes.join(' ')}>${children.join('')}</>`;
-}
+import { normalizedHtml } from '../../../test/normalizedHtml';
 
 function renderHtml(ui: ReactNode): string {
   const { container, unmount } = render(
@@ -27,7 +12,7 @@ function renderHtml(ui: ReactNode): string {
       {ui}
     </MantineProvider>,
   );
-  const html = [...container.children].map(normalized).join('');
+  const html = [...container.children].map(normalizedHtml).join('');
   unmount();
   return html;
 }

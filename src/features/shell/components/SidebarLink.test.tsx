@@ -5,21 +5,7 @@ import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderWithRouter } from '../../../test/render';
 import { NAV_LINK_CLASSES, SidebarLink } from './SidebarLink';
-
-/** The rendered elements with sorted attributes and classes. */
-function normalized(node: Element): string {
-  const attributes = [...node.attributes]
-    .map((attribute) =>
-      attribute.name === 'class'
-        ? `class="${attribute.value.split(/\s+/).sort().join(' ')}"`
-        : `${attribute.name}="${attribute.value}"`,
-    )
-    .sort();
-  const children = [...node.childNodes].map((child) =>
-    child.nodeType === Node.ELEMENT_NODE ? normalized(child as Element) : (child.textContent ?? ''),
-  );
-  return `<${node.tagName.toLowerCase()} ${attributes.join(' ')}>${children.join('')}</>`;
-}
+import { normalizedHtml } from '../../../test/normalizedHtml';
 
 const style = { borderRadius: 'var(--mantine-radius-md)' };
 
@@ -52,7 +38,7 @@ describe('SidebarLink', () => {
       </>,
     );
     const [mantine, ours] = ['mantine', 'ours'].map((id) =>
-      normalized(screen.getByTestId(id).firstElementChild as Element),
+      normalizedHtml(screen.getByTestId(id).firstElementChild as Element),
     );
     expect(ours).toBe(mantine);
   });
