@@ -2,6 +2,7 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { aliases } from './aliases';
 
 // The API server that `npm run dev` proxies to (scripts/dev.ts starts it on this port).
 const apiTarget = process.env.WAYMARK_API_URL ?? 'http://127.0.0.1:8081';
@@ -308,6 +309,7 @@ function firstScreenChunks() {
 const firstScreens = firstScreenChunks();
 
 export default defineConfig({
+  resolve: { alias: aliases },
   plugins: [
     mantineComponentCss(),
     shellWithoutFloatingCode(),

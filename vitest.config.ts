@@ -1,11 +1,13 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { aliases } from './aliases';
 
 export default defineConfig({
   test: {
     projects: [
       {
         plugins: [react()],
+        resolve: { alias: aliases },
         test: {
           name: 'unit',
           environment: 'jsdom',
@@ -16,6 +18,7 @@ export default defineConfig({
         },
       },
       {
+        resolve: { alias: aliases },
         test: {
           name: 'server',
           environment: 'node',

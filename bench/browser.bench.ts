@@ -23,6 +23,7 @@ import { CHUNK_SIZE } from '../server/src/storage/upload-staging';
 import { BENCH_ADMIN_PASSWORD } from './session';
 import { countResult, report, throughputResult, type BenchResult } from './harness';
 import type { BenchWindow, HashRun, UploadRun, UploadTarget } from './browser/api';
+import { aliases } from '../aliases';
 
 const run = promisify(execFile);
 const PORT = 18471;
@@ -159,6 +160,7 @@ export async function benchBrowser(): Promise<BenchResult[]> {
   await build({
     root: resolve(import.meta.dirname, 'browser'),
     configFile: false,
+    resolve: { alias: aliases },
     logLevel: 'silent',
     build: { outDir: distDir, emptyOutDir: true },
     worker: { format: 'es' },

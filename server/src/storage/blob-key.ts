@@ -6,9 +6,10 @@
  * the file again. Collision resistance is SHA-256's: equal keys need equal leaf digests.
  */
 import { createHash, type Hash } from 'node:crypto';
+import { CHUNK_SIZE } from '../schemas/protocol';
 
 /** Bytes per leaf: the upload chunk size (api-reference §1.3, 10 MiB). */
-export const LEAF_SIZE = 10 * 1024 * 1024;
+export const LEAF_SIZE = CHUNK_SIZE;
 
 /** The key of content whose leaves have these SHA-256 digests, in order. */
 export function blobKeyFromLeaves(leaves: readonly Uint8Array[]): string {

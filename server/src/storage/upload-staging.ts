@@ -15,11 +15,10 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { LEAF_SIZE } from './blob-key';
+import { CHUNK_SIZE } from '../schemas/protocol';
 import type { BlobInfo, BlobStore } from './blob-store';
 
-/** Bytes per chunk (api-reference §1.3): 10 MiB, the blob key's leaf size. */
-export const CHUNK_SIZE = LEAF_SIZE;
+export { CHUNK_SIZE };
 
 export const STAGING_DIR = 'uploads';
 

@@ -1,7 +1,8 @@
 /** How a file is cut into upload chunks (the server's fixed chunk size, api-reference A.8). */
 
-/** Bytes per chunk: 10 MB. */
-export const CHUNK_SIZE = 10 * 1024 * 1024;
+import { CHUNK_SIZE } from '@contract/protocol';
+
+export { CHUNK_SIZE };
 
 /** Number of chunks of a file of `size` bytes (an empty file has none). */
 export function chunkCount(size: number): number {
