@@ -13,28 +13,11 @@ import {
   type PushInput,
 } from '../services/push';
 import { projectDetailSchema } from './projects';
-import {
-  authErrorSchema,
-  countMap,
-  emptySchema,
-  problemSchema,
-  stringList,
-  pushFileList,
-} from './schemas';
+import { authErrorSchema, countMap, emptySchema, problemSchema, stringList } from './schemas';
+import { PushStartBodySchema } from '../schemas/push';
 import { acceptRawBodies, rawBody } from './raw-body';
 
-const pushBody = {
-  type: 'object',
-  required: ['changes'],
-  properties: {
-    version: { type: 'string' },
-    changes: {
-      type: 'object',
-      required: ['added', 'updated', 'removed'],
-      properties: { added: pushFileList, updated: pushFileList, removed: pushFileList },
-    },
-  },
-} as const;
+const pushBody = PushStartBodySchema;
 
 const transactionSchema = {
   type: 'object',

@@ -48,18 +48,5 @@ export const pageQueryProperties = {
   per_page: { type: 'integer', maximum: 100 },
 } as const;
 
-/** A file entry of a push (v1 and v2 payloads). */
-const pushFile = {
-  type: 'object',
-  required: ['path', 'size', 'checksum'],
-  properties: {
-    path: { type: 'string' },
-    size: { type: 'integer', minimum: 0 },
-    checksum: { type: 'string' },
-    mtime: { type: ['string', 'null'] },
-    chunks: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 256 } },
-    diff: { type: ['object', 'null'] },
-  },
-} as const;
-
-export const pushFileList = { type: 'array', items: pushFile } as const;
+/** A push's file list (v1 and v2 payloads), declared in the contract. */
+export { PushFileListSchema as pushFileList } from '../schemas/push';
