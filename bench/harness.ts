@@ -7,6 +7,8 @@ export interface BenchResult {
   ratio: number;
   target: number;
   ok: boolean;
+  /** The ratio must reach `target` (a throughput) rather than stay under it. */
+  atLeast?: boolean;
   /** Replaces the default "X ms vs baseline Y ms = R×" text (counts, throughputs). */
   detail?: string;
 }
@@ -101,6 +103,7 @@ export function throughputResult(
     ratio,
     target: minimum,
     ok: ratio >= minimum,
+    atLeast: true,
     detail: `${candidateMs.toFixed(0)} ms vs baseline ${baselineMs.toFixed(0)} ms: throughput ${ratio.toFixed(2)}× the baseline's (target ≥ ${minimum}×)`,
   };
 }
