@@ -7,7 +7,8 @@
 //   local server, against `cp` of the same file followed by an fsync of the copy (throughput
 //   at least 0.3× that): the server fsyncs every chunk before acknowledging it, so both sides
 //   make the same bytes durable. The ratio against plain `cp` (whose copy may still sit in
-//   the page cache when it returns) is printed too, for information (docs/decisions.md).
+//   the page cache when it returns) is printed too, for information
+//   (docs/decisions/0047-upload-throughput-target.md).
 import { execFile } from 'node:child_process';
 import { createHash, randomFillSync } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';

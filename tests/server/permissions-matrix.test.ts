@@ -1,7 +1,7 @@
 /**
  * Walks every route of the server's route table for seven actors on a public and on a
  * private project, and asserts the exact answer: the allowed status, or the refusal status
- * (docs/decisions.md "Permission matrix"). A route without an expectation here fails the
+ * (docs/decisions/0042-server-permissions.md). A route without an expectation here fails the
  * test, so a new route cannot be missed.
  */
 import { createHash, randomUUID } from 'node:crypto';

@@ -3,7 +3,7 @@
  * instances. Call `limitSignIn` around the password check of every sign-in route
  * (/app/auth/login, /v1/auth/login).
  *
- * Two limits (docs/decisions.md "Security hardening"):
+ * Two limits (docs/decisions/0072-sign-in-limits.md):
  * - Per account and address: the first PAIR_FREE_FAILURES failures within PAIR_WINDOW_MS are
  *   free; after that each attempt waits 1 s, 2 s, 4 s, … (doubling per further failure, at
  *   most PAIR_MAX_DELAY_S) after the latest failure. A successful sign-in from the address

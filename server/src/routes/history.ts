@@ -1,5 +1,5 @@
 /**
- * A project's history (api-reference A.6; shapes in docs/decisions.md "History API"):
+ * A project's history (api-reference A.6; shapes in docs/decisions/0039-history-api.md):
  * versions list, version detail (by project id or by namespace and name), a file's history
  * and a file's row-level changeset in a version. Version downloads are in routes/downloads.ts.
  */

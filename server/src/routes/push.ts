@@ -1,6 +1,7 @@
 /**
  * The v1 push protocol (api-reference A.8, §1): start, chunk, finish, cancel, and the
- * resume status call GET /v1/project/push/{transaction} (an addition, docs/decisions.md).
+ * resume status call GET /v1/project/push/{transaction} (an addition,
+ * docs/decisions/0034-upload-status-call.md).
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { clientMeta, deviceIdOf, requireLogin } from '../plugins/auth';

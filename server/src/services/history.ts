@@ -1,5 +1,5 @@
 /**
- * A project's history (api-reference A.6; shapes in docs/decisions.md "History API"): the
+ * A project's history (api-reference A.6; shapes in docs/decisions/0039-history-api.md): the
  * versions list, one version's detail, one file's history, and a file's row-level changeset
  * in a version. Everything needs read access to the project.
  */

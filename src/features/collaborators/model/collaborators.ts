@@ -1,6 +1,6 @@
 /**
  * Project members and sharing (spec 001 §2 "Collaborators tab" and "Share dialog", §3, §5, §9;
- * the shapes in docs/decisions.md "Collaboration API").
+ * the shapes in docs/decisions/0041-collaboration-api.md).
  */
 import type { ProjectRoleName } from '../../../lib/permissions';
 

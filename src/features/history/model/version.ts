@@ -1,6 +1,6 @@
 /**
  * Versions of a project as the history calls return them (spec 001 §3 "Version", §7; the
- * shapes are in docs/decisions.md "History API"). Answers are read leniently: a missing list
+ * shapes are in docs/decisions/0039-history-api.md). Answers are read leniently: a missing list
  * becomes empty, a missing count zero.
  */
 

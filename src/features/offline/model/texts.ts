@@ -1,4 +1,4 @@
-/** Texts of the offline mode (issue 8; invented, recorded in docs/decisions.md). */
+/** Texts of the offline mode (issue 8; invented, recorded in docs/decisions/, records 0048–0052). */
 import { relativeTime } from '../../../lib/time';
 
 /** The indicator while a page shows data saved on this device. */

@@ -1,5 +1,5 @@
 /**
- * Pushing on the latest version (see docs/decisions.md "Browser uploads"). Before the upload
+ * Pushing on the latest version (see docs/decisions/0045-browser-upload-selection.md). Before the upload
  * starts, the client reads the latest project. When another upload made a newer version, the
  * changes made against the viewed version are carried over onto the latest one; a GeoPackage
  * or SQLite file this upload updates or removes that changed on the server in between is a

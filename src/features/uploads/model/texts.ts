@@ -1,6 +1,6 @@
 /**
  * User-visible texts of browser uploads. The spec's exact strings (spec 001 §8) first; the rest
- * are ours and are recorded in docs/decisions.md.
+ * are ours and are recorded in docs/decisions/0045-browser-upload-selection.md.
  */
 
 // Spec 001 §8.
@@ -14,7 +14,7 @@ export const UPLOADING_TOAST_TITLE = 'Uploading data to projects';
 export const DATA_SYNC_TITLE = 'Data Sync';
 export const UPDATE_CHANGES = 'Update Changes';
 
-// Ours (docs/decisions.md "Browser uploads").
+// Ours (docs/decisions/0045-browser-upload-selection.md).
 export const DROP_AREA_LABEL = 'Upload files or folders';
 export const DROP_HINT = 'Drag and drop files or folders here to update the project';
 export const CHOOSE_FILES = 'Choose files';
