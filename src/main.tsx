@@ -10,14 +10,14 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { api } from './api';
-import { createQueryClient } from './app/queryClient';
-import { watchAppFirstScreen } from './app/firstScreen';
-import { LazyToastHost } from './app/LazyToastHost';
-import { createAppRouter } from './app/router';
-import { handleSessionEnded } from './app/session';
-import { afterFirstScreen } from './db/afterFirstScreen';
-import { cssVariablesResolver, theme } from './app/theme';
+import { api } from '@/api';
+import { createQueryClient } from '@/lib/queryClient';
+import { watchAppFirstScreen } from '@/app/firstScreen';
+import { LazyToastHost } from '@/components/LazyToastHost';
+import { createAppRouter } from '@/app/router';
+import { handleSessionEnded } from '@/app/session';
+import { afterFirstScreen } from '@/db/afterFirstScreen';
+import { cssVariablesResolver, theme } from '@/theme/theme';
 
 const queryClient = createQueryClient();
 const router = createAppRouter(queryClient);
@@ -46,5 +46,5 @@ createRoot(container).render(
 // workbox-window and the update prompt are not needed before); it then precaches in the
 // background, as before.
 void afterFirstScreen(async () => {
-  (await import('./app/serviceWorker')).registerServiceWorker();
+  (await import('@/app/serviceWorker')).registerServiceWorker();
 });

@@ -1,7 +1,7 @@
 /** GET /app/init: session bootstrap (authenticated, superuser); its response mints the CSRF token. */
 import { queryOptions } from '@tanstack/react-query';
-import { ApiError, api } from '../../../api';
-import { lastInit, rememberInit } from '../model/lastInit';
+import { ApiError, api } from '@/api';
+import { lastInit, rememberInit } from '@/offline/lastInit';
 
 export interface InitData {
   authenticated: boolean;

@@ -5,7 +5,7 @@
  */
 import '@mantine/notifications/styles.css';
 import { Notifications } from '@mantine/notifications';
-import { TOAST_HOST_PROPS } from '../lib/notify';
+import { TOAST_HOST_PROPS } from '@/lib/notify';
 
 export default function ToastHost() {
   return <Notifications {...TOAST_HOST_PROPS} />;

@@ -2,11 +2,11 @@
 // server answers, shown when it cannot be reached, and a clear message when never saved.
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeServer, json } from '../../../test/fakeServer';
-import { renderWithRouter } from '../../../test/render';
-import { ProjectsList } from '../../projects/components/ProjectsList';
-import { offlineStatus } from '../model/offlineStatus';
-import { NOT_SAVED_OFFLINE } from '../model/texts';
+import { fakeServer, json } from '@/test/fakeServer';
+import { renderWithRouter } from '@/test/render';
+import { ProjectsList } from './ProjectsList';
+import { offlineStatus } from '@/offline/offlineStatus';
+import { NOT_SAVED_OFFLINE } from '@/offline/texts';
 
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type WaymarkDatabase } from '../../../db';
-import { previewCacheName } from '../../../sw/offline';
+import { openDatabase, type WaymarkDatabase } from '@/db';
+import { previewCacheName } from '@/sw/offline';
 import { createOfflineCache } from './offlineCache';
 import { createOfflineStatus } from './offlineStatus';
 import { deletePrivateData } from './privateData';

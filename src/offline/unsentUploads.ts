@@ -4,7 +4,7 @@
  * cancelled uploads are removed). Signing out deletes them (privateData.ts), so sign-out asks
  * first when there are any. The database is loaded on first use.
  */
-import { loadDb } from '../../../db/lazy';
+import { loadDb } from '@/db/lazy';
 
 /** The number of uploads not sent yet; 0 when storage cannot be read. */
 export async function countUnsentUploads(): Promise<number> {

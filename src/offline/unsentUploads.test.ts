@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { db } from '../../../db';
+import { db } from '@/db';
 import { countUnsentUploads } from './unsentUploads';
 
 afterEach(async () => {

@@ -2,7 +2,7 @@ import { ActionIcon, Menu } from '@mantine/core';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { renderWithRouter } from '../test/render';
+import { renderWithRouter } from '@/test/render';
 import { lazyMenu, type LazyMenuTarget } from './lazyMenu';
 
 function RealMenu({ target, onPick }: { onPick: (item: string) => void } & LazyMenuTarget) {

@@ -1,6 +1,6 @@
 /** GET /ping: server status; its `maintenance` flag switches the client's read-only guard. */
 import { queryOptions } from '@tanstack/react-query';
-import { api } from '../../../api';
+import { api } from '@/api';
 
 export interface PingData {
   maintenance: boolean;

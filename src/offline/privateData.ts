@@ -5,8 +5,8 @@
  * service worker's caches of the user's image previews. Public copies stay.
  */
 import type { Table } from 'dexie';
-import { loadDb } from '../../../db/lazy';
-import { ownerOfCache } from '../../../sw/offline';
+import { loadDb } from '@/db/lazy';
+import { ownerOfCache } from '@/sw/offline';
 import { offlineCache } from './instance';
 import { USER_OWNER_PREFIX } from './owner';
 

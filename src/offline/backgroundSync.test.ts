@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { UPLOAD_SYNC_TAG } from '../../../sw/offline';
+import { UPLOAD_SYNC_TAG } from '@/sw/offline';
 import {
   onUploadSync,
   registerUploadSync,

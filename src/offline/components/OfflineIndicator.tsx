@@ -1,7 +1,7 @@
 import { Alert } from '@mantine/core';
 import { IconCloudOff } from '@tabler/icons-react';
-import { useOfflineSavedAt, useOnline } from '../model/useOnline';
-import { OFFLINE_TEXT, offlineSavedText } from '../model/texts';
+import { useOfflineSavedAt, useOnline } from '../useOnline';
+import { OFFLINE_TEXT, offlineSavedText } from '../texts';
 
 export interface OfflineIndicatorViewProps {
   online: boolean;

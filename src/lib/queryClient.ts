@@ -6,8 +6,8 @@
  * error.
  */
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
-import { errorMessage, isApiError } from '../api';
-import { notifyError } from '../lib/notify';
+import { errorMessage, isApiError } from '@/api';
+import { notifyError } from './notify';
 
 declare module '@tanstack/react-query' {
   interface Register {

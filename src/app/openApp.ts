@@ -1,10 +1,10 @@
 /** Opens the real app (route tree, session handling) at a path against a fake server. */
 import { createMemoryHistory } from '@tanstack/react-router';
-import { api } from '../api';
-import { createAppRouter } from '../app/router';
-import { handleSessionEnded } from '../app/session';
-import { fakeServer, type FakeHandler } from './fakeServer';
-import { createTestQueryClient, renderRouter } from './render';
+import { api } from '@/api';
+import { createAppRouter } from './router';
+import { handleSessionEnded } from './session';
+import { fakeServer, type FakeHandler } from '@/test/fakeServer';
+import { createTestQueryClient, renderRouter } from '@/test/render';
 
 let unsubscribe: (() => void) | undefined;
 

@@ -1,8 +1,8 @@
 /** The app's offline copies: Dexie's offlineEntries, owned as owner.ts says. */
-import { afterFirstScreen } from '../../../db/afterFirstScreen';
-import { barePut } from '../../../db/bare';
-import type { OfflineEntry } from '../../../db/db';
-import { loadDb } from '../../../db/lazy';
+import { afterFirstScreen } from '@/db/afterFirstScreen';
+import { barePut } from '@/db/bare';
+import type { OfflineEntry } from '@/db/db';
+import { loadDb } from '@/db/lazy';
 import { createOfflineCache } from './offlineCache';
 import { offlineStatus } from './offlineStatus';
 import { offlineOwner } from './owner';

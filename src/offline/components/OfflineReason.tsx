@@ -1,6 +1,6 @@
 import { Tooltip } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { OFFLINE_ACTION_REASON } from '../model/texts';
+import { OFFLINE_ACTION_REASON } from '../texts';
 
 export interface OfflineReasonProps {
   /** Whether the action is disabled because the browser is offline. */

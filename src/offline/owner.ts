@@ -8,8 +8,8 @@
  * at sign-in, sign-out and when the session ends. The service worker is told each change
  * (it tags the image previews it caches the same way, see src/sw/offline.ts).
  */
-import { PUBLIC_OWNER_NAME } from '../../../sw/offline';
-import { lastInit } from '../../auth/model/lastInit';
+import { PUBLIC_OWNER_NAME } from '@/sw/offline';
+import { lastInit } from './lastInit';
 import { postOwnerToServiceWorker } from './serviceWorkerOwner';
 
 export const PUBLIC_OWNER = PUBLIC_OWNER_NAME;

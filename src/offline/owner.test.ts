@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { LAST_INIT_KEY } from '../../auth/model/lastInit';
+import { LAST_INIT_KEY } from './lastInit';
 import {
   OFFLINE_USER_KEY,
   PUBLIC_OWNER,

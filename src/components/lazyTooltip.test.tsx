@@ -1,7 +1,7 @@
 import { Box } from '@mantine/core';
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { renderWithRouter } from '../test/render';
+import { renderWithRouter } from '@/test/render';
 import { LazyTooltip } from './lazyTooltip';
 
 describe('LazyTooltip', () => {

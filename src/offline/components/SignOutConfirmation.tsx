@@ -4,19 +4,17 @@
  */
 import { Button, Group, Stack, Text } from '@mantine/core';
 import { useCallback, useRef, useState, type ReactNode } from 'react';
-import { lazyWhenOpened } from '../../../app/lazyWhenOpened';
+import { lazyWhenOpened } from '@/components/lazyWhenOpened';
 import {
   KEEP_SIGNED_IN,
   SIGN_OUT_AND_DELETE,
   UNSENT_UPLOADS_TITLE,
   unsentUploadsText,
-} from '../model/texts';
-import { countUnsentUploads } from '../model/unsentUploads';
+} from '../texts';
+import { countUnsentUploads } from '../unsentUploads';
 
 /** The dialog's code loads when it is first needed (issue 8's bundle budget). */
-const AppDialog = lazyWhenOpened(
-  async () => (await import('../../../components/AppDialog')).AppDialog,
-);
+const AppDialog = lazyWhenOpened(async () => (await import('@/components/AppDialog')).AppDialog);
 
 export interface ConfirmedSignOut {
   /** Signs out, or first asks when uploads are pending. */

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApiError } from '../../../api';
-import { openDatabase, type WaymarkDatabase } from '../../../db';
+import { ApiError } from '@/api';
+import { openDatabase, type WaymarkDatabase } from '@/db';
 import {
   createOfflineCache,
   isNotSavedOffline,

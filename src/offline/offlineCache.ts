@@ -7,8 +7,8 @@
  * with NOT_SAVED_OFFLINE. Only reads are wrapped: never mutations, sign-in calls or downloads.
  */
 import type { Table } from 'dexie';
-import { ApiError, isApiError } from '../../../api';
-import type { OfflineEntry } from '../../../db';
+import { ApiError, isApiError } from '@/api';
+import type { OfflineEntry } from '@/db';
 import { PUBLIC_OWNER, USER_OWNER_PREFIX } from './owner';
 import type { OfflineStatus } from './offlineStatus';
 import { NOT_SAVED_OFFLINE } from './texts';

@@ -2,7 +2,7 @@ import { MantineProvider } from '@mantine/core';
 import { cleanNotifications, cleanNotificationsQueue } from '@mantine/notifications';
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { notifyError, notifyInfo } from '../lib/notify';
+import { notifyError, notifyInfo } from '@/lib/notify';
 import { LazyToastHost } from './LazyToastHost';
 
 afterEach(() => {
