@@ -1,8 +1,9 @@
 /** Entry point: providers, router, session-ended handling and service-worker registration. */
 // Mantine's base sheets; each component's own sheet comes with the component (vite.config.ts),
-// the notifications sheet with the toast host (app/ToastHost.tsx). The theme's CSS variables are
-// all written by MantineProvider (`deduplicateCssVariables={false}`) from the code it runs
-// anyway, instead of also loading Mantine's default-css-variables.css (issue 8's bundle budget).
+// the notifications sheet with the toast host (components/ToastHost.tsx). The theme's CSS
+// variables are all written by MantineProvider (`deduplicateCssVariables={false}`) from the code
+// it runs anyway, instead of also loading Mantine's default-css-variables.css (issue 8's bundle
+// budget).
 import '@mantine/core/styles/baseline.css';
 import '@mantine/core/styles/global.css';
 import { MantineProvider } from '@mantine/core';

@@ -3,7 +3,7 @@
  * 'user:<id>' for a signed-in user, or null while a signed-in user's id is not known yet (right
  * after sign-in), when nothing is saved so no private answer is ever tagged 'public'.
  *
- * Signed in or not comes from the last session answer (auth/model/lastInit); the user id from
+ * Signed in or not comes from the last session answer (./lastInit); the user id from
  * the last profile answer, kept in localStorage so a reload offline still knows it, and cleared
  * at sign-in, sign-out and when the session ends. The service worker is told each change
  * (it tags the image previews it caches the same way, see src/sw/offline.ts).

@@ -1,6 +1,6 @@
 /**
  * Sign-out that asks first when uploads have not been sent yet (signing out deletes them from
- * this device, see model/privateData.ts). Without such uploads it signs out at once.
+ * this device, see ../privateData.ts). Without such uploads it signs out at once.
  */
 import { Button, Group, Stack, Text } from '@mantine/core';
 import { useCallback, useRef, useState, type ReactNode } from 'react';
