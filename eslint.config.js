@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { boundaries } from './eslint.boundaries.js';
 
 export default tseslint.config(
   {
@@ -25,6 +26,9 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
     },
   },
+  // The web app's layers (src/README.md): shared code never imports features, routes or the
+  // app; a feature reaches another feature only through its public index.ts.
+  ...boundaries,
   {
     files: [
       'server/**/*.ts',

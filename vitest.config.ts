@@ -22,7 +22,11 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
-          include: ['tests/server/**/*.test.ts', 'server/src/**/*.test.ts'],
+          include: [
+            'tests/server/**/*.test.ts',
+            'server/src/**/*.test.ts',
+            'tests/lint/**/*.test.ts',
+          ],
           globalSetup: ['tests/server/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,

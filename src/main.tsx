@@ -1,8 +1,9 @@
 /** Entry point: providers, router, session-ended handling and service-worker registration. */
 // Mantine's base sheets; each component's own sheet comes with the component (vite.config.ts),
-// the notifications sheet with the toast host (app/ToastHost.tsx). The theme's CSS variables are
-// all written by MantineProvider (`deduplicateCssVariables={false}`) from the code it runs
-// anyway, instead of also loading Mantine's default-css-variables.css (issue 8's bundle budget).
+// the notifications sheet with the toast host (components/ToastHost.tsx). The theme's CSS
+// variables are all written by MantineProvider (`deduplicateCssVariables={false}`) from the code
+// it runs anyway, instead of also loading Mantine's default-css-variables.css (issue 8's bundle
+// budget).
 import '@mantine/core/styles/baseline.css';
 import '@mantine/core/styles/global.css';
 import { MantineProvider } from '@mantine/core';
@@ -10,14 +11,14 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { api } from './api';
-import { createQueryClient } from './app/queryClient';
-import { watchAppFirstScreen } from './app/firstScreen';
-import { LazyToastHost } from './app/LazyToastHost';
-import { createAppRouter } from './app/router';
-import { handleSessionEnded } from './app/session';
-import { afterFirstScreen } from './db/afterFirstScreen';
-import { cssVariablesResolver, theme } from './app/theme';
+import { api } from '@/api';
+import { createQueryClient } from '@/lib/queryClient';
+import { watchAppFirstScreen } from '@/app/firstScreen';
+import { LazyToastHost } from '@/components/LazyToastHost';
+import { createAppRouter } from '@/app/router';
+import { handleSessionEnded } from '@/app/session';
+import { afterFirstScreen } from '@/db/afterFirstScreen';
+import { cssVariablesResolver, theme } from '@/theme/theme';
 
 const queryClient = createQueryClient();
 const router = createAppRouter(queryClient);
@@ -46,5 +47,5 @@ createRoot(container).render(
 // workbox-window and the update prompt are not needed before); it then precaches in the
 // background, as before.
 void afterFirstScreen(async () => {
-  (await import('./app/serviceWorker')).registerServiceWorker();
+  (await import('@/app/serviceWorker')).registerServiceWorker();
 });

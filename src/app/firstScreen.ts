@@ -4,7 +4,7 @@
  * Work that needs Dexie but not the screen (src/db/afterFirstScreen.ts) waits for it.
  */
 import type { QueryClient } from '@tanstack/react-query';
-import { watchFirstScreen } from '../db/afterFirstScreen';
+import { watchFirstScreen } from '@/db/afterFirstScreen';
 import type { AppRouter } from './router';
 
 export function watchAppFirstScreen(router: AppRouter, queryClient: QueryClient): void {

@@ -2,8 +2,8 @@
 import { QueryClient } from '@tanstack/react-query';
 import { isRedirect } from '@tanstack/react-router';
 import { describe, expect, it, vi } from 'vitest';
-import { fakeServer, json } from '../test/fakeServer';
-import { initQueryOptions, type InitData } from '../features/auth/api/init';
+import { fakeServer, json } from '@/test/fakeServer';
+import { initQueryOptions, type InitData } from '@/features/auth/api/init';
 import { redirectHome, redirectIfLoggedIn, requireLogin, requireSuperuser } from './guards';
 
 function context(session: InitData) {

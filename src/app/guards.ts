@@ -3,8 +3,8 @@
  * GET /app/init through the query cache, so navigating does not refetch it.
  */
 import { redirect } from '@tanstack/react-router';
-import { initQueryOptions, type InitData } from '../features/auth/api/init';
-import { DEFAULT_AFTER_LOGIN } from '../lib/redirect';
+import { initQueryOptions, type InitData } from '@/features/auth/api/init';
+import { DEFAULT_AFTER_LOGIN } from '@/lib/redirect';
 import type { RouterContext } from './routerContext';
 
 export interface GuardArgs {

@@ -1,10 +1,10 @@
 import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { api } from '../api';
-import { db } from '../db';
-import { json, sessionHandlers, type FakeHandler } from '../test/fakeServer';
-import { closeApp, openApp } from '../test/openApp';
+import { api } from '@/api';
+import { db } from '@/db';
+import { json, sessionHandlers, type FakeHandler } from '@/test/fakeServer';
+import { closeApp, openApp } from './openApp';
 
 beforeEach(async () => {
   api.setCsrfToken(null);

@@ -2,10 +2,10 @@ import { notifications } from '@mantine/notifications';
 import { createMemoryHistory } from '@tanstack/react-router';
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { api } from '../api';
-import { db } from '../db';
-import { fakeServer, json, problem, sessionHandlers, type FakeHandler } from '../test/fakeServer';
-import { createTestQueryClient, renderRouter } from '../test/render';
+import { api } from '@/api';
+import { db } from '@/db';
+import { fakeServer, json, problem, sessionHandlers, type FakeHandler } from '@/test/fakeServer';
+import { createTestQueryClient, renderRouter } from '@/test/render';
 import { createAppRouter } from './router';
 
 beforeEach(async () => {

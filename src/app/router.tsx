@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createRouter, type RouterHistory } from '@tanstack/react-router';
-import { routeTree } from '../routeTree.gen';
-import { parseSearch, stringifySearch } from './search';
+import { routeTree } from '@/routeTree.gen';
+import { parseSearch, stringifySearch } from '@/lib/search';
 
 export function createAppRouter(queryClient: QueryClient, history?: RouterHistory) {
   return createRouter({

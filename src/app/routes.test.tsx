@@ -2,11 +2,11 @@ import { notifications } from '@mantine/notifications';
 import { createMemoryHistory } from '@tanstack/react-router';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { api } from '../api';
-import { db } from '../db';
-import { empty, fakeServer, json, sessionHandlers, type FakeHandler } from '../test/fakeServer';
-import { createTestQueryClient, renderRouter } from '../test/render';
-import { MAINTENANCE_NOTICE } from '../features/shell/components/MaintenanceBanner';
+import { api } from '@/api';
+import { db } from '@/db';
+import { empty, fakeServer, json, sessionHandlers, type FakeHandler } from '@/test/fakeServer';
+import { createTestQueryClient, renderRouter } from '@/test/render';
+import { MAINTENANCE_NOTICE } from '@/features/shell/components/MaintenanceBanner';
 import { createAppRouter } from './router';
 import { handleSessionEnded } from './session';
 

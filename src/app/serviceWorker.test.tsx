@@ -2,7 +2,7 @@ import { notifications } from '@mantine/notifications';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Providers, createTestQueryClient } from '../test/render';
+import { Providers, createTestQueryClient } from '@/test/render';
 import { promptOnUpdate, type UpdateSource } from './serviceWorker';
 
 afterEach(() => {

@@ -5,7 +5,7 @@
 import { Button, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { Workbox } from 'workbox-window';
-import { syncOfflineOwner } from '../features/offline/model/owner';
+import { syncOfflineOwner } from '@/offline/owner';
 
 export const UPDATE_NOTIFICATION_ID = 'app-update';
 

@@ -1,10 +1,10 @@
 // @vitest-environment node
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
-import { ApiError, createApiClient } from '../api';
-import { initQueryOptions } from '../features/auth/api/init';
-import { profileQueryOptions } from '../features/auth/api/profile';
-import { closedElementQueryOptions } from '../lib/useClosedElement';
+import { ApiError, createApiClient } from '@/api';
+import { initQueryOptions } from '@/features/auth/api/init';
+import { profileQueryOptions } from '@/features/auth/api/profile';
+import { closedElementQueryOptions } from '@/lib/useClosedElement';
 import { handleSessionEnded } from './session';
 
 function setup(authenticated: boolean) {

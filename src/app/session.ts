@@ -4,8 +4,8 @@
  * the visitor to /login?redirect=… while public pages stay where they are.
  */
 import type { QueryClient } from '@tanstack/react-query';
-import type { ApiClient } from '../api';
-import { endSession, isLoggedIn } from '../features/auth/model/session';
+import type { ApiClient } from '@/api';
+import { endSession, isLoggedIn } from '@/features/auth/model/session';
 
 export interface Invalidatable {
   invalidate(): Promise<unknown>;

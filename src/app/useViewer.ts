@@ -3,12 +3,12 @@
  * projects screens allow (spec 001 §5 and §6). Routes read it and pass plain values to features.
  */
 import { useQuery } from '@tanstack/react-query';
-import { initQueryOptions } from '../features/auth/api/init';
-import { profileQueryOptions, type UserProfile } from '../features/auth/api/profile';
-import { canCreateProject } from '../features/projects/model/projectList';
-import { useCurrentWorkspace } from '../features/workspaces/hooks/useCurrentWorkspace';
-import { isWorkspaceAdmin } from '../features/workspaces/model/roles';
-import type { Workspace } from '../features/workspaces/api/workspaces';
+import { initQueryOptions } from '@/features/auth/api/init';
+import { profileQueryOptions, type UserProfile } from '@/features/auth/api/profile';
+import { canCreateProject } from '@/features/projects/model/projectList';
+import { useCurrentWorkspace } from '@/features/workspaces/hooks/useCurrentWorkspace';
+import { isWorkspaceAdmin } from '@/features/workspaces/model/roles';
+import type { Workspace } from '@/features/workspaces/api/workspaces';
 
 export interface Viewer {
   loggedIn: boolean;

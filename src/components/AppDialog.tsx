@@ -1,6 +1,6 @@
 import { Modal } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { DIALOG_Z_INDEX } from '../app/theme';
+import { DIALOG_Z_INDEX } from '@/theme/theme';
 
 /** Title of a dialog that has no other (spec 000 §2 "Dialogs"). */
 export const DEFAULT_DIALOG_TITLE = 'Action';

@@ -1,5 +1,5 @@
 import { Select, Stack, Text, type SelectProps } from '@mantine/core';
-import { selectableOption, type DropdownOption } from '../lib/options';
+import { selectableOption, type DropdownOption } from '@/lib/options';
 
 export interface AppDropdownProps<V extends string = string> extends Omit<
   SelectProps,

@@ -1,6 +1,6 @@
 import { CloseButton, Group, Paper } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useClosedElement } from '../lib/useClosedElement';
+import { useClosedElement } from '@/lib/useClosedElement';
 
 export interface ClosableBannerProps {
   /** Stable id under which the dismissal is remembered on this device. */

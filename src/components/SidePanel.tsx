@@ -1,6 +1,6 @@
 import { Box, Drawer, Group, useMatches } from '@mantine/core';
 import { useState, type ReactNode, type UIEvent } from 'react';
-import { SIDE_PANEL_Z_INDEX } from '../app/theme';
+import { SIDE_PANEL_Z_INDEX } from '@/theme/theme';
 
 /** Widths of the side panel (spec 000 §2): 11/12 on small, 5/12 on large, 3/12 on extra-large. */
 export const SIDE_PANEL_WIDTHS = {

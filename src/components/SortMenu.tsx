@@ -1,6 +1,6 @@
 import { ActionIcon } from '@mantine/core';
 import { IconArrowsSort } from '@tabler/icons-react';
-import { lazyMenu } from '../app/lazyMenu';
+import { lazyMenu } from './lazyMenu';
 
 export interface SortOption<V extends string = string> {
   value: V;

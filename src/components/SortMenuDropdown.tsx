@@ -1,6 +1,6 @@
 import { Menu } from '@mantine/core';
 import { IconCheck } from '@tabler/icons-react';
-import type { LazyMenuTarget } from '../app/lazyMenu';
+import type { LazyMenuTarget } from './lazyMenu';
 import type { SortMenuProps } from './SortMenu';
 
 /** The sort menu itself, loaded when it is first opened (SortMenu). */

@@ -1,7 +1,7 @@
 import { CloseButton, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconBulb } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { useClosedElement } from '../lib/useClosedElement';
+import { useClosedElement } from '@/lib/useClosedElement';
 
 /** Default tip title: 'Tip from' followed by the product name (spec 000 §2). */
 export const TIP_DEFAULT_TITLE = 'Tip from Waymark';

@@ -2,8 +2,8 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import userEvent from '@testing-library/user-event';
 import { useState, type ReactNode } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { db, isElementClosed } from '../db';
-import { Providers, createTestQueryClient } from '../test/render';
+import { db, isElementClosed } from '@/db';
+import { Providers, createTestQueryClient } from '@/test/render';
 import { AppDialog, DEFAULT_DIALOG_TITLE } from './AppDialog';
 import { AppDropdown } from './AppDropdown';
 import { CircleBadge } from './CircleBadge';

@@ -22,11 +22,19 @@
  * version.
  */
 import { Dexie, type EntityTable, type Table } from 'dexie';
-import type { UploadPhase, UploadPlan } from '../features/uploads/model/types';
-
 import { DATABASE_NAME } from './names';
+import type { UploadBlob, UploadChunkAck, UploadRecord } from './uploadQueue';
 
 export { DATABASE_NAME };
+export type {
+  PlannedFile,
+  RemovedFile,
+  UploadBlob,
+  UploadChunkAck,
+  UploadPhase,
+  UploadPlan,
+  UploadRecord,
+} from './uploadQueue';
 
 /** A dismissed UI element, e.g. the mobile-app banner. */
 export interface ClosedElement {
@@ -46,43 +54,7 @@ export interface LastWorkspace {
   lastSeen: number;
 }
 
-/** One queued, running or failed upload (finished and cancelled ones are removed). */
-export interface UploadRecord {
-  id: string;
-  plan: UploadPlan;
-  /** 'namespace/name' */
-  projectPath: string;
-  /** Client-generated chunk ids of each added or updated file, by path (one per 10 MB). */
-  chunks: Record<string, string[]>;
-  /** The server's transaction, once the push started; null before (or after it was lost). */
-  transaction: string | null;
-  /** The last phase a tab recorded: 'queued', a running phase, or 'failed'. */
-  phase: UploadPhase;
-  error: string | null;
-  totalBytes: number;
-  /** Bytes the server acknowledged, as last recorded (for other tabs and after a reload). */
-  loadedBytes: number;
-  createdAt: number;
-  updatedAt: number;
-}
-
-/** The bytes of one file of an upload (a File from a drop is stored as it is). */
-export interface UploadBlob {
-  uploadId: string;
-  path: string;
-  blob: Blob;
-}
-
-/** A chunk the server acknowledged (2xx) within `transaction`. */
-export interface UploadChunkAck {
-  uploadId: string;
-  chunkId: string;
-  transaction: string;
-  size: number;
-  at: number;
-}
-
-/** The last answer of one cacheable GET call (see features/offline/model/offlineCache.ts). */
+/** The last answer of one cacheable GET call (see src/offline/offlineCache.ts). */
 export interface OfflineEntry {
   /** 'public' (saved by an anonymous visitor) or 'user:<id>' (saved by that signed-in user). */
   owner: string;

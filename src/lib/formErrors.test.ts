@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../api';
+import { ApiError } from '@/api';
 import { reportFormError, splitFormError } from './formErrors';
 
 describe('splitFormError', () => {

@@ -3,7 +3,7 @@
  * anything else (a `detail`, a network failure, errors for fields the form does not have) is
  * shown as a failure toast.
  */
-import { errorMessage, isApiError } from '../api';
+import { errorMessage, isApiError } from '@/api';
 import { notifyError } from './notify';
 
 export interface SplitFormError {

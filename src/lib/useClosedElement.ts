@@ -5,7 +5,7 @@
  */
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { closeElement, isElementClosed } from '../db/closedElements';
+import { closeElement, isElementClosed } from '@/db/closedElements';
 
 export const closedElementQueryOptions = (id: string) =>
   queryOptions({

@@ -6,14 +6,14 @@ import {
   useRouter,
   type ErrorComponentProps,
 } from '@tanstack/react-router';
-import { loadSession } from '../app/guards';
-import type { RouterContext } from '../app/routerContext';
-import { INIT_FALLBACK, initQueryOptions } from '../features/auth/api/init';
-import { configQueryOptions } from '../features/platform/api/config';
-import { pingQueryOptions } from '../features/platform/api/ping';
-import { NotFoundPage } from '../features/shell/components/NotFoundPage';
-import { OnboardingLayout } from '../features/shell/components/OnboardingLayout';
-import { errorMessage } from '../api';
+import { loadSession } from '@/app/guards';
+import type { RouterContext } from '@/app/routerContext';
+import { INIT_FALLBACK, initQueryOptions } from '@/features/auth/api/init';
+import { configQueryOptions } from '@/platform/config';
+import { pingQueryOptions } from '@/platform/ping';
+import { NotFoundPage } from '@/features/shell/components/NotFoundPage';
+import { OnboardingLayout } from '@/features/shell/components/OnboardingLayout';
+import { errorMessage } from '@/api';
 
 export const Route = createRootRouteWithContext<RouterContext>()({
   // Application start (spec 000 §4): init (which also mints the CSRF token), ping and config.

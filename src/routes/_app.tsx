@@ -7,19 +7,19 @@ import {
   useRouterState,
 } from '@tanstack/react-router';
 import { useMemo } from 'react';
-import { collectCrumbs } from '../app/breadcrumbs';
-import { loadSession } from '../app/guards';
-import { needsWorkspace } from '../app/routeMeta';
-import { initQueryOptions } from '../features/auth/api/init';
-import { useLogoutMutation } from '../features/auth/api/logout';
-import { profileQueryOptions } from '../features/auth/api/profile';
-import { configQueryOptions } from '../features/platform/api/config';
-import { pingQueryOptions } from '../features/platform/api/ping';
-import { AppLayout } from '../features/shell/components/AppLayout';
-import { UploadCenterHost } from '../features/uploads/components/UploadCenterHost';
-import { OnboardingLayout } from '../features/shell/components/OnboardingLayout';
-import { NO_WORKSPACE_TITLE, NoWorkspace } from '../features/workspaces/components/NoWorkspace';
-import { useCurrentWorkspace } from '../features/workspaces/hooks/useCurrentWorkspace';
+import { collectCrumbs } from '@/app/breadcrumbs';
+import { loadSession } from '@/app/guards';
+import { needsWorkspace } from '@/app/routeMeta';
+import { initQueryOptions } from '@/features/auth/api/init';
+import { useLogoutMutation } from '@/features/auth/api/logout';
+import { profileQueryOptions } from '@/features/auth/api/profile';
+import { configQueryOptions } from '@/platform/config';
+import { pingQueryOptions } from '@/platform/ping';
+import { AppLayout } from '@/features/shell/components/AppLayout';
+import { UploadCenterHost } from '@/features/uploads/components/UploadCenterHost';
+import { OnboardingLayout } from '@/features/shell/components/OnboardingLayout';
+import { NO_WORKSPACE_TITLE, NoWorkspace } from '@/features/workspaces/components/NoWorkspace';
+import { useCurrentWorkspace } from '@/features/workspaces/hooks/useCurrentWorkspace';
 
 /**
  * The application shell around the dashboard, profile and project pages. Logged-in users get the

@@ -1,8 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
-import { ChangePasswordByTokenForm } from '../features/auth/components/ChangePasswordByTokenForm';
-import { pingQueryOptions } from '../features/platform/api/ping';
-import { OnboardingLayout } from '../features/shell/components/OnboardingLayout';
+import { ChangePasswordByTokenForm } from '@/features/auth/components/ChangePasswordByTokenForm';
+import { pingQueryOptions } from '@/platform/ping';
+import { OnboardingLayout } from '@/features/shell/components/OnboardingLayout';
 
 /** /change-password/:token (public): set a new password from a reset link. */
 export const Route = createFileRoute('/change-password/$token')({

@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { useCallback } from 'react';
-import { profileQueryOptions } from '../features/auth/api/profile';
-import { ConfirmEmailStatus } from '../features/auth/components/ConfirmEmailStatus';
-import { OnboardingLayout } from '../features/shell/components/OnboardingLayout';
+import { profileQueryOptions } from '@/features/auth/api/profile';
+import { ConfirmEmailStatus } from '@/features/auth/components/ConfirmEmailStatus';
+import { OnboardingLayout } from '@/features/shell/components/OnboardingLayout';
 
 /** /confirm-email/:token (public): email confirmation. */
 export const Route = createFileRoute('/confirm-email/$token')({

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { redirectHome } from '../app/guards';
+import { redirectHome } from '@/app/guards';
 
 /** '/' (home, public): the dashboard when logged in, otherwise the sign-in page. */
 export const Route = createFileRoute('/')({

@@ -1,13 +1,13 @@
 import { createFileRoute, notFound, useNavigate, useRouter } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
-import { redirectIfLoggedIn } from '../app/guards';
-import { validateLoginSearch } from '../app/search';
-import { profileQueryOptions } from '../features/auth/api/profile';
-import { LoginForm } from '../features/auth/components/LoginForm';
-import { ResetPasswordForm } from '../features/auth/components/ResetPasswordForm';
-import { pingQueryOptions } from '../features/platform/api/ping';
-import { OnboardingLayout } from '../features/shell/components/OnboardingLayout';
-import { safeRedirectTarget } from '../lib/redirect';
+import { redirectIfLoggedIn } from '@/app/guards';
+import { validateLoginSearch } from '@/lib/search';
+import { profileQueryOptions } from '@/features/auth/api/profile';
+import { LoginForm } from '@/features/auth/components/LoginForm';
+import { ResetPasswordForm } from '@/features/auth/components/ResetPasswordForm';
+import { pingQueryOptions } from '@/platform/ping';
+import { OnboardingLayout } from '@/features/shell/components/OnboardingLayout';
+import { safeRedirectTarget } from '@/lib/redirect';
 
 /**
  * /login/:reset? (login, public). Signed-in users go to the dashboard; the parameter value

@@ -4,7 +4,7 @@
  * such previews, and the Background Sync tag of the upload queue.
  */
 
-/** The owner of what an anonymous visitor saw (as in features/offline/model/owner.ts). */
+/** The owner of what an anonymous visitor saw (as in src/offline/owner.ts). */
 export const PUBLIC_OWNER_NAME = 'public';
 
 /** Cache of image previews saved by `owner` ('public' or 'user:<id>'). */

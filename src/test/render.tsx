@@ -14,10 +14,10 @@ import {
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
-import { createQueryClient } from '../app/queryClient';
-import { parseSearch, stringifySearch } from '../app/search';
-import { cssVariablesResolver, theme } from '../app/theme';
-import { TOAST_HOST_PROPS, notifyError } from '../lib/notify';
+import { createQueryClient } from '@/lib/queryClient';
+import { parseSearch, stringifySearch } from '@/lib/search';
+import { cssVariablesResolver, theme } from '@/theme/theme';
+import { TOAST_HOST_PROPS, notifyError } from '@/lib/notify';
 
 export function createTestQueryClient(): QueryClient {
   return createQueryClient(notifyError);

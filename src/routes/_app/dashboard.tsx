@@ -1,18 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
-import { requireLogin } from '../../app/guards';
-import { PageTitle } from '../../components/PageTitle';
-import { TitledSection } from '../../components/TitledSection';
-import { WorkspaceAccessRequests } from '../../features/access-requests/components/WorkspaceAccessRequests';
-import { profileQueryOptions } from '../../features/auth/api/profile';
-import { MobileAppBanner } from '../../features/dashboard/components/MobileAppBanner';
-import { StorageWarning } from '../../features/dashboard/components/StorageWarning';
-import { RecentProjects } from '../../features/projects/components/RecentProjects';
-import { workspaceQueryOptions } from '../../features/workspaces/api/workspace';
-import { useCurrentWorkspace } from '../../features/workspaces/hooks/useCurrentWorkspace';
-import { isWorkspaceAdmin } from '../../features/workspaces/model/roles';
-import { storagePercentage } from '../../features/workspaces/model/storage';
-import { LoadingIndicator } from '../../components/LoadingIndicator';
+import { requireLogin } from '@/app/guards';
+import { PageTitle } from '@/components/PageTitle';
+import { TitledSection } from '@/components/TitledSection';
+import { WorkspaceAccessRequests } from '@/features/access-requests/components/WorkspaceAccessRequests';
+import { profileQueryOptions } from '@/features/auth/api/profile';
+import { MobileAppBanner } from '@/features/dashboard/components/MobileAppBanner';
+import { StorageWarning } from '@/features/dashboard/components/StorageWarning';
+import { RecentProjects } from '@/features/projects/components/RecentProjects';
+import { workspaceQueryOptions } from '@/features/workspaces/api/workspace';
+import { useCurrentWorkspace } from '@/features/workspaces/hooks/useCurrentWorkspace';
+import { isWorkspaceAdmin } from '@/features/workspaces/model/roles';
+import { storagePercentage } from '@/features/workspaces/model/storage';
+import { LoadingIndicator } from '@/components/LoadingIndicator';
 
 /**
  * /dashboard (login needed; spec 000 §2): full-storage warning, access requests for workspace

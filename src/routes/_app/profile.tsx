@@ -1,13 +1,13 @@
 import { Button, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
-import { errorMessage } from '../../api';
-import { requireLogin } from '../../app/guards';
-import { PageTitle } from '../../components/PageTitle';
-import { MyAccessRequests } from '../../features/access-requests/components/MyAccessRequests';
-import { PROFILE_FALLBACK, profileQueryOptions } from '../../features/auth/api/profile';
-import { AccountDetails } from '../../features/auth/components/AccountDetails';
-import { LoadingIndicator } from '../../components/LoadingIndicator';
+import { errorMessage } from '@/api';
+import { requireLogin } from '@/app/guards';
+import { PageTitle } from '@/components/PageTitle';
+import { MyAccessRequests } from '@/features/access-requests/components/MyAccessRequests';
+import { PROFILE_FALLBACK, profileQueryOptions } from '@/features/auth/api/profile';
+import { AccountDetails } from '@/features/auth/components/AccountDetails';
+import { LoadingIndicator } from '@/components/LoadingIndicator';
 
 /** /profile (user_profile, login needed; allowed without a workspace; spec 000 §2). */
 export const Route = createFileRoute('/_app/profile')({

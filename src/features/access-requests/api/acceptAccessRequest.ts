@@ -1,6 +1,6 @@
 /** POST /app/project/access-request/accept/{id} {permissions}: grants the requested access. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../api';
+import { api } from '@/api';
 import {
   ACCEPT_ACCESS_REQUEST_FALLBACK,
   ACCESS_REQUESTS_KEY,

@@ -1,6 +1,6 @@
 /** DELETE /app/project/access-request/{id}: cancels (declines) an access request. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../api';
+import { api } from '@/api';
 import { ACCESS_REQUESTS_KEY, CANCEL_ACCESS_REQUEST_FALLBACK } from '../model/accessRequest';
 
 export async function cancelAccessRequest(id: number): Promise<void> {

@@ -1,6 +1,6 @@
 /** GET /app/project/access-requests: the logged user's own requests. */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { api } from '../../../api';
+import { api } from '@/api';
 import {
   ACCESS_REQUESTS_KEY,
   FETCH_ACCESS_REQUESTS_FALLBACK,

@@ -3,7 +3,7 @@
  * or for one of them with `project_name` (the project screen).
  */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { api } from '../../../api';
+import { api } from '@/api';
 import {
   ACCESS_REQUESTS_KEY,
   FETCH_ACCESS_REQUESTS_FALLBACK,

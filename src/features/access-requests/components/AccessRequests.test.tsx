@@ -1,8 +1,8 @@
 import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { empty, fakeServer, json, problem, type FakeRequest } from '../../../test/fakeServer';
-import { renderWithRouter } from '../../../test/render';
+import { empty, fakeServer, json, problem, type FakeRequest } from '@/test/fakeServer';
+import { renderWithRouter } from '@/test/render';
 import type { AccessRequest } from '../model/accessRequest';
 import { MyAccessRequests } from './MyAccessRequests';
 import { NO_ACCESS_REQUESTS, WorkspaceAccessRequests } from './WorkspaceAccessRequests';

@@ -1,11 +1,11 @@
 import { Button, Group, Table } from '@mantine/core';
 import { useState } from 'react';
-import { errorMessage } from '../../../api';
-import { AppDropdown } from '../../../components/AppDropdown';
-import { Paginator } from '../../../components/Paginator';
-import { notifyError } from '../../../lib/notify';
-import { canAcceptAccessRequest, canCancelAccessRequest } from '../../../lib/permissions';
-import { AnchorLink } from '../../../lib/routerLinks';
+import { errorMessage } from '@/api';
+import { AppDropdown } from '@/components/AppDropdown';
+import { Paginator } from '@/components/Paginator';
+import { notifyError } from '@/lib/notify';
+import { canAcceptAccessRequest, canCancelAccessRequest } from '@/lib/permissions';
+import { AnchorLink } from '@/lib/routerLinks';
 import { useAcceptAccessRequestMutation } from '../api/acceptAccessRequest';
 import { useCancelAccessRequestMutation } from '../api/cancelAccessRequest';
 import {

@@ -1,9 +1,9 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Paginator } from '../../../components/Paginator';
-import { TitledSection } from '../../../components/TitledSection';
-import { notifyError } from '../../../lib/notify';
+import { Paginator } from '@/components/Paginator';
+import { TitledSection } from '@/components/TitledSection';
+import { notifyError } from '@/lib/notify';
 import { useCancelAccessRequestMutation } from '../api/cancelAccessRequest';
 import { myAccessRequestsQueryOptions } from '../api/myAccessRequests';
 import {

@@ -1,7 +1,7 @@
 import { Badge, Group } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { TitledSection } from '../../../components/TitledSection';
+import { TitledSection } from '@/components/TitledSection';
 import { workspaceAccessRequestsQueryOptions } from '../api/workspaceAccessRequests';
 import type { AccessRequest } from '../model/accessRequest';
 import { AccessRequestsTable } from './AccessRequestsTable';

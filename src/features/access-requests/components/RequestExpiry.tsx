@@ -1,5 +1,5 @@
 import { Text, Tooltip } from '@mantine/core';
-import { expiresIn, formatDateTime } from '../../../lib/time';
+import { expiresIn, formatDateTime } from '@/lib/time';
 import { isRequestExpired, type AccessRequest } from '../model/accessRequest';
 
 /** Time left until the request expires ('6 days'), or 'expired'; the date in a tooltip. */

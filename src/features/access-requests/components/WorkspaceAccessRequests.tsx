@@ -1,7 +1,7 @@
 import { Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { LoadingIndicator } from '../../../components/LoadingIndicator';
+import { LoadingIndicator } from '@/components/LoadingIndicator';
 import { workspaceAccessRequestsQueryOptions } from '../api/workspaceAccessRequests';
 import { FETCH_ACCESS_REQUESTS_FALLBACK } from '../model/accessRequest';
 import { AccessRequestsTable } from './AccessRequestsTable';

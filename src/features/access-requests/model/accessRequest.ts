@@ -1,5 +1,5 @@
 /** Project access requests (spec 001 §3, §4 and §9; api-reference A.7). */
-import { isExpired } from '../../../lib/time';
+import { isExpired } from '@/lib/time';
 
 export interface AccessRequest {
   id: number;

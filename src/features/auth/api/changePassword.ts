@@ -1,6 +1,6 @@
 /** POST /app/auth/change-password {old_password, password, confirm}: changes the own password. */
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../api';
+import { api } from '@/api';
 
 export const CHANGE_PASSWORD_FALLBACK = 'Failed to change password';
 export const PASSWORD_CHANGED = 'Password has been changed';

@@ -1,7 +1,7 @@
 /** DELETE /v1/user: closes the own account (204). */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../api';
-import { deletePrivateData } from '../../offline/model/privateData';
+import { api } from '@/api';
+import { deletePrivateData } from '@/offline/privateData';
 import { endSession } from '../model/session';
 
 export const CLOSE_ACCOUNT_FALLBACK = 'Unable to close account';

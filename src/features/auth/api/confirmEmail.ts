@@ -1,6 +1,6 @@
 /** POST /app/auth/confirm-email/:token: marks the email verified (spec 000 §4). */
 import { queryOptions } from '@tanstack/react-query';
-import { api } from '../../../api';
+import { api } from '@/api';
 
 export const INVALID_TOKEN = 'Invalid token';
 

@@ -1,6 +1,6 @@
 /** POST /app/auth/user/profile {first_name, last_name, email, receive_notifications}: edits the profile. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../api';
+import { api } from '@/api';
 import { profileQueryOptions } from './profile';
 
 export const EDIT_PROFILE_FALLBACK = 'Failed to change profile';

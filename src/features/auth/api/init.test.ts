@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LAST_INIT_KEY } from '../model/lastInit';
+import { LAST_INIT_KEY } from '@/offline/lastInit';
 import { fetchInit } from './init';
 
 function answer(body: unknown, status = 200) {

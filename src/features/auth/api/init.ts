@@ -1,7 +1,7 @@
 /** GET /app/init: session bootstrap (authenticated, superuser); its response mints the CSRF token. */
 import { queryOptions } from '@tanstack/react-query';
-import { ApiError, api } from '../../../api';
-import { lastInit, rememberInit } from '../model/lastInit';
+import { ApiError, api } from '@/api';
+import { lastInit, rememberInit } from '@/offline/lastInit';
 
 export interface InitData {
   authenticated: boolean;
@@ -13,7 +13,7 @@ export const INIT_FALLBACK = 'Failed to init application.';
 
 /**
  * Asks the server who is logged in. When the server cannot be reached (offline), the app still
- * starts, as the visitor last known in this browser or anonymous (model/lastInit.ts).
+ * starts, as the visitor last known in this browser or anonymous (src/offline/lastInit.ts).
  */
 export async function fetchInit(signal?: AbortSignal): Promise<InitData> {
   let data: Partial<InitData> | undefined;

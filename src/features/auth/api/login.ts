@@ -1,6 +1,6 @@
 /** POST /app/auth/login {login, password}: signs in (200 with an empty body). */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../api';
+import { api } from '@/api';
 import { initialiseSession } from '../model/session';
 
 export interface LoginCredentials {

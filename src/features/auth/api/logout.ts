@@ -3,8 +3,8 @@
  * upload queue, cached previews) is deleted too, whatever the server answers.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../api';
-import { deletePrivateData } from '../../offline/model/privateData';
+import { api } from '@/api';
+import { deletePrivateData } from '@/offline/privateData';
 import { endSession } from '../model/session';
 
 export async function logout(): Promise<void> {

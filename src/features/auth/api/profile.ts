@@ -1,8 +1,8 @@
 /** GET /v1/user/profile: the logged user. */
 import { queryOptions } from '@tanstack/react-query';
-import { api } from '../../../api';
-import { withOfflineCopy } from '../../offline/model/instance';
-import { rememberOfflineUser } from '../../offline/model/owner';
+import { api } from '@/api';
+import { withOfflineCopy } from '@/offline/instance';
+import { rememberOfflineUser } from '@/offline/owner';
 
 export interface WorkspaceRef {
   id: number;

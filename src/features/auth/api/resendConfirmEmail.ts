@@ -1,6 +1,6 @@
 /** GET /app/auth/resend-confirm-email: mails a new email confirmation link. */
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../api';
+import { api } from '@/api';
 
 export const RESEND_CONFIRM_EMAIL_FALLBACK = 'Failed to send confirmation email';
 

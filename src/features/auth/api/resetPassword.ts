@@ -1,6 +1,6 @@
 /** POST /app/auth/reset-password {email}: mails a password reset link. */
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../api';
+import { api } from '@/api';
 
 export const RESET_PASSWORD_FALLBACK = 'Failed to send password reset email';
 

@@ -1,6 +1,6 @@
 /** POST /app/auth/reset-password/:token {password, confirm}: sets a new password from a reset link. */
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../api';
+import { api } from '@/api';
 import { CHANGE_PASSWORD_FALLBACK } from './changePassword';
 
 /** Same fallback as the account's change password (spec 000 §8). */

@@ -1,10 +1,10 @@
 import { Avatar, Box, Button, Group, Paper, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconAlertCircle } from '@tabler/icons-react';
-import { PageTitle } from '../../../components/PageTitle';
-import { TitledSection } from '../../../components/TitledSection';
-import { initials } from '../../../lib/text';
-import { formatDate } from '../../../lib/time';
+import { PageTitle } from '@/components/PageTitle';
+import { TitledSection } from '@/components/TitledSection';
+import { initials } from '@/lib/text';
+import { formatDate } from '@/lib/time';
 import type { UserProfile } from '../api/profile';
 import { fullNameOf } from '../model/account';
 import { ChangePasswordDialog } from './ChangePasswordDialog';

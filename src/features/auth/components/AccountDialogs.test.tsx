@@ -1,10 +1,10 @@
 import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { api, MAINTENANCE_MESSAGE } from '../../../api';
-import { browser } from '../../../lib/browser';
-import { empty, fakeServer, json, problem } from '../../../test/fakeServer';
-import { renderWithRouter } from '../../../test/render';
+import { api, MAINTENANCE_MESSAGE } from '@/api';
+import { browser } from '@/lib/browser';
+import { empty, fakeServer, json, problem } from '@/test/fakeServer';
+import { renderWithRouter } from '@/test/render';
 import { initQueryOptions } from '../api/init';
 import { profileQueryOptions, type UserProfile } from '../api/profile';
 import { ChangePasswordDialog } from './ChangePasswordDialog';

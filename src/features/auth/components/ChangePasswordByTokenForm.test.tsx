@@ -1,8 +1,8 @@
 import { notifications } from '@mantine/notifications';
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { empty, fakeServer, json, problem } from '../../../test/fakeServer';
-import { renderWithRouter } from '../../../test/render';
+import { empty, fakeServer, json, problem } from '@/test/fakeServer';
+import { renderWithRouter } from '@/test/render';
 import { ChangePasswordByTokenForm } from './ChangePasswordByTokenForm';
 
 afterEach(() => {

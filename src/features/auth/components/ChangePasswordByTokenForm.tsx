@@ -1,7 +1,7 @@
 import { Box, Button, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { AnchorLink } from '../../../lib/routerLinks';
-import { reportFormError } from '../../../lib/formErrors';
+import { AnchorLink } from '@/lib/routerLinks';
+import { reportFormError } from '@/lib/formErrors';
 import { CHANGE_PASSWORD_FALLBACK, useSetPasswordByTokenMutation } from '../api/setPasswordByToken';
 import { PasswordField } from './PasswordField';
 import { PasswordRuleHint } from './PasswordRuleHint';

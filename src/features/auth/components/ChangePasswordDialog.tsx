@@ -1,8 +1,8 @@
 import { Box, Button, Group, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { AppDialog } from '../../../components/AppDialog';
-import { reportFormError } from '../../../lib/formErrors';
-import { notifySuccess } from '../../../lib/notify';
+import { AppDialog } from '@/components/AppDialog';
+import { reportFormError } from '@/lib/formErrors';
+import { notifySuccess } from '@/lib/notify';
 import {
   CHANGE_PASSWORD_FALLBACK,
   PASSWORD_CHANGED,

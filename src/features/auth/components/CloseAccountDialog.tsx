@@ -1,9 +1,9 @@
 import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import { AppDialog } from '../../../components/AppDialog';
-import { errorMessage } from '../../../api';
-import { browser } from '../../../lib/browser';
-import { notifyError } from '../../../lib/notify';
+import { AppDialog } from '@/components/AppDialog';
+import { errorMessage } from '@/api';
+import { browser } from '@/lib/browser';
+import { notifyError } from '@/lib/notify';
 import { CLOSE_ACCOUNT_FALLBACK, useCloseAccountMutation } from '../api/closeAccount';
 import { canCloseAccount } from '../model/account';
 

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { empty, fakeServer, problem } from '../../../test/fakeServer';
-import { renderWithRouter } from '../../../test/render';
+import { empty, fakeServer, problem } from '@/test/fakeServer';
+import { renderWithRouter } from '@/test/render';
 import { ConfirmEmailStatus } from './ConfirmEmailStatus';
 
 afterEach(() => {

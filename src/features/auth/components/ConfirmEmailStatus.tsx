@@ -3,7 +3,7 @@ import { IconCircleCheck, IconCircleX } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect } from 'react';
-import { LoadingIndicator } from '../../../components/LoadingIndicator';
+import { LoadingIndicator } from '@/components/LoadingIndicator';
 import { confirmEmailQueryOptions, INVALID_TOKEN } from '../api/confirmEmail';
 
 export const EMAIL_VERIFIED = 'Your email address has been verified.';

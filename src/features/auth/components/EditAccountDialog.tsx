@@ -1,8 +1,8 @@
 import { Button, Group, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { AppDialog } from '../../../components/AppDialog';
-import { reportFormError } from '../../../lib/formErrors';
-import { notifySuccess } from '../../../lib/notify';
+import { AppDialog } from '@/components/AppDialog';
+import { reportFormError } from '@/lib/formErrors';
+import { notifySuccess } from '@/lib/notify';
 import type { UserProfile } from '../api/profile';
 import { EDIT_PROFILE_FALLBACK, PROFILE_CHANGED, useEditProfileMutation } from '../api/editProfile';
 

@@ -1,9 +1,9 @@
 import { notifications } from '@mantine/notifications';
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { api } from '../../../api';
-import { empty, fakeServer, json, problem } from '../../../test/fakeServer';
-import { renderWithRouter } from '../../../test/render';
+import { api } from '@/api';
+import { empty, fakeServer, json, problem } from '@/test/fakeServer';
+import { renderWithRouter } from '@/test/render';
 import { initQueryOptions } from '../api/init';
 import { LoginForm } from './LoginForm';
 

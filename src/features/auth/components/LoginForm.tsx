@@ -1,7 +1,7 @@
 import { Button, Group, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { AnchorLink } from '../../../lib/routerLinks';
-import { reportFormError } from '../../../lib/formErrors';
+import { AnchorLink } from '@/lib/routerLinks';
+import { reportFormError } from '@/lib/formErrors';
 import { LOGIN_FALLBACK, useLoginMutation, type LoginCredentials } from '../api/login';
 import { PasswordField } from './PasswordField';
 

@@ -1,6 +1,6 @@
 import { Switch } from '@mantine/core';
-import { errorMessage } from '../../../api';
-import { notifyError, notifySuccess } from '../../../lib/notify';
+import { errorMessage } from '@/api';
+import { notifyError, notifySuccess } from '@/lib/notify';
 import type { UserProfile } from '../api/profile';
 import { EDIT_PROFILE_FALLBACK, PROFILE_CHANGED, useEditProfileMutation } from '../api/editProfile';
 

@@ -1,8 +1,8 @@
 import { notifications } from '@mantine/notifications';
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { empty, fakeServer, json, problem } from '../../../test/fakeServer';
-import { renderWithRouter } from '../../../test/render';
+import { empty, fakeServer, json, problem } from '@/test/fakeServer';
+import { renderWithRouter } from '@/test/render';
 import { ResetPasswordForm } from './ResetPasswordForm';
 
 afterEach(() => {

@@ -1,8 +1,8 @@
 import { Button, Group, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { AnchorLink } from '../../../lib/routerLinks';
-import { reportFormError } from '../../../lib/formErrors';
-import { notifySuccess } from '../../../lib/notify';
+import { AnchorLink } from '@/lib/routerLinks';
+import { reportFormError } from '@/lib/formErrors';
+import { notifySuccess } from '@/lib/notify';
 import { RESET_PASSWORD_FALLBACK, useResetPasswordMutation } from '../api/resetPassword';
 
 export const RESET_EMAIL_SENT = 'Email with password reset link was sent to your email address';

@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Text } from '@mantine/core';
 import { IconMailExclamation } from '@tabler/icons-react';
-import { notifyError, notifySuccess } from '../../../lib/notify';
+import { notifyError, notifySuccess } from '@/lib/notify';
 import { useResendConfirmEmailMutation } from '../api/resendConfirmEmail';
 import { confirmationSentMessage, resendFailureMessage } from '../model/account';
 

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { ApiError, MAINTENANCE_MESSAGE } from '../../../api';
+import { ApiError, MAINTENANCE_MESSAGE } from '@/api';
 import {
   RESEND_ADDRESS_FAILURE,
   RESEND_FAILURE,

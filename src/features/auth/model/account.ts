@@ -1,5 +1,5 @@
 /** Pure rules of the account screens (spec 000 §2, §5 and §8). */
-import { detailOf, isApiError } from '../../../api';
+import { detailOf, isApiError } from '@/api';
 
 /** The profile's full name, or '-' when the user gave none. */
 export function fullNameOf(profile: {

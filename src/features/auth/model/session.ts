@@ -6,8 +6,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { ANONYMOUS, initQueryOptions } from '../api/init';
 import { profileQueryOptions } from '../api/profile';
-import { forgetOfflineUser, syncOfflineOwner } from '../../offline/model/owner';
-import { rememberInit } from './lastInit';
+import { forgetOfflineUser, syncOfflineOwner } from '@/offline/owner';
+import { rememberInit } from '@/offline/lastInit';
 
 /** Query key roots that do not depend on who is logged in. */
 const INSTANCE_KEYS = new Set<unknown>(['platform', 'device']);

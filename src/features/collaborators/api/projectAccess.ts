@@ -1,6 +1,6 @@
 /** GET /app/project/{id}/access: the members of a project with their roles. */
 import { queryOptions } from '@tanstack/react-query';
-import { api } from '../../../api';
+import { api } from '@/api';
 import { GET_ACCESS_FALLBACK, type ProjectMember } from '../model/collaborators';
 
 export const COLLABORATORS_KEY = ['collaborators'] as const;

@@ -1,6 +1,6 @@
 /** GET /app/auth/user/search?namespace=&like=: users to share a project with. */
 import { queryOptions } from '@tanstack/react-query';
-import { api } from '../../../api';
+import { api } from '@/api';
 import type { UserSearchResult } from '../model/collaborators';
 
 export async function searchUsers(

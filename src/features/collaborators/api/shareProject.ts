@@ -4,8 +4,8 @@
  * as `invalid_usernames` (spec 001 §5 "Settings save accepts some non-2xx statuses").
  */
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../api';
-import type { ProjectRoleName } from '../../../lib/permissions';
+import { api } from '@/api';
+import type { ProjectRoleName } from '@/lib/permissions';
 import {
   SHARE_FALLBACK,
   refusedUsernames,

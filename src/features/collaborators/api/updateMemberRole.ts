@@ -3,8 +3,8 @@
  * the direct role (spec 001 §6 "Removing a user's access sets the role to none").
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../api';
-import type { ProjectRoleName } from '../../../lib/permissions';
+import { api } from '@/api';
+import type { ProjectRoleName } from '@/lib/permissions';
 import { updateAccessForUserFallback, type ProjectMember } from '../model/collaborators';
 import { projectAccessQueryKey } from './projectAccess';
 

@@ -1,9 +1,9 @@
 import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeServer, json, problem } from '../../../test/fakeServer';
-import { renderWithRouter } from '../../../test/render';
-import type { GlobalRole } from '../../../lib/permissions';
+import { fakeServer, json, problem } from '@/test/fakeServer';
+import { renderWithRouter } from '@/test/render';
+import type { GlobalRole } from '@/lib/permissions';
 import type { ProjectMember } from '../model/collaborators';
 import { ProjectCollaborators } from './ProjectCollaborators';
 

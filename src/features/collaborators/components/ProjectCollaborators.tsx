@@ -2,13 +2,13 @@ import { ActionIcon, Button, Group, Table, Text, TextInput, Tooltip } from '@man
 import { IconSearch, IconShare, IconTrash } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { errorMessage } from '../../../api';
-import { AppDropdown } from '../../../components/AppDropdown';
-import { LoadingIndicator } from '../../../components/LoadingIndicator';
-import { Paginator } from '../../../components/Paginator';
-import { SortMenu } from '../../../components/SortMenu';
-import { TitledSection } from '../../../components/TitledSection';
-import { notifyError } from '../../../lib/notify';
+import { errorMessage } from '@/api';
+import { AppDropdown } from '@/components/AppDropdown';
+import { LoadingIndicator } from '@/components/LoadingIndicator';
+import { Paginator } from '@/components/Paginator';
+import { SortMenu } from '@/components/SortMenu';
+import { TitledSection } from '@/components/TitledSection';
+import { notifyError } from '@/lib/notify';
 import {
   PROJECT_ROLES,
   canAssignProjectRole,
@@ -16,7 +16,7 @@ import {
   canRemoveMember,
   type GlobalRole,
   type ProjectRoleName,
-} from '../../../lib/permissions';
+} from '@/lib/permissions';
 import { projectAccessQueryKey, projectAccessQueryOptions } from '../api/projectAccess';
 import { useUpdateMemberRoleMutation } from '../api/updateMemberRole';
 import {

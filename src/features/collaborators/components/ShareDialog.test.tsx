@@ -1,8 +1,8 @@
 import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeServer, json, problem, type FakeRequest } from '../../../test/fakeServer';
-import { renderWithRouter } from '../../../test/render';
+import { fakeServer, json, problem, type FakeRequest } from '@/test/fakeServer';
+import { renderWithRouter } from '@/test/render';
 import type { UserSearchResult } from '../model/collaborators';
 import { ShareDialog } from './ShareDialog';
 

@@ -15,16 +15,16 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconExternalLink } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { errorMessage, isApiError } from '../../../api';
-import { AppDialog, DIALOG_WIDTH } from '../../../components/AppDialog';
-import { AppDropdown } from '../../../components/AppDropdown';
-import { notifyError, notifySuccess, notifyWarning } from '../../../lib/notify';
+import { errorMessage, isApiError } from '@/api';
+import { AppDialog, DIALOG_WIDTH } from '@/components/AppDialog';
+import { AppDropdown } from '@/components/AppDropdown';
+import { notifyError, notifySuccess, notifyWarning } from '@/lib/notify';
 import {
   PROJECT_ROLES,
   canAssignProjectRole,
   type GlobalRole,
   type ProjectRoleName,
-} from '../../../lib/permissions';
+} from '@/lib/permissions';
 import { userSearchQueryOptions } from '../api/searchUsers';
 import { useShareProjectMutation } from '../api/shareProject';
 import {

@@ -2,7 +2,7 @@
  * Project members and sharing (spec 001 §2 "Collaborators tab" and "Share dialog", §3, §5, §9;
  * the shapes in docs/decisions/0041-collaboration-api.md).
  */
-import type { ProjectRoleName } from '../../../lib/permissions';
+import type { ProjectRoleName } from '@/lib/permissions';
 
 /** One row of GET /app/project/{id}/access. */
 export interface ProjectMember {

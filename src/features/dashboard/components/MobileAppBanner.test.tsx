@@ -1,8 +1,8 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { db, isElementClosed } from '../../../db';
-import { Providers, createTestQueryClient } from '../../../test/render';
+import { db, isElementClosed } from '@/db';
+import { Providers, createTestQueryClient } from '@/test/render';
 import { MOBILE_APP_BANNER_ID, MobileAppBanner } from './MobileAppBanner';
 
 function show() {

@@ -1,6 +1,6 @@
 import { Anchor, Group, Stack, Text } from '@mantine/core';
 import { IconBrandAndroid, IconBrandApple, IconDeviceMobile } from '@tabler/icons-react';
-import { ClosableBanner } from '../../../components/ClosableBanner';
+import { ClosableBanner } from '@/components/ClosableBanner';
 import { MOBILE_APP_ANDROID_URL, MOBILE_APP_IOS_URL } from '../model/mobileApp';
 
 /** Under this id the dismissal is remembered on this device (Dexie closedElements). */

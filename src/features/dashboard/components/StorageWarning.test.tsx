@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { Providers, createTestQueryClient } from '../../../test/render';
+import { Providers, createTestQueryClient } from '@/test/render';
 import { StorageWarning } from './StorageWarning';
 
 function show(percentage: number) {

@@ -1,6 +1,6 @@
 import { Alert, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { useSessionFlag } from '../../../lib/useSessionFlag';
+import { useSessionFlag } from '@/lib/useSessionFlag';
 import { shouldWarnAboutStorage } from '../model/storageWarning';
 
 const DISMISSED_KEY = 'waymark.storage-warning.dismissed';

@@ -3,7 +3,7 @@
  * GeoPackage in one version, geometries as WKT.
  */
 import { queryOptions } from '@tanstack/react-query';
-import { api } from '../../../api';
+import { api } from '@/api';
 import { DISPLAY_CHANGESET_FALLBACK, toChangeset, type ChangesetEntry } from '../model/changeset';
 import { CHANGESET_POLL_LIMIT, CHANGESET_POLL_MS } from '../model/version';
 

@@ -4,9 +4,9 @@
  * so while one is missing the detail is asked again every few seconds.
  */
 import { queryOptions } from '@tanstack/react-query';
-import { api } from '../../../api';
-import { stableKey } from '../../offline/model/offlineCache';
-import { withOfflineCopy } from '../../offline/model/instance';
+import { api } from '@/api';
+import { stableKey } from '@/offline/offlineCache';
+import { withOfflineCopy } from '@/offline/instance';
 import {
   CHANGESET_POLL_LIMIT,
   CHANGESET_POLL_MS,

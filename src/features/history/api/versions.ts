@@ -1,8 +1,8 @@
 /** GET /v1/project/versions/paginated/{namespace}/{name}: a page of versions with the count. */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { api } from '../../../api';
-import { stableKey } from '../../offline/model/offlineCache';
-import { withOfflineCopy } from '../../offline/model/instance';
+import { api } from '@/api';
+import { stableKey } from '@/offline/offlineCache';
+import { withOfflineCopy } from '@/offline/instance';
 import {
   FETCH_VERSIONS_FALLBACK,
   toVersionList,

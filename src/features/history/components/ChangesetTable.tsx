@@ -1,7 +1,7 @@
 import { Table, Text } from '@mantine/core';
 import { useState } from 'react';
-import { Paginator } from '../../../components/Paginator';
-import { pageOf } from '../../projects/model/files';
+import { Paginator } from '@/components/Paginator';
+import { pageOf } from '@/features/projects';
 import {
   CHANGESET_ROWS_PER_PAGE,
   CHANGESET_SCROLL_HEIGHT,

@@ -1,8 +1,8 @@
 import { notifications } from '@mantine/notifications';
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeServer, json, problem, type FakeHandler } from '../../../test/fakeServer';
-import { renderWithRouter } from '../../../test/render';
+import { fakeServer, json, problem, type FakeHandler } from '@/test/fakeServer';
+import { renderWithRouter } from '@/test/render';
 import { FileVersionDetail } from './FileVersionDetail';
 
 const DETAIL = '/v1/project/version/p-1/v3';

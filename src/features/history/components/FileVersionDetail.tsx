@@ -1,11 +1,10 @@
 import { Anchor, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { LoadingIndicator } from '../../../components/LoadingIndicator';
-import { TitledSection } from '../../../components/TitledSection';
-import { configQueryOptions } from '../../platform/api/config';
-import { FileIcon } from '../../projects/components/FileIcon';
-import { fileName } from '../../projects/model/files';
+import { LoadingIndicator } from '@/components/LoadingIndicator';
+import { TitledSection } from '@/components/TitledSection';
+import { configQueryOptions } from '@/platform/config';
+import { FileIcon, fileName } from '@/features/projects';
 import { changesetQueryOptions } from '../api/changeset';
 import { versionQueryOptions } from '../api/version';
 import {

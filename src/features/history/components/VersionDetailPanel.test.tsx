@@ -1,8 +1,8 @@
 import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeServer, json, problem } from '../../../test/fakeServer';
-import { renderWithRouter } from '../../../test/render';
+import { fakeServer, json, problem } from '@/test/fakeServer';
+import { renderWithRouter } from '@/test/render';
 import { VersionDetailPanel } from './VersionDetailPanel';
 
 const DETAIL = '/v1/project/version/p-1/v3';

@@ -2,14 +2,12 @@ import { Accordion, Alert, Badge, Button, Group, Stack, Text, Title } from '@man
 import { IconDownload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { LoadingIndicator } from '../../../components/LoadingIndicator';
-import { SidePanel } from '../../../components/SidePanel';
-import { formatFileSize } from '../../../lib/fileSize';
-import { AnchorLink } from '../../../lib/routerLinks';
-import { formatDateTime } from '../../../lib/time';
-import { projectArchiveUrl } from '../../projects/api/projectArchive';
-import { FileIcon } from '../../projects/components/FileIcon';
-import { fileName } from '../../projects/model/files';
+import { LoadingIndicator } from '@/components/LoadingIndicator';
+import { SidePanel } from '@/components/SidePanel';
+import { formatFileSize } from '@/lib/fileSize';
+import { AnchorLink } from '@/lib/routerLinks';
+import { formatDateTime } from '@/lib/time';
+import { FileIcon, fileName, projectArchiveUrl } from '@/features/projects';
 import { versionQueryOptions } from '../api/version';
 import {
   CALCULATING_CHANGES,

@@ -1,11 +1,11 @@
 import { ActionIcon, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
-import { formatFileSize } from '../../../lib/fileSize';
-import { AnchorLink } from '../../../lib/routerLinks';
-import { formatDateTime, relativeTime } from '../../../lib/time';
-import { OfflineReason } from '../../offline/components/OfflineReason';
-import { useOnline } from '../../offline/model/useOnline';
-import { projectArchiveUrl } from '../../projects/api/projectArchive';
+import { formatFileSize } from '@/lib/fileSize';
+import { AnchorLink } from '@/lib/routerLinks';
+import { formatDateTime, relativeTime } from '@/lib/time';
+import { OfflineReason } from '@/offline/components/OfflineReason';
+import { useOnline } from '@/offline/useOnline';
+import { projectArchiveUrl } from '@/features/projects';
 import { NO_VERSIONS_FOUND, editedCount, type VersionListItem } from '../model/version';
 
 export interface VersionsTableProps {

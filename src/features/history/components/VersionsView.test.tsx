@@ -1,8 +1,8 @@
 import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeServer, json, problem } from '../../../test/fakeServer';
-import { renderWithRouter } from '../../../test/render';
+import { fakeServer, json, problem } from '@/test/fakeServer';
+import { renderWithRouter } from '@/test/render';
 import { VersionsView } from './VersionsView';
 
 const LIST = '/v1/project/versions/paginated/ns/p';

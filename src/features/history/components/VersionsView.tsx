@@ -1,9 +1,9 @@
 import { Group, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { LoadingIndicator } from '../../../components/LoadingIndicator';
-import { Paginator } from '../../../components/Paginator';
-import { SortMenu } from '../../../components/SortMenu';
+import { LoadingIndicator } from '@/components/LoadingIndicator';
+import { Paginator } from '@/components/Paginator';
+import { SortMenu } from '@/components/SortMenu';
 import { versionsQueryOptions } from '../api/versions';
 import {
   VERSIONS_PER_PAGE,

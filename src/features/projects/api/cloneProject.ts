@@ -1,6 +1,6 @@
 /** POST /v1/project/clone/{namespace}/{project}: copies a project into a workspace. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../api';
+import { api } from '@/api';
 import { CLONE_PROJECT_FALLBACK } from '../model/project';
 
 export interface CloneProjectArgs {

@@ -1,6 +1,6 @@
 /** POST /v1/project/{namespace}: a new, empty, private project (spec 001 §3 payload). */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../api';
+import { api } from '@/api';
 import { CREATE_PROJECT_FALLBACK } from '../model/project';
 
 export interface CreateProjectArgs {

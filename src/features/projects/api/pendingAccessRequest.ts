@@ -1,5 +1,5 @@
 /** GET /app/project/access-requests filtered by project: whether the user already asked for access. */
-import { api } from '../../../api';
+import { api } from '@/api';
 
 interface RequestItem {
   namespace?: string;

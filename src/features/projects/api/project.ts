@@ -3,9 +3,9 @@
  * becomes a 409 when the user already has a pending access request (spec 001 §4).
  */
 import { queryOptions } from '@tanstack/react-query';
-import { ApiError, api, isApiError } from '../../../api';
-import { stableKey } from '../../offline/model/offlineCache';
-import { withOfflineCopy } from '../../offline/model/instance';
+import { ApiError, api, isApiError } from '@/api';
+import { stableKey } from '@/offline/offlineCache';
+import { withOfflineCopy } from '@/offline/instance';
 import { LOAD_PROJECT_FALLBACK, PROJECT_KEY, type ProjectDetail } from '../model/project';
 import { hasPendingAccessRequest } from './pendingAccessRequest';
 

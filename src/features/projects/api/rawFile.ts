@@ -3,10 +3,10 @@
  * the Content-Disposition name; previews learn the type with HEAD and read text with a Range.
  */
 import { queryOptions, useMutation } from '@tanstack/react-query';
-import { api } from '../../../api';
-import { stableKey } from '../../offline/model/offlineCache';
-import { withOfflineCopy } from '../../offline/model/instance';
-import { filenameFromContentDisposition, readPrefix, saveBlob } from '../../../lib/download';
+import { api } from '@/api';
+import { stableKey } from '@/offline/offlineCache';
+import { withOfflineCopy } from '@/offline/instance';
+import { filenameFromContentDisposition, readPrefix, saveBlob } from '@/lib/download';
 import { fileName } from '../model/files';
 import { TEXT_PREVIEW_BYTES, previewKind, type PreviewKind } from '../model/preview';
 

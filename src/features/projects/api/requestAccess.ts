@@ -1,6 +1,6 @@
 /** POST /app/project/access-request/{namespace}/{project}: asks the owners for access. */
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../api';
+import { api } from '@/api';
 import { REQUEST_ACCESS_FALLBACK } from '../model/project';
 
 export async function requestAccess(args: { namespace: string; name: string }): Promise<void> {

@@ -1,6 +1,6 @@
 /** POST /v2/projects/{id}/scheduleDelete: removes the project (204). */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../api';
+import { api } from '@/api';
 import { REMOVE_PROJECT_FALLBACK } from '../model/project';
 
 export async function scheduleProjectDelete(id: string): Promise<void> {

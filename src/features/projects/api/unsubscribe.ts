@@ -1,6 +1,6 @@
 /** POST /app/project/unsubscribe/{id}: the user leaves the project. */
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../api';
+import { api } from '@/api';
 import { UNSUBSCRIBE_FALLBACK } from '../model/project';
 
 export async function unsubscribeFromProject(id: string): Promise<void> {

@@ -1,6 +1,6 @@
 /** PUT /v1/project/{namespace}/{name} {access: {public}}: makes the project public or private. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../api';
+import { api } from '@/api';
 import { PROJECT_KEY, SAVE_SETTINGS_FALLBACK } from '../model/project';
 import { projectPath } from './project';
 

@@ -1,8 +1,8 @@
 import { Button, Group, Stack, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import { errorMessage } from '../../../api';
-import { AppDialog, DIALOG_WIDTH } from '../../../components/AppDialog';
-import { notifyError } from '../../../lib/notify';
+import { errorMessage } from '@/api';
+import { AppDialog, DIALOG_WIDTH } from '@/components/AppDialog';
+import { notifyError } from '@/lib/notify';
 import { useCloneProjectMutation } from '../api/cloneProject';
 import { CLONE_PROJECT_FALLBACK } from '../model/project';
 

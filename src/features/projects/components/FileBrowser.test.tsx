@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { renderWithRouter } from '../../../test/render';
+import { renderWithRouter } from '@/test/render';
 import type { ProjectFile } from '../model/project';
 import { FileBrowser } from './FileBrowser';
 

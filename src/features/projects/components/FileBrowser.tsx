@@ -12,12 +12,12 @@ import {
 import { IconArrowBackUp, IconSearch, IconTrash } from '@tabler/icons-react';
 import { useNavigate } from '@tanstack/react-router';
 import { useMemo, useState } from 'react';
-import { parentFolder } from '../../../app/paths';
-import { Paginator } from '../../../components/Paginator';
-import { SortMenu } from '../../../components/SortMenu';
-import { formatFileSize } from '../../../lib/fileSize';
-import { AnchorLink } from '../../../lib/routerLinks';
-import { formatDateTime, relativeTime } from '../../../lib/time';
+import { parentFolder } from '@/lib/paths';
+import { Paginator } from '@/components/Paginator';
+import { SortMenu } from '@/components/SortMenu';
+import { formatFileSize } from '@/lib/fileSize';
+import { AnchorLink } from '@/lib/routerLinks';
+import { formatDateTime, relativeTime } from '@/lib/time';
 import {
   FILE_CHANGE_COLORS,
   FILE_CHANGE_LABELS,

@@ -1,8 +1,8 @@
 import { notifications } from '@mantine/notifications';
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeServer } from '../../../test/fakeServer';
-import { renderWithRouter } from '../../../test/render';
+import { fakeServer } from '@/test/fakeServer';
+import { renderWithRouter } from '@/test/render';
 import type { ProjectFile } from '../model/project';
 import { FileDetailPanel } from './FileDetailPanel';
 import { ImagePreview } from './FilePreview';

@@ -1,17 +1,17 @@
 import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { IconDownload, IconTrash } from '@tabler/icons-react';
-import { errorMessage } from '../../../api';
-import { SidePanel } from '../../../components/SidePanel';
-import { formatFileSize } from '../../../lib/fileSize';
-import { notifyError } from '../../../lib/notify';
-import { formatDateTime } from '../../../lib/time';
+import { errorMessage } from '@/api';
+import { SidePanel } from '@/components/SidePanel';
+import { formatFileSize } from '@/lib/fileSize';
+import { notifyError } from '@/lib/notify';
+import { formatDateTime } from '@/lib/time';
 import { DOWNLOAD_FILE_FALLBACK, useDownloadRawFileMutation } from '../api/rawFile';
 import { fileName, type FileChange } from '../model/files';
 import type { ProjectFile } from '../model/project';
 import { ChangeBadge } from './FileBrowser';
 import { FilePreview } from './FilePreview';
-import { OfflineReason } from '../../offline/components/OfflineReason';
-import { useOnline } from '../../offline/model/useOnline';
+import { OfflineReason } from '@/offline/components/OfflineReason';
+import { useOnline } from '@/offline/useOnline';
 
 export interface FileDetailPanelProps {
   namespace: string;

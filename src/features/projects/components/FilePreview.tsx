@@ -2,7 +2,7 @@ import { ActionIcon, Box, Code, Group, Image, Text } from '@mantine/core';
 import { IconRotateClockwise, IconZoomIn, IconZoomOut } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { LoadingIndicator } from '../../../components/LoadingIndicator';
+import { LoadingIndicator } from '@/components/LoadingIndicator';
 import { filePreviewQueryOptions, type RawFileRef } from '../api/rawFile';
 import {
   ZOOM_MAX,

@@ -1,6 +1,6 @@
-import { errorMessage } from '../../../api';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
-import { notifyError } from '../../../lib/notify';
+import { errorMessage } from '@/api';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { notifyError } from '@/lib/notify';
 import { useUnsubscribeMutation } from '../api/unsubscribe';
 import { UNSUBSCRIBE_FALLBACK } from '../model/project';
 

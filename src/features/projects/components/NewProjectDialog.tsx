@@ -1,7 +1,7 @@
 import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import { errorMessage } from '../../../api';
-import { AppDialog } from '../../../components/AppDialog';
+import { errorMessage } from '@/api';
+import { AppDialog } from '@/components/AppDialog';
 import { useCreateProjectMutation } from '../api/createProject';
 import { CREATE_PROJECT_FALLBACK } from '../model/project';
 

@@ -1,11 +1,11 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { errorMessage } from '../../../api';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
-import { TitledSection } from '../../../components/TitledSection';
-import { notifyError } from '../../../lib/notify';
-import { OfflineReason } from '../../offline/components/OfflineReason';
-import { useOnline } from '../../offline/model/useOnline';
+import { errorMessage } from '@/api';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { TitledSection } from '@/components/TitledSection';
+import { notifyError } from '@/lib/notify';
+import { OfflineReason } from '@/offline/components/OfflineReason';
+import { useOnline } from '@/offline/useOnline';
 import { useScheduleDeleteMutation } from '../api/scheduleDelete';
 import { useUpdateProjectVisibilityMutation } from '../api/updateProjectSettings';
 import {

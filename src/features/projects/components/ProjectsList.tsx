@@ -3,10 +3,10 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconFolderOpen, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { LoadingIndicator } from '../../../components/LoadingIndicator';
-import { PageTitle } from '../../../components/PageTitle';
-import { Paginator } from '../../../components/Paginator';
-import { SortMenu } from '../../../components/SortMenu';
+import { LoadingIndicator } from '@/components/LoadingIndicator';
+import { PageTitle } from '@/components/PageTitle';
+import { Paginator } from '@/components/Paginator';
+import { SortMenu } from '@/components/SortMenu';
 import { paginatedProjectsQueryOptions } from '../api/paginatedProjects';
 import {
   DEFAULT_PROJECT_SORT,
@@ -24,8 +24,8 @@ import {
 } from '../model/projectList';
 import { ProjectsTable } from './ProjectsTable';
 import { NO_PROJECTS_YET } from './RecentProjects';
-import { isNotSavedOffline } from '../../offline/model/offlineCache';
-import { lazyWhenOpened } from '../../../app/lazyWhenOpened';
+import { isNotSavedOffline } from '@/offline/offlineCache';
+import { lazyWhenOpened } from '@/components/lazyWhenOpened';
 
 /** The dialog's code loads when it is first opened (issue 8's bundle budget). */
 const NewProjectDialog = lazyWhenOpened(

@@ -1,8 +1,8 @@
 import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeServer, json, type FakeRequest } from '../../../test/fakeServer';
-import { renderWithRouter } from '../../../test/render';
+import { fakeServer, json, type FakeRequest } from '@/test/fakeServer';
+import { renderWithRouter } from '@/test/render';
 import type { ProjectListItem } from '../model/projectList';
 import { ProjectsTable } from './ProjectsTable';
 import { NO_PROJECTS_YET, RecentProjects } from './RecentProjects';

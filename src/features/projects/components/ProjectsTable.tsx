@@ -2,9 +2,9 @@ import { Badge, Box, Group, Stack, Table, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useNavigate } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
-import { LazyTooltip } from '../../../app/lazyTooltip';
-import { AnchorLink } from '../../../lib/routerLinks';
-import { formatDateTime, relativeTime } from '../../../lib/time';
+import { LazyTooltip } from '@/components/lazyTooltip';
+import { AnchorLink } from '@/lib/routerLinks';
+import { formatDateTime, relativeTime } from '@/lib/time';
 import {
   CONFLICTING_FILE,
   NO_QGIS_PROJECT,

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { paginatedProjectsQueryOptions } from '../api/paginatedProjects';
 import { FETCH_PROJECTS_FALLBACK, recentProjectsParams } from '../model/projectList';
 import { ProjectsTable } from './ProjectsTable';
-import { LoadingIndicator } from '../../../components/LoadingIndicator';
+import { LoadingIndicator } from '@/components/LoadingIndicator';
 
 export const NO_PROJECTS_YET = "You don't have any projects yet.";
 

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../api';
+import { ApiError } from '@/api';
 import {
   canLeaveProject,
   isProjectOwner,

@@ -1,5 +1,5 @@
 /** One project as GET /v1/project/{namespace}/{name} returns it (api-reference A.5 ProjectDetail). */
-import { isApiError } from '../../../api';
+import { isApiError } from '@/api';
 import type { ProjectListItem } from './projectList';
 
 export interface ProjectFile {
@@ -35,7 +35,7 @@ export {
   canManageProject,
   isProjectOwner,
   projectRoleRank,
-} from '../../../lib/permissions';
+} from '@/lib/permissions';
 
 export type ProjectFailure = 'forbidden' | 'not-found' | 'requested' | 'other';
 

@@ -1,5 +1,5 @@
 /** Projects as the list endpoints return them (api-reference A.5 ProjectListItem; spec 001 §2). */
-import { formatFileSize } from '../../../lib/fileSize';
+import { formatFileSize } from '@/lib/fileSize';
 
 export interface ProjectAccess {
   owners: number[];

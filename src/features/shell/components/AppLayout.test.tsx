@@ -1,12 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { renderWithRouter } from '../../../test/render';
+import { renderWithRouter } from '@/test/render';
 import { AppLayout, type AppLayoutProps } from './AppLayout';
 
 // The drawer and the sign-out dialog load when first opened: have their modules transformed
 // beforehand, so a busy machine does not outlast the queries' timeouts.
 beforeAll(async () => {
-  await Promise.all([import('./SidebarDrawer'), import('../../../components/AppDialog')]);
+  await Promise.all([import('./SidebarDrawer'), import('@/components/AppDialog')]);
 });
 
 const user = {

@@ -1,6 +1,6 @@
 import { ActionIcon } from '@mantine/core';
 import { IconHelpCircle } from '@tabler/icons-react';
-import { lazyMenu } from '../../../app/lazyMenu';
+import { lazyMenu } from '@/components/lazyMenu';
 
 export interface HelpMenuProps {
   /** Documentation address from GET /config `docs_url`. */

@@ -1,6 +1,6 @@
 import { Menu } from '@mantine/core';
 import { IconBook, IconMessages } from '@tabler/icons-react';
-import type { LazyMenuTarget } from '../../../app/lazyMenu';
+import type { LazyMenuTarget } from '@/components/lazyMenu';
 import type { HelpMenuProps } from './HelpMenu';
 
 /** The Help menu itself, loaded when it is first opened (HelpMenu). */

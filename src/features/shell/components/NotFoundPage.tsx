@@ -1,6 +1,6 @@
 import { Center, Stack, Text, Title } from '@mantine/core';
 import { IconMapPinOff } from '@tabler/icons-react';
-import { ButtonLink } from '../../../lib/routerLinks';
+import { ButtonLink } from '@/lib/routerLinks';
 
 /** Unknown routes (spec 000 §2 "Not found page"). */
 export function NotFoundPage({ loggedIn }: { loggedIn: boolean }) {

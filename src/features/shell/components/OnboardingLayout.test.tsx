@@ -1,6 +1,6 @@
 import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { Providers, createTestQueryClient } from '../../../test/render';
+import { Providers, createTestQueryClient } from '@/test/render';
 import { MAINTENANCE_NOTICE } from './MaintenanceBanner';
 import { ONBOARDING_MAX_WIDTH, OnboardingLayout } from './OnboardingLayout';
 

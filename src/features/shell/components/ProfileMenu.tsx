@@ -1,7 +1,7 @@
 import { Avatar, Box, Group, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconChevronDown } from '@tabler/icons-react';
-import { lazyMenu } from '../../../app/lazyMenu';
-import { initials, shorten } from '../../../lib/text';
+import { lazyMenu } from '@/components/lazyMenu';
+import { initials, shorten } from '@/lib/text';
 
 export interface ShellUser {
   username: string;

@@ -1,8 +1,8 @@
 import { Avatar, Group, Menu, Stack, Text } from '@mantine/core';
 import { IconLogout, IconUser } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
-import type { LazyMenuTarget } from '../../../app/lazyMenu';
-import { initials } from '../../../lib/text';
+import type { LazyMenuTarget } from '@/components/lazyMenu';
+import { initials } from '@/lib/text';
 import type { ProfileMenuProps } from './ProfileMenu';
 
 /** The profile menu itself, loaded when it is first opened (ProfileMenu). */

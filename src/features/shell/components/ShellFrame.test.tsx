@@ -2,9 +2,9 @@ import { AppShell, MantineProvider, ScrollArea } from '@mantine/core';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
-import { cssVariablesResolver, theme } from '../../../app/theme';
+import { cssVariablesResolver, theme } from '@/theme/theme';
 import { APP_SHELL_CLASSES, ShellFrame } from './ShellFrame';
-import { normalizedHtml } from '../../../test/normalizedHtml';
+import { normalizedHtml } from '@/test/normalizedHtml';
 
 function renderHtml(ui: ReactNode): string {
   const { container, unmount } = render(

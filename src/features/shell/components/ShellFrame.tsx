@@ -17,7 +17,7 @@ import {
 } from '@mantine/core';
 import { useWindowEvent } from '@mantine/hooks';
 import { startTransition, useEffect, useRef, useState, type ReactNode } from 'react';
-import { RemoveScroll } from '../../../lib/removeScrollClassNames';
+import { RemoveScroll } from '@/lib/removeScrollClassNames';
 
 /** AppShell's class names (its stylesheet's); ShellFrame.test.tsx checks them against Mantine's. */
 export const APP_SHELL_CLASSES = {

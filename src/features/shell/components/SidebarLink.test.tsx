@@ -3,9 +3,9 @@ import { IconFolders } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { renderWithRouter } from '../../../test/render';
+import { renderWithRouter } from '@/test/render';
 import { NAV_LINK_CLASSES, SidebarLink } from './SidebarLink';
-import { normalizedHtml } from '../../../test/normalizedHtml';
+import { normalizedHtml } from '@/test/normalizedHtml';
 
 const style = { borderRadius: 'var(--mantine-radius-md)' };
 

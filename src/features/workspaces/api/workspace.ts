@@ -1,6 +1,6 @@
 /** GET /v1/workspace/:id: one workspace with fresh storage figures. */
 import { queryOptions } from '@tanstack/react-query';
-import { api } from '../../../api';
+import { api } from '@/api';
 import { WORKSPACES_FALLBACK, type Workspace } from './workspaces';
 
 export function fetchWorkspace(id: number, signal?: AbortSignal): Promise<Workspace> {

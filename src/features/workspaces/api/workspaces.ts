@@ -1,7 +1,7 @@
 /** GET /v1/workspaces: the workspaces of the logged user, with storage figures. */
 import { queryOptions } from '@tanstack/react-query';
-import { api } from '../../../api';
-import { withOfflineCopy } from '../../offline/model/instance';
+import { api } from '@/api';
+import { withOfflineCopy } from '@/offline/instance';
 
 export interface Workspace {
   id: number;

@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { renderWithRouter } from '../../../test/render';
+import { renderWithRouter } from '@/test/render';
 import { NoWorkspace } from './NoWorkspace';
 
 // The sign-out dialog loads when first opened: have its module transformed beforehand.
 beforeAll(async () => {
-  await import('../../../components/AppDialog');
+  await import('@/components/AppDialog');
 });
 
 describe('NoWorkspace', () => {

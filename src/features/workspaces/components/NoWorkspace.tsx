@@ -1,7 +1,7 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
-import { ButtonLink } from '../../../lib/routerLinks';
-import { useConfirmedSignOut } from '../../offline/components/SignOutConfirmation';
-import { countUnsentUploads } from '../../offline/model/unsentUploads';
+import { ButtonLink } from '@/lib/routerLinks';
+import { useConfirmedSignOut } from '@/offline/components/SignOutConfirmation';
+import { countUnsentUploads } from '@/offline/unsentUploads';
 
 export const NO_WORKSPACE_TITLE = 'You are not a member of any workspace yet';
 export const NO_WORKSPACE_TEXT =

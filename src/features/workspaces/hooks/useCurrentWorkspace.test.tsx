@@ -2,8 +2,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { renderHook, waitFor, act } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { db, getLastWorkspace, rememberWorkspace } from '../../../db';
-import { fakeServer, json } from '../../../test/fakeServer';
+import { db, getLastWorkspace, rememberWorkspace } from '@/db';
+import { fakeServer, json } from '@/test/fakeServer';
 import { useCurrentWorkspace, type WorkspaceUser } from './useCurrentWorkspace';
 
 const workspaces = [

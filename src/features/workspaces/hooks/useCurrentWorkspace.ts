@@ -5,7 +5,7 @@
  */
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
-import { forgetWorkspace, getLastWorkspace, rememberWorkspace } from '../../../db/lastWorkspace';
+import { forgetWorkspace, getLastWorkspace, rememberWorkspace } from '@/db/lastWorkspace';
 import { workspacesQueryOptions, type Workspace } from '../api/workspaces';
 import { pickCurrentWorkspace } from '../model/currentWorkspace';
 

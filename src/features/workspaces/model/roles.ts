@@ -5,4 +5,4 @@ export {
   isWorkspaceAdmin,
   workspaceRoleRank,
   type WorkspaceRole,
-} from '../../../lib/permissions';
+} from '@/lib/permissions';

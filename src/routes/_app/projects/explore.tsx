@@ -1,6 +1,6 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
-import { validateProjectListSearch } from '../../../app/search';
-import { ProjectsList } from '../../../features/projects/components/ProjectsList';
+import { validateProjectListSearch } from '@/lib/search';
+import { ProjectsList } from '@/features/projects/components/ProjectsList';
 
 /** /projects/explore (explore, public): public projects of every namespace. */
 export const Route = createFileRoute('/_app/projects/explore')({

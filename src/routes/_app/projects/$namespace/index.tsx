@@ -1,8 +1,8 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
-import { validateProjectListSearch } from '../../../../app/search';
-import { useViewer } from '../../../../app/useViewer';
-import { LoadingIndicator } from '../../../../components/LoadingIndicator';
-import { ProjectsList } from '../../../../features/projects/components/ProjectsList';
+import { validateProjectListSearch } from '@/lib/search';
+import { useViewer } from '@/app/useViewer';
+import { LoadingIndicator } from '@/components/LoadingIndicator';
+import { ProjectsList } from '@/features/projects/components/ProjectsList';
 
 /**
  * /projects/:namespace (namespace-projects): the projects of one namespace. Public like the other

@@ -1,18 +1,18 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Navigate, createFileRoute } from '@tanstack/react-router';
-import { requireLogin } from '../../../../../app/guards';
-import { useViewer } from '../../../../../app/useViewer';
-import { ProjectAccessRequests } from '../../../../../features/access-requests/components/ProjectAccessRequests';
-import { projectAccessQueryKey } from '../../../../../features/collaborators/api/projectAccess';
-import { ProjectCollaborators } from '../../../../../features/collaborators/components/ProjectCollaborators';
-import { configQueryOptions } from '../../../../../features/platform/api/config';
-import { projectQueryKey, projectQueryOptions } from '../../../../../features/projects/api/project';
+import { requireLogin } from '@/app/guards';
+import { useViewer } from '@/app/useViewer';
+import { ProjectAccessRequests } from '@/features/access-requests/components/ProjectAccessRequests';
+import { projectAccessQueryKey } from '@/features/collaborators/api/projectAccess';
+import { ProjectCollaborators } from '@/features/collaborators/components/ProjectCollaborators';
+import { configQueryOptions } from '@/platform/config';
+import { projectQueryKey, projectQueryOptions } from '@/features/projects/api/project';
 import {
   canListWorkspaceAccessRequests,
   canManageProject,
   canShareProject,
   globalRoleOf,
-} from '../../../../../lib/permissions';
+} from '@/lib/permissions';
 
 /**
  * .../collaborators (project-collaborators, login needed). Only the project owner may see it

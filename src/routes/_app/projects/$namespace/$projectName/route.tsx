@@ -1,8 +1,8 @@
 import { Outlet, createFileRoute, useNavigate, useRouter } from '@tanstack/react-router';
 import { useCallback } from 'react';
-import { useViewer } from '../../../../../app/useViewer';
-import { LoadingIndicator } from '../../../../../components/LoadingIndicator';
-import { ProjectView } from '../../../../../features/projects/components/ProjectView';
+import { useViewer } from '@/app/useViewer';
+import { LoadingIndicator } from '@/components/LoadingIndicator';
+import { ProjectView } from '@/features/projects/components/ProjectView';
 
 /**
  * The project view around files, history, collaborators and settings (spec 001 §2). Public:

@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { Navigate, createFileRoute, useNavigate } from '@tanstack/react-router';
-import { requireLogin } from '../../../../../app/guards';
-import { useViewer } from '../../../../../app/useViewer';
-import { projectQueryOptions } from '../../../../../features/projects/api/project';
-import { ProjectSettings } from '../../../../../features/projects/components/ProjectSettings';
-import { canManageProject } from '../../../../../features/projects/model/project';
+import { requireLogin } from '@/app/guards';
+import { useViewer } from '@/app/useViewer';
+import { projectQueryOptions } from '@/features/projects/api/project';
+import { ProjectSettings } from '@/features/projects/components/ProjectSettings';
+import { canManageProject } from '@/features/projects/model/project';
 
 /**
  * .../settings (project-settings, login needed). Only the project owner may see it; others are

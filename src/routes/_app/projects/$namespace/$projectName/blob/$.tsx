@@ -1,5 +1,5 @@
 import { createFileRoute, redirect } from '@tanstack/react-router';
-import { parentFolder } from '../../../../../../app/paths';
+import { parentFolder } from '@/lib/paths';
 
 /**
  * /projects/:namespace/:projectName/blob/:location (blob): redirects to the tree route with the

@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
-import { requireLogin } from '../../../../../../app/guards';
-import { validateVersionsSearch } from '../../../../../../app/search';
-import { useViewer } from '../../../../../../app/useViewer';
-import { VersionDetailPanel } from '../../../../../../features/history/components/VersionDetailPanel';
-import { VersionsView } from '../../../../../../features/history/components/VersionsView';
-import { projectQueryOptions } from '../../../../../../features/projects/api/project';
+import { requireLogin } from '@/app/guards';
+import { validateVersionsSearch } from '@/lib/search';
+import { useViewer } from '@/app/useViewer';
+import { VersionDetailPanel } from '@/features/history/components/VersionDetailPanel';
+import { VersionsView } from '@/features/history/components/VersionsView';
+import { projectQueryOptions } from '@/features/projects/api/project';
 
 /** .../history (project-versions, for logged-in users); `version_id` opens a version's details. */
 export const Route = createFileRoute('/_app/projects/$namespace/$projectName/history/')({

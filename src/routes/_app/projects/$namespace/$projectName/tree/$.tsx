@@ -1,20 +1,20 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
-import { pathCrumbs } from '../../../../../../app/breadcrumbs';
-import { validateProjectTreeSearch } from '../../../../../../app/search';
-import { useViewer } from '../../../../../../app/useViewer';
-import { configQueryOptions } from '../../../../../../features/platform/api/config';
-import { projectQueryOptions } from '../../../../../../features/projects/api/project';
-import { FileBrowser } from '../../../../../../features/projects/components/FileBrowser';
-import { FileDetailPanel } from '../../../../../../features/projects/components/FileDetailPanel';
-import { normaliseFolder } from '../../../../../../features/projects/model/files';
-import type { ProjectDetail } from '../../../../../../features/projects/model/project';
-import { ProjectDataSync } from '../../../../../../features/uploads/components/ProjectDataSync';
-import { UploadArea } from '../../../../../../features/uploads/components/UploadArea';
-import { UploadDropZone } from '../../../../../../features/uploads/components/UploadDropZone';
-import { useOnline } from '../../../../../../features/offline/model/useOnline';
-import { CANNOT_UPDATE_DURING_UPLOAD } from '../../../../../../features/uploads/model/texts';
-import { useProjectUploads } from '../../../../../../features/uploads/state/useProjectUploads';
+import { pathCrumbs } from '@/app/breadcrumbs';
+import { validateProjectTreeSearch } from '@/lib/search';
+import { useViewer } from '@/app/useViewer';
+import { configQueryOptions } from '@/platform/config';
+import { projectQueryOptions } from '@/features/projects/api/project';
+import { FileBrowser } from '@/features/projects/components/FileBrowser';
+import { FileDetailPanel } from '@/features/projects/components/FileDetailPanel';
+import { normaliseFolder } from '@/features/projects/model/files';
+import type { ProjectDetail } from '@/features/projects/model/project';
+import { ProjectDataSync } from '@/features/uploads/components/ProjectDataSync';
+import { UploadArea } from '@/features/uploads/components/UploadArea';
+import { UploadDropZone } from '@/features/uploads/components/UploadDropZone';
+import { useOnline } from '@/offline/useOnline';
+import { CANNOT_UPDATE_DURING_UPLOAD } from '@/features/uploads/model/texts';
+import { useProjectUploads } from '@/features/uploads/state/useProjectUploads';
 
 /**
  * /projects/:namespace/:projectName/tree/:location? (project-tree, public): folder browsing. The

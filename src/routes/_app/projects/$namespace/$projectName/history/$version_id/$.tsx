@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
-import { useViewer } from '../../../../../../../app/useViewer';
-import { FileVersionDetail } from '../../../../../../../features/history/components/FileVersionDetail';
-import { projectQueryOptions } from '../../../../../../../features/projects/api/project';
+import { useViewer } from '@/app/useViewer';
+import { FileVersionDetail } from '@/features/history/components/FileVersionDetail';
+import { projectQueryOptions } from '@/features/projects/api/project';
 
 /**
  * .../history/:version_id/:path (file-version-detail, public): the changes of one file in one

@@ -1,0 +1,42 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '@/api';
+import { createQueryClient } from './queryClient';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+function failWith(error: unknown, meta?: { silent?: boolean }) {
+  const toast = vi.fn();
+  const queryClient = createQueryClient(toast);
+  return queryClient
+    .fetchQuery({ queryKey: ['x'], queryFn: () => Promise.reject(error), meta })
+    .catch(() => toast);
+}
+
+describe('query error toasts', () => {
+  it('shows the error message of a failed query', async () => {
+    const toast = await failWith(
+      new ApiError({ status: 500, message: 'Failed to fetch config data.' }),
+    );
+    expect(toast).toHaveBeenCalledWith('Failed to fetch config data.');
+  });
+
+  it('stays quiet for 401s, silent queries and offline network failures', async () => {
+    expect(await failWith(new ApiError({ status: 401, message: 'x' }))).not.toHaveBeenCalled();
+    expect(
+      await failWith(new ApiError({ status: 500, message: 'x' }), { silent: true }),
+    ).not.toHaveBeenCalled();
+    vi.spyOn(window.navigator, 'onLine', 'get').mockReturnValue(false);
+    expect(
+      await failWith(new ApiError({ status: 0, message: 'x', isNetworkError: true })),
+    ).not.toHaveBeenCalled();
+  });
+
+  it('does not retry by default', async () => {
+    const queryFn = vi.fn(() => Promise.reject(new Error('nope')));
+    const queryClient = createQueryClient(vi.fn());
+    await queryClient.fetchQuery({ queryKey: ['y'], queryFn }).catch(() => undefined);
+    expect(queryFn).toHaveBeenCalledTimes(1);
+  });
+});

@@ -1,0 +1,39 @@
+/**
+ * The query client. Failed queries show their error as a toast (spec 000 §4: "a server error
+ * placed in shared state shows an error notification and is then cleared"), except background
+ * refetches of data already shown, 401s (the session-ended handler deals with those), network
+ * failures while the browser is offline, and queries marked `meta.silent` that render their own
+ * error.
+ */
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import { errorMessage, isApiError } from '@/api';
+import { notifyError } from './notify';
+
+declare module '@tanstack/react-query' {
+  interface Register {
+    queryMeta: { silent?: boolean };
+    mutationMeta: { silent?: boolean };
+  }
+}
+
+export function createQueryClient(onError: (message: string) => void = notifyError): QueryClient {
+  return new QueryClient({
+    queryCache: new QueryCache({
+      onError(error, query) {
+        if (query.meta?.silent) return;
+        if (query.state.data !== undefined) return;
+        if (isApiError(error) && error.status === 401) return;
+        // Offline, every call fails the same way; the app shows its offline state instead.
+        if (isApiError(error) && error.isNetworkError && globalThis.navigator?.onLine === false)
+          return;
+        onError(errorMessage(error, 'Request failed'));
+      },
+    }),
+    mutationCache: new MutationCache(),
+    defaultOptions: {
+      // The API client owns retries (opt-in per call); the default client does none.
+      queries: { retry: false, refetchOnWindowFocus: false },
+      mutations: { retry: false },
+    },
+  });
+}

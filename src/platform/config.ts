@@ -1,0 +1,40 @@
+/** GET /config: instance configuration (documentation address, global roles...). */
+import { queryOptions } from '@tanstack/react-query';
+import { api } from '@/api';
+
+export interface ConfigData {
+  docs_url: string;
+  global_read: boolean;
+  global_write: boolean;
+  global_admin: boolean;
+  server_type?: string;
+  version?: string;
+  user_self_registration?: boolean;
+  /** Community chat address for the help menu (optional; the entry is disabled without it). */
+  community_url?: string;
+  blacklist_dirs?: string[];
+  blacklist_files?: string[];
+}
+
+export const CONFIG_FALLBACK = 'Failed to fetch config data.';
+
+export async function fetchConfig(signal?: AbortSignal): Promise<ConfigData> {
+  const data = await api.get<Partial<ConfigData> | undefined>('/config', {
+    signal,
+    fallbackMessage: CONFIG_FALLBACK,
+  });
+  return {
+    ...data,
+    docs_url: typeof data?.docs_url === 'string' ? data.docs_url : '',
+    global_read: data?.global_read === true,
+    global_write: data?.global_write === true,
+    global_admin: data?.global_admin === true,
+    community_url: typeof data?.community_url === 'string' ? data.community_url : undefined,
+  };
+}
+
+export const configQueryOptions = queryOptions({
+  queryKey: ['platform', 'config'] as const,
+  queryFn: ({ signal }) => fetchConfig(signal),
+  staleTime: Infinity,
+});
