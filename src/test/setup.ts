@@ -4,8 +4,13 @@
  */
 import '@testing-library/jest-dom/vitest';
 import 'fake-indexeddb/auto';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+
+// findBy…/waitFor wait up to 5 s (Testing Library's default is 1 s): rendering a whole route in
+// jsdom takes longer than a second on a loaded 2-core machine, and a condition that holds
+// resolves at once anyway.
+configure({ asyncUtilTimeout: 5_000 });
 
 if (typeof window !== 'undefined') {
   if (!window.matchMedia) {
