@@ -6,7 +6,7 @@ import {
   enqueueUpload,
   onUploadSettled,
   startUploadEngine,
-} from '../../src/features/uploads/engine';
+} from '../../src/features/uploads/page/engine';
 import type { UploadOutcome } from '../../src/features/uploads/model/types';
 import { createHashClient } from '../../src/lib/hashWorker';
 import type { BenchWindow, HashRun, UploadRun, UploadTarget } from './api';
