@@ -5,7 +5,6 @@
  */
 import { useSyncExternalStore } from 'react';
 import { api } from '@/api';
-import { CSRF_REFRESH_PATH } from '@/api/client';
 import { startUploadWorker } from './workerBridge';
 import { onUploadQueued, onUploadSync } from '@/features/offline/model/backgroundSync';
 import type { UploadOutcome, UploadPlan, UploadProgress } from '../model/types';
@@ -25,14 +24,9 @@ const settledListeners = new Set<(outcome: UploadOutcome) => void>();
 /** Outcomes heard while nobody listened (the lazily loaded upload center was still loading). */
 let unheard: UploadOutcome[] = [];
 
+/** The worker's transport asks here, so the page's client refreshes the session's one token. */
 async function refreshCsrf(): Promise<string | null> {
-  try {
-    const data = await api.get<{ csrf?: unknown } | undefined>(CSRF_REFRESH_PATH);
-    if (typeof data?.csrf === 'string' && data.csrf) api.setCsrfToken(data.csrf);
-  } catch {
-    // The token captured from the answer's header (if any) is still the best we have.
-  }
-  return api.getCsrfToken();
+  return (await api.refreshCsrf()) ? api.getCsrfToken() : null;
 }
 
 const callbacks: EngineCallbacks = {

@@ -2,11 +2,12 @@
  * Tests only: builds upload queues ("tabs") on a shared fake-indexeddb database, a fake push
  * server, a fake Web Locks manager and an in-memory BroadcastChannel.
  */
+import { createTransport } from '@/api/transport';
 import { openDatabase, type WaymarkDatabase } from '@/db/db';
 import type { UploadOutcome, UploadPlan, UploadProgress } from '../model/types';
 import type { FakePushServer } from './fakePushServer';
 import { sha1 } from './fakePushServer';
-import { PushHttp } from '../worker/http';
+import { PushHttp } from '../worker/pushHttp';
 import { UploadQueue, type ChannelLike, type LocksLike } from '../worker/queue';
 
 /** Web Locks with exclusive locks and `ifAvailable`, as the browser implements them. */
@@ -103,7 +104,6 @@ export function openTab(
   db: WaymarkDatabase,
   options: { locks?: FakeLocks | null; channel?: ChannelLike | null; concurrency?: number } = {},
 ): Tab {
-  let csrf: string | null = server.csrfToken;
   const waiting: ((outcome: UploadOutcome) => void)[] = [];
   const tab: Tab = {
     queue: undefined as unknown as UploadQueue,
@@ -117,18 +117,9 @@ export function openTab(
         waiting.push(resolve);
       }),
   };
-  const http = new PushHttp({
-    fetch: server.fetch,
-    getCsrfToken: () => csrf,
-    setCsrfToken: (token) => {
-      csrf = token;
-    },
-    refreshCsrf: async () => {
-      const answer = await server.fetch('/app/auth/refresh/csrf');
-      csrf = ((await answer.json()) as { csrf: string }).csrf;
-      return csrf;
-    },
-  });
+  const transport = createTransport({ fetch: server.fetch });
+  transport.setCsrfToken(server.csrfToken);
+  const http = new PushHttp(transport);
   tab.queue = new UploadQueue({
     db,
     http,

@@ -3,9 +3,11 @@
  * watch). It runs inside the upload worker (src/workers/upload.worker.ts), where the page
  * reaches it through Comlink; tests build it in-process with injected parts.
  */
+import { abortableSleep } from '@/api/retry';
+import { createTransport } from '@/api/transport';
 import type { WaymarkDatabase } from '@/db/db';
 import type { EngineCallbacks, UploadBackend } from '../model/engineApi';
-import { PushHttp, pushPaths } from './http';
+import { PushHttp, pushPaths } from './pushHttp';
 import { waitForNetwork, type NetworkWatch } from './network';
 import { UploadQueue, type ChannelLike, type LocksLike } from './queue';
 
@@ -25,40 +27,15 @@ export interface BackendEnv {
   progressIntervalMs?: number;
 }
 
-export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 export function createUploadBackend(env: BackendEnv): UploadBackend {
   let callbacks: EngineCallbacks | null = null;
-  let csrfToken: string | null = null;
-  const http = new PushHttp({
+  const transport = createTransport({
     fetch: env.fetch,
     baseUrl: env.baseUrl,
-    getCsrfToken: () => csrfToken,
-    setCsrfToken: (token) => {
-      csrfToken = token;
-    },
-    refreshCsrf: async () => {
-      const token = (await callbacks?.refreshCsrf().catch(() => null)) ?? null;
-      if (token) csrfToken = token;
-      return token;
-    },
+    // The page refreshes the session's token, so page and worker keep using the same one.
+    refreshCsrf: async () => (await callbacks?.refreshCsrf().catch(() => null)) ?? null,
   });
+  const http = new PushHttp(transport);
   const watch: NetworkWatch = {
     isOnline: env.isOnline,
     onOnline: env.onOnline,
@@ -94,12 +71,12 @@ export function createUploadBackend(env: BackendEnv): UploadBackend {
   return {
     async start(given, token) {
       callbacks = given;
-      if (token) csrfToken = token;
+      if (token) transport.setCsrfToken(token);
       await queue.start();
       given.list(queue.list());
     },
     setCsrfToken(token) {
-      if (token) csrfToken = token;
+      if (token) transport.setCsrfToken(token);
     },
     enqueue: (plan, blobs) => queue.enqueue(plan, blobs),
     cancel: (id) => queue.cancel(id),

@@ -18,7 +18,7 @@ import {
   type UploadProgress,
 } from '../model/types';
 import { chunkCount, newChunkIds } from '../model/chunks';
-import { pushPaths, type PushHttp } from './http';
+import { pushPaths, type PushHttp } from './pushHttp';
 import { ProgressTracker } from './progress';
 import { runUpload, type RunnerDeps } from './runner';
 

@@ -28,7 +28,8 @@ import {
   fileMissingMessage,
   projectChangedMessage,
 } from './errors';
-import { NetworkError, detailOf, pushPaths, type HttpAnswer, type PushHttp } from './http';
+import { detailOf } from '@/api/errors';
+import { NetworkError, pushPaths, type HttpAnswer, type PushHttp } from './pushHttp';
 import type { ProgressTracker } from './progress';
 
 /** Chunk requests in flight at once. */
