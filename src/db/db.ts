@@ -22,7 +22,7 @@
  * version.
  */
 import { Dexie, type EntityTable, type Table } from 'dexie';
-import type { UploadPhase, UploadPlan } from '../features/uploads/model/types';
+import type { PushPlan, UploadPhase } from '../features/uploads/model/types';
 
 import { DATABASE_NAME } from './names';
 
@@ -49,11 +49,10 @@ export interface LastWorkspace {
 /** One queued, running or failed upload (finished and cancelled ones are removed). */
 export interface UploadRecord {
   id: string;
-  plan: UploadPlan;
+  /** What is sent: the push body with its chunk ids, and the push id (see the plan's type). */
+  plan: PushPlan;
   /** 'namespace/name' */
   projectPath: string;
-  /** Client-generated chunk ids of each added or updated file, by path (one per 10 MB). */
-  chunks: Record<string, string[]>;
   /** The server's transaction, once the push started; null before (or after it was lost). */
   transaction: string | null;
   /** The last phase a tab recorded: 'queued', a running phase, or 'failed'. */

@@ -3,7 +3,8 @@
  * the engine (which runs in the upload worker, reached through Comlink) and what the engine
  * calls back on the page.
  */
-import type { UploadOutcome, UploadPlan, UploadProgress } from './types';
+import type { PushPlan } from './plan';
+import type { UploadOutcome, UploadProgress } from './types';
 
 /** What the page provides to the engine. */
 export interface EngineCallbacks {
@@ -17,7 +18,7 @@ export interface EngineCallbacks {
 export interface UploadBackend {
   start(callbacks: EngineCallbacks, csrfToken: string | null): Promise<void>;
   setCsrfToken(token: string | null): void;
-  enqueue(plan: UploadPlan, blobs: [string, Blob][]): Promise<string>;
+  enqueue(plan: PushPlan, blobs: [string, Blob][]): Promise<string>;
   cancel(id: string): Promise<void>;
   dismiss(id: string): Promise<void>;
   retry(id: string): Promise<void>;

@@ -1,6 +1,7 @@
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { api } from '@/api';
+import { createPushPlan, type PushFile, type PushPlan } from '../model/plan';
 import type { UploadOutcome } from '../model/types';
 import { createUploadBackend } from '../worker/backend';
 import { FakePushServer } from '../testing/fakePushServer';
@@ -32,6 +33,15 @@ function useInProcessBackend(server: FakePushServer) {
   return db;
 }
 
+/** A plan removing `file` from ws/proj at v1. */
+function removal(file: PushFile): PushPlan {
+  return createPushPlan(
+    { id: 'p1', namespace: 'ws', name: 'proj', version: 'v1' },
+    { added: [], updated: [], removed: [file] },
+    testId,
+  );
+}
+
 afterEach(() => {
   setUploadBackendFactory(null);
   resetUploadEngineDemand();
@@ -55,15 +65,7 @@ describe('upload engine facade', () => {
     let id = '';
     await act(async () => {
       id = await enqueueUpload(
-        {
-          projectId: 'p1',
-          namespace: 'ws',
-          name: 'proj',
-          baseVersion: 'v1',
-          added: [],
-          updated: [],
-          removed: [{ path: 'old.txt', size: 3, checksum: server.files.get('old.txt')!.checksum }],
-        },
+        removal({ path: 'old.txt', size: 3, checksum: server.files.get('old.txt')!.checksum }),
         new Map(),
       );
     });
@@ -74,18 +76,7 @@ describe('upload engine facade', () => {
 
     // A refused plan stays listed as failed until dismissed.
     await act(async () => {
-      id = await enqueueUpload(
-        {
-          projectId: 'p1',
-          namespace: 'ws',
-          name: 'proj',
-          baseVersion: 'v1',
-          added: [],
-          updated: [],
-          removed: [{ path: 'keep.txt', size: 4, checksum: 'x' }],
-        },
-        new Map(),
-      );
+      id = await enqueueUpload(removal({ path: 'keep.txt', size: 4, checksum: 'x' }), new Map());
     });
     await waitFor(() =>
       expect(result.current).toMatchObject([{ id, phase: 'failed', error: 'Version mismatch' }]),
@@ -109,15 +100,7 @@ describe('upload engine facade', () => {
     let id = '';
     await act(async () => {
       id = await enqueueUpload(
-        {
-          projectId: 'p1',
-          namespace: 'ws',
-          name: 'proj',
-          baseVersion: 'v1',
-          added: [],
-          updated: [],
-          removed: [{ path: 'old.txt', size: 3, checksum: server.files.get('old.txt')!.checksum }],
-        },
+        removal({ path: 'old.txt', size: 3, checksum: server.files.get('old.txt')!.checksum }),
         new Map(),
       );
     });

@@ -7,7 +7,8 @@ import { useSyncExternalStore } from 'react';
 import { api } from '@/api';
 import { startUploadWorker } from './workerBridge';
 import { onUploadQueued, onUploadSync } from '@/features/offline/model/backgroundSync';
-import type { UploadOutcome, UploadPlan, UploadProgress } from '../model/types';
+import type { PushPlan } from '../model/plan';
+import type { UploadOutcome, UploadProgress } from '../model/types';
 import { wantUploadEngine } from './state/engineDemand';
 import type { EngineCallbacks, UploadBackend } from '../model/engineApi';
 
@@ -80,7 +81,7 @@ export function startUploadEngine(): void {
 }
 
 /** Queues an upload and starts it at once when online; resolves with its id. */
-export async function enqueueUpload(plan: UploadPlan, blobs: Map<string, Blob>): Promise<string> {
+export async function enqueueUpload(plan: PushPlan, blobs: Map<string, Blob>): Promise<string> {
   const engine = await ensureStarted();
   const id = await engine.enqueue(plan, [...blobs]);
   // Keep the queued bytes from eviction, and let Background Sync resume the queue.

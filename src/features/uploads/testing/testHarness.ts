@@ -4,7 +4,8 @@
  */
 import { createTransport } from '@/api/transport';
 import { openDatabase, type WaymarkDatabase } from '@/db/db';
-import type { UploadOutcome, UploadPlan, UploadProgress } from '../model/types';
+import { createPushPlan, type PushPlan } from '../model/plan';
+import type { UploadOutcome, UploadProgress } from '../model/types';
 import type { FakePushServer } from './fakePushServer';
 import { sha1 } from './fakePushServer';
 import { PushHttp } from '../worker/pushHttp';
@@ -170,7 +171,7 @@ export async function planFor(
   server: FakePushServer,
   files: Record<string, Uint8Array<ArrayBuffer>>,
   removed: string[] = [],
-): Promise<{ plan: UploadPlan; blobs: Map<string, Blob> }> {
+): Promise<{ plan: PushPlan; blobs: Map<string, Blob> }> {
   const entries = await Promise.all(
     Object.entries(files).map(async ([path, data]) => ({
       path,
@@ -179,12 +180,9 @@ export async function planFor(
       mtime: '2024-05-04T12:00:00Z',
     })),
   );
-  return {
-    plan: {
-      projectId: 'p1',
-      namespace: server.namespace,
-      name: server.name,
-      baseVersion: `v${server.version}`,
+  const plan = createPushPlan(
+    { id: 'p1', namespace: server.namespace, name: server.name, version: `v${server.version}` },
+    {
       added: entries.filter((e) => !server.files.has(e.path)),
       updated: entries.filter((e) => server.files.has(e.path)),
       removed: removed.map((path) => {
@@ -192,6 +190,10 @@ export async function planFor(
         return { path, size: file.size, checksum: file.checksum };
       }),
     },
+    testId,
+  );
+  return {
+    plan,
     blobs: new Map(Object.entries(files).map(([path, data]) => [path, new Blob([data])])),
   };
 }

@@ -44,6 +44,9 @@ export class PushHttp {
   }
 }
 
+/** The finish call's idempotency key (the reference server's PR #628): the plan's push id. */
+export const PUSH_ID_HEADER = 'Mm-push-id';
+
 const enc = encodeURIComponent;
 
 export const pushPaths = {

@@ -242,7 +242,7 @@ describe('upload queue', () => {
   it('fails with the server reason on other 4xx answers', async () => {
     const tab = openTab(server, db);
     const { plan, blobs } = await planFor(server, { 'a.txt': bytes(10) });
-    plan.baseVersion = 'v7';
+    plan.body.version = 'v7';
     const failed = tab.next();
     await tab.queue.enqueue(plan, blobs);
     expect(await failed).toMatchObject({ kind: 'failed', error: 'Version mismatch' });

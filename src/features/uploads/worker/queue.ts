@@ -14,10 +14,11 @@ import {
   UPLOAD_CANCELLED_MESSAGE,
   type UploadOutcome,
   type UploadPhase,
-  type UploadPlan,
   type UploadProgress,
 } from '../model/types';
-import { chunkCount, newChunkIds } from '../model/chunks';
+import { chunkCount } from '../model/chunks';
+import { projectPathOf, uploadedFiles, type PushPlan } from '../model/plan';
+import { isLegacyRecord, upgradeLegacyRecord } from './legacyRecord';
 import { pushPaths, type PushHttp } from './pushHttp';
 import { ProgressTracker } from './progress';
 import { runUpload, type RunnerDeps } from './runner';
@@ -109,22 +110,23 @@ export class UploadQueue {
       .map((record) => this.live.get(record.id) ?? this.progressOf(record));
   }
 
-  async enqueue(plan: UploadPlan, blobs: Iterable<[string, Blob]>): Promise<string> {
+  /** Stores the plan as it is (it is what every attempt sends) with its files' bytes. */
+  async enqueue(plan: PushPlan, blobs: Iterable<[string, Blob]>): Promise<string> {
     await this.start();
     const files = new Map(blobs);
-    const uploaded = [...plan.added, ...plan.updated];
+    const uploaded = uploadedFiles(plan);
     for (const file of uploaded) {
       if (!files.has(file.path)) throw new Error(`No file was given for ${file.path}`);
+      if (file.chunks?.length !== chunkCount(file.size)) {
+        throw new Error(`The plan has no chunk ids for ${file.path}`);
+      }
     }
     const id = this.deps.randomId();
     const now = this.deps.now();
     const record: UploadRecord = {
       id,
       plan,
-      projectPath: `${plan.namespace}/${plan.name}`,
-      chunks: Object.fromEntries(
-        uploaded.map((f) => [f.path, newChunkIds(f.size, this.deps.randomId)]),
-      ),
+      projectPath: projectPathOf(plan),
       transaction: null,
       phase: 'queued',
       error: null,
@@ -186,7 +188,7 @@ export class UploadQueue {
   }
 
   private progressOf(record: UploadRecord): UploadProgress {
-    const chunksTotal = Object.values(record.chunks).reduce((n, ids) => n + ids.length, 0);
+    const chunksTotal = uploadedFiles(record.plan).reduce((n, f) => n + (f.chunks?.length ?? 0), 0);
     // A running phase recorded by a tab that is gone means the upload waits to be resumed.
     const phase =
       RUNNING_PHASES.includes(record.phase) && !this.elsewhere.has(record.id)
@@ -222,6 +224,11 @@ export class UploadQueue {
 
   private async reload(): Promise<void> {
     const stored = await this.deps.db.uploads.toArray();
+    for (const [index, record] of stored.entries()) {
+      if (!isLegacyRecord(record)) continue;
+      stored[index] = upgradeLegacyRecord(record, this.deps.randomId);
+      await this.deps.db.uploads.put(stored[index]);
+    }
     this.records.clear();
     for (const record of stored) this.records.set(record.id, record);
     for (const id of [...this.live.keys()]) if (!this.records.has(id)) this.live.delete(id);
@@ -362,10 +369,7 @@ export class UploadQueue {
       id,
       projectPath: record.projectPath,
       totalBytes: record.totalBytes,
-      chunksTotal: [...record.plan.added, ...record.plan.updated].reduce(
-        (n, f) => n + chunkCount(f.size),
-        0,
-      ),
+      chunksTotal: uploadedFiles(record.plan).reduce((n, f) => n + chunkCount(f.size), 0),
       now: this.deps.now,
       intervalMs: this.deps.progressIntervalMs,
       emit: (progress) => {

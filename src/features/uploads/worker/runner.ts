@@ -13,7 +13,7 @@
  */
 import type { UploadChunkAck, UploadRecord, WaymarkDatabase } from '@/db/db';
 import type { ProjectDetail } from '@/features/projects/model/project';
-import type { PlannedFile } from '../model/types';
+import { uploadedFiles, type PushFile } from '../model/plan';
 import { backoffDelay } from './backoff';
 import { chunkRange } from '../model/chunks';
 import {
@@ -29,7 +29,13 @@ import {
   projectChangedMessage,
 } from './errors';
 import { detailOf } from '@/api/errors';
-import { NetworkError, pushPaths, type HttpAnswer, type PushHttp } from './pushHttp';
+import {
+  NetworkError,
+  PUSH_ID_HEADER,
+  pushPaths,
+  type HttpAnswer,
+  type PushHttp,
+} from './pushHttp';
 import type { ProgressTracker } from './progress';
 
 /** Chunk requests in flight at once. */
@@ -54,6 +60,8 @@ export interface RunnerDeps {
   waitForNetwork(attempt: number, signal: AbortSignal): Promise<void>;
   random(): number;
   now(): number;
+  /** Makes a new push id after a refused finish. */
+  randomId(): string;
   concurrency?: number;
 }
 
@@ -136,6 +144,17 @@ function isOk(answer: HttpAnswer): boolean {
   return answer.status >= 200 && answer.status < 300;
 }
 
+/** A definite 4xx refusal (not signed out, not busy, not gone): no version was made. */
+function isRefusal(answer: HttpAnswer): boolean {
+  const error = answerError(answer);
+  return (
+    answer.status >= 400 &&
+    answer.status < 500 &&
+    error instanceof UploadFailure &&
+    !error.keepTransaction
+  );
+}
+
 function isGone(answer: HttpAnswer): boolean {
   return (
     answer.status === 404 ||
@@ -147,10 +166,10 @@ function isGone(answer: HttpAnswer): boolean {
 export function projectMatchesPlan(project: ProjectDetail, record: UploadRecord): boolean {
   const files = new Map((project.files ?? []).map((f) => [f.path, f]));
   const { plan } = record;
-  const uploaded = [...plan.added, ...plan.updated].every(
+  const uploaded = uploadedFiles(plan).every(
     (f) => files.get(f.path)?.checksum?.toLowerCase() === f.checksum.toLowerCase(),
   );
-  return uploaded && plan.removed.every((f) => !files.has(f.path));
+  return uploaded && plan.body.changes.removed.every((f) => !files.has(f.path));
 }
 
 class UploadRun {
@@ -255,19 +274,10 @@ class UploadRun {
     let record = await this.record();
     if (!record.transaction) {
       this.tracker.setPhase('hashing');
-      const files = (list: PlannedFile[]) =>
-        list.map((f) => ({ ...f, chunks: record.chunks[f.path] ?? [] }));
       const answer = await http.call({
         method: 'POST',
         path: pushPaths.start(record.plan.namespace, record.plan.name),
-        body: {
-          version: record.plan.baseVersion,
-          changes: {
-            added: files(record.plan.added),
-            updated: files(record.plan.updated),
-            removed: record.plan.removed,
-          },
-        },
+        body: record.plan.body,
         signal: this.signal,
       });
       if (!isOk(answer)) throw answerError(answer);
@@ -295,12 +305,12 @@ class UploadRun {
     // What is done: acknowledged here (this transaction) or held by the server.
     const acks = await this.deps.db.uploadChunks.where('uploadId').equals(this.id).toArray();
     const done = new Set(acks.filter((a) => a.transaction === transaction).map((a) => a.chunkId));
-    const files = [...record.plan.added, ...record.plan.updated];
+    const files = uploadedFiles(record.plan);
     const fresh: UploadChunkAck[] = [];
     let loaded = 0;
     let chunksDone = 0;
     for (const file of files) {
-      const ids = record.chunks[file.path] ?? [];
+      const ids = file.chunks ?? [];
       ids.forEach((chunkId, index) => {
         if (received.has(chunkId) && !done.has(chunkId)) {
           done.add(chunkId);
@@ -326,7 +336,7 @@ class UploadRun {
     const pool = new TaskPool(this.concurrency);
     try {
       for (const file of files) {
-        const ids = record.chunks[file.path] ?? [];
+        const ids = file.chunks ?? [];
         if (ids.every((c) => done.has(c))) continue;
         await this.sendFile(file, ids, done, transaction, pool);
       }
@@ -340,10 +350,14 @@ class UploadRun {
     const finish = await http.call({
       method: 'POST',
       path: pushPaths.finish(transaction),
+      // The plan's push id: a finish repeated because its answer was lost (no answer, a 5xx,
+      // busy) carries the same id, so the server answers it with the first outcome.
+      headers: { [PUSH_ID_HEADER]: record.plan.pushId },
       signal: this.signal,
     });
     if (isOk(finish)) return { kind: 'finished', project: finish.data as ProjectDetail };
     if (isGone(finish)) return this.resolveGone(await this.record());
+    if (isRefusal(finish)) await this.newPushId(record);
     const missing = (finish.data as { missing_chunks?: unknown } | undefined)?.missing_chunks;
     if (finish.status === 422 && Array.isArray(missing) && missing.length > 0) {
       await this.deps.db.uploadChunks.bulkDelete(
@@ -365,9 +379,19 @@ class UploadRun {
     throw answerError(finish);
   }
 
+  /**
+   * The server refused the finish, and may keep that answer for the push id: whatever comes
+   * next (chunks sent again, a retry by the user) finishes with a new id.
+   */
+  private async newPushId(record: UploadRecord): Promise<void> {
+    await this.deps.db.uploads.update(this.id, {
+      plan: { ...record.plan, pushId: this.deps.randomId() },
+    });
+  }
+
   /** Sends the missing chunks of one file (each request body is the file's Blob slice). */
   private async sendFile(
-    file: PlannedFile,
+    file: PushFile,
     ids: string[],
     done: Set<string>,
     transaction: string,
@@ -430,7 +454,7 @@ class UploadRun {
     });
     if (!isOk(answer)) throw answerError(answer);
     const project = answer.data as ProjectDetail;
-    if (versionNumber(project.version) === versionNumber(record.plan.baseVersion)) {
+    if (versionNumber(project.version) === versionNumber(record.plan.body.version)) {
       await this.resetTransaction(null);
       throw new TransactionGone('Starting a new push');
     }

@@ -19,6 +19,7 @@ export const pendingUploads = createPendingUploads(
       }
     },
     enqueue: enqueueUpload,
+    randomId: () => crypto.randomUUID(),
     cancel: cancelUpload,
     notify: (kind, message) => (kind === 'error' ? notifyError(message) : notifyInfo(message)),
   },

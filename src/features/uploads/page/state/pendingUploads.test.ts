@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ProjectDetail, ProjectFile } from '@/features/projects/model/project';
 import type { ChosenFile } from '../../model/selection';
-import type { UploadPlan } from '../../model/types';
+import type { PushPlan } from '../../model/plan';
 import { createPendingUploads, type PendingUploadsDeps } from './pendingUploads';
 
 const file = (path: string, checksum: string, size = 4): ProjectFile => ({
@@ -23,19 +23,21 @@ const chosen = (relativePath: string, text: string): ChosenFile => ({
 
 /** Checksums are the text itself, so tests read what was hashed. */
 function setup(latest: ProjectDetail, overrides: Partial<PendingUploadsDeps> = {}) {
+  let ids = 0;
   const notify = vi.fn();
-  const plans: UploadPlan[] = [];
+  const plans: PushPlan[] = [];
   const deps: PendingUploadsDeps = {
     sha1: vi.fn(async (blob: Blob, options) => {
       options?.onProgress?.(blob.size, blob.size);
       return blob.text();
     }),
     fetchLatest: vi.fn(async () => latest),
-    enqueue: vi.fn(async (plan: UploadPlan) => {
+    enqueue: vi.fn(async (plan: PushPlan) => {
       plans.push(plan);
       return 'upload-1';
     }),
     cancel: vi.fn(async () => undefined),
+    randomId: () => `uuid-${++ids}`,
     notify,
     ...overrides,
   };
@@ -55,14 +57,36 @@ describe('pending uploads', () => {
     expect(deps.sha1).toHaveBeenCalledTimes(2);
     store.remove(viewed, 'survey.gpkg', false);
     expect(await store.prepare('ws/survey')).toEqual({ kind: 'started' });
-    expect(plans[0]).toMatchObject({
+    // One plan: the push request's body as it goes on the wire, chunk ids and push id made.
+    expect(plans[0]).toEqual({
+      pushId: 'uuid-1',
       projectId: 'p-1',
       namespace: 'ws',
       name: 'survey',
-      baseVersion: 'v1',
-      added: [{ path: 'a.csv', checksum: 'x,y', size: 3 }],
-      updated: [{ path: 'notes.txt', checksum: 'new notes', size: 9 }],
-      removed: [{ path: 'survey.gpkg', checksum: 'gpkg1', size: 4 }],
+      body: {
+        version: 'v1',
+        changes: {
+          added: [
+            {
+              path: 'a.csv',
+              checksum: 'x,y',
+              size: 3,
+              mtime: expect.any(String),
+              chunks: ['uuid-2'],
+            },
+          ],
+          updated: [
+            {
+              path: 'notes.txt',
+              checksum: 'new notes',
+              size: 9,
+              mtime: expect.any(String),
+              chunks: ['uuid-3'],
+            },
+          ],
+          removed: [{ path: 'survey.gpkg', checksum: 'gpkg1', size: 4 }],
+        },
+      },
     });
     const blobs = vi.mocked(deps.enqueue).mock.calls[0]?.[1];
     expect([...(blobs?.keys() ?? [])].sort()).toEqual(['a.csv', 'notes.txt']);
@@ -90,7 +114,10 @@ describe('pending uploads', () => {
     expect(store.get('ws/survey')?.starting).toBe(false);
     if (result.kind !== 'conflict') throw new Error('expected a conflict');
     await store.overwrite('ws/survey', result.latest);
-    expect(plans[0]).toMatchObject({ baseVersion: 'v2', updated: [{ path: 'survey.gpkg' }] });
+    expect(plans[0]?.body).toMatchObject({
+      version: 'v2',
+      changes: { updated: [{ path: 'survey.gpkg' }] },
+    });
   });
 
   it('pushes on the latest version when only other files changed there', async () => {
@@ -100,7 +127,10 @@ describe('pending uploads', () => {
     await vi.waitFor(() => expect(store.get('ws/survey')?.analysing).toEqual({}));
     expect(await store.prepare('ws/survey')).toEqual({ kind: 'started' });
     // notes.txt is gone on the server: it is added again.
-    expect(plans[0]).toMatchObject({ baseVersion: 'v2', added: [{ path: 'notes.txt' }] });
+    expect(plans[0]?.body).toMatchObject({
+      version: 'v2',
+      changes: { added: [{ path: 'notes.txt' }] },
+    });
   });
 
   it('closing the panel cancels the analysis, or the engine upload', async () => {

@@ -17,14 +17,9 @@ import {
   withChecksum,
   type PendingFiles,
 } from '../../model/pending';
-import {
-  isEmptyChanges,
-  rebaseChanges,
-  versionedConflicts,
-  type RebasedChanges,
-} from '../../model/rebase';
+import { createPushPlan, type PushPlan } from '../../model/plan';
+import { isEmptyChanges, rebaseChanges, versionedConflicts } from '../../model/rebase';
 import { placeSelection, type ChosenFile } from '../../model/selection';
-import type { UploadPlan } from '../../model/types';
 
 export interface FileProgress {
   loaded: number;
@@ -53,7 +48,9 @@ export interface PendingUpload {
 export interface PendingUploadsDeps {
   sha1(file: Blob, options?: HashOptions): Promise<string>;
   fetchLatest(namespace: string, name: string): Promise<ProjectDetail>;
-  enqueue(plan: UploadPlan, blobs: Map<string, Blob>): Promise<string>;
+  enqueue(plan: PushPlan, blobs: Map<string, Blob>): Promise<string>;
+  /** Makes the plan's UUIDs (push id, chunk ids). */
+  randomId(): string;
   cancel(id: string): Promise<void>;
   /** Tells the user something (the spec's toasts). */
   notify(kind: 'info' | 'error', message: string): void;
@@ -166,7 +163,7 @@ export function createPendingUploads(
     const upload = state.get(key);
     if (!upload) return { kind: 'failed' };
     const diff = computeDiff(upload.baseFiles, upload.files);
-    const changes: RebasedChanges = rebaseChanges(diff, latest.files);
+    const changes = rebaseChanges(diff, latest.files);
     if (isEmptyChanges(changes)) {
       set(key, null);
       deps.notify('info', texts.noChanges);
@@ -177,13 +174,11 @@ export function createPendingUploads(
       const blob = upload.files.get(file.path)?.blob;
       if (blob) blobs.set(file.path, blob);
     }
-    const plan: UploadPlan = {
-      projectId: latest.id,
-      namespace: upload.namespace,
-      name: upload.name,
-      baseVersion: latest.version,
-      ...changes,
-    };
+    const plan = createPushPlan(
+      { id: latest.id, namespace: upload.namespace, name: upload.name, version: latest.version },
+      changes,
+      deps.randomId,
+    );
     const id = await deps.enqueue(plan, blobs);
     if (settledIds.has(id)) set(key, null);
     else update(key, (u) => ({ ...u, starting: false, uploadId: id }));
