@@ -47,6 +47,8 @@ export class FakePushServer {
   inflight = 0;
   maxInflight = 0;
   csrfToken = 'token-1';
+  /** Finish outcomes by `Mm-push-id` (refusals included), answered again to a repeated id. */
+  finishOutcomes = new Map<string, { status: number; body: unknown }>();
   hook: ((request: FakeRequest) => HookAction | undefined) | null = null;
   private nextTx = 1;
 
@@ -180,8 +182,15 @@ export class FakePushServer {
       case 'cancel':
         if (!this.transactions.delete(parts[4]!)) return json(404, { detail: 'Not found' });
         return new Response(null, { status: 200 });
-      case 'finish':
-        return this.finish(parts[4]!);
+      case 'finish': {
+        const pushId = request.headers['Mm-push-id'];
+        const known = pushId ? this.finishOutcomes.get(pushId) : undefined;
+        if (known) return json(known.status, known.body);
+        const outcome = await this.finish(parts[4]!);
+        // Like the reference server: successes and refusals of a finish are kept, 404s not.
+        if (pushId && outcome.status !== 404) this.finishOutcomes.set(pushId, outcome);
+        return json(outcome.status, outcome.body);
+      }
       default:
         return json(404, { detail: 'Not found' });
     }
@@ -214,13 +223,13 @@ export class FakePushServer {
     return json(200, { transaction: id });
   }
 
-  private async finish(id: string): Promise<Response> {
+  private async finish(id: string): Promise<{ status: number; body: unknown }> {
     const tx = this.transactions.get(id);
-    if (!tx) return json(404, { detail: 'Not found' });
+    if (!tx) return answer(404, { detail: 'Not found' });
     const files = [...tx.added, ...tx.updated];
     const missing = files.flatMap((f) => f.chunks.filter((c) => !tx.chunks.has(c)));
     if (missing.length > 0) {
-      return json(422, { detail: 'Missing chunks (UploadError)', missing_chunks: missing });
+      return answer(422, { detail: 'Missing chunks (UploadError)', missing_chunks: missing });
     }
     const built = files.map((f) => {
       const parts = f.chunks.map((c) => tx.chunks.get(c)!);
@@ -238,7 +247,7 @@ export class FakePushServer {
       // Like the real server: nothing is stored, the files' chunks are forgotten.
       for (const { file } of bad) for (const chunk of file.chunks) tx.chunks.delete(chunk);
       const paths = bad.map((b) => b.file.path);
-      return json(422, {
+      return answer(422, {
         code: 'UploadError',
         detail: `Files do not match their declared size or checksum: ${paths.join(', ')} (UploadError)`,
         files: paths,
@@ -255,12 +264,16 @@ export class FakePushServer {
     for (const file of tx.removed) this.files.delete(file.path);
     this.version += 1;
     this.transactions.delete(id);
-    return json(200, this.detail());
+    return answer(200, this.detail());
   }
 }
 
 export function sha1(bytes: Uint8Array | string): Promise<string> {
   return wasmSha1(bytes);
+}
+
+function answer(status: number, body: unknown): { status: number; body: unknown } {
+  return { status, body };
 }
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {

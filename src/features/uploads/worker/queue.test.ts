@@ -332,3 +332,101 @@ describe('upload queue', () => {
     expect(await outcome).toMatchObject({ kind: 'finished', id });
   });
 });
+
+describe('retry-safe finish (Mm-push-id)', () => {
+  const pushIds = () =>
+    server.log.filter((r) => r.kind === 'finish').map((r) => r.headers['Mm-push-id']);
+
+  it('sends the same push id again when the answer to finish was lost', async () => {
+    const tab = openTab(server, db);
+    const { plan, blobs } = await planFor(server, { 'a.bin': bytes(BIG, 2) });
+    let finishes = 0;
+    server.hook = (request) =>
+      request.kind === 'finish' && ++finishes === 1 ? 'network' : undefined;
+    const outcome = tab.next();
+    await tab.queue.enqueue(plan, blobs);
+    expect((await outcome).kind).toBe('finished');
+    expect(pushIds()).toEqual([plan.pushId, plan.pushId]);
+    expect(plan.pushId).toMatch(/^id-\d+$/);
+    expect(server.version).toBe(1);
+    everyChunkWrittenOnce();
+  });
+
+  it('keeps the push id with the plan in IndexedDB: the finish after a reload repeats it', async () => {
+    const first = openTab(server, db, { locks: null });
+    const { plan, blobs } = await planFor(server, { 'a.bin': bytes(1000, 3) });
+    // The tab dies while its finish waits for an answer.
+    server.hook = (request) => (request.kind === 'finish' ? 'hang' : undefined);
+    const id = await first.queue.enqueue(plan, blobs);
+    await until(() => server.count('finish') === 1);
+    expect((await db.uploads.get(id))?.plan).toEqual(plan);
+
+    server.hook = null;
+    const reloaded = openTab(server, db, { locks: new FakeLocks() });
+    const outcome = reloaded.next();
+    await reloaded.queue.start();
+    expect(await outcome).toMatchObject({ kind: 'finished', id });
+    expect(pushIds()).toEqual([plan.pushId, plan.pushId]);
+    expect(server.count('start')).toBe(1);
+  });
+
+  it('finishes with a new push id after the server refused the finish', async () => {
+    const tab = openTab(server, db);
+    const { plan, blobs } = await planFor(server, { 'a.bin': bytes(BIG, 4) });
+    let finishes = 0;
+    server.hook = (request) => {
+      if (request.kind === 'finish' && ++finishes === 1) {
+        // The server lost an acknowledged chunk: it refuses the finish (422 missing_chunks)
+        // and, like the reference, keeps that refusal for the push id.
+        const tx = [...server.transactions.values()][0]!;
+        tx.chunks.delete(tx.added[0]!.chunks[1]!);
+      }
+      return undefined;
+    };
+    const outcome = tab.next();
+    const id = await tab.queue.enqueue(plan, blobs);
+    expect(await outcome).toMatchObject({ kind: 'finished', id });
+    const [firstId, secondId] = pushIds();
+    expect(pushIds()).toHaveLength(2);
+    expect(firstId).toBe(plan.pushId);
+    expect(secondId).toBeTruthy();
+    expect(secondId).not.toBe(firstId);
+    expect(server.version).toBe(1);
+  });
+});
+
+describe('uploads stored before the one plan shape', () => {
+  it('are rewritten once on load and resume with their chunk ids', async () => {
+    const data = bytes(1000, 5);
+    const legacy = {
+      id: 'old-1',
+      plan: {
+        projectId: 'p1',
+        namespace: 'ws',
+        name: 'proj',
+        baseVersion: 'v0',
+        added: [{ path: 'a.bin', size: data.length, checksum: await sha1(data), mtime: 'x' }],
+        updated: [],
+        removed: [],
+      },
+      chunks: { 'a.bin': ['legacy-chunk'] },
+      projectPath: 'ws/proj',
+      transaction: null,
+      phase: 'queued',
+      error: null,
+      totalBytes: data.length,
+      loadedBytes: 0,
+      createdAt: 1,
+      updatedAt: 1,
+    };
+    await db.uploads.put(legacy as never);
+    await db.uploadBlobs.put({ uploadId: 'old-1', path: 'a.bin', blob: new Blob([data]) });
+    const tab = openTab(server, db);
+    const outcome = tab.next();
+    await tab.queue.start();
+    expect(await outcome).toMatchObject({ kind: 'finished', id: 'old-1' });
+    expect([...server.writes.keys()]).toEqual(['legacy-chunk']);
+    expect(server.log.find((r) => r.kind === 'finish')?.headers['Mm-push-id']).toBeTruthy();
+    expect(await sha1(server.files.get('a.bin')!.bytes)).toBe(await sha1(data));
+  });
+});
