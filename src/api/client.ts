@@ -20,7 +20,6 @@ import {
 } from './retry';
 import {
   NetworkError,
-  buildUrl,
   createTransport,
   type HttpMethod,
   type QueryParams,
