@@ -46,7 +46,6 @@ export type ChannelMessage =
 export interface QueueDeps extends Omit<RunnerDeps, 'blob'> {
   db: WaymarkDatabase;
   http: PushHttp;
-  randomId(): string;
   locks?: LocksLike | null;
   channel?: ChannelLike | null;
   onList(list: UploadProgress[]): void;

@@ -60,7 +60,7 @@ export interface RunnerDeps {
   waitForNetwork(attempt: number, signal: AbortSignal): Promise<void>;
   random(): number;
   now(): number;
-  /** Makes a new push id after a refused finish. */
+  /** Makes UUIDs (upload ids, a new push id after a refused finish). */
   randomId(): string;
   concurrency?: number;
 }
