@@ -32,7 +32,8 @@ const FORBIDDEN: ReadonlyArray<{ what: string; modules: RegExp }> = [
   },
   {
     what: 'upload engine or worker',
-    modules: /src\/features\/uploads\/engine\/|src\/workers\/upload\.worker|src\/lib\/uploadWorker/,
+    modules:
+      /src\/features\/uploads\/(worker|testing)\/|src\/features\/uploads\/page\/(engine|workerBridge)\.|src\/workers\/upload\.worker/,
   },
   { what: 'map code (maplibre)', modules: /node_modules\/maplibre-gl\// },
 ];

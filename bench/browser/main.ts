@@ -6,7 +6,8 @@ import {
   enqueueUpload,
   onUploadSettled,
   startUploadEngine,
-} from '../../src/features/uploads/engine';
+} from '../../src/features/uploads/page/engine';
+import { createPushPlan } from '../../src/features/uploads/model/plan';
 import type { UploadOutcome } from '../../src/features/uploads/model/types';
 import { createHashClient } from '../../src/lib/hashWorker';
 import type { BenchWindow, HashRun, UploadRun, UploadTarget } from './api';
@@ -52,12 +53,9 @@ async function uploadChosenFile(target: UploadTarget): Promise<UploadRun> {
     });
   });
   const started = performance.now();
-  await enqueueUpload(
+  const plan = createPushPlan(
+    { id: project.id, namespace: target.namespace, name: target.project, version: project.version },
     {
-      projectId: project.id,
-      namespace: target.namespace,
-      name: target.project,
-      baseVersion: project.version,
       added: [
         {
           path: file.name,
@@ -69,8 +67,9 @@ async function uploadChosenFile(target: UploadTarget): Promise<UploadRun> {
       updated: [],
       removed: [],
     },
-    new Map([[file.name, file]]),
+    () => crypto.randomUUID(),
   );
+  await enqueueUpload(plan, new Map([[file.name, file]]));
   const outcome = await settled;
   const ms = performance.now() - started;
   if (outcome.kind !== 'finished') {

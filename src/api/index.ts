@@ -1,4 +1,7 @@
-/** The app's API client instance and its types. Features import from here, never from fetch. */
+/**
+ * The app's API client instance, the transport under it (also used by the upload worker) and
+ * their types. Features import from here, never from fetch.
+ */
 import { createApiClient } from './client';
 
 export const api = createApiClient();
@@ -24,4 +27,12 @@ export {
   toFormErrors,
   type FormErrors,
 } from './errors';
+export {
+  NetworkError,
+  createTransport,
+  type Transport,
+  type TransportAnswer,
+  type TransportConfig,
+  type TransportRequest,
+} from './transport';
 export { DEFAULT_RETRIES, MAX_RETRY_DELAY_MS, RETRYABLE_STATUSES, type RetryPolicy } from './retry';

@@ -27,12 +27,10 @@ import type { UploadBlob, UploadChunkAck, UploadRecord } from './uploadQueue';
 
 export { DATABASE_NAME };
 export type {
-  PlannedFile,
-  RemovedFile,
+  PushPlan,
   UploadBlob,
   UploadChunkAck,
   UploadPhase,
-  UploadPlan,
   UploadRecord,
 } from './uploadQueue';
 

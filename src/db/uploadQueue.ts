@@ -5,31 +5,25 @@
  * db never imports a feature; a stored shape changes only together with a new database version
  * or a reader of the old one.
  */
+import type { PushStartBody } from '@contract/push';
 
-/** An added or updated file: its checksum is the SHA-1 (hex) computed when it was analysed. */
-export interface PlannedFile {
-  path: string;
-  size: number;
-  checksum: string;
-  mtime: string;
-}
-
-/** A project file to remove with this upload. */
-export interface RemovedFile {
-  path: string;
-  size: number;
-  checksum: string;
-}
-
-export interface UploadPlan {
+/**
+ * The one plan of an upload (features/uploads/model/plan.ts builds it): the project it goes
+ * to, its push id, and the push request's body exactly as it is sent (the contract's
+ * `PushStartBody`: base version and changes, each uploaded file with its chunk ids).
+ */
+export interface PushPlan {
+  /**
+   * A UUID made with the plan and stored with it: the `Mm-push-id` header of its finish call,
+   * so a finish repeated after a lost answer gets the first outcome again (a new one is made
+   * only after the server answered a finish with a refusal the engine recovers from).
+   */
+  pushId: string;
   projectId: string;
   namespace: string;
   name: string;
-  /** The version the user was looking at, 'v0' for an empty project. */
-  baseVersion: string;
-  added: PlannedFile[];
-  updated: PlannedFile[];
-  removed: RemovedFile[];
+  /** The body of `POST /v1/project/push/{namespace}/{name}`; `version` is the base version. */
+  body: PushStartBody & { version: string };
 }
 
 export type UploadPhase =
@@ -46,11 +40,10 @@ export type UploadPhase =
 /** One queued, running or failed upload (finished and cancelled ones are removed). */
 export interface UploadRecord {
   id: string;
-  plan: UploadPlan;
+  /** What is sent: the push body with its chunk ids, and the push id. */
+  plan: PushPlan;
   /** 'namespace/name' */
   projectPath: string;
-  /** Client-generated chunk ids of each added or updated file, by path (one per 10 MB). */
-  chunks: Record<string, string[]>;
   /** The server's transaction, once the push started; null before (or after it was lost). */
   transaction: string | null;
   /** The last phase a tab recorded: 'queued', a running phase, or 'failed'. */

@@ -16,7 +16,7 @@ import { profileQueryOptions } from '@/features/auth/api/profile';
 import { configQueryOptions } from '@/platform/config';
 import { pingQueryOptions } from '@/platform/ping';
 import { AppLayout } from '@/features/shell/components/AppLayout';
-import { UploadCenterHost } from '@/features/uploads/components/UploadCenterHost';
+import { UploadCenterHost } from '@/features/uploads/page/components/UploadCenterHost';
 import { OnboardingLayout } from '@/features/shell/components/OnboardingLayout';
 import { NO_WORKSPACE_TITLE, NoWorkspace } from '@/features/workspaces/components/NoWorkspace';
 import { useCurrentWorkspace } from '@/features/workspaces/hooks/useCurrentWorkspace';

@@ -1,11 +1,11 @@
 /**
- * The upload worker: runs the upload queue (src/features/uploads/engine) off the UI thread:
+ * The upload worker: runs the upload queue (src/features/uploads/worker) off the UI thread:
  * chunk requests and IndexedDB bookkeeping. The page talks to it through Comlink
- * (src/lib/uploadWorker.ts).
+ * (src/features/uploads/page/workerBridge.ts).
  */
 import { expose } from 'comlink';
-import { db } from '../db/db';
-import { createUploadBackend, type UploadBackend } from '../features/uploads/engine/backend';
+import { db } from '@/db/db';
+import { createUploadBackend, type UploadBackend } from '@/features/uploads/worker';
 
 const backend: UploadBackend = createUploadBackend({
   db,
@@ -19,7 +19,5 @@ const backend: UploadBackend = createUploadBackend({
   },
   randomId: () => crypto.randomUUID(),
 });
-
-export type UploadWorkerApi = UploadBackend;
 
 expose(backend);

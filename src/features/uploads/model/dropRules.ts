@@ -3,7 +3,7 @@
  * while an upload runs, and when an item is not a file entry; and offline, as the Choose
  * buttons are (an upload starts with a comparison against the server).
  */
-import { OFFLINE_ACTION_REASON } from '../../offline/model/texts';
+import { OFFLINE_ACTION_REASON } from '@/offline/texts';
 import {
   CANNOT_UPDATE_DURING_UPLOAD,
   DROP_ONLY_FILES,

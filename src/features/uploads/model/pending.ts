@@ -4,7 +4,7 @@
  * and, once analysed, their SHA-1; deletions remove paths. The diff against the viewed version
  * gives what is added, updated and removed (spec 001 §5: updated = checksum differs).
  */
-import type { ProjectFile } from '../../projects/model/project';
+import type { ProjectFile } from '@/features/projects';
 import { isIgnored, type Blacklists } from './ignore';
 import type { Placement } from './selection';
 

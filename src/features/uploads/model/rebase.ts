@@ -5,7 +5,8 @@
  * or SQLite file this upload updates or removes that changed on the server in between is a
  * conflict the user must decide on (never overwritten silently).
  */
-import type { ProjectFile } from '../../projects/model/project';
+import type { PushChanges, PushFile } from '@contract/push';
+import type { ProjectFile } from '@/features/projects';
 import type { Diff, PendingFile } from './pending';
 
 /** Files with the extensions gpkg and sqlite are versioned (spec 001 §1). */
@@ -33,26 +34,7 @@ export function versionedConflicts(
   });
 }
 
-export interface PlannedChange {
-  path: string;
-  size: number;
-  checksum: string;
-  mtime: string;
-}
-
-export interface RemovedChange {
-  path: string;
-  size: number;
-  checksum: string;
-}
-
-export interface RebasedChanges {
-  added: PlannedChange[];
-  updated: PlannedChange[];
-  removed: RemovedChange[];
-}
-
-function planned(file: PendingFile): PlannedChange {
+function planned(file: PendingFile): PushFile {
   return { path: file.path, size: file.size, checksum: file.checksum ?? '', mtime: file.mtime };
 }
 
@@ -61,9 +43,9 @@ function planned(file: PendingFile): PlannedChange {
  * nothing when identical), an updated path that is gone is an addition, a file already equal to
  * the latest copy is left out, and a removal of a file that is gone is dropped.
  */
-export function rebaseChanges(diff: Diff, latest: readonly ProjectFile[]): RebasedChanges {
+export function rebaseChanges(diff: Diff, latest: readonly ProjectFile[]): PushChanges {
   const latestByPath = new Map(latest.map((file) => [file.path, file]));
-  const result: RebasedChanges = { added: [], updated: [], removed: [] };
+  const result: PushChanges = { added: [], updated: [], removed: [] };
   for (const file of [...diff.added, ...diff.updated]) {
     const now = latestByPath.get(file.path);
     if (!now) result.added.push(planned(file));
@@ -77,6 +59,6 @@ export function rebaseChanges(diff: Diff, latest: readonly ProjectFile[]): Rebas
   return result;
 }
 
-export function isEmptyChanges(changes: RebasedChanges): boolean {
+export function isEmptyChanges(changes: PushChanges): boolean {
   return changes.added.length + changes.updated.length + changes.removed.length === 0;
 }

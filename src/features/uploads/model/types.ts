@@ -1,45 +1,15 @@
 /**
- * The upload engine's public types (issue 5, browser sync): what the UI hands to the engine
- * (a plan and the file blobs) and what it hears back (live progress and a settled outcome).
+ * The upload engine's public types (issue 5, browser sync): what the page hears back from the
+ * engine (live progress and a settled outcome). What it hands over is a plan (plan.ts) and
+ * the file blobs.
  */
-import type { ProjectDetail } from '../../projects/model/project';
+import type { ProjectDetail } from '@/features/projects';
 
-/** An added or updated file: its checksum is the SHA-1 (hex) computed when it was analysed. */
-export interface PlannedFile {
-  path: string;
-  size: number;
-  checksum: string;
-  mtime: string;
-}
+export type { PushPlan } from './plan';
 
-/** A project file to remove with this upload. */
-export interface RemovedFile {
-  path: string;
-  size: number;
-  checksum: string;
-}
+import type { UploadPhase } from '@/db/uploadQueue';
 
-export interface UploadPlan {
-  projectId: string;
-  namespace: string;
-  name: string;
-  /** The version the user was looking at, 'v0' for an empty project. */
-  baseVersion: string;
-  added: PlannedFile[];
-  updated: PlannedFile[];
-  removed: RemovedFile[];
-}
-
-export type UploadPhase =
-  | 'queued'
-  | 'hashing'
-  | 'uploading'
-  | 'waiting-network'
-  | 'retrying'
-  | 'finishing'
-  | 'finished'
-  | 'failed'
-  | 'cancelled';
+export type { UploadPhase };
 
 export interface UploadProgress {
   id: string;

@@ -9,12 +9,12 @@ import { FileBrowser } from '@/features/projects/components/FileBrowser';
 import { FileDetailPanel } from '@/features/projects/components/FileDetailPanel';
 import { normaliseFolder } from '@/features/projects/model/files';
 import type { ProjectDetail } from '@/features/projects/model/project';
-import { ProjectDataSync } from '@/features/uploads/components/ProjectDataSync';
-import { UploadArea } from '@/features/uploads/components/UploadArea';
-import { UploadDropZone } from '@/features/uploads/components/UploadDropZone';
+import { ProjectDataSync } from '@/features/uploads/page/components/ProjectDataSync';
+import { UploadArea } from '@/features/uploads/page/components/UploadArea';
+import { UploadDropZone } from '@/features/uploads/page/components/UploadDropZone';
 import { useOnline } from '@/offline/useOnline';
 import { CANNOT_UPDATE_DURING_UPLOAD } from '@/features/uploads/model/texts';
-import { useProjectUploads } from '@/features/uploads/state/useProjectUploads';
+import { useProjectUploads } from '@/features/uploads/page/state/useProjectUploads';
 
 /**
  * /projects/:namespace/:projectName/tree/:location? (project-tree, public): folder browsing. The

@@ -1,4 +1,0 @@
-// Moved to @/offline/texts (shared offline/platform layer, src/README.md). This re-export only keeps
-// src/features/uploads compiling while the uploads-split branch restructures it; delete it once
-// uploads imports '@/offline/texts' (nothing else may import this path).
-export * from '@/offline/texts';

@@ -1,0 +1,27 @@
+/**
+ * The upload engine's interface between the two execution contexts: what the page calls on
+ * the engine (which runs in the upload worker, reached through Comlink) and what the engine
+ * calls back on the page.
+ */
+import type { PushPlan } from './plan';
+import type { UploadOutcome, UploadProgress } from './types';
+
+/** What the page provides to the engine. */
+export interface EngineCallbacks {
+  list(list: UploadProgress[]): void;
+  settled(outcome: UploadOutcome): void;
+  /** A fresh CSRF token from the page's API client, or null. */
+  refreshCsrf(): Promise<string | null>;
+}
+
+/** The engine as the page reaches it. */
+export interface UploadBackend {
+  start(callbacks: EngineCallbacks, csrfToken: string | null): Promise<void>;
+  setCsrfToken(token: string | null): void;
+  enqueue(plan: PushPlan, blobs: [string, Blob][]): Promise<string>;
+  cancel(id: string): Promise<void>;
+  dismiss(id: string): Promise<void>;
+  retry(id: string): Promise<void>;
+  /** The page saw the browser come online. */
+  wake(): void;
+}

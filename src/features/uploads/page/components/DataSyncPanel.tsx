@@ -1,0 +1,139 @@
+import { ActionIcon, Button, Group, Paper, Progress, Stack, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { IconX } from '@tabler/icons-react';
+import { formatFileSize } from '@/lib/fileSize';
+import { fileName } from '@/features/projects';
+import { computeDiff, summarize, unanalysed } from '../../model/pending';
+import { describeProgress, percentOf } from '../../model/progressText';
+import {
+  ANALYSING_FILES,
+  CLOSE_DATA_SYNC,
+  COUNT_LABELS,
+  DATA_SYNC_TITLE,
+  IGNORED_FILES,
+  PENDING_SIZE,
+  UPDATE_CHANGES,
+} from '../../model/texts';
+import type { UploadProgress } from '../../model/types';
+import type { PendingUpload } from '../state/pendingUploads';
+
+/** Width from which the panel sits bottom-right (sidebar overlay breakpoint, spec 000 §9). */
+const WIDE = '(min-width: 75em)';
+/** Analysed files listed at most; the rest are counted. */
+const MAX_LISTED = 5;
+
+export interface DataSyncPanelProps {
+  upload: PendingUpload;
+  /** The engine's progress of this upload once started. */
+  progress?: UploadProgress;
+  onUpdate: () => void;
+  onClose: () => void;
+}
+
+/**
+ * The 'Data Sync' panel (spec 001 §2): size of the pending upload, counts of added, updated and
+ * removed files, per-file analysis progress, and 'Update Changes', disabled while files are
+ * analysed or the upload runs. Bottom-right; top-left below the sidebar overlay breakpoint.
+ */
+export function DataSyncPanel({ upload, progress, onUpdate, onClose }: DataSyncPanelProps) {
+  const wide = useMediaQuery(WIDE, true, { getInitialValueInEffect: false });
+  const summary = summarize(computeDiff(upload.baseFiles, upload.files));
+  const waiting = unanalysed(upload.files);
+  const analysing = waiting.length > 0;
+  const running = upload.uploadId !== null || upload.starting;
+  const changed = summary.added + summary.updated + summary.removed > 0;
+  const position = wide ? { bottom: 16, right: 16 } : { top: 76, left: 16 };
+
+  return (
+    <Paper
+      role="region"
+      aria-label={DATA_SYNC_TITLE}
+      shadow="md"
+      withBorder
+      p="md"
+      style={{
+        position: 'fixed',
+        zIndex: 4,
+        width: 'min(22rem, calc(100% - 2rem))',
+        ...position,
+      }}
+    >
+      <Group justify="space-between" mb="xs" wrap="nowrap">
+        <Title order={2} fz="h4">
+          {DATA_SYNC_TITLE}
+        </Title>
+        <ActionIcon variant="subtle" color="gray" aria-label={CLOSE_DATA_SYNC} onClick={onClose}>
+          <IconX size={18} aria-hidden />
+        </ActionIcon>
+      </Group>
+      <Stack gap="xs">
+        <Group justify="space-between">
+          <Text size="sm">{PENDING_SIZE}</Text>
+          <Text size="sm" fw={600} data-testid="pending-size">
+            {formatFileSize(summary.size)}
+          </Text>
+        </Group>
+        <Group gap="md" aria-label="Changes" role="group">
+          {(['added', 'updated', 'removed'] as const).map((kind) => (
+            <Text key={kind} size="sm">
+              {COUNT_LABELS[kind]}: <strong>{summary[kind]}</strong>
+            </Text>
+          ))}
+        </Group>
+        {upload.ignored.length > 0 && (
+          <Text size="xs" c="dimmed">
+            {IGNORED_FILES(upload.ignored.length)}
+          </Text>
+        )}
+        {analysing && (
+          <Stack gap={4} role="group" aria-label={ANALYSING_FILES}>
+            <Text size="sm" fw={600}>
+              {ANALYSING_FILES} ({waiting.length})
+            </Text>
+            {waiting.slice(0, MAX_LISTED).map((file) => {
+              const step = upload.analysing[file.path];
+              const value = step && step.total > 0 ? (step.loaded / step.total) * 100 : 0;
+              return (
+                <div key={file.path}>
+                  <Text size="xs" truncate="end">
+                    {fileName(file.path)}
+                  </Text>
+                  <Progress
+                    value={value}
+                    size="sm"
+                    aria-label={`Analysing ${file.path}`}
+                    transitionDuration={0}
+                  />
+                </div>
+              );
+            })}
+            {waiting.length > MAX_LISTED && (
+              <Text size="xs" c="dimmed">
+                +{waiting.length - MAX_LISTED}
+              </Text>
+            )}
+          </Stack>
+        )}
+        {progress && (
+          <Stack gap={4}>
+            <Progress
+              value={percentOf(progress)}
+              aria-label={`Upload of ${upload.key}`}
+              color={progress.phase === 'failed' ? 'red' : undefined}
+            />
+            <Text size="xs">{describeProgress(progress)}</Text>
+          </Stack>
+        )}
+        <Button
+          onClick={onUpdate}
+          disabled={analysing || running || !changed}
+          loading={upload.starting}
+          fullWidth
+          size="md"
+        >
+          {UPDATE_CHANGES}
+        </Button>
+      </Stack>
+    </Paper>
+  );
+}

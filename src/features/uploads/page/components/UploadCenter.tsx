@@ -1,0 +1,68 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { notifyError, notifySuccess } from '@/lib/notify';
+import { profileQueryOptions } from '@/features/auth';
+import { projectQueryKey } from '@/features/projects';
+import {
+  cancelUpload,
+  dismissUpload,
+  onUploadSettled,
+  retryUpload,
+  startUploadEngine,
+  useUploads,
+} from '../engine';
+import { OPERATION_CANCELED, PROJECT_UPDATED, uploadFinished } from '../../model/texts';
+import type { UploadOutcome } from '../../model/types';
+import { usePendingUploads } from '../state/usePendingUploads';
+import { UploadsToast } from './UploadsToast';
+
+function splitPath(projectPath: string): [string, string] {
+  const slash = projectPath.indexOf('/');
+  return [projectPath.slice(0, slash), projectPath.slice(slash + 1)];
+}
+
+/**
+ * Mounted once by the shell's UploadCenterHost when uploads are wanted (loaded lazily with the
+ * engine): starts the upload engine (stored uploads resume), shows the 'Uploading data to
+ * projects' toast, and reacts to each outcome: the message of spec 001 §4, the project
+ * replaced (refetched) and the profile refetched.
+ */
+export function UploadCenter() {
+  const queryClient = useQueryClient();
+  const store = usePendingUploads();
+  const uploads = useUploads();
+
+  useEffect(() => {
+    // Browsers without workers (and the jsdom of unit tests) cannot run the engine.
+    if (typeof Worker !== 'undefined') startUploadEngine();
+    return onUploadSettled((outcome: UploadOutcome) => {
+      store.settled(outcome.id);
+      const [namespace, name] = splitPath(outcome.projectPath);
+      switch (outcome.kind) {
+        case 'finished':
+        case 'updated':
+          notifySuccess(
+            outcome.kind === 'finished' ? uploadFinished(outcome.projectPath) : PROJECT_UPDATED,
+          );
+          void queryClient.invalidateQueries({ queryKey: projectQueryKey(namespace, name) });
+          void queryClient.invalidateQueries({ queryKey: profileQueryOptions.queryKey });
+          break;
+        case 'failed':
+          notifyError(outcome.error);
+          break;
+        case 'cancelled':
+          notifyError(OPERATION_CANCELED);
+          break;
+      }
+    });
+  }, [queryClient, store]);
+
+  return (
+    <UploadsToast
+      uploads={uploads}
+      onCancel={(id) => void cancelUpload(id)}
+      onRetry={(id) => void retryUpload(id)}
+      onDismiss={(id) => void dismissUpload(id)}
+    />
+  );
+}

@@ -1,0 +1,278 @@
+/**
+ * Pending uploads, one per project ('namespace/name'), kept in memory for the tab's life: the
+ * files chosen or deleted, their analysis (SHA-1 in the hashing worker, never on the UI thread)
+ * and, once 'Update Changes' handed them to the upload engine, the engine's upload id. The
+ * engine keeps what it needs to resume on its own; this is only the editing state before that.
+ */
+import type { HashOptions } from '@/lib/hashWorker';
+import type { ProjectDetail, ProjectFile } from '@/features/projects';
+import type { Blacklists } from '../../model/ignore';
+import {
+  applyPlacement,
+  computeDiff,
+  filesOfProject,
+  hasChanges,
+  stageDeletion,
+  unanalysed,
+  withChecksum,
+  type PendingFiles,
+} from '../../model/pending';
+import { createPushPlan, type PushPlan } from '../../model/plan';
+import { isEmptyChanges, rebaseChanges, versionedConflicts } from '../../model/rebase';
+import { placeSelection, type ChosenFile } from '../../model/selection';
+
+export interface FileProgress {
+  loaded: number;
+  total: number;
+}
+
+export interface PendingUpload {
+  key: string;
+  projectId: string;
+  namespace: string;
+  name: string;
+  /** The version the user was looking at when the first change was made. */
+  baseVersion: string;
+  baseFiles: readonly ProjectFile[];
+  files: PendingFiles;
+  /** Project paths left out by the ignore rules. */
+  ignored: readonly string[];
+  /** Files being analysed, by path. */
+  analysing: Readonly<Record<string, FileProgress>>;
+  /** Reading the latest version and handing over to the engine. */
+  starting: boolean;
+  /** The engine's upload once started. */
+  uploadId: string | null;
+}
+
+export interface PendingUploadsDeps {
+  sha1(file: Blob, options?: HashOptions): Promise<string>;
+  fetchLatest(namespace: string, name: string): Promise<ProjectDetail>;
+  enqueue(plan: PushPlan, blobs: Map<string, Blob>): Promise<string>;
+  /** Makes the plan's UUIDs (push id, chunk ids). */
+  randomId(): string;
+  cancel(id: string): Promise<void>;
+  /** Tells the user something (the spec's toasts). */
+  notify(kind: 'info' | 'error', message: string): void;
+}
+
+export type PrepareResult =
+  | { kind: 'conflict'; paths: string[]; latest: ProjectDetail }
+  | { kind: 'started' }
+  | { kind: 'empty' }
+  | { kind: 'failed' };
+
+export const projectKey = (namespace: string, name: string) => `${namespace}/${name}`;
+
+export function createPendingUploads(
+  deps: PendingUploadsDeps,
+  texts: {
+    noChanges: string;
+    cancelled: string;
+  },
+) {
+  let state: ReadonlyMap<string, PendingUpload> = new Map();
+  const listeners = new Set<() => void>();
+  const analyses = new Map<string, AbortController>();
+  // Outcomes can arrive before enqueue resolves (a removals-only push answers at once).
+  const settledIds = new Set<string>();
+
+  function set(key: string, next: PendingUpload | null): void {
+    const copy = new Map(state);
+    if (next) copy.set(key, next);
+    else copy.delete(key);
+    state = copy;
+    for (const listener of listeners) listener();
+  }
+
+  function update(key: string, change: (upload: PendingUpload) => PendingUpload): void {
+    const current = state.get(key);
+    if (current) set(key, change(current));
+  }
+
+  function start(project: ProjectDetail): PendingUpload {
+    const key = projectKey(project.namespace, project.name);
+    const existing = state.get(key);
+    if (existing) return existing;
+    return {
+      key,
+      projectId: project.id,
+      namespace: project.namespace,
+      name: project.name,
+      baseVersion: project.version,
+      baseFiles: project.files,
+      files: filesOfProject(project.files),
+      ignored: [],
+      analysing: {},
+      starting: false,
+      uploadId: null,
+    };
+  }
+
+  async function analyse(key: string): Promise<void> {
+    if (analyses.has(key)) return;
+    const controller = new AbortController();
+    analyses.set(key, controller);
+    try {
+      for (;;) {
+        const upload = state.get(key);
+        if (!upload || controller.signal.aborted) return;
+        const next = unanalysed(upload.files)[0];
+        if (!next?.blob) break;
+        const blob = next.blob;
+        const checksum = await deps.sha1(blob, {
+          signal: controller.signal,
+          onProgress: (loaded, total) =>
+            update(key, (u) => ({
+              ...u,
+              analysing: { ...u.analysing, [next.path]: { loaded, total } },
+            })),
+        });
+        update(key, (u) => {
+          const file = u.files.get(next.path);
+          // The file was replaced or deleted meanwhile: its checksum is not this one.
+          const files = file?.blob === blob ? withChecksum(u.files, next.path, checksum) : u.files;
+          const analysing = { ...u.analysing };
+          delete analysing[next.path];
+          return { ...u, files, analysing };
+        });
+      }
+      const upload = state.get(key);
+      if (upload && !hasChanges(computeDiff(upload.baseFiles, upload.files))) {
+        set(key, null);
+        deps.notify('info', texts.noChanges);
+      }
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      set(key, null);
+      deps.notify('error', error instanceof Error ? error.message : String(error));
+    } finally {
+      if (analyses.get(key) === controller) analyses.delete(key);
+    }
+  }
+
+  function stopAnalysis(key: string): boolean {
+    const controller = analyses.get(key);
+    if (!controller) return false;
+    controller.abort();
+    analyses.delete(key);
+    return true;
+  }
+
+  async function handOver(key: string, latest: ProjectDetail): Promise<PrepareResult> {
+    const upload = state.get(key);
+    if (!upload) return { kind: 'failed' };
+    const diff = computeDiff(upload.baseFiles, upload.files);
+    const changes = rebaseChanges(diff, latest.files);
+    if (isEmptyChanges(changes)) {
+      set(key, null);
+      deps.notify('info', texts.noChanges);
+      return { kind: 'empty' };
+    }
+    const blobs = new Map<string, Blob>();
+    for (const file of [...changes.added, ...changes.updated]) {
+      const blob = upload.files.get(file.path)?.blob;
+      if (blob) blobs.set(file.path, blob);
+    }
+    const plan = createPushPlan(
+      { id: latest.id, namespace: upload.namespace, name: upload.name, version: latest.version },
+      changes,
+      deps.randomId,
+    );
+    const id = await deps.enqueue(plan, blobs);
+    if (settledIds.has(id)) set(key, null);
+    else update(key, (u) => ({ ...u, starting: false, uploadId: id }));
+    return { kind: 'started' };
+  }
+
+  return {
+    subscribe(listener: () => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    getSnapshot: (): ReadonlyMap<string, PendingUpload> => state,
+    get: (key: string): PendingUpload | undefined => state.get(key),
+
+    /** Places chosen files at `location` (or replaces everything) and analyses them. */
+    choose(
+      project: ProjectDetail,
+      chosen: readonly ChosenFile[],
+      location: string,
+      blacklists?: Blacklists,
+    ): void {
+      const upload = start(project);
+      const placement = placeSelection(chosen, location, project.name);
+      const { files, ignored } = applyPlacement(upload.files, placement, blacklists);
+      set(upload.key, { ...upload, files, ignored: [...upload.ignored, ...ignored] });
+      void analyse(upload.key);
+    },
+
+    /** Stages the deletion of a file or a folder (by prefix). */
+    remove(project: ProjectDetail, path: string, isFolder: boolean): void {
+      const upload = start(project);
+      set(upload.key, { ...upload, files: stageDeletion(upload.files, path, isFolder) });
+    },
+
+    /**
+     * 'Update Changes': reads the latest version; a versioned file changed there since the
+     * viewed version is a conflict for the user to decide; otherwise hands over to the engine.
+     */
+    async prepare(key: string): Promise<PrepareResult> {
+      const upload = state.get(key);
+      if (!upload || upload.starting || upload.uploadId) return { kind: 'failed' };
+      update(key, (u) => ({ ...u, starting: true }));
+      try {
+        const latest = await deps.fetchLatest(upload.namespace, upload.name);
+        if (latest.version !== upload.baseVersion) {
+          const diff = computeDiff(upload.baseFiles, upload.files);
+          const paths = versionedConflicts(diff, upload.baseFiles, latest.files);
+          if (paths.length > 0) return { kind: 'conflict', paths, latest };
+        }
+        return await handOver(key, latest);
+      } catch (error) {
+        update(key, (u) => ({ ...u, starting: false }));
+        deps.notify('error', error instanceof Error ? error.message : String(error));
+        return { kind: 'failed' };
+      }
+    },
+
+    /** The user chose to overwrite the conflicting files: push on the latest version. */
+    async overwrite(key: string, latest: ProjectDetail): Promise<PrepareResult> {
+      try {
+        return await handOver(key, latest);
+      } catch (error) {
+        update(key, (u) => ({ ...u, starting: false }));
+        deps.notify('error', error instanceof Error ? error.message : String(error));
+        return { kind: 'failed' };
+      }
+    },
+
+    /** The user backed out of the conflict dialog: nothing is sent, the changes stay. */
+    abortStart(key: string): void {
+      update(key, (u) => ({ ...u, starting: false }));
+    },
+
+    /**
+     * Closing the panel: discards the pending upload and cancels work in flight (analysis, or
+     * the engine's upload, whose cancellation the engine reports).
+     */
+    discard(key: string): void {
+      const upload = state.get(key);
+      if (!upload) return;
+      const analysing = stopAnalysis(key);
+      set(key, null);
+      if (upload.uploadId) void deps.cancel(upload.uploadId);
+      else if (analysing) deps.notify('error', texts.cancelled);
+    },
+
+    /** The engine settled an upload: its pending state is over. */
+    settled(uploadId: string): void {
+      settledIds.add(uploadId);
+      for (const upload of state.values()) {
+        if (upload.uploadId === uploadId) set(upload.key, null);
+      }
+    },
+  };
+}
+
+export type PendingUploads = ReturnType<typeof createPendingUploads>;

@@ -1,0 +1,432 @@
+// @vitest-environment node
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { WaymarkDatabase } from '@/db/db';
+import { UPLOAD_CANCELLED_MESSAGE } from '../model/types';
+import { CHUNK_SIZE } from '../model/chunks';
+import { SIGNED_OUT_MESSAGE, fileChangedMessage } from './errors';
+import { FakePushServer, sha1 } from '../testing/fakePushServer';
+import {
+  FakeChannelBus,
+  FakeLocks,
+  bytes,
+  newDatabase,
+  openTab,
+  planFor,
+  until,
+} from '../testing/testHarness';
+
+const BIG = 2 * CHUNK_SIZE + 12_345; // three chunks
+
+let db: WaymarkDatabase;
+let server: FakePushServer;
+
+beforeEach(async () => {
+  db = newDatabase();
+  await db.open();
+  server = new FakePushServer();
+});
+
+afterEach(async () => {
+  await db.delete();
+});
+
+async function storedRows(): Promise<number> {
+  return (
+    (await db.uploads.count()) + (await db.uploadBlobs.count()) + (await db.uploadChunks.count())
+  );
+}
+
+function everyChunkWrittenOnce(): void {
+  expect([...server.writes.values()].every((n) => n === 1)).toBe(true);
+}
+
+describe('upload queue', () => {
+  it('uploads files in chunks with at most 4 requests at once and forgets the upload', async () => {
+    const tab = openTab(server, db);
+    const big = bytes(BIG);
+    const second = bytes(CHUNK_SIZE * 2 + 1, 7);
+    const { plan, blobs } = await planFor(server, { 'a/big.gpkg': big, 'small.txt': second });
+    const outcome = tab.next();
+    const id = await tab.queue.enqueue(plan, blobs);
+    const settled = await outcome;
+    expect(settled).toMatchObject({ kind: 'finished', id, projectPath: 'ws/proj' });
+    expect(server.version).toBe(1);
+    expect(await sha1(server.files.get('a/big.gpkg')!.bytes)).toBe(await sha1(big));
+    expect(server.count('chunk')).toBe(6);
+    everyChunkWrittenOnce();
+    expect(server.maxInflight).toBeLessThanOrEqual(4);
+    expect(server.maxInflight).toBeGreaterThan(1);
+    expect(tab.phases).toContain('uploading');
+    expect(tab.queue.list()).toEqual([]);
+    await until(async () => (await storedRows()) === 0);
+  });
+
+  it('runs uploads one after another, oldest first', async () => {
+    const tab = openTab(server, db);
+    const first = await planFor(server, { 'one.txt': bytes(100) });
+    const firstDone = tab.next();
+    await tab.queue.enqueue(first.plan, first.blobs);
+    // The second plan builds on the version the first one makes.
+    await firstDone;
+    const second = await planFor(server, { 'two.txt': bytes(200) });
+    const secondDone = tab.next();
+    await tab.queue.enqueue(second.plan, second.blobs);
+    expect((await secondDone).kind).toBe('finished');
+    expect(server.version).toBe(2);
+    expect([...server.files.keys()].sort()).toEqual(['one.txt', 'two.txt']);
+  });
+
+  it('answers a removal-only push as an update', async () => {
+    await server.seed({ 'old.txt': 'old', 'keep.txt': 'keep' });
+    const tab = openTab(server, db);
+    const { plan, blobs } = await planFor(server, {}, ['old.txt']);
+    const outcome = tab.next();
+    await tab.queue.enqueue(plan, blobs);
+    const settled = await outcome;
+    expect(settled.kind).toBe('updated');
+    expect(settled.kind === 'updated' && settled.project.version).toBe('v2');
+    expect([...server.files.keys()]).toEqual(['keep.txt']);
+  });
+
+  it('waits for the network and sends neither acknowledged nor server-held chunks again', async () => {
+    const tab = openTab(server, db);
+    const { plan, blobs } = await planFor(server, { 'big.bin': bytes(BIG) });
+    let chunkRequests = 0;
+    server.hook = (request) => {
+      if (request.kind !== 'chunk') return undefined;
+      chunkRequests += 1;
+      // The second chunk reaches the server but its answer is lost; the third never leaves.
+      if (chunkRequests === 2) return 'lost';
+      if (chunkRequests === 3) return 'network';
+      return undefined;
+    };
+    const outcome = tab.next();
+    await tab.queue.enqueue(plan, blobs);
+    expect((await outcome).kind).toBe('finished');
+    expect(tab.networkWaits).toBeGreaterThan(0);
+    expect(tab.phases).toContain('waiting-network');
+    expect(server.writes.size).toBe(3);
+    everyChunkWrittenOnce();
+    expect(server.count('status')).toBeGreaterThanOrEqual(2);
+    expect(server.count('finish')).toBe(1);
+  });
+
+  it('resumes after a reload from the blobs and acknowledgements kept in IndexedDB', async () => {
+    const locks = new FakeLocks();
+    const first = openTab(server, db, { locks: null, concurrency: 1 });
+    const data = bytes(BIG, 3);
+    const { plan, blobs } = await planFor(server, { 'photo.tif': data });
+    let sent = 0;
+    // The tab dies while its second chunk is in flight: the server keeps it, no answer comes.
+    server.hook = (request) => {
+      if (request.kind !== 'chunk') return undefined;
+      sent += 1;
+      return sent === 2 ? 'hang' : sent > 2 ? 'hang' : undefined;
+    };
+    const id = await first.queue.enqueue(plan, blobs);
+    await until(() => sent === 2);
+    await until(async () => (await db.uploadBlobs.count()) === 1);
+    expect(await db.uploadChunks.count()).toBe(1);
+    // The hanging request was delivered to the server after all (written, answer lost).
+    const tx = [...server.transactions.values()][0]!;
+    const secondChunk = tx.added[0]!.chunks[1]!;
+    tx.chunks.set(secondChunk, data.slice(CHUNK_SIZE, 2 * CHUNK_SIZE));
+    tx.writes.set(secondChunk, 1);
+    server.writes.set(secondChunk, 1);
+
+    server.hook = null;
+    const reloaded = openTab(server, db, { locks });
+    const outcome = reloaded.next();
+    await reloaded.queue.start();
+    expect(await outcome).toMatchObject({ kind: 'finished', id });
+    expect(server.transactions.size).toBe(0);
+    expect(server.count('start')).toBe(1);
+    everyChunkWrittenOnce();
+    expect(await sha1(server.files.get('photo.tif')!.bytes)).toBe(await sha1(data));
+  });
+
+  it('backs off 1 s, 2 s, 4 s on 5xx answers, showing the seconds left', async () => {
+    const tab = openTab(server, db);
+    const { plan, blobs } = await planFor(server, { 'a.txt': bytes(1000) });
+    let failures = 3;
+    server.hook = (request) =>
+      request.kind === 'chunk' && failures-- > 0
+        ? { status: 503, body: { detail: 'busy' } }
+        : undefined;
+    const outcome = tab.next();
+    await tab.queue.enqueue(plan, blobs);
+    expect((await outcome).kind).toBe('finished');
+    expect(tab.sleeps).toEqual([1000, 1000, 1000, 1000, 1000, 1000, 1000]);
+    const shown = tab.lists
+      .flat()
+      .filter((p) => p.phase === 'retrying')
+      .map((p) => p.retryInSeconds)
+      .filter((n, i, all) => i === 0 || all[i - 1] !== n);
+    expect(shown).toEqual([1, 2, 1, 4, 3, 2, 1]);
+  });
+
+  it('finds a finished version when the answer to finish was lost', async () => {
+    const tab = openTab(server, db);
+    const { plan, blobs } = await planFor(server, { 'data.gpkg': bytes(BIG, 5) });
+    server.hook = (request) => (request.kind === 'finish' ? 'lost' : undefined);
+    const outcome = tab.next();
+    await tab.queue.enqueue(plan, blobs);
+    const settled = await outcome;
+    expect(settled.kind).toBe('finished');
+    expect(settled.kind === 'finished' && settled.project.version).toBe('v1');
+    expect(server.version).toBe(1);
+    expect(server.count('finish')).toBe(1);
+    expect(server.count('start')).toBe(1);
+  });
+
+  it('starts a new push of the same plan when the transaction expired', async () => {
+    const tab = openTab(server, db);
+    const { plan, blobs } = await planFor(server, { 'a.bin': bytes(BIG, 9) });
+    let chunks = 0;
+    server.hook = (request) => {
+      if (request.kind === 'chunk' && ++chunks === 2) server.transactions.clear();
+      return undefined;
+    };
+    const outcome = tab.next();
+    await tab.queue.enqueue(plan, blobs);
+    expect((await outcome).kind).toBe('finished');
+    expect(server.count('start')).toBe(2);
+    expect(server.version).toBe(1);
+  });
+
+  it('fails when the server finds that a file changed since it was analysed', async () => {
+    const tab = openTab(server, db);
+    const { plan } = await planFor(server, { 'a.bin': bytes(BIG, 1) });
+    const changed = new Map([['a.bin', new Blob([bytes(BIG, 2)])]]);
+    const outcome = tab.next();
+    const id = await tab.queue.enqueue(plan, changed);
+    expect(await outcome).toEqual({
+      kind: 'failed',
+      id,
+      projectPath: 'ws/proj',
+      error: fileChangedMessage('a.bin'),
+    });
+    expect(server.count('finish')).toBe(1);
+    expect(server.count('cancel')).toBe(1);
+    expect(server.transactions.size).toBe(0);
+    expect(server.version).toBe(0);
+    expect(tab.queue.list()).toMatchObject([
+      { id, phase: 'failed', error: fileChangedMessage('a.bin') },
+    ]);
+    await tab.queue.dismiss(id);
+    expect(tab.queue.list()).toEqual([]);
+    expect(await storedRows()).toBe(0);
+  });
+
+  it('fails as signed out on 401, keeps the plan, and finishes on retry', async () => {
+    const tab = openTab(server, db);
+    const { plan, blobs } = await planFor(server, { 'a.bin': bytes(BIG, 4) });
+    let chunks = 0;
+    server.hook = (request) =>
+      request.kind === 'chunk' && ++chunks === 2
+        ? { status: 401, body: 'Authentication required' }
+        : undefined;
+    const failed = tab.next();
+    const id = await tab.queue.enqueue(plan, blobs);
+    expect(await failed).toMatchObject({ kind: 'failed', error: SIGNED_OUT_MESSAGE });
+    expect(server.transactions.size).toBe(1);
+    const record = await db.uploads.get(id);
+    expect(record?.transaction).toBeTruthy();
+    const finished = tab.next();
+    await tab.queue.retry(id);
+    expect((await finished).kind).toBe('finished');
+    expect(server.count('start')).toBe(1);
+    everyChunkWrittenOnce();
+  });
+
+  it('fails with the server reason on other 4xx answers', async () => {
+    const tab = openTab(server, db);
+    const { plan, blobs } = await planFor(server, { 'a.txt': bytes(10) });
+    plan.body.version = 'v7';
+    const failed = tab.next();
+    await tab.queue.enqueue(plan, blobs);
+    expect(await failed).toMatchObject({ kind: 'failed', error: 'Version mismatch' });
+  });
+
+  it('gets a fresh CSRF token and repeats the request', async () => {
+    const tab = openTab(server, db);
+    server.csrfToken = 'token-2';
+    const { plan, blobs } = await planFor(server, { 'a.txt': bytes(10) });
+    const outcome = tab.next();
+    await tab.queue.enqueue(plan, blobs);
+    expect((await outcome).kind).toBe('finished');
+    expect(server.count('csrf')).toBe(1);
+  });
+
+  it('cancels: aborts chunks in flight, cancels the transaction, forgets the upload', async () => {
+    const tab = openTab(server, db);
+    const { plan, blobs } = await planFor(server, { 'a.bin': bytes(BIG, 6) });
+    server.hook = (request) => (request.kind === 'chunk' ? 'hang' : undefined);
+    const outcome = tab.next();
+    const id = await tab.queue.enqueue(plan, blobs);
+    await until(() => server.count('chunk') === 3);
+    await tab.queue.cancel(id);
+    expect(await outcome).toEqual({ kind: 'cancelled', id, projectPath: 'ws/proj' });
+    expect(UPLOAD_CANCELLED_MESSAGE).toBe('Operation canceled by the user.');
+    expect(server.count('cancel')).toBe(1);
+    expect(server.transactions.size).toBe(0);
+    expect(tab.queue.list()).toEqual([]);
+    expect(await storedRows()).toBe(0);
+  });
+
+  it('never runs one upload in two tabs at once', async () => {
+    const locks = new FakeLocks();
+    const bus = new FakeChannelBus();
+    const a = openTab(server, db, { locks, channel: bus.join() });
+    const { plan, blobs } = await planFor(server, { 'a.bin': bytes(BIG, 8) });
+    server.hook = (request) => (request.kind === 'chunk' ? 'hang' : undefined);
+    const outcome = a.next();
+    const id = await a.queue.enqueue(plan, blobs);
+    await until(() => server.count('chunk') === 3);
+
+    const b = openTab(server, db, { locks, channel: bus.join() });
+    await b.queue.start();
+    // Tab b lists the upload with the progress tab a reports, and sends nothing for it.
+    await until(() => b.queue.list().some((p) => p.id === id && p.phase === 'uploading'));
+    expect(locks.held.has(`waymark-upload:${id}`)).toBe(true);
+    expect(server.count('start')).toBe(1);
+    expect(server.count('status')).toBe(1);
+    await a.queue.cancel(id);
+    expect((await outcome).kind).toBe('cancelled');
+    await until(() => b.queue.list().length === 0);
+    expect(b.outcomes).toEqual([]);
+    expect(server.count('start')).toBe(1);
+  });
+
+  it('forwards a cancel to the tab that runs the upload', async () => {
+    const locks = new FakeLocks();
+    const bus = new FakeChannelBus();
+    const a = openTab(server, db, { locks, channel: bus.join() });
+    const { plan, blobs } = await planFor(server, { 'a.bin': bytes(BIG, 3) });
+    server.hook = (request) => (request.kind === 'chunk' ? 'hang' : undefined);
+    const outcome = a.next();
+    const id = await a.queue.enqueue(plan, blobs);
+    await until(() => server.count('chunk') === 3);
+    const b = openTab(server, db, { locks, channel: bus.join() });
+    await b.queue.start();
+    await until(() => b.queue.list().some((p) => p.id === id));
+    await b.queue.cancel(id);
+    expect(await outcome).toEqual({ kind: 'cancelled', id, projectPath: 'ws/proj' });
+    expect(server.transactions.size).toBe(0);
+    await until(() => b.queue.list().length === 0);
+    expect(b.outcomes).toEqual([]);
+    expect(await storedRows()).toBe(0);
+  });
+
+  it('runs an upload another tab held once that tab lets go of it', async () => {
+    const locks = new FakeLocks();
+    const release = locks.holdElsewhere('waymark-upload:');
+    const tab = openTab(server, db, { locks });
+    const { plan, blobs } = await planFor(server, { 'a.bin': bytes(100, 8) });
+    const outcome = tab.next();
+    const id = await tab.queue.enqueue(plan, blobs);
+    await until(async () => (await db.uploadBlobs.count()) === 1);
+    expect(tab.queue.list()).toMatchObject([{ id, phase: 'queued' }]);
+    expect(server.log).toEqual([]);
+    release();
+    expect(await outcome).toMatchObject({ kind: 'finished', id });
+  });
+});
+
+describe('retry-safe finish (Mm-push-id)', () => {
+  const pushIds = () =>
+    server.log.filter((r) => r.kind === 'finish').map((r) => r.headers['Mm-push-id']);
+
+  it('sends the same push id again when the answer to finish was lost', async () => {
+    const tab = openTab(server, db);
+    const { plan, blobs } = await planFor(server, { 'a.bin': bytes(BIG, 2) });
+    let finishes = 0;
+    server.hook = (request) =>
+      request.kind === 'finish' && ++finishes === 1 ? 'network' : undefined;
+    const outcome = tab.next();
+    await tab.queue.enqueue(plan, blobs);
+    expect((await outcome).kind).toBe('finished');
+    expect(pushIds()).toEqual([plan.pushId, plan.pushId]);
+    expect(plan.pushId).toMatch(/^id-\d+$/);
+    expect(server.version).toBe(1);
+    everyChunkWrittenOnce();
+  });
+
+  it('keeps the push id with the plan in IndexedDB: the finish after a reload repeats it', async () => {
+    const first = openTab(server, db, { locks: null });
+    const { plan, blobs } = await planFor(server, { 'a.bin': bytes(1000, 3) });
+    // The tab dies while its finish waits for an answer.
+    server.hook = (request) => (request.kind === 'finish' ? 'hang' : undefined);
+    const id = await first.queue.enqueue(plan, blobs);
+    await until(() => server.count('finish') === 1);
+    expect((await db.uploads.get(id))?.plan).toEqual(plan);
+
+    server.hook = null;
+    const reloaded = openTab(server, db, { locks: new FakeLocks() });
+    const outcome = reloaded.next();
+    await reloaded.queue.start();
+    expect(await outcome).toMatchObject({ kind: 'finished', id });
+    expect(pushIds()).toEqual([plan.pushId, plan.pushId]);
+    expect(server.count('start')).toBe(1);
+  });
+
+  it('finishes with a new push id after the server refused the finish', async () => {
+    const tab = openTab(server, db);
+    const { plan, blobs } = await planFor(server, { 'a.bin': bytes(BIG, 4) });
+    let finishes = 0;
+    server.hook = (request) => {
+      if (request.kind === 'finish' && ++finishes === 1) {
+        // The server lost an acknowledged chunk: it refuses the finish (422 missing_chunks)
+        // and, like the reference, keeps that refusal for the push id.
+        const tx = [...server.transactions.values()][0]!;
+        tx.chunks.delete(tx.added[0]!.chunks[1]!);
+      }
+      return undefined;
+    };
+    const outcome = tab.next();
+    const id = await tab.queue.enqueue(plan, blobs);
+    expect(await outcome).toMatchObject({ kind: 'finished', id });
+    const [firstId, secondId] = pushIds();
+    expect(pushIds()).toHaveLength(2);
+    expect(firstId).toBe(plan.pushId);
+    expect(secondId).toBeTruthy();
+    expect(secondId).not.toBe(firstId);
+    expect(server.version).toBe(1);
+  });
+});
+
+describe('uploads stored before the one plan shape', () => {
+  it('are rewritten once on load and resume with their chunk ids', async () => {
+    const data = bytes(1000, 5);
+    const legacy = {
+      id: 'old-1',
+      plan: {
+        projectId: 'p1',
+        namespace: 'ws',
+        name: 'proj',
+        baseVersion: 'v0',
+        added: [{ path: 'a.bin', size: data.length, checksum: await sha1(data), mtime: 'x' }],
+        updated: [],
+        removed: [],
+      },
+      chunks: { 'a.bin': ['legacy-chunk'] },
+      projectPath: 'ws/proj',
+      transaction: null,
+      phase: 'queued',
+      error: null,
+      totalBytes: data.length,
+      loadedBytes: 0,
+      createdAt: 1,
+      updatedAt: 1,
+    };
+    await db.uploads.put(legacy as never);
+    await db.uploadBlobs.put({ uploadId: 'old-1', path: 'a.bin', blob: new Blob([data]) });
+    const tab = openTab(server, db);
+    const outcome = tab.next();
+    await tab.queue.start();
+    expect(await outcome).toMatchObject({ kind: 'finished', id: 'old-1' });
+    expect([...server.writes.keys()]).toEqual(['legacy-chunk']);
+    expect(server.log.find((r) => r.kind === 'finish')?.headers['Mm-push-id']).toBeTruthy();
+    expect(await sha1(server.files.get('a.bin')!.bytes)).toBe(await sha1(data));
+  });
+});

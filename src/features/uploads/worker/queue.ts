@@ -1,0 +1,449 @@
+/**
+ * The upload queue of one tab (runs in the upload worker; in tests with injected parts).
+ *
+ * - Uploads are kept in IndexedDB (plan, blobs, acknowledged chunks) and run one at a time per
+ *   tab, oldest first; each runs under a Web Lock named after it, so two tabs never run the
+ *   same upload. An upload locked by another tab is skipped and picked up when that lock is
+ *   released (the other tab closed, or the upload ended there).
+ * - Tabs tell each other (BroadcastChannel) about progress, ends and cancel requests.
+ * - Listeners hear the full list whenever it changes (progress is throttled per upload) and
+ *   each outcome once, in the tab that ran the upload.
+ */
+import type { UploadRecord, WaymarkDatabase } from '@/db/db';
+import {
+  UPLOAD_CANCELLED_MESSAGE,
+  type UploadOutcome,
+  type UploadPhase,
+  type UploadProgress,
+} from '../model/types';
+import { chunkCount } from '../model/chunks';
+import { projectPathOf, uploadedFiles, type PushPlan } from '../model/plan';
+import { isLegacyRecord, upgradeLegacyRecord } from './legacyRecord';
+import { pushPaths, type PushHttp } from './pushHttp';
+import { ProgressTracker } from './progress';
+import { runUpload, type RunnerDeps } from './runner';
+
+/** The part of the Web Locks API the queue uses. */
+export interface LocksLike {
+  request<T>(
+    name: string,
+    options: { ifAvailable?: boolean },
+    callback: (lock: unknown) => Promise<T> | T,
+  ): Promise<T>;
+}
+
+/** The part of BroadcastChannel the queue uses. */
+export interface ChannelLike {
+  postMessage(message: unknown): void;
+  addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
+}
+
+export type ChannelMessage =
+  | { type: 'progress'; progress: UploadProgress }
+  | { type: 'changed'; id: string }
+  | { type: 'cancel'; id: string };
+
+export interface QueueDeps extends Omit<RunnerDeps, 'blob'> {
+  db: WaymarkDatabase;
+  http: PushHttp;
+  locks?: LocksLike | null;
+  channel?: ChannelLike | null;
+  onList(list: UploadProgress[]): void;
+  onSettled(outcome: UploadOutcome): void;
+  /** Progress report interval (tests shorten it). */
+  progressIntervalMs?: number;
+}
+
+export const LOCK_PREFIX = 'waymark-upload:';
+/** Phases that only make sense while a tab runs the upload. */
+const RUNNING_PHASES: readonly UploadPhase[] = [
+  'hashing',
+  'uploading',
+  'waiting-network',
+  'retrying',
+  'finishing',
+];
+
+interface Running {
+  id: string;
+  controller: AbortController;
+  done: Promise<void>;
+  cancelled: boolean;
+}
+
+export class UploadQueue {
+  private readonly memoryBlobs = new Map<string, Map<string, Blob>>();
+  private readonly blobWrites = new Map<string, Promise<unknown>>();
+  private readonly records = new Map<string, UploadRecord>();
+  /** Live progress: of the upload running here, and of uploads other tabs run. */
+  private readonly live = new Map<string, UploadProgress>();
+  private readonly elsewhere = new Set<string>();
+  private running: Running | null = null;
+  private pumping = false;
+  private pumpAgain = false;
+  private started: Promise<void> | null = null;
+
+  constructor(private readonly deps: QueueDeps) {
+    deps.channel?.addEventListener('message', (event) => {
+      void this.onChannel(event.data as ChannelMessage);
+    });
+  }
+
+  /** Loads the stored uploads and starts the queue (idempotent). */
+  start(): Promise<void> {
+    this.started ??= (async () => {
+      await this.reload();
+      void this.pump();
+    })();
+    return this.started;
+  }
+
+  /** Nudges the queue (e.g. the browser came online). */
+  wake(): void {
+    void this.pump();
+  }
+
+  list(): UploadProgress[] {
+    return [...this.records.values()]
+      .sort((a, b) => a.createdAt - b.createdAt)
+      .map((record) => this.live.get(record.id) ?? this.progressOf(record));
+  }
+
+  /** Stores the plan as it is (it is what every attempt sends) with its files' bytes. */
+  async enqueue(plan: PushPlan, blobs: Iterable<[string, Blob]>): Promise<string> {
+    await this.start();
+    const files = new Map(blobs);
+    const uploaded = uploadedFiles(plan);
+    for (const file of uploaded) {
+      if (!files.has(file.path)) throw new Error(`No file was given for ${file.path}`);
+      if (file.chunks?.length !== chunkCount(file.size)) {
+        throw new Error(`The plan has no chunk ids for ${file.path}`);
+      }
+    }
+    const id = this.deps.randomId();
+    const now = this.deps.now();
+    const record: UploadRecord = {
+      id,
+      plan,
+      projectPath: projectPathOf(plan),
+      transaction: null,
+      phase: 'queued',
+      error: null,
+      totalBytes: uploaded.reduce((sum, f) => sum + f.size, 0),
+      loadedBytes: 0,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.deps.db.uploads.add(record);
+    const own = new Map(uploaded.map((f) => [f.path, files.get(f.path) as Blob]));
+    this.memoryBlobs.set(id, own);
+    // The bytes are kept for a resume after a reload; this tab uploads from memory meanwhile.
+    this.blobWrites.set(
+      id,
+      this.deps.db.uploadBlobs
+        .bulkPut([...own].map(([path, blob]) => ({ uploadId: id, path, blob })))
+        .catch(() => undefined),
+    );
+    this.records.set(id, record);
+    this.post({ type: 'changed', id });
+    this.emitList();
+    void this.pump();
+    return id;
+  }
+
+  /** Cancels an upload: stops it, cancels the server transaction, forgets it. */
+  async cancel(id: string): Promise<void> {
+    const record = this.records.get(id) ?? (await this.deps.db.uploads.get(id));
+    if (!record) return;
+    if (this.running?.id === id) {
+      this.running.cancelled = true;
+      this.running.controller.abort(new DOMException(UPLOAD_CANCELLED_MESSAGE, 'AbortError'));
+      await this.running.done;
+      return;
+    }
+    if (this.elsewhere.has(id)) {
+      this.post({ type: 'cancel', id });
+      return;
+    }
+    await this.forget(id, true);
+    this.deps.onSettled({ kind: 'cancelled', id, projectPath: record.projectPath });
+  }
+
+  /** Forgets a failed or cancelled upload and its blobs (a running one is cancelled). */
+  async dismiss(id: string): Promise<void> {
+    if (this.running?.id === id || this.elsewhere.has(id)) return this.cancel(id);
+    await this.forget(id, true);
+  }
+
+  /** Queues a failed upload again. */
+  async retry(id: string): Promise<void> {
+    const record = this.records.get(id) ?? (await this.deps.db.uploads.get(id));
+    if (!record || record.phase !== 'failed') return;
+    await this.save(id, { phase: 'queued', error: null });
+    this.live.delete(id);
+    this.post({ type: 'changed', id });
+    this.emitList();
+    void this.pump();
+  }
+
+  private progressOf(record: UploadRecord): UploadProgress {
+    const chunksTotal = uploadedFiles(record.plan).reduce((n, f) => n + (f.chunks?.length ?? 0), 0);
+    // A running phase recorded by a tab that is gone means the upload waits to be resumed.
+    const phase =
+      RUNNING_PHASES.includes(record.phase) && !this.elsewhere.has(record.id)
+        ? 'queued'
+        : record.phase;
+    return {
+      id: record.id,
+      projectPath: record.projectPath,
+      phase,
+      loadedBytes: record.loadedBytes,
+      totalBytes: record.totalBytes,
+      chunksDone: 0,
+      chunksTotal,
+      bytesPerSecond: null,
+      secondsLeft: null,
+      retryInSeconds: null,
+      error: record.error,
+      updatedAt: record.updatedAt,
+    };
+  }
+
+  private emitList(): void {
+    this.deps.onList(this.list());
+  }
+
+  private post(message: ChannelMessage): void {
+    try {
+      this.deps.channel?.postMessage(message);
+    } catch {
+      // Another tab missing one message only delays its list.
+    }
+  }
+
+  private async reload(): Promise<void> {
+    const stored = await this.deps.db.uploads.toArray();
+    for (const [index, record] of stored.entries()) {
+      if (!isLegacyRecord(record)) continue;
+      stored[index] = upgradeLegacyRecord(record, this.deps.randomId);
+      await this.deps.db.uploads.put(stored[index]);
+    }
+    this.records.clear();
+    for (const record of stored) this.records.set(record.id, record);
+    for (const id of [...this.live.keys()]) if (!this.records.has(id)) this.live.delete(id);
+    this.emitList();
+  }
+
+  private async onChannel(message: ChannelMessage): Promise<void> {
+    if (!message || typeof message !== 'object') return;
+    if (message.type === 'progress') {
+      if (this.running?.id === message.progress.id) return;
+      const record = await this.deps.db.uploads.get(message.progress.id);
+      if (!record) return;
+      this.records.set(record.id, record);
+      if (message.progress.phase !== 'failed') this.elsewhere.add(record.id);
+      this.live.set(record.id, message.progress);
+      this.emitList();
+    } else if (message.type === 'changed') {
+      const record = await this.deps.db.uploads.get(message.id);
+      if (record) this.records.set(record.id, record);
+      else {
+        this.records.delete(message.id);
+        this.elsewhere.delete(message.id);
+      }
+      this.live.delete(message.id);
+      this.emitList();
+      void this.pump();
+    } else if (message.type === 'cancel' && this.running?.id === message.id) {
+      await this.cancel(message.id);
+    }
+  }
+
+  private async save(id: string, changes: Partial<UploadRecord>): Promise<void> {
+    const update = { ...changes, updatedAt: this.deps.now() };
+    await this.deps.db.uploads.update(id, update);
+    const record = this.records.get(id);
+    if (record) this.records.set(id, { ...record, ...update });
+  }
+
+  /** Removes an upload everywhere; with `cancelServer` its transaction is cancelled too. */
+  private async forget(id: string, cancelServer: boolean): Promise<void> {
+    const { db } = this.deps;
+    const record = await db.uploads.get(id);
+    if (cancelServer && record?.transaction) {
+      await this.deps.http
+        .call({ method: 'POST', path: pushPaths.cancel(record.transaction) })
+        .catch(() => undefined);
+    }
+    await this.blobWrites.get(id);
+    this.blobWrites.delete(id);
+    await db.transaction('rw', db.uploads, db.uploadBlobs, db.uploadChunks, async () => {
+      await db.uploads.delete(id);
+      await db.uploadBlobs.where('uploadId').equals(id).delete();
+      await db.uploadChunks.where('uploadId').equals(id).delete();
+    });
+    this.memoryBlobs.delete(id);
+    this.records.delete(id);
+    this.live.delete(id);
+    this.elsewhere.delete(id);
+    this.post({ type: 'changed', id });
+    this.emitList();
+  }
+
+  private async pump(): Promise<void> {
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = true;
+    try {
+      do {
+        this.pumpAgain = false;
+        for (;;) {
+          const next = [...this.records.values()]
+            .filter((r) => r.phase !== 'failed' && !this.elsewhere.has(r.id))
+            .sort((a, b) => a.createdAt - b.createdAt)[0];
+          if (!next) break;
+          const ran = await this.tryRun(next.id);
+          if (!ran) {
+            this.elsewhere.add(next.id);
+            this.watchRelease(next.id);
+            this.emitList();
+          }
+        }
+      } while (this.pumpAgain);
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private tryRun(id: string): Promise<boolean> {
+    const { locks } = this.deps;
+    if (!locks) return this.run(id).then(() => true);
+    return locks.request(`${LOCK_PREFIX}${id}`, { ifAvailable: true }, async (lock) => {
+      if (!lock) return false;
+      await this.run(id);
+      return true;
+    });
+  }
+
+  /** Picks an upload up again when the tab running it lets go of it. */
+  private watchRelease(id: string): void {
+    const { locks } = this.deps;
+    if (!locks) return;
+    void locks
+      .request(`${LOCK_PREFIX}${id}`, {}, () => undefined)
+      .then(async () => {
+        this.elsewhere.delete(id);
+        this.live.delete(id);
+        const record = await this.deps.db.uploads.get(id);
+        if (record) this.records.set(id, record);
+        else this.records.delete(id);
+        this.emitList();
+        void this.pump();
+      })
+      .catch(() => undefined);
+  }
+
+  private async run(id: string): Promise<void> {
+    const record = await this.deps.db.uploads.get(id);
+    if (!record || record.phase === 'failed') {
+      if (record) this.records.set(id, record);
+      else this.records.delete(id);
+      return;
+    }
+    const controller = new AbortController();
+    let resolveDone!: () => void;
+    const running: Running = {
+      id,
+      controller,
+      cancelled: false,
+      done: new Promise<void>((resolve) => {
+        resolveDone = resolve;
+      }),
+    };
+    this.running = running;
+    let lastPhase: UploadPhase = record.phase;
+    const tracker = new ProgressTracker({
+      id,
+      projectPath: record.projectPath,
+      totalBytes: record.totalBytes,
+      chunksTotal: uploadedFiles(record.plan).reduce((n, f) => n + chunkCount(f.size), 0),
+      now: this.deps.now,
+      intervalMs: this.deps.progressIntervalMs,
+      emit: (progress) => {
+        if (running.cancelled) return;
+        this.live.set(id, progress);
+        this.post({ type: 'progress', progress });
+        if (progress.phase !== lastPhase) {
+          lastPhase = progress.phase;
+          void this.save(id, {
+            phase: progress.phase,
+            error: progress.error,
+            loadedBytes: progress.loadedBytes,
+          }).catch(() => undefined);
+        }
+        this.emitList();
+      },
+    });
+    try {
+      const result = await runUpload(
+        {
+          ...this.deps,
+          blob: (uploadId, path) => this.blob(uploadId, path),
+        },
+        id,
+        tracker,
+        controller.signal,
+      );
+      tracker.dispose();
+      if (result.kind === 'failed') {
+        tracker.setPhase('failed', { error: result.error });
+        await this.save(id, { phase: 'failed', error: result.error });
+        this.live.delete(id);
+        this.post({ type: 'changed', id });
+        this.emitList();
+        this.deps.onSettled({
+          kind: 'failed',
+          id,
+          projectPath: record.projectPath,
+          error: result.error,
+        });
+      } else {
+        await this.forget(id, false);
+        this.deps.onSettled({
+          kind: result.kind,
+          id,
+          projectPath: record.projectPath,
+          project: result.project,
+        });
+      }
+    } catch (error) {
+      tracker.dispose();
+      if (running.cancelled) {
+        await this.forget(id, true);
+        this.deps.onSettled({ kind: 'cancelled', id, projectPath: record.projectPath });
+      } else {
+        const message = error instanceof Error && error.message ? error.message : String(error);
+        await this.save(id, { phase: 'failed', error: message }).catch(() => undefined);
+        this.live.delete(id);
+        this.emitList();
+        this.deps.onSettled({
+          kind: 'failed',
+          id,
+          projectPath: record.projectPath,
+          error: message,
+        });
+      }
+    } finally {
+      if (this.running === running) this.running = null;
+      resolveDone();
+    }
+  }
+
+  private async blob(uploadId: string, path: string): Promise<Blob | undefined> {
+    const memory = this.memoryBlobs.get(uploadId)?.get(path);
+    if (memory) return memory;
+    return (await this.deps.db.uploadBlobs.get([uploadId, path]))?.blob;
+  }
+}

@@ -1,0 +1,474 @@
+/**
+ * Runs one upload to its end (issue 5, client section): start the push (or reuse the stored
+ * transaction), ask the server what it holds, send every chunk that is neither acknowledged in
+ * IndexedDB nor held by the server (at most `concurrency` at once; each request body is the
+ * file's Blob slice, which the browser streams without reading it into this worker), then
+ * finish. The server checks every file's size and SHA-1 against the plan at finish: a file
+ * whose bytes differ from what was analysed fails the upload (its transaction is cancelled),
+ * so wrong bytes never become a version. Failures are sorted: a lost connection waits for the
+ * network, 5xx/408/429 back off (1 s, 2 s, 4 s … 30 s), a vanished transaction is resolved by
+ * looking at the project, and anything else fails the upload with the server's reason. Every
+ * pass starts from the status call, so whatever happened before (reload, crash, server
+ * restart) only missing chunks go out.
+ */
+import type { UploadChunkAck, UploadRecord, WaymarkDatabase } from '@/db/db';
+import type { ProjectDetail } from '@/features/projects';
+import { uploadedFiles, type PushFile } from '../model/plan';
+import { backoffDelay } from './backoff';
+import { chunkRange } from '../model/chunks';
+import {
+  ResyncNeeded,
+  RetryableFailure,
+  SIGNED_OUT_MESSAGE,
+  TOO_MANY_RESYNCS,
+  TransactionGone,
+  UNEXPECTED_MESSAGE,
+  UploadFailure,
+  fileChangedMessage,
+  fileMissingMessage,
+  projectChangedMessage,
+} from './errors';
+import { detailOf } from '@/api/errors';
+import {
+  NetworkError,
+  PUSH_ID_HEADER,
+  pushPaths,
+  type HttpAnswer,
+  type PushHttp,
+} from './pushHttp';
+import type { ProgressTracker } from './progress';
+
+/** Chunk requests in flight at once. */
+export const DEFAULT_CONCURRENCY = 4;
+/** Server answers (400) that mean "busy, try again later", not "wrong request". */
+export const BUSY_DETAILS: readonly string[] = [
+  'Another process is running. Please try later.',
+  'The upload is being finished',
+];
+export const UPLOAD_CANCELED_DETAIL = 'Upload was probably canceled';
+/** Start of the finish answer (422) naming files whose size or SHA-1 differ from the plan. */
+export const FILES_MISMATCH_DETAIL = 'Files do not match their declared size or checksum';
+const MAX_RESYNCS = 5;
+
+export interface RunnerDeps {
+  db: WaymarkDatabase;
+  http: PushHttp;
+  /** The bytes of `path` of upload `uploadId`, or undefined when they are gone. */
+  blob(uploadId: string, path: string): Promise<Blob | undefined>;
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+  /** Resolves when the network seems back; `attempt` counts consecutive network failures. */
+  waitForNetwork(attempt: number, signal: AbortSignal): Promise<void>;
+  random(): number;
+  now(): number;
+  /** Makes UUIDs (upload ids, a new push id after a refused finish). */
+  randomId(): string;
+  concurrency?: number;
+}
+
+export type RunResult =
+  { kind: 'finished' | 'updated'; project: ProjectDetail } | { kind: 'failed'; error: string };
+
+/** Runs up to `limit` tasks at once; the first failure stops new tasks. */
+class TaskPool {
+  private readonly inflight = new Set<Promise<void>>();
+  /** Work followed without holding a place (see `follow`). */
+  private readonly followed = new Set<Promise<void>>();
+  private failure: { error: unknown } | null = null;
+
+  constructor(private readonly limit: number) {}
+
+  get size(): number {
+    return this.inflight.size;
+  }
+
+  /** Waits for a free place, then starts `task`; throws the first failure of any task. */
+  async run(task: () => Promise<void>): Promise<void> {
+    while (this.inflight.size >= this.limit && !this.failure) {
+      await Promise.race(this.inflight);
+    }
+    this.throwIfFailed();
+    const running: Promise<void> = task()
+      .catch((error: unknown) => {
+        this.failure ??= { error };
+      })
+      .finally(() => {
+        this.inflight.delete(running);
+      });
+    this.inflight.add(running);
+  }
+
+  /** Follows `work` without holding a place: its failure counts as a task's. */
+  follow(work: Promise<void>): void {
+    const followed: Promise<void> = work
+      .catch((error: unknown) => {
+        this.failure ??= { error };
+      })
+      .finally(() => {
+        this.followed.delete(followed);
+      });
+    this.followed.add(followed);
+  }
+
+  /** Waits for every running task and followed work (never throws). */
+  async settle(): Promise<void> {
+    while (this.inflight.size + this.followed.size > 0) {
+      await Promise.all([...this.inflight, ...this.followed]);
+    }
+  }
+
+  throwIfFailed(): void {
+    if (this.failure) throw this.failure.error;
+  }
+}
+
+function versionNumber(version: string | undefined): number {
+  const digits = (version ?? '').replace(/[v\s]/g, '');
+  return /^\d+$/.test(digits) ? Number(digits) : NaN;
+}
+
+/** Turns an unwanted HTTP answer into the matching error. */
+export function answerError(answer: HttpAnswer): Error {
+  const detail = detailOf(answer.data);
+  const { status } = answer;
+  if (status === 401) return new UploadFailure(SIGNED_OUT_MESSAGE, { keepTransaction: true });
+  if (status === 408 || status === 429 || status >= 500) {
+    return new RetryableFailure(detail ?? `HTTP ${status}`);
+  }
+  if (status === 400 && detail && BUSY_DETAILS.includes(detail)) {
+    return new RetryableFailure(detail);
+  }
+  return new UploadFailure(detail ?? `${UNEXPECTED_MESSAGE} (HTTP ${status})`);
+}
+
+function isOk(answer: HttpAnswer): boolean {
+  return answer.status >= 200 && answer.status < 300;
+}
+
+/** A definite 4xx refusal (not signed out, not busy, not gone): no version was made. */
+function isRefusal(answer: HttpAnswer): boolean {
+  const error = answerError(answer);
+  return (
+    answer.status >= 400 &&
+    answer.status < 500 &&
+    error instanceof UploadFailure &&
+    !error.keepTransaction
+  );
+}
+
+function isGone(answer: HttpAnswer): boolean {
+  return (
+    answer.status === 404 ||
+    (answer.status === 400 && detailOf(answer.data) === UPLOAD_CANCELED_DETAIL)
+  );
+}
+
+/** Whether `project` already holds exactly what the plan uploads (a finish whose answer was lost). */
+export function projectMatchesPlan(project: ProjectDetail, record: UploadRecord): boolean {
+  const files = new Map((project.files ?? []).map((f) => [f.path, f]));
+  const { plan } = record;
+  const uploaded = uploadedFiles(plan).every(
+    (f) => files.get(f.path)?.checksum?.toLowerCase() === f.checksum.toLowerCase(),
+  );
+  return uploaded && plan.body.changes.removed.every((f) => !files.has(f.path));
+}
+
+class UploadRun {
+  private readonly concurrency: number;
+  /** Set when a chunk was acknowledged during the current pass (resets the backoff). */
+  progressMade = false;
+  private resyncs = 0;
+
+  constructor(
+    private readonly deps: RunnerDeps,
+    private readonly id: string,
+    private readonly tracker: ProgressTracker,
+    private readonly signal: AbortSignal,
+  ) {
+    this.concurrency = Math.max(1, deps.concurrency ?? DEFAULT_CONCURRENCY);
+  }
+
+  async run(): Promise<RunResult> {
+    let attempt = 0;
+    let networkAttempt = 0;
+    for (;;) {
+      this.signal.throwIfAborted();
+      this.progressMade = false;
+      try {
+        return await this.pass();
+      } catch (error) {
+        this.signal.throwIfAborted();
+        if (this.progressMade) {
+          attempt = 0;
+          networkAttempt = 0;
+        }
+        if (error instanceof NetworkError) {
+          this.tracker.setPhase('waiting-network');
+          await this.deps.waitForNetwork(networkAttempt, this.signal);
+          networkAttempt += 1;
+          continue;
+        }
+        networkAttempt = 0;
+        if (error instanceof RetryableFailure) {
+          await this.countdown(backoffDelay(attempt, this.deps.random));
+          attempt += 1;
+          continue;
+        }
+        if (error instanceof TransactionGone || error instanceof ResyncNeeded) {
+          this.resyncs += 1;
+          if (this.resyncs > MAX_RESYNCS) return this.fail(new UploadFailure(TOO_MANY_RESYNCS));
+          continue;
+        }
+        return this.fail(error);
+      }
+    }
+  }
+
+  private async fail(error: unknown): Promise<RunResult> {
+    const failure =
+      error instanceof UploadFailure
+        ? error
+        : new UploadFailure(
+            error instanceof Error && error.message ? error.message : UNEXPECTED_MESSAGE,
+          );
+    if (!failure.keepTransaction) await this.dropTransaction();
+    return { kind: 'failed', error: failure.message };
+  }
+
+  /** Cancels the server transaction (best effort) so a retry starts a fresh push. */
+  private async dropTransaction(): Promise<void> {
+    const record = await this.record();
+    if (!record.transaction) return;
+    const transaction = record.transaction;
+    await this.deps.http
+      .call({ method: 'POST', path: pushPaths.cancel(transaction), signal: this.signal })
+      .catch(() => undefined);
+    await this.resetTransaction(null);
+  }
+
+  private async countdown(delay: number): Promise<void> {
+    let remaining = delay;
+    while (remaining > 0) {
+      this.tracker.setPhase('retrying', { retryInSeconds: Math.ceil(remaining / 1000) });
+      const step = remaining % 1000 || 1000;
+      await this.deps.sleep(step, this.signal);
+      remaining -= step;
+    }
+  }
+
+  private async record(): Promise<UploadRecord> {
+    const record = await this.deps.db.uploads.get(this.id);
+    if (!record) throw new DOMException('The upload was removed.', 'AbortError');
+    return record;
+  }
+
+  private async resetTransaction(transaction: string | null): Promise<void> {
+    const { db } = this.deps;
+    await db.transaction('rw', db.uploads, db.uploadChunks, async () => {
+      await db.uploads.update(this.id, { transaction });
+      await db.uploadChunks.where('uploadId').equals(this.id).delete();
+    });
+  }
+
+  private async pass(): Promise<RunResult> {
+    const { http } = this.deps;
+    let record = await this.record();
+    if (!record.transaction) {
+      this.tracker.setPhase('hashing');
+      const answer = await http.call({
+        method: 'POST',
+        path: pushPaths.start(record.plan.namespace, record.plan.name),
+        body: record.plan.body,
+        signal: this.signal,
+      });
+      if (!isOk(answer)) throw answerError(answer);
+      const data = answer.data as { transaction?: unknown } | undefined;
+      if (typeof data?.transaction !== 'string') {
+        return { kind: 'updated', project: answer.data as ProjectDetail };
+      }
+      await this.resetTransaction(data.transaction);
+      record = await this.record();
+    }
+    const transaction = record.transaction as string;
+
+    const status = await http.call({
+      method: 'GET',
+      path: pushPaths.status(transaction),
+      signal: this.signal,
+    });
+    if (isGone(status)) return this.resolveGone(record);
+    if (!isOk(status)) throw answerError(status);
+    const received = new Set(
+      ((status.data as { chunks_received?: unknown })?.chunks_received as string[] | undefined) ??
+        [],
+    );
+
+    // What is done: acknowledged here (this transaction) or held by the server.
+    const acks = await this.deps.db.uploadChunks.where('uploadId').equals(this.id).toArray();
+    const done = new Set(acks.filter((a) => a.transaction === transaction).map((a) => a.chunkId));
+    const files = uploadedFiles(record.plan);
+    const fresh: UploadChunkAck[] = [];
+    let loaded = 0;
+    let chunksDone = 0;
+    for (const file of files) {
+      const ids = file.chunks ?? [];
+      ids.forEach((chunkId, index) => {
+        if (received.has(chunkId) && !done.has(chunkId)) {
+          done.add(chunkId);
+          const { start, end } = chunkRange(file.size, index);
+          fresh.push({
+            uploadId: this.id,
+            chunkId,
+            transaction,
+            size: end - start,
+            at: this.deps.now(),
+          });
+        }
+        if (done.has(chunkId)) {
+          const { start, end } = chunkRange(file.size, index);
+          loaded += end - start;
+          chunksDone += 1;
+        }
+      });
+    }
+    if (fresh.length > 0) await this.deps.db.uploadChunks.bulkPut(fresh);
+    this.tracker.setDone(loaded, chunksDone);
+
+    const pool = new TaskPool(this.concurrency);
+    try {
+      for (const file of files) {
+        const ids = file.chunks ?? [];
+        if (ids.every((c) => done.has(c))) continue;
+        await this.sendFile(file, ids, done, transaction, pool);
+      }
+      await pool.settle();
+      pool.throwIfFailed();
+    } finally {
+      await pool.settle();
+    }
+
+    this.tracker.setPhase('finishing');
+    const finish = await http.call({
+      method: 'POST',
+      path: pushPaths.finish(transaction),
+      // The plan's push id: a finish repeated because its answer was lost (no answer, a 5xx,
+      // busy) carries the same id, so the server answers it with the first outcome.
+      headers: { [PUSH_ID_HEADER]: record.plan.pushId },
+      signal: this.signal,
+    });
+    if (isOk(finish)) return { kind: 'finished', project: finish.data as ProjectDetail };
+    if (isGone(finish)) return this.resolveGone(await this.record());
+    if (isRefusal(finish)) await this.newPushId(record);
+    const missing = (finish.data as { missing_chunks?: unknown } | undefined)?.missing_chunks;
+    if (finish.status === 422 && Array.isArray(missing) && missing.length > 0) {
+      await this.deps.db.uploadChunks.bulkDelete(
+        missing.map((chunkId) => [this.id, String(chunkId)] as [string, string]),
+      );
+      throw new ResyncNeeded('The server is missing chunks');
+    }
+    const mismatched = (finish.data as { files?: unknown } | undefined)?.files;
+    if (
+      finish.status === 422 &&
+      detailOf(finish.data)?.startsWith(FILES_MISMATCH_DETAIL) &&
+      Array.isArray(mismatched) &&
+      mismatched.length > 0
+    ) {
+      // The bytes sent are not the ones analysed (the file changed meanwhile): the server
+      // stored nothing; the transaction is cancelled as the upload fails.
+      throw new UploadFailure(fileChangedMessage(String(mismatched[0])));
+    }
+    throw answerError(finish);
+  }
+
+  /**
+   * The server refused the finish, and may keep that answer for the push id: whatever comes
+   * next (chunks sent again, a retry by the user) finishes with a new id.
+   */
+  private async newPushId(record: UploadRecord): Promise<void> {
+    await this.deps.db.uploads.update(this.id, {
+      plan: { ...record.plan, pushId: this.deps.randomId() },
+    });
+  }
+
+  /** Sends the missing chunks of one file (each request body is the file's Blob slice). */
+  private async sendFile(
+    file: PushFile,
+    ids: string[],
+    done: Set<string>,
+    transaction: string,
+    pool: TaskPool,
+  ): Promise<void> {
+    const blob = await this.deps.blob(this.id, file.path);
+    if (!blob) throw new UploadFailure(fileMissingMessage(file.path));
+    if (blob.size !== file.size) throw new UploadFailure(fileChangedMessage(file.path));
+    for (const [index, chunkId] of ids.entries()) {
+      if (done.has(chunkId)) continue;
+      this.signal.throwIfAborted();
+      pool.throwIfFailed();
+      const { start, end } = chunkRange(file.size, index);
+      // The browser streams the slice from the file (or IndexedDB) itself: the bytes never
+      // pass through this worker.
+      await pool.run(() =>
+        this.sendChunk(chunkId, blob.slice(start, end), transaction, done, pool),
+      );
+      this.tracker.setPhase('uploading');
+    }
+  }
+
+  private async sendChunk(
+    chunkId: string,
+    bytes: Blob,
+    transaction: string,
+    done: Set<string>,
+    pool: TaskPool,
+  ): Promise<void> {
+    const answer = await this.deps.http.call({
+      method: 'POST',
+      path: pushPaths.chunk(transaction, chunkId),
+      body: bytes,
+      signal: this.signal,
+    });
+    if (isGone(answer)) throw new TransactionGone(detailOf(answer.data) ?? 'Transaction gone');
+    if (!isOk(answer)) throw answerError(answer);
+    // The acknowledgement is written to IndexedDB while the next chunk goes out (finish waits
+    // for it); should it be lost, the status call of the next attempt tells the same.
+    pool.follow(
+      this.deps.db.uploadChunks
+        .put({ uploadId: this.id, chunkId, transaction, size: bytes.size, at: this.deps.now() })
+        .then(() => undefined),
+    );
+    done.add(chunkId);
+    this.progressMade = true;
+    this.tracker.chunkDone(bytes.size);
+  }
+
+  /**
+   * The server forgot the transaction: it finished (our finish answer was lost), or it was
+   * cancelled or expired. The project tells which: at the base version a new push of the same
+   * plan starts; past it with the plan's files in place the upload counts as finished.
+   */
+  private async resolveGone(record: UploadRecord): Promise<RunResult> {
+    const answer = await this.deps.http.call({
+      method: 'GET',
+      path: pushPaths.project(record.plan.namespace, record.plan.name),
+      signal: this.signal,
+    });
+    if (!isOk(answer)) throw answerError(answer);
+    const project = answer.data as ProjectDetail;
+    if (versionNumber(project.version) === versionNumber(record.plan.body.version)) {
+      await this.resetTransaction(null);
+      throw new TransactionGone('Starting a new push');
+    }
+    if (projectMatchesPlan(project, record)) return { kind: 'finished', project };
+    throw new UploadFailure(projectChangedMessage(project.version));
+  }
+}
+
+/** Runs upload `id` (its record must exist) until it finishes or fails; throws when aborted. */
+export function runUpload(
+  deps: RunnerDeps,
+  id: string,
+  tracker: ProgressTracker,
+  signal: AbortSignal,
+): Promise<RunResult> {
+  return new UploadRun(deps, id, tracker, signal).run();
+}
