@@ -15,24 +15,33 @@ import {
 import { applyChangeset } from './apply';
 import { concatChangesets } from './concat';
 import { createChangeset } from './create';
-import { ChangesetFormatError, readChangeset, writeChangeset, type Changeset } from './format';
+import {
+  ChangesetFormatError,
+  readChangeset,
+  writeChangeset,
+  type Change,
+  type Changeset,
+} from './format';
 import { registerSpatialFunctions } from './st-functions';
 
 const PK = [true, false, false];
-const table = (changes: Changeset[number]['changes']): Changeset => [
-  { name: 'trees', pk: PK, changes },
-];
-const insert = (id: bigint, name: string, h: number) =>
-  ({ op: 'insert', indirect: false, new: [id, name, h] }) as const;
-const update = (id: bigint, before: [string?, number?], after: [string?, number?]) =>
-  ({
-    op: 'update',
-    indirect: false,
-    old: [id, before[0], before[1]],
-    new: [undefined, after[0], after[1]],
-  }) as const;
-const remove = (id: bigint, name: string, h: number) =>
-  ({ op: 'delete', indirect: false, old: [id, name, h] }) as const;
+const table = (changes: Change[]): Changeset => [{ name: 'trees', pk: PK, changes }];
+const insert = (id: bigint, name: string, h: number): Change => ({
+  op: 'insert',
+  indirect: false,
+  new: [id, name, h],
+});
+const update = (id: bigint, before: [string?, number?], after: [string?, number?]): Change => ({
+  op: 'update',
+  indirect: false,
+  old: [id, before[0], before[1]],
+  new: [undefined, after[0], after[1]],
+});
+const remove = (id: bigint, name: string, h: number): Change => ({
+  op: 'delete',
+  indirect: false,
+  old: [id, name, h],
+});
 
 function merged(...changesets: Changeset[]) {
   return concatChangesets(changesets).changeset.flatMap((t) => t.changes);
