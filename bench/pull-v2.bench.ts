@@ -1,0 +1,253 @@
+// The v2 pull of a GeoPackage through 50 versions, with the real server on an embedded
+// database. The layer holds 100,000 point features (made by GDAL's ogr2ogr); each version edits
+// 1 % of them (1,000: 800 attribute updates, 100 inserts, 100 deletes), drawn from a work area
+// of 10 % of the layer, as field crews revisit the features of their area. Every version is
+// committed with its diff made by the project's own geodiff code (geodiff/create.ts), as a
+// push with diffs commits it.
+//
+// A client at v1 pulls v51 the v2 way: GET …/delta?since=v1, then each diff it lists from
+// GET …/raw/diff/<id> (one merged diff, built by geodiff/concat.ts and cached). Reported:
+// - bytes transferred (delta JSON + diff bodies) divided by the file's size: target ≤ 0.1;
+//   the 50 separate diffs a v1 pull would fetch are printed for comparison;
+// - time of the (warm) v2 pull against downloading the file whole from /v1/project/raw,
+//   measured alternately in the same run (target ≤ 1×); the first, cold pull (merging the 50
+//   diffs) is printed too.
+import { copyFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { Readable } from 'node:stream';
+import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
+import { createChangeset } from '../server/src/geodiff/create';
+import { registerSpatialFunctions } from '../server/src/geodiff/st-functions';
+import { startServer, type RunningServer } from '../server/src/main';
+import { commitVersion, type CommitFile } from '../server/src/services/versions';
+import { measure, ratioResult, report, type BenchResult } from './harness';
+import { BENCH_ADMIN_PASSWORD, signedInCookie } from './session';
+
+const run = promisify(execFile);
+const OGR2OGR = process.env.OGR2OGR ?? '/usr/bin/ogr2ogr';
+const FEATURES = 100_000;
+const VERSIONS = 50;
+const UPDATES = 800;
+const INSERTS = 100;
+const DELETES = 100;
+/** Features a version may edit: the first 10 % of the layer. */
+const WORK_AREA = FEATURES / 10;
+const FILE = 'survey/trees.gpkg';
+
+/** A small deterministic generator, so every run edits the same rows. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+async function layer(dir: string): Promise<string> {
+  const source = join(dir, 'v1.geojson');
+  const target = join(dir, 'v1.gpkg');
+  const features = Array.from({ length: FEATURES }, (_, i) => ({
+    type: 'Feature',
+    id: i + 1,
+    properties: { name: `tree ${i + 1}`, height: ((i + 1) % 400) / 10 },
+    geometry: { type: 'Point', coordinates: [((i + 1) % 1000) / 100, (i + 1) / 10000] },
+  }));
+  await writeFile(source, JSON.stringify({ type: 'FeatureCollection', features }));
+  await run(OGR2OGR, ['-f', 'GPKG', target, source, '-nln', 'trees', '-preserve_fid']);
+  await rm(source);
+  return target;
+}
+
+/** Edits 1 % of the features of the work area in `file` (version `v`). */
+function edit(file: string, v: number, next: () => number, nextFid: { value: number }): void {
+  const db = new Database(file);
+  registerSpatialFunctions(db);
+  try {
+    const present = db
+      .prepare('SELECT fid FROM trees WHERE fid <= ?')
+      .pluck()
+      .all(WORK_AREA) as number[];
+    const pick = (count: number) => {
+      const chosen = new Set<number>();
+      while (chosen.size < count) chosen.add(present[Math.floor(next() * present.length)]!);
+      return [...chosen];
+    };
+    const picked = pick(UPDATES + DELETES);
+    const update = db.prepare('UPDATE trees SET height = ?, name = ? WHERE fid = ?');
+    const remove = db.prepare('DELETE FROM trees WHERE fid = ?');
+    const insert = db.prepare(
+      `INSERT INTO trees (fid, geom, name, height) SELECT ?, geom, ?, ? FROM trees WHERE fid = ?`,
+    );
+    db.transaction(() => {
+      for (const fid of picked.slice(0, UPDATES)) {
+        update.run(Math.round(next() * 400) / 10, `checked in v${v}`, fid);
+      }
+      for (const fid of picked.slice(UPDATES)) remove.run(fid);
+      for (let i = 0; i < INSERTS; i++) {
+        // New features get new ids, at the place of an edited one.
+        insert.run(nextFid.value++, `planted in v${v}`, 0.5, picked[0]);
+      }
+    })();
+  } finally {
+    db.close();
+  }
+}
+
+interface Built {
+  projectId: string;
+  fileSize: number;
+  /** Bytes of the 50 separate diffs. */
+  diffBytes: number;
+}
+
+async function buildVersions(server: RunningServer, dir: string): Promise<Built> {
+  const { blobStore } = server.app.ctx;
+  const db = server.database.db;
+  const project = await server.database.withClient(async (client) => {
+    const rows = await client.query<{ id: string }>(
+      `INSERT INTO projects (workspace_id, name, creator_id) VALUES (1, 'pull survey', 1) RETURNING id`,
+    );
+    await client.query(
+      `INSERT INTO project_versions (project_id, name, author_id, project_size, changes)
+       VALUES ($1, 0, 1, 0, '{"added":0,"updated":0,"updated_diff":0,"removed":0}')`,
+      [rows[0]!.id],
+    );
+    return rows[0]!;
+  });
+  const put = async (bytes: Buffer): Promise<CommitFile> => {
+    const blob = await blobStore.put(Readable.from([bytes]));
+    return { path: FILE, size: blob.size, checksum: blob.sha1, blobKey: blob.key };
+  };
+
+  const current = await layer(dir);
+  const previous = join(dir, 'previous.gpkg');
+  const added = await put(await readFile(current));
+  await db.transaction((tx) =>
+    commitVersion(tx, { project, author: { id: 1 }, added: [added], at: new Date(), blobStore }),
+  );
+  const next = random(17);
+  const nextFid = { value: FEATURES + 1 };
+  let diffBytes = 0;
+  for (let v = 2; v <= VERSIONS + 1; v++) {
+    await copyFile(current, previous);
+    edit(current, v, next, nextFid);
+    const diff = Buffer.from(createChangeset(previous, current));
+    diffBytes += diff.length;
+    const file = await put(await readFile(current));
+    const diffBlob = await blobStore.put(Readable.from([diff]));
+    await db.transaction((tx) =>
+      commitVersion(tx, {
+        project,
+        author: { id: 1 },
+        updated: [
+          {
+            ...file,
+            diff: {
+              path: `${FILE}-diff-v${v}`,
+              size: diffBlob.size,
+              checksum: diffBlob.sha1,
+              blobKey: diffBlob.key,
+            },
+          },
+        ],
+        at: new Date(),
+        blobStore,
+      }),
+    );
+  }
+  return { projectId: project.id, fileSize: (await stat(current)).size, diffBytes };
+}
+
+async function body(response: Response): Promise<number> {
+  if (!response.ok || !response.body) throw new Error(`${response.url}: ${response.status}`);
+  let bytes = 0;
+  for await (const chunk of response.body) bytes += chunk.byteLength;
+  return bytes;
+}
+
+/** The python client's v2 pull from v1: delta, then every diff listed; bytes received. */
+async function pullV2(base: string, cookie: string, projectId: string): Promise<number> {
+  const headers = { cookie };
+  const deltaResponse = await fetch(`${base}/v2/projects/${projectId}/delta?since=v1`, {
+    headers,
+  });
+  const text = await deltaResponse.text();
+  if (!deltaResponse.ok) throw new Error(`delta: ${deltaResponse.status} ${text}`);
+  let bytes = Buffer.byteLength(text);
+  const delta = JSON.parse(text) as { items: { change: string; diffs: { id: string }[] }[] };
+  const ids = delta.items.flatMap((item) => item.diffs.map((diff) => diff.id));
+  if (ids.length !== 1) throw new Error(`expected one merged diff, got ${ids.length}`);
+  for (const id of ids) {
+    const path = id.split('/').map(encodeURIComponent).join('/');
+    bytes += await body(
+      await fetch(`${base}/v2/projects/${projectId}/raw/diff/${path}`, { headers }),
+    );
+  }
+  return bytes;
+}
+
+async function downloadWhole(base: string, cookie: string): Promise<number> {
+  const query = `file=${encodeURIComponent(FILE)}&version=v${VERSIONS + 1}`;
+  return body(
+    await fetch(`${base}/v1/project/raw/waymark/pull%20survey?${query}`, { headers: { cookie } }),
+  );
+}
+
+export async function benchPullV2(): Promise<BenchResult[]> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'waymark-bench-pull-v2-'));
+  const server = await startServer(
+    {
+      DATA_DIR: dataDir,
+      PORT: '18471',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      ADMIN_PASSWORD: BENCH_ADMIN_PASSWORD,
+      GLOBAL_STORAGE: String(10 * 2 ** 30),
+    },
+    { handleSignals: false, exitOnError: false, print: () => {}, distDir: null },
+  );
+  try {
+    let t = performance.now();
+    const built = await buildVersions(server, dataDir);
+    const buildMs = performance.now() - t;
+    const cookie = await signedInCookie(server);
+    const base = `http://127.0.0.1:${server.port}`;
+
+    t = performance.now();
+    const transferred = await pullV2(base, cookie, built.projectId);
+    const coldMs = performance.now() - t;
+    const whole = await downloadWhole(base, cookie);
+    if (whole !== built.fileSize) throw new Error(`whole download: ${whole} of ${built.fileSize}`);
+
+    const MB = (n: number) => `${(n / 2 ** 20).toFixed(2)} MiB`;
+    console.log(
+      `     ${VERSIONS} versions built in ${(buildMs / 1000).toFixed(1)} s; file ${MB(built.fileSize)}, ` +
+        `${VERSIONS} separate diffs ${MB(built.diffBytes)} (${(built.diffBytes / built.fileSize).toFixed(3)} of the file), ` +
+        `v2 pull ${MB(transferred)}; cold pull (merging) ${coldMs.toFixed(0)} ms`,
+    );
+    const ratio = transferred / built.fileSize;
+    const bytesResult: BenchResult = {
+      ...ratioResult('v2 pull of 50 versions: bytes / file size', built.fileSize, transferred, 0.1),
+      detail: `${transferred} of ${built.fileSize} bytes = ${ratio.toFixed(3)} (target ≤ 0.1)`,
+    };
+    const timeResult = await measure(
+      'v2 pull of 50 versions (warm) vs downloading the file whole',
+      async () => {
+        await downloadWhole(base, cookie);
+      },
+      async () => {
+        await pullV2(base, cookie, built.projectId);
+      },
+      1,
+    );
+    return [bytesResult, timeResult];
+  } finally {
+    await server.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) report(await benchPullV2());
