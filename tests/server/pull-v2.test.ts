@@ -5,8 +5,7 @@
  * is built once (merged_diffs); files pushed whole, removed, re-added, created and removed
  * inside the range; the 400s, 403s, 404s and the 422 of a chain that cannot be merged.
  */
-import { copyFile, readFile, writeFile } from 'node:fs/promises';
-import Database from 'better-sqlite3';
+import { copyFile, writeFile } from 'node:fs/promises';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../server/src/auth/passwords';
@@ -18,7 +17,14 @@ import { readChangeset } from '../../server/src/geodiff/format';
 import { registerSpatialFunctions } from '../../server/src/geodiff/st-functions';
 import { SINCE_AFTER_TO, TO_EXCEEDS_LATEST } from '../../server/src/services/pull/delta';
 import { DIFF_DOWNLOAD_ERROR } from '../../server/src/services/pull/merged-diffs';
-import { geopackageFromFeatures, pointFeatures, scratch, type Scratch } from './support/geopackage';
+import {
+  editSqlite,
+  geopackageFromFeatures,
+  pointFeatures,
+  scratch,
+  tableRows,
+  type Scratch,
+} from './support/geopackage';
 import { PythonClient, sha1 } from './support/python-client';
 import { commit, createProject } from './support/seed';
 import { ADMIN_PASSWORD, createTestApp, problem, type TestApp } from './support/test-app';
@@ -43,27 +49,13 @@ async function fileOf(bytes: Uint8Array): Promise<string> {
   return file;
 }
 
-async function edited(bytes: Buffer, sql: string): Promise<Buffer> {
-  const file = await fileOf(bytes);
-  const db = new Database(file);
-  registerSpatialFunctions(db);
-  db.exec(sql);
-  db.close();
-  return readFile(file);
-}
+const edited = (bytes: Buffer, sql: string) =>
+  editSqlite(s, bytes, (db) => {
+    registerSpatialFunctions(db);
+    db.exec(sql);
+  });
 
-function rowsOf(file: string): unknown[] {
-  const db = new Database(file, { readonly: true });
-  try {
-    return db
-      .prepare('SELECT * FROM trees ORDER BY fid')
-      .raw(true)
-      .all()
-      .map((row) => (row as unknown[]).map((v) => (Buffer.isBuffer(v) ? v.toString('hex') : v)));
-  } finally {
-    db.close();
-  }
-}
+const rowsOf = (file: string) => tableRows(file, 'trees');
 
 /** The file `base` with the changeset applied. */
 async function applied(base: Buffer, diff: Buffer): Promise<string> {

@@ -10,6 +10,7 @@ import {
   geopackageFromFeatures,
   pointFeatures,
   scratch,
+  tableRows,
   type Scratch,
 } from '../../../tests/server/support/geopackage';
 import { applyChangeset } from './apply';
@@ -133,18 +134,7 @@ describe('concatChangesets on GeoPackage diffs', () => {
   let s: Scratch;
   const files: string[] = [];
 
-  function rows(file: string): unknown[] {
-    const db = new Database(file, { readonly: true });
-    try {
-      return db
-        .prepare('SELECT * FROM trees ORDER BY fid')
-        .raw(true)
-        .all()
-        .map((row) => (row as unknown[]).map((v) => (Buffer.isBuffer(v) ? v.toString('hex') : v)));
-    } finally {
-      db.close();
-    }
-  }
+  const rows = (file: string) => tableRows(file, 'trees');
 
   async function next(sql: string): Promise<void> {
     const file = s.file(`v${files.length + 1}.gpkg`);

@@ -4,33 +4,21 @@
  */
 import { and, asc, desc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../database';
-import { blobs, fileHistory, mergedDiffs, type FileChange } from '../schema';
+import { blobs, fileHistory, mergedDiffs } from '../schema';
 import type { StoredDiff } from './files';
+import { changeColumns, type FileChangeRow } from './history';
 
-export interface ChangeRow {
-  path: string;
-  versionName: number;
-  change: FileChange;
-  size: number;
-  checksum: string | null;
-  diff: StoredDiff | null;
-}
+export type ChangeRow = FileChangeRow;
 
-const changeColumns = {
-  path: fileHistory.path,
-  versionName: fileHistory.versionName,
-  change: fileHistory.change,
-  size: fileHistory.size,
-  checksum: fileHistory.checksum,
-  diff: sql<StoredDiff | null>`${fileHistory.diff}`,
-};
-
-/** Every file change of versions since+1 … to, by path (byte-wise), then version. */
-export async function listChangesInRange(
+/**
+ * The file changes of versions after+1 … upTo (of `path` only, when given), by path
+ * (byte-wise), then version.
+ */
+export async function listChanges(
   db: Executor,
   projectId: string,
-  since: number,
-  to: number,
+  range: { after: number; upTo: number },
+  path?: string,
 ): Promise<ChangeRow[]> {
   return db
     .select(changeColumns)
@@ -38,8 +26,9 @@ export async function listChangesInRange(
     .where(
       and(
         eq(fileHistory.projectId, projectId),
-        gt(fileHistory.versionName, since),
-        lte(fileHistory.versionName, to),
+        path === undefined ? undefined : eq(fileHistory.path, path),
+        gt(fileHistory.versionName, range.after),
+        lte(fileHistory.versionName, range.upTo),
       ),
     )
     .orderBy(sql`${fileHistory.path} collate "C"`, asc(fileHistory.versionName));
@@ -68,27 +57,6 @@ export async function lastChangesAt(
     for (const row of rows) found.set(row.path, row);
   }
   return found;
-}
-
-/** The changes of `path` in versions first … last, oldest first. */
-export async function listFileChanges(
-  db: Executor,
-  projectId: string,
-  path: string,
-  first: number,
-  last: number,
-): Promise<ChangeRow[]> {
-  return db
-    .select(changeColumns)
-    .from(fileHistory)
-    .where(
-      and(
-        eq(fileHistory.projectId, projectId),
-        eq(fileHistory.path, path),
-        sql`${fileHistory.versionName} between ${first} and ${last}`,
-      ),
-    )
-    .orderBy(asc(fileHistory.versionName));
 }
 
 /** A diff stored with one of the project's versions, by its name (`path` of the diff). */

@@ -18,7 +18,7 @@
  * `to`. `since` equal to `to` answers no items.
  */
 import type { AppContext } from '../../context';
-import { lastChangesAt, listChangesInRange, type ChangeRow } from '../../db/queries/pull';
+import { lastChangesAt, listChanges, type ChangeRow } from '../../db/queries/pull';
 import type { FileChange, User } from '../../db/schema';
 import { badRequest } from '../../errors';
 import { projectFor } from '../permissions';
@@ -97,7 +97,8 @@ export async function projectDelta(
   if (since > to) throw badRequest(SINCE_AFTER_TO);
 
   const db = ctx.database.db;
-  const rows = since === to ? [] : await listChangesInRange(db, access.project.id, since, to);
+  const rows =
+    since === to ? [] : await listChanges(db, access.project.id, { after: since, upTo: to });
   const byPath = new Map<string, ChangeRow[]>();
   for (const row of rows) {
     const list = byPath.get(row.path);

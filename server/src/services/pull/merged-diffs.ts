@@ -25,7 +25,7 @@ import {
   findMergedDiff,
   findStoredDiff,
   insertMergedDiff,
-  listFileChanges,
+  listChanges,
   type CachedDiff,
 } from '../../db/queries/pull';
 import { insertBlobRows, lockBlobsShared } from '../../db/queries/versions';
@@ -73,7 +73,8 @@ async function chainOf(
   projectId: string,
   id: MergedDiffId,
 ): Promise<StoredDiff[] | null> {
-  const rows = await listFileChanges(ctx.database.db, projectId, id.path, id.first, id.last);
+  const range = { after: id.first - 1, upTo: id.last };
+  const rows = await listChanges(ctx.database.db, projectId, range, id.path);
   if (rows.length < 2) return null;
   if (rows[0]!.versionName !== id.first || rows.at(-1)!.versionName !== id.last) return null;
   if (!rows.every((row) => row.change === 'update_diff' && row.diff !== null)) return null;
