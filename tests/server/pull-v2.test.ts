@@ -296,6 +296,14 @@ describe('GET /v2/projects/{id}/raw/diff', () => {
     const byQuery = await rawDiffByQuery(admin, id);
     expect(byQuery.statusCode).toBe(200);
     expect(byQuery.rawPayload.equals(merged)).toBe(true);
+    const head = await t.app.inject({
+      method: 'HEAD',
+      url: `/v2/projects/${project.id}/raw/diff/${pathEncoded(id)}`,
+      headers: { authorization: admin.authorization! },
+    });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-length']).toBe(String(merged.length));
+    expect(head.rawPayload.length).toBe(0);
     const cached = await t.database.db
       .select()
       .from(mergedDiffs)
@@ -345,6 +353,11 @@ describe('GET /v2/projects/{id}/raw/diff', () => {
     expect(
       (await admin.get(`/v2/projects/${project.id}/raw/diff?file=${'x'.repeat(3000)}`)).statusCode,
     ).toBe(400);
+    for (const bad of ['%00', 'a%0Ab', `${formEncoded(GPKG)}-diff-v2-v4%00`]) {
+      const response = await admin.get(`/v2/projects/${project.id}/raw/diff?file=${bad}`);
+      expect(response.statusCode, bad).toBe(400);
+    }
+    expect((await admin.get(`/v2/projects/${project.id}/raw/diff/a%00b`)).statusCode).toBe(400);
   });
 
   it('needs read access; public projects serve anonymous visitors', async () => {

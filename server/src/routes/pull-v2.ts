@@ -3,6 +3,7 @@
  * `v2_pull_enabled`: the delta between two versions, and the diffs it lists, single or
  * merged (services/pull/). Full files still come from GET /v1/project/raw.
  */
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { attachmentDisposition } from '../lib/paths';
 import { projectDelta } from '../services/pull/delta';
@@ -75,7 +76,8 @@ const pullV2Routes: FastifyPluginAsync = async (app) => {
     file: unknown,
   ) {
     const download = await prepareDiffDownload(ctx, request.auth.user, projectId, file);
-    const body = await download.open();
+    // HEAD: the headers only, without opening the bytes.
+    const body = request.method === 'HEAD' ? Readable.from([]) : await download.open();
     return reply
       .code(200)
       .header('content-type', 'application/octet-stream')

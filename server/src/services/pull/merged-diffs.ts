@@ -148,7 +148,13 @@ export async function prepareDiffDownload(
   file: unknown,
 ): Promise<DiffDownload> {
   const access = await projectFor(ctx, caller, { id: projectId }, 'read');
-  if (typeof file !== 'string' || file === '' || file.length > MAX_DIFF_ID_LENGTH) {
+  if (
+    typeof file !== 'string' ||
+    file === '' ||
+    file.length > MAX_DIFF_ID_LENGTH ||
+    // eslint-disable-next-line no-control-regex -- control characters are what is refused
+    /[\u0000-\u001f\u007f]/.test(file)
+  ) {
     throw badRequest(DIFF_ID_REQUIRED);
   }
   const id = parseMergedDiffId(file);
