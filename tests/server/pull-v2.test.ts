@@ -376,6 +376,30 @@ describe('GET /v2/projects/{id}/raw/diff', () => {
     expect(rowsOf(result)).toEqual(rowsOf(await fileOf(gpkg[2]!)));
   });
 
+  it('releases merged diffs with the project when it is deleted', async () => {
+    const gone = await createProject(t, { name: 'gone' });
+    // A chain no other project has (merged diffs are blobs: equal chains share one).
+    await commit(t, gone.id, { added: { [GPKG]: gpkg[2]! } });
+    await commit(t, gone.id, { diffUpdated: { [GPKG]: [gpkg[3]!, diffs[2]!] } });
+    await commit(t, gone.id, { diffUpdated: { [GPKG]: [gpkg[4]!, diffs[3]!] } });
+    expect((await rawDiff(admin, `${GPKG}-diff-v2-v3`, gone.id)).statusCode).toBe(200);
+    const [cached] = await t.database.db
+      .select()
+      .from(mergedDiffs)
+      .where(eq(mergedDiffs.projectId, gone.id));
+    expect(await t.app.ctx.blobStore.has(cached!.blobKey)).toBe(true);
+
+    expect((await admin.delete(`/v2/projects/${gone.id}`)).statusCode).toBe(204);
+    const rows = await t.database.db
+      .select()
+      .from(mergedDiffs)
+      .where(eq(mergedDiffs.blobKey, cached!.blobKey));
+    expect(rows).toEqual([]);
+    expect(await t.app.ctx.blobStore.has(cached!.blobKey)).toBe(false);
+    // The other projects' merged diffs are untouched.
+    expect((await rawDiff(admin, `${GPKG}-diff-v2-v4`)).statusCode).toBe(200);
+  });
+
   it('answers 422 DiffDownloadError when a stored diff of the chain cannot be read', async () => {
     const broken = await createProject(t, { name: 'broken' });
     await commit(t, broken.id, { added: { [GPKG]: gpkg[0]! } });
