@@ -201,7 +201,7 @@ export async function benchPullV2(): Promise<BenchResult[]> {
   const server = await startServer(
     {
       DATA_DIR: dataDir,
-      PORT: '18471',
+      PORT: '18491',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'silent',
       ADMIN_PASSWORD: BENCH_ADMIN_PASSWORD,
