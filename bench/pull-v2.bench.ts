@@ -12,22 +12,19 @@
 // - time of the (warm) v2 pull against downloading the file whole from /v1/project/raw,
 //   measured alternately in the same run (target ≤ 1×); the first, cold pull (merging the 50
 //   diffs) is printed too.
-import { copyFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execFile } from 'node:child_process';
 import { Readable } from 'node:stream';
-import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { createChangeset } from '../server/src/geodiff/create';
 import { registerSpatialFunctions } from '../server/src/geodiff/st-functions';
 import { startServer, type RunningServer } from '../server/src/main';
 import { commitVersion, type CommitFile } from '../server/src/services/versions';
+import { feature, geopackage } from './changeset.bench';
 import { measure, ratioResult, report, type BenchResult } from './harness';
 import { BENCH_ADMIN_PASSWORD, signedInCookie } from './session';
 
-const run = promisify(execFile);
-const OGR2OGR = process.env.OGR2OGR ?? '/usr/bin/ogr2ogr';
 const FEATURES = 100_000;
 const VERSIONS = 50;
 const UPDATES = 800;
@@ -44,21 +41,6 @@ function random(seed: number): () => number {
     state = (state * 1664525 + 1013904223) >>> 0;
     return state / 2 ** 32;
   };
-}
-
-async function layer(dir: string): Promise<string> {
-  const source = join(dir, 'v1.geojson');
-  const target = join(dir, 'v1.gpkg');
-  const features = Array.from({ length: FEATURES }, (_, i) => ({
-    type: 'Feature',
-    id: i + 1,
-    properties: { name: `tree ${i + 1}`, height: ((i + 1) % 400) / 10 },
-    geometry: { type: 'Point', coordinates: [((i + 1) % 1000) / 100, (i + 1) / 10000] },
-  }));
-  await writeFile(source, JSON.stringify({ type: 'FeatureCollection', features }));
-  await run(OGR2OGR, ['-f', 'GPKG', target, source, '-nln', 'trees', '-preserve_fid']);
-  await rm(source);
-  return target;
 }
 
 /** Edits 1 % of the features of the work area in `file` (version `v`). */
@@ -122,7 +104,8 @@ async function buildVersions(server: RunningServer, dir: string): Promise<Built>
     return { path: FILE, size: blob.size, checksum: blob.sha1, blobKey: blob.key };
   };
 
-  const current = await layer(dir);
+  const features = Array.from({ length: FEATURES }, (_, i) => feature(i + 1));
+  const current = await geopackage(dir, 'v1', features);
   const previous = join(dir, 'previous.gpkg');
   const added = await put(await readFile(current));
   await db.transaction((tx) =>
