@@ -376,6 +376,31 @@ describe('GET /v2/projects/{id}/raw/diff', () => {
     expect(rowsOf(result)).toEqual(rowsOf(await fileOf(gpkg[2]!)));
   });
 
+  it('answers concurrent first requests for one chain alike, caching one merged diff', async () => {
+    const busy = await createProject(t, { name: 'busy' });
+    await commit(t, busy.id, { added: { [GPKG]: gpkg[1]! } });
+    await commit(t, busy.id, { diffUpdated: { [GPKG]: [gpkg[2]!, diffs[1]!] } });
+    await commit(t, busy.id, { diffUpdated: { [GPKG]: [gpkg[3]!, diffs[2]!] } });
+    const responses = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        i % 2
+          ? rawDiff(admin, `${GPKG}-diff-v2-v3`, busy.id)
+          : rawDiffByQuery(admin, `${GPKG}-diff-v2-v3`, busy.id),
+      ),
+    );
+    for (const response of responses) {
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.rawPayload.equals(responses[0]!.rawPayload)).toBe(true);
+    }
+    const result = await applied(gpkg[1]!, responses[0]!.rawPayload);
+    expect(rowsOf(result)).toEqual(rowsOf(await fileOf(gpkg[3]!)));
+    const cached = await t.database.db
+      .select()
+      .from(mergedDiffs)
+      .where(eq(mergedDiffs.projectId, busy.id));
+    expect(cached).toHaveLength(1);
+  });
+
   it('releases merged diffs with the project when it is deleted', async () => {
     const gone = await createProject(t, { name: 'gone' });
     // A chain no other project has (merged diffs are blobs: equal chains share one).
