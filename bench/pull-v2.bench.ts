@@ -12,18 +12,17 @@
 // - time of the (warm) v2 pull against downloading the file whole from /v1/project/raw,
 //   measured alternately in the same run (target ≤ 1×); the first, cold pull (merging the 50
 //   diffs) is printed too.
-import { copyFile, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import Database from 'better-sqlite3';
 import { createChangeset } from '../server/src/geodiff/create';
 import { registerSpatialFunctions } from '../server/src/geodiff/st-functions';
-import { startServer, type RunningServer } from '../server/src/main';
+import type { RunningServer } from '../server/src/main';
 import { commitVersion, type CommitFile } from '../server/src/services/versions';
 import { feature, geopackage } from './changeset.bench';
 import { measure, ratioResult, report, type BenchResult } from './harness';
-import { BENCH_ADMIN_PASSWORD, signedInCookie } from './session';
+import { signedInCookie, startBenchServer } from './session';
 
 const FEATURES = 100_000;
 const VERSIONS = 50;
@@ -180,18 +179,7 @@ async function downloadWhole(base: string, cookie: string): Promise<number> {
 }
 
 export async function benchPullV2(): Promise<BenchResult[]> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'waymark-bench-pull-v2-'));
-  const server = await startServer(
-    {
-      DATA_DIR: dataDir,
-      PORT: '18491',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      ADMIN_PASSWORD: BENCH_ADMIN_PASSWORD,
-      GLOBAL_STORAGE: String(10 * 2 ** 30),
-    },
-    { handleSignals: false, exitOnError: false, print: () => {}, distDir: null },
-  );
+  const { server, dataDir, close } = await startBenchServer('pull-v2', 18491);
   try {
     let t = performance.now();
     const built = await buildVersions(server, dataDir);
@@ -228,8 +216,7 @@ export async function benchPullV2(): Promise<BenchResult[]> {
     );
     return [bytesResult, timeResult];
   } finally {
-    await server.close();
-    await rm(dataDir, { recursive: true, force: true });
+    await close();
   }
 }
 
