@@ -16,6 +16,7 @@ import { copyFile, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import Database from 'better-sqlite3';
+import { insertProjectWithInitialVersion } from '../server/src/db/queries/projects';
 import { createChangeset } from '../server/src/geodiff/create';
 import { registerSpatialFunctions } from '../server/src/geodiff/st-functions';
 import type { RunningServer } from '../server/src/main';
@@ -87,16 +88,15 @@ interface Built {
 async function buildVersions(server: RunningServer, dir: string): Promise<Built> {
   const { blobStore } = server.app.ctx;
   const db = server.database.db;
-  const project = await server.database.withClient(async (client) => {
-    const rows = await client.query<{ id: string }>(
-      `INSERT INTO projects (workspace_id, name, creator_id) VALUES (1, 'pull survey', 1) RETURNING id`,
-    );
-    await client.query(
-      `INSERT INTO project_versions (project_id, name, author_id, project_size, changes)
-       VALUES ($1, 0, 1, 0, '{"added":0,"updated":0,"updated_diff":0,"removed":0}')`,
-      [rows[0]!.id],
-    );
-    return rows[0]!;
+  const project = await insertProjectWithInitialVersion(db, {
+    workspaceId: 1,
+    name: 'pull survey',
+    public: false,
+    creatorId: 1,
+    at: new Date(),
+    userAgent: 'bench',
+    ip: null,
+    deviceId: null,
   });
   const put = async (bytes: Buffer): Promise<CommitFile> => {
     const blob = await blobStore.put(Readable.from([bytes]));
