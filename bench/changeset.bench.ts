@@ -18,7 +18,7 @@ const INSERTED = 334;
 const UPDATED = 333;
 const DELETED = 333;
 
-interface Feature {
+export interface Feature {
   id: number;
   name: string;
   height: number;
@@ -26,11 +26,12 @@ interface Feature {
   y: number;
 }
 
-function feature(id: number): Feature {
+export function feature(id: number): Feature {
   return { id, name: `tree ${id}`, height: (id % 400) / 10, x: (id % 1000) / 100, y: id / 10000 };
 }
 
-async function geopackage(dir: string, name: string, features: Feature[]): Promise<string> {
+/** A GeoPackage with one layer `trees` of the features (ogr2ogr); its path. */
+export async function geopackage(dir: string, name: string, features: Feature[]): Promise<string> {
   const source = join(dir, `${name}.geojson`);
   const target = join(dir, `${name}.gpkg`);
   await writeFile(

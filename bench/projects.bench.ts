@@ -7,14 +7,11 @@
 // - a zip download of a 1 GB project streams with flat memory (peak RSS growth < 100 MB) and
 //   costs at most 3× reading the same bytes straight from the blob store.
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { commitVersion, type CommitFile } from '../server/src/services/versions';
-import { startServer, type RunningServer } from '../server/src/main';
+import type { RunningServer } from '../server/src/main';
 import { percentile, ratioResult, report, type BenchResult } from './harness';
-import { BENCH_ADMIN_PASSWORD, signedInCookie } from './session';
+import { signedInCookie, startBenchServer } from './session';
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
 
@@ -153,23 +150,11 @@ async function benchZip(server: RunningServer): Promise<BenchResult[]> {
 }
 
 export async function benchProjects(): Promise<BenchResult[]> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'waymark-bench-projects-'));
-  const server = await startServer(
-    {
-      DATA_DIR: dataDir,
-      PORT: '18451',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      ADMIN_PASSWORD: BENCH_ADMIN_PASSWORD,
-      GLOBAL_STORAGE: String(10 * 2 ** 30),
-    },
-    { handleSignals: false, exitOnError: false, print: () => {}, distDir: null },
-  );
+  const { server, close } = await startBenchServer('projects', 18451);
   try {
     return [...(await benchList(server)), ...(await benchZip(server))];
   } finally {
-    await server.close();
-    await rm(dataDir, { recursive: true, force: true });
+    await close();
   }
 }
 

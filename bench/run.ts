@@ -12,6 +12,7 @@ import { benchBundleSize } from './bundle-size.bench';
 import { benchChangeset } from './changeset.bench';
 import { benchHttp } from './http.bench';
 import { benchProjects } from './projects.bench';
+import { benchPullV2 } from './pull-v2.bench';
 import { benchUploadFinish } from './upload-finish.bench';
 import { report, type BenchResult } from './harness';
 import { renderResults, type BenchRun } from './results';
@@ -24,6 +25,7 @@ const BENCHES: Record<string, () => Promise<BenchResult[]>> = {
   'upload-finish': benchUploadFinish,
   browser: benchBrowser,
   changeset: benchChangeset,
+  'pull-v2': benchPullV2,
   'bundle-size': benchBundleSize,
 };
 

@@ -1,5 +1,8 @@
 // A signed-in admin session for benchmarks that start the real server.
-import type { RunningServer } from '../server/src/main';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer, type RunningServer } from '../server/src/main';
 
 export const BENCH_ADMIN_PASSWORD = 'Bench-Passw0rd!x';
 
@@ -23,4 +26,34 @@ export async function adminSession(
 
 export async function signedInCookie(server: RunningServer): Promise<string> {
   return (await adminSession(server)).cookie;
+}
+
+/**
+ * The real server, quiet, on an embedded database in a fresh data folder (10 GiB of workspace
+ * storage), with the bench admin; `close` stops it and removes the folder.
+ */
+export async function startBenchServer(
+  name: string,
+  port: number,
+): Promise<{ server: RunningServer; dataDir: string; close(): Promise<void> }> {
+  const dataDir = await mkdtemp(join(tmpdir(), `waymark-bench-${name}-`));
+  const server = await startServer(
+    {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      ADMIN_PASSWORD: BENCH_ADMIN_PASSWORD,
+      GLOBAL_STORAGE: String(10 * 2 ** 30),
+    },
+    { handleSignals: false, exitOnError: false, print: () => {}, distDir: null },
+  );
+  return {
+    server,
+    dataDir,
+    async close() {
+      await server.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
 }

@@ -37,6 +37,7 @@ import historyRoutes from './routes/history';
 import instanceRoutes from './routes/instance';
 import projectRoutes from './routes/projects';
 import pushRoutes from './routes/push';
+import pullV2Routes from './routes/pull-v2';
 import pushV2Routes from './routes/push-v2';
 import userRoutes from './routes/users';
 import workspaceRoutes from './routes/workspaces';
@@ -188,6 +189,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   app.register(projectRoutes);
   app.register(pushRoutes);
   app.register(pushV2Routes);
+  app.register(pullV2Routes);
   app.register(diagnosticLogRoutes);
   app.register(downloadRoutes);
   app.register(historyRoutes);

@@ -260,7 +260,7 @@ describe('/config', () => {
     const config = await new PythonClient(t.app).config();
     expect(config.v2_push_enabled).toBe(true);
     expect(config.server_type).toBe('ce');
-    expect(config).not.toHaveProperty('v2_pull_enabled');
+    expect(config.v2_pull_enabled).toBe(true);
     const [major, minor] = String(config.version).split('.');
     for (const gate of ['2023.5', '2024.4', '2025.1', '2025.4', '2025.6', '2025.8']) {
       const [gateMajor, gateMinor] = gate.split('.') as [string, string];

@@ -54,6 +54,7 @@ describe('instance endpoints', () => {
       enable_superadmin_assignment: true,
       diagnostic_logs_url: '',
       v2_push_enabled: true,
+      v2_pull_enabled: true,
       blacklist_dirs: ['.mergin'],
       blacklist_files: ['.DS_Store', '.directory'],
       version: '2026.1.0',

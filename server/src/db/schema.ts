@@ -484,6 +484,30 @@ export const v2Chunks = pgTable(
   (t) => [index('v2_chunks_uploaded_at_idx').on(t.uploadedAt)],
 );
 
+/**
+ * Merged GeoPackage diffs served to v2 pulls (services/pull/merged-diffs.ts): the one diff
+ * that replaces a chain of consecutive diffs of a file, found by `cache_key`, a hash of the
+ * chain's diff blob keys in order, so a chain is merged once. The bytes are an ordinary
+ * blob; purging the project releases it like the project's other blobs.
+ */
+export const mergedDiffs = pgTable(
+  'merged_diffs',
+  {
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    cacheKey: text('cache_key').notNull(),
+    blobKey: text('blob_key')
+      .notNull()
+      .references(() => blobs.key),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.cacheKey] }),
+    index('merged_diffs_blob_idx').on(t.blobKey),
+  ],
+);
+
 /** Bookkeeping for scheduled jobs that must run once across all instances. */
 export const jobRuns = pgTable('job_runs', {
   name: text('name').primaryKey(),

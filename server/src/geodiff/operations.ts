@@ -1,24 +1,28 @@
 /**
  * The file-level geodiff operations the server runs (in a worker thread, see thread.ts):
- * applying a diff file to a copy of a stored file, creating the diff between two files, and
- * reading a diff file as row-level history entries.
+ * applying a diff file to a copy of a stored file, creating the diff between two files,
+ * reading a diff file as row-level history entries, and merging consecutive diff files into
+ * one (concat.ts).
  */
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import Database from 'better-sqlite3';
 import { ChangesetConflictError, applyChangeset } from './apply';
+import { concatChangesets } from './concat';
 import { CannotDiffError, createChangeset } from './create';
 import { changesetEntries } from './entries';
-import { ChangesetFormatError, readChangeset } from './format';
+import { ChangesetFormatError, readChangeset, writeChangeset } from './format';
 
 export type GeodiffRequest =
   | { kind: 'apply'; base: string; diff: string; output: string }
   | { kind: 'create'; oldFile: string; newFile: string; output: string }
-  | { kind: 'entries'; file: string; diff: string; maxEntries: number };
+  | { kind: 'entries'; file: string; diff: string; maxEntries: number }
+  | { kind: 'concat'; diffs: string[]; output: string };
 
 export type GeodiffResult =
   | { kind: 'apply' }
   | { kind: 'create'; size: number }
-  | { kind: 'entries'; summary: unknown; changesJson: string; truncated: boolean };
+  | { kind: 'entries'; summary: unknown; changesJson: string; truncated: boolean }
+  | { kind: 'concat'; size: number; unsupported: number };
 
 /** Errors that mean "refused", carried across the thread by name. */
 export const REFUSALS = {
@@ -47,6 +51,14 @@ export async function runGeodiff(request: GeodiffRequest): Promise<GeodiffResult
       const bytes = createChangeset(request.oldFile, request.newFile);
       await writeFile(request.output, bytes);
       return { kind: 'create', size: bytes.length };
+    }
+    case 'concat': {
+      const changesets = [];
+      for (const diff of request.diffs) changesets.push(readChangeset(await readFile(diff)));
+      const { changeset, unsupported } = concatChangesets(changesets);
+      const bytes = writeChangeset(changeset);
+      await writeFile(request.output, bytes);
+      return { kind: 'concat', size: bytes.length, unsupported };
     }
     case 'entries': {
       const changeset = readChangeset(await readFile(request.diff));

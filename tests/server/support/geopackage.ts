@@ -109,3 +109,17 @@ export function pointFeatures(count: number, from = 1): Feature[] {
     };
   });
 }
+
+/** The rows of `table` in the SQLite file, by first column, blobs as hex: for row-for-row checks. */
+export function tableRows(file: string, table: string): unknown[][] {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db
+      .prepare(`SELECT * FROM "${table.replace(/"/g, '""')}" ORDER BY 1`)
+      .raw(true)
+      .all()
+      .map((row) => (row as unknown[]).map((v) => (Buffer.isBuffer(v) ? v.toString('hex') : v)));
+  } finally {
+    db.close();
+  }
+}

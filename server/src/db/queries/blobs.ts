@@ -1,7 +1,7 @@
 /** SQL for blob garbage collection and for purging projects scheduled for deletion. */
 import { and, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../database';
-import { blobs, fileHistory, projectFiles, projects } from '../schema';
+import { blobs, fileHistory, mergedDiffs, projectFiles, projects } from '../schema';
 
 /** Projects scheduled for deletion before `before`, oldest first. */
 export async function listProjectsRemovedBefore(
@@ -18,7 +18,7 @@ export async function listProjectsRemovedBefore(
   return rows.map((row) => row.id);
 }
 
-/** Every blob key the projects' files, history and diffs reference. */
+/** Every blob key the projects' files, history, diffs and merged diffs reference. */
 export async function blobKeysOfProjects(db: Executor, projectIds: string[]): Promise<string[]> {
   if (projectIds.length === 0) return [];
   const keys = new Set<string>();
@@ -34,7 +34,11 @@ export async function blobKeysOfProjects(db: Executor, projectIds: string[]): Pr
     .selectDistinct({ key: projectFiles.blobKey })
     .from(projectFiles)
     .where(inArray(projectFiles.projectId, projectIds));
-  for (const row of [...history, ...diffs, ...current]) if (row.key) keys.add(row.key);
+  const merged = await db
+    .selectDistinct({ key: mergedDiffs.blobKey })
+    .from(mergedDiffs)
+    .where(inArray(mergedDiffs.projectId, projectIds));
+  for (const row of [...history, ...diffs, ...current, ...merged]) if (row.key) keys.add(row.key);
   return [...keys];
 }
 
@@ -57,6 +61,7 @@ export async function deleteUnreferencedBlobs(db: Executor, keys: string[]): Pro
           sql`not exists (select 1 from ${fileHistory} where ${fileHistory.blobKey} = ${blobs.key})`,
           sql`not exists (select 1 from ${projectFiles} where ${projectFiles.blobKey} = ${blobs.key})`,
           sql`not exists (select 1 from ${fileHistory} where ${fileHistory.diff} is not null and ${fileHistory.diff} ->> 'blob_key' = ${blobs.key})`,
+          sql`not exists (select 1 from ${mergedDiffs} where ${mergedDiffs.blobKey} = ${blobs.key})`,
         ),
       )
       .returning({ key: blobs.key });

@@ -76,7 +76,7 @@ export interface FileChangeRow {
   diff: StoredDiff | null;
 }
 
-const changeColumns = {
+export const changeColumns = {
   path: fileHistory.path,
   versionName: fileHistory.versionName,
   change: fileHistory.change,
