@@ -18,7 +18,7 @@ import type { Database } from './db/database';
 import { ReadCache } from './db/read-cache';
 import { createMailer, type Mailer } from './email';
 import { HttpProblem } from './errors';
-import { Scheduler, type Job } from './jobs/scheduler';
+import { defaultJobs, Scheduler, type Job } from './jobs/scheduler';
 import authPlugin, { signedIn } from './plugins/auth';
 import { changesetWorkIdle } from './services/changesets';
 import csrfPlugin from './plugins/csrf';
@@ -140,7 +140,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   };
   app.decorate('ctx', ctx);
   // Polling starts in main.ts (tests run due jobs themselves); closing the app stops it.
-  const scheduler = new Scheduler(ctx, options.jobs);
+  const scheduler = new Scheduler(ctx, options.jobs ?? defaultJobs());
   app.decorate('scheduler', scheduler);
   app.addHook('onClose', async () => scheduler.stop());
   // Changesets computing in the background finish before the database closes.
