@@ -14,7 +14,7 @@ import {
   IdParamsSchema,
   NamespaceParamsSchema,
   NamespaceProjectParamsSchema,
-  ProblemSchema,
+  problems,
 } from '../schemas/common';
 import {
   AcceptBodySchema,
@@ -43,8 +43,7 @@ const accessRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: AccessRequestListQuerySchema,
         response: {
           200: AccessRequestListSchema,
-          400: ProblemSchema,
-          404: ProblemSchema,
+          ...problems(400, 404),
         },
       },
     },
@@ -59,9 +58,7 @@ const accessRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: AccessRequestListQuerySchema,
         response: {
           200: AccessRequestListSchema,
-          400: ProblemSchema,
-          403: ProblemSchema,
-          404: ProblemSchema,
+          ...problems(400, 403, 404),
         },
       },
     },
@@ -81,8 +78,7 @@ const accessRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: NamespaceProjectParamsSchema,
         response: {
           200: EmptySchema,
-          404: ProblemSchema,
-          409: ProblemSchema,
+          ...problems(404, 409),
         },
       },
     },
@@ -106,10 +102,7 @@ const accessRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: {
           200: EmptySchema,
           400: FormOrProblemSchema,
-          403: ProblemSchema,
-          404: ProblemSchema,
-          409: ProblemSchema,
-          415: ProblemSchema,
+          ...problems(403, 404, 409, 415),
         },
       },
     },
@@ -131,8 +124,7 @@ const accessRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: IdParamsSchema,
         response: {
           200: EmptySchema,
-          403: ProblemSchema,
-          404: ProblemSchema,
+          ...problems(403, 404),
         },
       },
     },

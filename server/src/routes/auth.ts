@@ -25,6 +25,7 @@ import {
   FormErrorSchema,
   FormOrProblemSchema,
   ProblemSchema,
+  problems,
 } from '../schemas/common';
 import {
   ChangePasswordBodySchema,
@@ -52,8 +53,7 @@ export const publicAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
           200: EmptySchema,
           400: ProblemSchema,
           401: FormOrProblemSchema,
-          415: ProblemSchema,
-          429: ProblemSchema,
+          ...problems(415, 429),
         },
       },
     },
@@ -85,10 +85,7 @@ export const publicAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: TokenLoginBodySchema,
         response: {
           200: TokenLoginSchema,
-          400: ProblemSchema,
-          401: ProblemSchema,
-          415: ProblemSchema,
-          429: ProblemSchema,
+          ...problems(400, 401, 415, 429),
         },
       },
     },
@@ -129,9 +126,7 @@ export const publicAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: {
           200: EmptySchema,
           400: FormOrProblemSchema,
-          403: ProblemSchema,
-          404: ProblemSchema,
-          415: ProblemSchema,
+          ...problems(403, 404, 415),
         },
       },
     },
@@ -146,7 +141,7 @@ export const publicAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         params: TokenParamsSchema,
-        response: { 200: EmptySchema, 400: ProblemSchema, 403: ProblemSchema, 404: ProblemSchema },
+        response: { 200: EmptySchema, ...problems(400, 403, 404) },
       },
     },
     async (request, reply) => {

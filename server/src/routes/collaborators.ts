@@ -12,7 +12,7 @@ import {
   searchUsers,
   updateCollaborator,
 } from '../services/collaborators';
-import { EmptySchema, IdParamsSchema, ProblemSchema } from '../schemas/common';
+import { EmptySchema, IdParamsSchema, ProblemSchema, problems } from '../schemas/common';
 import {
   AccessChangeBodySchema,
   AddCollaboratorBodySchema,
@@ -25,11 +25,7 @@ import {
 } from '../schemas/collaborators';
 
 /** The answers every v2 collaborator call may give besides its success. */
-const collaboratorErrors = {
-  400: ProblemSchema,
-  403: ProblemSchema,
-  404: ProblemSchema,
-};
+const collaboratorErrors = problems(400, 403, 404);
 
 /** Registered in a signed-in scope (app.ts). */
 const collaboratorRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -42,9 +38,7 @@ const collaboratorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: UserSearchQuerySchema,
         response: {
           200: UserSearchResultListSchema,
-          400: ProblemSchema,
-          403: ProblemSchema,
-          404: ProblemSchema,
+          ...problems(400, 403, 404),
         },
       },
     },
@@ -58,8 +52,7 @@ const collaboratorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: IdParamsSchema,
         response: {
           200: MemberListSchema,
-          403: ProblemSchema,
-          404: ProblemSchema,
+          ...problems(403, 404),
         },
       },
     },
@@ -74,10 +67,7 @@ const collaboratorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: AccessChangeBodySchema,
         response: {
           200: MemberListSchema,
-          400: ProblemSchema,
-          403: ProblemSchema,
-          404: ProblemSchema,
-          415: ProblemSchema,
+          ...problems(400, 403, 404, 415),
         },
       },
     },
@@ -104,8 +94,7 @@ const collaboratorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: {
           201: MemberSchema,
           ...collaboratorErrors,
-          409: ProblemSchema,
-          415: ProblemSchema,
+          ...problems(409, 415),
         },
       },
     },

@@ -14,11 +14,7 @@ import { parseRange } from '../lib/http-range';
 import { attachmentDisposition } from '../lib/paths';
 import { zipStream } from '../lib/zip';
 import { prepareProjectArchive, prepareRawDownload } from '../services/downloads';
-import {
-  NamespaceNameParamsSchema,
-  ProblemSchema,
-  type NamespaceNameParams,
-} from '../schemas/common';
+import { NamespaceNameParamsSchema, type NamespaceNameParams, problems } from '../schemas/common';
 import {
   ArchiveQuerySchema,
   RawQuerySchema,
@@ -60,10 +56,7 @@ const downloadRoutes: FastifyPluginAsync = async (app) => {
         params: NamespaceNameParamsSchema,
         querystring: RawQuerySchema,
         response: {
-          400: ProblemSchema,
-          403: ProblemSchema,
-          404: ProblemSchema,
-          416: ProblemSchema,
+          ...problems(400, 403, 404, 416),
         },
       },
     },
@@ -127,7 +120,7 @@ const downloadRoutes: FastifyPluginAsync = async (app) => {
       schema: {
         params: NamespaceNameParamsSchema,
         querystring: ArchiveQuerySchema,
-        response: { 400: ProblemSchema, 403: ProblemSchema, 404: ProblemSchema },
+        response: problems(400, 403, 404),
       },
     },
     async (request, reply) => {

@@ -4,6 +4,7 @@
  * and a file's row-level changeset in a version. Version downloads are in routes/downloads.ts.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import { sendJson } from '../plugins/errors';
 import {
   CHANGES_PENDING,
@@ -12,7 +13,7 @@ import {
   getVersion,
   listVersions,
 } from '../services/history';
-import { NamespaceNameParamsSchema, ProblemSchema } from '../schemas/common';
+import { NamespaceNameParamsSchema, ProblemSchema, problems } from '../schemas/common';
 import {
   ChangesetPendingSchema,
   FileHistorySchema,
@@ -24,7 +25,7 @@ import {
   VersionNameParamsSchema,
 } from '../schemas/history';
 
-const errors = { 400: ProblemSchema, 403: ProblemSchema, 404: ProblemSchema };
+const errors = problems(400, 403, 404);
 
 const historyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
@@ -129,10 +130,8 @@ const historyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         });
       }
       // Stored as JSON text already: sent as it is (no 200 schema, nothing to serialise).
-      return reply
-        .code(200)
-        .header('content-type', 'application/json')
-        .send(answer.json as never);
+      const stored: FastifyReply = reply;
+      return stored.code(200).header('content-type', 'application/json').send(answer.json);
     },
   );
 };

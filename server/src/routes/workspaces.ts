@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { notFound } from '../errors';
 import { currentUser } from '../plugins/auth';
 import { getUserWorkspace, listUserWorkspaces } from '../services/workspaces';
-import { IdParamsSchema, ProblemSchema } from '../schemas/common';
+import { IdParamsSchema, problems } from '../schemas/common';
 import { WorkspaceListSchema, WorkspaceSchema } from '../schemas/workspaces';
 
 /** Registered in a signed-in scope (app.ts). */
@@ -19,7 +19,7 @@ const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         params: IdParamsSchema,
-        response: { 200: WorkspaceSchema, 403: ProblemSchema, 404: ProblemSchema },
+        response: { 200: WorkspaceSchema, ...problems(403, 404) },
       },
     },
     async (request) => {

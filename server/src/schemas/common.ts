@@ -57,6 +57,16 @@ export const ProblemSchema = Type.Object({
 });
 export type Problem = Static<typeof ProblemSchema>;
 
+/** The Problem answers of a route, by status: `response: { 200: X, ...problems(403, 404) }`. */
+export function problems<const C extends readonly number[]>(
+  ...codes: C
+): Record<C[number], typeof ProblemSchema> {
+  return Object.fromEntries(codes.map((code) => [code, ProblemSchema])) as Record<
+    C[number],
+    typeof ProblemSchema
+  >;
+}
+
 /** The reference's 401 body: a JSON string. */
 export const AuthErrorSchema = Type.String();
 
