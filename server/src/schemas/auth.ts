@@ -51,6 +51,7 @@ export type ProfileBody = Static<typeof ProfileBodySchema>;
 
 /** Routes of emailed links (`/…/:token`). */
 export const TokenParamsSchema = Type.Object({ token: Type.String() });
+export type TokenParams = Static<typeof TokenParamsSchema>;
 
 /** GET /app/auth/refresh/csrf. */
 export const CsrfSchema = Type.Object({ csrf: Type.String() });

@@ -21,12 +21,14 @@ export const MemberSchema = Type.Object({
 export type Member = Static<typeof MemberSchema>;
 
 export const MemberListSchema = Type.Array(MemberSchema);
+export type MemberList = Static<typeof MemberListSchema>;
 
 /** Roles the v2 collaborator calls take (`editor` is the reference's writer). */
 export const CollaboratorRoleSchema = StringEnum(['owner', 'writer', 'editor', 'reader']);
 export type CollaboratorRole = Static<typeof CollaboratorRoleSchema>;
 
 export const CollaboratorParamsSchema = Type.Object({ id: Type.String(), user_id: Type.String() });
+export type CollaboratorParams = Static<typeof CollaboratorParamsSchema>;
 
 /** Body of PATCH /app/project/{id}/access: one user's role (`none` removes), or the flag. */
 export const AccessChangeBodySchema = Type.Object({
@@ -45,6 +47,7 @@ export type AddCollaboratorBody = Static<typeof AddCollaboratorBodySchema>;
 
 /** Body of PATCH /v2/projects/{id}/collaborators/{user_id}. */
 export const CollaboratorRoleBodySchema = Type.Object({ role: CollaboratorRoleSchema });
+export type CollaboratorRoleBody = Static<typeof CollaboratorRoleBodySchema>;
 
 /** Query of GET /app/auth/user/search. */
 export const UserSearchQuerySchema = Type.Object({
@@ -65,3 +68,4 @@ export const UserSearchResultSchema = Type.Object({
 export type UserSearchResult = Static<typeof UserSearchResultSchema>;
 
 export const UserSearchResultListSchema = Type.Array(UserSearchResultSchema);
+export type UserSearchResultList = Static<typeof UserSearchResultListSchema>;

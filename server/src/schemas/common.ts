@@ -69,6 +69,7 @@ export function problems<const C extends readonly number[]>(
 
 /** The reference's 401 body: a JSON string. */
 export const AuthErrorSchema = Type.String();
+export type AuthError = Static<typeof AuthErrorSchema>;
 
 /** Field → messages. */
 export const FormErrorSchema = StringMap(Type.Array(Type.String()));
@@ -76,15 +77,19 @@ export type FormErrors = Static<typeof FormErrorSchema>;
 
 /** A 400/404 that is either form errors or a problem. */
 export const FormOrProblemSchema = Type.Union([FormErrorSchema, ProblemSchema]);
+export type FormOrProblem = Static<typeof FormOrProblemSchema>;
 
 /** An answer without a body (`reply.send()`). */
 export const EmptySchema = Type.Unsafe<undefined>({ type: 'null' });
 
 export const StringListSchema = Type.Array(Type.String());
+export type StringList = Static<typeof StringListSchema>;
 export const IntegerListSchema = Type.Array(Type.Integer());
+export type IntegerList = Static<typeof IntegerListSchema>;
 
 /** Key → count (e.g. chunk id → how many times the server wrote it). */
 export const CountMapSchema = StringMap(Type.Integer());
+export type CountMap = Static<typeof CountMapSchema>;
 
 /** Path parameters of routes addressed by an id (`/…/:id`). */
 export const IdParamsSchema = Type.Object({ id: Type.String() });
@@ -102,8 +107,10 @@ export const NamespaceProjectParamsSchema = Type.Object({
   namespace: Type.String(),
   project: Type.String(),
 });
+export type NamespaceProjectParams = Static<typeof NamespaceProjectParamsSchema>;
 
 export const NamespaceParamsSchema = Type.Object({ namespace: Type.String() });
+export type NamespaceParams = Static<typeof NamespaceParamsSchema>;
 
 export const WORKSPACE_ROLES = ['guest', 'reader', 'writer', 'admin', 'owner'] as const;
 export const WorkspaceRoleSchema = StringEnum(WORKSPACE_ROLES);
@@ -121,6 +128,8 @@ export const pageQueryProperties = {
 
 /** `vN` (or empty: the latest), as the reference's schema allows. */
 export const VersionParamSchema = Type.String({ pattern: '^$|^v\\d+$' });
+export type VersionParam = Static<typeof VersionParamSchema>;
 
 /** Version names in paths: `vN` (anything else is a 400, as in the reference). */
 export const VersionNameSchema = Type.String({ pattern: '^v\\d+$' });
+export type VersionName = Static<typeof VersionNameSchema>;

@@ -47,6 +47,7 @@ export const HistoryDiffSchema = Type.Object({
   size: Type.Integer(),
   checksum: Type.String(),
 });
+export type HistoryDiff = Static<typeof HistoryDiffSchema>;
 
 /** One file's change in a version. */
 export const FileChangeSchema = Type.Object({
@@ -87,6 +88,7 @@ export const VersionListQuerySchema = Type.Object({
   per_page: Type.Integer(),
   descending: Type.Optional(Type.Boolean()),
 });
+export type VersionListQuery = Static<typeof VersionListQuerySchema>;
 
 const fileChangeList = Type.Array(FileChangeSchema);
 
@@ -116,10 +118,13 @@ export const ChangesetPendingSchema = Type.Object({
 export type ChangesetPending = Static<typeof ChangesetPendingSchema>;
 
 export const PathQuerySchema = Type.Object({ path: Type.String() });
+export type PathQuery = Static<typeof PathQuerySchema>;
 
 export const VersionIdParamsSchema = Type.Object({ id: Type.String(), version: VersionNameSchema });
+export type VersionIdParams = Static<typeof VersionIdParamsSchema>;
 
 export const VersionNameParamsSchema = Type.Object({
   ...NamespaceNameParamsSchema.properties,
   version: VersionNameSchema,
 });
+export type VersionNameParams = Static<typeof VersionNameParamsSchema>;

@@ -89,6 +89,7 @@ export type ProjectListQuery = Static<typeof ProjectListQuerySchema>;
 
 /** Body of POST /v1/project/by_names: `namespace/name` strings. */
 export const ByNamesBodySchema = Type.Object({ projects: StringListSchema });
+export type ByNamesBody = Static<typeof ByNamesBodySchema>;
 
 /** Answer of by_names: each name → the project, or the error it gave. */
 export const ByNamesSchema = StringMap(
@@ -184,6 +185,7 @@ export const AccessSettingsSchema = Type.Partial(ProjectAccessSchema);
 export type AccessSettings = Static<typeof AccessSettingsSchema>;
 
 export const AccessSettingsBodySchema = Type.Object({ access: AccessSettingsSchema });
+export type AccessSettingsBody = Static<typeof AccessSettingsBodySchema>;
 
 /** Body of POST /v1/project/clone/{namespace}/{project}: target workspace and name. */
 export const CloneBodySchema = Type.Object({
@@ -194,6 +196,7 @@ export type CloneBody = Static<typeof CloneBodySchema>;
 
 /** Body of PATCH /v2/projects/{id}. */
 export const RenameBodySchema = Type.Object({ name: Type.String() });
+export type RenameBody = Static<typeof RenameBodySchema>;
 
 /** Body of PATCH /app/project/{id}/public. */
 export const VisibilityBodySchema = Type.Object({ public: Type.Optional(Type.Boolean()) });
@@ -208,6 +211,7 @@ export const TemplateSchema = Type.Object({
 });
 export type Template = Static<typeof TemplateSchema>;
 export const TemplateListSchema = Type.Array(TemplateSchema);
+export type TemplateList = Static<typeof TemplateListSchema>;
 
 /** The v2 project object (api-reference A.10), `files` included when asked for. */
 export const ProjectV2Schema = Type.Object({
@@ -237,3 +241,4 @@ export type ProjectV2 = Static<typeof ProjectV2Schema>;
 export const ProjectV2QuerySchema = Type.Object({
   files_at_version: Type.Optional(Type.String({ pattern: '^v\\d+$' })),
 });
+export type ProjectV2Query = Static<typeof ProjectV2QuerySchema>;

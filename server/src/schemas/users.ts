@@ -38,3 +38,4 @@ export type LegacyUserInfo = Static<typeof LegacyUserInfoSchema>;
 
 /** Path parameters of GET /v1/user/{username}. */
 export const UsernameParamsSchema = Type.Object({ username: Type.String({ maxLength: 255 }) });
+export type UsernameParams = Static<typeof UsernameParamsSchema>;

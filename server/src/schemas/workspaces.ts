@@ -15,3 +15,4 @@ export type Workspace = Static<typeof WorkspaceSchema>;
 
 /** GET /v1/workspaces. */
 export const WorkspaceListSchema = Type.Array(WorkspaceSchema);
+export type WorkspaceList = Static<typeof WorkspaceListSchema>;
