@@ -50,4 +50,23 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
+  // The wire contract (server/src/schemas/): the web app imports these files' types, so they
+  // import only TypeBox and each other (no Node, Fastify or server code).
+  {
+    files: ['server/src/schemas/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!@sinclair/typebox$|\\./[\\w.-]+$)',
+              message:
+                'The contract (server/src/schemas/) imports only @sinclair/typebox and its own files.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

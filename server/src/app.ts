@@ -18,8 +18,8 @@ import type { Database } from './db/database';
 import { ReadCache } from './db/read-cache';
 import { createMailer, type Mailer } from './email';
 import { HttpProblem } from './errors';
-import { Scheduler, type Job } from './jobs/scheduler';
-import authPlugin from './plugins/auth';
+import { defaultJobs, Scheduler, type Job } from './jobs/scheduler';
+import authPlugin, { signedIn } from './plugins/auth';
 import { changesetWorkIdle } from './services/changesets';
 import csrfPlugin from './plugins/csrf';
 import errorsPlugin, { isApiPath, sendProblem } from './plugins/errors';
@@ -29,13 +29,13 @@ import inputGuardPlugin from './plugins/input-guard';
 import securityHeadersPlugin, { applySecurityHeaders } from './plugins/security-headers';
 import { registerStaticFiles } from './plugins/static-files';
 import accessRequestRoutes from './routes/access-requests';
-import authRoutes from './routes/auth';
+import { authRoutes, publicAuthRoutes } from './routes/auth';
 import collaboratorRoutes from './routes/collaborators';
 import diagnosticLogRoutes from './routes/diagnostic-logs';
 import downloadRoutes from './routes/downloads';
 import historyRoutes from './routes/history';
 import instanceRoutes from './routes/instance';
-import projectRoutes from './routes/projects';
+import { projectRoutes, publicProjectRoutes } from './routes/projects';
 import pushRoutes from './routes/push';
 import pullV2Routes from './routes/pull-v2';
 import pushV2Routes from './routes/push-v2';
@@ -141,7 +141,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   };
   app.decorate('ctx', ctx);
   // Polling starts in main.ts (tests run due jobs themselves); closing the app stops it.
-  const scheduler = new Scheduler(ctx, options.jobs);
+  const scheduler = new Scheduler(ctx, options.jobs ?? defaultJobs());
   app.decorate('scheduler', scheduler);
   app.addHook('onClose', async () => scheduler.stop());
   // Changesets computing in the background finish before the database closes.
@@ -182,19 +182,28 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   app.register(maintenancePlugin);
   app.register(authPlugin);
 
+  // Anyone may call these (what an anonymous caller may read is the services' check).
   app.register(instanceRoutes);
-  app.register(authRoutes);
-  app.register(userRoutes);
-  app.register(workspaceRoutes);
-  app.register(projectRoutes);
+  app.register(publicAuthRoutes);
+  app.register(publicProjectRoutes);
+  app.register(historyRoutes);
+  app.register(downloadRoutes);
+  app.register(diagnosticLogRoutes);
+  // A signed-in user only: one requireLogin for the whole scope (plugins/auth.ts).
+  app.register(
+    signedIn(
+      authRoutes,
+      userRoutes,
+      workspaceRoutes,
+      projectRoutes,
+      accessRequestRoutes,
+      collaboratorRoutes,
+    ),
+  );
+  // The push protocol (v1 and v2) declares its sign-in per route.
   app.register(pushRoutes);
   app.register(pushV2Routes);
   app.register(pullV2Routes);
-  app.register(diagnosticLogRoutes);
-  app.register(downloadRoutes);
-  app.register(historyRoutes);
-  app.register(accessRequestRoutes);
-  app.register(collaboratorRoutes);
 
   const staticFiles = registerStaticFiles(
     app,

@@ -3,7 +3,6 @@ import type { Config } from './config';
 import type { Database } from './db/database';
 import type { ReadCache } from './db/read-cache';
 import type { Mailer } from './email';
-import type { Scheduler } from './jobs/scheduler';
 import type { RouteIndex } from './plugins/route-index';
 import type { BlobStore } from './storage/blob-store';
 
@@ -22,11 +21,28 @@ export interface AppContext {
   readonly readCache: ReadCache;
 }
 
+/** How one run of a periodic job went (skipped: not due, or claimed by another instance). */
+export type JobOutcome = 'ran' | 'skipped' | 'failed';
+
+/**
+ * The periodic jobs of the server (jobs/scheduler.ts implements it; the app is composed
+ * with its jobs in app.ts). Declared here so the context needs no import of the jobs, whose
+ * services import this file.
+ */
+export interface JobScheduler {
+  /** Runs every job that is due and not claimed elsewhere; one pass at a time. */
+  runDue(): Promise<Record<string, JobOutcome>>;
+  /** Polls for due jobs every `pollMs`. */
+  start(pollMs?: number): void;
+  /** Stops polling and waits for a running pass. */
+  stop(): Promise<void>;
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
     /** Periodic jobs (started by main.ts). */
-    scheduler: Scheduler;
+    scheduler: JobScheduler;
     /** The route table (every registered method and path). */
     routeIndex: RouteIndex;
   }

@@ -1,20 +1,22 @@
 /** GET /config: instance configuration (documentation address, global roles...). */
 import { queryOptions } from '@tanstack/react-query';
+import type { InstanceConfig } from '@contract/instance';
 import { api } from '@/api';
 
-export interface ConfigData {
-  docs_url: string;
-  global_read: boolean;
-  global_write: boolean;
-  global_admin: boolean;
-  server_type?: string;
-  version?: string;
-  user_self_registration?: boolean;
-  /** Community chat address for the help menu (optional; the entry is disabled without it). */
-  community_url?: string;
-  blacklist_dirs?: string[];
-  blacklist_files?: string[];
-}
+/** What the app reads of GET /config (an older server may leave keys out). */
+export type ConfigData = Pick<
+  InstanceConfig,
+  'docs_url' | 'global_read' | 'global_write' | 'global_admin'
+> &
+  Partial<
+    Pick<
+      InstanceConfig,
+      'server_type' | 'version' | 'user_self_registration' | 'blacklist_dirs' | 'blacklist_files'
+    >
+  > & {
+    /** Community chat address for the help menu (optional; the entry is disabled without it). */
+    community_url?: string;
+  };
 
 export const CONFIG_FALLBACK = 'Failed to fetch config data.';
 

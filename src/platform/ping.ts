@@ -1,13 +1,11 @@
 /** GET /ping: server status; its `maintenance` flag switches the client's read-only guard. */
 import { queryOptions } from '@tanstack/react-query';
+import type { Ping } from '@contract/instance';
 import { api } from '@/api';
 
-export interface PingData {
-  maintenance: boolean;
-  version?: string;
-  blacklist_dirs?: string[];
-  blacklist_files?: string[];
-}
+/** What the app reads of GET /ping (an older server may leave keys out). */
+export type PingData = Pick<Ping, 'maintenance'> &
+  Partial<Pick<Ping, 'version' | 'blacklist_dirs' | 'blacklist_files'>>;
 
 export const PING_FALLBACK = 'Failed to fetch ping data.';
 

@@ -4,10 +4,12 @@
  * runs it; the claim is a lease, so a job whose instance died is taken over once the lease
  * runs out. A failed run is logged and tried again at the next poll.
  *
- * buildApp creates the scheduler without timers (tests call runDue with their clock);
- * main.ts starts polling.
+ * buildApp composes the scheduler with defaultJobs() (or the jobs it is given) and without
+ * timers (tests call runDue with their clock); main.ts starts polling. The context knows the
+ * scheduler only by its interface (context.ts JobScheduler), so services importing the
+ * context do not import the jobs.
  */
-import type { AppContext } from '../context';
+import type { AppContext, JobOutcome, JobScheduler } from '../context';
 import { claimJob, ensureJobRow, finishJob, releaseJob } from '../db/queries/jobs';
 import { COMPUTE_CHANGESETS_JOB, runPendingChangesets } from '../services/changesets';
 import { purgeRemovedProjects } from '../services/purge';
@@ -23,7 +25,7 @@ export interface Job {
   run(ctx: AppContext): Promise<unknown>;
 }
 
-export type JobOutcome = 'ran' | 'skipped' | 'failed';
+export type { JobOutcome };
 
 const HOUR = 3600 * 1000;
 
@@ -55,14 +57,14 @@ export function defaultJobs(): Job[] {
 /** How often a running server looks for due jobs. */
 export const POLL_INTERVAL_MS = 60 * 1000;
 
-export class Scheduler {
+export class Scheduler implements JobScheduler {
   private timer: NodeJS.Timeout | null = null;
   private firstPoll: NodeJS.Timeout | null = null;
   private current: Promise<Record<string, JobOutcome>> | null = null;
 
   constructor(
     private readonly ctx: AppContext,
-    readonly jobs: readonly Job[] = defaultJobs(),
+    readonly jobs: readonly Job[],
   ) {}
 
   /** Runs every job that is due and not claimed elsewhere; one pass at a time. */

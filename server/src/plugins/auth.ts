@@ -2,9 +2,10 @@
  * Loads the signed-in user of each request into `request.auth`: from the session cookie,
  * else from an `Authorization: Bearer` token (desktop and mobile clients, auth/bearer.ts).
  * A valid session cookie wins over the header, as in the reference; an invalid token is
- * an anonymous request. Routes that need a user add `preHandler: requireLogin`.
+ * an anonymous request. Routes that need a user are registered through `signedIn(…)`, which
+ * adds `requireLogin` once for its whole scope.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { bearerTokenOf, bearerUserMatches, readBearerToken } from '../auth/bearer';
 import {
@@ -16,6 +17,7 @@ import {
 import { findUserById } from '../db/queries/users';
 import type { User } from '../db/schema';
 import { authRequired } from '../errors';
+import { AuthErrorSchema } from '../schemas/common';
 
 export interface AuthState {
   user: User | null;
@@ -59,7 +61,25 @@ export async function requireLogin(request: FastifyRequest, _reply: FastifyReply
   if (!request.auth.user) throw authRequired();
 }
 
-/** The signed-in user; only call after requireLogin. */
+/**
+ * A scope for routes that need a signed-in user: `requireLogin` runs before each of their
+ * handlers (after validation, as a route's own preHandler would), and each declares the
+ * reference's 401 answer, a JSON string. Public routes are registered outside it.
+ */
+export function signedIn(...plugins: FastifyPluginAsync[]): FastifyPluginAsync {
+  return async (scope) => {
+    scope.addHook('onRoute', (route) => {
+      route.schema = {
+        ...route.schema,
+        response: { 401: AuthErrorSchema, ...(route.schema?.response as object | undefined) },
+      };
+    });
+    scope.addHook('preHandler', requireLogin);
+    for (const plugin of plugins) await scope.register(plugin);
+  };
+}
+
+/** The signed-in user; only call in a signedIn scope (or after requireLogin). */
 export function currentUser(request: FastifyRequest): User {
   const user = request.auth.user;
   if (!user) throw authRequired();

@@ -1,6 +1,5 @@
 /** Project access requests (api-reference A.7): the lists, creating, accepting, removing. */
-import type { FastifyPluginAsync } from 'fastify';
-import { requireLogin } from '../plugins/auth';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   acceptAccessRequest,
   createAccessRequest,
@@ -10,52 +9,19 @@ import {
   type AccessRequestListQuery,
 } from '../services/access-requests';
 import {
-  idParams,
-  authErrorSchema,
-  emptySchema,
-  formOrProblemSchema,
-  pageQueryProperties,
-  problemSchema,
-} from './schemas';
-
-const listQuery = {
-  type: 'object',
-  required: ['page', 'per_page'],
-  properties: {
-    ...pageQueryProperties,
-    order_params: { type: 'string' },
-    project_name: { type: 'string' },
-  },
-} as const;
-
-interface ListQuery {
-  page: number;
-  per_page: number;
-  order_params?: string;
-  project_name?: string;
-}
-
-const listResponse = {
-  type: 'object',
-  required: ['items', 'count'],
-  properties: {
-    items: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          id: { type: 'integer' },
-          requested_by: { type: 'string' },
-          project_name: { type: 'string' },
-          namespace: { type: 'string' },
-          expire: { type: 'string' },
-          status: { type: 'string', enum: ['pending', 'expired'] },
-        },
-      },
-    },
-    count: { type: 'integer' },
-  },
-} as const;
+  EmptySchema,
+  FormOrProblemSchema,
+  IdParamsSchema,
+  NamespaceParamsSchema,
+  NamespaceProjectParamsSchema,
+  problems,
+} from '../schemas/common';
+import {
+  AcceptBodySchema,
+  AccessRequestListQuerySchema,
+  AccessRequestListSchema,
+  type AccessRequestListQuery as ListQuery,
+} from '../schemas/access-requests';
 
 function toQuery(q: ListQuery): AccessRequestListQuery {
   return {
@@ -66,43 +32,33 @@ function toQuery(q: ListQuery): AccessRequestListQuery {
   };
 }
 
-const accessRequestRoutes: FastifyPluginAsync = async (app) => {
+/** Registered in a signed-in scope (app.ts). */
+const accessRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
 
-  app.get<{ Querystring: ListQuery }>(
+  app.get(
     '/app/project/access-requests',
     {
-      preHandler: requireLogin,
       schema: {
-        querystring: listQuery,
+        querystring: AccessRequestListQuerySchema,
         response: {
-          200: listResponse,
-          400: problemSchema,
-          401: authErrorSchema,
-          404: problemSchema,
+          200: AccessRequestListSchema,
+          ...problems(400, 404),
         },
       },
     },
     async (request) => listOwnAccessRequests(ctx, request.auth.user, toQuery(request.query)),
   );
 
-  app.get<{ Params: { namespace: string }; Querystring: ListQuery }>(
+  app.get(
     '/app/project/access-request/:namespace',
     {
-      preHandler: requireLogin,
       schema: {
-        params: {
-          type: 'object',
-          required: ['namespace'],
-          properties: { namespace: { type: 'string' } },
-        },
-        querystring: listQuery,
+        params: NamespaceParamsSchema,
+        querystring: AccessRequestListQuerySchema,
         response: {
-          200: listResponse,
-          400: problemSchema,
-          401: authErrorSchema,
-          403: problemSchema,
-          404: problemSchema,
+          200: AccessRequestListSchema,
+          ...problems(400, 403, 404),
         },
       },
     },
@@ -115,21 +71,14 @@ const accessRequestRoutes: FastifyPluginAsync = async (app) => {
       ),
   );
 
-  app.post<{ Params: { namespace: string; project: string } }>(
+  app.post(
     '/app/project/access-request/:namespace/:project',
     {
-      preHandler: requireLogin,
       schema: {
-        params: {
-          type: 'object',
-          required: ['namespace', 'project'],
-          properties: { namespace: { type: 'string' }, project: { type: 'string' } },
-        },
+        params: NamespaceProjectParamsSchema,
         response: {
-          200: emptySchema,
-          401: authErrorSchema,
-          404: problemSchema,
-          409: problemSchema,
+          200: EmptySchema,
+          ...problems(404, 409),
         },
       },
     },
@@ -144,21 +93,16 @@ const accessRequestRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.post<{ Params: { id: string }; Body: { permissions?: unknown } }>(
+  app.post(
     '/app/project/access-request/accept/:id',
     {
-      preHandler: requireLogin,
       schema: {
-        params: idParams,
-        body: { type: 'object' },
+        params: IdParamsSchema,
+        body: AcceptBodySchema,
         response: {
-          200: emptySchema,
-          400: formOrProblemSchema,
-          401: authErrorSchema,
-          403: problemSchema,
-          404: problemSchema,
-          409: problemSchema,
-          415: problemSchema,
+          200: EmptySchema,
+          400: FormOrProblemSchema,
+          ...problems(403, 404, 409, 415),
         },
       },
     },
@@ -173,17 +117,14 @@ const accessRequestRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.delete<{ Params: { id: string } }>(
+  app.delete(
     '/app/project/access-request/:id',
     {
-      preHandler: requireLogin,
       schema: {
-        params: idParams,
+        params: IdParamsSchema,
         response: {
-          200: emptySchema,
-          401: authErrorSchema,
-          403: problemSchema,
-          404: problemSchema,
+          200: EmptySchema,
+          ...problems(403, 404),
         },
       },
     },

@@ -2,12 +2,12 @@
  * Browser session auth and the account calls under /app/auth (api-reference A.2), and the
  * token login of desktop and mobile clients, POST /v1/auth/login (A.3).
  */
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { createSession, sessionCookieName, sessionCookieOptions } from '../auth/sessions';
 import { limitSignIn } from '../auth/sign-in-limits';
 import { deleteSession } from '../db/queries/sessions';
 import { isMaintenance } from '../maintenance';
-import { clientMeta, deviceIdOf, requireLogin } from '../plugins/auth';
+import { clientMeta, deviceIdOf } from '../plugins/auth';
 import { issueCsrfToken } from '../plugins/csrf';
 import {
   changePassword,
@@ -17,99 +17,43 @@ import {
   resetPassword,
   updateProfile,
 } from '../services/account';
-import { authenticate, signIn, signOut, type LoginInput } from '../services/auth';
+import { authenticate, signIn, signOut } from '../services/auth';
 import { tokenLogin } from '../services/token-auth';
 import {
-  authErrorSchema,
-  emptySchema,
-  formErrorSchema,
-  formOrProblemSchema,
-  problemSchema,
-} from './schemas';
+  AuthErrorSchema,
+  EmptySchema,
+  FormErrorSchema,
+  FormOrProblemSchema,
+  ProblemSchema,
+  problems,
+} from '../schemas/common';
+import {
+  ChangePasswordBodySchema,
+  CsrfSchema,
+  LoginBodySchema,
+  NewPasswordBodySchema,
+  ProfileBodySchema,
+  ResetRequestBodySchema,
+  TokenLoginBodySchema,
+  TokenLoginSchema,
+  TokenParamsSchema,
+} from '../schemas/auth';
 
-const loginBody = {
-  type: 'object',
-  properties: {
-    login: { type: ['string', 'null'] },
-    password: { type: ['string', 'null'] },
-  },
-} as const;
-
-const nullableString = { type: ['string', 'null'] } as const;
-
-const resetRequestBody = {
-  type: 'object',
-  properties: { email: nullableString },
-} as const;
-
-const newPasswordBody = {
-  type: 'object',
-  properties: { password: nullableString, confirm: nullableString },
-} as const;
-
-const changePasswordBody = {
-  type: 'object',
-  properties: { old_password: nullableString, password: nullableString, confirm: nullableString },
-} as const;
-
-const profileBody = {
-  type: 'object',
-  properties: {
-    email: nullableString,
-    first_name: nullableString,
-    last_name: nullableString,
-    receive_notifications: { type: 'boolean' },
-  },
-} as const;
-
-const tokenParams = {
-  type: 'object',
-  required: ['token'],
-  properties: { token: { type: 'string' } },
-} as const;
-
-type Fields = Record<string, unknown>;
-
-const tokenLoginResponse = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer' },
-    username: { type: 'string' },
-    email: nullableString,
-    first_name: nullableString,
-    last_name: nullableString,
-    name: { type: 'string' },
-    receive_notifications: { type: 'boolean' },
-    verified_email: { type: 'boolean' },
-    tier: { type: 'string' },
-    registration_date: { type: 'string' },
-    storage: { type: 'null' },
-    storage_limit: { type: 'null' },
-    disk_usage: { type: 'null' },
-    has_project: { type: 'boolean' },
-    session: {
-      type: 'object',
-      required: ['token', 'expire'],
-      properties: { token: { type: 'string' }, expire: { type: 'string' } },
-    },
-  },
-} as const;
-
-const authRoutes: FastifyPluginAsync = async (app) => {
+/** Sign-in, the token login, password reset and email confirmation: anyone may call them. */
+export const publicAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
   const cookieName = sessionCookieName(ctx.config);
 
-  app.post<{ Body: LoginInput | undefined }>(
+  app.post(
     '/app/auth/login',
     {
       schema: {
-        body: loginBody,
+        body: LoginBodySchema,
         response: {
-          200: { type: 'null' },
-          400: problemSchema,
-          401: { anyOf: [formErrorSchema, problemSchema] },
-          415: problemSchema,
-          429: problemSchema,
+          200: EmptySchema,
+          400: ProblemSchema,
+          401: FormOrProblemSchema,
+          ...problems(415, 429),
         },
       },
     },
@@ -134,17 +78,14 @@ const authRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.post<{ Body: LoginInput }>(
+  app.post(
     '/v1/auth/login',
     {
       schema: {
-        body: { ...loginBody, required: ['login', 'password'] },
+        body: TokenLoginBodySchema,
         response: {
-          200: tokenLoginResponse,
-          400: problemSchema,
-          401: problemSchema,
-          415: problemSchema,
-          429: problemSchema,
+          200: TokenLoginSchema,
+          ...problems(400, 401, 415, 429),
         },
       },
     },
@@ -156,11 +97,69 @@ const authRoutes: FastifyPluginAsync = async (app) => {
       }),
   );
 
+  app.post(
+    '/app/auth/reset-password',
+    {
+      schema: {
+        body: ResetRequestBodySchema,
+        response: {
+          200: EmptySchema,
+          400: FormOrProblemSchema,
+          403: ProblemSchema,
+          404: FormErrorSchema,
+          415: ProblemSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      await requestPasswordReset(ctx, request.body ?? {});
+      return reply.code(200).send();
+    },
+  );
+
+  app.post(
+    '/app/auth/reset-password/:token',
+    {
+      schema: {
+        params: TokenParamsSchema,
+        body: NewPasswordBodySchema,
+        response: {
+          200: EmptySchema,
+          400: FormOrProblemSchema,
+          ...problems(403, 404, 415),
+        },
+      },
+    },
+    async (request, reply) => {
+      await resetPassword(ctx, request.params.token, request.body ?? {});
+      return reply.code(200).send();
+    },
+  );
+
+  app.post(
+    '/app/auth/confirm-email/:token',
+    {
+      schema: {
+        params: TokenParamsSchema,
+        response: { 200: EmptySchema, ...problems(400, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await confirmEmail(ctx, request.params.token);
+      return reply.code(200).send();
+    },
+  );
+};
+
+/** The signed-in user's session and account (registered in a signed-in scope, app.ts). */
+export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const ctx = app.ctx;
+  const cookieName = sessionCookieName(ctx.config);
+
   app.get(
     '/app/auth/logout',
     {
-      preHandler: requireLogin,
-      schema: { response: { 200: { type: 'null' }, 401: authErrorSchema } },
+      schema: { response: { 200: EmptySchema } },
     },
     async (request, reply) => {
       await signOut(ctx, request.auth.sessionIdHash);
@@ -172,70 +171,25 @@ const authRoutes: FastifyPluginAsync = async (app) => {
   app.get(
     '/app/auth/refresh/csrf',
     {
-      preHandler: requireLogin,
       schema: {
         response: {
-          200: { type: 'object', required: ['csrf'], properties: { csrf: { type: 'string' } } },
-          401: authErrorSchema,
+          200: CsrfSchema,
         },
       },
     },
     async (request, reply) => ({ csrf: issueCsrfToken(request, reply) }),
   );
 
-  app.post<{ Body: Fields | undefined }>(
-    '/app/auth/reset-password',
-    {
-      schema: {
-        body: resetRequestBody,
-        response: {
-          200: emptySchema,
-          400: formOrProblemSchema,
-          403: problemSchema,
-          404: formErrorSchema,
-          415: problemSchema,
-        },
-      },
-    },
-    async (request, reply) => {
-      await requestPasswordReset(ctx, request.body ?? {});
-      return reply.code(200).send();
-    },
-  );
-
-  app.post<{ Params: { token: string }; Body: Fields | undefined }>(
-    '/app/auth/reset-password/:token',
-    {
-      schema: {
-        params: tokenParams,
-        body: newPasswordBody,
-        response: {
-          200: emptySchema,
-          400: formOrProblemSchema,
-          403: problemSchema,
-          404: problemSchema,
-          415: problemSchema,
-        },
-      },
-    },
-    async (request, reply) => {
-      await resetPassword(ctx, request.params.token, request.body ?? {});
-      return reply.code(200).send();
-    },
-  );
-
-  app.post<{ Body: Fields | undefined }>(
+  app.post(
     '/app/auth/change-password',
     {
-      preHandler: requireLogin,
       schema: {
-        body: changePasswordBody,
+        body: ChangePasswordBodySchema,
         response: {
-          200: emptySchema,
-          400: formOrProblemSchema,
-          401: authErrorSchema,
-          403: authErrorSchema,
-          415: problemSchema,
+          200: EmptySchema,
+          400: FormOrProblemSchema,
+          403: AuthErrorSchema,
+          415: ProblemSchema,
         },
       },
     },
@@ -260,25 +214,10 @@ const authRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.post<{ Params: { token: string } }>(
-    '/app/auth/confirm-email/:token',
-    {
-      schema: {
-        params: tokenParams,
-        response: { 200: emptySchema, 400: problemSchema, 403: problemSchema, 404: problemSchema },
-      },
-    },
-    async (request, reply) => {
-      await confirmEmail(ctx, request.params.token);
-      return reply.code(200).send();
-    },
-  );
-
   app.get(
     '/app/auth/resend-confirm-email',
     {
-      preHandler: requireLogin,
-      schema: { response: { 200: emptySchema, 401: authErrorSchema, 403: authErrorSchema } },
+      schema: { response: { 200: EmptySchema, 403: AuthErrorSchema } },
     },
     async (request, reply) => {
       await resendConfirmation(ctx, request.auth.user);
@@ -286,18 +225,16 @@ const authRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.post<{ Body: Fields | undefined }>(
+  app.post(
     '/app/auth/user/profile',
     {
-      preHandler: requireLogin,
       schema: {
-        body: profileBody,
+        body: ProfileBodySchema,
         response: {
-          200: emptySchema,
-          400: formOrProblemSchema,
-          401: authErrorSchema,
-          403: authErrorSchema,
-          415: problemSchema,
+          200: EmptySchema,
+          400: FormOrProblemSchema,
+          403: AuthErrorSchema,
+          415: ProblemSchema,
         },
       },
     },
@@ -307,5 +244,3 @@ const authRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 };
-
-export default authRoutes;

@@ -2,8 +2,7 @@
  * Project access one user at a time (GET/PATCH /app/project/{id}/access, and the
  * reference's v2 collaborators) and the share dialog's user search (GET /app/auth/user/search).
  */
-import type { FastifyPluginAsync } from 'fastify';
-import { requireLogin } from '../plugins/auth';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   addCollaborator,
   changeProjectAccess,
@@ -12,177 +11,90 @@ import {
   removeCollaborator,
   searchUsers,
   updateCollaborator,
-  type AccessChange,
-  type CollaboratorRole,
-  type UserSearchQuery,
 } from '../services/collaborators';
+import { EmptySchema, IdParamsSchema, ProblemSchema, problems } from '../schemas/common';
 import {
-  authErrorSchema,
-  emptySchema,
-  idParams,
-  problemSchema,
-  workspaceRoleSchema,
-} from './schemas';
-
-const nullableString = { type: ['string', 'null'] } as const;
-const projectRoleSchema = { type: 'string', enum: ['reader', 'writer', 'owner'] } as const;
-
-const memberSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer' },
-    type: { type: 'string' },
-    email: nullableString,
-    username: { type: 'string' },
-    name: { type: 'string' },
-    workspace_role: workspaceRoleSchema,
-    project_role: { anyOf: [projectRoleSchema, { type: 'null' }] },
-    role: projectRoleSchema,
-    project_permission: projectRoleSchema,
-    roles: { type: 'array', items: projectRoleSchema },
-  },
-} as const;
-
-const memberListSchema = { type: 'array', items: memberSchema } as const;
-
-const collaboratorRoleSchema = {
-  type: 'string',
-  enum: ['owner', 'writer', 'editor', 'reader'],
-} as const;
-
-const collaboratorParams = {
-  type: 'object',
-  required: ['id', 'user_id'],
-  properties: { id: { type: 'string' }, user_id: { type: 'string' } },
-} as const;
+  AccessChangeBodySchema,
+  AddCollaboratorBodySchema,
+  CollaboratorParamsSchema,
+  CollaboratorRoleBodySchema,
+  MemberListSchema,
+  MemberSchema,
+  UserSearchQuerySchema,
+  UserSearchResultListSchema,
+} from '../schemas/collaborators';
 
 /** The answers every v2 collaborator call may give besides its success. */
-const collaboratorErrors = {
-  400: problemSchema,
-  401: authErrorSchema,
-  403: problemSchema,
-  404: problemSchema,
-} as const;
+const collaboratorErrors = problems(400, 403, 404);
 
-const searchResultSchema = {
-  type: 'array',
-  items: {
-    type: 'object',
-    properties: {
-      id: { type: 'integer' },
-      username: { type: 'string' },
-      email: nullableString,
-      name: { type: 'string' },
-      profile: {
-        type: 'object',
-        properties: { first_name: nullableString, last_name: nullableString },
-      },
-    },
-  },
-} as const;
-
-const collaboratorRoutes: FastifyPluginAsync = async (app) => {
+/** Registered in a signed-in scope (app.ts). */
+const collaboratorRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
 
-  app.get<{ Querystring: UserSearchQuery }>(
+  app.get(
     '/app/auth/user/search',
     {
-      preHandler: requireLogin,
       schema: {
-        querystring: {
-          type: 'object',
-          required: ['namespace'],
-          properties: {
-            namespace: { type: 'string' },
-            id: { type: 'string' },
-            names: { type: 'string' },
-            like: { type: 'string', maxLength: 256 },
-          },
-        },
+        querystring: UserSearchQuerySchema,
         response: {
-          200: searchResultSchema,
-          400: problemSchema,
-          401: authErrorSchema,
-          403: problemSchema,
-          404: problemSchema,
+          200: UserSearchResultListSchema,
+          ...problems(400, 403, 404),
         },
       },
     },
     async (request) => searchUsers(ctx, request.auth.user, request.query),
   );
 
-  app.get<{ Params: { id: string } }>(
+  app.get(
     '/app/project/:id/access',
     {
-      preHandler: requireLogin,
       schema: {
-        params: idParams,
+        params: IdParamsSchema,
         response: {
-          200: memberListSchema,
-          401: authErrorSchema,
-          403: problemSchema,
-          404: problemSchema,
+          200: MemberListSchema,
+          ...problems(403, 404),
         },
       },
     },
     async (request) => listProjectAccess(ctx, request.auth.user, request.params.id),
   );
 
-  app.patch<{ Params: { id: string }; Body: AccessChange }>(
+  app.patch(
     '/app/project/:id/access',
     {
-      preHandler: requireLogin,
       schema: {
-        params: idParams,
-        body: {
-          type: 'object',
-          properties: {
-            user_id: { type: 'integer' },
-            role: { type: 'string', enum: ['owner', 'writer', 'reader', 'none'] },
-            public: { type: 'boolean' },
-          },
-        },
+        params: IdParamsSchema,
+        body: AccessChangeBodySchema,
         response: {
-          200: memberListSchema,
-          400: problemSchema,
-          401: authErrorSchema,
-          403: problemSchema,
-          404: problemSchema,
-          415: problemSchema,
+          200: MemberListSchema,
+          ...problems(400, 403, 404, 415),
         },
       },
     },
     async (request) => changeProjectAccess(ctx, request.auth.user, request.params.id, request.body),
   );
 
-  app.get<{ Params: { id: string } }>(
+  app.get(
     '/v2/projects/:id/collaborators',
     {
-      preHandler: requireLogin,
-      schema: { params: idParams, response: { 200: memberListSchema, ...collaboratorErrors } },
+      schema: {
+        params: IdParamsSchema,
+        response: { 200: MemberListSchema, ...collaboratorErrors },
+      },
     },
     async (request) => listCollaborators(ctx, request.auth.user, request.params.id),
   );
 
-  app.post<{ Params: { id: string }; Body: { user: string; role: CollaboratorRole } }>(
+  app.post(
     '/v2/projects/:id/collaborators',
     {
-      preHandler: requireLogin,
       schema: {
-        params: idParams,
-        body: {
-          type: 'object',
-          required: ['user', 'role'],
-          properties: {
-            user: { type: 'string', minLength: 1, maxLength: 256 },
-            role: collaboratorRoleSchema,
-          },
-        },
+        params: IdParamsSchema,
+        body: AddCollaboratorBodySchema,
         response: {
-          201: memberSchema,
+          201: MemberSchema,
           ...collaboratorErrors,
-          409: problemSchema,
-          415: problemSchema,
+          ...problems(409, 415),
         },
       },
     },
@@ -192,18 +104,13 @@ const collaboratorRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.patch<{ Params: { id: string; user_id: string }; Body: { role: CollaboratorRole } }>(
+  app.patch(
     '/v2/projects/:id/collaborators/:user_id',
     {
-      preHandler: requireLogin,
       schema: {
-        params: collaboratorParams,
-        body: {
-          type: 'object',
-          required: ['role'],
-          properties: { role: collaboratorRoleSchema },
-        },
-        response: { 200: memberSchema, ...collaboratorErrors, 415: problemSchema },
+        params: CollaboratorParamsSchema,
+        body: CollaboratorRoleBodySchema,
+        response: { 200: MemberSchema, ...collaboratorErrors, 415: ProblemSchema },
       },
     },
     async (request) =>
@@ -216,11 +123,13 @@ const collaboratorRoutes: FastifyPluginAsync = async (app) => {
       ),
   );
 
-  app.delete<{ Params: { id: string; user_id: string } }>(
+  app.delete(
     '/v2/projects/:id/collaborators/:user_id',
     {
-      preHandler: requireLogin,
-      schema: { params: collaboratorParams, response: { 204: emptySchema, ...collaboratorErrors } },
+      schema: {
+        params: CollaboratorParamsSchema,
+        response: { 204: EmptySchema, ...collaboratorErrors },
+      },
     },
     async (request, reply) => {
       await removeCollaborator(ctx, request.auth.user, request.params.id, request.params.user_id);

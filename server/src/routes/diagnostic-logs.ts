@@ -1,23 +1,21 @@
 /** POST /v2/diagnostic-logs?app=&username= (client-compat §8): services/diagnostic-logs.ts. */
-import type { FastifyPluginAsync } from 'fastify';
-import { saveDiagnosticLog, type LogQuery } from '../services/diagnostic-logs';
-import { problemSchema } from './schemas';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { saveDiagnosticLog } from '../services/diagnostic-logs';
+import { ProblemSchema } from '../schemas/common';
+import { LogQuerySchema, SavedLogSchema } from '../schemas/diagnostic-logs';
 import { acceptRawBodies, rawBody } from './raw-body';
 
-const diagnosticLogRoutes: FastifyPluginAsync = async (app) => {
+const diagnosticLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
   acceptRawBodies(app);
 
-  app.post<{ Querystring: LogQuery }>(
+  app.post(
     '/v2/diagnostic-logs',
     {
       schema: {
-        querystring: {
-          type: 'object',
-          properties: { app: { type: 'string' }, username: { type: 'string' } },
-        },
+        querystring: LogQuerySchema,
         response: {
-          200: { type: 'object', properties: { file: { type: 'string' } } },
-          413: problemSchema,
+          200: SavedLogSchema,
+          413: ProblemSchema,
         },
       },
     },

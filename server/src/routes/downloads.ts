@@ -13,15 +13,14 @@ import { isClientPartPastEnd } from '../lib/client-ranges';
 import { parseRange } from '../lib/http-range';
 import { attachmentDisposition } from '../lib/paths';
 import { zipStream } from '../lib/zip';
-import { prepareProjectArchive, prepareRawDownload, type RawQuery } from '../services/downloads';
-import { versionParam } from './projects';
-import { problemSchema } from './schemas';
-
-const namespaceNameParams = {
-  type: 'object',
-  required: ['namespace', 'name'],
-  properties: { namespace: { type: 'string' }, name: { type: 'string' } },
-} as const;
+import { prepareProjectArchive, prepareRawDownload } from '../services/downloads';
+import { NamespaceNameParamsSchema, type NamespaceNameParams, problems } from '../schemas/common';
+import {
+  ArchiveQuerySchema,
+  RawQuerySchema,
+  type ArchiveQuery,
+  type RawQuery,
+} from '../schemas/downloads';
 
 /** Whether an If-None-Match header matches the ETag. */
 function notModified(request: FastifyRequest, etag: string): boolean {
@@ -43,30 +42,21 @@ function rangeHeader(request: FastifyRequest, etag: string): string | undefined 
 /** The body of a HEAD answer: empty, keeping the Content-Length set on the reply. */
 const emptyBody = () => Readable.from([]);
 
+/**
+ * The answers are files, not JSON: the routes declare their requests and errors only, so
+ * their replies are typed by hand rather than by the type provider.
+ */
 const downloadRoutes: FastifyPluginAsync = async (app) => {
   const ctx = app.ctx;
 
-  app.get<{ Params: { namespace: string; name: string }; Querystring: RawQuery }>(
+  app.get<{ Params: NamespaceNameParams; Querystring: RawQuery }>(
     '/v1/project/raw/:namespace/:name',
     {
       schema: {
-        params: namespaceNameParams,
-        querystring: {
-          type: 'object',
-          required: ['file'],
-          properties: {
-            file: { type: 'string' },
-            version: versionParam,
-            diff: { type: 'boolean' },
-            // The web client's cache buster, ignored.
-            random: {},
-          },
-        },
+        params: NamespaceNameParamsSchema,
+        querystring: RawQuerySchema,
         response: {
-          400: problemSchema,
-          403: problemSchema,
-          404: problemSchema,
-          416: problemSchema,
+          ...problems(400, 403, 404, 416),
         },
       },
     },
@@ -124,22 +114,13 @@ const downloadRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.get<{
-    Params: { namespace: string; name: string };
-    Querystring: { format?: 'zip'; version?: string };
-  }>(
+  app.get<{ Params: NamespaceNameParams; Querystring: ArchiveQuery }>(
     '/v1/project/download/:namespace/:name',
     {
       schema: {
-        params: namespaceNameParams,
-        querystring: {
-          type: 'object',
-          properties: {
-            format: { type: 'string', enum: ['zip'] },
-            version: versionParam,
-          },
-        },
-        response: { 400: problemSchema, 403: problemSchema, 404: problemSchema },
+        params: NamespaceNameParamsSchema,
+        querystring: ArchiveQuerySchema,
+        response: problems(400, 403, 404),
       },
     },
     async (request, reply) => {

@@ -1,74 +1,20 @@
 /** Instance information: /app/init, /ping, /config, /alive (api-reference A.1, A.10). */
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { isMaintenance } from '../maintenance';
 import { issueCsrfToken } from '../plugins/csrf';
 import { BLACKLIST_DIRS, BLACKLIST_FILES, SERVICE_NAME, VERSION, versionParts } from '../version';
-import { stringList } from './schemas';
+import { AliveSchema, InitSchema, InstanceConfigSchema, PingSchema } from '../schemas/instance';
 
-const initResponse = {
-  type: 'object',
-  required: ['authenticated', 'superuser'],
-  properties: { authenticated: { type: 'boolean' }, superuser: { type: 'boolean' } },
-} as const;
-
-const pingResponse = {
-  type: 'object',
-  properties: {
-    service: { type: 'string' },
-    status: { type: 'string' },
-    base_url: { type: 'string' },
-    endpoints: { type: 'object', additionalProperties: true },
-    version: { type: 'string' },
-    blacklist_dirs: stringList,
-    blacklist_files: stringList,
-    maintenance: { type: 'boolean' },
-    subscriptions_enabled: { type: 'boolean' },
-  },
-} as const;
-
-const configResponse = {
-  type: 'object',
-  properties: {
-    docs_url: { type: 'string' },
-    server_type: { type: 'string' },
-    collect_statistics: { type: 'boolean' },
-    user_self_registration: { type: 'boolean' },
-    global_admin: { type: 'boolean' },
-    global_read: { type: 'boolean' },
-    global_write: { type: 'boolean' },
-    enable_superadmin_assignment: { type: 'boolean' },
-    diagnostic_logs_url: { type: 'string' },
-    v2_push_enabled: { type: 'boolean' },
-    v2_pull_enabled: { type: 'boolean' },
-    blacklist_dirs: stringList,
-    blacklist_files: stringList,
-    version: { type: 'string' },
-    major: { type: 'integer' },
-    minor: { type: 'integer' },
-    fix: { type: ['integer', 'null'] },
-    server_configured: { type: 'boolean' },
-    build_hash: { type: 'string' },
-  },
-} as const;
-
-const aliveResponse = {
-  type: 'object',
-  properties: {
-    processing_time_ms: { type: 'number' },
-    maintenance: { type: 'boolean' },
-  },
-} as const;
-
-const instanceRoutes: FastifyPluginAsync = async (app) => {
+const instanceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { config } = app.ctx;
 
-  app.get('/app/init', { schema: { response: { 200: initResponse } } }, async (request, reply) => {
+  app.get('/app/init', { schema: { response: { 200: InitSchema } } }, async (request, reply) => {
     const user = request.auth.user;
     reply.header('x-csrf-token', issueCsrfToken(request, reply));
     return { authenticated: user !== null, superuser: user?.isAdmin === true };
   });
 
-  app.get('/ping', { schema: { response: { 200: pingResponse } } }, async () => ({
+  app.get('/ping', { schema: { response: { 200: PingSchema } } }, async () => ({
     service: SERVICE_NAME,
     status: 'online',
     base_url: 'v1',
@@ -80,7 +26,7 @@ const instanceRoutes: FastifyPluginAsync = async (app) => {
     subscriptions_enabled: false,
   }));
 
-  app.get('/config', { schema: { response: { 200: configResponse } } }, async () => ({
+  app.get('/config', { schema: { response: { 200: InstanceConfigSchema } } }, async () => ({
     docs_url: config.docsUrl,
     server_type: 'ce',
     collect_statistics: false,
@@ -109,8 +55,8 @@ const instanceRoutes: FastifyPluginAsync = async (app) => {
       maintenance,
     };
   };
-  app.get('/alive', { schema: { response: { 200: aliveResponse } } }, alive);
-  app.post('/alive', { schema: { response: { 200: aliveResponse } } }, alive);
+  app.get('/alive', { schema: { response: { 200: AliveSchema } } }, alive);
+  app.post('/alive', { schema: { response: { 200: AliveSchema } } }, alive);
 };
 
 export default instanceRoutes;

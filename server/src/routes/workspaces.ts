@@ -1,46 +1,25 @@
 /** Workspaces (api-reference A.4). */
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { notFound } from '../errors';
-import { currentUser, requireLogin } from '../plugins/auth';
+import { currentUser } from '../plugins/auth';
 import { getUserWorkspace, listUserWorkspaces } from '../services/workspaces';
-import { authErrorSchema, problemSchema, workspaceRoleSchema } from './schemas';
+import { IdParamsSchema, problems } from '../schemas/common';
+import { WorkspaceListSchema, WorkspaceSchema } from '../schemas/workspaces';
 
-const workspaceSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer' },
-    name: { type: 'string' },
-    storage: { type: 'integer' },
-    disk_usage: { type: 'integer' },
-    project_count: { type: 'integer' },
-    role: workspaceRoleSchema,
-  },
-} as const;
-
-const workspaceRoutes: FastifyPluginAsync = async (app) => {
+/** Registered in a signed-in scope (app.ts). */
+const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/v1/workspaces',
-    {
-      preHandler: requireLogin,
-      schema: {
-        response: { 200: { type: 'array', items: workspaceSchema }, 401: authErrorSchema },
-      },
-    },
+    { schema: { response: { 200: WorkspaceListSchema } } },
     async (request) => listUserWorkspaces(app.ctx, currentUser(request)),
   );
 
-  app.get<{ Params: { id: string } }>(
+  app.get(
     '/v1/workspace/:id',
     {
-      preHandler: requireLogin,
       schema: {
-        params: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
-        response: {
-          200: workspaceSchema,
-          401: authErrorSchema,
-          403: problemSchema,
-          404: problemSchema,
-        },
+        params: IdParamsSchema,
+        response: { 200: WorkspaceSchema, ...problems(403, 404) },
       },
     },
     async (request) => {

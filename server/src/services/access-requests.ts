@@ -32,6 +32,7 @@ import {
   requireUser,
   workspaceFor,
 } from './permissions';
+import type { AccessRequest } from '../schemas/access-requests';
 
 export const ACCESS_REQUEST_TTL_DAYS = 7;
 export const ALREADY_HAS_ACCESS = 'You already have access to project';
@@ -52,15 +53,6 @@ export const ACCEPT_PERMISSIONS: Readonly<Record<string, ProjectRole>> = {
   write: 'writer',
   owner: 'owner',
 };
-
-export interface AccessRequestItem {
-  id: number;
-  requested_by: string;
-  project_name: string;
-  namespace: string;
-  expire: string;
-  status: 'pending' | 'expired';
-}
 
 export interface AccessRequestListQuery {
   page: number;
@@ -90,7 +82,7 @@ async function page(
   ctx: AppContext,
   query: AccessRequestListQuery,
   scope: { requestedBy: number } | { workspaceId: number },
-): Promise<{ items: AccessRequestItem[]; count: number }> {
+): Promise<{ items: AccessRequest[]; count: number }> {
   const window = pageWindow({ page: query.page, perPage: query.perPage });
   const { rows, total } = await listAccessRequestsPage(ctx.database.db, {
     ...scope,
@@ -118,7 +110,7 @@ export async function listOwnAccessRequests(
   ctx: AppContext,
   user: User | null,
   query: AccessRequestListQuery,
-): Promise<{ items: AccessRequestItem[]; count: number }> {
+): Promise<{ items: AccessRequest[]; count: number }> {
   const caller = requireUser(user);
   return page(ctx, query, { requestedBy: caller.id });
 }
@@ -129,7 +121,7 @@ export async function listWorkspaceAccessRequests(
   user: User | null,
   namespace: string,
   query: AccessRequestListQuery,
-): Promise<{ items: AccessRequestItem[]; count: number }> {
+): Promise<{ items: AccessRequest[]; count: number }> {
   const caller = requireUser(user);
   const target = await workspaceFor(ctx, caller, namespace);
   if (!target || !canAdministerWorkspace(target.role)) {

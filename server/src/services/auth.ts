@@ -6,14 +6,13 @@ import { deleteSession } from '../db/queries/sessions';
 import { findUserByEmail, findUserByUsername, recordLogin } from '../db/queries/users';
 import type { User } from '../db/schema';
 import { FIELD_REQUIRED_TEXT, FormError, HttpProblem, type FieldErrors } from '../errors';
+import type { LoginBody as LoginInput } from '../schemas/auth';
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';
 export const LOGIN_MAX_LENGTH = 80;
 
-export interface LoginInput {
-  login?: string | null;
-  password?: string | null;
-}
+/** The login form's fields (`@contract/auth`). */
+export type { LoginBody as LoginInput } from '../schemas/auth';
 
 /** Form validation of the login body; throws 401 form errors. */
 export function validateLoginForm(input: LoginInput): { login: string; password: string } {

@@ -31,7 +31,10 @@ import {
   type ProjectRef,
 } from './permissions';
 import type { ProjectAccess } from './permissions';
-import { accessView, projectSummary, type ProjectListItem } from './projects';
+import { accessView, projectSummary } from './projects';
+import type { ProjectListItem, ProjectV2 } from '../schemas/projects';
+
+export type { ProjectV2 as ProjectV2View };
 
 /** Most projects one by_names call may name (the reference's limit). */
 export const BY_NAMES_LIMIT = 50;
@@ -133,23 +136,9 @@ export async function renameProject(
   }
 }
 
-/** The v2 project object (api-reference A.10), with files when asked for. */
-export interface ProjectV2View {
-  id: string;
-  name: string;
-  workspace: { id: number; name: string };
-  role: string | null;
-  version: string;
-  created_at: string;
-  updated_at: string;
-  public: boolean;
-  size: number;
-  files?: { path: string; mtime: string | null; size: number; checksum: string }[];
-}
-
-export function projectV2View(access: ProjectAccess, files?: FileRow[]): ProjectV2View {
+export function projectV2View(access: ProjectAccess, files?: FileRow[]): ProjectV2 {
   const { project, workspace } = access;
-  const view: ProjectV2View = {
+  const view: ProjectV2 = {
     id: project.id,
     name: project.name,
     workspace: { id: workspace.id, name: workspace.name },
@@ -181,7 +170,7 @@ export async function getProjectV2(
   caller: User | null,
   projectId: string,
   filesAtVersion?: string,
-): Promise<ProjectV2View> {
+): Promise<ProjectV2> {
   const access = await projectAccessOf(ctx, caller, { id: projectId });
   if (!access.permissions.read) {
     if (!access.actor) throw notFound();

@@ -26,6 +26,7 @@ import {
   WORKSPACE_DOES_NOT_EXIST_UPDATE,
 } from './projects';
 import { commitVersion } from './versions';
+import type { CloneBody } from '../schemas/projects';
 
 /** Basenames never copied into a clone (the reference's default). */
 export const EXCLUDED_CLONE_FILENAMES: ReadonlySet<string> = new Set(['qgis_cfg.xml']);
@@ -39,18 +40,11 @@ export function storageLimitHit(currentUsage: number, storageLimit: number): Htt
   });
 }
 
-export interface CloneInput {
-  /** Target workspace (default: the source's). */
-  namespace?: string | null;
-  /** New name (default: the source's). */
-  project?: string | null;
-}
-
 export async function cloneProject(
   ctx: AppContext,
   caller: User | null,
   source: { namespace: string; name: string },
-  input: CloneInput,
+  input: CloneBody,
   meta: ClientMeta & { deviceId: string | null },
 ): Promise<void> {
   assertSignedIn(caller);

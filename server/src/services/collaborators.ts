@@ -16,7 +16,7 @@ import {
   upsertProjectMembers,
 } from '../db/queries/projects';
 import { findUserByEmail, findUserById, findUserByUsername } from '../db/queries/users';
-import { PROJECT_ROLES, type ProjectRole, type User, type WorkspaceRole } from '../db/schema';
+import { PROJECT_ROLES, type ProjectRole, type User } from '../db/schema';
 import { badRequest, forbidden, HttpProblem, notFound } from '../errors';
 import {
   effectiveProjectRole,
@@ -30,6 +30,14 @@ import {
   type ProjectAccess,
 } from './permissions';
 import { displayName } from './users';
+import type {
+  AccessChangeBody,
+  AddCollaboratorBody,
+  CollaboratorRole,
+  Member,
+  UserSearchQuery,
+  UserSearchResult,
+} from '../schemas/collaborators';
 
 export const SEARCH_LIMIT = 10;
 export const WORKSPACE_NOT_FOUND = 'Workspace not found';
@@ -37,21 +45,6 @@ export const NO_SEARCH_PERMISSION = 'You do not have permissions to search withi
 export const USER_NOT_FOUND = 'User not found';
 export const ACCESS_CHANGE_REQUIRED = "Either 'user_id' with 'role', or 'public' is required";
 export const ALREADY_MEMBER = 'User is already a project member';
-
-export interface UserSearchResult {
-  id: number;
-  username: string;
-  email: string | null;
-  name: string;
-  profile: { first_name: string | null; last_name: string | null };
-}
-
-export interface UserSearchQuery {
-  namespace: string;
-  id?: string;
-  names?: string;
-  like?: string;
-}
 
 function searchResult(row: UserSummaryRow): UserSearchResult {
   return {
@@ -107,19 +100,6 @@ export async function searchUsers(
   return rows.map(searchResult);
 }
 
-export interface MemberEntry {
-  id: number;
-  type: 'member';
-  email: string | null;
-  username: string;
-  name: string;
-  workspace_role: WorkspaceRole;
-  project_role: ProjectRole | null;
-  role: ProjectRole;
-  project_permission: ProjectRole;
-  roles: ProjectRole[];
-}
-
 function memberEntry(ctx: AppContext, workspaceName: string, row: CollaboratorRow) {
   const wsRole = workspaceRole(ctx.config, row, workspaceName, row.memberRole);
   const role = effectiveProjectRole(
@@ -131,7 +111,7 @@ function memberEntry(ctx: AppContext, workspaceName: string, row: CollaboratorRo
     }),
   );
   if (!role) return null;
-  const entry: MemberEntry = {
+  const entry: Member = {
     id: row.id,
     type: 'member',
     email: row.email,
@@ -146,7 +126,7 @@ function memberEntry(ctx: AppContext, workspaceName: string, row: CollaboratorRo
   return entry;
 }
 
-async function memberList(ctx: AppContext, access: ProjectAccess): Promise<MemberEntry[]> {
+async function memberList(ctx: AppContext, access: ProjectAccess): Promise<Member[]> {
   const { config } = ctx;
   const everyone =
     isGlobalWorkspace(config, access.workspace.name) &&
@@ -158,7 +138,7 @@ async function memberList(ctx: AppContext, access: ProjectAccess): Promise<Membe
   });
   return rows
     .map((row) => memberEntry(ctx, access.workspace.name, row))
-    .filter((entry): entry is MemberEntry => entry !== null);
+    .filter((entry): entry is Member => entry !== null);
 }
 
 /** GET /app/project/{id}/access: everybody with access to the project (read permission). */
@@ -166,16 +146,10 @@ export async function listProjectAccess(
   ctx: AppContext,
   user: User | null,
   projectId: string,
-): Promise<MemberEntry[]> {
+): Promise<Member[]> {
   const caller = requireUser(user);
   const access = await projectFor(ctx, caller, { id: projectId }, 'read');
   return memberList(ctx, access);
-}
-
-export interface AccessChange {
-  user_id?: number;
-  role?: ProjectRole | 'none';
-  public?: boolean;
 }
 
 /**
@@ -186,8 +160,8 @@ export async function changeProjectAccess(
   ctx: AppContext,
   user: User | null,
   projectId: string,
-  change: AccessChange,
-): Promise<MemberEntry[]> {
+  change: AccessChangeBody,
+): Promise<Member[]> {
   const caller = requireUser(user);
   if (change.user_id !== undefined && change.role === undefined) {
     throw badRequest("'role' is a required property");
@@ -223,9 +197,7 @@ export async function changeProjectAccess(
 // ---------------------------------------------------------------------------------------
 // v2 collaborators (api-reference A.5): owner's rights for all four calls.
 
-/** The v2 role names: there is no editor role here, editors are writers. */
-export type CollaboratorRole = ProjectRole | 'editor';
-
+/** A v2 role name as a role: there is no editor role here, editors are writers. */
 function directRoleOf(role: CollaboratorRole): ProjectRole {
   return role === 'editor' ? 'writer' : role;
 }
@@ -235,7 +207,7 @@ async function memberEntryOf(
   ctx: AppContext,
   access: ProjectAccess,
   userId: number,
-): Promise<MemberEntry> {
+): Promise<Member> {
   const [row] = await listCollaboratorCandidates(ctx.database.db, {
     projectId: access.project.id,
     workspaceId: access.workspace.id,
@@ -252,7 +224,7 @@ export async function listCollaborators(
   ctx: AppContext,
   user: User | null,
   projectId: string,
-): Promise<MemberEntry[]> {
+): Promise<Member[]> {
   const caller = requireUser(user);
   const access = await projectFor(ctx, caller, { id: projectId }, 'update');
   return memberList(ctx, access);
@@ -263,8 +235,8 @@ export async function addCollaborator(
   ctx: AppContext,
   user: User | null,
   projectId: string,
-  input: { user: string; role: CollaboratorRole },
-): Promise<MemberEntry> {
+  input: AddCollaboratorBody,
+): Promise<Member> {
   const caller = requireUser(user);
   const access = await projectFor(ctx, caller, { id: projectId }, 'update');
   const db = ctx.database.db;
@@ -307,7 +279,7 @@ export async function updateCollaborator(
   projectId: string,
   userIdText: string,
   role: CollaboratorRole,
-): Promise<MemberEntry> {
+): Promise<Member> {
   const caller = requireUser(user);
   const access = await projectFor(ctx, caller, { id: projectId }, 'update');
   const row = await directMember(ctx, access, userIdText);

@@ -11,17 +11,13 @@ import path from 'node:path';
 import type { AppContext } from '../context';
 import type { User } from '../db/schema';
 import { HttpProblem } from '../errors';
+import type { LogQuery } from '../schemas/diagnostic-logs';
 
 export const LOGS_DIR = 'diagnostic-logs';
 /** Largest log accepted: 10 MiB. */
 export const MAX_LOG_BYTES = 10 * 1024 * 1024;
 export const MAX_LOG_FILES = 100;
 export const LOG_TOO_LARGE = `Logs larger than ${MAX_LOG_BYTES / 1024 / 1024} MB are not accepted`;
-
-export interface LogQuery {
-  app?: string;
-  username?: string;
-}
 
 const clean = (text: string | undefined) =>
   (text ?? '').replace(/[^\w .@+/:()-]/g, '_').slice(0, 200);

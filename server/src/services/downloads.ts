@@ -19,6 +19,7 @@ import { sniffContentType, SNIFF_BYTES } from '../lib/sniff';
 import { worthCompressing, type ZipEntry } from '../lib/zip';
 import { projectFor, type ProjectRef } from './permissions';
 import { parseVersionName, VERSION_NOT_FOUND } from './project-detail';
+import type { ArchiveQuery, RawQuery } from '../schemas/downloads';
 
 export const DIFF_NEEDS_VERSION = 'Changeset must be requested for particular file version';
 /** Largest project (bytes at the requested version) served as one ZIP archive: 10 GiB. */
@@ -27,13 +28,6 @@ export const ARCHIVE_TOO_LARGE =
   'The total size of requested files is too large to download as a single zip, please use different method/client for download';
 
 export const fileNotFound = (file: string) => `File ${file} not found`;
-
-export interface RawQuery {
-  file: string;
-  /** `vN`, or '' / undefined for the latest. */
-  version?: string;
-  diff?: boolean;
-}
 
 /** What the route needs to answer a raw download. */
 export interface BlobDownload {
@@ -102,10 +96,6 @@ export async function prepareRawDownload(
   };
 }
 
-export interface ZipQuery {
-  version?: string;
-}
-
 export interface ProjectArchive {
   fileName: string;
   entries: ZipEntry[];
@@ -116,7 +106,7 @@ export async function prepareProjectArchive(
   ctx: AppContext,
   caller: User | null,
   ref: ProjectRef,
-  query: ZipQuery,
+  query: ArchiveQuery,
 ): Promise<ProjectArchive> {
   const access = await projectFor(ctx, caller, ref, 'read');
   const db = ctx.database.db;

@@ -20,12 +20,19 @@ import {
   type VersionChangeCounts,
   type VersionInfoRow,
 } from '../db/queries/history';
-import type { ChangesetStatus, User } from '../db/schema';
+import type { User } from '../db/schema';
 import { badRequest, HttpProblem, notFound } from '../errors';
 import { assertPageExists, pageWindow } from '../lib/pagination';
 import { isVersionedFile } from '../lib/paths';
 import { isoZ } from '../lib/time';
 import { projectFor, type ProjectAccess, type ProjectRef } from './permissions';
+import type {
+  ChangesetState,
+  FileChange,
+  FileHistory,
+  VersionDetail,
+  VersionListItem,
+} from '../schemas/history';
 
 export const DIFF_NOT_FOUND = 'Diff not found';
 export const CHANGES_PENDING = 'Changes are being calculated';
@@ -33,47 +40,8 @@ export const fileNotFound = (path: string) => `File ${path} not found`;
 export const versionNotFound = (version: number, access: ProjectAccess) =>
   `Version v${version} in project ${access.workspace.name}/${access.project.name} not found`;
 
-export interface ChangesetView {
-  status: ChangesetStatus;
-  size: number;
-  summary?: { table: string; insert: number; update: number; delete: number }[];
-  error?: string;
-}
-
-export interface VersionView<Changes> {
-  id: string;
-  name: string;
-  author?: string;
-  created: string;
-  project_name: string;
-  namespace: string;
-  project_size: number;
-  user_agent: string | null;
-  changes: Changes;
-  changesets: Record<string, ChangesetView>;
-}
-
-export interface FileDiffView {
-  path: string;
-  size: number;
-  checksum: string;
-}
-
-export interface FileChangeView {
-  path: string;
-  size: number;
-  checksum: string | null;
-  mtime: string | null;
-  change: 'added' | 'updated' | 'removed';
-  expiration: null;
-  diff?: FileDiffView;
-}
-
-export type VersionDetailView = VersionView<{
-  added: FileChangeView[];
-  updated: FileChangeView[];
-  removed: FileChangeView[];
-}>;
+/** A version of the history answers, with the changes of its kind (counts or files). */
+type VersionView<Changes> = Omit<VersionListItem, 'changes'> & { changes: Changes };
 
 /** `vN` (as the routes' schemas allow) to N. */
 export function versionNumber(text: string): number {
@@ -83,9 +51,9 @@ export function versionNumber(text: string): number {
   return n;
 }
 
-function changesetView(row: ChangesetSummaryRow): ChangesetView {
-  const view: ChangesetView = { status: row.status, size: row.status === 'done' ? row.size : 0 };
-  if (row.status === 'done') view.summary = (row.summary as ChangesetView['summary']) ?? [];
+function changesetView(row: ChangesetSummaryRow): ChangesetState {
+  const view: ChangesetState = { status: row.status, size: row.status === 'done' ? row.size : 0 };
+  if (row.status === 'done') view.summary = (row.summary as ChangesetState['summary']) ?? [];
   if (row.status === 'error' && row.error) view.error = row.error;
   return view;
 }
@@ -93,8 +61,8 @@ function changesetView(row: ChangesetSummaryRow): ChangesetView {
 async function changesetsByVersion(
   ctx: AppContext,
   versionIds: number[],
-): Promise<Map<number, Record<string, ChangesetView>>> {
-  const byVersion = new Map<number, Record<string, ChangesetView>>();
+): Promise<Map<number, Record<string, ChangesetState>>> {
+  const byVersion = new Map<number, Record<string, ChangesetState>>();
   for (const row of await listChangesetSummaries(ctx.database.db, versionIds)) {
     const entry = byVersion.get(row.versionId) ?? {};
     entry[row.path] = changesetView(row);
@@ -107,7 +75,7 @@ function baseView<Changes>(
   access: ProjectAccess,
   row: VersionInfoRow,
   changes: Changes,
-  changesets: Record<string, ChangesetView>,
+  changesets: Record<string, ChangesetState>,
 ): VersionView<Changes> {
   const name = `v${row.name}`;
   const view: VersionView<Changes> = {
@@ -173,8 +141,8 @@ const CHANGE_NAMES = {
   delete: 'removed',
 } as const;
 
-function fileChangeView(row: FileChangeRow): FileChangeView {
-  const view: FileChangeView = {
+function fileChangeView(row: FileChangeRow): FileChange {
+  const view: FileChange = {
     path: row.path,
     size: row.size,
     checksum: row.checksum,
@@ -193,7 +161,7 @@ export async function getVersion(
   caller: User | null,
   ref: ProjectRef,
   version: string,
-): Promise<VersionDetailView> {
+): Promise<VersionDetail> {
   const name = versionNumber(version);
   const access = await projectFor(ctx, caller, ref, 'read');
   const row = await findVersionInfo(ctx.database.db, access.project.id, name);
@@ -202,18 +170,9 @@ export async function getVersion(
     listVersionChanges(ctx.database.db, access.project.id, row.id),
     changesetsByVersion(ctx, [row.id]),
   ]);
-  const changes = { added: [], updated: [], removed: [] } as VersionDetailView['changes'];
+  const changes = { added: [], updated: [], removed: [] } as VersionDetail['changes'];
   for (const file of files) changes[CHANGE_NAMES[file.change]].push(fileChangeView(file));
   return baseView(access, row, changes, changesets.get(row.id) ?? {});
-}
-
-export interface FileHistoryView {
-  path: string;
-  size: number;
-  checksum: string | null;
-  mtime: string | null;
-  diff?: FileDiffView;
-  history: Record<string, Omit<FileChangeView, 'path'> & { path: string }>;
 }
 
 /** GET /v1/resource/history/{namespace}/{name}?path=. */
@@ -222,13 +181,13 @@ export async function getFileHistory(
   caller: User | null,
   ref: ProjectRef,
   path: string,
-): Promise<FileHistoryView> {
+): Promise<FileHistory> {
   const access = await projectFor(ctx, caller, ref, 'read');
   const rows = await listPathHistory(ctx.database.db, access.project.id, path);
   if (rows.length === 0) throw notFound(fileNotFound(path));
   // A removal shows the state the file had just before.
   let previous: FileChangeRow | null = null;
-  const items: [string, FileChangeView][] = [];
+  const items: [string, FileChange][] = [];
   for (const row of rows) {
     const shown =
       row.change === 'delete' && previous
@@ -238,7 +197,7 @@ export async function getFileHistory(
     if (row.change !== 'delete') previous = row;
   }
   const latest = fileChangeView(previous ?? rows[rows.length - 1]!);
-  const view: FileHistoryView = {
+  const view: FileHistory = {
     path,
     size: latest.size,
     checksum: latest.checksum,

@@ -14,80 +14,34 @@ import {
   type StoredDiff,
 } from '../db/queries/files';
 import { listProjectMembers, listUploadIds } from '../db/queries/projects';
-import type { FileChange, ProjectRole, User } from '../db/schema';
+import type { FileChange, User } from '../db/schema';
 import { badRequest, notFound } from '../errors';
 import { isQgisProjectFile, isVersionedFile } from '../lib/paths';
 import { isoZ } from '../lib/time';
 import { projectFor, type ProjectAccess, type ProjectRef } from './permissions';
-import {
-  accessView,
-  projectSummary,
-  type ProjectAccessView,
-  type ProjectSummary,
-} from './projects';
+import { accessView, projectSummary } from './projects';
 import { tagsFor } from './versions';
+import type {
+  FileDiff,
+  ProjectAnswer,
+  ProjectDetail,
+  ProjectFile,
+  ProjectQuery,
+} from '../schemas/projects';
+
+export type { ProjectDetail, ProjectQuery };
 
 export const VERSION_NOT_FOUND = 'Project at requested version does not exist';
 export const SINCE_AND_VERSION = "Parameters 'since' and 'version' are mutually exclusive";
 
-export interface FileDiffView {
-  path: string;
-  size: number;
-  checksum: string;
-}
+/** A history item of the `since` mode. */
+type HistoryItem = NonNullable<ProjectFile['history']>[string];
 
-export interface ProjectFileView {
-  path: string;
-  size: number;
-  checksum: string;
-  mtime: string | null;
-  diff?: FileDiffView;
-}
-
-export interface HistoryItemView {
-  path: string;
-  size: number;
-  checksum: string | null;
-  change: 'added' | 'updated' | 'removed';
-  diff?: FileDiffView;
-}
-
-/** File entries of the `since` mode: the reference's raw records (api-reference A.5). */
-export interface SinceFileView {
-  path: string;
-  checksum: string;
-  size: number;
-  mtime: string | null;
-  location: string;
-  diff: (FileDiffView & { location: string }) | null;
-  history: Record<string, HistoryItemView>;
-}
-
-interface DetailBase extends ProjectSummary {
-  uploads: string[];
-  role: ProjectRole | null;
-  access: ProjectAccessView;
-}
-
-/** The latest project (also the answer of PUT settings, push and finish). */
-export interface ProjectDetail extends DetailBase {
-  workspace_id: number;
-  public: boolean;
-  removed_at: null;
-  locked_until: string | null;
-  files: ProjectFileView[] | SinceFileView[];
-}
-
-/** The project as of one version (no workspace_id, public, removed_at, locked_until). */
-export interface ProjectAtVersion extends DetailBase {
-  files: ProjectFileView[];
-}
-
-export interface ProjectQuery {
-  /** `vN`, or '' / undefined for the latest. */
-  version?: string;
-  since?: string;
-}
+/** The keys every mode of the answer has. */
+type DetailBase = Omit<
+  ProjectAnswer,
+  'files' | 'workspace_id' | 'public' | 'removed_at' | 'locked_until'
+>;
 
 /** `v12` → 12; '' or undefined → null. (The route's schema allows only `^$|^v\d+$`.) */
 export function parseVersionName(text: string | undefined): number | null {
@@ -97,12 +51,12 @@ export function parseVersionName(text: string | undefined): number | null {
   return n;
 }
 
-function diffView(diff: StoredDiff | null): FileDiffView | undefined {
+function diffView(diff: StoredDiff | null): FileDiff | undefined {
   return diff ? { path: diff.path, size: diff.size, checksum: diff.checksum } : undefined;
 }
 
-function fileView(row: FileRow): ProjectFileView {
-  const view: ProjectFileView = {
+function fileView(row: FileRow): ProjectFile {
+  const view: ProjectFile = {
     path: row.path,
     size: row.size,
     checksum: row.checksum,
@@ -113,7 +67,7 @@ function fileView(row: FileRow): ProjectFileView {
   return view;
 }
 
-const PUBLIC_CHANGE: Record<FileChange, HistoryItemView['change']> = {
+const PUBLIC_CHANGE: Record<FileChange, HistoryItem['change']> = {
   create: 'added',
   update: 'updated',
   update_diff: 'updated',
@@ -162,10 +116,10 @@ export async function projectDetail(
  * History items of one versioned file from `since` on, newest first, up to and including
  * the most recent added or removed change.
  */
-function historyOf(rows: HistoryEntryRow[]): Record<string, HistoryItemView> {
-  const history: Record<string, HistoryItemView> = {};
+function historyOf(rows: HistoryEntryRow[]): Record<string, HistoryItem> {
+  const history: Record<string, HistoryItem> = {};
   for (const row of rows) {
-    const item: HistoryItemView = {
+    const item: HistoryItem = {
       path: row.path,
       size: row.size,
       checksum: row.checksum,
@@ -183,7 +137,7 @@ async function sinceFiles(
   ctx: AppContext,
   projectId: string,
   since: number,
-): Promise<SinceFileView[]> {
+): Promise<ProjectFile[]> {
   const db = ctx.database.db;
   const files = await listCurrentFiles(db, projectId);
   const versioned = files.filter((f) => isVersionedFile(f.path)).map((f) => f.path);
@@ -214,7 +168,7 @@ export async function getProject(
   caller: User | null,
   ref: ProjectRef,
   query: ProjectQuery = {},
-): Promise<ProjectDetail | ProjectAtVersion> {
+): Promise<ProjectAnswer> {
   const hasSince = query.since !== undefined && query.since !== '';
   const hasVersion = query.version !== undefined && query.version !== '';
   if (hasSince && hasVersion) throw badRequest(SINCE_AND_VERSION);

@@ -16,25 +16,13 @@ import type { ProjectRole, User } from '../db/schema';
 import { badRequest, notFound } from '../errors';
 import { assertSignedIn, projectFor, reloadProjectAccess, type ProjectRef } from './permissions';
 import { projectDetail, type ProjectDetail } from './project-detail';
+import type { AccessSettings, Template } from '../schemas/projects';
 
 export const OWNER_CANNOT_LEAVE = 'Owner cannot leave a project';
 export const UPDATE_ACCESS_ERROR_CODE = 'UpdateProjectAccessError';
 export const UPDATE_ACCESS_ERROR_DETAIL = `Project access could not be updated (${UPDATE_ACCESS_ERROR_CODE})`;
 /** Projects made by the user with this exact username are templates (reference A.5). */
 export const TEMPLATES_USERNAME = 'TEMPLATES';
-
-/** The `access` object of PUT /v1/project/{namespace}/{name}. */
-export interface AccessSettings {
-  ownersnames?: string[];
-  writersnames?: string[];
-  editorsnames?: string[];
-  readersnames?: string[];
-  owners?: number[];
-  writers?: number[];
-  editors?: number[];
-  readers?: number[];
-  public?: boolean;
-}
 
 export interface UpdateAccessError {
   code: typeof UPDATE_ACCESS_ERROR_CODE;
@@ -197,15 +185,8 @@ export async function scheduleProjectDeletion(
   if (!marked) throw notFound();
 }
 
-export interface TemplateItem {
-  id: string;
-  name: string;
-  namespace: string;
-  version: string;
-}
-
 /** GET /app/project/templates: live projects made by the TEMPLATES user. */
-export async function listTemplates(ctx: AppContext, caller: User | null): Promise<TemplateItem[]> {
+export async function listTemplates(ctx: AppContext, caller: User | null): Promise<Template[]> {
   assertSignedIn(caller);
   const rows = await listProjectsByCreatorName(ctx.database.db, TEMPLATES_USERNAME);
   return rows.map((row) => ({

@@ -21,6 +21,13 @@ import { parseSuffixOrder } from '../lib/ordering';
 import { assertPageExists, pageWindow } from '../lib/pagination';
 import { isoZ } from '../lib/time';
 import { projectNameError } from '../lib/validation';
+import type {
+  CreateProjectBody,
+  ProjectAccess as AccessLists,
+  ProjectList,
+  ProjectListItem,
+  ProjectSummary,
+} from '../schemas/projects';
 import {
   assertSignedIn,
   canCreateProject,
@@ -41,32 +48,6 @@ export const NO_WORKSPACE_PERMISSIONS = 'You do not have permissions for this wo
 export const PROJECT_EXISTS = 'Project with the same name already exists';
 /** Days a project scheduled for deletion is kept before it is purged. */
 export const DELETED_PROJECT_EXPIRATION_DAYS = 7;
-
-export interface ProjectAccessView {
-  owners: number[];
-  ownersnames: string[];
-  writers: number[];
-  writersnames: string[];
-  editors: number[];
-  editorsnames: string[];
-  readers: number[];
-  readersnames: string[];
-  public: boolean;
-}
-
-/** The fields every project view shares: list items, by_names, v2 and the project detail. */
-export interface ProjectSummary {
-  id: string;
-  name: string;
-  namespace: string;
-  version: string;
-  created: string;
-  updated: string;
-  creator: number | null;
-  disk_usage: number;
-  tags: string[];
-  permissions: { upload: boolean; update: boolean; delete: boolean };
-}
 
 /** A project as its views read it, whatever query it came from. */
 export interface ProjectFacts {
@@ -103,16 +84,11 @@ export function projectSummary(
   };
 }
 
-export interface ProjectListItem extends ProjectSummary {
-  has_conflict: boolean;
-  access: ProjectAccessView;
-}
-
 /**
  * Direct members as the reference's cumulative lists: an owner is also a writer, editor and
  * reader; editors equal writers (there is no editor role here).
  */
-export function accessView(members: ProjectMemberRow[], isPublic: boolean): ProjectAccessView {
+export function accessView(members: ProjectMemberRow[], isPublic: boolean): AccessLists {
   const atLeast = (rank: number) => members.filter((m) => projectRoleRank(m.role) >= rank);
   const owners = atLeast(projectRoleRank('owner'));
   const writers = atLeast(projectRoleRank('writer'));
@@ -215,11 +191,6 @@ function toListItem(
   };
 }
 
-export interface ProjectListPage {
-  projects: ProjectListItem[];
-  count: number;
-}
-
 /**
  * GET /v1/project/paginated: the projects the caller may see, filtered, sorted, paged.
  * `snapshot`: the database snapshot taken before anything about the caller was read (the
@@ -232,13 +203,13 @@ export async function listProjects(
   caller: User | null,
   query: ProjectListQuery,
   snapshot: string | null = null,
-): Promise<ProjectListPage> {
+): Promise<ProjectList> {
   const actor = caller?.active ? caller : null;
   if (snapshot === null || query.lastUpdatedIn !== undefined) {
     return readProjectList(ctx, actor, query);
   }
   const key = `project-list ${actor?.id ?? 'anonymous'} ${JSON.stringify(query)}`;
-  const cached = ctx.readCache.get<ProjectListPage>(key, snapshot);
+  const cached = ctx.readCache.get<ProjectList>(key, snapshot);
   if (cached) return cached;
   const page = await readProjectList(ctx, actor, query);
   ctx.readCache.set(key, snapshot, page, 1 + page.projects.length);
@@ -249,7 +220,7 @@ async function readProjectList(
   ctx: AppContext,
   actor: User | null,
   query: ProjectListQuery,
-): Promise<ProjectListPage> {
+): Promise<ProjectList> {
   const window = pageWindow({ page: query.page, perPage: query.perPage });
   const db = ctx.database.db;
   const roles = actor ? await rolesOf(ctx, actor) : new Map<number, WorkspaceRole | null>();
@@ -317,12 +288,6 @@ export function timeUntilPurge(removedAt: Date, now: Date): string {
   return 'N/A';
 }
 
-export interface CreateProjectInput {
-  name?: string | null;
-  public?: boolean;
-  template?: string | null;
-}
-
 /**
  * POST /v1/project/:namespace: an empty private (or public) project at v0. Checks in the
  * reference's order: name, workspace, permission (workspace admin), name clash, template.
@@ -333,7 +298,7 @@ export async function createProject(
   ctx: AppContext,
   user: User | null,
   namespace: string,
-  input: CreateProjectInput,
+  input: CreateProjectBody,
   meta: ClientMeta & { deviceId: string | null },
 ): Promise<void> {
   assertSignedIn(user);

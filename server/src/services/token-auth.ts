@@ -11,24 +11,7 @@ import { FIELD_REQUIRED_TEXT, HttpProblem } from '../errors';
 import { isoZ } from '../lib/time';
 import { authenticate, LOGIN_MAX_LENGTH, type LoginInput } from './auth';
 import { displayName } from './users';
-
-export interface TokenLoginView {
-  id: number;
-  username: string;
-  email: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  name: string;
-  receive_notifications: boolean;
-  verified_email: boolean;
-  tier: string;
-  registration_date: string;
-  storage: null;
-  storage_limit: null;
-  disk_usage: null;
-  has_project: boolean;
-  session: { token: string; expire: string };
-}
+import type { TokenLogin } from '../schemas/auth';
 
 /** Form checks with the reference's v1 wording: 400 `This field is required.(login)`. */
 function validate(input: LoginInput): void {
@@ -56,7 +39,7 @@ export async function tokenLogin(
   ctx: AppContext,
   input: LoginInput,
   options: TokenLoginOptions,
-): Promise<TokenLoginView> {
+): Promise<TokenLogin> {
   validate(input);
   const user = await limitSignIn(ctx, { login: input.login, address: options.meta.ip ?? '' }, () =>
     authenticate(ctx, input),

@@ -1,26 +1,10 @@
 /** The signed-in user's own profile (and its legacy form, for old desktop clients). */
 import type { AppContext } from '../context';
-import type { User, WorkspaceRole } from '../db/schema';
+import type { User } from '../db/schema';
 import { isoZ } from '../lib/time';
 import { listUserWorkspaces } from './workspaces';
 import { assertSignedIn } from './permissions';
-
-export interface ProfileView {
-  id: number;
-  username: string;
-  email: string | null;
-  verified_email: boolean;
-  first_name: string | null;
-  last_name: string | null;
-  name: string;
-  receive_notifications: boolean;
-  registration_date: string;
-  last_signed_in: string | null;
-  can_edit_profile: boolean;
-  workspaces: { id: number; name: string; role: WorkspaceRole }[];
-  preferred_workspace: number | null;
-  invitations: { uuid: string; workspace: string; role: WorkspaceRole }[];
-}
+import type { LegacyUserInfo, Profile } from '../schemas/users';
 
 /** "first last", trimmed ("" when both are empty). */
 export function displayName(user: Pick<User, 'firstName' | 'lastName'>): string {
@@ -30,7 +14,7 @@ export function displayName(user: Pick<User, 'firstName' | 'lastName'>): string 
     .trim();
 }
 
-export async function getOwnProfile(ctx: AppContext, user: User | null): Promise<ProfileView> {
+export async function getOwnProfile(ctx: AppContext, user: User | null): Promise<Profile> {
   assertSignedIn(user);
   const workspaces = await listUserWorkspaces(ctx, user);
   const preferred =
@@ -53,16 +37,6 @@ export async function getOwnProfile(ctx: AppContext, user: User | null): Promise
   };
 }
 
-/** The legacy user info (`GET /v1/user/{username}`, api-reference A.3). */
-export interface LegacyUserInfoView {
-  username: string;
-  email: string | null;
-  disk_usage: number;
-  storage: number;
-  storage_limit: number;
-  organisations: Record<string, WorkspaceRole>;
-}
-
 /**
  * `GET /v1/user/{username}` of old servers: the username in the path is ignored (as the
  * reference does); storage figures are those of the user's preferred workspace (else the
@@ -71,7 +45,7 @@ export interface LegacyUserInfoView {
 export async function getLegacyUserInfo(
   ctx: AppContext,
   user: User | null,
-): Promise<LegacyUserInfoView> {
+): Promise<LegacyUserInfo> {
   assertSignedIn(user);
   const workspaces = await listUserWorkspaces(ctx, user);
   const main = workspaces.find((w) => w.id === user.preferredWorkspaceId) ?? workspaces[0];

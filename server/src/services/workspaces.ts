@@ -10,25 +10,17 @@ import {
   listWorkspacesWithUsage,
   type WorkspaceUsageRow,
 } from '../db/queries/workspaces';
-import type { User, WorkspaceRole } from '../db/schema';
+import type { User } from '../db/schema';
 import { forbidden, notFound } from '../errors';
 import { isSuperuser, workspaceRole } from './permissions';
+import type { Workspace } from '../schemas/workspaces';
 
 export { isGlobalWorkspace, workspaceRole, workspaceRoleRank } from './permissions';
 
 export const WORKSPACE_NOT_FOUND = 'Workspace not found';
 export const NO_WORKSPACE_PERMISSION = 'You do not have permissions to workspace';
 
-export interface WorkspaceView {
-  id: number;
-  name: string;
-  storage: number;
-  disk_usage: number;
-  project_count: number;
-  role: WorkspaceRole;
-}
-
-function toView(config: Config, user: User, row: WorkspaceUsageRow): WorkspaceView {
+function toView(config: Config, user: User, row: WorkspaceUsageRow): Workspace {
   return {
     id: row.id,
     name: row.name,
@@ -40,7 +32,7 @@ function toView(config: Config, user: User, row: WorkspaceUsageRow): WorkspaceVi
 }
 
 /** The workspaces `user` can see, by id. */
-export async function listUserWorkspaces(ctx: AppContext, user: User): Promise<WorkspaceView[]> {
+export async function listUserWorkspaces(ctx: AppContext, user: User): Promise<Workspace[]> {
   if (!user.active) return [];
   const rows = await listWorkspacesWithUsage(ctx.database.db, {
     userId: user.id,
@@ -54,7 +46,7 @@ export async function getUserWorkspace(
   ctx: AppContext,
   user: User,
   id: number,
-): Promise<WorkspaceView> {
+): Promise<Workspace> {
   const workspace = await findWorkspaceById(ctx.database.db, id);
   if (!workspace || !workspace.active) throw notFound(WORKSPACE_NOT_FOUND);
   const [row] = await listWorkspacesWithUsage(ctx.database.db, {

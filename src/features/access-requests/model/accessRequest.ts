@@ -1,23 +1,15 @@
 /** Project access requests (spec 001 §3, §4 and §9; api-reference A.7). */
 import { isExpired } from '@/lib/time';
 
-export interface AccessRequest {
-  id: number;
-  /** Username of the requester. */
-  requested_by: string;
-  project_name: string;
-  /** Workspace (namespace) of the project. */
-  namespace: string;
-  /** When the request expires (ISO date-time). */
-  expire: string;
-  /** Our server's state of an unresolved request. */
-  status?: 'pending' | 'expired';
-}
+import type {
+  AccessRequest as RequestAnswer,
+  AccessRequestList as ListAnswer,
+} from '@contract/access-requests';
 
-export interface AccessRequestList {
-  items: AccessRequest[];
-  count: number;
-}
+/** One access request (`@contract/access-requests`); `status` is our server's addition. */
+export type AccessRequest = Omit<RequestAnswer, 'status'> & Partial<Pick<RequestAnswer, 'status'>>;
+
+export type AccessRequestList = Omit<ListAnswer, 'items'> & { items: AccessRequest[] };
 
 /** Page size of access request lists (spec 001 §9: 10, paginator when count exceeds 10). */
 export const ACCESS_REQUESTS_PER_PAGE = 10;

@@ -1,4 +1,5 @@
 /** POST /app/auth/change-password {old_password, password, confirm}: changes the own password. */
+import type { ChangePasswordBody } from '@contract/auth';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '@/api';
 
@@ -14,7 +15,11 @@ export interface PasswordChange {
 export async function changePassword(change: PasswordChange): Promise<void> {
   await api.post(
     '/app/auth/change-password',
-    { old_password: change.old_password, password: change.password, confirm: change.confirm },
+    {
+      old_password: change.old_password,
+      password: change.password,
+      confirm: change.confirm,
+    } satisfies ChangePasswordBody,
     { fallbackMessage: CHANGE_PASSWORD_FALLBACK },
   );
 }

@@ -1,4 +1,5 @@
 /** POST /app/auth/user/profile {first_name, last_name, email, receive_notifications}: edits the profile. */
+import type { ProfileBody } from '@contract/auth';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/api';
 import { profileQueryOptions } from './profile';
@@ -22,7 +23,7 @@ export async function editProfile(edit: ProfileEdit): Promise<void> {
       last_name: edit.last_name.trim(),
       email: edit.email.trim(),
       receive_notifications: edit.receive_notifications,
-    },
+    } satisfies ProfileBody,
     { fallbackMessage: EDIT_PROFILE_FALLBACK },
   );
 }

@@ -3,10 +3,8 @@ import { queryOptions } from '@tanstack/react-query';
 import { ApiError, api } from '@/api';
 import { lastInit, rememberInit } from '@/offline/lastInit';
 
-export interface InitData {
-  authenticated: boolean;
-  superuser: boolean;
-}
+export type { Init as InitData } from '@contract/instance';
+import type { Init as InitData } from '@contract/instance';
 
 export const ANONYMOUS: InitData = { authenticated: false, superuser: false };
 export const INIT_FALLBACK = 'Failed to init application.';

@@ -1,4 +1,5 @@
 /** POST /app/auth/login {login, password}: signs in (200 with an empty body). */
+import type { LoginBody } from '@contract/auth';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/api';
 import { initialiseSession } from '../model/session';
@@ -14,7 +15,10 @@ export const LOGIN_FALLBACK = 'Failed to login';
 export async function login(credentials: LoginCredentials): Promise<void> {
   await api.post(
     '/app/auth/login',
-    { login: credentials.login.trim(), password: credentials.password.trim() },
+    {
+      login: credentials.login.trim(),
+      password: credentials.password.trim(),
+    } satisfies LoginBody,
     { fallbackMessage: LOGIN_FALLBACK },
   );
 }

@@ -4,27 +4,19 @@ import { api } from '@/api';
 import { withOfflineCopy } from '@/offline/instance';
 import { rememberOfflineUser } from '@/offline/owner';
 
-export interface WorkspaceRef {
-  id: number;
-  name: string;
-  role: string;
-}
+import type { Profile } from '@contract/users';
 
-export interface UserProfile {
-  id: number;
-  username: string;
-  email: string;
-  name: string;
-  first_name: string | null;
-  last_name: string | null;
-  verified_email: boolean;
-  registration_date: string;
-  receive_notifications: boolean;
-  can_edit_profile?: boolean;
-  preferred_workspace: number | null;
-  workspaces: WorkspaceRef[];
-  invitations?: unknown[];
-}
+/** One workspace of the profile. */
+export type WorkspaceRef = Profile['workspaces'][number];
+
+/** The signed-in user as the web app reads it (`@contract/users`); `email` '' when none. */
+export type UserProfile = Omit<
+  Profile,
+  'email' | 'can_edit_profile' | 'invitations' | 'last_signed_in'
+> &
+  Partial<Pick<Profile, 'can_edit_profile' | 'invitations' | 'last_signed_in'>> & {
+    email: string;
+  };
 
 export const PROFILE_FALLBACK = "Failed to fetch user's profile";
 
@@ -34,12 +26,12 @@ export const PROFILE_FALLBACK = "Failed to fetch user's profile";
  */
 export async function fetchProfile(signal?: AbortSignal): Promise<UserProfile> {
   const profile = await withOfflineCopy('profile', async () => {
-    const answer = await api.get<UserProfile>('/v1/user/profile', {
+    const answer = await api.get<Profile>('/v1/user/profile', {
       signal,
       fallbackMessage: PROFILE_FALLBACK,
     });
     if (typeof answer?.id === 'number') rememberOfflineUser(answer.id);
-    return answer;
+    return answer && { ...answer, email: answer.email ?? '' };
   });
   return profile;
 }

@@ -1,4 +1,5 @@
 /** POST /app/auth/reset-password/:token {password, confirm}: sets a new password from a reset link. */
+import type { NewPasswordBody } from '@contract/auth';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '@/api';
 import { CHANGE_PASSWORD_FALLBACK } from './changePassword';
@@ -19,7 +20,7 @@ export async function setPasswordByToken({
 }: SetPasswordInput): Promise<void> {
   await api.post(
     `/app/auth/reset-password/${encodeURIComponent(token)}`,
-    { password, confirm },
+    { password, confirm } satisfies NewPasswordBody,
     { fallbackMessage: CHANGE_PASSWORD_FALLBACK },
   );
 }

@@ -3,6 +3,7 @@
  * role name"). A 207 is a partial success: some users were added, the refused ones come back
  * as `invalid_usernames` (spec 001 §5 "Settings save accepts some non-2xx statuses").
  */
+import type { AccessSettings } from '@contract/projects';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '@/api';
 import type { ProjectRoleName } from '@/lib/permissions';
@@ -29,7 +30,7 @@ export interface ShareResult {
 export async function shareProject(args: ShareProjectArgs): Promise<ShareResult> {
   const data = await api.put(
     `/v1/project/${encodeURIComponent(args.namespace)}/${encodeURIComponent(args.name)}`,
-    { access: shareAccess(args.access, args.usernames, args.role) },
+    { access: shareAccess(args.access, args.usernames, args.role) satisfies AccessSettings },
     { fallbackMessage: SHARE_FALLBACK },
   );
   return { refused: refusedUsernames(data) ?? [] };

@@ -2,6 +2,7 @@
  * PATCH /app/project/{id}/access {user_id, role}: sets a member's project role; `none` removes
  * the direct role (spec 001 §6 "Removing a user's access sets the role to none").
  */
+import type { AccessChangeBody } from '@contract/collaborators';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/api';
 import type { ProjectRoleName } from '@/lib/permissions';
@@ -21,7 +22,7 @@ export async function updateMemberRole({
 }: UpdateMemberRoleArgs): Promise<ProjectMember[] | undefined> {
   const data = await api.patch<ProjectMember[] | undefined>(
     `/app/project/${encodeURIComponent(projectId)}/access`,
-    { user_id: member.id, role },
+    { user_id: member.id, role } satisfies AccessChangeBody,
     { fallbackMessage: updateAccessForUserFallback(member.username) },
   );
   return Array.isArray(data) ? data : undefined;

@@ -4,30 +4,15 @@
  */
 import type { ProjectRoleName } from '@/lib/permissions';
 
-/** One row of GET /app/project/{id}/access. */
-export interface ProjectMember {
-  id: number;
-  type?: string;
-  email: string;
-  username: string;
-  name?: string;
-  workspace_role?: string;
-  /** Direct project role; null when the access comes from the workspace only. */
-  project_role: ProjectRoleName | null;
-  /** Effective project role. */
-  role: ProjectRoleName | null;
-  project_permission?: ProjectRoleName | null;
-  roles?: ProjectRoleName[];
-}
+import type { Member, UserSearchResult as SearchAnswer } from '@contract/collaborators';
+
+/** One row of GET /app/project/{id}/access, as the web app reads it (`@contract/collaborators`). */
+export type ProjectMember = Pick<Member, 'id' | 'email' | 'username' | 'project_role' | 'role'> &
+  Partial<Pick<Member, 'type' | 'name' | 'workspace_role' | 'project_permission' | 'roles'>>;
 
 /** One result of GET /app/auth/user/search. */
-export interface UserSearchResult {
-  id: number;
-  username: string;
-  email: string;
-  name?: string;
-  profile?: { first_name?: string | null; last_name?: string | null };
-}
+export type UserSearchResult = Pick<SearchAnswer, 'id' | 'username' | 'email'> &
+  Partial<Pick<SearchAnswer, 'name' | 'profile'>>;
 
 /** The project's access lists as the project detail gives them (inclusive, direct members). */
 export interface ProjectAccessLists {

@@ -4,23 +4,23 @@
  * becomes empty, a missing count zero.
  */
 
-/** Counts of changed files in a list item (`updated_diff`: updates sent as a diff). */
-export interface VersionChangeCounts {
-  added: number;
-  updated: number;
-  updated_diff?: number;
-  removed: number;
-}
+import type {
+  ChangesetState,
+  FileChange,
+  VersionChangeCounts as CountsAnswer,
+  VersionDetail as DetailAnswer,
+  VersionListItem as ListItemAnswer,
+} from '@contract/history';
 
-export interface VersionListItem {
-  name: string;
-  author?: string | null;
-  created: string;
-  project_name?: string;
-  namespace?: string;
-  project_size: number;
-  changes: VersionChangeCounts;
-}
+/** Counts of changed files in a list item (`updated_diff`: updates sent as a diff). */
+export type VersionChangeCounts = Omit<CountsAnswer, 'updated_diff'> &
+  Partial<Pick<CountsAnswer, 'updated_diff'>>;
+
+/** The keys the web app reads of a version (`@contract/history`). */
+type VersionKeys = Pick<ListItemAnswer, 'name' | 'created' | 'project_size'> &
+  Partial<Pick<ListItemAnswer, 'project_name' | 'namespace' | 'author'>>;
+
+export type VersionListItem = VersionKeys & { changes: VersionChangeCounts };
 
 export interface VersionList {
   versions: VersionListItem[];
@@ -28,45 +28,20 @@ export interface VersionList {
 }
 
 /** One changed file of a version. */
-export interface VersionFileChange {
-  path: string;
-  size: number;
-  checksum?: string;
-  mtime?: string;
-}
+export type VersionFileChange = Pick<FileChange, 'path' | 'size'> &
+  Partial<Pick<FileChange, 'checksum' | 'mtime'>>;
 
 /** Per table counts of a GeoPackage changeset. */
-export interface ChangesetSummaryRow {
-  table: string;
-  insert: number;
-  update: number;
-  delete: number;
-}
+export type ChangesetSummaryRow = NonNullable<ChangesetState['summary']>[number];
 
 /** The changeset of one file in a version: its summary, or why it cannot be shown. */
-export interface FileChangeset {
-  /** The server calculates changesets in the background: 'pending' until it has. */
-  status?: 'pending' | 'done' | 'error';
-  size?: number;
-  summary?: ChangesetSummaryRow[];
-  error?: string;
-}
+export type FileChangeset = Partial<ChangesetState>;
 
-export interface VersionDetail {
-  name: string;
-  author?: string | null;
-  created: string;
-  project_name?: string;
-  namespace?: string;
-  user_agent?: string | null;
-  project_size: number;
-  changes: {
-    added: VersionFileChange[];
-    updated: VersionFileChange[];
-    removed: VersionFileChange[];
+export type VersionDetail = VersionKeys &
+  Partial<Pick<DetailAnswer, 'user_agent'>> & {
+    changes: Record<keyof DetailAnswer['changes'], VersionFileChange[]>;
+    changesets: Record<string, FileChangeset>;
   };
-  changesets: Record<string, FileChangeset>;
-}
 
 /** Versions per page of the versions table (spec 001 §9). */
 export const VERSIONS_PER_PAGE = 50;

@@ -1,4 +1,5 @@
 /** POST /v1/project/clone/{namespace}/{project}: copies a project into a workspace. */
+import type { CloneBody } from '@contract/projects';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/api';
 import { CLONE_PROJECT_FALLBACK } from '../model/project';
@@ -15,7 +16,7 @@ export interface CloneProjectArgs {
 export async function cloneProject(args: CloneProjectArgs): Promise<void> {
   await api.post(
     `/v1/project/clone/${encodeURIComponent(args.namespace)}/${encodeURIComponent(args.name)}`,
-    { namespace: args.targetNamespace, project: args.targetName.trim() },
+    { namespace: args.targetNamespace, project: args.targetName.trim() } satisfies CloneBody,
     { fallbackMessage: CLONE_PROJECT_FALLBACK },
   );
 }

@@ -1,4 +1,5 @@
 /** POST /v1/project/{namespace}: a new, empty, private project (spec 001 §3 payload). */
+import type { CreateProjectBody } from '@contract/projects';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/api';
 import { CREATE_PROJECT_FALLBACK } from '../model/project';
@@ -11,7 +12,7 @@ export interface CreateProjectArgs {
 export async function createProject({ namespace, name }: CreateProjectArgs): Promise<void> {
   await api.post(
     `/v1/project/${encodeURIComponent(namespace)}`,
-    { name: name.trim(), public: false },
+    { name: name.trim(), public: false } satisfies CreateProjectBody,
     { fallbackMessage: CREATE_PROJECT_FALLBACK },
   );
 }

@@ -2,6 +2,7 @@
  * GET /v1/project/{namespace}/{name}: one project with its files. A 403 for a logged-in user
  * becomes a 409 when the user already has a pending access request (spec 001 §4).
  */
+import type { ProjectDetail as ProjectAnswer } from '@contract/projects';
 import { queryOptions } from '@tanstack/react-query';
 import { ApiError, api, isApiError } from '@/api';
 import { stableKey } from '@/offline/offlineCache';
@@ -22,11 +23,12 @@ export async function fetchProject(
   try {
     // Saved for offline use: offline, the project opens as it was last seen here.
     return await withOfflineCopy(stableKey('project', namespace, name), async () => {
-      const data = await api.get<ProjectDetail>(projectPath(namespace, name), {
+      const data = await api.get<ProjectAnswer>(projectPath(namespace, name), {
         signal,
         fallbackMessage: LOAD_PROJECT_FALLBACK,
       });
-      return { ...data, files: Array.isArray(data?.files) ? data.files : [] };
+      const files = Array.isArray(data?.files) ? data.files : [];
+      return { ...data, files: files.map((file) => ({ ...file, mtime: file.mtime ?? '' })) };
     });
   } catch (error) {
     if (loggedIn && isApiError(error) && error.status === 403) {

@@ -1,4 +1,5 @@
 /** PUT /v1/project/{namespace}/{name} {access: {public}}: makes the project public or private. */
+import type { AccessSettings } from '@contract/projects';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/api';
 import { PROJECT_KEY, SAVE_SETTINGS_FALLBACK } from '../model/project';
@@ -13,7 +14,7 @@ export interface ProjectVisibilityArgs {
 export async function updateProjectVisibility(args: ProjectVisibilityArgs): Promise<void> {
   await api.put(
     projectPath(args.namespace, args.name),
-    { access: { public: args.public } },
+    { access: { public: args.public } satisfies AccessSettings },
     { fallbackMessage: SAVE_SETTINGS_FALLBACK },
   );
 }

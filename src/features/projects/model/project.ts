@@ -1,22 +1,22 @@
 /** One project as GET /v1/project/{namespace}/{name} returns it (api-reference A.5 ProjectDetail). */
+import type { ProjectDetail as ProjectAnswer, ProjectFile as FileAnswer } from '@contract/projects';
 import { isApiError } from '@/api';
 import type { ProjectListItem } from './projectList';
 
-export interface ProjectFile {
-  path: string;
-  size: number;
-  checksum?: string;
-  mtime: string;
-}
+/**
+ * A file as the web app lists it: the server's file (`@contract/projects`) with `mtime` ''
+ * when the server does not know it (it sends null), as files the browser adds have no checksum.
+ */
+export type ProjectFile = Pick<FileAnswer, 'path' | 'size'> &
+  Partial<Pick<FileAnswer, 'checksum'>> & { mtime: string };
 
+/** The latest project (GET /v1/project/{namespace}/{name}) as the web app reads it. */
+export type ProjectDetail = Omit<ProjectListItem, 'has_conflict'> &
+  Pick<ProjectAnswer, 'workspace_id' | 'role'> &
+  Partial<Pick<ProjectAnswer, 'public'>> & { files: ProjectFile[] };
+
+/** Project roles as the web app names them (`editor` is the reference's writer). */
 export type ProjectRole = 'owner' | 'writer' | 'editor' | 'reader';
-
-export interface ProjectDetail extends Omit<ProjectListItem, 'has_conflict'> {
-  workspace_id: number;
-  public?: boolean;
-  role: ProjectRole | null;
-  files: ProjectFile[];
-}
 
 export const PROJECT_KEY = ['projects', 'detail'] as const;
 

@@ -1,39 +1,28 @@
 /** Projects as the list endpoints return them (api-reference A.5 ProjectListItem; spec 001 §2). */
 import { formatFileSize } from '@/lib/fileSize';
 
-export interface ProjectAccess {
-  owners: number[];
-  ownersnames?: string[];
-  writers: number[];
-  writersnames?: string[];
-  editors?: number[];
-  editorsnames?: string[];
-  readers: number[];
-  readersnames?: string[];
-  public: boolean;
-}
+import type {
+  ProjectAccess as AccessAnswer,
+  ProjectList as ListAnswer,
+  ProjectListItem as ListItemAnswer,
+} from '@contract/projects';
 
-export interface ProjectListItem {
-  id: string;
-  name: string;
-  namespace: string;
-  version: string;
-  created?: string;
-  updated: string;
-  creator?: number | null;
-  disk_usage: number;
-  tags: string[];
-  has_conflict?: boolean;
-  permissions?: { upload: boolean; update: boolean; delete: boolean };
-  access: ProjectAccess;
-}
+/** A project's access lists; the web app needs the ids and the flag (`@contract/projects`). */
+export type ProjectAccess = Pick<AccessAnswer, 'owners' | 'writers' | 'readers' | 'public'> &
+  Partial<AccessAnswer>;
 
-export interface ProjectList {
-  projects: ProjectListItem[];
-  count: number;
-}
+/** One project of the lists, as the web app reads it (`@contract/projects`). */
+export type ProjectListItem = Pick<
+  ListItemAnswer,
+  'id' | 'name' | 'namespace' | 'version' | 'updated' | 'disk_usage' | 'tags'
+> &
+  Partial<Pick<ListItemAnswer, 'created' | 'creator' | 'has_conflict' | 'permissions'>> & {
+    access: ProjectAccess;
+  };
 
-/** Query of GET /v1/project/paginated (spec 001 §7). */
+/** GET /v1/project/paginated. */
+export type ProjectList = Omit<ListAnswer, 'projects'> & { projects: ProjectListItem[] };
+
 export interface ProjectListParams {
   page: number;
   per_page: number;

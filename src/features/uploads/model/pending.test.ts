@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ProjectFile } from '../../projects/model/project';
+import type { ProjectFile } from '@/features/projects';
 import {
   applyPlacement,
   changesByPath,

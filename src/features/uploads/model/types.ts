@@ -3,7 +3,7 @@
  * engine (live progress and a settled outcome). What it hands over is a plan (plan.ts) and
  * the file blobs.
  */
-import type { ProjectDetail } from '@/features/projects';
+import type { ProjectDetail } from '@contract/projects';
 
 export type { PushPlan } from './plan';
 

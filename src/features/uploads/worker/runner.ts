@@ -12,7 +12,7 @@
  * restart) only missing chunks go out.
  */
 import type { UploadChunkAck, UploadRecord, WaymarkDatabase } from '@/db/db';
-import type { ProjectDetail } from '@/features/projects';
+import type { ProjectDetail } from '@contract/projects';
 import { uploadedFiles, type PushFile } from '../model/plan';
 import { backoffDelay } from './backoff';
 import { chunkRange } from '../model/chunks';

@@ -3,15 +3,8 @@ import { queryOptions } from '@tanstack/react-query';
 import { api } from '@/api';
 import { withOfflineCopy } from '@/offline/instance';
 
-export interface Workspace {
-  id: number;
-  name: string;
-  role: string;
-  storage?: number;
-  disk_usage?: number;
-  project_count?: number;
-  description?: string;
-}
+export type { Workspace } from '@contract/workspaces';
+import type { Workspace } from '@contract/workspaces';
 
 export const WORKSPACES_FALLBACK = 'Failed to load workspace(s)';
 

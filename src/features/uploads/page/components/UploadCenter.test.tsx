@@ -2,7 +2,7 @@ import { notifications } from '@mantine/notifications';
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithRouter } from '@/test/render';
-import type { ProjectDetail } from '@/features/projects';
+import type { ProjectDetail } from '@contract/projects';
 import type { UploadOutcome } from '../../model/types';
 
 const engine = vi.hoisted(() => ({
