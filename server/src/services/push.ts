@@ -304,7 +304,7 @@ export async function startPush(
   const extra =
     [...plan.added, ...plan.updated].reduce((sum, f) => sum + f.size, 0) -
     plan.updated.reduce((sum, f) => sum + (current.get(f.path)?.size ?? 0), 0) -
-    plan.removed.reduce((sum, f) => sum + f.size, 0);
+    plan.removed.reduce((sum, f) => sum + (current.get(f.path)?.size ?? 0), 0);
   const usage = await workspaceDiskUsage(db, access.workspace.id);
   if (usage + extra > access.workspace.storage) {
     throw storageLimitHit(usage, access.workspace.storage);
