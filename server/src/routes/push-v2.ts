@@ -1,26 +1,28 @@
 /**
  * The v2 push (client-compat §5.2, api-reference §1.9): raw chunks, then one call that
- * checks (check_only) or makes the version. Logic in services/push-v2.ts.
+ * checks (check_only) or makes the version. Logic in services/push/ (v2.ts on the push
+ * core). The versions call takes bodies up to PUSH_BODY_LIMIT and is retry-safe with
+ * `Mm-push-id` (never for check_only).
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { clientMeta, deviceIdOf, requireLogin } from '../plugins/auth';
-import { pushVersionV2, uploadChunkV2, type PushV2Input } from '../services/push-v2';
-import { authErrorSchema, emptySchema, idParams, problemSchema, pushFileList } from './schemas';
+import { clientMeta, currentUser, deviceIdOf, requireLogin } from '../plugins/auth';
+import {
+  beginPushId,
+  pushIdOnResponse,
+  pushIdOnSend,
+  pushVersionV2,
+  replayPushId,
+  uploadChunkV2,
+  type PushV2Input,
+} from '../services/push';
+import {
+  PUSH_BODY_LIMIT,
+  PushIdHeadersSchema,
+  PushV2BodySchema,
+  V2ChunkAnswerSchema,
+} from '../schemas/push';
+import { authErrorSchema, emptySchema, idParams, problemSchema } from './schemas';
 import { acceptRawBodies, rawBody } from './raw-body';
-
-const versionsBody = {
-  type: 'object',
-  required: ['version', 'changes'],
-  properties: {
-    version: { type: 'string', pattern: '^v\\d+$' },
-    check_only: { type: 'boolean' },
-    changes: {
-      type: 'object',
-      required: ['added', 'updated', 'removed'],
-      properties: { added: pushFileList, updated: pushFileList, removed: pushFileList },
-    },
-  },
-} as const;
 
 /** The v2 project object (api-reference A.10), `files` included when asked for. */
 export const projectV2Schema = {
@@ -74,14 +76,7 @@ const chunkRoutes: FastifyPluginAsync = async (app) => {
       preHandler: requireLogin,
       schema: {
         params: idParams,
-        response: {
-          200: {
-            type: 'object',
-            required: ['id', 'valid_until'],
-            properties: { id: { type: 'string' }, valid_until: { type: 'string' } },
-          },
-          ...errors,
-        },
+        response: { 200: V2ChunkAnswerSchema, ...errors },
       },
     },
     async (request) => {
@@ -96,20 +91,27 @@ const pushV2Routes: FastifyPluginAsync = async (app) => {
     '/v2/projects/:id/versions',
     {
       preHandler: requireLogin,
+      bodyLimit: PUSH_BODY_LIMIT,
+      onSend: pushIdOnSend,
+      onResponse: pushIdOnResponse,
       schema: {
         params: idParams,
-        body: versionsBody,
+        headers: PushIdHeadersSchema,
+        body: PushV2BodySchema,
         response: { 201: projectV2Schema, 204: emptySchema, ...errors, 415: problemSchema },
       },
     },
     async (request, reply) => {
-      const project = await pushVersionV2(
-        app.ctx,
-        request.auth.user,
-        request.params.id,
-        request.body,
-        { ...clientMeta(request), deviceId: deviceIdOf(request) },
-      );
+      const user = currentUser(request);
+      if (!request.body.check_only) {
+        const target = `v2 versions ${request.params.id}`;
+        const replay = await beginPushId(app.ctx, request, user.id, target);
+        if (replay) return replayPushId(reply, replay);
+      }
+      const project = await pushVersionV2(app.ctx, user, request.params.id, request.body, {
+        ...clientMeta(request),
+        deviceId: deviceIdOf(request),
+      });
       if (!project) return reply.code(204).send();
       return reply.code(201).send(project);
     },

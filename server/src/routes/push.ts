@@ -1,29 +1,34 @@
 /**
  * The v1 push protocol (api-reference A.8, §1): start, chunk, finish, cancel, and the
  * resume status call GET /v1/project/push/{transaction} (an addition, docs/decisions.md).
+ * Logic in services/push/ (v1.ts on the push core). Push start takes bodies up to
+ * PUSH_BODY_LIMIT; finish is retry-safe with `Mm-push-id` (services/push/push-id.ts).
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { clientMeta, deviceIdOf, requireLogin } from '../plugins/auth';
+import { clientMeta, currentUser, deviceIdOf, requireLogin } from '../plugins/auth';
 import {
+  beginPushId,
   cancelPush,
   finishPush,
+  pushIdOnResponse,
+  pushIdOnSend,
+  replayPushId,
   startPush,
   uploadChunk,
   uploadStatus,
   type PushInput,
 } from '../services/push';
 import { projectDetailSchema } from './projects';
-import { authErrorSchema, countMap, emptySchema, problemSchema, stringList } from './schemas';
-import { PushStartBodySchema } from '../schemas/push';
+import { authErrorSchema, emptySchema, problemSchema } from './schemas';
+import {
+  ChunkAnswerSchema,
+  PUSH_BODY_LIMIT,
+  PushIdHeadersSchema,
+  PushStartBodySchema,
+  TransactionSchema,
+  UploadStatusSchema,
+} from '../schemas/push';
 import { acceptRawBodies, rawBody } from './raw-body';
-
-const pushBody = PushStartBodySchema;
-
-const transactionSchema = {
-  type: 'object',
-  required: ['transaction'],
-  properties: { transaction: { type: 'string' } },
-} as const;
 
 const transactionParams = {
   type: 'object',
@@ -37,30 +42,6 @@ const errorResponses = {
   403: problemSchema,
   404: problemSchema,
   422: problemSchema,
-} as const;
-
-const uploadStatusSchema = {
-  type: 'object',
-  properties: {
-    transaction: { type: 'string' },
-    project: { type: 'string' },
-    version: { type: 'string' },
-    chunks_received: stringList,
-    chunk_writes: countMap,
-    files: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          path: { type: 'string' },
-          size: { type: 'integer' },
-          chunks: stringList,
-          received: { type: 'integer' },
-        },
-      },
-    },
-    expires: { type: 'string' },
-  },
 } as const;
 
 /**
@@ -81,14 +62,7 @@ const rawBodyRoutes: FastifyPluginAsync = async (app) => {
           required: ['transaction', 'chunk'],
           properties: { transaction: { type: 'string' }, chunk: { type: 'string' } },
         },
-        response: {
-          200: {
-            type: 'object',
-            required: ['checksum', 'size'],
-            properties: { checksum: { type: 'string' }, size: { type: 'integer' } },
-          },
-          ...errorResponses,
-        },
+        response: { 200: ChunkAnswerSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -107,16 +81,24 @@ const rawBodyRoutes: FastifyPluginAsync = async (app) => {
     '/v1/project/push/finish/:transaction',
     {
       preHandler: requireLogin,
+      onSend: pushIdOnSend,
+      onResponse: pushIdOnResponse,
       schema: {
         params: transactionParams,
+        headers: PushIdHeadersSchema,
         response: { 200: projectDetailSchema, ...errorResponses },
       },
     },
-    async (request) =>
-      finishPush(ctx, request.auth.user, request.params.transaction, {
+    async (request, reply) => {
+      const { transaction } = request.params;
+      const user = currentUser(request);
+      const replay = await beginPushId(ctx, request, user.id, `v1 finish ${transaction}`);
+      if (replay) return replayPushId(reply, replay);
+      return finishPush(ctx, user, transaction, {
         ...clientMeta(request),
         deviceId: deviceIdOf(request),
-      }),
+      });
+    },
   );
 
   app.post<{ Params: { transaction: string } }>(
@@ -142,15 +124,16 @@ const pushRoutes: FastifyPluginAsync = async (app) => {
     '/v1/project/push/:namespace/:name',
     {
       preHandler: requireLogin,
+      bodyLimit: PUSH_BODY_LIMIT,
       schema: {
         params: {
           type: 'object',
           required: ['namespace', 'name'],
           properties: { namespace: { type: 'string' }, name: { type: 'string' } },
         },
-        body: pushBody,
+        body: PushStartBodySchema,
         response: {
-          200: { anyOf: [transactionSchema, projectDetailSchema] },
+          200: { anyOf: [TransactionSchema, projectDetailSchema] },
           ...errorResponses,
           415: problemSchema,
         },
@@ -174,7 +157,7 @@ const pushRoutes: FastifyPluginAsync = async (app) => {
       preHandler: requireLogin,
       schema: {
         params: transactionParams,
-        response: { 200: uploadStatusSchema, ...errorResponses },
+        response: { 200: UploadStatusSchema, ...errorResponses },
       },
     },
     async (request) => uploadStatus(ctx, request.auth.user, request.params.transaction),
