@@ -22,6 +22,8 @@ export interface UploadWithProject {
 }
 
 export interface NewUpload {
+  /** The transaction id (default: a new random one). */
+  id?: string;
   projectId: string;
   baseVersion: number;
   userId: number;
@@ -61,6 +63,7 @@ export async function acquireUpload(
     const rows = await tx
       .insert(uploads)
       .values({
+        ...(values.id ? { id: values.id } : {}),
         projectId: values.projectId,
         baseVersion: values.baseVersion,
         userId: values.userId,

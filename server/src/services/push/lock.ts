@@ -10,6 +10,7 @@
  *   again for a retried finish, or taken over by the next push; nothing waits for
  *   LOCK_EXPIRATION_MS after a restart (services/push/README.md, crash recovery).
  */
+import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../context';
 import {
   acquireUpload,
@@ -51,8 +52,8 @@ export function lockedProblem(
 
 /**
  * Takes the project's push lock for `plan` (status open: v1, chunks follow; committing: a v2
- * version call, which holds the lease until it returns); staging of pushes taken over is
- * dropped. Throws dialect.busy() when another push holds it.
+ * version call, which holds the lease, returned, until it ends); staging of pushes taken
+ * over is dropped. Throws dialect.busy() when another push holds it.
  */
 export async function takePushLock(
   ctx: AppContext,
@@ -64,18 +65,29 @@ export async function takePushLock(
     status: 'open' | 'committing';
   },
   dialect: Pick<PushDialect, 'busy'>,
-): Promise<UploadRow> {
+): Promise<{ upload: UploadRow; lease: Lease | null }> {
   const now = ctx.now();
-  const { upload, replaced } = await acquireUpload(
-    ctx.database.db,
-    { ...values, changes: values.plan, at: now },
-    {
-      before: new Date(now.getTime() - LOCK_EXPIRATION_MS),
-      leaseBefore: leaseStaleBefore(ctx),
-      running: [...running],
-    },
-  );
-  for (const id of replaced) await stagingOf(ctx.blobStore).remove(id);
+  // A v2 call's row is 'committing' from its insert: its id is running before it exists.
+  const id = randomUUID();
+  const committing = values.status === 'committing';
+  if (committing) running.add(id);
+  let acquired: Awaited<ReturnType<typeof acquireUpload>> | null = null;
+  try {
+    acquired = await acquireUpload(
+      ctx.database.db,
+      { ...values, id, changes: values.plan, at: now },
+      {
+        before: new Date(now.getTime() - LOCK_EXPIRATION_MS),
+        leaseBefore: leaseStaleBefore(ctx),
+        running: [...running].filter((other) => other !== id),
+      },
+    );
+  } finally {
+    if (!acquired?.upload) running.delete(id);
+  }
+  const { upload, replaced } = acquired;
+  const lease = upload && committing ? hold(ctx, upload.id) : null;
+  for (const other of replaced) await stagingOf(ctx.blobStore).remove(other);
   if (replaced.length > 0) {
     ctx.log.info(
       { project: values.projectId, replaced },
@@ -83,7 +95,7 @@ export async function takePushLock(
     );
   }
   if (!upload) throw dialect.busy();
-  return upload;
+  return { upload, lease };
 }
 
 /** Whether a finish of `upload` runs (here, or on another instance that still pings). */
@@ -118,16 +130,18 @@ function hold(ctx: AppContext, uploadId: string): Lease {
 /** open → finishing for one finish (null: another finish runs); a dead finish is taken over. */
 export async function claimFinish(ctx: AppContext, uploadId: string): Promise<Lease | null> {
   if (running.has(uploadId)) return null;
-  const claimed = await claimUploadForFinish(
-    ctx.database.db,
-    uploadId,
-    ctx.now(),
-    leaseStaleBefore(ctx),
-  );
+  // Reserved before the claim's await, so no other finish of this process claims too.
+  running.add(uploadId);
+  let claimed = false;
+  try {
+    claimed = await claimUploadForFinish(
+      ctx.database.db,
+      uploadId,
+      ctx.now(),
+      leaseStaleBefore(ctx),
+    );
+  } finally {
+    if (!claimed) running.delete(uploadId);
+  }
   return claimed ? hold(ctx, uploadId) : null;
-}
-
-/** The lease of a v2 version call on the upload it just created as 'committing'. */
-export function holdCommitting(ctx: AppContext, uploadId: string): Lease {
-  return hold(ctx, uploadId);
 }

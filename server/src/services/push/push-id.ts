@@ -74,13 +74,18 @@ export async function beginPushId(
   const db = ctx.database.db;
   for (;;) {
     if (!running.has(key)) {
+      // Reserved before the claim's await, so no other request of this process claims too.
+      running.add(key);
       const claimed = await claimPushRequest(
         db,
         { userId, pushId, target, at: ctx.now() },
         leaseStaleBefore(ctx),
-      );
-      if (claimed) {
-        running.add(key);
+      ).catch((error: unknown) => {
+        running.delete(key);
+        throw error;
+      });
+      if (!claimed) running.delete(key);
+      else {
         const ping = setInterval(() => {
           pingPushRequest(db, userId, pushId, ctx.now()).catch(() => {});
         }, LEASE_PING_MS);

@@ -140,7 +140,7 @@ export async function startPush(
   assertSignedIn(caller);
   const access = await projectFor(ctx, caller, ref, 'upload');
   const { plan, clientVersion } = await checkPush(ctx, access, input, v1Dialect);
-  const upload = await takePushLock(
+  const { upload } = await takePushLock(
     ctx,
     {
       projectId: access.project.id,

@@ -30,7 +30,7 @@ import type { CommitFile } from '../versions';
 import { assembleChunks, withDiff } from './assemble';
 import { commitPush, type PushMeta } from './commit';
 import type { PushDialect } from './dialect';
-import { holdCommitting, lockedProblem, takePushLock } from './lock';
+import { lockedProblem, takePushLock } from './lock';
 import { stagedFiles, type PushChanges } from './plan';
 import { BIG_CHUNK } from './rules';
 import { checkPush } from './start';
@@ -121,7 +121,7 @@ export async function pushVersionV2(
   const { plan, clientVersion } = await checkPush(ctx, access, input, v2Dialect);
   if (input.check_only) return null;
 
-  const upload = await takePushLock(
+  const { upload, lease } = await takePushLock(
     ctx,
     {
       projectId: project.id,
@@ -132,7 +132,6 @@ export async function pushVersionV2(
     },
     v2Dialect,
   );
-  const lease = holdCommitting(ctx, upload.id);
   const files = stagedFiles(plan);
   try {
     const entries: CommitFile[] = [];
@@ -155,7 +154,7 @@ export async function pushVersionV2(
     }
     await commitPush(ctx, { upload, plan, files: entries, caller, meta, clientVersion }, v2Dialect);
   } finally {
-    await lease.end(false);
+    await lease?.end(false);
     await deleteUpload(ctx.database.db, upload.id);
   }
   await new ChunkStore(ctx).remove(files.flatMap((f) => f.chunks)).catch((error: unknown) => {
