@@ -27,9 +27,9 @@ import type { UploadPlan } from './plan';
 /** A push lock without requests for this long may be taken over (LOCKFILE_EXPIRATION). */
 export const LOCK_EXPIRATION_MS = 5 * 60 * 1000;
 /** How often a running finish or version call refreshes its upload's last_ping_at. */
-export const LEASE_PING_MS = 1000;
+export const LEASE_PING_MS = 500;
 /** A finish or version call without a ping for this long died (PostgreSQL). */
-export const LEASE_MS = 4000;
+export const LEASE_MS = 2500;
 
 /** Uploads whose finish or version call runs in this process. */
 const running = new Set<string>();
