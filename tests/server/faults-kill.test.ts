@@ -22,7 +22,7 @@ import type { S3BlobStore } from '../../server/src/storage/s3-blob-store';
 import { S3UploadStaging } from '../../server/src/storage/s3-upload-staging';
 import { CHUNK_SIZE } from '../../server/src/storage/upload-staging';
 import { freePort, REPO_ROOT } from './support/processes';
-import { plan, sha1 } from './support/push-client';
+import { plan, sha1, type Plan } from './support/push-client';
 import { startS3, type TestS3 } from './support/s3-server';
 import { createTestDataDir, type TestDataDir } from './support/test-db';
 import { TestClient } from './support/test-app';
@@ -149,41 +149,44 @@ async function retryFinish(client: TestClient, transaction: string, within = 500
   }
 }
 
+/**
+ * A new server process, admin signed in over HTTP, project `name` created and a first push
+ * of `files` started with every chunk sent: the session and the transaction.
+ */
+async function stagedPushOnChild(name: string, files: Plan) {
+  child = await startChild();
+  const http = new HttpSession(`http://127.0.0.1:${env.PORT}`);
+  expect((await http.request('GET', '/app/init')).status).toBe(200);
+  const login = await http.request('POST', '/app/auth/login', {
+    login: 'admin',
+    password: ADMIN_PASSWORD,
+  });
+  expect(login.status).toBe(200);
+  const created = await http.request('POST', '/v1/project/waymark', { name });
+  expect(created.status, await created.clone().text()).toBeLessThan(300);
+  const start = await http.request('POST', `/v1/project/push/waymark/${name}`, {
+    version: 'v0',
+    changes: { added: files.list, updated: [], removed: [] },
+  });
+  expect(start.status).toBe(200);
+  const { transaction } = (await start.json()) as { transaction: string };
+  for (const [id, bytes] of files.chunks) {
+    const sent = await http.request('POST', `/v1/project/push/chunk/${transaction}/${id}`, bytes);
+    expect(sent.status).toBe(200);
+  }
+  return { http, transaction, proc: child };
+}
+
 describe('a server killed during finish', () => {
   it(
     'leaves no partial version, and the retry on a new server completes the push',
     async () => {
-      child = await startChild();
-      const http = new HttpSession(`http://127.0.0.1:${env.PORT}`);
-      expect((await http.request('GET', '/app/init')).status).toBe(200);
-      const login = await http.request('POST', '/app/auth/login', {
-        login: 'admin',
-        password: ADMIN_PASSWORD,
-      });
-      expect(login.status).toBe(200);
-      const created = await http.request('POST', '/v1/project/waymark', { name: 'killed' });
-      expect(created.status, await created.clone().text()).toBeLessThan(300);
-
       const big = randomBytes(2 * CHUNK_SIZE + 777);
       const files = plan({ 'survey/big.tif': big });
-      const start = await http.request('POST', '/v1/project/push/waymark/killed', {
-        version: 'v0',
-        changes: { added: files.list, updated: [], removed: [] },
-      });
-      expect(start.status).toBe(200);
-      const { transaction } = (await start.json()) as { transaction: string };
-      for (const [id, bytes] of files.chunks) {
-        const sent = await http.request(
-          'POST',
-          `/v1/project/push/chunk/${transaction}/${id}`,
-          bytes,
-        );
-        expect(sent.status).toBe(200);
-      }
+      const { http, transaction, proc } = await stagedPushOnChild('killed', files);
 
       // Killed the moment the finish sends the second part of the blob's multipart upload.
       const key = treeKey(big);
-      const proc = child;
       const exited = new Promise((resolve) => proc.once('exit', resolve));
       s3.onRequest((request) => {
         if (request.url?.includes(key) && request.url.includes('partNumber=2')) {
@@ -252,40 +255,12 @@ describe('a server killed during finish', () => {
       await database?.close();
       app = null;
       database = null;
-      child = await startChild();
-      const http = new HttpSession(`http://127.0.0.1:${env.PORT}`);
-      expect((await http.request('GET', '/app/init')).status).toBe(200);
-      expect(
-        (
-          await http.request('POST', '/app/auth/login', {
-            login: 'admin',
-            password: ADMIN_PASSWORD,
-          })
-        ).status,
-      ).toBe(200);
       const name = `killed-at-${delay}`;
-      expect((await http.request('POST', '/v1/project/waymark', { name })).status).toBeLessThan(
-        300,
-      );
       const big = randomBytes(2 * CHUNK_SIZE + delay + 1);
       const small = randomBytes(1000 + delay);
       const files = plan({ 'big.bin': big, 'notes/small.txt': small });
-      const start = await http.request('POST', `/v1/project/push/waymark/${name}`, {
-        version: 'v0',
-        changes: { added: files.list, updated: [], removed: [] },
-      });
-      expect(start.status).toBe(200);
-      const { transaction } = (await start.json()) as { transaction: string };
-      for (const [id, bytes] of files.chunks) {
-        const sent = await http.request(
-          'POST',
-          `/v1/project/push/chunk/${transaction}/${id}`,
-          bytes,
-        );
-        expect(sent.status).toBe(200);
-      }
+      const { http, transaction, proc } = await stagedPushOnChild(name, files);
 
-      const proc = child;
       const exited = new Promise((resolve) => proc.once('exit', resolve));
       const finish = http
         .request('POST', `/v1/project/push/finish/${transaction}`)

@@ -14,8 +14,11 @@ function rowsOf<R>(result: unknown): R[] {
   return (result as { rows: R[] }).rows;
 }
 
+/** An upload row without its plan (read once per upload: loadUploadPlan). */
+export type UploadHead = Omit<UploadRow, 'changes'>;
+
 export interface UploadWithProject {
-  upload: UploadRow;
+  upload: UploadHead;
   /** Null when the project is scheduled for deletion. */
   projectRemovedAt: Date | null;
   projectLockedUntil: Date | null;
@@ -81,7 +84,15 @@ export async function acquireUpload(
 export async function findUpload(db: Executor, id: string): Promise<UploadWithProject | null> {
   const rows = await db
     .select({
-      upload: uploads,
+      upload: {
+        id: uploads.id,
+        projectId: uploads.projectId,
+        baseVersion: uploads.baseVersion,
+        userId: uploads.userId,
+        createdAt: uploads.createdAt,
+        lastPingAt: uploads.lastPingAt,
+        status: uploads.status,
+      },
       projectRemovedAt: projects.removedAt,
       projectLockedUntil: projects.lockedUntil,
     })
@@ -90,6 +101,16 @@ export async function findUpload(db: Executor, id: string): Promise<UploadWithPr
     .where(eq(uploads.id, id))
     .limit(1);
   return rows[0] ?? null;
+}
+
+/** The plan stored with an upload (null when the upload is gone). */
+export async function loadUploadPlan(db: Executor, id: string): Promise<unknown> {
+  const rows = await db
+    .select({ changes: uploads.changes })
+    .from(uploads)
+    .where(eq(uploads.id, id))
+    .limit(1);
+  return rows[0]?.changes ?? null;
 }
 
 /** Refreshes last_ping_at; false when the upload no longer exists. */

@@ -17,6 +17,7 @@ import {
   claimUploadForFinish,
   reopenUpload,
   touchUpload,
+  type UploadHead,
   type UploadRow,
 } from '../../db/queries/uploads';
 import type { HttpProblem } from '../../errors';
@@ -99,7 +100,7 @@ export async function takePushLock(
 }
 
 /** Whether a finish of `upload` runs (here, or on another instance that still pings). */
-export function finishRunning(ctx: AppContext, upload: UploadRow): boolean {
+export function finishRunning(ctx: AppContext, upload: UploadHead): boolean {
   if (upload.status === 'open') return false;
   if (running.has(upload.id)) return true;
   return upload.lastPingAt.getTime() >= leaseStaleBefore(ctx).getTime();

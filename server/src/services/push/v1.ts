@@ -43,7 +43,8 @@ import { commitPush, UPLOAD_CANCELED, type PushMeta } from './commit';
 import type { PushDialect } from './dialect';
 import { followDigest } from './digest';
 import { claimFinish, finishRunning, lockedProblem, takePushLock } from './lock';
-import { stagedFiles, stagedSize, type PlanFile, type PushChanges, type UploadPlan } from './plan';
+import { stagedSize, type PlanFile, type PushChanges } from './plan';
+import { forgetPlan, uploadPlan } from './plan-cache';
 import { BIG_CHUNK, FIRST_PUSH_V0, VERSION_MISMATCH } from './rules';
 import { checkPush } from './start';
 import type { CommitFile } from '../versions';
@@ -174,11 +175,9 @@ async function ownUpload(ctx: AppContext, caller: User | null, transaction: stri
   const found = await findUpload(ctx.database.db, transaction.toLowerCase());
   if (!found || found.projectRemovedAt) throw notFound();
   if (!canUseUpload(caller, found.upload.userId)) throw forbidden(NO_UPLOAD_PERMISSIONS);
-  return {
-    upload: found.upload,
-    plan: found.upload.changes as UploadPlan,
-    lockedUntil: found.projectLockedUntil,
-  };
+  const cached = await uploadPlan(ctx.database.db, found.upload.id);
+  if (!cached) throw notFound();
+  return { upload: found.upload, ...cached, lockedUntil: found.projectLockedUntil };
 }
 
 /** ownUpload, for a caller who must still be allowed to push to its project. */
@@ -196,13 +195,12 @@ export async function uploadChunk(
   chunkId: string,
   body: AsyncIterable<Uint8Array | string>,
 ): Promise<ChunkResult> {
-  const { upload, plan } = await ownUploadToWrite(ctx, caller, transaction);
-  const files = stagedFiles(plan);
-  const fileIndex = files.findIndex((f) => f.chunks.includes(chunkId));
-  if (fileIndex < 0) throw notFound(unknownChunk(chunkId));
+  const { upload, files, chunks } = await ownUploadToWrite(ctx, caller, transaction);
+  const place = chunks.get(chunkId);
+  if (!place) throw notFound(unknownChunk(chunkId));
   if (finishRunning(ctx, upload)) throw badRequest(UPLOAD_FINISHING);
+  const { fileIndex, chunkIndex } = place;
   const file = files[fileIndex]!;
-  const chunkIndex = file.chunks.indexOf(chunkId);
   const db = ctx.database.db;
   const staging = stagingOf(ctx.blobStore);
   const expectedSize = Math.min(CHUNK_SIZE, stagedSize(file) - chunkIndex * CHUNK_SIZE);
@@ -279,7 +277,7 @@ export async function uploadStatus(
   caller: User | null,
   transaction: string,
 ): Promise<UploadStatus> {
-  const { upload, plan } = await ownUpload(ctx, caller, transaction);
+  const { upload, files } = await ownUpload(ctx, caller, transaction);
   const chunks = await listChunks(ctx.database.db, upload.id);
   const sizes = new Map(chunks.map((c) => [c.chunkId, c.size]));
   return {
@@ -288,7 +286,7 @@ export async function uploadStatus(
     version: `v${upload.baseVersion}`,
     chunks_received: chunks.map((c) => c.chunkId),
     chunk_writes: Object.fromEntries(chunks.map((c) => [c.chunkId, c.writes])),
-    files: stagedFiles(plan).map((f) => ({
+    files: files.map((f) => ({
       path: f.path,
       size: stagedSize(f),
       chunks: f.chunks,
@@ -348,7 +346,7 @@ export async function finishPush(
     if (earlier) return earlier;
     throw error;
   }
-  const { upload, plan, lockedUntil, access } = own;
+  const { upload, plan, files, lockedUntil, access } = own;
   const locked = lockedProblem(lockedUntil, ctx.now(), v1Dialect);
   if (locked) throw locked;
   const lease = await claimFinish(ctx, upload.id);
@@ -358,7 +356,6 @@ export async function finishPush(
   const staging = stagingOf(ctx.blobStore);
   let ended = false;
   try {
-    const files = stagedFiles(plan);
     const chunks = new Set((await listChunks(db, upload.id)).map((c) => c.chunkId));
     const missing = files.flatMap((f) => f.chunks.filter((id) => !chunks.has(id)));
     if (missing.length > 0) {
@@ -401,10 +398,12 @@ export async function finishPush(
       if (!isRefusal(error)) throw error;
       ended = true;
       await deleteUpload(db, upload.id);
+      forgetPlan(upload.id);
       await staging.remove(upload.id);
       throw error;
     }
     ended = true;
+    forgetPlan(upload.id);
     // Row-level changesets of updated GeoPackages: computed in the background.
     startChangesetWork(ctx);
     await staging.remove(upload.id);
@@ -422,5 +421,6 @@ export async function cancelPush(
 ): Promise<void> {
   const { upload } = await ownUpload(ctx, caller, transaction);
   await deleteUpload(ctx.database.db, upload.id);
+  forgetPlan(upload.id);
   await stagingOf(ctx.blobStore).remove(upload.id);
 }
