@@ -18,42 +18,15 @@ import {
 import {
   PUSH_BODY_LIMIT,
   PushIdHeadersSchema,
+  ProjectV2Schema,
   PushV2BodySchema,
   V2ChunkAnswerSchema,
 } from '../schemas/push';
 import { authErrorSchema, emptySchema, idParams, problemSchema } from './schemas';
 import { acceptRawBodies, rawBody } from './raw-body';
 
-/** The v2 project object (api-reference A.10), `files` included when asked for. */
-export const projectV2Schema = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' },
-    name: { type: 'string' },
-    workspace: {
-      type: 'object',
-      properties: { id: { type: 'integer' }, name: { type: 'string' } },
-    },
-    role: { type: ['string', 'null'] },
-    version: { type: 'string' },
-    created_at: { type: 'string' },
-    updated_at: { type: 'string' },
-    public: { type: 'boolean' },
-    size: { type: 'integer' },
-    files: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          path: { type: 'string' },
-          mtime: { type: ['string', 'null'] },
-          size: { type: 'integer' },
-          checksum: { type: 'string' },
-        },
-      },
-    },
-  },
-} as const;
+/** The v2 project object (api-reference A.10): schemas/push.ts. */
+export const projectV2Schema = ProjectV2Schema;
 
 const errors = {
   400: problemSchema,

@@ -108,3 +108,32 @@ export const V2ChunkAnswerSchema = Type.Object({
   valid_until: Type.String(),
 });
 export type V2ChunkAnswer = Static<typeof V2ChunkAnswerSchema>;
+
+/**
+ * The v2 project object (api-reference A.10): the answer of a v2 version call (201) and of
+ * `GET /v2/projects/{id}`, `files` included when asked for.
+ */
+export const ProjectV2Schema = Type.Object({
+  id: Type.Optional(Type.String()),
+  name: Type.Optional(Type.String()),
+  workspace: Type.Optional(
+    Type.Object({ id: Type.Optional(Type.Integer()), name: Type.Optional(Type.String()) }),
+  ),
+  role: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  version: Type.Optional(Type.String()),
+  created_at: Type.Optional(Type.String()),
+  updated_at: Type.Optional(Type.String()),
+  public: Type.Optional(Type.Boolean()),
+  size: Type.Optional(Type.Integer()),
+  files: Type.Optional(
+    Type.Array(
+      Type.Object({
+        path: Type.Optional(Type.String()),
+        mtime: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+        size: Type.Optional(Type.Integer()),
+        checksum: Type.Optional(Type.String()),
+      }),
+    ),
+  ),
+});
+export type ProjectV2 = Static<typeof ProjectV2Schema>;
