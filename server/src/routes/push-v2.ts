@@ -17,7 +17,6 @@ import {
 } from '../services/push';
 import {
   PUSH_BODY_LIMIT,
-  PushIdHeadersSchema,
   ProjectV2Schema,
   PushV2BodySchema,
   V2ChunkAnswerSchema,
@@ -69,7 +68,6 @@ const pushV2Routes: FastifyPluginAsync = async (app) => {
       onResponse: pushIdOnResponse,
       schema: {
         params: idParams,
-        headers: PushIdHeadersSchema,
         body: PushV2BodySchema,
         response: { 201: projectV2Schema, 204: emptySchema, ...errors, 415: problemSchema },
       },

@@ -23,7 +23,6 @@ import { authErrorSchema, emptySchema, problemSchema } from './schemas';
 import {
   ChunkAnswerSchema,
   PUSH_BODY_LIMIT,
-  PushIdHeadersSchema,
   PushStartBodySchema,
   TransactionSchema,
   UploadStatusSchema,
@@ -85,7 +84,6 @@ const rawBodyRoutes: FastifyPluginAsync = async (app) => {
       onResponse: pushIdOnResponse,
       schema: {
         params: transactionParams,
-        headers: PushIdHeadersSchema,
         response: { 200: projectDetailSchema, ...errorResponses },
       },
     },

@@ -47,7 +47,10 @@ export const PUSH_BODY_LIMIT = 32 * 1024 * 1024;
 /** Optional header making a finish retry-safe: a repeat gets the first answer again. */
 export const PUSH_ID_HEADER = 'mm-push-id';
 
-/** Headers of the finish calls (`Mm-push-id`: a UUID, optional). */
+/**
+ * Headers of the finish calls (`Mm-push-id`: a UUID, optional), for clients; the server reads
+ * and checks the header itself (services/push/push-id.ts: anything but a UUID is 400).
+ */
 export const PushIdHeadersSchema = Type.Object({
   [PUSH_ID_HEADER]: Type.Optional(Type.String()),
 });

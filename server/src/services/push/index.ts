@@ -26,6 +26,5 @@ export {
   pushIdOnResponse,
   pushIdOnSend,
   replayPushId,
-  PUSH_ID_HEADER,
   PUSH_RECORD_TTL_MS,
 } from './push-id';

@@ -24,10 +24,10 @@ import {
   type PushRequestRow,
 } from '../../db/queries/push-records';
 import { badRequest } from '../../errors';
+import { PUSH_ID_HEADER } from '../../schemas/push';
 import { isUuid } from '../permissions';
 import { LEASE_PING_MS, leaseStaleBefore } from './lock';
 
-export const PUSH_ID_HEADER = 'mm-push-id';
 /** How long an Mm-push-id's answer (and a finished push's record) is kept: 30 days. */
 export const PUSH_RECORD_TTL_MS = 30 * 24 * 3600 * 1000;
 export const INVALID_PUSH_ID = 'Mm-push-id must be a UUID';
