@@ -8,6 +8,10 @@ import { pushCommits, pushRequests, workspaces, projects } from '../schema';
 
 export type PushRequestRow = typeof pushRequests.$inferSelect;
 
+/** The row of `pushId` sent by `userId`. */
+const requestOf = (userId: number, pushId: string) =>
+  and(eq(pushRequests.userId, userId), eq(pushRequests.pushId, pushId));
+
 export async function recordPushCommit(
   db: Executor,
   row: { uploadId: string; projectId: string; userId: number | null; version: number; at: Date },
@@ -58,8 +62,7 @@ export async function claimPushRequest(
     .set({ pingedAt: row.at })
     .where(
       and(
-        eq(pushRequests.userId, row.userId),
-        eq(pushRequests.pushId, row.pushId),
+        requestOf(row.userId, row.pushId),
         eq(pushRequests.target, row.target),
         isNull(pushRequests.status),
         lt(pushRequests.pingedAt, staleBefore),
@@ -74,10 +77,7 @@ export async function findPushRequest(
   userId: number,
   pushId: string,
 ): Promise<PushRequestRow | null> {
-  const rows = await db
-    .select()
-    .from(pushRequests)
-    .where(and(eq(pushRequests.userId, userId), eq(pushRequests.pushId, pushId)));
+  const rows = await db.select().from(pushRequests).where(requestOf(userId, pushId));
   return rows[0] ?? null;
 }
 
@@ -90,13 +90,7 @@ export async function pingPushRequest(
   await db
     .update(pushRequests)
     .set({ pingedAt: at })
-    .where(
-      and(
-        eq(pushRequests.userId, userId),
-        eq(pushRequests.pushId, pushId),
-        isNull(pushRequests.status),
-      ),
-    );
+    .where(and(requestOf(userId, pushId), isNull(pushRequests.status)));
 }
 
 export async function answerPushRequest(
@@ -105,23 +99,12 @@ export async function answerPushRequest(
   pushId: string,
   answer: { status: number; contentType: string | null; body: string },
 ): Promise<void> {
-  await db
-    .update(pushRequests)
-    .set(answer)
-    .where(and(eq(pushRequests.userId, userId), eq(pushRequests.pushId, pushId)));
+  await db.update(pushRequests).set(answer).where(requestOf(userId, pushId));
 }
 
 /** Forgets a running request (it failed without an answer worth repeating). */
 export async function dropPushRequest(db: Executor, userId: number, pushId: string) {
-  await db
-    .delete(pushRequests)
-    .where(
-      and(
-        eq(pushRequests.userId, userId),
-        eq(pushRequests.pushId, pushId),
-        isNull(pushRequests.status),
-      ),
-    );
+  await db.delete(pushRequests).where(and(requestOf(userId, pushId), isNull(pushRequests.status)));
 }
 
 /** Removes push records made before `before`; resolves how many. */
