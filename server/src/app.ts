@@ -188,6 +188,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   app.register(publicProjectRoutes);
   app.register(historyRoutes);
   app.register(downloadRoutes);
+  app.register(pullV2Routes);
   app.register(diagnosticLogRoutes);
   // A signed-in user only: one requireLogin for the whole scope (plugins/auth.ts).
   app.register(
@@ -198,12 +199,10 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
       projectRoutes,
       accessRequestRoutes,
       collaboratorRoutes,
+      pushRoutes,
+      pushV2Routes,
     ),
   );
-  // The push protocol (v1 and v2) declares its sign-in per route.
-  app.register(pushRoutes);
-  app.register(pushV2Routes);
-  app.register(pullV2Routes);
 
   const staticFiles = registerStaticFiles(
     app,

@@ -20,7 +20,7 @@ import {
   diffOnlyForUpdates,
   diffOnlyForVersioned,
   invalidDiff,
-} from '../../server/src/services/push-diffs';
+} from '../../server/src/services/push/diffs';
 
 const NS = 'waymark';
 

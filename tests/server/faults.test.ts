@@ -85,6 +85,10 @@ class FaultyStore implements BlobStore {
   sweepTemp(maxAgeMs: number, now?: number) {
     return this.inner.sweepTemp(maxAgeMs, now);
   }
+  /** The real store's staging, placing files through this store (so its faults apply). */
+  openStaging() {
+    return this.inner.openStaging(this);
+  }
 }
 
 let t: TestApp;

@@ -23,7 +23,7 @@ import {
   diffOnlyForVersioned,
   diffWrongBase,
   invalidDiff,
-} from '../../server/src/services/push-diffs';
+} from '../../server/src/services/push/diffs';
 import { geopackageFromFeatures, pointFeatures, scratch, type Scratch } from './support/geopackage';
 import { createProject } from './support/seed';
 import { createTestApp, problem, type TestApp, type TestClient } from './support/test-app';

@@ -13,8 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../server/src/auth/passwords';
 import { insertUser } from '../../server/src/db/queries/users';
 import { projectMembers, projectVersions, v2Chunks, type User } from '../../server/src/db/schema';
-import { defaultJobs, Scheduler, V2_CHUNK_SWEEP_JOB } from '../../server/src/jobs/scheduler';
-import { CHUNK_TTL_MS, v2ChunkStaging } from '../../server/src/storage/chunk-store';
+import { defaultJobs, Scheduler, UPLOAD_CLEANUP_JOB } from '../../server/src/jobs/scheduler';
+import { CHUNK_TTL_MS } from '../../server/src/storage/chunk-store';
+import { stagingOf } from '../../server/src/storage/staging';
 import { S3BlobStore } from '../../server/src/storage/s3-blob-store';
 import { CHUNK_SIZE } from '../../server/src/storage/upload-staging';
 import { startInstance, type Instance } from './support/instances';
@@ -82,8 +83,8 @@ describe.each(['local', 's3'] as const)('v2 push on two instances, %s blob store
     return (response.json() as { id: string }).id;
   }
 
-  /** Chunk ids that have stored bytes. */
-  const storedChunks = async () => (await v2ChunkStaging(t.app.ctx).list()).sort();
+  /** Chunk ids (and transactions) that have staged bytes: the push's one staging. */
+  const storedChunks = async () => (await stagingOf(t.app.ctx.blobStore).list()).sort();
 
   async function chunkRows(ids: string[]) {
     return t.database.db.select().from(v2Chunks).where(inArray(v2Chunks.id, ids));
@@ -158,7 +159,7 @@ describe.each(['local', 's3'] as const)('v2 push on two instances, %s blob store
     const fresh = await sendChunk(onB, project.id, Buffer.from('fresh chunk'));
     // Bytes without a row (a process killed between the two): removed too.
     const orphan = '00000000-0000-4000-8000-000000000001';
-    await v2ChunkStaging(b.app.ctx).writeChunk(
+    await stagingOf(b.app.ctx.blobStore).writeChunk(
       orphan,
       0,
       0,
@@ -170,10 +171,10 @@ describe.each(['local', 's3'] as const)('v2 push on two instances, %s blob store
     expect(await storedChunks()).toEqual(expect.arrayContaining([old, fresh, orphan]));
     t.clock.advance(2 * 60 * 1000);
 
-    const job = defaultJobs().find((j) => j.name === V2_CHUNK_SWEEP_JOB)!;
+    const job = defaultJobs().find((j) => j.name === UPLOAD_CLEANUP_JOB)!;
     const schedulers = [new Scheduler(t.app.ctx, [job]), new Scheduler(b.app.ctx, [job])];
     const outcomes = await Promise.all(schedulers.map((s) => s.runDue()));
-    expect(outcomes.map((o) => o[V2_CHUNK_SWEEP_JOB]).sort()).toEqual(['ran', 'skipped']);
+    expect(outcomes.map((o) => o[UPLOAD_CLEANUP_JOB]).sort()).toEqual(['ran', 'skipped']);
 
     expect((await chunkRows([old, fresh])).map((r) => r.id)).toEqual([fresh]);
     const stored = await storedChunks();

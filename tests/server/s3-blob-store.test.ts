@@ -21,9 +21,10 @@ import {
   type BlobStore,
 } from '../../server/src/storage/blob-store';
 import { LocalBlobStore } from '../../server/src/storage/local-blob-store';
-import { openBlobStore, uploadStagingFor } from '../../server/src/storage/open-blob-store';
+import { openBlobStore } from '../../server/src/storage/open-blob-store';
 import { S3BlobStore } from '../../server/src/storage/s3-blob-store';
 import { S3UploadStaging } from '../../server/src/storage/s3-upload-staging';
+import { stagingOf } from '../../server/src/storage/staging';
 import {
   ChunkTooBigError,
   CHUNK_SIZE,
@@ -174,7 +175,8 @@ describe.each(['local', 's3'] as const)('upload staging beside the %s store', (k
   let staging: UploadStaging;
   beforeEach(async () => {
     store = await openStore(kind);
-    staging = uploadStagingFor(store, dataDir);
+    // Each store brings its staging: chosen once, by the store the configuration made.
+    staging = stagingOf(store);
     expect(staging).toBeInstanceOf(kind === 'local' ? LocalUploadStaging : S3UploadStaging);
   });
 

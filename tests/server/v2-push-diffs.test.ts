@@ -14,7 +14,7 @@ import { insertUser } from '../../server/src/db/queries/users';
 import { projectMembers, type Project, type User } from '../../server/src/db/schema';
 import { createChangeset } from '../../server/src/geodiff/create';
 import { registerSpatialFunctions } from '../../server/src/geodiff/st-functions';
-import { diffWrongBase } from '../../server/src/services/push-diffs';
+import { diffWrongBase } from '../../server/src/services/push/diffs';
 import { geopackageFromFeatures, pointFeatures, scratch, type Scratch } from './support/geopackage';
 import { createProject } from './support/seed';
 import { createTestApp, type TestApp, type TestClient } from './support/test-app';

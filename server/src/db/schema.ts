@@ -361,7 +361,7 @@ export const uploads = pgTable(
     changes: jsonb('changes').notNull(),
     createdAt: ts('created_at').notNull().defaultNow(),
     lastPingAt: ts('last_ping_at').notNull().defaultNow(),
-    /** open | finishing */
+    /** open | finishing (v1 finish running) | committing (v2 version being made) */
     status: text('status').notNull().default('open'),
   },
   (t) => [
@@ -505,6 +505,51 @@ export const mergedDiffs = pgTable(
   (t) => [
     primaryKey({ columns: [t.projectId, t.cacheKey] }),
     index('merged_diffs_blob_idx').on(t.blobKey),
+  ],
+);
+
+/**
+ * Pushes that made a version, by their upload (transaction) id, so a finish retried after
+ * its answer was lost (or after a crash right after the commit) is answered with the version
+ * (services/push/recovery.ts). Removed by the push sweep job after PUSH_ID_TTL_MS.
+ */
+export const pushCommits = pgTable(
+  'push_commits',
+  {
+    uploadId: uuid('upload_id').primaryKey(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('push_commits_created_at_idx').on(t.createdAt)],
+);
+
+/**
+ * Outcomes of push requests sent with an `Mm-push-id` header (services/push/push-id.ts): a
+ * repeated request with the same id gets the stored answer again. `status` is null while the
+ * first request runs (it refreshes pinged_at); removed by the push sweep job after 30 days.
+ */
+export const pushRequests = pgTable(
+  'push_requests',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    pushId: uuid('push_id').notNull(),
+    /** The request the id was first used for (method, route and its target). */
+    target: text('target').notNull(),
+    status: integer('status'),
+    contentType: text('content_type'),
+    body: text('body'),
+    createdAt: ts('created_at').notNull(),
+    pingedAt: ts('pinged_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.pushId] }),
+    index('push_requests_created_at_idx').on(t.createdAt),
   ],
 );
 

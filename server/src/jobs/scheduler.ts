@@ -14,7 +14,6 @@ import { claimJob, ensureJobRow, finishJob, releaseJob } from '../db/queries/job
 import { COMPUTE_CHANGESETS_JOB, runPendingChangesets } from '../services/changesets';
 import { purgeRemovedProjects } from '../services/purge';
 import { cleanupUploads } from '../services/push';
-import { sweepV2Chunks } from '../storage/chunk-store';
 
 export interface Job {
   name: string;
@@ -32,8 +31,6 @@ const HOUR = 3600 * 1000;
 export const PURGE_JOB = 'purge-removed-projects';
 export const UPLOAD_CLEANUP_JOB = 'cleanup-abandoned-uploads';
 export const BLOB_TEMP_JOB = 'sweep-blob-store-temp';
-/** Removes v2 push chunks a day after they arrived (storage/chunk-store.ts). */
-export const V2_CHUNK_SWEEP_JOB = 'sweep-expired-v2-chunks';
 /** Temp files and unfinished multipart uploads older than this were left by a crash. */
 export const BLOB_TEMP_MAX_AGE_MS = 24 * HOUR;
 
@@ -48,7 +45,6 @@ export function defaultJobs(): Job[] {
     { name: PURGE_JOB, intervalMs: HOUR, leaseMs: HOUR, run: purgeRemovedProjects },
     { name: UPLOAD_CLEANUP_JOB, intervalMs: HOUR, leaseMs: HOUR, run: cleanupUploads },
     { name: BLOB_TEMP_JOB, intervalMs: HOUR, leaseMs: HOUR, run: sweepBlobTemp },
-    { name: V2_CHUNK_SWEEP_JOB, intervalMs: HOUR, leaseMs: HOUR, run: sweepV2Chunks },
     // Changesets left pending (a crash, versions made by the admin CLI): every poll.
     { name: COMPUTE_CHANGESETS_JOB, intervalMs: 0, leaseMs: HOUR, run: runPendingChangesets },
   ];

@@ -1,61 +1,31 @@
 /**
  * The v2 push (client-compat §5.2, api-reference §1.9): raw chunks, then one call that
- * checks (check_only) or makes the version. Logic in services/push-v2.ts.
+ * checks (check_only) or makes the version. Logic in services/push/ (v2.ts on the push
+ * core). The versions call takes bodies up to PUSH_BODY_LIMIT and is retry-safe with
+ * `Mm-push-id` (never for check_only).
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { clientMeta, deviceIdOf, requireLogin } from '../plugins/auth';
-import { pushVersionV2, uploadChunkV2, type PushV2Input } from '../services/push-v2';
-import { authErrorSchema, emptySchema, idParams, problemSchema, pushFileList } from './schemas';
+import { clientMeta, currentUser, deviceIdOf } from '../plugins/auth';
+import {
+  beginPushId,
+  pushIdOnResponse,
+  pushIdOnSend,
+  pushVersionV2,
+  replayPushId,
+  uploadChunkV2,
+  type PushV2Input,
+} from '../services/push';
+import {
+  PUSH_BODY_LIMIT,
+  ProjectV2Schema,
+  PushV2BodySchema,
+  V2ChunkAnswerSchema,
+} from '../schemas/push';
+import { emptySchema, idParams, problemSchema } from './schemas';
 import { acceptRawBodies, rawBody } from './raw-body';
-
-const versionsBody = {
-  type: 'object',
-  required: ['version', 'changes'],
-  properties: {
-    version: { type: 'string', pattern: '^v\\d+$' },
-    check_only: { type: 'boolean' },
-    changes: {
-      type: 'object',
-      required: ['added', 'updated', 'removed'],
-      properties: { added: pushFileList, updated: pushFileList, removed: pushFileList },
-    },
-  },
-} as const;
-
-/** The v2 project object (api-reference A.10), `files` included when asked for. */
-export const projectV2Schema = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' },
-    name: { type: 'string' },
-    workspace: {
-      type: 'object',
-      properties: { id: { type: 'integer' }, name: { type: 'string' } },
-    },
-    role: { type: ['string', 'null'] },
-    version: { type: 'string' },
-    created_at: { type: 'string' },
-    updated_at: { type: 'string' },
-    public: { type: 'boolean' },
-    size: { type: 'integer' },
-    files: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          path: { type: 'string' },
-          mtime: { type: ['string', 'null'] },
-          size: { type: 'integer' },
-          checksum: { type: 'string' },
-        },
-      },
-    },
-  },
-} as const;
 
 const errors = {
   400: problemSchema,
-  401: authErrorSchema,
   403: problemSchema,
   404: problemSchema,
   409: problemSchema,
@@ -71,17 +41,9 @@ const chunkRoutes: FastifyPluginAsync = async (app) => {
   app.post<{ Params: { id: string } }>(
     '/v2/projects/:id/chunks',
     {
-      preHandler: requireLogin,
       schema: {
         params: idParams,
-        response: {
-          200: {
-            type: 'object',
-            required: ['id', 'valid_until'],
-            properties: { id: { type: 'string' }, valid_until: { type: 'string' } },
-          },
-          ...errors,
-        },
+        response: { 200: V2ChunkAnswerSchema, ...errors },
       },
     },
     async (request) => {
@@ -95,21 +57,26 @@ const pushV2Routes: FastifyPluginAsync = async (app) => {
   app.post<{ Params: { id: string }; Body: PushV2Input }>(
     '/v2/projects/:id/versions',
     {
-      preHandler: requireLogin,
+      bodyLimit: PUSH_BODY_LIMIT,
+      onSend: pushIdOnSend,
+      onResponse: pushIdOnResponse,
       schema: {
         params: idParams,
-        body: versionsBody,
-        response: { 201: projectV2Schema, 204: emptySchema, ...errors, 415: problemSchema },
+        body: PushV2BodySchema,
+        response: { 201: ProjectV2Schema, 204: emptySchema, ...errors, 415: problemSchema },
       },
     },
     async (request, reply) => {
-      const project = await pushVersionV2(
-        app.ctx,
-        request.auth.user,
-        request.params.id,
-        request.body,
-        { ...clientMeta(request), deviceId: deviceIdOf(request) },
-      );
+      const user = currentUser(request);
+      if (!request.body.check_only) {
+        const target = `v2 versions ${request.params.id}`;
+        const replay = await beginPushId(app.ctx, request, user.id, target);
+        if (replay) return replayPushId(reply, replay);
+      }
+      const project = await pushVersionV2(app.ctx, user, request.params.id, request.body, {
+        ...clientMeta(request),
+        deviceId: deviceIdOf(request),
+      });
       if (!project) return reply.code(204).send();
       return reply.code(201).send(project);
     },

@@ -1,30 +1,34 @@
 /**
  * The v1 push protocol (api-reference A.8, §1): start, chunk, finish, cancel, and the
  * resume status call GET /v1/project/push/{transaction} (an addition,
- * docs/decisions/0034-upload-status-call.md).
+ * docs/decisions/0034-upload-status-call.md). Logic in services/push/ (v1.ts on the push
+ * core). Push start takes bodies up to PUSH_BODY_LIMIT; finish is retry-safe with
+ * `Mm-push-id` (services/push/push-id.ts).
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { clientMeta, deviceIdOf, requireLogin } from '../plugins/auth';
+import { clientMeta, currentUser, deviceIdOf } from '../plugins/auth';
 import {
+  beginPushId,
   cancelPush,
   finishPush,
+  pushIdOnResponse,
+  pushIdOnSend,
+  replayPushId,
   startPush,
   uploadChunk,
   uploadStatus,
   type PushInput,
 } from '../services/push';
 import { projectDetailSchema } from './projects';
-import { authErrorSchema, countMap, emptySchema, problemSchema, stringList } from './schemas';
-import { PushStartBodySchema } from '../schemas/push';
+import { emptySchema, problemSchema } from './schemas';
+import {
+  ChunkAnswerSchema,
+  PUSH_BODY_LIMIT,
+  PushStartBodySchema,
+  TransactionSchema,
+  UploadStatusSchema,
+} from '../schemas/push';
 import { acceptRawBodies, rawBody } from './raw-body';
-
-const pushBody = PushStartBodySchema;
-
-const transactionSchema = {
-  type: 'object',
-  required: ['transaction'],
-  properties: { transaction: { type: 'string' } },
-} as const;
 
 const transactionParams = {
   type: 'object',
@@ -34,34 +38,9 @@ const transactionParams = {
 
 const errorResponses = {
   400: problemSchema,
-  401: authErrorSchema,
   403: problemSchema,
   404: problemSchema,
   422: problemSchema,
-} as const;
-
-const uploadStatusSchema = {
-  type: 'object',
-  properties: {
-    transaction: { type: 'string' },
-    project: { type: 'string' },
-    version: { type: 'string' },
-    chunks_received: stringList,
-    chunk_writes: countMap,
-    files: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          path: { type: 'string' },
-          size: { type: 'integer' },
-          chunks: stringList,
-          received: { type: 'integer' },
-        },
-      },
-    },
-    expires: { type: 'string' },
-  },
 } as const;
 
 /**
@@ -75,21 +54,13 @@ const rawBodyRoutes: FastifyPluginAsync = async (app) => {
   app.post<{ Params: { transaction: string; chunk: string } }>(
     '/v1/project/push/chunk/:transaction/:chunk',
     {
-      preHandler: requireLogin,
       schema: {
         params: {
           type: 'object',
           required: ['transaction', 'chunk'],
           properties: { transaction: { type: 'string' }, chunk: { type: 'string' } },
         },
-        response: {
-          200: {
-            type: 'object',
-            required: ['checksum', 'size'],
-            properties: { checksum: { type: 'string' }, size: { type: 'integer' } },
-          },
-          ...errorResponses,
-        },
+        response: { 200: ChunkAnswerSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -107,23 +78,28 @@ const rawBodyRoutes: FastifyPluginAsync = async (app) => {
   app.post<{ Params: { transaction: string } }>(
     '/v1/project/push/finish/:transaction',
     {
-      preHandler: requireLogin,
+      onSend: pushIdOnSend,
+      onResponse: pushIdOnResponse,
       schema: {
         params: transactionParams,
         response: { 200: projectDetailSchema, ...errorResponses },
       },
     },
-    async (request) =>
-      finishPush(ctx, request.auth.user, request.params.transaction, {
+    async (request, reply) => {
+      const { transaction } = request.params;
+      const user = currentUser(request);
+      const replay = await beginPushId(ctx, request, user.id, `v1 finish ${transaction}`);
+      if (replay) return replayPushId(reply, replay);
+      return finishPush(ctx, user, transaction, {
         ...clientMeta(request),
         deviceId: deviceIdOf(request),
-      }),
+      });
+    },
   );
 
   app.post<{ Params: { transaction: string } }>(
     '/v1/project/push/cancel/:transaction',
     {
-      preHandler: requireLogin,
       schema: {
         params: transactionParams,
         response: { 200: emptySchema, ...errorResponses },
@@ -142,16 +118,16 @@ const pushRoutes: FastifyPluginAsync = async (app) => {
   app.post<{ Params: { namespace: string; name: string }; Body: PushInput }>(
     '/v1/project/push/:namespace/:name',
     {
-      preHandler: requireLogin,
+      bodyLimit: PUSH_BODY_LIMIT,
       schema: {
         params: {
           type: 'object',
           required: ['namespace', 'name'],
           properties: { namespace: { type: 'string' }, name: { type: 'string' } },
         },
-        body: pushBody,
+        body: PushStartBodySchema,
         response: {
-          200: { anyOf: [transactionSchema, projectDetailSchema] },
+          200: { anyOf: [TransactionSchema, projectDetailSchema] },
           ...errorResponses,
           415: problemSchema,
         },
@@ -172,10 +148,9 @@ const pushRoutes: FastifyPluginAsync = async (app) => {
   app.get<{ Params: { transaction: string } }>(
     '/v1/project/push/:transaction',
     {
-      preHandler: requireLogin,
       schema: {
         params: transactionParams,
-        response: { 200: uploadStatusSchema, ...errorResponses },
+        response: { 200: UploadStatusSchema, ...errorResponses },
       },
     },
     async (request) => uploadStatus(ctx, request.auth.user, request.params.transaction),

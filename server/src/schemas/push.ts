@@ -36,3 +36,81 @@ export type PushStartBody = Static<typeof PushStartBodySchema>;
 /** The answer that opens a transaction. */
 export const TransactionSchema = Type.Object({ transaction: Type.String() });
 export type TransactionAnswer = Static<typeof TransactionSchema>;
+
+/**
+ * Body limit of the push-start and v2-versions routes (every other route keeps the server's
+ * 1 MiB): 32 MiB, room for a first push of about 150,000 files as the desktop client lists
+ * them (about 204 bytes each).
+ */
+export const PUSH_BODY_LIMIT = 32 * 1024 * 1024;
+
+/** Optional header making a finish retry-safe: a repeat gets the first answer again. */
+export const PUSH_ID_HEADER = 'mm-push-id';
+
+/**
+ * Headers of the finish calls (`Mm-push-id`: a UUID, optional), for clients; the server reads
+ * and checks the header itself (services/push/push-id.ts: anything but a UUID is 400).
+ */
+export const PushIdHeadersSchema = Type.Object({
+  [PUSH_ID_HEADER]: Type.Optional(Type.String()),
+});
+
+/** Answer of `POST /v1/project/push/chunk/{transaction}/{chunk}`. */
+export const ChunkAnswerSchema = Type.Object({
+  checksum: Type.String(),
+  size: Type.Integer(),
+});
+export type ChunkAnswer = Static<typeof ChunkAnswerSchema>;
+
+/** Answer of `GET /v1/project/push/{transaction}`: what the server holds, to resume. */
+export const UploadStatusSchema = Type.Object({
+  transaction: Type.String(),
+  project: Type.String(),
+  version: Type.String(),
+  chunks_received: Type.Array(Type.String()),
+  /** Every received chunk id → how many times the server wrote it (1 unless sent again). */
+  chunk_writes: Type.Record(Type.String(), Type.Integer()),
+  files: Type.Array(
+    Type.Object({
+      path: Type.String(),
+      size: Type.Integer(),
+      chunks: Type.Array(Type.String()),
+      received: Type.Integer(),
+    }),
+  ),
+  expires: Type.String(),
+});
+export type UploadStatusAnswer = Static<typeof UploadStatusSchema>;
+
+/**
+ * Extra fields of a refused finish (422 UploadError): the files that must be sent again
+ * (their chunks are forgotten; the transaction stays open), and for missing chunks their ids.
+ */
+export const FinishRefusalSchema = Type.Object({
+  type: Type.Literal('about:blank'),
+  status: Type.Literal(422),
+  title: Type.String(),
+  code: Type.Literal('UploadError'),
+  detail: Type.String(),
+  files: Type.Array(Type.String()),
+  missing_chunks: Type.Optional(Type.Array(Type.String())),
+});
+export type FinishRefusal = Static<typeof FinishRefusalSchema>;
+
+/** Body of `POST /v2/projects/{id}/versions`. */
+export const PushV2BodySchema = Type.Object({
+  version: Type.String({ pattern: '^v\\d+$' }),
+  check_only: Type.Optional(Type.Boolean()),
+  changes: PushChangesSchema,
+});
+export type PushV2Body = Static<typeof PushV2BodySchema>;
+
+/** Answer of `POST /v2/projects/{id}/chunks`. */
+export const V2ChunkAnswerSchema = Type.Object({
+  id: Type.String(),
+  valid_until: Type.String(),
+});
+export type V2ChunkAnswer = Static<typeof V2ChunkAnswerSchema>;
+
+/** The v2 project object (api-reference A.10): the answer of a v2 version call (201). */
+export { ProjectV2Schema, type ProjectV2 } from './projects';

@@ -8,6 +8,7 @@
  * the store itself knows nothing about projects.
  */
 import type { Readable } from 'node:stream';
+import type { UploadStaging } from './staging';
 
 export interface BlobInfo {
   /** The content's key (blob-key.ts: SHA-256 over the SHA-256 of its 10 MiB leaves). */
@@ -50,6 +51,11 @@ export interface BlobStore {
    * objects, unfinished multipart uploads); resolves how many.
    */
   sweepTemp(maxAgeMs: number, now?: number): Promise<number>;
+  /**
+   * The push staging that goes with this store (staging.ts; use stagingOf, which keeps one
+   * per store). Staged files are placed into `placeInto` (default: this store).
+   */
+  openStaging(placeInto?: BlobStore): UploadStaging;
 }
 
 export class BlobNotFoundError extends Error {

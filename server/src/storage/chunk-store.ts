@@ -5,31 +5,23 @@
  * instance can be used by a push sent to another:
  *
  * - metadata (id, project, size, SHA-1, arrival) in the table v2_chunks (db/queries/v2-chunks.ts);
- * - bytes in an upload staging beside the configured blob store (open-blob-store.ts), in a
- *   namespace of its own so the v1 upload cleanup never sees them: DATA_DIR/v2-chunks/uploads/
- *   <chunk id>/0.part on the local store, `<prefix>v2-chunks/staging/<chunk id>/0/0` in the
- *   S3 bucket.
+ * - bytes in the push staging (staging.ts), owned by the chunk id (file 0).
  *
- * The row is written before the bytes (size -1 while they stream in), so stored bytes without
- * a row are always leftovers; sweepExpired (the scheduler's v2 chunk job) removes expired
- * chunks and such leftovers.
+ * The row is written before the bytes (size -1 while they stream in), so staged bytes whose
+ * owner is neither a chunk row nor an upload are always leftovers; the push sweep job
+ * (services/push/sweep.ts) removes expired chunks and such leftovers.
  */
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import type { AppContext } from '../context';
 import {
   completeV2Chunk,
   deleteV2Chunks,
-  existingV2ChunkIds,
   expiredV2Chunks,
   insertV2Chunk,
   v2ChunksOf,
 } from '../db/queries/v2-chunks';
-import { S3BlobStore } from './s3-blob-store';
-import { S3UploadStaging } from './s3-upload-staging';
-import { CHUNK_SIZE, LocalUploadStaging, UUID_RE, type UploadStaging } from './upload-staging';
+import { CHUNK_SIZE, stagingOf, UUID_RE, type UploadStaging } from './staging';
 
-export const CHUNKS_DIR = 'v2-chunks';
 /** How long an unused chunk is kept (UPLOAD_CHUNKS_EXPIRATION): one day. */
 export const CHUNK_TTL_MS = 24 * 3600 * 1000;
 /** Expired chunks removed per batch by the sweep. */
@@ -42,22 +34,11 @@ export interface StoredChunk {
   uploadedAt: Date;
 }
 
-/** The staging that holds v2 chunk bytes for the context's blob store. */
-export function v2ChunkStaging(ctx: Pick<AppContext, 'blobStore' | 'config'>): UploadStaging {
-  const store = ctx.blobStore;
-  if (store instanceof S3BlobStore) {
-    return new S3UploadStaging(
-      new S3BlobStore(store.client, store.bucket, `${store.prefix}${CHUNKS_DIR}/`),
-    );
-  }
-  return new LocalUploadStaging(path.join(ctx.config.dataDir, CHUNKS_DIR), store);
-}
-
 export class ChunkStore {
   private readonly staging: UploadStaging;
 
   constructor(private readonly ctx: AppContext) {
-    this.staging = v2ChunkStaging(ctx);
+    this.staging = stagingOf(ctx.blobStore);
   }
 
   static isChunkId(id: string): boolean {
@@ -112,11 +93,8 @@ export class ChunkStore {
     await deleteV2Chunks(this.ctx.database.db, list);
   }
 
-  /**
-   * Removes chunks that arrived CHUNK_TTL_MS or longer before `now`, and stored bytes that
-   * have no row (a crash, a deleted project); resolves how many chunks of each.
-   */
-  async sweepExpired(now: Date): Promise<{ expired: number; orphans: number }> {
+  /** Removes chunks that arrived CHUNK_TTL_MS or longer before `now`; resolves how many. */
+  async sweepExpired(now: Date): Promise<number> {
     const db = this.ctx.database.db;
     const before = new Date(now.getTime() - CHUNK_TTL_MS);
     let expired = 0;
@@ -127,22 +105,6 @@ export class ChunkStore {
       expired += ids.length;
       if (ids.length < SWEEP_BATCH) break;
     }
-    const stored = await this.staging.list();
-    const known = new Set<string>();
-    for (let i = 0; i < stored.length; i += SWEEP_BATCH) {
-      const batch = stored.slice(i, i + SWEEP_BATCH);
-      for (const id of await existingV2ChunkIds(db, batch)) known.add(id);
-    }
-    const orphans = stored.filter((id) => !known.has(id));
-    for (const id of orphans) await this.staging.remove(id);
-    return { expired, orphans: orphans.length };
-  }
-}
-
-/** The scheduler's job: sweeps expired v2 chunks across all instances. */
-export async function sweepV2Chunks(ctx: AppContext): Promise<void> {
-  const result = await new ChunkStore(ctx).sweepExpired(ctx.now());
-  if (result.expired + result.orphans > 0) {
-    ctx.log.info(result, `Removed ${result.expired + result.orphans} expired v2 push chunk(s)`);
+    return expired;
   }
 }

@@ -23,6 +23,8 @@ import {
   type PutOptions,
 } from './blob-store';
 import { BlobKeyHasher } from './blob-key';
+import type { UploadStaging } from './staging';
+import { LocalUploadStaging } from './upload-staging';
 
 async function fsyncDir(dir: string): Promise<void> {
   const handle = await fsp.open(dir, 'r');
@@ -192,6 +194,11 @@ export class LocalBlobStore implements BlobStore {
   }
 
   /** Removes temp files older than `maxAgeMs` (left behind by a crash mid-upload). */
+  /** Staging in DATA_DIR/uploads (beside DATA_DIR/blobs, so files are renamed in place). */
+  openStaging(placeInto: BlobStore = this): UploadStaging {
+    return new LocalUploadStaging(path.dirname(this.root), placeInto);
+  }
+
   async sweepTemp(maxAgeMs: number, now = Date.now()): Promise<number> {
     let removed = 0;
     for (const name of await fsp.readdir(this.tmpDir)) {

@@ -1,14 +1,12 @@
 /**
  * The blob store the configuration names: an S3-compatible bucket when S3_BUCKET is set,
- * else the local folder DATA_DIR/blobs. Upload staging goes with it (uploadStagingFor).
+ * else the local folder DATA_DIR/blobs. The push staging goes with it (BlobStore.openStaging).
  */
 import path from 'node:path';
 import type { Config } from '../config';
 import type { BlobStore } from './blob-store';
 import { LocalBlobStore } from './local-blob-store';
 import { s3ClientFor, S3BlobStore } from './s3-blob-store';
-import { S3UploadStaging } from './s3-upload-staging';
-import { LocalUploadStaging, type UploadStaging } from './upload-staging';
 
 export function openBlobStore(config: Pick<Config, 'dataDir' | 's3'>): BlobStore {
   if (config.s3) return new S3BlobStore(s3ClientFor(config.s3), config.s3.bucket, config.s3.prefix);
@@ -18,10 +16,4 @@ export function openBlobStore(config: Pick<Config, 'dataDir' | 's3'>): BlobStore
 /** Checks at start that the store can be used (the bucket exists and may be accessed). */
 export async function checkBlobStore(blobStore: BlobStore): Promise<void> {
   if (blobStore instanceof S3BlobStore) await blobStore.checkBucket();
-}
-
-/** Staging of running pushes beside `blobStore`: in its bucket, or in DATA_DIR/uploads. */
-export function uploadStagingFor(blobStore: BlobStore, dataDir: string): UploadStaging {
-  if (blobStore instanceof S3BlobStore) return new S3UploadStaging(blobStore);
-  return new LocalUploadStaging(dataDir, blobStore);
 }

@@ -31,6 +31,9 @@ import {
 } from '@aws-sdk/client-s3';
 import type { S3Config } from '../config';
 import { BlobKeyHasher, LEAF_SIZE } from './blob-key';
+import { asBuffer, isNotFound } from './s3-objects';
+import { S3UploadStaging } from './s3-upload-staging';
+import type { UploadStaging } from './staging';
 import {
   assertBlobKey,
   BlobNotFoundError,
@@ -65,25 +68,6 @@ export function s3ClientFor(config: S3Config): S3Client {
   });
 }
 
-/** True for S3's "no such key / upload" answers. */
-export function isNotFound(error: unknown): boolean {
-  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
-  return (
-    e?.name === 'NoSuchKey' ||
-    e?.name === 'NotFound' ||
-    e?.name === 'NoSuchUpload' ||
-    e?.$metadata?.httpStatusCode === 404
-  );
-}
-
-/** A Buffer view of the bytes (no copy), or the UTF-8 bytes of a string. */
-export function asBuffer(piece: Uint8Array | string): Buffer {
-  if (typeof piece === 'string') return Buffer.from(piece);
-  return Buffer.isBuffer(piece)
-    ? piece
-    : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
-}
-
 /** Reads a stream into buffers of exactly `size` bytes (the last may be shorter). */
 async function* pieces(
   source: AsyncIterable<Uint8Array | string>,
@@ -107,6 +91,8 @@ async function* pieces(
   }
   if (held > 0 || parts.length > 0) yield Buffer.concat(parts, held);
 }
+
+export { asBuffer, isNotFound };
 
 export class S3BlobStore implements BlobStore {
   constructor(
@@ -382,6 +368,11 @@ export class S3BlobStore implements BlobStore {
    * a process killed mid-put or mid-finish). Services without ListMultipartUploads (some
    * emulators) skip the second part; a bucket lifecycle rule can do it there.
    */
+  /** Staging in this bucket, under `<prefix>staging/` (s3-upload-staging.ts). */
+  openStaging(): UploadStaging {
+    return new S3UploadStaging(this);
+  }
+
   async sweepTemp(maxAgeMs: number, now = Date.now()): Promise<number> {
     let removed = 0;
     for await (const item of this.listKeys(`${this.prefix}tmp/`)) {

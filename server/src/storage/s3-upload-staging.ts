@@ -1,5 +1,6 @@
 /**
- * Upload staging in the S3 store's bucket, so any instance can take any chunk of a push.
+ * The push staging (staging.ts) in the S3 store's bucket, so any instance can take any chunk
+ * of a push.
  *
  * Each acknowledged chunk is one object, `staging/<transaction>/<file>/<chunk>` (PutObject:
  * atomic, and a repeated chunk simply replaces it). Chunks stay readable, so the running
@@ -26,14 +27,15 @@ import {
   type CompletedPart,
 } from '@aws-sdk/client-s3';
 import type { BlobInfo } from './blob-store';
-import { asBuffer, isNotFound, type S3BlobStore } from './s3-blob-store';
+import type { S3BlobStore } from './s3-blob-store';
+import { asBuffer, isNotFound } from './s3-objects';
 import {
   ChunkTooBigError,
   CHUNK_SIZE,
   UUID_RE,
   type ChunkWritten,
   type UploadStaging,
-} from './upload-staging';
+} from './staging';
 
 /** Chunk objects deleted at once when a transaction's staging is removed. */
 const REMOVE_CONCURRENCY = 16;

@@ -1,13 +1,9 @@
 /**
- * Staging of running pushes: where acknowledged chunks wait until finish puts each file
- * into the blob store. Two implementations, chosen with the blob store
- * (open-upload-staging.ts): LocalUploadStaging (below) beside the local store, and
- * S3UploadStaging (s3-upload-staging.ts) in the bucket of the S3 store. A staged file is
- * named by its transaction and its position in the push plan (client paths never become
- * file or object names); a chunk by its index in the file (offset = index × CHUNK_SIZE).
+ * The push staging (staging.ts) beside the local blob store. A staged file is named by its
+ * owner (transaction or v2 chunk id) and its position (client paths never become file
+ * names); a chunk by its index in the file (offset = index × CHUNK_SIZE).
  *
- * LocalUploadStaging: DATA_DIR/uploads/<transaction>/<n>.part, one file per added or updated
- * file of the plan. Each chunk is written straight to its offset and fsynced before it is
+ * LocalUploadStaging: DATA_DIR/uploads/<owner>/<n>.part. Each chunk is written straight to its offset and fsynced before it is
  * acknowledged; a repeated chunk rewrites the same bytes. Several instances share it when
  * DATA_DIR is on a shared file system.
  */
@@ -15,69 +11,22 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { CHUNK_SIZE } from '../schemas/protocol';
 import type { BlobInfo, BlobStore } from './blob-store';
+import {
+  CHUNK_SIZE,
+  ChunkTooBigError,
+  UUID_RE,
+  type ChunkWritten,
+  type UploadStaging,
+} from './staging';
 
-export { CHUNK_SIZE };
+export { CHUNK_SIZE, ChunkTooBigError, UUID_RE, type ChunkWritten, type UploadStaging };
 
 export const STAGING_DIR = 'uploads';
 
 const READ_PIECE = 4 * 1024 * 1024;
 /** Received chunk bytes are written in batches of about this size. */
 const WRITE_BATCH = 1024 * 1024;
-
-export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** The received bytes exceed the chunk limit; nothing more was written. */
-export class ChunkTooBigError extends Error {
-  constructor() {
-    super('Chunk too big');
-    this.name = 'ChunkTooBigError';
-  }
-}
-
-export interface ChunkWritten {
-  size: number;
-  /** SHA-1 (hex) of the chunk's bytes. */
-  sha1: string;
-  /** SHA-256 (hex) of the chunk's bytes: a leaf of the blob key. */
-  sha256: string;
-}
-
-export interface UploadStaging {
-  /**
-   * Stores the chunk at `offset` (a multiple of CHUNK_SIZE) of a staged file, replacing what
-   * was there; at most `limit` bytes (else ChunkTooBigError). `truncate`: the file ends
-   * after this chunk. Durable when it resolves.
-   */
-  writeChunk(
-    transaction: string,
-    fileIndex: number,
-    offset: number,
-    body: AsyncIterable<Uint8Array | string>,
-    options: { limit: number; truncate: boolean },
-  ): Promise<ChunkWritten>;
-  /** Reads `length` staged bytes from `offset` (within received chunks). */
-  readRange(
-    transaction: string,
-    fileIndex: number,
-    offset: number,
-    length: number,
-  ): AsyncIterable<Uint8Array>;
-  /**
-   * Puts a complete, verified staged file into the blob store under `info.key`, reading it
-   * again only where the store cannot copy or rename. When the staged bytes are gone (an
-   * earlier finish placed them and failed afterwards), the blob found in the store answers;
-   * null when neither exists.
-   */
-  place(transaction: string, fileIndex: number, info: BlobInfo): Promise<BlobInfo | null>;
-  /** Drops everything staged for the transaction. */
-  remove(transaction: string): Promise<void>;
-  /** The staged file's path, when it is a file on this machine (readable by other threads). */
-  localFile?(transaction: string, fileIndex: number): string;
-  /** Transaction ids that have something staged. */
-  list(): Promise<string[]>;
-}
 
 /** Writes every byte of `pieces` at `position` (one writev, repeated after a short write). */
 async function writeAllAt(

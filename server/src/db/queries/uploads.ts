@@ -3,7 +3,7 @@
  * the push lock: it is taken by inserting the row, and a row without requests for longer
  * than the staleness limit may be replaced by another push.
  */
-import { and, asc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, notInArray, or, sql } from 'drizzle-orm';
 import type { Executor } from '../database';
 import { projects, uploadChunks, uploads } from '../schema';
 
@@ -14,46 +14,66 @@ function rowsOf<R>(result: unknown): R[] {
   return (result as { rows: R[] }).rows;
 }
 
+/** An upload row without its plan (read once per upload: loadUploadPlan). */
+export type UploadHead = Omit<UploadRow, 'changes'>;
+
 export interface UploadWithProject {
-  upload: UploadRow;
+  upload: UploadHead;
   /** Null when the project is scheduled for deletion. */
   projectRemovedAt: Date | null;
   projectLockedUntil: Date | null;
 }
 
 export interface NewUpload {
+  /** The transaction id (default: a new random one). */
+  id?: string;
   projectId: string;
   baseVersion: number;
   userId: number;
   changes: unknown;
   at: Date;
+  /** open (v1: chunks follow) | committing (v2: the version is made in this request). */
+  status?: 'open' | 'committing';
 }
 
 /**
  * Takes the push lock of the project: removes an upload with no request since `staleBefore`,
- * then inserts the new row unless a live one exists. Returns the new row (null: another
- * push holds the lock) and the transaction ids that were taken over.
+ * or a one-call (v2) push whose request died (status 'committing', no ping since
+ * `leaseStaleBefore`, not in `running`), then inserts the new row unless a live one exists.
+ * Returns the new row (null: another push holds the lock) and the transaction ids that were
+ * taken over.
  */
 export async function acquireUpload(
   db: Executor,
   values: NewUpload,
-  staleBefore: Date,
+  stale: { before: Date; leaseBefore: Date; running: string[] },
 ): Promise<{ upload: UploadRow | null; replaced: string[] }> {
   return db.transaction(async (tx) => {
+    const deadCall = and(
+      eq(uploads.status, 'committing'),
+      lt(uploads.lastPingAt, stale.leaseBefore),
+      stale.running.length > 0 ? notInArray(uploads.id, stale.running) : undefined,
+    );
     const replaced = await tx
       .delete(uploads)
-      .where(and(eq(uploads.projectId, values.projectId), lt(uploads.lastPingAt, staleBefore)))
+      .where(
+        and(
+          eq(uploads.projectId, values.projectId),
+          or(lt(uploads.lastPingAt, stale.before), deadCall),
+        ),
+      )
       .returning({ id: uploads.id });
     const rows = await tx
       .insert(uploads)
       .values({
+        ...(values.id ? { id: values.id } : {}),
         projectId: values.projectId,
         baseVersion: values.baseVersion,
         userId: values.userId,
         changes: values.changes,
         createdAt: values.at,
         lastPingAt: values.at,
-        status: 'open',
+        status: values.status ?? 'open',
       })
       .onConflictDoNothing({ target: uploads.projectId })
       .returning();
@@ -64,7 +84,15 @@ export async function acquireUpload(
 export async function findUpload(db: Executor, id: string): Promise<UploadWithProject | null> {
   const rows = await db
     .select({
-      upload: uploads,
+      upload: {
+        id: uploads.id,
+        projectId: uploads.projectId,
+        baseVersion: uploads.baseVersion,
+        userId: uploads.userId,
+        createdAt: uploads.createdAt,
+        lastPingAt: uploads.lastPingAt,
+        status: uploads.status,
+      },
       projectRemovedAt: projects.removedAt,
       projectLockedUntil: projects.lockedUntil,
     })
@@ -73,6 +101,16 @@ export async function findUpload(db: Executor, id: string): Promise<UploadWithPr
     .where(eq(uploads.id, id))
     .limit(1);
   return rows[0] ?? null;
+}
+
+/** The plan stored with an upload (null when the upload is gone). */
+export async function loadUploadPlan(db: Executor, id: string): Promise<unknown> {
+  const rows = await db
+    .select({ changes: uploads.changes })
+    .from(uploads)
+    .where(eq(uploads.id, id))
+    .limit(1);
+  return rows[0]?.changes ?? null;
 }
 
 /** Refreshes last_ping_at; false when the upload no longer exists. */
@@ -86,20 +124,27 @@ export async function touchUpload(db: Executor, id: string, at: Date): Promise<b
 }
 
 /**
- * open → finishing (one finish at a time; a finish without a ping since `staleBefore` died
- * and may be retried); false when another finish runs or the upload is gone.
+ * open → finishing (one finish at a time). A finishing upload whose finish died (no ping
+ * since `leaseStaleBefore`) may be claimed again. False when another finish runs or the
+ * upload is gone.
  */
 export async function claimUploadForFinish(
   db: Executor,
   id: string,
   at: Date,
-  staleBefore: Date,
+  leaseStaleBefore: Date,
 ): Promise<boolean> {
   const rows = await db
     .update(uploads)
     .set({ status: 'finishing', lastPingAt: at })
     .where(
-      and(eq(uploads.id, id), or(eq(uploads.status, 'open'), lt(uploads.lastPingAt, staleBefore))),
+      and(
+        eq(uploads.id, id),
+        or(
+          eq(uploads.status, 'open'),
+          and(eq(uploads.status, 'finishing'), lt(uploads.lastPingAt, leaseStaleBefore)),
+        ),
+      ),
     )
     .returning({ id: uploads.id });
   return rows.length > 0;

@@ -11,10 +11,10 @@
  * - Progress is saved by compare-and-set, so concurrent requests on any number of instances
  *   stay correct: a loser simply retries from the winner's state.
  */
-import type { Executor } from '../db/database';
-import { loadDigest, saveDigest } from '../db/queries/upload-digests';
-import { continueSha1, finalSha1 } from '../lib/sha1-thread';
-import { CHUNK_SIZE, type UploadStaging } from '../storage/upload-staging';
+import type { Executor } from '../../db/database';
+import { loadDigest, saveDigest } from '../../db/queries/upload-digests';
+import { continueSha1, finalSha1 } from '../../lib/sha1-thread';
+import { CHUNK_SIZE, type UploadStaging } from '../../storage/staging';
 
 export interface StagedFileRef {
   uploadId: string;

@@ -11,15 +11,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { AppContext } from '../context';
-import { findCurrentFile } from '../db/queries/files';
-import { badRequest, HttpProblem } from '../errors';
-import { ChangesetConflictError } from '../geodiff/apply';
-import { ChangesetFormatError } from '../geodiff/format';
-import { runGeodiffInThread } from '../geodiff/thread';
-import { isVersionedFile } from '../lib/paths';
-import type { BlobInfo } from '../storage/blob-store';
-import type { CommitFile } from './versions';
+import type { AppContext } from '../../context';
+import { findCurrentFile } from '../../db/queries/files';
+import { badRequest, HttpProblem } from '../../errors';
+import { ChangesetConflictError } from '../../geodiff/apply';
+import { ChangesetFormatError } from '../../geodiff/format';
+import { runGeodiffInThread } from '../../geodiff/thread';
+import { isVersionedFile } from '../../lib/paths';
+import type { BlobInfo } from '../../storage/blob-store';
+import type { CommitFile } from '../versions';
 
 /** The diff of a pushed file, as the client declares it. */
 export interface PushDiff {

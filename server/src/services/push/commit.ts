@@ -1,0 +1,78 @@
+/**
+ * Making the version of a push, one database transaction: the upload row (the lock) goes,
+ * the version is written (services/versions.ts), the allowance is checked with the real
+ * sizes, and the push is recorded for a finish retried after a lost answer.
+ */
+import type { ClientMeta } from '../../auth/sessions';
+import type { AppContext } from '../../context';
+import { recordPushCommit } from '../../db/queries/push-records';
+import { deleteUpload, type UploadRow } from '../../db/queries/uploads';
+import type { User } from '../../db/schema';
+import {
+  commitVersion,
+  InvalidChangesError,
+  VersionMismatchError,
+  type CommitFile,
+} from '../versions';
+import type { PushDialect } from './dialect';
+import type { UploadPlan } from './plan';
+import { guardAllowance } from './quota';
+
+export const UPLOAD_CANCELED = 'Upload was probably canceled';
+
+export type PushMeta = ClientMeta & { deviceId: string | null };
+
+export interface CommitPush {
+  upload: Pick<UploadRow, 'id' | 'projectId' | 'baseVersion'>;
+  plan: UploadPlan;
+  /** The new blobs of the plan's added and updated files, in plan order. */
+  files: CommitFile[];
+  caller: User;
+  meta: PushMeta;
+  /** The version the client named (for the dialect's answer when the project moved on). */
+  clientVersion: number | null;
+}
+
+/** Makes the version; resolves its number. Refusals are in the dialect's words. */
+export async function commitPush(
+  ctx: AppContext,
+  push: CommitPush,
+  dialect: PushDialect,
+): Promise<number> {
+  const { upload, plan, caller, meta } = push;
+  try {
+    return await ctx.database.db.transaction(async (tx) => {
+      if (!(await deleteUpload(tx, upload.id))) throw dialect.invalid(UPLOAD_CANCELED);
+      const checkAllowance = await guardAllowance(tx, upload.projectId);
+      const at = ctx.now();
+      const committed = await commitVersion(tx, {
+        project: { id: upload.projectId },
+        author: caller,
+        userAgent: meta.userAgent,
+        ip: meta.ip,
+        deviceId: meta.deviceId,
+        added: push.files.slice(0, plan.added.length),
+        updated: push.files.slice(plan.added.length),
+        removed: plan.removed.map((f) => ({ path: f.path })),
+        at,
+        baseVersion: upload.baseVersion,
+        blobStore: ctx.blobStore,
+      });
+      await checkAllowance();
+      await recordPushCommit(tx, {
+        uploadId: upload.id,
+        projectId: upload.projectId,
+        userId: caller.id,
+        version: committed.version,
+        at,
+      });
+      return committed.version;
+    });
+  } catch (error) {
+    if (error instanceof VersionMismatchError) {
+      throw dialect.versionMoved(push.clientVersion, error.latestVersion);
+    }
+    if (error instanceof InvalidChangesError) throw dialect.commitRefused(error.message);
+    throw error;
+  }
+}

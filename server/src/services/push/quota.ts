@@ -1,0 +1,58 @@
+/**
+ * The workspace's storage allowance. Checked twice:
+ *
+ * - when a push starts, with what it will add: the sizes the client declares for the bytes
+ *   it sends (finish refuses bytes of another size) minus the sizes the server holds for
+ *   the files it updates or removes;
+ * - when the version is made, inside its database transaction, with the real sizes: the
+ *   workspace row is locked, so concurrent commits in one workspace cannot pass it together.
+ *
+ * A push that does not grow the usage is always taken (it can only help an over-quota
+ * workspace).
+ */
+import type { Executor } from '../../db/database';
+import { workspaceDiskUsage } from '../../db/queries/projects';
+import { lockWorkspaceOf } from '../../db/queries/push-records';
+import { storageLimitHit } from '../clone';
+import type { CurrentFiles, UploadPlan } from './plan';
+
+/** Bytes the push adds to the project (negative when it frees space). */
+export function planGrowth(plan: UploadPlan, current: CurrentFiles): number {
+  const held = (path: string) => current.get(path)?.size ?? 0;
+  let growth = 0;
+  for (const file of plan.added) growth += file.size;
+  for (const file of plan.updated) growth += file.size - held(file.path);
+  for (const file of plan.removed) growth -= held(file.path);
+  return growth;
+}
+
+/** 422 StorageLimitHit when `growth` bytes more would pass the workspace's allowance. */
+export async function checkAllowance(
+  db: Executor,
+  workspace: { id: number; storage: number },
+  growth: number,
+): Promise<void> {
+  if (growth <= 0) return;
+  const usage = await workspaceDiskUsage(db, workspace.id);
+  if (usage + growth > workspace.storage) throw storageLimitHit(usage, workspace.storage);
+}
+
+/**
+ * Inside the commit's transaction: locks the workspace and returns a check to run once the
+ * version is written (usage grew past the allowance → StorageLimitHit, the transaction
+ * rolls back).
+ */
+export async function guardAllowance(
+  tx: Executor,
+  projectId: string,
+): Promise<() => Promise<void>> {
+  const workspace = await lockWorkspaceOf(tx, projectId);
+  if (!workspace) return async () => {};
+  const before = await workspaceDiskUsage(tx, workspace.id);
+  return async () => {
+    const after = await workspaceDiskUsage(tx, workspace.id);
+    if (after > before && after > workspace.storage) {
+      throw storageLimitHit(before, workspace.storage);
+    }
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * The one staging of the push (v1 and v2): where received chunk bytes wait, durable, until a
+ * version uses them. Each blob store brings its own (BlobStore.openStaging: the local store
+ * stages in DATA_DIR/uploads, the S3 store in its bucket under `staging/`), so the choice is
+ * made once, by the store that was configured; `stagingOf` keeps one per store.
+ *
+ * Staged bytes belong to an owner id (a UUID): a v1 transaction (one staged file per added
+ * or updated file of its plan, by position) or a v2 chunk (file 0). The sweep job
+ * (services/push/sweep.ts) removes owners that are neither a running upload nor a v2 chunk.
+ */
+import { CHUNK_SIZE } from '../schemas/protocol';
+import type { BlobInfo, BlobStore } from './blob-store';
+
+export { CHUNK_SIZE };
+
+export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The received bytes exceed the chunk limit; nothing more was written. */
+export class ChunkTooBigError extends Error {
+  constructor() {
+    super('Chunk too big');
+    this.name = 'ChunkTooBigError';
+  }
+}
+
+export interface ChunkWritten {
+  size: number;
+  /** SHA-1 (hex) of the chunk's bytes. */
+  sha1: string;
+  /** SHA-256 (hex) of the chunk's bytes: a leaf of the blob key. */
+  sha256: string;
+}
+
+export interface UploadStaging {
+  /**
+   * Stores the chunk at `offset` (a multiple of CHUNK_SIZE) of a staged file, replacing what
+   * was there; at most `limit` bytes (else ChunkTooBigError). `truncate`: the file ends
+   * after this chunk. Durable when it resolves.
+   */
+  writeChunk(
+    transaction: string,
+    fileIndex: number,
+    offset: number,
+    body: AsyncIterable<Uint8Array | string>,
+    options: { limit: number; truncate: boolean },
+  ): Promise<ChunkWritten>;
+  /** Reads `length` staged bytes from `offset` (within received chunks). */
+  readRange(
+    transaction: string,
+    fileIndex: number,
+    offset: number,
+    length: number,
+  ): AsyncIterable<Uint8Array>;
+  /**
+   * Puts a complete, verified staged file into the blob store under `info.key`, reading it
+   * again only where the store cannot copy or rename. When the staged bytes are gone (an
+   * earlier finish placed them and failed afterwards), the blob found in the store answers;
+   * null when neither exists.
+   */
+  place(transaction: string, fileIndex: number, info: BlobInfo): Promise<BlobInfo | null>;
+  /** Drops everything staged for the transaction. */
+  remove(transaction: string): Promise<void>;
+  /** The staged file's path, when it is a file on this machine (readable by other threads). */
+  localFile?(transaction: string, fileIndex: number): string;
+  /** Transaction ids that have something staged. */
+  list(): Promise<string[]>;
+}
+
+const stagings = new WeakMap<BlobStore, UploadStaging>();
+
+/** The staging of `store` (made once per store). */
+export function stagingOf(store: BlobStore): UploadStaging {
+  let staging = stagings.get(store);
+  if (!staging) {
+    staging = store.openStaging();
+    stagings.set(store, staging);
+  }
+  return staging;
+}
