@@ -393,6 +393,29 @@ describe('retry-safe finish (Mm-push-id)', () => {
     expect(secondId).not.toBe(firstId);
     expect(server.version).toBe(1);
   });
+  it('finishes a new transaction with a new push id when the first one was lost', async () => {
+    const tab = openTab(server, db);
+    const { plan, blobs } = await planFor(server, { 'a.bin': bytes(1000, 6) });
+    let finishes = 0;
+    server.hook = (request) => {
+      if (request.kind === 'finish' && ++finishes === 1) {
+        // The transaction expires on the server and the answer to the finish is lost: the
+        // engine starts a new push of the same plan.
+        server.transactions.clear();
+        return 'network';
+      }
+      return undefined;
+    };
+    const outcome = tab.next();
+    const id = await tab.queue.enqueue(plan, blobs);
+    expect(await outcome).toMatchObject({ kind: 'finished', id });
+    expect(server.count('start')).toBe(2);
+    const [firstId, secondId] = pushIds();
+    expect(firstId).toBe(plan.pushId);
+    expect(secondId).toBeTruthy();
+    expect(secondId).not.toBe(firstId);
+    expect(server.version).toBe(1);
+  });
 });
 
 describe('uploads stored before the one plan shape', () => {

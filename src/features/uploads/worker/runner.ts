@@ -261,10 +261,21 @@ class UploadRun {
     return record;
   }
 
+  /**
+   * Forgets the acknowledged chunks and records `transaction` (null: none). Dropping a
+   * transaction renews the push id too: the server ties an `Mm-push-id` to the transaction it
+   * first finished, so an id sent before must not reach the finish of the next one.
+   */
   private async resetTransaction(transaction: string | null): Promise<void> {
     const { db } = this.deps;
     await db.transaction('rw', db.uploads, db.uploadChunks, async () => {
-      await db.uploads.update(this.id, { transaction });
+      const record = await this.record();
+      await db.uploads.update(
+        this.id,
+        transaction === null
+          ? { transaction, plan: { ...record.plan, pushId: this.deps.randomId() } }
+          : { transaction },
+      );
       await db.uploadChunks.where('uploadId').equals(this.id).delete();
     });
   }
