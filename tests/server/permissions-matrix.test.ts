@@ -445,6 +445,22 @@ const CASES: Record<string, Case> = {
     expect: write(409),
   },
 
+  'GET /v2/projects/:id/delta': {
+    request: ({ project }) => ({ url: `/v2/projects/${project.id}/delta?since=v0&to=v1` }),
+    expect: read(200),
+  },
+  // The shared projects hold no diffs: a reader is told the diff does not exist.
+  'GET /v2/projects/:id/raw/diff': {
+    request: ({ project }) => ({
+      url: `/v2/projects/${project.id}/raw/diff?file=data.gpkg-diff-v1-v2`,
+    }),
+    expect: read(404),
+  },
+  'GET /v2/projects/:id/raw/diff/*': {
+    request: ({ project }) => ({ url: `/v2/projects/${project.id}/raw/diff/data.gpkg-diff-v1-v2` }),
+    expect: read(404),
+  },
+
   'GET /v1/project/raw/:namespace/:name': {
     request: ({ project }) => ({ url: `/v1/project/raw/${path(project)}?file=data.txt` }),
     expect: read(200),
