@@ -26,6 +26,7 @@ import errorsPlugin, { isApiPath, sendProblem } from './plugins/errors';
 import maintenancePlugin from './plugins/maintenance';
 import { createRouteIndex } from './plugins/route-index';
 import inputGuardPlugin from './plugins/input-guard';
+import { AJV_CUSTOM_OPTIONS, partValidators } from './plugins/validation';
 import securityHeadersPlugin, { applySecurityHeaders } from './plugins/security-headers';
 import { registerStaticFiles } from './plugins/static-files';
 import accessRequestRoutes from './routes/access-requests';
@@ -121,7 +122,8 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     // Path parameters carry project names (up to 255 bytes, percent-encoded) and the
     // tokens of emailed links; find-my-way's default of 100 characters would answer 414.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
-    ajv: { customOptions: { verbose: true, allErrors: false } },
+    ajv: { customOptions: AJV_CUSTOM_OPTIONS },
+    schemaController: { compilersFactory: { buildValidator: partValidators() } },
     // Undecodable URLs and the like: the same problem shape as every other error.
     frameworkErrors: (error, _request, reply) => {
       applySecurityHeaders(reply, config.secureCookies);

@@ -3,6 +3,7 @@
  * reference's v2 collaborators) and the share dialog's user search (GET /app/auth/user/search).
  */
 import type { FastifyPluginAsync } from 'fastify';
+import { rowIdSchema } from '../lib/limits';
 import { requireLogin } from '../plugins/auth';
 import {
   addCollaborator,
@@ -137,7 +138,7 @@ const collaboratorRoutes: FastifyPluginAsync = async (app) => {
         body: {
           type: 'object',
           properties: {
-            user_id: { type: 'integer' },
+            user_id: rowIdSchema,
             role: { type: 'string', enum: ['owner', 'writer', 'reader', 'none'] },
             public: { type: 'boolean' },
           },

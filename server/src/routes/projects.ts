@@ -33,6 +33,7 @@ import {
   problemSchema,
   stringList,
 } from './schemas';
+import { MAX_LAST_UPDATED_DAYS } from '../lib/limits';
 
 const idList = { type: 'array', items: { type: 'integer' } } as const;
 
@@ -91,7 +92,7 @@ const listQuery = {
     only_namespace: { type: 'string' },
     name: { type: 'string' },
     user: { type: 'string' },
-    last_updated_in: { type: 'integer' },
+    last_updated_in: { type: 'integer', minimum: 0, maximum: MAX_LAST_UPDATED_DAYS },
     flag: { type: 'string', enum: ['created', 'shared'] },
     as_admin: { type: 'boolean' },
     public: { type: 'boolean' },
