@@ -12,13 +12,14 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
-import type { Config } from './config';
+import { ConfigError, type Config } from './config';
 import type { AppContext } from './context';
 import type { Database } from './db/database';
 import { ReadCache } from './db/read-cache';
 import { createMailer, type Mailer } from './email';
 import { HttpProblem } from './errors';
 import { Scheduler, type Job } from './jobs/scheduler';
+import { reservedWorkspaceNameError, shadowingWords } from './lib/route-words';
 import authPlugin from './plugins/auth';
 import { changesetWorkIdle } from './services/changesets';
 import csrfPlugin from './plugins/csrf';
@@ -195,6 +196,13 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   app.register(historyRoutes);
   app.register(accessRequestRoutes);
   app.register(collaboratorRoutes);
+
+  // The global workspace must be reachable: not named like a word of the route table.
+  app.addHook('onReady', async () => {
+    const words = shadowingWords(routes.list().map((route) => route.url));
+    const problem = reservedWorkspaceNameError(config.globalWorkspace, words);
+    if (problem) throw new ConfigError('GLOBAL_WORKSPACE', `GLOBAL_WORKSPACE ${problem}`);
+  });
 
   const staticFiles = registerStaticFiles(
     app,
