@@ -194,11 +194,12 @@ const authRoutes: FastifyPluginAsync = async (app) => {
           403: problemSchema,
           404: formErrorSchema,
           415: problemSchema,
+          429: problemSchema,
         },
       },
     },
     async (request, reply) => {
-      await requestPasswordReset(ctx, request.body ?? {});
+      await requestPasswordReset(ctx, request.body ?? {}, request.ip);
       return reply.code(200).send();
     },
   );

@@ -44,6 +44,20 @@ export async function accountFailureTimes(
   return rows.map((row) => row.at);
 }
 
+/** Times of the address's rows since `since`, whatever the account, oldest first. */
+export async function addressFailureTimes(
+  db: Executor,
+  address: string,
+  since: Date,
+): Promise<Date[]> {
+  const rows = await db
+    .select({ at: signInFailures.failedAt })
+    .from(signInFailures)
+    .where(and(eq(signInFailures.address, address), gte(signInFailures.failedAt, since)))
+    .orderBy(asc(signInFailures.failedAt));
+  return rows.map((row) => row.at);
+}
+
 /** Failures of the account from the address since `since`, except row `exceptId`; and the latest. */
 export async function pairFailures(
   db: Executor,

@@ -1,0 +1,173 @@
+/**
+ * Request limits kept in the database (issue 22, Hardening): password-reset mails per email
+ * and per client address, refused the same way whether or not an account has the email;
+ * sign-in failures per client address across accounts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../server/src/app';
+import { hashPassword } from '../../server/src/auth/passwords';
+import {
+  RESET_MAX_PER_ADDRESS,
+  RESET_MAX_PER_EMAIL,
+  RESET_WINDOW_MS,
+  TOO_MANY_RESETS,
+} from '../../server/src/auth/reset-limits';
+import {
+  ADDRESS_MAX_FAILURES,
+  ADDRESS_WINDOW_MS,
+  PAIR_FREE_FAILURES,
+  TOO_MANY_SIGN_INS,
+} from '../../server/src/auth/sign-in-limits';
+import { insertUser } from '../../server/src/db/queries/users';
+import { openBlobStore } from '../../server/src/storage/open-blob-store';
+import { createTestApp, problem, type TestApp } from './support/test-app';
+
+const PASSWORD = 'Limit-Password-1';
+let t: TestApp;
+let passwordHash: string;
+let counter = 0;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  passwordHash = await hashPassword(PASSWORD);
+});
+afterAll(async () => t.close());
+
+async function newUser(): Promise<{ username: string; email: string }> {
+  const username = `limits-${++counter}`;
+  const email = `${username}@example.com`;
+  await insertUser(t.database.db, { username, email, passwordHash, verifiedEmail: true });
+  return { username, email };
+}
+
+/** A POST from `address` as a browser makes it (init for the CSRF token first). */
+async function post(
+  url: string,
+  json: unknown,
+  address: string,
+  app: FastifyInstance = t.app,
+): Promise<LightMyRequestResponse> {
+  const init = await app.inject({ url: '/app/init', remoteAddress: address });
+  return app.inject({
+    method: 'POST',
+    url,
+    remoteAddress: address,
+    headers: {
+      cookie: init.cookies.map((c) => `${c.name}=${c.value}`).join('; '),
+      'content-type': 'application/json',
+      'x-csrf-token': String(init.headers['x-csrf-token']),
+    },
+    payload: JSON.stringify(json),
+  });
+}
+
+const reset = (email: string, address: string, app?: FastifyInstance) =>
+  post('/app/auth/reset-password', { email }, address, app);
+
+const mailsTo = async (email: string) =>
+  (await t.outbox()).filter((mail) => JSON.stringify(mail).includes(email)).length;
+
+function expectRefused(response: LightMyRequestResponse, detail: string) {
+  expect(response.statusCode, response.body).toBe(429);
+  expect(problem(response).detail).toBe(detail);
+  expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
+}
+
+describe('password-reset mails', () => {
+  it(`sends at most ${RESET_MAX_PER_EMAIL} an hour to one address (30 requests from many clients)`, async () => {
+    const { email } = await newUser();
+    const answers: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      answers.push((await reset(email, `198.51.100.${i + 1}`)).statusCode);
+    }
+    expect(answers.slice(0, RESET_MAX_PER_EMAIL)).toEqual(Array(RESET_MAX_PER_EMAIL).fill(200));
+    expect(answers.slice(RESET_MAX_PER_EMAIL).every((s) => s === 429)).toBe(true);
+    expect(await mailsTo(email)).toBe(RESET_MAX_PER_EMAIL);
+    expectRefused(await reset(email.toUpperCase(), '198.51.100.99'), TOO_MANY_RESETS);
+    // An hour after the first request, one more is allowed.
+    t.clock.advance(RESET_WINDOW_MS);
+    expect((await reset(email, '198.51.100.100')).statusCode).toBe(200);
+    expect(await mailsTo(email)).toBe(RESET_MAX_PER_EMAIL + 1);
+  });
+
+  it('refuses the same way whether or not an account has the email', async () => {
+    const { email } = await newUser();
+    const unknown = `nobody-${counter}@example.com`;
+    for (let i = 0; i < RESET_MAX_PER_EMAIL; i++) {
+      expect((await reset(email, `203.0.113.${i + 1}`)).statusCode).toBe(200);
+      expect((await reset(unknown, `203.0.113.${i + 1}`)).statusCode).toBe(404);
+    }
+    const known = await reset(email, '203.0.113.50');
+    const missing = await reset(unknown, '203.0.113.50');
+    expectRefused(known, TOO_MANY_RESETS);
+    expect(missing.statusCode).toBe(known.statusCode);
+    expect(missing.body).toBe(known.body);
+    expect(missing.headers['retry-after']).toBe(known.headers['retry-after']);
+  });
+
+  it(`takes at most ${RESET_MAX_PER_ADDRESS} requests an hour from one client, over all emails`, async () => {
+    const client = '192.0.2.200';
+    for (let i = 0; i < RESET_MAX_PER_ADDRESS; i++) {
+      const { email } = await newUser();
+      expect((await reset(i % 2 ? email : `x${i}-${email}`, client)).statusCode).not.toBe(429);
+    }
+    const { email } = await newUser();
+    expectRefused(await reset(email, client), TOO_MANY_RESETS);
+    expect(await mailsTo(email)).toBe(0);
+    // Other clients are not held back.
+    expect((await reset(email, '192.0.2.201')).statusCode).toBe(200);
+  });
+
+  it('does not count form errors', async () => {
+    const client = '192.0.2.210';
+    for (let i = 0; i < RESET_MAX_PER_ADDRESS + 5; i++) {
+      expect((await reset('not an email', client)).statusCode).toBe(400);
+    }
+    expect((await reset((await newUser()).email, client)).statusCode).toBe(200);
+  });
+
+  it('keeps its counts in the database: another instance sees them', async () => {
+    const { email } = await newUser();
+    for (let i = 0; i < RESET_MAX_PER_EMAIL; i++) await reset(email, `192.0.2.${220 + i}`);
+    const other = buildApp({
+      config: t.config,
+      database: t.database,
+      blobStore: openBlobStore(t.config),
+      now: t.clock.now,
+      distDir: null,
+      logger: false,
+      jobs: [],
+    });
+    await other.ready();
+    try {
+      expectRefused(await reset(email, '192.0.2.230', other), TOO_MANY_RESETS);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('sign-in failures per client address', () => {
+  const login = (username: string, password: string, address: string) =>
+    post('/app/auth/login', { login: username, password }, address);
+
+  it(`stops one client after ${ADDRESS_MAX_FAILURES} failures an hour over all accounts`, async () => {
+    const client = '192.0.2.240';
+    // One wrong password on each of many accounts: each stays under its own limits.
+    for (let i = 0; i < ADDRESS_MAX_FAILURES; i++) {
+      const { username } = await newUser();
+      expect((await login(username, 'wrong', client)).statusCode).toBe(401);
+    }
+    expect(ADDRESS_MAX_FAILURES).toBeGreaterThan(PAIR_FREE_FAILURES);
+    const { username } = await newUser();
+    const refused = await login(username, PASSWORD, client);
+    expectRefused(refused, TOO_MANY_SIGN_INS);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(ADDRESS_WINDOW_MS / 1000);
+    // The same account from another client signs in.
+    expect((await login(username, PASSWORD, '192.0.2.241')).statusCode).toBe(200);
+    // An hour later the client may try again.
+    t.clock.advance(ADDRESS_WINDOW_MS + 1000);
+    expect((await login(username, PASSWORD, client)).statusCode).toBe(200);
+  });
+});
