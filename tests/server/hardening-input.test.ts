@@ -120,6 +120,25 @@ describe('numbers out of range', () => {
   });
 });
 
+describe('version numbers beyond the database range', () => {
+  it('answers vN of 2^31 or more with a 4xx wherever a version is named', async () => {
+    const project = await createProject(t, { name: 'big-versions' });
+    const big = 'v99999999999999';
+    for (const url of [
+      `/v1/project/version/${project.id}/${big}`,
+      `/v1/project/waymark/${project.name}?version=${big}`,
+      `/v1/resource/changesets/waymark/${project.name}/${big}?path=a.gpkg`,
+      `/v2/projects/${project.id}?files_at_version=${big}`,
+      `/v1/project/download/waymark/${project.name}?version=${big}`,
+      `/v1/project/raw/waymark/${project.name}?file=a.txt&version=${big}`,
+    ]) {
+      const response = await admin.get(url);
+      expect(response.statusCode, url).toBeLessThan(500);
+      expect(response.body.length, url).toBeLessThan(1000);
+    }
+  });
+});
+
 describe('file paths', () => {
   const BAD = [
     'a\ud800.txt',
