@@ -21,7 +21,7 @@ import {
 } from '../../server/src/auth/sign-in-limits';
 import { insertUser } from '../../server/src/db/queries/users';
 import { openBlobStore } from '../../server/src/storage/open-blob-store';
-import { createTestApp, problem, type TestApp } from './support/test-app';
+import { createTestApp, postFrom, problem, type TestApp } from './support/test-app';
 
 const PASSWORD = 'Limit-Password-1';
 let t: TestApp;
@@ -41,29 +41,8 @@ async function newUser(): Promise<{ username: string; email: string }> {
   return { username, email };
 }
 
-/** A POST from `address` as a browser makes it (init for the CSRF token first). */
-async function post(
-  url: string,
-  json: unknown,
-  address: string,
-  app: FastifyInstance = t.app,
-): Promise<LightMyRequestResponse> {
-  const init = await app.inject({ url: '/app/init', remoteAddress: address });
-  return app.inject({
-    method: 'POST',
-    url,
-    remoteAddress: address,
-    headers: {
-      cookie: init.cookies.map((c) => `${c.name}=${c.value}`).join('; '),
-      'content-type': 'application/json',
-      'x-csrf-token': String(init.headers['x-csrf-token']),
-    },
-    payload: JSON.stringify(json),
-  });
-}
-
-const reset = (email: string, address: string, app?: FastifyInstance) =>
-  post('/app/auth/reset-password', { email }, address, app);
+const reset = (email: string, address: string, app: FastifyInstance = t.app) =>
+  postFrom(app, address, '/app/auth/reset-password', { email });
 
 const mailsTo = async (email: string) =>
   (await t.outbox()).filter((mail) => JSON.stringify(mail).includes(email)).length;
@@ -150,7 +129,7 @@ describe('password-reset mails', () => {
 
 describe('sign-in failures per client address', () => {
   const login = (username: string, password: string, address: string) =>
-    post('/app/auth/login', { login: username, password }, address);
+    postFrom(t.app, address, '/app/auth/login', { login: username, password });
 
   it(`stops one client after ${ADDRESS_MAX_FAILURES} failures an hour over all accounts`, async () => {
     const client = '192.0.2.240';

@@ -17,7 +17,7 @@ import { buildApp } from '../../server/src/app';
 import { insertUser } from '../../server/src/db/queries/users';
 import { signInFailures } from '../../server/src/db/schema';
 import { openBlobStore } from '../../server/src/storage/open-blob-store';
-import { createTestApp, problem, type TestApp } from './support/test-app';
+import { createTestApp, postFrom, problem, type TestApp } from './support/test-app';
 
 const PASSWORD = 'Limit-Password-1';
 let t: TestApp;
@@ -41,26 +41,9 @@ async function newUser(): Promise<string> {
   return username;
 }
 
-/** A sign-in from `address` (init for the CSRF token, then the login), on `app`. */
-async function attempt(
-  login: string,
-  password: string,
-  address = '192.0.2.1',
-  app = t.app,
-): Promise<LightMyRequestResponse> {
-  const init = await app.inject({ url: '/app/init', remoteAddress: address });
-  const cookie = init.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
-  return app.inject({
-    method: 'POST',
-    url: '/app/auth/login',
-    remoteAddress: address,
-    headers: {
-      cookie,
-      'content-type': 'application/json',
-      'x-csrf-token': String(init.headers['x-csrf-token']),
-    },
-    payload: JSON.stringify({ login, password }),
-  });
+/** A sign-in from `address`, on `app`. */
+function attempt(login: string, password: string, address = '192.0.2.1', app = t.app) {
+  return postFrom(app, address, '/app/auth/login', { login, password });
 }
 
 function expectTooMany(response: LightMyRequestResponse, retryAfter: number) {

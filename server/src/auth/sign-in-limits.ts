@@ -21,8 +21,7 @@
  */
 import type { AppContext } from '../context';
 import {
-  accountFailureTimes,
-  addressFailureTimes,
+  failureTimes,
   deleteFailuresBefore,
   deletePairFailures,
   deleteSignInAttempt,
@@ -99,15 +98,15 @@ export async function limitSignIn<T>(
   };
 
   // Failures from this address over all accounts (the new row included, as for accounts).
-  const fromAddress = await addressFailureTimes(
+  const fromAddress = await failureTimes(
     db,
-    address,
+    { address },
     new Date(now.getTime() - ADDRESS_WINDOW_MS),
   );
   const addressWait = windowWaitMs(fromAddress, ADDRESS_MAX_FAILURES, ADDRESS_WINDOW_MS, now);
   if (addressWait !== null) await refuse(addressWait);
 
-  const times = await accountFailureTimes(db, account, new Date(now.getTime() - ACCOUNT_WINDOW_MS));
+  const times = await failureTimes(db, { account }, new Date(now.getTime() - ACCOUNT_WINDOW_MS));
   const known =
     user !== null &&
     (await signedInFrom(db, user.id, address, new Date(now.getTime() - KNOWN_ADDRESS_MS)));

@@ -184,6 +184,30 @@ export class TestClient {
   }
 }
 
+/**
+ * A JSON POST from client `address` as a browser sends it: GET /app/init for the CSRF
+ * cookie and token first (the limits count per client address).
+ */
+export async function postFrom(
+  app: FastifyInstance,
+  address: string,
+  url: string,
+  json: unknown,
+): Promise<LightMyRequestResponse> {
+  const init = await app.inject({ url: '/app/init', remoteAddress: address });
+  return app.inject({
+    method: 'POST',
+    url,
+    remoteAddress: address,
+    headers: {
+      cookie: init.cookies.map((c) => `${c.name}=${c.value}`).join('; '),
+      'content-type': 'application/json',
+      'x-csrf-token': String(init.headers['x-csrf-token']),
+    },
+    payload: JSON.stringify(json),
+  });
+}
+
 /** Asserts the problem+json shape and returns the detail. */
 export function problem(response: LightMyRequestResponse): {
   status: number;
