@@ -5,7 +5,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../../server/src/app';
 import { hashPassword } from '../../server/src/auth/passwords';
 import {
   RESET_MAX_PER_ADDRESS,
@@ -20,8 +19,13 @@ import {
   TOO_MANY_SIGN_INS,
 } from '../../server/src/auth/sign-in-limits';
 import { insertUser } from '../../server/src/db/queries/users';
-import { openBlobStore } from '../../server/src/storage/open-blob-store';
-import { createTestApp, postFrom, problem, type TestApp } from './support/test-app';
+import {
+  createTestApp,
+  postFrom,
+  problem,
+  withSecondInstance,
+  type TestApp,
+} from './support/test-app';
 
 const PASSWORD = 'Limit-Password-1';
 let t: TestApp;
@@ -109,21 +113,9 @@ describe('password-reset mails', () => {
   it('keeps its counts in the database: another instance sees them', async () => {
     const { email } = await newUser();
     for (let i = 0; i < RESET_MAX_PER_EMAIL; i++) await reset(email, `192.0.2.${220 + i}`);
-    const other = buildApp({
-      config: t.config,
-      database: t.database,
-      blobStore: openBlobStore(t.config),
-      now: t.clock.now,
-      distDir: null,
-      logger: false,
-      jobs: [],
-    });
-    await other.ready();
-    try {
+    await withSecondInstance(t, async (other) => {
       expectRefused(await reset(email, '192.0.2.230', other), TOO_MANY_RESETS);
-    } finally {
-      await other.close();
-    }
+    });
   });
 });
 

@@ -185,6 +185,31 @@ export class TestClient {
 }
 
 /**
+ * Runs `fn` with a second instance of the app on the same database, blob store and clock (as
+ * behind a load balancer; no jobs), closed afterwards.
+ */
+export async function withSecondInstance<T>(
+  t: TestApp,
+  fn: (app: FastifyInstance) => Promise<T>,
+): Promise<T> {
+  const other = buildApp({
+    config: t.config,
+    database: t.database,
+    blobStore: openBlobStore(t.config),
+    now: t.clock.now,
+    distDir: null,
+    logger: false,
+    jobs: [],
+  });
+  await other.ready();
+  try {
+    return await fn(other);
+  } finally {
+    await other.close();
+  }
+}
+
+/**
  * A JSON POST from client `address` as a browser sends it: GET /app/init for the CSRF
  * cookie and token first (the limits count per client address).
  */
