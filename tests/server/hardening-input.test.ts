@@ -6,7 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectPathError } from '../../server/src/lib/paths';
-import { MAX_JSON_DEPTH, TOO_DEEP } from '../../server/src/plugins/input-guard';
+import {
+  MAX_JSON_DEPTH,
+  TOO_DEEP,
+  UNPAIRED_SURROGATE_REFUSED,
+} from '../../server/src/plugins/input-guard';
 import { MAX_PROBLEM_DETAIL } from '../../server/src/plugins/errors';
 import { createProject } from './support/seed';
 import { sha1 } from './support/push-client';
@@ -197,7 +201,7 @@ describe('file paths', () => {
     }
   });
 
-  it('answers an unpaired surrogate elsewhere in a push body with 400, not 500', async () => {
+  it('answers an unpaired surrogate that reaches a JSON column with 400, not 500', async () => {
     const project = await createProject(t, { name: 'paths-mtime' });
     const response = await admin.post(`/v1/project/push/waymark/${project.name}`, {
       version: 'v0',
@@ -209,8 +213,8 @@ describe('file paths', () => {
         removed: [],
       },
     });
-    expect(response.statusCode).toBeGreaterThanOrEqual(400);
-    expect(response.statusCode).toBeLessThan(500);
+    expectShort400(response);
+    expect(problem(response).detail).toBe(UNPAIRED_SURROGATE_REFUSED);
   });
 });
 
