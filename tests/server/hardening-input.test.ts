@@ -218,6 +218,25 @@ describe('file paths', () => {
   });
 });
 
+describe('unpaired surrogates in body texts', () => {
+  it('refuses them instead of storing U+FFFD; paired ones (emoji) are kept', async () => {
+    const profile = (json: unknown) => admin.post('/app/auth/user/profile', json);
+    for (const json of [
+      { email: 'admin@example.com', first_name: 'An\ud800na' },
+      { email: 'admin@example.com', last_name: '\udfff' },
+      { email: 'admin@example.com', ['x\ud800']: 'key' },
+    ]) {
+      const response = await profile(json);
+      expectShort400(response);
+      expect(problem(response).detail).toBe(UNPAIRED_SURROGATE_REFUSED);
+    }
+    expect(
+      (await profile({ email: 'admin@example.com', first_name: 'Anna \ud83d\uddfa' })).statusCode,
+    ).toBe(200);
+    expect((await admin.get('/v1/user/profile')).json().first_name).toBe('Anna \ud83d\uddfa');
+  });
+});
+
 describe('types in bodies', () => {
   it('refuses {"name": 123} on rename instead of renaming the project to "123"', async () => {
     const project = await createProject(t, { name: 'typed' });

@@ -3,6 +3,7 @@
  * stored by commitVersion passes this rule, and every path asked for (raw download) is
  * checked against it first, so no request can name anything outside a project.
  */
+import { UNPAIRED_SURROGATE } from './unicode';
 
 /** Longest path accepted, in UTF-8 bytes. */
 export const MAX_PATH_BYTES = 4096;
@@ -15,9 +16,6 @@ const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\
 
 /** Characters no Windows file name may hold (the clients sync to Windows too). */
 const WINDOWS_INVALID = /[:*?"<>|]/;
-
-/** A UTF-16 surrogate without its pair: no file system name, and not storable as UTF-8. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**
  * Bidirectional text controls (U+061C, U+200E/F, U+202A-E, U+2066-9): invisible, they
@@ -41,7 +39,8 @@ export function projectPathError(path: string): string | null {
   if (Buffer.byteLength(path, 'utf8') > MAX_PATH_BYTES) return 'path too long';
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(path)) return 'control character';
-  if (LONE_SURROGATE.test(path)) return 'unpaired surrogate';
+  // No file system name holds one, and UTF-8 cannot store it.
+  if (UNPAIRED_SURROGATE.test(path)) return 'unpaired surrogate';
   if (BIDI_CONTROL.test(path)) return 'bidirectional text control';
   if (path.includes('\\')) return 'backslash';
   if (path.startsWith('/')) return 'absolute path';

@@ -8,10 +8,15 @@
  * - JSON bodies nested deeper than MAX_JSON_DEPTH are a 400 before they are parsed: no call
  *   takes more than a few levels, and walking a body thousands of levels deep (validation,
  *   error texts) would overflow the stack.
+ * - Unpaired UTF-16 surrogates (`"\ud800"` in JSON) in body texts are a 400: UTF-8 cannot
+ *   hold them, so the database would store U+FFFD instead (a changed name) or refuse the
+ *   row. File paths (values of `path` keys) are left to the path rule (lib/paths.ts), which
+ *   refuses them in each call's own wording ("Unsupported file name detected …").
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpProblem } from '../errors';
+import { UNPAIRED_SURROGATE } from '../lib/unicode';
 
 export const NUL_REFUSED = 'Invalid request: text must not contain NUL characters';
 
@@ -27,6 +32,20 @@ function hasNul(value: unknown): boolean {
   if (typeof value === 'string') return value.includes('\u0000');
   if (Array.isArray(value)) return value.some(hasNul);
   if (value && typeof value === 'object') return Object.values(value).some(hasNul);
+  return false;
+}
+
+/** Whether a parsed JSON body holds an unpaired surrogate outside values of `path` keys. */
+function hasUnpairedSurrogate(value: unknown): boolean {
+  if (typeof value === 'string') return UNPAIRED_SURROGATE.test(value);
+  if (Array.isArray(value)) return value.some(hasUnpairedSurrogate);
+  // Parsed JSON only (a streamed or Buffer body is not text).
+  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.entries(value).some(
+      ([key, item]) =>
+        UNPAIRED_SURROGATE.test(key) || (key !== 'path' && hasUnpairedSurrogate(item)),
+    );
+  }
   return false;
 }
 
@@ -70,6 +89,9 @@ export default fp(
     guardJsonDepth(app);
     app.addHook('preValidation', async (request) => {
       if (hasNul(request.params)) throw new HttpProblem(400, NUL_REFUSED);
+      if (hasUnpairedSurrogate(request.body)) {
+        throw new HttpProblem(400, UNPAIRED_SURROGATE_REFUSED);
+      }
     });
   },
   { name: 'waymark-input-guard' },
