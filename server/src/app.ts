@@ -68,7 +68,7 @@ export interface BuildAppOptions {
   distDir?: string | null;
   /** Fastify logger setting; default: pino at config.logLevel. */
   logger?: FastifyServerOptions['logger'];
-  /** Trust X-Forwarded-* from a reverse proxy (request.ip, protocol). */
+  /** Trust X-Forwarded-* from a reverse proxy (request.ip, protocol); default TRUST_PROXY. */
   trustProxy?: boolean;
   /** Periodic jobs (default: the server's own, see jobs/scheduler.ts). */
   jobs?: Job[];
@@ -118,7 +118,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: JSON_BODY_LIMIT,
-    trustProxy: options.trustProxy ?? false,
+    trustProxy: options.trustProxy ?? config.trustProxy,
     return503OnClosing: true,
     // Path parameters carry project names (up to 255 bytes, percent-encoded) and the
     // tokens of emailed links; find-my-way's default of 100 characters would answer 414.

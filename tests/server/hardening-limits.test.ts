@@ -18,6 +18,7 @@ import {
   PAIR_FREE_FAILURES,
   TOO_MANY_SIGN_INS,
 } from '../../server/src/auth/sign-in-limits';
+import { ConfigError, loadConfig } from '../../server/src/config';
 import { insertUser } from '../../server/src/db/queries/users';
 import {
   createTestApp,
@@ -140,5 +141,48 @@ describe('sign-in failures per client address', () => {
     // An hour later the client may try again.
     t.clock.advance(ADDRESS_WINDOW_MS + 1000);
     expect((await login(username, PASSWORD, client)).statusCode).toBe(200);
+  });
+});
+
+describe('behind a reverse proxy (TRUST_PROXY)', () => {
+  it('reads TRUST_PROXY: false by default, true, or addresses/CIDRs', () => {
+    const env = { DATA_DIR: t.config.dataDir, SECRET_KEY: t.config.secretKey };
+    expect(loadConfig(env).trustProxy).toBe(false);
+    expect(loadConfig({ ...env, TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ ...env, TRUST_PROXY: '10.0.0.0/8, ::1' }).trustProxy).toBe(
+      '10.0.0.0/8,::1',
+    );
+    expect(() => loadConfig({ ...env, TRUST_PROXY: '10.0.0.0/33' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...env, TRUST_PROXY: 'proxy.local' })).toThrow(ConfigError);
+  });
+
+  it('counts each forwarded client apart, not the proxy', async () => {
+    const proxied = await createTestApp({ env: { TRUST_PROXY: '127.0.0.1' } });
+    try {
+      const fromClient = async (client: string, email: string) => {
+        const init = await proxied.app.inject({
+          url: '/app/init',
+          headers: { 'x-forwarded-for': client },
+        });
+        return proxied.app.inject({
+          method: 'POST',
+          url: '/app/auth/reset-password',
+          headers: {
+            cookie: init.cookies.map((c) => `${c.name}=${c.value}`).join('; '),
+            'content-type': 'application/json',
+            'x-csrf-token': String(init.headers['x-csrf-token']),
+            'x-forwarded-for': client,
+          },
+          payload: JSON.stringify({ email }),
+        });
+      };
+      for (let i = 0; i < RESET_MAX_PER_ADDRESS; i++) {
+        expect((await fromClient('198.51.100.1', `a${i}@example.com`)).statusCode).toBe(404);
+      }
+      expect((await fromClient('198.51.100.1', 'b@example.com')).statusCode).toBe(429);
+      expect((await fromClient('198.51.100.2', 'b@example.com')).statusCode).toBe(404);
+    } finally {
+      await proxied.close();
+    }
   });
 });
