@@ -218,13 +218,16 @@ export async function postFrom(
   address: string,
   url: string,
   json: unknown,
+  /** Sent with both requests (e.g. X-Forwarded-For). */
+  headers: Record<string, string> = {},
 ): Promise<LightMyRequestResponse> {
-  const init = await app.inject({ url: '/app/init', remoteAddress: address });
+  const init = await app.inject({ url: '/app/init', remoteAddress: address, headers });
   return app.inject({
     method: 'POST',
     url,
     remoteAddress: address,
     headers: {
+      ...headers,
       cookie: init.cookies.map((c) => `${c.name}=${c.value}`).join('; '),
       'content-type': 'application/json',
       'x-csrf-token': String(init.headers['x-csrf-token']),
