@@ -81,11 +81,30 @@ async function liveStranger(): Promise<number> {
   return Number(firstLine);
 }
 
-/** A zombie: a child that exited and whose parent (`sleep`, after exec) never reaps it. */
-async function zombie(): Promise<number> {
-  const { firstLine } = await shell('true & echo $!; exec sleep 600');
-  const pid = Number(firstLine);
+/** Whether `pid` runs `sleep` (its shell has exec'd it). */
+const runsSleep = (pid: number) => {
+  try {
+    return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'sleep';
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Makes `pid`, a child of the shell `parent`, a zombie: once the shell has exec'd `sleep`
+ * (which never reaps a child), kills it with -9 and waits for the Z state.
+ */
+async function killIntoZombie(pid: number, parent: ChildProcess): Promise<void> {
+  await until(() => runsSleep(parent.pid!), 'the parent to exec sleep');
+  process.kill(pid, 'SIGKILL');
   await until(() => processStat(pid)?.state === 'Z', 'the zombie');
+}
+
+/** A zombie: a killed child whose parent (`sleep`, after exec) never reaps it. */
+async function zombie(): Promise<number> {
+  const { child, firstLine } = await shell('sleep 600 & echo $!; exec sleep 600');
+  const pid = Number(firstLine);
+  await killIntoZombie(pid, child);
   return pid;
 }
 
@@ -180,8 +199,7 @@ describe.runIf(fs.existsSync('/proc/self/stat'))('a server killed with -9', () =
       // While it runs, nobody else opens the database.
       await expect(openPglite(data.dataDir)).rejects.toThrow(DatabaseLockedError);
 
-      process.kill(pid, 'SIGKILL');
-      await until(() => processStat(pid)?.state === 'Z', 'the killed server to be a zombie');
+      await killIntoZombie(pid, server.child);
       const database = await openPglite(data.dataDir);
       try {
         const rows = await database.withClient((client) => client.query('select 1 as one'));
