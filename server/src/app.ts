@@ -12,13 +12,14 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
-import type { Config } from './config';
+import { ConfigError, type Config } from './config';
 import type { AppContext } from './context';
 import type { Database } from './db/database';
 import { ReadCache } from './db/read-cache';
 import { createMailer, type Mailer } from './email';
 import { HttpProblem } from './errors';
 import { defaultJobs, Scheduler, type Job } from './jobs/scheduler';
+import { reservedWorkspaceNameError, shadowingWords } from './lib/route-words';
 import authPlugin, { signedIn } from './plugins/auth';
 import { changesetWorkIdle } from './services/changesets';
 import csrfPlugin from './plugins/csrf';
@@ -26,6 +27,7 @@ import errorsPlugin, { isApiPath, sendProblem } from './plugins/errors';
 import maintenancePlugin from './plugins/maintenance';
 import { createRouteIndex } from './plugins/route-index';
 import inputGuardPlugin from './plugins/input-guard';
+import { AJV_CUSTOM_OPTIONS, partValidators } from './plugins/validation';
 import securityHeadersPlugin, { applySecurityHeaders } from './plugins/security-headers';
 import { registerStaticFiles } from './plugins/static-files';
 import accessRequestRoutes from './routes/access-requests';
@@ -67,7 +69,7 @@ export interface BuildAppOptions {
   distDir?: string | null;
   /** Fastify logger setting; default: pino at config.logLevel. */
   logger?: FastifyServerOptions['logger'];
-  /** Trust X-Forwarded-* from a reverse proxy (request.ip, protocol). */
+  /** Trust X-Forwarded-* from a reverse proxy (request.ip, protocol); default TRUST_PROXY. */
   trustProxy?: boolean;
   /** Periodic jobs (default: the server's own, see jobs/scheduler.ts). */
   jobs?: Job[];
@@ -117,12 +119,13 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: JSON_BODY_LIMIT,
-    trustProxy: options.trustProxy ?? false,
+    trustProxy: options.trustProxy ?? config.trustProxy,
     return503OnClosing: true,
     // Path parameters carry project names (up to 255 bytes, percent-encoded) and the
     // tokens of emailed links; find-my-way's default of 100 characters would answer 414.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
-    ajv: { customOptions: { verbose: true, allErrors: false } },
+    ajv: { customOptions: AJV_CUSTOM_OPTIONS },
+    schemaController: { compilersFactory: { buildValidator: partValidators() } },
     // Undecodable URLs and the like: the same problem shape as every other error.
     frameworkErrors: (error, _request, reply) => {
       applySecurityHeaders(reply, config.secureCookies);
@@ -203,6 +206,13 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
       pushV2Routes,
     ),
   );
+
+  // The global workspace must be reachable: not named like a word of the route table.
+  app.addHook('onReady', async () => {
+    const words = shadowingWords(routes.list().map((route) => route.url));
+    const problem = reservedWorkspaceNameError(config.globalWorkspace, words);
+    if (problem) throw new ConfigError('GLOBAL_WORKSPACE', `GLOBAL_WORKSPACE ${problem}`);
+  });
 
   const staticFiles = registerStaticFiles(
     app,

@@ -57,6 +57,12 @@ export interface Config {
   readonly databasePoolSize: number;
   /** S3-compatible blob store, or null for the local folder DATA_DIR/blobs. */
   readonly s3: S3Config | null;
+  /**
+   * Which reverse proxies' X-Forwarded-For to believe for the client address (Fastify's
+   * trustProxy): false (none), true (every proxy) or a comma list of addresses/CIDRs. The
+   * per-address request limits count by this address.
+   */
+  readonly trustProxy: boolean | string;
 }
 
 export interface S3Config {
@@ -101,6 +107,7 @@ export const CONFIG_DEFAULTS = {
   S3_SECRET_ACCESS_KEY: '(unset: with S3_ACCESS_KEY_ID unset)',
   S3_FORCE_PATH_STYLE: 'false',
   S3_PREFIX: '(empty)',
+  TRUST_PROXY: 'false',
 } as const satisfies Record<string, string>;
 
 export type ConfigVariable = keyof typeof CONFIG_DEFAULTS;
@@ -134,6 +141,8 @@ export const CONFIG_DESCRIPTIONS: Record<ConfigVariable, string> = {
   S3_FORCE_PATH_STYLE:
     'address the bucket in the path instead of the host name (most self-hosted services)',
   S3_PREFIX: 'prefix of every object key, e.g. waymark/',
+  TRUST_PROXY:
+    'reverse proxies whose X-Forwarded-For gives the client address: false, true (any), or their addresses/CIDRs (comma-separated)',
 };
 
 type Env = Record<string, string | undefined>;
@@ -216,6 +225,27 @@ function readBoolean(env: Env, name: ConfigVariable, fallback: boolean): boolean
   const raw = read(env, name);
   if (raw === undefined) return fallback;
   return parseVar(name, raw, booleanSchema, 'must be one of true/false/1/0/yes/no');
+}
+
+/** An IP address or CIDR range (`10.0.0.0/8`, `::1`). */
+function isAddressOrRange(text: string): boolean {
+  const [address, bits, ...rest] = text.split('/');
+  const version = isIP(address ?? '');
+  if (version === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128);
+}
+
+function readTrustProxy(env: Env): boolean | string {
+  const raw = read(env, 'TRUST_PROXY');
+  if (raw === undefined || /^(false|no|0)$/i.test(raw)) return false;
+  if (/^(true|yes)$/i.test(raw)) return true;
+  const parts = raw.split(',').map((part) => part.trim());
+  if (parts.every(isAddressOrRange)) return parts.join(',');
+  throw new ConfigError(
+    'TRUST_PROXY',
+    `TRUST_PROXY must be true/false or addresses/CIDRs, comma-separated (got ${quoted(raw)})`,
+  );
 }
 
 function loadSecretKey(env: Env, dataDir: string): string {
@@ -429,6 +459,7 @@ export function loadConfig(env: Env = process.env): Config {
     secureCookies,
     secretKey,
     globalWorkspace,
+    trustProxy: readTrustProxy(env),
     globalRead: readBoolean(env, 'GLOBAL_READ', false),
     globalWrite: readBoolean(env, 'GLOBAL_WRITE', false),
     globalAdmin: readBoolean(env, 'GLOBAL_ADMIN', false),

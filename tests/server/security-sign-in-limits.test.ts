@@ -13,11 +13,15 @@ import {
   TOO_MANY_SIGN_INS,
   pairDelaySeconds,
 } from '../../server/src/auth/sign-in-limits';
-import { buildApp } from '../../server/src/app';
 import { insertUser } from '../../server/src/db/queries/users';
 import { signInFailures } from '../../server/src/db/schema';
-import { openBlobStore } from '../../server/src/storage/open-blob-store';
-import { createTestApp, problem, type TestApp } from './support/test-app';
+import {
+  createTestApp,
+  postFrom,
+  problem,
+  withSecondInstance,
+  type TestApp,
+} from './support/test-app';
 
 const PASSWORD = 'Limit-Password-1';
 let t: TestApp;
@@ -41,26 +45,9 @@ async function newUser(): Promise<string> {
   return username;
 }
 
-/** A sign-in from `address` (init for the CSRF token, then the login), on `app`. */
-async function attempt(
-  login: string,
-  password: string,
-  address = '192.0.2.1',
-  app = t.app,
-): Promise<LightMyRequestResponse> {
-  const init = await app.inject({ url: '/app/init', remoteAddress: address });
-  const cookie = init.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
-  return app.inject({
-    method: 'POST',
-    url: '/app/auth/login',
-    remoteAddress: address,
-    headers: {
-      cookie,
-      'content-type': 'application/json',
-      'x-csrf-token': String(init.headers['x-csrf-token']),
-    },
-    payload: JSON.stringify({ login, password }),
-  });
+/** A sign-in from `address`, on `app`. */
+function attempt(login: string, password: string, address = '192.0.2.1', app = t.app) {
+  return postFrom(app, address, '/app/auth/login', { login, password });
 }
 
 function expectTooMany(response: LightMyRequestResponse, retryAfter: number) {
@@ -180,21 +167,9 @@ describe('per account', () => {
   it('keeps its state in the database: another instance on it sees it', async () => {
     const user = await newUser();
     for (let i = 0; i < PAIR_FREE_FAILURES; i++) await attempt(user, 'wrong', '192.0.2.99');
-    const other = buildApp({
-      config: t.config,
-      database: t.database,
-      blobStore: openBlobStore(t.config),
-      now: t.clock.now,
-      distDir: null,
-      logger: false,
-      jobs: [],
-    });
-    await other.ready();
-    try {
+    await withSecondInstance(t, async (other) => {
       expect((await attempt(user, PASSWORD, '192.0.2.99', other)).statusCode).toBe(429);
-    } finally {
-      await other.close();
-    }
+    });
   });
 });
 

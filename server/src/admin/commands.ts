@@ -18,6 +18,7 @@ import {
   createWorkspace,
   setWorkspaceRole,
 } from '../services/accounts-admin';
+import { workspaceRouteWords } from '../route-table';
 
 export const USAGE = `Usage: npm run admin -- <command>
 
@@ -210,10 +211,12 @@ export async function executeCommand(
         );
       }
       case 'workspace-create': {
-        const workspace = await createWorkspace(await ctx.getDatabase(), {
-          name: command.name,
-          storage: command.storage ?? ctx.config.globalStorage,
-        });
+        const database = await ctx.getDatabase();
+        const workspace = await createWorkspace(
+          database,
+          { name: command.name, storage: command.storage ?? ctx.config.globalStorage },
+          await workspaceRouteWords(ctx.config, database),
+        );
         return ok(
           `Created workspace "${workspace.name}" (id ${workspace.id}, storage ${workspace.storage} bytes).`,
         );

@@ -3,7 +3,8 @@
  * instances. Call `limitSignIn` around the password check of every sign-in route
  * (/app/auth/login, /v1/auth/login).
  *
- * Two limits (docs/decisions/0072-sign-in-limits.md):
+ * Three limits (docs/decisions/0072-sign-in-limits.md, and the hardening record for the
+ * per-address one):
  * - Per account and address: the first PAIR_FREE_FAILURES failures within PAIR_WINDOW_MS are
  *   free; after that each attempt waits 1 s, 2 s, 4 s, … (doubling per further failure, at
  *   most PAIR_MAX_DELAY_S) after the latest failure. A successful sign-in from the address
@@ -12,6 +13,8 @@
  *   the address. Addresses the user has not signed in from within KNOWN_ADDRESS_MS stop at
  *   ACCOUNT_MAX_FAILURES_NEW_ADDRESS, so an attacker spreading guesses over many addresses
  *   leaves the real user headroom to sign in from a known address.
+ * - Per address, any account: at most ADDRESS_MAX_FAILURES failures in any ADDRESS_WINDOW_MS,
+ *   so one client cannot try a few passwords on every account.
  * Refusals are 429 with Retry-After (seconds) and TOO_MANY_SIGN_INS; nothing is checked.
  *
  * The attempt row is written before the password is checked and counted with everybody
@@ -19,7 +22,7 @@
  */
 import type { AppContext } from '../context';
 import {
-  accountFailureTimes,
+  failureTimes,
   deleteFailuresBefore,
   deletePairFailures,
   deleteSignInAttempt,
@@ -29,6 +32,7 @@ import {
 } from '../db/queries/sign-in-failures';
 import { findUserByEmail, findUserByUsername } from '../db/queries/users';
 import { FormError, HttpProblem } from '../errors';
+import { retryAfterSeconds, windowWaitMs } from './rolling-window';
 
 export const PAIR_FREE_FAILURES = 5;
 export const PAIR_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -37,6 +41,8 @@ export const ACCOUNT_WINDOW_MS = 60 * 60 * 1000;
 export const ACCOUNT_MAX_FAILURES = 100;
 export const ACCOUNT_MAX_FAILURES_NEW_ADDRESS = 80;
 export const KNOWN_ADDRESS_MS = 30 * 24 * 60 * 60 * 1000;
+export const ADDRESS_WINDOW_MS = 60 * 60 * 1000;
+export const ADDRESS_MAX_FAILURES = 30;
 
 export const TOO_MANY_SIGN_INS = 'Too many failed sign-in attempts. Please try again later.';
 
@@ -54,8 +60,9 @@ export function pairDelaySeconds(failures: number): number {
 }
 
 function tooMany(retryAfterMs: number): HttpProblem {
-  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  return new HttpProblem(429, TOO_MANY_SIGN_INS, { headers: { 'retry-after': String(seconds) } });
+  return new HttpProblem(429, TOO_MANY_SIGN_INS, {
+    headers: { 'retry-after': retryAfterSeconds(retryAfterMs) },
+  });
 }
 
 /** Whether an authentication error is a wrong password / unknown user (a failure). */
@@ -91,16 +98,22 @@ export async function limitSignIn<T>(
     throw tooMany(retryAfterMs);
   };
 
-  const times = await accountFailureTimes(db, account, new Date(now.getTime() - ACCOUNT_WINDOW_MS));
+  // Failures from this address over all accounts (the new row included, as for accounts).
+  const fromAddress = await failureTimes(
+    db,
+    { address },
+    new Date(now.getTime() - ADDRESS_WINDOW_MS),
+  );
+  const addressWait = windowWaitMs(fromAddress, ADDRESS_MAX_FAILURES, ADDRESS_WINDOW_MS, now);
+  if (addressWait !== null) await refuse(addressWait);
+
+  const times = await failureTimes(db, { account }, new Date(now.getTime() - ACCOUNT_WINDOW_MS));
   const known =
     user !== null &&
     (await signedInFrom(db, user.id, address, new Date(now.getTime() - KNOWN_ADDRESS_MS)));
   const limit = known ? ACCOUNT_MAX_FAILURES : ACCOUNT_MAX_FAILURES_NEW_ADDRESS;
-  if (times.length > limit) {
-    // Allowed again when enough of the window's failures have aged out.
-    const freeing = times[times.length - limit - 1]!;
-    await refuse(freeing.getTime() + ACCOUNT_WINDOW_MS - now.getTime());
-  }
+  const accountWait = windowWaitMs(times, limit, ACCOUNT_WINDOW_MS, now);
+  if (accountWait !== null) await refuse(accountWait);
   const pair = await pairFailures(
     db,
     account,

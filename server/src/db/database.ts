@@ -2,9 +2,10 @@
  * Opens the database: embedded PGlite in DATA_DIR/pglite by default, PostgreSQL through a
  * node-postgres pool when DATABASE_URL is set. Both expose the same Drizzle pg-core API.
  *
- * PGlite can be opened by one process at a time: DATA_DIR/pglite.lock holds the owner's pid,
- * so a second server or a direct CLI call fails with a clear message instead of corrupting
- * the files (the CLI talks to a running server through its admin socket instead).
+ * PGlite can be opened by one process at a time: DATA_DIR/pglite.lock names the owner
+ * (db/data-dir-lock.ts), so a second server or a direct CLI call fails with a clear message
+ * instead of corrupting the files (the CLI talks to a running server through its admin
+ * socket instead).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,6 +16,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Config } from '../config';
+import { DatabaseLockedError, takeDataDirLock } from './data-dir-lock';
 import { pgliteSnapshots, SNAPSHOT_QUERY } from './pglite-snapshot';
 import * as schema from './schema';
 
@@ -46,49 +48,19 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export class DatabaseLockedError extends Error {
-  constructor(dir: string, pid: number) {
-    super(
-      `The embedded database in ${dir} is in use by another process (pid ${pid}). ` +
-        'Stop that process first, or send admin commands through the running server.',
-    );
-    this.name = 'DatabaseLockedError';
-  }
-}
+export { DatabaseLockedError } from './data-dir-lock';
 
 const openPgliteDirs = new Set<string>();
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Takes DATA_DIR/pglite.lock, or throws DatabaseLockedError. Returns the release function. */
+/** Takes the data directory's lock (db/data-dir-lock.ts), once per directory and process. */
 function lockPgliteDir(dataDir: string, dir: string): () => void {
-  const lockFile = path.join(dataDir, 'pglite.lock');
   if (openPgliteDirs.has(dir)) throw new DatabaseLockedError(dir, process.pid);
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
-      openPgliteDirs.add(dir);
-      return () => {
-        openPgliteDirs.delete(dir);
-        fs.rmSync(lockFile, { force: true });
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const pid = Number.parseInt(fs.readFileSync(lockFile, 'utf8'), 10);
-      const stale = !Number.isInteger(pid) || (pid !== process.pid && !processAlive(pid));
-      if (!stale) throw new DatabaseLockedError(dir, pid);
-      // Left behind by a process that died (or by this one before a crash): take it over.
-      fs.rmSync(lockFile, { force: true });
-    }
-  }
-  throw new Error(`Could not take the database lock ${lockFile}`);
+  const release = takeDataDirLock(dataDir, dir);
+  openPgliteDirs.add(dir);
+  return () => {
+    openPgliteDirs.delete(dir);
+    release();
+  };
 }
 
 export async function openPglite(dataDir: string): Promise<Database> {

@@ -460,7 +460,28 @@ export const signInFailures = pgTable(
   },
   (t) => [
     index('sign_in_failures_account_idx').on(t.account, t.failedAt),
+    index('sign_in_failures_address_idx').on(t.address, t.failedAt),
     index('sign_in_failures_failed_at_idx').on(t.failedAt),
+  ],
+);
+
+/**
+ * Password-reset requests of the last hour (auth/reset-limits.ts), counted per email (as
+ * typed, lower-cased, whether or not an account has it) and per client address, so every
+ * instance enforces the same limits.
+ */
+export const passwordResetRequests = pgTable(
+  'password_reset_requests',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    email: text('email').notNull(),
+    address: text('address').notNull(),
+    requestedAt: ts('requested_at').notNull(),
+  },
+  (t) => [
+    index('password_reset_requests_email_idx').on(t.email, t.requestedAt),
+    index('password_reset_requests_address_idx').on(t.address, t.requestedAt),
+    index('password_reset_requests_requested_at_idx').on(t.requestedAt),
   ],
 );
 

@@ -6,7 +6,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sqlState } from '../db/errors';
-import { NUL_REFUSED } from './input-guard';
+import { NUL_REFUSED, UNPAIRED_SURROGATE_REFUSED } from './input-guard';
 import {
   FormError,
   HttpProblem,
@@ -25,8 +25,30 @@ interface AjvError {
   data?: unknown;
 }
 
+/** Longest echo of a sent value in an error text (characters); longer ones end in `…`. */
+export const MAX_ECHO_LENGTH = 100;
+
+/** Longest detail of any 400 about a request (characters), the decoder's text included. */
+export const MAX_DETAIL_LENGTH = 300;
+
+/** `text`, cut to `max` characters (the last one then `…`). */
+export function capText(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/**
+ * A sent value as validation texts quote it, at most MAX_ECHO_LENGTH characters: a request
+ * body is never echoed back whole, however large or deep it is.
+ */
 function show(value: unknown): string {
-  return typeof value === 'string' ? `'${value}'` : JSON.stringify(value);
+  if (typeof value === 'string') return `'${capText(value, MAX_ECHO_LENGTH - 2)}'`;
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    // Too deep to write out (a stack overflow) or otherwise unwritable.
+  }
+  return capText(text ?? (Array.isArray(value) ? '[…]' : '{…}'), MAX_ECHO_LENGTH);
 }
 
 /** Validation messages in the reference's (jsonschema) wording. */
@@ -81,19 +103,41 @@ export function sendJson(
     .send(Buffer.from(JSON.stringify(body)));
 }
 
+/**
+ * Longest problem detail sent (characters): room for the texts that quote a whole file path
+ * (4096 bytes at most), never a request body sent back.
+ */
+export const MAX_PROBLEM_DETAIL = 5000;
+
 export function sendProblem(
   reply: FastifyReply,
   status: number,
   detail?: unknown,
   extra?: Record<string, unknown>,
 ): FastifyReply {
-  return sendJson(reply, status, PROBLEM_CONTENT_TYPE, problemBody(status, detail, extra));
+  const shown = typeof detail === 'string' ? capText(detail, MAX_PROBLEM_DETAIL) : detail;
+  return sendJson(reply, status, PROBLEM_CONTENT_TYPE, problemBody(status, shown, extra));
+}
+
+/** Whether PostgreSQL refused JSON text for an unpaired UTF-16 surrogate (`\ud800`). */
+function isSurrogateRefusal(error: unknown): boolean {
+  if (sqlState(error) !== '22P02') return false;
+  for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const detail = (e as { detail?: unknown }).detail;
+    if (typeof detail === 'string' && /surrogate/i.test(detail)) return true;
+  }
+  return false;
 }
 
 function contentTypeOf(request: FastifyRequest): string {
   return String(request.headers['content-type'] ?? '')
     .split(';')[0]!
     .trim();
+}
+
+/** The answer to a body that is not JSON (the decoder's text quotes the body: capped). */
+function decodeFailure(message: string): string {
+  return capText(`Failed to decode JSON object: ${message}`, MAX_DETAIL_LENGTH);
 }
 
 export function renderError(
@@ -116,7 +160,10 @@ export function renderError(
     return sendProblem(
       reply,
       400,
-      validationDetail(fastifyError.validation as AjvError[], fastifyError.validationContext),
+      capText(
+        validationDetail(fastifyError.validation as AjvError[], fastifyError.validationContext),
+        MAX_DETAIL_LENGTH,
+      ),
     );
   }
   const status = fastifyError.statusCode;
@@ -133,11 +180,10 @@ export function renderError(
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
         return sendProblem(reply, 400, 'Failed to decode JSON object: the body is empty');
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
-        return sendProblem(reply, 400, `Failed to decode JSON object: ${fastifyError.message}`);
+        return sendProblem(reply, 400, decodeFailure(fastifyError.message));
       default:
-        if (error instanceof SyntaxError) {
-          return sendProblem(reply, 400, `Failed to decode JSON object: ${error.message}`);
-        }
+        if (error instanceof SyntaxError)
+          return sendProblem(reply, 400, decodeFailure(error.message));
         return sendProblem(reply, status);
     }
   }
@@ -149,6 +195,7 @@ export function renderError(
   // Text the database refuses (a NUL character, SQLSTATE 22021/22P05): bad input, not a fault.
   const state = sqlState(error);
   if (state === '22021' || state === '22P05') return sendProblem(reply, 400, NUL_REFUSED);
+  if (isSurrogateRefusal(error)) return sendProblem(reply, 400, UNPAIRED_SURROGATE_REFUSED);
   request.log.error({ err: error }, 'unhandled error');
   return sendProblem(reply, 500);
 }
@@ -166,7 +213,15 @@ export function isApiPath(path: string, prefixes: readonly string[]): boolean {
 
 export default fp<ErrorsPluginOptions>(
   async (app: FastifyInstance, options) => {
-    app.setErrorHandler((error, request, reply) => renderError(error as Error, request, reply));
+    app.setErrorHandler((error, request, reply) => {
+      try {
+        return renderError(error as Error, request, reply);
+      } catch (failure) {
+        // Never Fastify's own 500 text: log both, answer the generic problem.
+        request.log.error({ err: failure, cause: error }, 'error handler failed');
+        return sendProblem(reply, 500);
+      }
+    });
 
     app.addHook('onSend', async (request, reply, payload) => {
       // Exactly `application/json` / `application/problem+json`: the python client only

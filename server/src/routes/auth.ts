@@ -108,11 +108,12 @@ export const publicAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
           403: ProblemSchema,
           404: FormErrorSchema,
           415: ProblemSchema,
+          429: ProblemSchema,
         },
       },
     },
     async (request, reply) => {
-      await requestPasswordReset(ctx, request.body ?? {});
+      await requestPasswordReset(ctx, request.body ?? {}, request.ip);
       return reply.code(200).send();
     },
   );

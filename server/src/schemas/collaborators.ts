@@ -3,6 +3,7 @@
  * collaborators) and the share dialog's user search (GET /app/auth/user/search).
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { RowIdSchema } from './limits';
 import { NullableString, ProjectRoleSchema, StringEnum, WorkspaceRoleSchema } from './common';
 
 /** A member of a project with their workspace and project roles. */
@@ -32,7 +33,7 @@ export type CollaboratorParams = Static<typeof CollaboratorParamsSchema>;
 
 /** Body of PATCH /app/project/{id}/access: one user's role (`none` removes), or the flag. */
 export const AccessChangeBodySchema = Type.Object({
-  user_id: Type.Optional(Type.Integer()),
+  user_id: Type.Optional(RowIdSchema),
   role: Type.Optional(StringEnum(['owner', 'writer', 'reader', 'none'])),
   public: Type.Optional(Type.Boolean()),
 });

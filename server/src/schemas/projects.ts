@@ -3,6 +3,7 @@
  * modes, the v2 project object, and the bodies of create, settings, clone, rename.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { MAX_LAST_UPDATED_DAYS } from './limits';
 import {
   IntegerListSchema,
   NullableInteger,
@@ -79,7 +80,7 @@ export const ProjectListQuerySchema = Type.Object({
   only_namespace: Type.Optional(Type.String()),
   name: Type.Optional(Type.String()),
   user: Type.Optional(Type.String()),
-  last_updated_in: Type.Optional(Type.Integer()),
+  last_updated_in: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_LAST_UPDATED_DAYS })),
   flag: Type.Optional(StringEnum(['created', 'shared'])),
   as_admin: Type.Optional(Type.Boolean()),
   public: Type.Optional(Type.Boolean()),

@@ -7,6 +7,7 @@
  * Both password paths set users.password_changed_at, so bearer tokens issued before the
  * change are refused as well.
  */
+import { limitPasswordReset } from '../auth/reset-limits';
 import { hashPassword, validatePassword, verifyPassword } from '../auth/passwords';
 import { makeToken, passwordFingerprint, readToken } from '../auth/tokens';
 import type { AppContext } from '../context';
@@ -115,12 +116,20 @@ async function tokenUser(ctx: AppContext, userId: number, email: string): Promis
   return user;
 }
 
-/** POST /app/auth/reset-password: mails a link to set a new password. */
-export async function requestPasswordReset(ctx: AppContext, input: Fields): Promise<void> {
+/**
+ * POST /app/auth/reset-password: mails a link to set a new password, within the reset
+ * limits (auth/reset-limits.ts) of the email and the client `address`.
+ */
+export async function requestPasswordReset(
+  ctx: AppContext,
+  input: Fields,
+  address: string | null,
+): Promise<void> {
   const email = text(input.email).trim();
   if (email === '') throw new FormError(400, { email: [FIELD_REQUIRED_TEXT] });
   const problem = emailError(email);
   if (problem) throw new FormError(400, { email: [problem] });
+  await limitPasswordReset(ctx, { email, address });
   const user = await findUserByEmail(ctx.database.db, email);
   if (!user) throw new FormError(404, { email: [ACCOUNT_NOT_FOUND] });
   if (!user.active) throw new FormError(400, { email: [ACCOUNT_NOT_ACTIVE] });

@@ -8,6 +8,7 @@ import type { Database } from '../db/database';
 import { findUserByEmail, findUserByUsername, insertUser } from '../db/queries/users';
 import { findWorkspaceByName, insertWorkspace, setWorkspaceMember } from '../db/queries/workspaces';
 import { WORKSPACE_ROLES, type User, type Workspace, type WorkspaceRole } from '../db/schema';
+import { reservedWorkspaceNameError } from '../lib/route-words';
 import { isValidEmail, usernameError, workspaceNameError } from '../lib/validation';
 
 /** A rule or state that makes the operation impossible; the message is for the operator. */
@@ -63,8 +64,11 @@ export async function createUser(
 export async function createWorkspace(
   database: Database,
   input: { name: string; storage: number },
+  /** Words of the route table a workspace name would be shadowed by (lib/route-words.ts). */
+  routeWords: ReadonlySet<string>,
 ): Promise<Workspace> {
-  const problem = workspaceNameError(input.name);
+  const problem =
+    workspaceNameError(input.name) ?? reservedWorkspaceNameError(input.name, routeWords);
   if (problem) throw new AdminError(`Workspace name ${problem}`);
   if (!Number.isSafeInteger(input.storage) || input.storage < 0) {
     throw new AdminError('Storage must be a whole number of bytes');

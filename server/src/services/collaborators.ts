@@ -4,7 +4,6 @@
  */
 import type { AppContext } from '../context';
 import {
-  findActiveUserSummaries,
   listCollaboratorCandidates,
   searchActiveUsers,
   type CollaboratorRow,
@@ -39,18 +38,24 @@ import type {
   UserSearchResult,
 } from '../schemas/collaborators';
 
+/** Most users one search answers. */
 export const SEARCH_LIMIT = 10;
+/** Fewest characters of a username prefix that search: shorter ones answer nothing. */
+export const SEARCH_MIN_PREFIX = 3;
+/** Most usernames one `names` lookup takes. */
+export const SEARCH_MAX_NAMES = 10;
 export const WORKSPACE_NOT_FOUND = 'Workspace not found';
 export const NO_SEARCH_PERMISSION = 'You do not have permissions to search within workspace';
 export const USER_NOT_FOUND = 'User not found';
 export const ACCESS_CHANGE_REQUIRED = "Either 'user_id' with 'role', or 'public' is required";
 export const ALREADY_MEMBER = 'User is already a project member';
 
-function searchResult(row: UserSummaryRow): UserSearchResult {
+/** A search result; the email only when the caller may see it. */
+function searchResult(row: UserSummaryRow, showEmail: boolean): UserSearchResult {
   return {
     id: row.id,
     username: row.username,
-    email: row.email,
+    email: showEmail ? row.email : null,
     name: displayName(row),
     profile: { first_name: row.firstName, last_name: row.lastName },
   };
@@ -65,9 +70,14 @@ function parts(text: string): string[] {
 }
 
 /**
- * GET /app/auth/user/search: at most 10 active users of the instance, by `id`, else
- * `names`, else `like` (see db/queries/collaborators.ts for the ranking). An empty `like`
- * lists the first users by username (suggestions on focus, spec 001 §5).
+ * GET /app/auth/user/search: what sharing needs and no more, so no signed-in user can list
+ * the instance's users (docs/decisions: "Input hardening"). At most SEARCH_LIMIT active users:
+ * - `like` with an `@`: the user with exactly that email (case-insensitive), email shown;
+ * - other `like`: usernames starting with it, at least SEARCH_MIN_PREFIX characters
+ *   (shorter: none), an exact username first;
+ * - `names`: those usernames exactly (at most SEARCH_MAX_NAMES);
+ * - `id`: none (ids are sequential: looking them up would list everybody).
+ * Emails are shown only for an exact email match and for the caller's own row.
  */
 export async function searchUsers(
   ctx: AppContext,
@@ -80,24 +90,25 @@ export async function searchUsers(
   if (!target.member) throw forbidden(NO_SEARCH_PERMISSION);
   const db = ctx.database.db;
 
-  let rows: UserSummaryRow[];
+  let rows: UserSummaryRow[] = [];
+  let byEmail = false;
   if (query.id !== undefined) {
-    const ids = parts(query.id);
-    if (!ids.every((id) => /^[0-9]{1,9}$/.test(id))) return [];
-    rows = await findActiveUserSummaries(db, { ids: ids.map(Number) }, SEARCH_LIMIT);
+    // Answered with nobody, as before: `id` takes precedence over `names` and `like`.
   } else if (query.names !== undefined) {
-    rows = await findActiveUserSummaries(db, { usernames: parts(query.names) }, SEARCH_LIMIT);
+    const names = parts(query.names);
+    if (names.length <= SEARCH_MAX_NAMES) {
+      rows = await searchActiveUsers(db, { usernames: names }, SEARCH_LIMIT);
+    }
   } else if (query.like !== undefined) {
     const text = query.like.trim();
-    rows = await searchActiveUsers(db, {
-      text,
-      column: text.includes('@') ? 'email' : 'username',
-      limit: SEARCH_LIMIT,
-    });
-  } else {
-    rows = [];
+    if (text.includes('@')) {
+      byEmail = true;
+      rows = await searchActiveUsers(db, { email: text }, SEARCH_LIMIT);
+    } else if ([...text].length >= SEARCH_MIN_PREFIX) {
+      rows = await searchActiveUsers(db, { usernamePrefix: text }, SEARCH_LIMIT);
+    }
   }
-  return rows.map(searchResult);
+  return rows.map((row) => searchResult(row, byEmail || row.id === caller.id));
 }
 
 function memberEntry(ctx: AppContext, workspaceName: string, row: CollaboratorRow) {

@@ -184,6 +184,58 @@ export class TestClient {
   }
 }
 
+/**
+ * Runs `fn` with a second instance of the app on the same database, blob store and clock (as
+ * behind a load balancer; no jobs), closed afterwards.
+ */
+export async function withSecondInstance<T>(
+  t: TestApp,
+  fn: (app: FastifyInstance) => Promise<T>,
+): Promise<T> {
+  const other = buildApp({
+    config: t.config,
+    database: t.database,
+    blobStore: openBlobStore(t.config),
+    now: t.clock.now,
+    distDir: null,
+    logger: false,
+    jobs: [],
+  });
+  await other.ready();
+  try {
+    return await fn(other);
+  } finally {
+    await other.close();
+  }
+}
+
+/**
+ * A JSON POST from client `address` as a browser sends it: GET /app/init for the CSRF
+ * cookie and token first (the limits count per client address).
+ */
+export async function postFrom(
+  app: FastifyInstance,
+  address: string,
+  url: string,
+  json: unknown,
+  /** Sent with both requests (e.g. X-Forwarded-For). */
+  headers: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
+  const init = await app.inject({ url: '/app/init', remoteAddress: address, headers });
+  return app.inject({
+    method: 'POST',
+    url,
+    remoteAddress: address,
+    headers: {
+      ...headers,
+      cookie: init.cookies.map((c) => `${c.name}=${c.value}`).join('; '),
+      'content-type': 'application/json',
+      'x-csrf-token': String(init.headers['x-csrf-token']),
+    },
+    payload: JSON.stringify(json),
+  });
+}
+
 /** Asserts the problem+json shape and returns the detail. */
 export function problem(response: LightMyRequestResponse): {
   status: number;

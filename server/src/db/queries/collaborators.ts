@@ -31,46 +31,28 @@ export function likeLiteral(text: string): string {
 }
 
 /**
- * Active users whose `column` (email or username) contains `text` case-insensitively,
- * ranked: exact match, prefix, word start (after `.`, `-`, `_` or a space), anywhere; then
- * by username (case-insensitive) and id. At most `limit`.
+ * Active users matching the share dialog's search (services/collaborators.ts): by `email`,
+ * the one whose address is exactly that (case-insensitive); by `usernamePrefix`, those whose
+ * username starts with it (case-insensitive, wildcards literal); by `usernames`, exactly
+ * those. Ordered by username (case-insensitive, so an exact match comes first), then id;
+ * at most `limit`.
  */
 export async function searchActiveUsers(
   db: Executor,
-  options: { text: string; column: 'email' | 'username'; limit: number },
-): Promise<UserSummaryRow[]> {
-  const column = options.column === 'email' ? users.email : users.username;
-  const lowered = options.text.toLowerCase();
-  const literal = likeLiteral(lowered);
-  const value = sql`lower(${column})`;
-  const rank = sql`case
-      when ${value} = ${lowered} then 0
-      when ${value} like ${`${literal}%`} then 1
-      when ${value} like ${`%.${literal}%`} or ${value} like ${`%-${literal}%`}
-        or ${value} like ${`%\\_${literal}%`} or ${value} like ${`% ${literal}%`} then 2
-      else 3 end`;
-  return db
-    .select(summary)
-    .from(users)
-    .where(and(eq(users.active, true), isNotNull(column), sql`${value} like ${`%${literal}%`}`))
-    .orderBy(rank, sql`lower(${users.username}) COLLATE "C"`, asc(users.id))
-    .limit(options.limit);
-}
-
-/** Active users by id or by username (case-insensitive), ordered by username. */
-export async function findActiveUserSummaries(
-  db: Executor,
-  filter: { ids: number[] } | { usernames: string[] },
+  filter: { email: string } | { usernamePrefix: string } | { usernames: string[] },
   limit: number,
 ): Promise<UserSummaryRow[]> {
+  const username = sql`lower(${users.username})`;
   let match: SQL;
-  if ('ids' in filter) {
-    if (filter.ids.length === 0) return [];
-    match = inArray(users.id, filter.ids);
+  if ('email' in filter) {
+    match = sql`lower(${users.email}) = ${filter.email.toLowerCase()}`;
+  } else if ('usernamePrefix' in filter) {
+    const lowered = filter.usernamePrefix.toLowerCase();
+    match = sql`${username} like ${`${likeLiteral(lowered)}%`}`;
   } else {
     if (filter.usernames.length === 0) return [];
     match = inArray(
-      sql`lower(${users.username})`,
+      username,
       filter.usernames.map((name) => name.toLowerCase()),
     );
   }
@@ -78,7 +60,7 @@ export async function findActiveUserSummaries(
     .select(summary)
     .from(users)
     .where(and(eq(users.active, true), match))
-    .orderBy(sql`lower(${users.username}) COLLATE "C"`, asc(users.id))
+    .orderBy(sql`${username} COLLATE "C"`, asc(users.id))
     .limit(limit);
 }
 

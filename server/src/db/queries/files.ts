@@ -2,6 +2,7 @@
 import { and, asc, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../database';
 import { fileHistory, projectFiles, projectVersions, type FileChange } from '../schema';
+import { MAX_ROW_ID } from '../../schemas/limits';
 
 /** A diff stored with an update_diff change. */
 export interface StoredDiff {
@@ -149,6 +150,8 @@ export async function findVersion(
   projectId: string,
   name: number,
 ): Promise<VersionRow | null> {
+  // No version number beyond the column's range exists (a larger one is not a 500).
+  if (name > MAX_ROW_ID) return null;
   const rows = await db
     .select({
       id: projectVersions.id,

@@ -3,6 +3,7 @@ import { and, asc, count, desc, eq, gt, sql } from 'drizzle-orm';
 import type { Executor } from '../database';
 import { fileHistory, projectVersions, users, type FileChange } from '../schema';
 import type { StoredDiff } from './files';
+import { MAX_ROW_ID } from '../../schemas/limits';
 
 export interface VersionChangeCounts {
   added: number;
@@ -57,6 +58,8 @@ export async function findVersionInfo(
   projectId: string,
   name: number,
 ): Promise<VersionInfoRow | null> {
+  // No version number beyond the column's range exists (a larger one is not a 500).
+  if (name > MAX_ROW_ID) return null;
   const rows = await db
     .select(versionColumns)
     .from(projectVersions)

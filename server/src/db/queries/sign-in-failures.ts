@@ -30,16 +30,23 @@ export async function deleteFailuresBefore(db: Executor, before: Date): Promise<
   await db.delete(signInFailures).where(lt(signInFailures.failedAt, before));
 }
 
-/** Times of the account's rows since `since` (the caller's own row included), oldest first. */
-export async function accountFailureTimes(
+/**
+ * Times of the rows of an account (whatever the address) or of an address (whatever the
+ * account) since `since`, the caller's own row included, oldest first.
+ */
+export async function failureTimes(
   db: Executor,
-  account: string,
+  by: { account: string } | { address: string },
   since: Date,
 ): Promise<Date[]> {
+  const match =
+    'account' in by
+      ? eq(signInFailures.account, by.account)
+      : eq(signInFailures.address, by.address);
   const rows = await db
     .select({ at: signInFailures.failedAt })
     .from(signInFailures)
-    .where(and(eq(signInFailures.account, account), gte(signInFailures.failedAt, since)))
+    .where(and(match, gte(signInFailures.failedAt, since)))
     .orderBy(asc(signInFailures.failedAt));
   return rows.map((row) => row.at);
 }
