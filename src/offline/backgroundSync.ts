@@ -3,7 +3,7 @@
  * persistent storage (so the browser does not evict the queued bytes) and registers a
  * Background Sync, where the browser has it, whose 'sync' event makes the service worker wake
  * the pages' upload engine (src/sw/sw.ts). Elsewhere the engine resumes on start and on the
- * 'online' event (features/uploads/engine).
+ * 'online' event (features/uploads/worker).
  */
 import type { ServiceWorkerToClientMessage } from '@/sw/messages';
 import { UPLOAD_SYNC_TAG } from '@/sw/offline';

@@ -486,7 +486,7 @@ export const passwordResetRequests = pgTable(
 );
 
 /**
- * Chunks of the v2 push (services/push-v2.ts): the server-issued id, the project it was sent
+ * Chunks of the v2 push (services/push/v2.ts): the server-issued id, the project it was sent
  * to, its size and SHA-1, and when it arrived. The bytes are in the v2 chunk staging
  * (storage/chunk-store.ts); a chunk is kept until a version uses it or the sweep job removes
  * it a day after it arrived.

@@ -8,7 +8,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { attachmentDisposition } from '../lib/paths';
 import { projectDelta } from '../services/pull/delta';
 import { prepareDiffDownload } from '../services/pull/merged-diffs';
-import { problemSchema } from './schemas';
+import { ProblemSchema as problemSchema } from '../schemas/common';
 
 const idParams = {
   type: 'object',

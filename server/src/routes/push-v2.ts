@@ -21,7 +21,11 @@ import {
   PushV2BodySchema,
   V2ChunkAnswerSchema,
 } from '../schemas/push';
-import { emptySchema, idParams, problemSchema } from './schemas';
+import {
+  EmptySchema as emptySchema,
+  IdParamsSchema as idParams,
+  ProblemSchema as problemSchema,
+} from '../schemas/common';
 import { acceptRawBodies, rawBody } from './raw-body';
 
 const errors = {

@@ -20,7 +20,7 @@ import {
   type PushInput,
 } from '../services/push';
 import { projectDetailSchema } from './projects';
-import { emptySchema, problemSchema } from './schemas';
+import { EmptySchema as emptySchema, ProblemSchema as problemSchema } from '../schemas/common';
 import {
   ChunkAnswerSchema,
   PUSH_BODY_LIMIT,
