@@ -12,7 +12,7 @@ import { bootstrap, type BootstrapResult } from './bootstrap';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase, type Database } from './db/database';
 import { migrate } from './db/migrate';
-import { checkBlobStore, openBlobStore } from './storage/open-blob-store';
+import { openBlobStore } from './storage/open-blob-store';
 
 export interface StartOptions {
   /** Install SIGINT/SIGTERM handlers that shut down and exit (default true). */
@@ -72,7 +72,7 @@ export async function startServer(
     await migrate(database);
     const setup = await bootstrap(database, config);
     const blobStore = openBlobStore(config);
-    await checkBlobStore(blobStore);
+    await blobStore.checkAccess();
     app = buildApp({
       config,
       database,

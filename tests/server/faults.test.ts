@@ -73,6 +73,9 @@ class FaultyStore implements BlobStore {
     this.check('stat');
     return this.inner.stat(key);
   }
+  checkAccess() {
+    return this.inner.checkAccess();
+  }
   has(key: string) {
     return this.inner.has(key);
   }

@@ -39,6 +39,8 @@ export interface BlobStore {
    * written (upload staging), without reading it again where the store allows.
    */
   adopt(file: string, info: BlobInfo): Promise<BlobInfo>;
+  /** Checks at start that the store can be used; throws a clear error otherwise. */
+  checkAccess(): Promise<void>;
   has(key: string): Promise<boolean>;
   /** Size of the blob, or null when it does not exist. */
   stat(key: string): Promise<{ size: number } | null>;

@@ -48,6 +48,15 @@ export class LocalBlobStore implements BlobStore {
     fs.mkdirSync(this.tmpDir, { recursive: true });
   }
 
+  /** Throws a clear error unless this process may write to the store's folder. */
+  async checkAccess(): Promise<void> {
+    try {
+      await fsp.access(this.tmpDir, fs.constants.W_OK);
+    } catch (error) {
+      throw new Error(`The blob store folder ${this.root} is not writable`, { cause: error });
+    }
+  }
+
   /** Absolute path of a blob (the key is validated, so no path traversal). */
   pathOf(key: string): string {
     assertBlobKey(key);

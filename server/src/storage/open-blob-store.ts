@@ -12,8 +12,3 @@ export function openBlobStore(config: Pick<Config, 'dataDir' | 's3'>): BlobStore
   if (config.s3) return new S3BlobStore(s3ClientFor(config.s3), config.s3.bucket, config.s3.prefix);
   return new LocalBlobStore(path.join(config.dataDir, 'blobs'));
 }
-
-/** Checks at start that the store can be used (the bucket exists and may be accessed). */
-export async function checkBlobStore(blobStore: BlobStore): Promise<void> {
-  if (blobStore instanceof S3BlobStore) await blobStore.checkBucket();
-}

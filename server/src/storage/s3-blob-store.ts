@@ -102,7 +102,7 @@ export class S3BlobStore implements BlobStore {
   ) {}
 
   /** Throws a clear error unless the bucket exists and the credentials may use it. */
-  async checkBucket(): Promise<void> {
+  async checkAccess(): Promise<void> {
     try {
       await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
     } catch (error) {
