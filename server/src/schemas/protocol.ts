@@ -5,3 +5,16 @@
 
 /** Size of an upload chunk in bytes (api-reference §7: 10 MiB). */
 export const CHUNK_SIZE = 10 * 1024 * 1024;
+
+/**
+ * Body limit of the push-start and v2-versions routes (every other route keeps the server's
+ * 1 MiB): 32 MiB, room for a first push of about 150,000 files as the desktop client lists
+ * them (about 204 bytes each).
+ */
+export const PUSH_BODY_LIMIT = 32 * 1024 * 1024;
+
+/**
+ * Optional header making a finish retry-safe (the reference's `Mm-push-id`; header names are
+ * case-insensitive, and Node hands them to the server in lower case).
+ */
+export const PUSH_ID_HEADER = 'mm-push-id';

@@ -4,6 +4,7 @@
  * (`import type … from '@contract/push'`).
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { PUSH_BODY_LIMIT, PUSH_ID_HEADER } from './protocol';
 
 /** A file entry of a push (v1 and v2 payloads). */
 export const PushFileSchema = Type.Object({
@@ -37,15 +38,7 @@ export type PushStartBody = Static<typeof PushStartBodySchema>;
 export const TransactionSchema = Type.Object({ transaction: Type.String() });
 export type TransactionAnswer = Static<typeof TransactionSchema>;
 
-/**
- * Body limit of the push-start and v2-versions routes (every other route keeps the server's
- * 1 MiB): 32 MiB, room for a first push of about 150,000 files as the desktop client lists
- * them (about 204 bytes each).
- */
-export const PUSH_BODY_LIMIT = 32 * 1024 * 1024;
-
-/** Optional header making a finish retry-safe: a repeat gets the first answer again. */
-export const PUSH_ID_HEADER = 'mm-push-id';
+export { PUSH_BODY_LIMIT, PUSH_ID_HEADER };
 
 /**
  * Headers of the finish calls (`Mm-push-id`: a UUID, optional), for clients; the server reads

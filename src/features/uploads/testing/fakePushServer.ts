@@ -3,6 +3,7 @@
  * with hooks to drop connections, answer errors or lose answers, so the engine's resume,
  * retry and finish logic can be tested without a browser.
  */
+import { PUSH_ID_HEADER } from '@contract/protocol';
 import { sha1 as wasmSha1 } from 'hash-wasm';
 
 export interface FakeFile {
@@ -183,7 +184,7 @@ export class FakePushServer {
         if (!this.transactions.delete(parts[4]!)) return json(404, { detail: 'Not found' });
         return new Response(null, { status: 200 });
       case 'finish': {
-        const pushId = request.headers['Mm-push-id'];
+        const pushId = request.headers[PUSH_ID_HEADER];
         const known = pushId ? this.finishOutcomes.get(pushId) : undefined;
         if (known) return json(known.status, known.body);
         const outcome = await this.finish(parts[4]!);

@@ -6,6 +6,7 @@
  */
 import { readBody } from '@/api/body';
 import type { Transport } from '@/api/transport';
+import { PUSH_ID_HEADER } from '@contract/protocol';
 
 export { NetworkError } from '@/api/transport';
 
@@ -45,7 +46,7 @@ export class PushHttp {
 }
 
 /** The finish call's idempotency key (the reference server's PR #628): the plan's push id. */
-export const PUSH_ID_HEADER = 'Mm-push-id';
+export { PUSH_ID_HEADER };
 
 const enc = encodeURIComponent;
 

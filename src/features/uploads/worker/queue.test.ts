@@ -1,4 +1,5 @@
 // @vitest-environment node
+import { PUSH_ID_HEADER } from '@contract/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WaymarkDatabase } from '@/db/db';
 import { UPLOAD_CANCELLED_MESSAGE } from '../model/types';
@@ -335,7 +336,7 @@ describe('upload queue', () => {
 
 describe('retry-safe finish (Mm-push-id)', () => {
   const pushIds = () =>
-    server.log.filter((r) => r.kind === 'finish').map((r) => r.headers['Mm-push-id']);
+    server.log.filter((r) => r.kind === 'finish').map((r) => r.headers[PUSH_ID_HEADER]);
 
   it('sends the same push id again when the answer to finish was lost', async () => {
     const tab = openTab(server, db);
@@ -449,7 +450,7 @@ describe('uploads stored before the one plan shape', () => {
     await tab.queue.start();
     expect(await outcome).toMatchObject({ kind: 'finished', id: 'old-1' });
     expect([...server.writes.keys()]).toEqual(['legacy-chunk']);
-    expect(server.log.find((r) => r.kind === 'finish')?.headers['Mm-push-id']).toBeTruthy();
+    expect(server.log.find((r) => r.kind === 'finish')?.headers[PUSH_ID_HEADER]).toBeTruthy();
     expect(await sha1(server.files.get('a.bin')!.bytes)).toBe(await sha1(data));
   });
 });
