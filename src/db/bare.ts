@@ -123,3 +123,19 @@ export function bareDelete(
     name,
   );
 }
+
+/** How many rows the store holds. */
+export function bareCount(
+  storeName: string,
+  name: string = DATABASE_NAME,
+): Promise<BareAnswer<number>> {
+  return run<number>(
+    storeName,
+    'readonly',
+    (store, finish) => {
+      const count = store.count();
+      count.onsuccess = () => finish(count.result);
+    },
+    name,
+  );
+}

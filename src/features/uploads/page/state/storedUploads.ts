@@ -5,56 +5,20 @@
  * those of src/db/db.ts (the 'waymark' database, version 2 table 'uploads'); a test keeps them
  * in step with it.
  */
-export const UPLOADS_DATABASE = 'waymark';
+import { bareCount } from '@/db/bare';
+import { DATABASE_NAME } from '@/db/names';
+
+export const UPLOADS_DATABASE = DATABASE_NAME;
 export const UPLOADS_STORE = 'uploads';
 
 /**
  * Resolves true when the database holds at least one upload. A database that does not exist
- * yet is not created (its creation is rolled back); when IndexedDB cannot be read, it answers
- * true, so the engine loads and decides as it always did.
+ * yet is not created (bareCount rolls its creation back); when IndexedDB cannot be read, it
+ * answers true, so the engine loads and decides as it always did.
  */
-export function hasStoredUploads(name: string = UPLOADS_DATABASE): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (typeof indexedDB === 'undefined') {
-      resolve(false);
-      return;
-    }
-    let request: IDBOpenDBRequest;
-    try {
-      request = indexedDB.open(name);
-    } catch {
-      resolve(true);
-      return;
-    }
-    let missing = false;
-    request.onupgradeneeded = () => {
-      // Opening without a version upgrades only a database that does not exist: undo that.
-      missing = true;
-      request.transaction?.abort();
-    };
-    request.onerror = (event) => {
-      event.preventDefault();
-      resolve(!missing);
-    };
-    request.onsuccess = () => {
-      const db = request.result;
-      // Never hold up Dexie's own upgrade of the database.
-      db.onversionchange = () => db.close();
-      const done = (answer: boolean) => {
-        db.close();
-        resolve(answer);
-      };
-      try {
-        if (!db.objectStoreNames.contains(UPLOADS_STORE)) {
-          done(false);
-          return;
-        }
-        const count = db.transaction(UPLOADS_STORE, 'readonly').objectStore(UPLOADS_STORE).count();
-        count.onsuccess = () => done(count.result > 0);
-        count.onerror = () => done(true);
-      } catch {
-        done(true);
-      }
-    };
-  });
+export async function hasStoredUploads(name: string = UPLOADS_DATABASE): Promise<boolean> {
+  if (typeof indexedDB === 'undefined') return false;
+  const answer = await bareCount(UPLOADS_STORE, name);
+  if (answer.state === 'done') return answer.value > 0;
+  return answer.state === 'failed';
 }
