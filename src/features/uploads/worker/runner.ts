@@ -28,7 +28,7 @@ import {
   fileMissingMessage,
   projectChangedMessage,
 } from './errors';
-import { detailOf } from '@/api/errors';
+import { detailOf, isApiError } from '@/api/errors';
 import {
   NetworkError,
   PUSH_ID_HEADER,
@@ -227,9 +227,12 @@ class UploadRun {
     const failure =
       error instanceof UploadFailure
         ? error
-        : new UploadFailure(
-            error instanceof Error && error.message ? error.message : UNEXPECTED_MESSAGE,
-          );
+        : isApiError(error) && error.isMaintenance
+          ? // Refused before any request: the transaction stays for a retry after maintenance.
+            new UploadFailure(error.message, { keepTransaction: true })
+          : new UploadFailure(
+              error instanceof Error && error.message ? error.message : UNEXPECTED_MESSAGE,
+            );
     if (!failure.keepTransaction) await this.dropTransaction();
     return { kind: 'failed', error: failure.message };
   }
