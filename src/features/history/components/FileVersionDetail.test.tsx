@@ -201,6 +201,8 @@ describe('FileVersionDetail', { timeout: 20_000 }, () => {
     expect(
       await screen.findByRole('heading', { name: 'Changes cannot be calculated' }),
     ).toBeInTheDocument();
+    // Shown once, in the page: no toast repeats it.
+    expect(screen.getAllByText('Diff not found')).toHaveLength(1);
     unmount();
     notifications.clean();
 

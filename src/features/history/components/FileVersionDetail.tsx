@@ -52,6 +52,9 @@ export function FileVersionDetail({
     // Asked once the version says the changeset is ready; a version that cannot be read (e.g.
     // a visitor without the rights to its details) does not hold the changes back.
     enabled: !detail.isPending && !calculating && !failed && !notEdited,
+    // Its error shows in the page ('Changes cannot be calculated' with the reason), not again
+    // as a toast.
+    meta: { silent: true },
   });
   const tables = useMemo(
     () => (entries.data ? changesetTables(entries.data.entries, changeset?.summary) : []),
