@@ -11,6 +11,7 @@ import { pushFiles } from './support/push';
 import { removeRoutes } from './support/routes';
 import { ProjectFilesPage } from './pages/project-files-page';
 import { signIn } from './pages/session';
+import { transitionsFinished } from './support/page-predicates';
 
 const stamp = () => Date.now().toString(36);
 // A held chunk route must not outlive its test (e.g. when the test fails before releasing it).
@@ -170,15 +171,17 @@ test('replacing a GeoPackage changed on the server since the viewed version asks
   await files.updateChanges().click();
   const dialog = page.getByRole('dialog', { name: 'Changed on the server' });
   await expect(dialog).toContainText('survey.gpkg');
+  // A click while the dialog still grows in may land beside its button on a loaded machine
+  // (the persistent dialog ignores it): click once it stands still.
+  await page.waitForFunction(transitionsFinished);
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
   expect((await files.project()).version).toBe('v2');
 
   await files.updateChanges().click();
-  await page
-    .getByRole('dialog', { name: 'Changed on the server' })
-    .getByRole('button', { name: 'Overwrite' })
-    .click();
+  await expect(dialog).toBeVisible();
+  await page.waitForFunction(transitionsFinished);
+  await dialog.getByRole('button', { name: 'Overwrite' }).click();
   await expect(page.getByText(`Upload finished: waymark/${name}`)).toBeVisible({ timeout: 20_000 });
   const latest = await files.project();
   expect(latest.version).toBe('v3');
