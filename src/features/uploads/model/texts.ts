@@ -45,6 +45,16 @@ export const PHASE_TEXTS = {
 } as const;
 export const retryingIn = (seconds: number) => `Connection problem, retrying in ${seconds} s`;
 export const RETRY = 'Retry';
+/**
+ * An over-quota refusal (the server's `code` StorageLimitHit): the reference server's detail
+ * without its internal code, and what it means. A retry cannot succeed: no Retry is offered.
+ */
+export const STORAGE_LIMIT_MESSAGE =
+  'You have reached a data limit: the workspace has no storage left for this upload.';
+/** Failures a Retry of the same upload cannot get past. */
+export function canRetryFailure(error: string | null): boolean {
+  return error !== STORAGE_LIMIT_MESSAGE;
+}
 export const DISMISS = 'Dismiss';
 export const CANCEL_UPLOAD = 'Cancel upload';
 export const timeLeft = (text: string) => `${text} left`;

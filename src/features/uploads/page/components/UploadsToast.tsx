@@ -2,7 +2,13 @@ import { Button, Group, Paper, Progress, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { StorageNotice } from '@/offline/components/StorageNotice';
 import { describeProgress, isActive, percentOf } from '../../model/progressText';
-import { CANCEL_UPLOAD, DISMISS, RETRY, UPLOADING_TOAST_TITLE } from '../../model/texts';
+import {
+  CANCEL_UPLOAD,
+  DISMISS,
+  RETRY,
+  UPLOADING_TOAST_TITLE,
+  canRetryFailure,
+} from '../../model/texts';
 import type { UploadProgress } from '../../model/types';
 
 /** The toast appears and disappears debounced (spec 001 §9). */
@@ -65,9 +71,11 @@ export function UploadsToast({ uploads, onCancel, onRetry, onDismiss }: UploadsT
             <Group gap="xs" mt={4}>
               {upload.phase === 'failed' ? (
                 <>
-                  <Button size="compact-sm" onClick={() => onRetry(upload.id)}>
-                    {RETRY}
-                  </Button>
+                  {canRetryFailure(upload.error) && (
+                    <Button size="compact-sm" onClick={() => onRetry(upload.id)}>
+                      {RETRY}
+                    </Button>
+                  )}
                   <Button size="compact-sm" variant="default" onClick={() => onDismiss(upload.id)}>
                     {DISMISS}
                   </Button>
