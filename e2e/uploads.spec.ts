@@ -285,3 +285,22 @@ test("deleting a folder only updates the project directly: 'Project updated'", a
   expect(project.files.map((f) => f.path)).toEqual(['notes.txt']);
   await expect(page.getByRole('link', { name: 'data', exact: true })).toHaveCount(0);
 });
+
+test("a file's row deletes it like a folder's: staged, then 'Update Changes'", async ({ page }) => {
+  const name = `File removal ${stamp()}`;
+  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await createProject(page, 'waymark', name);
+  await pushFiles(page, 'waymark', name, { files: { 'notes.txt': 'keep\n', 'old.csv': 'a\n' } });
+  const files = new ProjectFilesPage(page, 'waymark', name);
+  await files.goto();
+  await page.getByRole('button', { name: 'Delete file old.csv' }).click();
+  await files.expectCounts(0, 0, 1);
+  // Staged, not sent: the row says so and offers no second delete.
+  await expect(page.getByRole('button', { name: 'Delete file old.csv' })).toHaveCount(0);
+  expect((await files.project()).version).toBe('v1');
+  await files.updateChanges().click();
+  await expect(page.getByText('Project updated')).toBeVisible({ timeout: 20_000 });
+  const project = await files.project();
+  expect(project.version).toBe('v2');
+  expect(project.files.map((f) => f.path)).toEqual(['notes.txt']);
+});
