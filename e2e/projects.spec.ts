@@ -102,6 +102,7 @@ test('clone a project, then delete the clone with its typed name', async ({ page
   await confirm.getByRole('textbox', { name: 'Type the project name to confirm' }).fill(cloneName);
   await remove.click();
   await expect(page).not.toHaveURL(/\/projects\//);
+  await expect(page.getByText(`Project waymark/${cloneName} was deleted`)).toBeVisible();
 
   await page.goto(`/projects/waymark/${encodeURIComponent(cloneName)}`);
   await expect(page.getByText('Project not found')).toBeVisible();
