@@ -30,6 +30,8 @@ export const ANALYSING_FILES = 'Analysing files';
 export const PENDING_SIZE = 'Upload size';
 export const COUNT_LABELS = { added: 'Added', updated: 'Updated', removed: 'Removed' } as const;
 export const CLOSE_DATA_SYNC = 'Discard pending changes';
+/** The Data Sync panel's toggle between its title alone and its whole content. */
+export const COLLAPSE_DATA_SYNC = 'Show or hide the Data Sync details';
 export const IGNORED_FILES = (count: number) =>
   `${count} ignored ${count === 1 ? 'file' : 'files'} (temporary or blacklisted names)`;
 export const PHASE_TEXTS = {
