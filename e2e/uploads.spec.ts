@@ -8,7 +8,7 @@ import { createProject, shareProject } from './support/api';
 import { expectAccessible } from './support/axe';
 import { e2eAdmin } from './support/env';
 import { pushFiles } from './support/push';
-import { removeRoutes } from './support/routes';
+import { holdChunks, removeRoutes } from './support/routes';
 import { ProjectFilesPage } from './pages/project-files-page';
 import { signIn } from './pages/session';
 import { transitionsFinished } from './support/page-predicates';
@@ -234,12 +234,7 @@ test("the toast follows a running upload; closing the Data Sync panel cancels it
   await files.goto();
 
   // Hold the chunks until the running state has been checked.
-  let release: () => void = () => undefined;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.context().route('**/v1/project/push/chunk/**', async (route) => {
-    await held;
-    await route.continue().catch(() => undefined);
-  });
+  const release = await holdChunks(page.context());
 
   await files.filesInput().setInputFiles({
     name: 'orthophoto.tif',

@@ -6,7 +6,7 @@ import { expect, test } from '@playwright/test';
 import { createProject } from './support/api';
 import { e2eAdmin } from './support/env';
 import { pushFiles } from './support/push';
-import { removeRoutes } from './support/routes';
+import { holdChunks, removeRoutes } from './support/routes';
 import { ProjectFilesPage } from './pages/project-files-page';
 import { signIn } from './pages/session';
 
@@ -41,12 +41,7 @@ for (const width of [768, 1280]) {
     await expect(files.updateChanges()).toBeVisible();
 
     // A running upload (its chunk held): the toast shows, and the last row scrolls above it.
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.context().route('**/v1/project/push/chunk/**', async (route) => {
-      await held;
-      await route.continue().catch(() => undefined);
-    });
+    const release = await holdChunks(page.context());
     await files.filesInput().setInputFiles({
       name: 'big.tif',
       mimeType: 'image/tiff',

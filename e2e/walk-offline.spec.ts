@@ -2,19 +2,14 @@
 // finds a private project opened by clicking through the app after an offline reload, still
 // signed in, and a list shown on screen is saved at once (Explore, left at once for a project,
 // still opens offline on a first visit).
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { createProject } from './support/api';
 import { e2eAdmin } from './support/env';
 import { pushFiles } from './support/push';
 import { signIn } from './pages/session';
-import { serviceWorkerActive } from './support/page-predicates';
+import { waitForServiceWorker } from './support/service-worker';
 
 const suffix = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-
-async function waitForServiceWorker(page: Page): Promise<void> {
-  await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
-  await page.waitForFunction(serviceWorkerActive);
-}
 
 test('the superuser finds a private project offline after a reload, signed in', async ({
   page,

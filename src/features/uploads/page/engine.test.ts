@@ -16,20 +16,23 @@ import {
 import { newDatabase, testId } from '../testing/testHarness';
 import { resetUploadEngineDemand, useUploadEngineWanted } from './state/engineDemand';
 
+/** The worker's backend, built in this process on the fake server. */
+function inProcessBackend(server: FakePushServer, db = newDatabase()) {
+  return createUploadBackend({
+    db,
+    fetch: server.fetch,
+    locks: null,
+    channel: null,
+    isOnline: () => true,
+    onOnline: () => () => undefined,
+    randomId: testId,
+    progressIntervalMs: 0,
+  });
+}
+
 function useInProcessBackend(server: FakePushServer) {
   const db = newDatabase();
-  setUploadBackendFactory(() =>
-    createUploadBackend({
-      db,
-      fetch: server.fetch,
-      locks: null,
-      channel: null,
-      isOnline: () => true,
-      onOnline: () => () => undefined,
-      randomId: testId,
-      progressIntervalMs: 0,
-    }),
-  );
+  setUploadBackendFactory(() => inProcessBackend(server, db));
   return db;
 }
 
@@ -70,16 +73,7 @@ describe('upload engine facade', () => {
   it("the worker's engine sends no write during maintenance: the upload fails with the read-only message", async () => {
     const server = new FakePushServer();
     await server.seed({ 'old.txt': 'old' });
-    const backend = createUploadBackend({
-      db: newDatabase(),
-      fetch: server.fetch,
-      locks: null,
-      channel: null,
-      isOnline: () => true,
-      onOnline: () => () => undefined,
-      randomId: testId,
-      progressIntervalMs: 0,
-    });
+    const backend = inProcessBackend(server);
     const outcomes: UploadOutcome[] = [];
     backend.setMaintenance(true);
     await backend.start(
