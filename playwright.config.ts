@@ -41,6 +41,7 @@ export default defineConfig({
       ADMIN_PASSWORD: e2eAdmin.password,
       DATABASE_URL: '',
       LOG_LEVEL: 'warn',
+      COMMUNITY_URL: 'https://chat.example.org/waymark',
     },
   },
 });

@@ -213,7 +213,9 @@ test('the owner shares a project from the Share dialog', async ({ page }) => {
   await expect(dialog.getByRole('combobox', { name: 'Permissions' })).toHaveValue('Reader');
   await expectAccessible(page, 'share dialog');
   await share.click();
-  await expect(page.getByText('Following users have been added to the project')).toBeVisible();
+  await expect(
+    page.getByText(`Following users have been added to the project: ${colleague.username}`),
+  ).toBeVisible();
   await expect(dialog).toBeHidden();
   const row = page.getByRole('row').filter({ hasText: colleague.email });
   await expect(
@@ -224,6 +226,20 @@ test('the owner shares a project from the Share dialog', async ({ page }) => {
   await page.getByRole('button', { name: 'Share' }).click();
   await dialog.getByRole('textbox', { name: 'Share with' }).fill(colleague.email);
   await expect(page.getByText('No matches found - Try using their emails instead')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toBeHidden();
+
+  // A role change says so; a removal asks first, then says so.
+  await row.getByRole('combobox', { name: `Project permissions of ${colleague.username}` }).click();
+  await page.getByRole('option', { name: 'Writer' }).click();
+  await expect(
+    page.getByText(`${colleague.username} now has Writer permissions on this project`),
+  ).toBeVisible();
+  await row.getByRole('button', { name: `Remove ${colleague.username}` }).click();
+  const confirm = page.getByRole('dialog', { name: `Remove ${colleague.username}?` });
+  await confirm.getByRole('button', { name: 'Remove' }).click();
+  await expect(page.getByText(`${colleague.username} was removed from the project`)).toBeVisible();
+  await expect(row).toHaveCount(0);
 });
 
 test('a request past its expiry shows as expired and cannot be accepted', async ({

@@ -9,7 +9,7 @@ import { createProject, shareProject } from './support/api';
 import { e2eAdmin } from './support/env';
 import { pushFiles } from './support/push';
 import { signIn } from './pages/session';
-import { serviceWorkerActive } from './support/page-predicates';
+import { waitForServiceWorker } from './support/service-worker';
 
 const NOTE = 'Benchmarks along the ridge, levelled 2026-11-21.';
 /** A 1×1 PNG, for an image preview. */
@@ -30,11 +30,6 @@ async function seedProject(browser: Browser, name: string, isPublic: boolean): P
     files: { 'notes.txt': `${NOTE}\n`, 'photos/pixel.png': PIXEL },
   });
   await context.close();
-}
-
-async function waitForServiceWorker(page: Page): Promise<void> {
-  await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
-  await page.waitForFunction(serviceWorkerActive);
 }
 
 test('public projects a visitor opened render offline; others say they are not saved', async ({

@@ -92,6 +92,8 @@ test('closing the account signs out and refuses later sign-ins', async ({ page }
   await dialog.getByRole('textbox').fill(user.username);
   await confirm.click();
   await expect(page).toHaveURL(/\/login/);
+  // The app reloads signed out and says what happened.
+  await expect(page.getByText('Your account has been closed')).toBeVisible();
 
   await page.getByRole('textbox', { name: 'Username or email' }).fill(user.username);
   await page.getByLabel('Password', { exact: true }).fill(user.password);

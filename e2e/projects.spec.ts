@@ -6,6 +6,7 @@ import { admin, createUser } from './support/admin';
 import { shareProject } from './support/api';
 import { e2eAdmin } from './support/env';
 import { signIn } from './pages/session';
+import { transitionsFinished } from './support/page-predicates';
 
 /** A small survey folder: a QGIS project, a layer in a subfolder and a note. */
 function surveyFolder(): string {
@@ -79,6 +80,13 @@ test('clone a project, then delete the clone with its typed name', async ({ page
   const dialog = page.getByRole('dialog', { name: 'Clone project' });
   const nameField = dialog.getByRole('textbox', { name: 'Project name' });
   await expect(nameField).toHaveValue(name);
+  // Persistent (spec 000 §2): neither Escape nor a click outside closes it.
+  await page.waitForFunction(transitionsFinished);
+  await page.keyboard.press('Escape');
+  await page.mouse.click(5, 300);
+  // A closing dialog would be fading out now: once no transition runs, it is still there.
+  await page.waitForFunction(transitionsFinished);
+  await expect(dialog).toBeVisible();
   const cloneName = `${name} copy`;
   await nameField.fill(cloneName);
   await dialog.getByRole('button', { name: 'Clone project' }).click();
@@ -94,6 +102,7 @@ test('clone a project, then delete the clone with its typed name', async ({ page
   await confirm.getByRole('textbox', { name: 'Type the project name to confirm' }).fill(cloneName);
   await remove.click();
   await expect(page).not.toHaveURL(/\/projects\//);
+  await expect(page.getByText(`Project waymark/${cloneName} was deleted`)).toBeVisible();
 
   await page.goto(`/projects/waymark/${encodeURIComponent(cloneName)}`);
   await expect(page.getByText('Project not found')).toBeVisible();

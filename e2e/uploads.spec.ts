@@ -8,9 +8,10 @@ import { createProject, shareProject } from './support/api';
 import { expectAccessible } from './support/axe';
 import { e2eAdmin } from './support/env';
 import { pushFiles } from './support/push';
-import { removeRoutes } from './support/routes';
+import { holdChunks, removeRoutes } from './support/routes';
 import { ProjectFilesPage } from './pages/project-files-page';
 import { signIn } from './pages/session';
+import { transitionsFinished } from './support/page-predicates';
 
 const stamp = () => Date.now().toString(36);
 // A held chunk route must not outlive its test (e.g. when the test fails before releasing it).
@@ -170,15 +171,17 @@ test('replacing a GeoPackage changed on the server since the viewed version asks
   await files.updateChanges().click();
   const dialog = page.getByRole('dialog', { name: 'Changed on the server' });
   await expect(dialog).toContainText('survey.gpkg');
+  // A click while the dialog still grows in may land beside its button on a loaded machine
+  // (the persistent dialog ignores it): click once it stands still.
+  await page.waitForFunction(transitionsFinished);
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
   expect((await files.project()).version).toBe('v2');
 
   await files.updateChanges().click();
-  await page
-    .getByRole('dialog', { name: 'Changed on the server' })
-    .getByRole('button', { name: 'Overwrite' })
-    .click();
+  await expect(dialog).toBeVisible();
+  await page.waitForFunction(transitionsFinished);
+  await dialog.getByRole('button', { name: 'Overwrite' }).click();
   await expect(page.getByText(`Upload finished: waymark/${name}`)).toBeVisible({ timeout: 20_000 });
   const latest = await files.project();
   expect(latest.version).toBe('v3');
@@ -231,12 +234,7 @@ test("the toast follows a running upload; closing the Data Sync panel cancels it
   await files.goto();
 
   // Hold the chunks until the running state has been checked.
-  let release: () => void = () => undefined;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.context().route('**/v1/project/push/chunk/**', async (route) => {
-    await held;
-    await route.continue().catch(() => undefined);
-  });
+  const release = await holdChunks(page.context());
 
   await files.filesInput().setInputFiles({
     name: 'orthophoto.tif',
@@ -281,4 +279,23 @@ test("deleting a folder only updates the project directly: 'Project updated'", a
   expect(project.version).toBe('v2');
   expect(project.files.map((f) => f.path)).toEqual(['notes.txt']);
   await expect(page.getByRole('link', { name: 'data', exact: true })).toHaveCount(0);
+});
+
+test("a file's row deletes it like a folder's: staged, then 'Update Changes'", async ({ page }) => {
+  const name = `File removal ${stamp()}`;
+  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await createProject(page, 'waymark', name);
+  await pushFiles(page, 'waymark', name, { files: { 'notes.txt': 'keep\n', 'old.csv': 'a\n' } });
+  const files = new ProjectFilesPage(page, 'waymark', name);
+  await files.goto();
+  await page.getByRole('button', { name: 'Delete file old.csv' }).click();
+  await files.expectCounts(0, 0, 1);
+  // Staged, not sent: the row says so and offers no second delete.
+  await expect(page.getByRole('button', { name: 'Delete file old.csv' })).toHaveCount(0);
+  expect((await files.project()).version).toBe('v1');
+  await files.updateChanges().click();
+  await expect(page.getByText('Project updated')).toBeVisible({ timeout: 20_000 });
+  const project = await files.project();
+  expect(project.version).toBe('v2');
+  expect(project.files.map((f) => f.path)).toEqual(['notes.txt']);
 });

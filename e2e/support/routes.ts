@@ -7,3 +7,14 @@ export async function removeRoutes(context: BrowserContext): Promise<void> {
   for (const page of context.pages()) await page.unrouteAll({ behavior: 'ignoreErrors' });
   await context.unrouteAll({ behavior: 'ignoreErrors' });
 }
+
+/** Holds every push chunk request of `context` until the returned function is called. */
+export async function holdChunks(context: BrowserContext): Promise<() => void> {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await context.route('**/v1/project/push/chunk/**', async (route) => {
+    await held;
+    await route.continue().catch(() => undefined);
+  });
+  return release;
+}

@@ -46,6 +46,8 @@ export interface Config {
   /** Storage allowance of the global workspace, in bytes. */
   readonly globalStorage: number;
   readonly docsUrl: string;
+  /** Community chat address for the help menu (GET /config `community_url`); null: none. */
+  readonly communityUrl: string | null;
   readonly smtpUrl: string | null;
   /** Sender of outgoing mail: an address or `Name <address>`. */
   readonly mailFrom: string;
@@ -93,6 +95,7 @@ export const CONFIG_DEFAULTS = {
   GLOBAL_ADMIN: 'false',
   GLOBAL_STORAGE: '1073741824',
   DOCS_URL: 'https://waymark.dev/docs',
+  COMMUNITY_URL: "(unset: the help menu's Community chat is disabled)",
   SMTP_URL: '(unset: emails are written to the outbox folder)',
   MAIL_FROM: 'Waymark <no-reply@HOST-of-BASE_URL>',
   ADMIN_USERNAME: 'admin',
@@ -126,6 +129,7 @@ export const CONFIG_DESCRIPTIONS: Record<ConfigVariable, string> = {
   GLOBAL_ADMIN: 'every user administers the global workspace',
   GLOBAL_STORAGE: 'storage allowance of the global workspace in bytes',
   DOCS_URL: 'address of the documentation (help menu)',
+  COMMUNITY_URL: 'address of the community chat (help menu)',
   SMTP_URL: 'smtp:// or smtps:// URL of the mail server',
   MAIL_FROM: 'sender of outgoing mail: an address or "Name <address>"',
   ADMIN_USERNAME: 'username of the superuser created on first start',
@@ -375,6 +379,17 @@ export function loadConfig(env: Env = process.env): Config {
           'must be an absolute http:// or https:// URL',
         );
 
+  const communityRaw = read(env, 'COMMUNITY_URL');
+  const communityUrl =
+    communityRaw === undefined
+      ? null
+      : parseVar(
+          'COMMUNITY_URL',
+          communityRaw,
+          urlSchema(['http:', 'https:']),
+          'must be an absolute http:// or https:// URL',
+        );
+
   const smtpRaw = read(env, 'SMTP_URL');
   const smtpUrl =
     smtpRaw === undefined
@@ -465,6 +480,7 @@ export function loadConfig(env: Env = process.env): Config {
     globalAdmin: readBoolean(env, 'GLOBAL_ADMIN', false),
     globalStorage,
     docsUrl,
+    communityUrl,
     smtpUrl,
     mailFrom,
     adminUsername,

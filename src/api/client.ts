@@ -77,6 +77,8 @@ export interface ApiClient {
   /** Turns the read-only guard on or off (from GET /ping `maintenance`). */
   setMaintenance(on: boolean): void;
   isMaintenance(): boolean;
+  /** Calls `listener` whenever the guard changes; returns the function that stops it. */
+  onMaintenanceChange(listener: (on: boolean) => void): () => void;
   getCsrfToken(): string | null;
   setCsrfToken(token: string | null): void;
   /** Gets a fresh CSRF token from the server now (the upload worker asks through the page). */
@@ -192,6 +194,7 @@ export function createApiClient(config: ApiClientConfig = {}): ApiClient {
     url: transport.url,
     setMaintenance: transport.setMaintenance,
     isMaintenance: transport.isMaintenance,
+    onMaintenanceChange: transport.onMaintenanceChange,
     getCsrfToken: transport.getCsrfToken,
     setCsrfToken: transport.setCsrfToken,
     refreshCsrf: transport.refreshCsrf,

@@ -43,6 +43,16 @@ export class ApiError extends Error {
     this.formErrors = toFormErrors(init.data);
   }
 
+  /** The local refusal of a write while the server is read-only for maintenance. */
+  static maintenance(): ApiError {
+    return new ApiError({
+      status: 503,
+      data: { detail: MAINTENANCE_MESSAGE, status: 503 },
+      message: MAINTENANCE_MESSAGE,
+      isMaintenance: true,
+    });
+  }
+
   /** The first message for `field`, for showing under a form input. */
   fieldError(field: string): string | undefined {
     return this.formErrors?.[field]?.[0];

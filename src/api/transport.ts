@@ -14,7 +14,7 @@
  * failed answer's body is read, and its `detail` is the error text.
  */
 import { readBody } from './body';
-import { ApiError, CSRF_EXPIRED_DETAIL, MAINTENANCE_MESSAGE, detailOf } from './errors';
+import { ApiError, CSRF_EXPIRED_DETAIL, detailOf } from './errors';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
 export type QueryValue = string | number | boolean | null | undefined;
@@ -79,6 +79,8 @@ export interface Transport {
   /** Turns the read-only guard on or off (from GET /ping `maintenance`). */
   setMaintenance(on: boolean): void;
   isMaintenance(): boolean;
+  /** Calls `listener` whenever the guard changes; returns the function that stops it. */
+  onMaintenanceChange(listener: (on: boolean) => void): () => void;
 }
 
 export function buildUrl(baseUrl: string, path: string, query?: QueryParams): string {
@@ -144,6 +146,7 @@ export function createTransport(config: TransportConfig = {}): Transport {
   const refresher = config.refreshCsrf ?? refreshFromServer;
   let csrfToken: string | null = null;
   let maintenance = false;
+  const maintenanceListeners = new Set<(on: boolean) => void>();
   let csrfRefresh: Promise<boolean> | null = null;
 
   async function send(request: TransportRequest): Promise<Response> {
@@ -187,12 +190,7 @@ export function createTransport(config: TransportConfig = {}): Transport {
         request.method !== 'GET' &&
         !MAINTENANCE_EXEMPT_PATHS.some((path) => url.includes(path))
       ) {
-        throw new ApiError({
-          status: 503,
-          data: { detail: MAINTENANCE_MESSAGE, status: 503 },
-          message: MAINTENANCE_MESSAGE,
-          isMaintenance: true,
-        });
+        throw ApiError.maintenance();
       }
       let replayed = false;
       for (;;) {
@@ -241,9 +239,15 @@ export function createTransport(config: TransportConfig = {}): Transport {
       return csrfRefresh;
     },
     setMaintenance(on) {
+      if (maintenance === on) return;
       maintenance = on;
+      for (const listener of maintenanceListeners) listener(on);
     },
     isMaintenance: () => maintenance,
+    onMaintenanceChange(listener) {
+      maintenanceListeners.add(listener);
+      return () => maintenanceListeners.delete(listener);
+    },
   };
   return transport;
 }

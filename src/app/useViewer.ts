@@ -28,12 +28,15 @@ export function useViewer(): Viewer {
   const user = loggedIn ? (profile.data ?? null) : null;
   const current = useCurrentWorkspace(user);
   const workspace = current.workspace;
+  // Pending again on every new try while it has no data: once it has failed (offline and not
+  // saved on this device) the page renders as it can instead of waiting for good.
+  const profileLoading = profile.isPending && profile.errorUpdateCount === 0;
   return {
     loggedIn,
     profile: user,
     workspace,
     workspaces: current.workspaces,
-    isLoading: session.isPending || (loggedIn && (profile.isPending || current.isLoading)),
+    isLoading: session.isPending || (loggedIn && (profileLoading || current.isLoading)),
     canCreate: canCreateProject(isWorkspaceAdmin(workspace?.role), user?.email),
   };
 }

@@ -15,7 +15,7 @@ export interface AppDialogProps {
   title?: ReactNode;
   /** Maximum width in px. @default 500 */
   maxWidth?: number;
-  /** A persistent dialog does not close on a click outside it. */
+  /** A persistent dialog closes only from its own buttons: not on Escape or a click outside it. */
   persistent?: boolean;
   children: ReactNode;
 }
@@ -37,6 +37,7 @@ export function AppDialog({
       size={maxWidth}
       zIndex={DIALOG_Z_INDEX}
       closeOnClickOutside={!persistent}
+      closeOnEscape={!persistent}
       centered
       closeButtonProps={{ 'aria-label': 'Close' }}
       styles={{ title: { fontWeight: 600, fontSize: 'var(--mantine-font-size-lg)' } }}

@@ -1,6 +1,6 @@
 /**
  * Work that needs Dexie but not the first screen (issue 8's bundle budget): creating the
- * database on a first visit, to remember the workspace or save an offline copy. It waits until
+ * database on a first visit, to remember the workspace. It waits until
  * the app says the first screen has rendered (`watchFirstScreen`, called by main.tsx), then runs
  * in an idle moment. Without a watcher (tests, other entry points) it runs at once.
  */

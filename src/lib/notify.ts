@@ -40,3 +40,29 @@ export function notifyWarning(message: ReactNode, title?: string): string {
     autoClose: LONG_WARNING_AUTO_CLOSE,
   });
 }
+
+const NEXT_PAGE_NOTICE_KEY = 'waymark.nextPageNotice';
+
+/**
+ * A success toast for the page that comes after a full reload (closing an account reloads the
+ * app): kept in sessionStorage until `showNoticeFromLastPage` shows it.
+ */
+export function notifySuccessAfterReload(message: string): void {
+  try {
+    sessionStorage.setItem(NEXT_PAGE_NOTICE_KEY, message);
+  } catch {
+    // Storage disabled: the page after the reload shows no toast.
+  }
+}
+
+/** Shows (once) the toast the page before the reload left. */
+export function showNoticeFromLastPage(): void {
+  let message: string | null;
+  try {
+    message = sessionStorage.getItem(NEXT_PAGE_NOTICE_KEY);
+    sessionStorage.removeItem(NEXT_PAGE_NOTICE_KEY);
+  } catch {
+    return;
+  }
+  if (message) notifySuccess(message);
+}

@@ -1,9 +1,8 @@
 /** The app's offline copies: Dexie's offlineEntries, owned as owner.ts says. */
-import { afterFirstScreen } from '@/db/afterFirstScreen';
 import { barePut } from '@/db/bare';
 import type { OfflineEntry } from '@/db/db';
 import { loadDb } from '@/db/lazy';
-import { createOfflineCache } from './offlineCache';
+import { createOfflineCache, type OfflineCopyOptions } from './offlineCache';
 import { offlineStatus } from './offlineStatus';
 import { offlineOwner } from './owner';
 
@@ -12,8 +11,9 @@ const STORE = 'offlineEntries';
 /**
  * Saves a copy with the bare IndexedDB API, so the first screen neither loads Dexie nor waits
  * for it (issue 8's bundle budget). When the database does not exist yet (a first visit), Dexie
- * creates it and saves the copy after the first screen has rendered, if the owner is still the
- * same then; the answer is not held back for that.
+ * is loaded and creates it and saves the copy at once, if the owner is still the same then (what
+ * is shown is saved, even when the user goes offline a moment later); the answer is not held
+ * back for that.
  */
 async function saveCopy(entry: OfflineEntry): Promise<void> {
   const answer = await barePut(STORE, entry);
@@ -26,7 +26,7 @@ async function saveCopy(entry: OfflineEntry): Promise<void> {
     await put();
     return;
   }
-  void afterFirstScreen(put).catch(() => {
+  void put().catch(() => {
     // Storage full or unavailable: the page still works online.
   });
 }
@@ -38,6 +38,10 @@ export const offlineCache = createOfflineCache({
   save: saveCopy,
 });
 
-export function withOfflineCopy<T>(key: string, load: () => Promise<T>): Promise<T> {
-  return offlineCache.withOfflineCopy(key, load);
+export function withOfflineCopy<T>(
+  key: string,
+  load: () => Promise<T>,
+  options?: OfflineCopyOptions<T>,
+): Promise<T> {
+  return offlineCache.withOfflineCopy(key, load, options);
 }

@@ -40,6 +40,27 @@ afterEach(async () => {
 });
 
 describe('withOfflineCopy', () => {
+  it('saves an answer that names its owner (the profile right after sign-in) as that owner', async () => {
+    owner = null;
+    const profile = await cache.withOfflineCopy(
+      'profile',
+      async () => {
+        owner = 'user:7';
+        return { id: 7 };
+      },
+      { ownerOf: (answer) => `user:${answer.id}` },
+    );
+    expect(profile).toEqual({ id: 7 });
+    expect((await db.offlineEntries.get(['user:7', 'profile']))?.data).toEqual({ id: 7 });
+    // Without it, an owner unknown when the call started saves nothing.
+    owner = null;
+    await cache.withOfflineCopy('other', async () => {
+      owner = 'user:7';
+      return 1;
+    });
+    expect(await db.offlineEntries.get(['user:7', 'other'])).toBeUndefined();
+  });
+
   it('saves each answer under its owner and answers with it when the server is unreachable', async () => {
     expect(await cache.withOfflineCopy('project:a', async () => ({ name: 'a', v: 1 }))).toEqual({
       name: 'a',

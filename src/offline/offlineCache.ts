@@ -25,9 +25,21 @@ export interface OfflineCacheDeps {
   save?: (entry: OfflineEntry) => Promise<unknown>;
 }
 
+export interface OfflineCopyOptions<T> {
+  /**
+   * Whose copy the answer is, when the answer itself says so (the profile: it makes its user
+   * the owner while it loads, so the owner known before the call would be none).
+   */
+  ownerOf?: (data: T) => string | null;
+}
+
 export interface OfflineCache {
   /** Runs `load`; saves its answer, or answers with the saved copy when the server is unreachable. */
-  withOfflineCopy<T>(key: string, load: () => Promise<T>): Promise<T>;
+  withOfflineCopy<T>(
+    key: string,
+    load: () => Promise<T>,
+    options?: OfflineCopyOptions<T>,
+  ): Promise<T>;
   /** Deletes every signed-in user's copies (sign-out); public copies stay. */
   deletePrivate(): Promise<number>;
 }
@@ -78,14 +90,18 @@ export function createOfflineCache(deps: OfflineCacheDeps): OfflineCache {
   }
 
   return {
-    async withOfflineCopy<T>(key: string, load: () => Promise<T>): Promise<T> {
-      const owner = deps.owner();
+    async withOfflineCopy<T>(
+      key: string,
+      load: () => Promise<T>,
+      options?: OfflineCopyOptions<T>,
+    ): Promise<T> {
+      const asked = deps.owner();
       let data: T;
       try {
         data = await load();
       } catch (error) {
         if (!isUnreachable(error)) throw error;
-        const entry = await find(owner, key);
+        const entry = await find(asked, key);
         if (!entry) {
           throw new ApiError({
             status: 0,
@@ -99,6 +115,7 @@ export function createOfflineCache(deps: OfflineCacheDeps): OfflineCache {
       }
       deps.status.fresh(key);
       // The owner may have changed while the call ran (sign-in, sign-out): then nothing is saved.
+      const owner = options?.ownerOf ? options.ownerOf(data) : asked;
       if (owner !== null && deps.owner() === owner) {
         try {
           await save({ owner, key, data, savedAt: now() });

@@ -11,12 +11,15 @@ export type ConfigData = Pick<
   Partial<
     Pick<
       InstanceConfig,
-      'server_type' | 'version' | 'user_self_registration' | 'blacklist_dirs' | 'blacklist_files'
+      | 'server_type'
+      | 'version'
+      | 'user_self_registration'
+      | 'blacklist_dirs'
+      | 'blacklist_files'
+      // The help menu's Community chat; the entry is disabled without it.
+      | 'community_url'
     >
-  > & {
-    /** Community chat address for the help menu (optional; the entry is disabled without it). */
-    community_url?: string;
-  };
+  >;
 
 export const CONFIG_FALLBACK = 'Failed to fetch config data.';
 

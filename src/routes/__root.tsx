@@ -14,6 +14,8 @@ import { pingQueryOptions } from '@/platform/ping';
 import { NotFoundPage } from '@/features/shell/components/NotFoundPage';
 import { OnboardingLayout } from '@/features/shell/components/OnboardingLayout';
 import { errorMessage } from '@/api';
+import { showNoticeFromLastPage } from '@/lib/notify';
+import { useEffect } from 'react';
 
 export const Route = createRootRouteWithContext<RouterContext>()({
   // Application start (spec 000 §4): init (which also mints the CSRF token), ping and config.
@@ -22,10 +24,16 @@ export const Route = createRootRouteWithContext<RouterContext>()({
     void context.queryClient.prefetchQuery(configQueryOptions);
     await loadSession(context);
   },
-  component: Outlet,
+  component: Root,
   notFoundComponent: NotFound,
   errorComponent: RootError,
 });
+
+function Root() {
+  // A toast the page before a full reload left (e.g. 'Your account has been closed').
+  useEffect(() => showNoticeFromLastPage(), []);
+  return <Outlet />;
+}
 
 function NotFound() {
   const session = useQuery(initQueryOptions);

@@ -66,6 +66,20 @@ describe('instance endpoints', () => {
     });
   });
 
+  it('GET /config names the community chat when COMMUNITY_URL is set', async () => {
+    const own = await createTestApp({ env: { COMMUNITY_URL: 'https://chat.example.org/waymark' } });
+    try {
+      const response = await own.app.inject({ method: 'GET', url: '/config' });
+      expect(response.json()).toMatchObject({ community_url: 'https://chat.example.org/waymark' });
+    } finally {
+      await own.close();
+    }
+    // Without it the key is absent (above), and a bad address stops the start.
+    await expect(createTestApp({ env: { COMMUNITY_URL: 'javascript:alert(1)' } })).rejects.toThrow(
+      /COMMUNITY_URL/,
+    );
+  });
+
   it('GET /app/init mints a CSRF token and an HttpOnly csrf cookie', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/app/init' });
     expect(response.json()).toEqual({ authenticated: false, superuser: false });

@@ -28,6 +28,7 @@ const instanceRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/config', { schema: { response: { 200: InstanceConfigSchema } } }, async () => ({
     docs_url: config.docsUrl,
+    ...(config.communityUrl === null ? {} : { community_url: config.communityUrl }),
     server_type: 'ce',
     collect_statistics: false,
     user_self_registration: false,

@@ -26,6 +26,8 @@ export type Ping = Static<typeof PingSchema>;
 /** GET /config. */
 export const InstanceConfigSchema = Type.Object({
   docs_url: Type.String(),
+  /** The help menu's Community chat (COMMUNITY_URL); absent when not configured. */
+  community_url: Type.Optional(Type.String()),
   server_type: Type.String(),
   collect_statistics: Type.Boolean(),
   user_self_registration: Type.Boolean(),

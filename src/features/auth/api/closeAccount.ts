@@ -5,6 +5,7 @@ import { deletePrivateData } from '@/offline/privateData';
 import { endSession } from '../model/session';
 
 export const CLOSE_ACCOUNT_FALLBACK = 'Unable to close account';
+export const ACCOUNT_CLOSED = 'Your account has been closed';
 
 export async function closeAccount(): Promise<void> {
   await api.delete('/v1/user', { fallbackMessage: CLOSE_ACCOUNT_FALLBACK });

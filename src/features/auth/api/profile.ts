@@ -2,7 +2,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '@/api';
 import { withOfflineCopy } from '@/offline/instance';
-import { rememberOfflineUser } from '@/offline/owner';
+import { rememberOfflineUser, userOwner } from '@/offline/owner';
 
 import type { Profile } from '@contract/users';
 
@@ -22,17 +22,23 @@ export const PROFILE_FALLBACK = "Failed to fetch user's profile";
 
 /**
  * The profile also tells the offline copies whose they are (offline/model/owner.ts), and is
- * itself kept as the user's private copy, so a signed-in user's shell opens offline.
+ * itself kept as the user's private copy (also the first answer after sign-in), so a signed-in
+ * user's shell opens offline.
  */
 export async function fetchProfile(signal?: AbortSignal): Promise<UserProfile> {
-  const profile = await withOfflineCopy('profile', async () => {
-    const answer = await api.get<Profile>('/v1/user/profile', {
-      signal,
-      fallbackMessage: PROFILE_FALLBACK,
-    });
-    if (typeof answer?.id === 'number') rememberOfflineUser(answer.id);
-    return answer && { ...answer, email: answer.email ?? '' };
-  });
+  const profile = await withOfflineCopy(
+    'profile',
+    async () => {
+      const answer = await api.get<Profile>('/v1/user/profile', {
+        signal,
+        fallbackMessage: PROFILE_FALLBACK,
+      });
+      if (typeof answer?.id === 'number') rememberOfflineUser(answer.id);
+      return answer && { ...answer, email: answer.email ?? '' };
+    },
+    // Right after sign-in the owner is known only from this answer: it is saved as the user's.
+    { ownerOf: (answer) => (typeof answer?.id === 'number' ? userOwner(answer.id) : null) },
+  );
   return profile;
 }
 

@@ -3,8 +3,12 @@ import { useState } from 'react';
 import { AppDialog } from '@/components/AppDialog';
 import { errorMessage } from '@/api';
 import { browser } from '@/lib/browser';
-import { notifyError } from '@/lib/notify';
-import { CLOSE_ACCOUNT_FALLBACK, useCloseAccountMutation } from '../api/closeAccount';
+import { notifyError, notifySuccessAfterReload } from '@/lib/notify';
+import {
+  ACCOUNT_CLOSED,
+  CLOSE_ACCOUNT_FALLBACK,
+  useCloseAccountMutation,
+} from '../api/closeAccount';
 import { canCloseAccount } from '../model/account';
 
 export interface CloseAccountDialogProps {
@@ -33,7 +37,10 @@ function CloseAccountForm({ username, onCancel }: { username: string; onCancel: 
   const confirm = () => {
     if (!allowed) return;
     closeAccount.mutate(undefined, {
-      onSuccess: () => browser.reloadTo('/'),
+      onSuccess: () => {
+        notifySuccessAfterReload(ACCOUNT_CLOSED);
+        browser.reloadTo('/');
+      },
       onError: (error) => notifyError(errorMessage(error, CLOSE_ACCOUNT_FALLBACK)),
     });
   };

@@ -126,8 +126,22 @@ describe('ProjectCollaborators', () => {
       user_id: 2,
       role: 'reader',
     });
+    expect(
+      await screen.findByText('ben now has Reader permissions on this project'),
+    ).toBeInTheDocument();
+    // Removing asks first; Cancel keeps the member.
     await user.click(screen.getByRole('button', { name: 'Remove ben' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Remove ben?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    expect(server.calls('PATCH /app/project/p1/access')).toHaveLength(1);
+    await user.click(screen.getByRole('button', { name: 'Remove ben' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Remove ben?' })).getByRole('button', {
+        name: 'Remove',
+      }),
+    );
     await waitFor(() => expect(screen.queryByText('ben@field.org')).toBeNull());
+    expect(await screen.findByText('ben was removed from the project')).toBeInTheDocument();
     expect(server.calls('PATCH /app/project/p1/access')[1]?.body).toEqual({
       user_id: 2,
       role: 'none',
@@ -141,6 +155,11 @@ describe('ProjectCollaborators', () => {
     server.on('PATCH /app/project/p1/access', () => json(undefined, 500));
     await screen.findByRole('table');
     await user.click(screen.getByRole('button', { name: 'Remove ben' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Remove ben?' })).getByRole('button', {
+        name: 'Remove',
+      }),
+    );
     expect(
       await screen.findByText('Failed to update project access for user ben'),
     ).toBeInTheDocument();

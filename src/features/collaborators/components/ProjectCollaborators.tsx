@@ -4,11 +4,12 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '@/api';
 import { AppDropdown } from '@/components/AppDropdown';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { LoadingIndicator } from '@/components/LoadingIndicator';
 import { Paginator } from '@/components/Paginator';
 import { SortMenu } from '@/components/SortMenu';
 import { TitledSection } from '@/components/TitledSection';
-import { notifyError } from '@/lib/notify';
+import { notifyError, notifySuccess } from '@/lib/notify';
 import {
   PROJECT_ROLES,
   canAssignProjectRole,
@@ -25,7 +26,12 @@ import {
   MEMBER_SORT_OPTIONS,
   ME_MARK,
   NO_MEMBERS,
+  REMOVE,
   ROLE_LABELS,
+  memberRemoved,
+  removeMemberText,
+  removeMemberTitle,
+  roleChanged,
   clampPage,
   filterMembers,
   pageOf,
@@ -78,10 +84,20 @@ export function ProjectCollaborators({
   const current = clampPage(page, members.length, MEMBERS_PER_PAGE);
   const shown = pageOf(members, current, MEMBERS_PER_PAGE);
 
+  const [removing, setRemoving] = useState<ProjectMember | null>(null);
+
   const setRole = (member: ProjectMember, role: ProjectRoleName | 'none') =>
     update.mutate(
       { projectId: project.id, member, role },
       {
+        onSuccess: () => {
+          setRemoving(null);
+          notifySuccess(
+            role === 'none'
+              ? memberRemoved(member.username)
+              : roleChanged(member.username, ROLE_LABELS[role]),
+          );
+        },
         onError: (error) =>
           notifyError(errorMessage(error, updateAccessForUserFallback(member.username))),
       },
@@ -176,7 +192,7 @@ export function ProjectCollaborators({
                             color="red"
                             aria-label={`Remove ${member.username}`}
                             loading={busy}
-                            onClick={() => setRole(member, 'none')}
+                            onClick={() => setRemoving(member)}
                           >
                             <IconTrash size={16} aria-hidden />
                           </ActionIcon>
@@ -190,6 +206,17 @@ export function ProjectCollaborators({
           </Table>
         </Table.ScrollContainer>
       )}
+      <ConfirmDialog
+        opened={removing !== null}
+        onClose={() => setRemoving(null)}
+        onConfirm={() => removing && setRole(removing, 'none')}
+        title={removing ? removeMemberTitle(removing.username) : undefined}
+        confirmText={REMOVE}
+        loading={update.isPending}
+        danger
+      >
+        {removing ? removeMemberText(removing.username) : ''}
+      </ConfirmDialog>
       <Paginator
         page={current}
         count={members.length}

@@ -119,7 +119,7 @@ describe('ShareDialog', () => {
     });
     expect(onShared).toHaveBeenCalled();
     expect(
-      await screen.findByText('Following users have been added to the project'),
+      await screen.findByText('Following users have been added to the project: dora'),
     ).toBeInTheDocument();
   }, 20_000);
 

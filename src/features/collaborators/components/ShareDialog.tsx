@@ -32,7 +32,7 @@ import {
   NOT_THE_RIGHT_PERSON,
   NO_MATCHES,
   ROLE_LABELS,
-  SHARED,
+  sharedWith,
   SHARE_FALLBACK,
   SHARE_REFUSED,
   SHARE_WITH_PLACEHOLDER,
@@ -115,11 +115,13 @@ function ShareForm({
 
   const submit = () => {
     if (selected.length === 0 || share.isPending) return;
+    const usernames = selected.map((u) => u.username);
     share.mutate(
-      { namespace, name: projectName, access, usernames: selected.map((u) => u.username), role },
+      { namespace, name: projectName, access, usernames, role },
       {
         onSuccess: ({ refused }) => {
-          notifySuccess(SHARED);
+          const added = usernames.filter((username) => !refused.includes(username));
+          if (added.length > 0) notifySuccess(sharedWith(added));
           if (refused.length > 0) warnRefused(refused);
           onShared();
           onClose();

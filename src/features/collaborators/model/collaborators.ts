@@ -33,6 +33,17 @@ export const updateAccessForUserFallback = (username: string) =>
   `Failed to update project access for user ${username}`;
 export const SHARE_FALLBACK = 'Failed to save project settings';
 export const SHARED = 'Following users have been added to the project';
+/** The spec's success text, followed by whom it names (the text says "following users"). */
+export const sharedWith = (usernames: readonly string[]) => `${SHARED}: ${usernames.join(', ')}`;
+/** Removing a member: the confirmation and its outcome. */
+export const removeMemberTitle = (username: string) => `Remove ${username}?`;
+export const removeMemberText = (username: string) =>
+  `${username} will no longer have access to this project through a project role.`;
+export const REMOVE = 'Remove';
+export const memberRemoved = (username: string) => `${username} was removed from the project`;
+/** A member's project role changed. */
+export const roleChanged = (username: string, role: string) =>
+  `${username} now has ${role} permissions on this project`;
 export const SHARE_REFUSED = 'Unable to share project with the following users';
 export const UPDATE_ACCESS_ERROR = 'UpdateProjectAccessError';
 

@@ -198,10 +198,11 @@ describe('FileVersionDetail', { timeout: 20_000 }, () => {
       [`GET ${DETAIL}`]: () => json(version({ size: 10 })),
       [`GET ${CHANGESET}`]: () => problem('Diff not found', 404),
     });
-    expect(await screen.findByText('Diff not found')).toBeInTheDocument();
     expect(
       await screen.findByRole('heading', { name: 'Changes cannot be calculated' }),
     ).toBeInTheDocument();
+    // Shown once, in the page: no toast repeats it.
+    expect(screen.getAllByText('Diff not found')).toHaveLength(1);
     unmount();
     notifications.clean();
 
@@ -210,6 +211,20 @@ describe('FileVersionDetail', { timeout: 20_000 }, () => {
       [`GET ${CHANGESET}`]: () => json(undefined, 502),
     });
     expect(await screen.findByText('Failed to display changeset of file')).toBeInTheDocument();
+  });
+
+  it("settles on 'No changeset for current layer' for a GeoPackage added in the version, without asking", async () => {
+    const { server } = await open({
+      [`GET ${DETAIL}`]: () =>
+        json({
+          ...version(undefined),
+          changes: { added: [{ path: PATH, size: 10 }], updated: [], removed: [] },
+        }),
+      [`GET ${CHANGESET}`]: () => problem('Diff not found', 404),
+    });
+    expect(await screen.findByText('No changeset for current layer')).toBeInTheDocument();
+    expect(screen.queryByText('Calculating changes…')).not.toBeInTheDocument();
+    expect(server.calls(`GET ${CHANGESET}`)).toHaveLength(0);
   });
 
   it("says 'No changeset for current layer' when there are no changed rows", async () => {

@@ -39,13 +39,22 @@ export function FileVersionDetail({
 }: FileVersionDetailProps) {
   const detail = useQuery(versionQueryOptions(projectId, version));
   const changeset = detail.data?.changesets[path];
-  const calculating = detail.data !== undefined && isChangesetPending(path, changeset);
+  // Only an edit has a changeset: a file added (or removed) in this version has none to wait for.
+  const notEdited =
+    detail.data !== undefined &&
+    changeset === undefined &&
+    !detail.data.changes.updated.some((file) => file.path === path);
+  const calculating =
+    detail.data !== undefined && !notEdited && isChangesetPending(path, changeset);
   const failed = changeset?.status === 'error' || Boolean(changeset?.error);
   const entries = useQuery({
     ...changesetQueryOptions(namespace, projectName, version, path),
     // Asked once the version says the changeset is ready; a version that cannot be read (e.g.
     // a visitor without the rights to its details) does not hold the changes back.
-    enabled: !detail.isPending && !calculating && !failed,
+    enabled: !detail.isPending && !calculating && !failed && !notEdited,
+    // Its error shows in the page ('Changes cannot be calculated' with the reason), not again
+    // as a toast.
+    meta: { silent: true },
   });
   const tables = useMemo(
     () => (entries.data ? changesetTables(entries.data.entries, changeset?.summary) : []),
@@ -59,6 +68,12 @@ export function FileVersionDetail({
     body = (
       <Text c="dimmed" role="status">
         {CALCULATING_CHANGES}
+      </Text>
+    );
+  } else if (notEdited) {
+    body = (
+      <Text c="dimmed" ta="center" py="md">
+        {NO_CHANGESET_FOR_LAYER}
       </Text>
     );
   } else if (failed || entries.isError) {

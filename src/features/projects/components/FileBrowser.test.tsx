@@ -95,7 +95,7 @@ describe('FileBrowser', () => {
       ['data/points.gpkg', 'updated' as const],
       ['b.xlsx', 'removed' as const],
     ]);
-    const onDeleteFolder = vi.fn();
+    const onDelete = vi.fn();
     const { user } = await renderWithRouter(
       <FileBrowser
         namespace="ns"
@@ -103,7 +103,7 @@ describe('FileBrowser', () => {
         files={FILES}
         location=""
         changes={changes}
-        onDeleteFolder={onDeleteFolder}
+        onDelete={onDelete}
       />,
     );
     const row = screen.getByRole('link', { name: 'b.xlsx' }).closest('tr') as HTMLElement;
@@ -114,7 +114,11 @@ describe('FileBrowser', () => {
     );
     await user.click(screen.getByText('All files'));
     await user.click(screen.getByRole('button', { name: 'Delete folder data' }));
-    expect(onDeleteFolder).toHaveBeenCalledWith('data');
+    expect(onDelete).toHaveBeenCalledWith('data', true);
+    // Files have theirs too, except one already deleted.
+    await user.click(screen.getByRole('button', { name: 'Delete file project.qgz' }));
+    expect(onDelete).toHaveBeenCalledWith('project.qgz', false);
+    expect(screen.queryByRole('button', { name: 'Delete file b.xlsx' })).not.toBeInTheDocument();
   });
 
   it('has no filter and no delete buttons without changes and permission', async () => {
@@ -122,6 +126,6 @@ describe('FileBrowser', () => {
       <FileBrowser namespace="ns" projectName="p" files={FILES} location="" />,
     );
     expect(screen.queryByText('Pending changes')).not.toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: /Delete folder/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Delete (folder|file)/ })).not.toBeInTheDocument();
   });
 });

@@ -19,6 +19,8 @@ import { formatFileSize } from '@/lib/fileSize';
 import { AnchorLink } from '@/lib/routerLinks';
 import { formatDateTime, relativeTime } from '@/lib/time';
 import {
+  DELETE_FILE,
+  DELETE_FOLDER,
   FILE_CHANGE_COLORS,
   FILE_CHANGE_LABELS,
   FILES_PER_PAGE,
@@ -46,8 +48,8 @@ export interface FileBrowserProps {
   location: string;
   /** Pending changes by path: state badges and the 'diff' filter. */
   changes?: ReadonlyMap<string, FileChange>;
-  /** Stages the deletion of a folder (shown with upload permission). */
-  onDeleteFolder?: (path: string) => void;
+  /** Stages the deletion of a file or a folder (shown with upload permission). */
+  onDelete?: (path: string, isFolder: boolean) => void;
 }
 
 export type FileFilter = 'all' | 'diff';
@@ -65,7 +67,7 @@ export function FileBrowser({
   files,
   location,
   changes,
-  onDeleteFolder,
+  onDelete,
 }: FileBrowserProps) {
   const navigate = useNavigate();
   const folder = normaliseFolder(location);
@@ -90,7 +92,7 @@ export function FileBrowser({
       ),
     [index, files, changes, filter, folder, search, sort],
   );
-  const columns = onDeleteFolder ? 4 : 3;
+  const columns = onDelete ? 4 : 3;
   const shown = pageOf(entries, page, FILES_PER_PAGE);
   const params = { namespace, projectName };
 
@@ -140,7 +142,7 @@ export function FileBrowser({
               <Table.Th>Name</Table.Th>
               <Table.Th>Modified</Table.Th>
               <Table.Th>Size</Table.Th>
-              {onDeleteFolder && (
+              {onDelete && (
                 <Table.Th>
                   <VisuallyHidden>Actions</VisuallyHidden>
                 </Table.Th>
@@ -215,15 +217,22 @@ export function FileBrowser({
                 <Table.Td>
                   <Text size="sm">{formatFileSize(entry.size)}</Text>
                 </Table.Td>
-                {onDeleteFolder && (
+                {onDelete && (
                   <Table.Td>
-                    {entry.type === 'folder' && (
-                      <Tooltip label="Delete folder" withArrow>
+                    {(entry.type === 'folder' || changes?.get(entry.path) !== 'removed') && (
+                      <Tooltip
+                        label={entry.type === 'folder' ? DELETE_FOLDER : DELETE_FILE}
+                        withArrow
+                      >
                         <ActionIcon
                           variant="subtle"
                           color="red"
-                          aria-label={`Delete folder ${entry.name}`}
-                          onClick={() => onDeleteFolder(entry.path)}
+                          aria-label={`${entry.type === 'folder' ? DELETE_FOLDER : DELETE_FILE} ${entry.name}`}
+                          onClick={(event) => {
+                            // Not also the row's own click (opening the file or folder).
+                            event.stopPropagation();
+                            onDelete(entry.path, entry.type === 'folder');
+                          }}
                         >
                           <IconTrash size={16} aria-hidden />
                         </ActionIcon>

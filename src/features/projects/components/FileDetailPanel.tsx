@@ -6,7 +6,7 @@ import { formatFileSize } from '@/lib/fileSize';
 import { notifyError } from '@/lib/notify';
 import { formatDateTime } from '@/lib/time';
 import { DOWNLOAD_FILE_FALLBACK, useDownloadRawFileMutation } from '../api/rawFile';
-import { fileName, type FileChange } from '../model/files';
+import { DELETE_FILE, fileName, type FileChange } from '../model/files';
 import type { ProjectFile } from '../model/project';
 import { ChangeBadge } from './FileBrowser';
 import { FilePreview } from './FilePreview';
@@ -27,7 +27,6 @@ export interface FileDetailPanelProps {
   onDelete?: () => void;
 }
 
-export const DELETE_FILE = 'Delete file';
 export const NEW_SIZE = 'New size';
 
 /**

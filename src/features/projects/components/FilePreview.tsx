@@ -14,7 +14,10 @@ import {
   zoomOut,
 } from '../model/preview';
 
-/** Image preview with 90° rotation and zoom 0.5–1.5 (spec 001 §4, §9). */
+/**
+ * Image preview with 90° rotation and zoom 0.5–1.5 (spec 001 §4, §9). At 100 % an image shows
+ * at its own size (a small photo is not stretched and blurred); one wider than the panel fits it.
+ */
 export function ImagePreview({ url, alt }: { url: string; alt: string }) {
   const [zoom, setZoom] = useState(1);
   const [rotation, setRotation] = useState(0);
@@ -48,6 +51,8 @@ export function ImagePreview({ url, alt }: { url: string; alt: string }) {
         <Image
           src={url}
           alt={alt}
+          w="auto"
+          maw="100%"
           style={{
             transform: `rotate(${rotation}deg) scale(${zoom})`,
             transition: 'transform 150ms ease',

@@ -203,3 +203,7 @@ export function listChanges(
       mtime: file.mtime,
     }));
 }
+
+/** The delete actions of a file (its row and its detail panel) and of a folder (its row). */
+export const DELETE_FILE = 'Delete file';
+export const DELETE_FOLDER = 'Delete folder';

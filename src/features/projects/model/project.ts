@@ -84,3 +84,8 @@ export function visibleTabs(loggedIn: boolean, owner: boolean): ProjectTab[] {
   if (!loggedIn) return ['files'];
   return owner ? ['files', 'history', 'collaborators', 'settings'] : ['files', 'history'];
 }
+
+/** Why the settings of a project did not open (others are sent to /projects, spec 001 §2). */
+export const SETTINGS_OWNER_ONLY = "Only the project's owners can open its settings";
+/** After 'Delete project'. */
+export const projectDeleted = (path: string) => `Project ${path} was deleted`;

@@ -2,6 +2,8 @@ import { Center, Stack, Text, Title } from '@mantine/core';
 import { IconMapPinOff } from '@tabler/icons-react';
 import { ButtonLink } from '@/lib/routerLinks';
 
+export const EXPLORE_PROJECTS = 'Explore public projects';
+
 /** Unknown routes (spec 000 §2 "Not found page"). */
 export function NotFoundPage({ loggedIn }: { loggedIn: boolean }) {
   return (
@@ -12,7 +14,12 @@ export function NotFoundPage({ loggedIn }: { loggedIn: boolean }) {
           Ooops, it seems the GPS has lost its way.
         </Title>
         <Text c="dimmed">This page does not exist, check your url for mistakes, please.</Text>
-        {loggedIn && <ButtonLink to="/dashboard">Back to Dashboard</ButtonLink>}
+        {loggedIn ? (
+          <ButtonLink to="/dashboard">Back to Dashboard</ButtonLink>
+        ) : (
+          // A visitor has no dashboard: public projects are where the app starts for them.
+          <ButtonLink to="/projects/explore">{EXPLORE_PROJECTS}</ButtonLink>
+        )}
       </Stack>
     </Center>
   );

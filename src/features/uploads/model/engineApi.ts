@@ -18,6 +18,8 @@ export interface EngineCallbacks {
 export interface UploadBackend {
   start(callbacks: EngineCallbacks, csrfToken: string | null): Promise<void>;
   setCsrfToken(token: string | null): void;
+  /** The server's read-only maintenance (from the page's ping): the engine sends no writes. */
+  setMaintenance(on: boolean): void;
   enqueue(plan: PushPlan, blobs: [string, Blob][]): Promise<string>;
   cancel(id: string): Promise<void>;
   dismiss(id: string): Promise<void>;

@@ -30,6 +30,8 @@ export const ANALYSING_FILES = 'Analysing files';
 export const PENDING_SIZE = 'Upload size';
 export const COUNT_LABELS = { added: 'Added', updated: 'Updated', removed: 'Removed' } as const;
 export const CLOSE_DATA_SYNC = 'Discard pending changes';
+/** The Data Sync panel's toggle between its title alone and its whole content. */
+export const COLLAPSE_DATA_SYNC = 'Show or hide the Data Sync details';
 export const IGNORED_FILES = (count: number) =>
   `${count} ignored ${count === 1 ? 'file' : 'files'} (temporary or blacklisted names)`;
 export const PHASE_TEXTS = {
@@ -45,6 +47,16 @@ export const PHASE_TEXTS = {
 } as const;
 export const retryingIn = (seconds: number) => `Connection problem, retrying in ${seconds} s`;
 export const RETRY = 'Retry';
+/**
+ * An over-quota refusal (the server's `code` StorageLimitHit): the reference server's detail
+ * without its internal code, and what it means. A retry cannot succeed: no Retry is offered.
+ */
+export const STORAGE_LIMIT_MESSAGE =
+  'You have reached a data limit: the workspace has no storage left for this upload.';
+/** Failures a Retry of the same upload cannot get past. */
+export function canRetryFailure(error: string | null): boolean {
+  return error !== STORAGE_LIMIT_MESSAGE;
+}
 export const DISMISS = 'Dismiss';
 export const CANCEL_UPLOAD = 'Cancel upload';
 export const timeLeft = (text: string) => `${text} left`;

@@ -1,6 +1,6 @@
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { api } from '@/api';
+import { MAINTENANCE_MESSAGE, api } from '@/api';
 import { createPushPlan, type PushFile, type PushPlan } from '../model/plan';
 import type { UploadOutcome } from '../model/types';
 import { createUploadBackend } from '../worker/backend';
@@ -16,20 +16,23 @@ import {
 import { newDatabase, testId } from '../testing/testHarness';
 import { resetUploadEngineDemand, useUploadEngineWanted } from './state/engineDemand';
 
+/** The worker's backend, built in this process on the fake server. */
+function inProcessBackend(server: FakePushServer, db = newDatabase()) {
+  return createUploadBackend({
+    db,
+    fetch: server.fetch,
+    locks: null,
+    channel: null,
+    isOnline: () => true,
+    onOnline: () => () => undefined,
+    randomId: testId,
+    progressIntervalMs: 0,
+  });
+}
+
 function useInProcessBackend(server: FakePushServer) {
   const db = newDatabase();
-  setUploadBackendFactory(() =>
-    createUploadBackend({
-      db,
-      fetch: server.fetch,
-      locks: null,
-      channel: null,
-      isOnline: () => true,
-      onOnline: () => () => undefined,
-      randomId: testId,
-      progressIntervalMs: 0,
-    }),
-  );
+  setUploadBackendFactory(() => inProcessBackend(server, db));
   return db;
 }
 
@@ -46,9 +49,46 @@ afterEach(() => {
   setUploadBackendFactory(null);
   resetUploadEngineDemand();
   api.setCsrfToken(null);
+  api.setMaintenance(false);
 });
 
 describe('upload engine facade', () => {
+  it('during maintenance refuses uploads with the read-only message before any request', async () => {
+    const server = new FakePushServer();
+    await server.seed({ 'old.txt': 'old' });
+    useInProcessBackend(server);
+    api.setMaintenance(true);
+    const plan = removal({
+      path: 'old.txt',
+      size: 3,
+      checksum: server.files.get('old.txt')!.checksum,
+    });
+    await expect(enqueueUpload(plan, new Map())).rejects.toMatchObject({
+      isMaintenance: true,
+      message: MAINTENANCE_MESSAGE,
+    });
+    expect(server.log).toEqual([]);
+  });
+
+  it("the worker's engine sends no write during maintenance: the upload fails with the read-only message", async () => {
+    const server = new FakePushServer();
+    await server.seed({ 'old.txt': 'old' });
+    const backend = inProcessBackend(server);
+    const outcomes: UploadOutcome[] = [];
+    backend.setMaintenance(true);
+    await backend.start(
+      { list: () => undefined, settled: (o) => outcomes.push(o), refreshCsrf: async () => null },
+      null,
+    );
+    await backend.enqueue(
+      removal({ path: 'old.txt', size: 3, checksum: server.files.get('old.txt')!.checksum }),
+      [],
+    );
+    await waitFor(() => expect(outcomes).toHaveLength(1));
+    expect(outcomes[0]).toMatchObject({ kind: 'failed', error: MAINTENANCE_MESSAGE });
+    expect(server.log.filter((request) => request.method !== 'GET')).toEqual([]);
+  });
+
   it('lists uploads for React and reports each outcome once', async () => {
     const server = new FakePushServer();
     await server.seed({ 'old.txt': 'old', 'keep.txt': 'keep' });

@@ -1,10 +1,12 @@
 /**
  * The upload engine as the page sees it (issue 5): enqueue a plan with its files, watch the
  * live list, hear each outcome once. The work runs in the upload worker; this module keeps the
- * list for React (useUploads) and hands the worker the session's CSRF token.
+ * list for React (useUploads) and hands the worker the session's CSRF token and the server's
+ * read-only maintenance: during maintenance no upload is queued or retried (spec 000 §8), the
+ * refusal comes before any request, and the worker sends no writes either.
  */
 import { useSyncExternalStore } from 'react';
-import { api } from '@/api';
+import { ApiError, api } from '@/api';
 import { startUploadWorker } from './workerBridge';
 import { onUploadQueued, onUploadSync } from '@/offline/backgroundSync';
 import type { PushPlan } from '../model/plan';
@@ -63,6 +65,8 @@ function ensureStarted(): Promise<UploadBackend> {
   if (!backend) {
     backend = factory();
     const current = backend;
+    current.setMaintenance(api.isMaintenance());
+    api.onMaintenanceChange((on) => current.setMaintenance(on));
     started = current.start(callbacks, api.getCsrfToken());
     if (typeof window !== 'undefined') window.addEventListener('online', onOnline);
     // Background Sync (where the browser has it) wakes the queue through the service worker.
@@ -82,6 +86,7 @@ export function startUploadEngine(): void {
 
 /** Queues an upload and starts it at once when online; resolves with its id. */
 export async function enqueueUpload(plan: PushPlan, blobs: Map<string, Blob>): Promise<string> {
+  if (api.isMaintenance()) throw ApiError.maintenance();
   const engine = await ensureStarted();
   const id = await engine.enqueue(plan, [...blobs]);
   // Keep the queued bytes from eviction, and let Background Sync resume the queue.
@@ -100,6 +105,7 @@ export async function dismissUpload(id: string): Promise<void> {
 
 /** Queues a failed upload again. */
 export async function retryUpload(id: string): Promise<void> {
+  if (api.isMaintenance()) throw ApiError.maintenance();
   await (await ensureStarted()).retry(id);
 }
 

@@ -14,6 +14,7 @@ export function startUploadWorker(): UploadBackend {
   return {
     start: (callbacks: EngineCallbacks, token) => remote.start(proxy(callbacks), token),
     setCsrfToken: (token) => void remote.setCsrfToken(token),
+    setMaintenance: (on) => void remote.setMaintenance(on),
     enqueue: (plan, blobs) => remote.enqueue(plan, blobs),
     cancel: (id) => remote.cancel(id),
     dismiss: (id) => remote.dismiss(id),

@@ -78,6 +78,7 @@ export function createUploadBackend(env: BackendEnv): UploadBackend {
     setCsrfToken(token) {
       if (token) transport.setCsrfToken(token);
     },
+    setMaintenance: (on) => transport.setMaintenance(on),
     enqueue: (plan, blobs) => queue.enqueue(plan, blobs),
     cancel: (id) => queue.cancel(id),
     dismiss: (id) => queue.dismiss(id),

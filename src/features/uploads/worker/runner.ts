@@ -16,6 +16,7 @@ import type { ProjectDetail } from '@contract/projects';
 import { uploadedFiles, type PushFile } from '../model/plan';
 import { backoffDelay } from './backoff';
 import { chunkRange } from '../model/chunks';
+import { STORAGE_LIMIT_MESSAGE } from '../model/texts';
 import {
   ResyncNeeded,
   RetryableFailure,
@@ -28,7 +29,7 @@ import {
   fileMissingMessage,
   projectChangedMessage,
 } from './errors';
-import { detailOf } from '@/api/errors';
+import { detailOf, isApiError } from '@/api/errors';
 import {
   NetworkError,
   PUSH_ID_HEADER,
@@ -126,6 +127,9 @@ function versionNumber(version: string | undefined): number {
   return /^\d+$/.test(digits) ? Number(digits) : NaN;
 }
 
+/** The server's code for a push over the workspace's storage (spec 000 "storage"). */
+export const STORAGE_LIMIT_CODE = 'StorageLimitHit';
+
 /** Turns an unwanted HTTP answer into the matching error. */
 export function answerError(answer: HttpAnswer): Error {
   const detail = detailOf(answer.data);
@@ -136,6 +140,9 @@ export function answerError(answer: HttpAnswer): Error {
   }
   if (status === 400 && detail && BUSY_DETAILS.includes(detail)) {
     return new RetryableFailure(detail);
+  }
+  if ((answer.data as { code?: unknown } | null)?.code === STORAGE_LIMIT_CODE) {
+    return new UploadFailure(STORAGE_LIMIT_MESSAGE);
   }
   return new UploadFailure(detail ?? `${UNEXPECTED_MESSAGE} (HTTP ${status})`);
 }
@@ -227,9 +234,12 @@ class UploadRun {
     const failure =
       error instanceof UploadFailure
         ? error
-        : new UploadFailure(
-            error instanceof Error && error.message ? error.message : UNEXPECTED_MESSAGE,
-          );
+        : isApiError(error) && error.isMaintenance
+          ? // Refused before any request: the transaction stays for a retry after maintenance.
+            new UploadFailure(error.message, { keepTransaction: true })
+          : new UploadFailure(
+              error instanceof Error && error.message ? error.message : UNEXPECTED_MESSAGE,
+            );
     if (!failure.keepTransaction) await this.dropTransaction();
     return { kind: 'failed', error: failure.message };
   }

@@ -1,6 +1,7 @@
 import { ActionIcon, Button, Group, Paper, Progress, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconX } from '@tabler/icons-react';
+import { IconChevronDown, IconChevronUp, IconX } from '@tabler/icons-react';
+import { useId, useState } from 'react';
 import { formatFileSize } from '@/lib/fileSize';
 import { fileName } from '@/features/projects';
 import { computeDiff, summarize, unanalysed } from '../../model/pending';
@@ -8,6 +9,7 @@ import { describeProgress, percentOf } from '../../model/progressText';
 import {
   ANALYSING_FILES,
   CLOSE_DATA_SYNC,
+  COLLAPSE_DATA_SYNC,
   COUNT_LABELS,
   DATA_SYNC_TITLE,
   IGNORED_FILES,
@@ -43,6 +45,10 @@ export function DataSyncPanel({ upload, progress, onUpdate, onClose }: DataSyncP
   const running = upload.uploadId !== null || upload.starting;
   const changed = summary.added + summary.updated + summary.removed > 0;
   const position = wide ? { bottom: 16, right: 16 } : { top: 76, left: 16 };
+  // Collapsible to its title: below the breakpoint it sits over the page's top (breadcrumbs,
+  // title, tabs), which must not stay hidden.
+  const [collapsed, setCollapsed] = useState(false);
+  const contentId = useId();
 
   return (
     <Paper
@@ -58,15 +64,31 @@ export function DataSyncPanel({ upload, progress, onUpdate, onClose }: DataSyncP
         ...position,
       }}
     >
-      <Group justify="space-between" mb="xs" wrap="nowrap">
+      <Group justify="space-between" mb={collapsed ? 0 : 'xs'} wrap="nowrap">
         <Title order={2} fz="h4">
           {DATA_SYNC_TITLE}
         </Title>
-        <ActionIcon variant="subtle" color="gray" aria-label={CLOSE_DATA_SYNC} onClick={onClose}>
-          <IconX size={18} aria-hidden />
-        </ActionIcon>
+        <Group gap={4} wrap="nowrap">
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            aria-label={COLLAPSE_DATA_SYNC}
+            aria-expanded={!collapsed}
+            aria-controls={contentId}
+            onClick={() => setCollapsed((value) => !value)}
+          >
+            {collapsed ? (
+              <IconChevronDown size={18} aria-hidden />
+            ) : (
+              <IconChevronUp size={18} aria-hidden />
+            )}
+          </ActionIcon>
+          <ActionIcon variant="subtle" color="gray" aria-label={CLOSE_DATA_SYNC} onClick={onClose}>
+            <IconX size={18} aria-hidden />
+          </ActionIcon>
+        </Group>
       </Group>
-      <Stack gap="xs">
+      <Stack gap="xs" id={contentId} display={collapsed ? 'none' : undefined}>
         <Group justify="space-between">
           <Text size="sm">{PENDING_SIZE}</Text>
           <Text size="sm" fw={600} data-testid="pending-size">

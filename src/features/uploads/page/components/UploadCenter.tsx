@@ -61,7 +61,11 @@ export function UploadCenter() {
     <UploadsToast
       uploads={uploads}
       onCancel={(id) => void cancelUpload(id)}
-      onRetry={(id) => void retryUpload(id)}
+      onRetry={(id) =>
+        void retryUpload(id).catch((error: unknown) =>
+          notifyError(error instanceof Error ? error.message : String(error)),
+        )
+      }
       onDismiss={(id) => void dismissUpload(id)}
     />
   );

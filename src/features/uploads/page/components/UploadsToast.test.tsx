@@ -2,6 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithRouter } from '@/test/render';
 import type { UploadProgress } from '../../model/types';
+import { STORAGE_LIMIT_MESSAGE } from '../../model/texts';
 import { UploadsToast } from './UploadsToast';
 
 const upload = (change: Partial<UploadProgress>): UploadProgress => ({
@@ -52,18 +53,34 @@ describe('UploadsToast', () => {
     const onDismiss = vi.fn();
     const { user } = await renderWithRouter(
       <UploadsToast
-        uploads={[upload({ phase: 'failed', error: 'You have reached a data limit' })]}
+        uploads={[upload({ phase: 'failed', error: 'Version mismatch' })]}
         onCancel={() => undefined}
         onRetry={onRetry}
         onDismiss={onDismiss}
       />,
     );
     const toast = await screen.findByRole('status', { name: 'Uploading data to projects' });
-    expect(toast).toHaveTextContent('Upload failed: You have reached a data limit');
+    expect(toast).toHaveTextContent('Upload failed: Version mismatch');
     await user.click(within(toast).getByRole('button', { name: 'Retry' }));
     await user.click(within(toast).getByRole('button', { name: 'Dismiss' }));
     expect(onRetry).toHaveBeenCalledWith('u1');
     expect(onDismiss).toHaveBeenCalledWith('u1');
+  });
+
+  it('offers no Retry for an over-quota refusal, which a retry cannot get past', async () => {
+    await renderWithRouter(
+      <UploadsToast
+        uploads={[upload({ phase: 'failed', error: STORAGE_LIMIT_MESSAGE })]}
+        onCancel={() => undefined}
+        onRetry={() => undefined}
+        onDismiss={() => undefined}
+      />,
+    );
+    const toast = await screen.findByRole('status', { name: 'Uploading data to projects' });
+    expect(toast).toHaveTextContent(`Upload failed: ${STORAGE_LIMIT_MESSAGE}`);
+    expect(toast).not.toHaveTextContent('StorageLimitHit');
+    expect(within(toast).queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
+    expect(within(toast).getByRole('button', { name: 'Dismiss' })).toBeInTheDocument();
   });
 
   it('is hidden when no upload runs', async () => {

@@ -4,11 +4,17 @@ import { requireLogin } from '@/app/guards';
 import { useViewer } from '@/app/useViewer';
 import { projectQueryOptions } from '@/features/projects/api/project';
 import { ProjectSettings } from '@/features/projects/components/ProjectSettings';
-import { canManageProject } from '@/features/projects/model/project';
+import {
+  SETTINGS_OWNER_ONLY,
+  canManageProject,
+  projectDeleted,
+} from '@/features/projects/model/project';
+import { notifyInfo, notifySuccess } from '@/lib/notify';
+import { useEffect } from 'react';
 
 /**
  * .../settings (project-settings, login needed). Only the project owner may see it; others are
- * sent to /projects (spec 001 §2).
+ * sent to /projects (spec 001 §2), told why.
  */
 export const Route = createFileRoute('/_app/projects/$namespace/$projectName/settings')({
   beforeLoad: requireLogin,
@@ -23,6 +29,23 @@ function ProjectSettingsPage() {
   const project = useQuery(projectQueryOptions(namespace, projectName, viewer.loggedIn));
   if (!project.data) return null;
   if (viewer.isLoading) return null;
-  if (!canManageProject(project.data, viewer.workspace)) return <Navigate to="/projects" replace />;
-  return <ProjectSettings project={project.data} onDeleted={() => void navigate({ to: '/' })} />;
+  if (!canManageProject(project.data, viewer.workspace)) return <NotAllowed />;
+  const path = `${project.data.namespace}/${project.data.name}`;
+  return (
+    <ProjectSettings
+      project={project.data}
+      onDeleted={() => {
+        notifySuccess(projectDeleted(path));
+        void navigate({ to: '/' });
+      }}
+    />
+  );
+}
+
+/** Says why, then goes to /projects (spec 001 §2: the settings of others' projects redirect). */
+function NotAllowed() {
+  useEffect(() => {
+    notifyInfo(SETTINGS_OWNER_ONLY);
+  }, []);
+  return <Navigate to="/projects" replace />;
 }

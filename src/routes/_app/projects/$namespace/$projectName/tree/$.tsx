@@ -62,8 +62,10 @@ function ProjectTree({ project, loggedIn }: { project: ProjectDetail; loggedIn: 
       files={uploads.files}
       location={location}
       changes={uploads.changes}
-      onDeleteFolder={
-        canUpload && !uploads.running ? (path) => uploads.remove(path, true) : undefined
+      onDelete={
+        canUpload && !uploads.running
+          ? (path, isFolder) => uploads.remove(path, isFolder)
+          : undefined
       }
     />
   );

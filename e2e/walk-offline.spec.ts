@@ -1,0 +1,74 @@
+// Offline after walking through the app (issue 22): the superuser the first start creates
+// finds a private project opened by clicking through the app after an offline reload, still
+// signed in, and a list shown on screen is saved at once (Explore, left at once for a project,
+// still opens offline on a first visit).
+import { expect, test } from '@playwright/test';
+import { createProject } from './support/api';
+import { e2eAdmin } from './support/env';
+import { pushFiles } from './support/push';
+import { signIn } from './pages/session';
+import { waitForServiceWorker } from './support/service-worker';
+
+const suffix = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+
+test('the superuser finds a private project offline after a reload, signed in', async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(90_000);
+  const name = `Quarry ${suffix()}`;
+  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await waitForServiceWorker(page);
+  await createProject(page, 'waymark', name, false);
+  await pushFiles(page, 'waymark', name, { files: { 'notes.txt': 'levelled\n' } });
+
+  // Client-side navigation only, as a user clicks: Projects, then the project.
+  await page.getByRole('link', { name: 'Projects', exact: true }).first().click();
+  await page.getByRole('link', { name: new RegExp(name) }).click();
+  await expect(page.getByRole('link', { name: 'notes.txt' })).toBeVisible();
+
+  await context.setOffline(true);
+  try {
+    await page.reload();
+    await expect(page.getByRole('link', { name: 'notes.txt' })).toBeVisible();
+    await expect(
+      page.getByRole('banner').getByRole('button', { name: 'Profile menu' }),
+    ).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Sign in' })).toHaveCount(0);
+    await expect(page.getByRole('status')).toContainText('Offline — showing data saved');
+  } finally {
+    await context.setOffline(false);
+  }
+});
+
+test('a list shown on screen is saved at once: Explore left right away opens offline', async ({
+  page,
+  context,
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const name = `Meadow ${suffix()}`;
+  {
+    const adminContext = await browser.newContext();
+    const adminPage = await adminContext.newPage();
+    await signIn(adminPage, e2eAdmin.username, e2eAdmin.password);
+    await createProject(adminPage, 'waymark', name, true);
+    await pushFiles(adminPage, 'waymark', name, { files: { 'notes.txt': 'grazed\n' } });
+    await adminContext.close();
+  }
+
+  // A first visit (nothing stored in this browser yet): Explore, and a project tapped at once.
+  await page.goto('/projects/explore');
+  await page.getByRole('link', { name: new RegExp(name) }).click();
+  await expect(page.getByRole('link', { name: 'notes.txt' })).toBeVisible();
+  await waitForServiceWorker(page);
+
+  await context.setOffline(true);
+  try {
+    await page.goto('/projects/explore');
+    await expect(page.getByRole('link', { name: new RegExp(name) })).toBeVisible();
+    await expect(page.getByRole('status')).toContainText('Offline — showing data saved');
+  } finally {
+    await context.setOffline(false);
+  }
+});

@@ -1,0 +1,35 @@
+// Ways back and words for what happened (issue 22): the anonymous not-found page leads to the
+// public projects, and a non-owner sent away from a project's settings is told why.
+import { expect, test } from '@playwright/test';
+import { createUser } from './support/admin';
+import { createProject } from './support/api';
+import { e2eAdmin } from './support/env';
+import { signIn } from './pages/session';
+
+test('an anonymous visitor on the not-found page finds the way to the public projects', async ({
+  page,
+}) => {
+  await page.goto('/no/such/page');
+  await expect(page.getByText('Ooops, it seems the GPS has lost its way.')).toBeVisible();
+  await page.getByRole('link', { name: 'Explore public projects' }).click();
+  await expect(page).toHaveURL(/\/projects\/explore$/);
+});
+
+test('a non-owner opening Settings is sent to the projects and told why', async ({
+  page,
+  browser,
+}) => {
+  const name = `Open fields ${Date.now().toString(36)}`;
+  {
+    const context = await browser.newContext();
+    const adminPage = await context.newPage();
+    await signIn(adminPage, e2eAdmin.username, e2eAdmin.password);
+    await createProject(adminPage, 'waymark', name, true);
+    await context.close();
+  }
+  const user = createUser('visitor');
+  await signIn(page, user.username, user.password);
+  await page.goto(`/projects/waymark/${encodeURIComponent(name)}/settings`);
+  await expect(page).toHaveURL(/\/projects$/);
+  await expect(page.getByText("Only the project's owners can open its settings")).toBeVisible();
+});
