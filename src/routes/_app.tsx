@@ -76,6 +76,15 @@ function AppShellRoute() {
     <AppLayout
       user={user}
       workspaceName={workspace?.name ?? null}
+      workspaceSwitcher={
+        user
+          ? {
+              workspaces: current.workspaces,
+              currentId: workspace?.id ?? null,
+              onSelect: (id) => void current.setCurrentWorkspace(id),
+            }
+          : undefined
+      }
       docsUrl={config.data?.docs_url}
       communityUrl={config.data?.community_url || undefined}
       maintenance={maintenance}

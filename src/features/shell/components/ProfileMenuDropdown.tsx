@@ -1,5 +1,5 @@
 import { Avatar, Group, Menu, Stack, Text } from '@mantine/core';
-import { IconLogout, IconUser } from '@tabler/icons-react';
+import { IconCheck, IconLogout, IconUser } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import type { LazyMenuTarget } from '@/components/lazyMenu';
 import { initials } from '@/lib/text';
@@ -8,6 +8,7 @@ import type { ProfileMenuProps } from './ProfileMenu';
 /** The profile menu itself, loaded when it is first opened (ProfileMenu). */
 export function ProfileMenuDropdown({
   user,
+  switcher,
   onSignOut,
   target,
 }: ProfileMenuProps & LazyMenuTarget) {
@@ -33,6 +34,34 @@ export function ProfileMenuDropdown({
           </Stack>
         </Group>
         <Menu.Divider />
+        {switcher && switcher.workspaces.length > 0 && (
+          <>
+            <Menu.Label>Workspaces</Menu.Label>
+            {switcher.workspaces.map((workspace) => {
+              const current = workspace.id === switcher.currentId;
+              return (
+                <Menu.Item
+                  key={workspace.id}
+                  aria-current={current ? 'true' : undefined}
+                  leftSection={<IconCheck size={16} visibility={current ? 'visible' : 'hidden'} />}
+                  rightSection={
+                    <Text size="xs" c="dimmed">
+                      {workspace.role}
+                    </Text>
+                  }
+                  onClick={() => {
+                    if (!current) switcher.onSelect(workspace.id);
+                  }}
+                >
+                  <Text size="sm" truncate>
+                    {workspace.name}
+                  </Text>
+                </Menu.Item>
+              );
+            })}
+            <Menu.Divider />
+          </>
+        )}
         <Menu.Item component={Link} to="/profile" leftSection={<IconUser size={18} />}>
           Your profile
         </Menu.Item>
