@@ -41,6 +41,7 @@ import pullV2Routes from './routes/pull-v2';
 import pushV2Routes from './routes/push-v2';
 import userRoutes from './routes/users';
 import workspaceRoutes from './routes/workspaces';
+import workspaceMemberRoutes from './routes/workspace-members';
 import type { BlobStore } from './storage/blob-store';
 
 /** Paths that always answer JSON (never the SPA's index.html). */
@@ -195,6 +196,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
       authRoutes,
       userRoutes,
       workspaceRoutes,
+      workspaceMemberRoutes,
       projectRoutes,
       accessRequestRoutes,
       collaboratorRoutes,

@@ -1,0 +1,276 @@
+/**
+ * A workspace's members and invitations, for its admins and owners: the web app's members
+ * screen and the reference's v2 calls share these. Rules: only admins and owners manage; only
+ * an owner grants, changes or removes the owner role; the last owner stays.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { AppContext } from '../context';
+import type { Executor } from '../db/database';
+import { findUserByEmail } from '../db/queries/users';
+import {
+  countWorkspaceOwners,
+  deleteInvitation,
+  deleteProjectRolesInWorkspace,
+  deleteWorkspaceMember,
+  findInvitationByTokenHash,
+  listInvitations,
+  listWorkspaceMembers,
+  upsertInvitation,
+  type MemberRow,
+} from '../db/queries/workspace-members';
+import {
+  findWorkspaceById,
+  findWorkspaceMemberRole,
+  setWorkspaceMember,
+} from '../db/queries/workspaces';
+import type { User, Workspace, WorkspaceInvitation, WorkspaceRole } from '../db/schema';
+import { deliver } from '../email';
+import { workspaceInvitationMessage } from '../email/messages';
+import { badRequest, forbidden, FormError, HttpProblem, notFound } from '../errors';
+import { emailError } from '../lib/validation';
+import type {
+  CreateInvitation,
+  InvitationOffer,
+  WorkspaceInvitation as InvitationView,
+  WorkspaceMember,
+  WorkspaceMemberUpdate,
+} from '../schemas/workspace-members';
+import { hasWorkspaceRole, workspaceRole, workspaceRoleRank } from './permissions';
+import { NO_WORKSPACE_PERMISSION, WORKSPACE_NOT_FOUND } from './workspaces';
+
+export const MEMBER_NOT_FOUND = 'User is not a member of this workspace';
+export const ALREADY_WORKSPACE_MEMBER = 'User is already a member of this workspace';
+export const OWNER_ROLE_NEEDS_OWNER =
+  'Only a workspace owner can grant, change or remove the owner role';
+export const LAST_OWNER = 'The workspace must keep at least one owner';
+export const INVITATION_NOT_FOUND = 'Invitation not found';
+export const INVITATION_EXPIRED = 'This invitation has expired';
+export const INVITATION_OTHER_EMAIL = 'This invitation was sent to another email address';
+
+/** How long an invitation link is valid. */
+export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+interface Managed {
+  workspace: Workspace;
+  role: WorkspaceRole;
+}
+
+/** `idText` as a workspace id; non-integers are "no such route" (generic 404) as elsewhere. */
+function parseId(idText: string): number {
+  if (!/^\d{1,9}$/.test(idText)) throw notFound();
+  return Number(idText);
+}
+
+/** The workspace `actor` manages (admin or owner), or the 404/403 answer. */
+async function managedWorkspace(ctx: AppContext, actor: User, idText: string): Promise<Managed> {
+  const workspace = await findWorkspaceById(ctx.database.db, parseId(idText));
+  if (!workspace || !workspace.active) throw notFound(WORKSPACE_NOT_FOUND);
+  const memberRole = await findWorkspaceMemberRole(ctx.database.db, workspace.id, actor.id);
+  const role = workspaceRole(ctx.config, actor, workspace.name, memberRole);
+  if (!actor.active || !hasWorkspaceRole(role, 'admin')) throw forbidden(NO_WORKSPACE_PERMISSION);
+  return { workspace, role };
+}
+
+/** Serialises member changes of one workspace (the last-owner rule reads, then writes). */
+async function lockWorkspace(tx: Executor, workspaceId: number): Promise<void> {
+  await tx.execute(sql`SELECT id FROM workspaces WHERE id = ${workspaceId} FOR UPDATE`);
+}
+
+function memberView(row: MemberRow): WorkspaceMember {
+  return { id: row.id, username: row.username, email: row.email, workspace_role: row.role };
+}
+
+function invitationView(row: WorkspaceInvitation): InvitationView {
+  return {
+    id: row.id,
+    workspace_id: row.workspaceId,
+    email: row.email,
+    role: row.role,
+    created_at: row.createdAt.toISOString(),
+    expires_at: row.expiresAt.toISOString(),
+  };
+}
+
+async function findMember(db: Executor, workspaceId: number, userIdText: string) {
+  const userId = /^\d{1,9}$/.test(userIdText) ? Number(userIdText) : null;
+  const [row] = userId === null ? [] : await listWorkspaceMembers(db, workspaceId, userId);
+  if (!row) throw notFound(MEMBER_NOT_FOUND);
+  return row;
+}
+
+export async function listMembers(
+  ctx: AppContext,
+  actor: User,
+  idText: string,
+): Promise<WorkspaceMember[]> {
+  const { workspace } = await managedWorkspace(ctx, actor, idText);
+  return (await listWorkspaceMembers(ctx.database.db, workspace.id)).map(memberView);
+}
+
+export async function getMember(
+  ctx: AppContext,
+  actor: User,
+  idText: string,
+  userIdText: string,
+): Promise<WorkspaceMember> {
+  const { workspace } = await managedWorkspace(ctx, actor, idText);
+  return memberView(await findMember(ctx.database.db, workspace.id, userIdText));
+}
+
+export async function updateMember(
+  ctx: AppContext,
+  actor: User,
+  idText: string,
+  userIdText: string,
+  body: WorkspaceMemberUpdate,
+): Promise<WorkspaceMember> {
+  const { workspace, role: actorRole } = await managedWorkspace(ctx, actor, idText);
+  return ctx.database.db.transaction(async (tx) => {
+    await lockWorkspace(tx, workspace.id);
+    const target = await findMember(tx, workspace.id, userIdText);
+    const role = body.workspace_role ?? target.role;
+    if ((role === 'owner' || target.role === 'owner') && role !== target.role) {
+      if (actorRole !== 'owner') throw forbidden(OWNER_ROLE_NEEDS_OWNER);
+      if (target.role === 'owner' && (await countWorkspaceOwners(tx, workspace.id)) <= 1) {
+        throw badRequest(LAST_OWNER);
+      }
+    }
+    if (role !== target.role) await setWorkspaceMember(tx, workspace.id, target.id, role);
+    if (body.reset_projects_roles) await deleteProjectRolesInWorkspace(tx, workspace.id, target.id);
+    return memberView({ ...target, role });
+  });
+}
+
+export async function removeMember(
+  ctx: AppContext,
+  actor: User,
+  idText: string,
+  userIdText: string,
+): Promise<void> {
+  const { workspace, role: actorRole } = await managedWorkspace(ctx, actor, idText);
+  await ctx.database.db.transaction(async (tx) => {
+    await lockWorkspace(tx, workspace.id);
+    const target = await findMember(tx, workspace.id, userIdText);
+    if (target.role === 'owner') {
+      if (actorRole !== 'owner') throw forbidden(OWNER_ROLE_NEEDS_OWNER);
+      if ((await countWorkspaceOwners(tx, workspace.id)) <= 1) throw badRequest(LAST_OWNER);
+    }
+    await deleteWorkspaceMember(tx, workspace.id, target.id);
+  });
+}
+
+function tokenHash(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** Invites `email` with `role` and mails the link; a pending invitation is renewed. */
+export async function inviteMember(
+  ctx: AppContext,
+  actor: User,
+  idText: string,
+  body: CreateInvitation,
+): Promise<InvitationView> {
+  const { workspace, role: actorRole } = await managedWorkspace(ctx, actor, idText);
+  const email = body.email.trim();
+  const problem = emailError(email);
+  if (problem) throw new FormError(400, { email: [problem] });
+  if (body.role === 'owner' && actorRole !== 'owner') throw forbidden(OWNER_ROLE_NEEDS_OWNER);
+  const token = randomBytes(24).toString('base64url');
+  const now = ctx.now();
+  const invitation = await ctx.database.db.transaction(async (tx) => {
+    await lockWorkspace(tx, workspace.id);
+    const existing = await findUserByEmail(tx, email);
+    if (existing && (await findWorkspaceMemberRole(tx, workspace.id, existing.id))) {
+      throw new HttpProblem(409, ALREADY_WORKSPACE_MEMBER);
+    }
+    return upsertInvitation(tx, {
+      workspaceId: workspace.id,
+      email,
+      role: body.role,
+      tokenHash: tokenHash(token),
+      invitedBy: actor.id,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
+    });
+  });
+  const url = `${ctx.config.baseUrl}/invitations/${token}`;
+  await deliver(
+    ctx.mailer,
+    ctx.log,
+    workspaceInvitationMessage(email, actor.username, workspace.name, body.role, url),
+  );
+  return invitationView(invitation);
+}
+
+export async function listPendingInvitations(
+  ctx: AppContext,
+  actor: User,
+  idText: string,
+): Promise<InvitationView[]> {
+  const { workspace } = await managedWorkspace(ctx, actor, idText);
+  return (await listInvitations(ctx.database.db, workspace.id)).map(invitationView);
+}
+
+export async function revokeInvitation(
+  ctx: AppContext,
+  actor: User,
+  idText: string,
+  invitationIdText: string,
+): Promise<void> {
+  const { workspace } = await managedWorkspace(ctx, actor, idText);
+  const id = /^\d{1,9}$/.test(invitationIdText) ? Number(invitationIdText) : null;
+  if (id === null || !(await deleteInvitation(ctx.database.db, workspace.id, id))) {
+    throw notFound(INVITATION_NOT_FOUND);
+  }
+}
+
+async function invitationFor(
+  db: Executor,
+  token: string,
+): Promise<{ invitation: WorkspaceInvitation; workspace: Workspace }> {
+  const invitation = await findInvitationByTokenHash(db, tokenHash(token));
+  const workspace = invitation ? await findWorkspaceById(db, invitation.workspaceId) : null;
+  if (!invitation || !workspace || !workspace.active) throw notFound(INVITATION_NOT_FOUND);
+  return { invitation, workspace };
+}
+
+function offerView(invitation: WorkspaceInvitation, workspace: Workspace): InvitationOffer {
+  return {
+    workspace: workspace.name,
+    workspace_id: workspace.id,
+    email: invitation.email,
+    role: invitation.role,
+    expires_at: invitation.expiresAt.toISOString(),
+  };
+}
+
+/** GET /app/invitations/{token}: what the link offers (the token is the secret). */
+export async function showInvitation(ctx: AppContext, token: string): Promise<InvitationOffer> {
+  const { invitation, workspace } = await invitationFor(ctx.database.db, token);
+  return offerView(invitation, workspace);
+}
+
+/**
+ * POST /app/invitations/{token}/accept: the signed-in user whose email the invitation names
+ * joins with its role (a higher role they already hold stays); the link is then spent.
+ */
+export async function acceptInvitation(
+  ctx: AppContext,
+  user: User,
+  token: string,
+): Promise<InvitationOffer> {
+  return ctx.database.db.transaction(async (tx) => {
+    const { invitation, workspace } = await invitationFor(tx, token);
+    if (invitation.expiresAt.getTime() <= ctx.now().getTime()) throw badRequest(INVITATION_EXPIRED);
+    if (!user.email || user.email.toLowerCase() !== invitation.email.toLowerCase()) {
+      throw forbidden(INVITATION_OTHER_EMAIL);
+    }
+    const current = await findWorkspaceMemberRole(tx, workspace.id, user.id);
+    if (!current || workspaceRoleRank(current) < workspaceRoleRank(invitation.role)) {
+      await setWorkspaceMember(tx, workspace.id, user.id, invitation.role);
+    }
+    await deleteInvitation(tx, workspace.id, invitation.id);
+    return offerView(invitation, workspace);
+  });
+}
