@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
-import { admin, createUser } from './support/admin';
+import { admin, createUser, linkFromOutbox } from './support/admin';
 import { createProject } from './support/api';
+import { LoginPage } from './pages/login-page';
 import { signIn } from './pages/session';
 
 async function switchTo(page: Page, workspace: string) {
@@ -51,4 +52,71 @@ test('a user owning two workspaces switches between them and the choice survives
   await expect(page.getByRole('region', { name: 'Recent active projects' })).not.toContainText(
     'North survey',
   );
+});
+
+test('an owner manages members, and a new user accepts an emailed invitation after signing in', async ({
+  page,
+  browser,
+}) => {
+  const owner = createUser('crewowner');
+  const helper = createUser('helper');
+  const newcomer = createUser('newcomer');
+  const crew = `crew${Date.now().toString(36)}`;
+  admin('workspace', 'create', crew);
+  admin('workspace', 'role', crew, owner.username, 'owner');
+  admin('workspace', 'role', crew, helper.username, 'reader');
+
+  await signIn(page, owner.username, owner.password);
+  await switchTo(page, crew);
+  await page
+    .getByRole('banner')
+    .getByRole('button', { name: /^Profile menu/ })
+    .click();
+  await page.getByRole('menuitem', { name: 'Members' }).click();
+  await expect(page.getByRole('heading', { name: `Members of ${crew}` })).toBeVisible();
+
+  const members = page.getByRole('region', { name: 'Members' });
+  await expect(members.getByRole('row', { name: new RegExp(owner.username) })).toBeVisible();
+  await members.getByRole('combobox', { name: `Role of ${helper.username}` }).click();
+  await page.getByRole('option', { name: 'Writer' }).click();
+  await expect(page.getByText(`${helper.username} is now writer`)).toBeVisible();
+
+  await members.getByRole('button', { name: `Remove ${helper.username}` }).click();
+  const dialog = page.getByRole('dialog', { name: 'Remove member' });
+  await expect(dialog).toContainText(`Remove ${helper.username} from ${crew}?`);
+  await dialog.getByRole('button', { name: 'Remove' }).click();
+  await expect(page.getByText(`${helper.username} was removed from ${crew}`)).toBeVisible();
+  await expect(members.getByRole('row', { name: new RegExp(helper.username) })).toBeHidden();
+
+  const invite = page.getByRole('region', { name: 'Invite a member' });
+  await invite.getByRole('textbox', { name: 'Email' }).fill(newcomer.email);
+  await invite.getByRole('combobox', { name: 'Role' }).click();
+  await page.getByRole('option', { name: 'Writer' }).click();
+  await invite.getByRole('button', { name: 'Invite' }).click();
+  await expect(page.getByText(`Invitation sent to ${newcomer.email}`)).toBeVisible();
+  const pending = page.getByRole('region', { name: 'Pending invitations' });
+  await expect(pending.getByRole('row', { name: new RegExp(newcomer.email) })).toContainText(
+    'Writer',
+  );
+
+  const link = await linkFromOutbox(newcomer.email, '/invitations/');
+  const context = await browser.newContext();
+  const invited = await context.newPage();
+  await invited.goto(link);
+  const login = new LoginPage(invited);
+  await login.signIn(newcomer.username, newcomer.password);
+  await expect(
+    invited.getByText(`You are invited to join the workspace ${crew} as writer.`),
+  ).toBeVisible();
+  await invited.getByRole('button', { name: 'Accept invitation' }).click();
+  await expect(invited.getByText(`You joined ${crew}`)).toBeVisible();
+  await expect(invited).toHaveURL(/\/dashboard$/);
+  await expect(
+    invited.getByRole('banner').getByRole('button', { name: /^Profile menu/ }),
+  ).toContainText(crew);
+  await context.close();
+
+  await page.reload();
+  await expect(members.getByRole('row', { name: new RegExp(newcomer.username) })).toBeVisible();
+  await expect(pending.getByText('No pending invitations')).toBeVisible();
 });

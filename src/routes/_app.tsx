@@ -20,6 +20,7 @@ import { UploadCenterHost } from '@/features/uploads/page/components/UploadCente
 import { OnboardingLayout } from '@/features/shell/components/OnboardingLayout';
 import { NO_WORKSPACE_TITLE, NoWorkspace } from '@/features/workspaces/components/NoWorkspace';
 import { useCurrentWorkspace } from '@/features/workspaces/hooks/useCurrentWorkspace';
+import { isWorkspaceAdmin } from '@/features/workspaces/model/roles';
 
 /**
  * The application shell around the dashboard, profile and project pages. Logged-in users get the
@@ -82,6 +83,7 @@ function AppShellRoute() {
               workspaces: current.workspaces,
               currentId: workspace?.id ?? null,
               onSelect: (id) => void current.setCurrentWorkspace(id),
+              canManageMembers: isWorkspaceAdmin(workspace?.role),
             }
           : undefined
       }

@@ -1,6 +1,6 @@
 import { Avatar, Group, Menu, Stack, Text } from '@mantine/core';
-import { IconCheck, IconLogout, IconUser } from '@tabler/icons-react';
-import { Link } from '@tanstack/react-router';
+import { IconCheck, IconLogout, IconUser, IconUsers } from '@tabler/icons-react';
+import { Link, useNavigate } from '@tanstack/react-router';
 import type { LazyMenuTarget } from '@/components/lazyMenu';
 import { initials } from '@/lib/text';
 import type { ProfileMenuProps } from './ProfileMenu';
@@ -8,10 +8,12 @@ import type { ProfileMenuProps } from './ProfileMenu';
 /** The profile menu itself, loaded when it is first opened (ProfileMenu). */
 export function ProfileMenuDropdown({
   user,
+  workspaceName,
   switcher,
   onSignOut,
   target,
 }: ProfileMenuProps & LazyMenuTarget) {
+  const navigate = useNavigate();
   const avatarText = initials(user.name, user.username);
   const fullName = user.name?.trim() || user.username;
   return (
@@ -59,6 +61,19 @@ export function ProfileMenuDropdown({
                 </Menu.Item>
               );
             })}
+            {switcher.canManageMembers && workspaceName && (
+              <Menu.Item
+                onClick={() =>
+                  void navigate({
+                    to: '/workspaces/$workspace/members',
+                    params: { workspace: workspaceName },
+                  })
+                }
+                leftSection={<IconUsers size={18} />}
+              >
+                Members
+              </Menu.Item>
+            )}
             <Menu.Divider />
           </>
         )}
