@@ -2,9 +2,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { notFound } from '../errors';
 import { currentUser } from '../plugins/auth';
-import { getUserWorkspace, listUserWorkspaces } from '../services/workspaces';
+import { createUserWorkspace, getUserWorkspace, listUserWorkspaces } from '../services/workspaces';
 import { IdParamsSchema, problems } from '../schemas/common';
-import { WorkspaceListSchema, WorkspaceSchema } from '../schemas/workspaces';
+import { CreateWorkspaceSchema, WorkspaceListSchema, WorkspaceSchema } from '../schemas/workspaces';
 
 /** Registered in a signed-in scope (app.ts). */
 const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -12,6 +12,20 @@ const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/v1/workspaces',
     { schema: { response: { 200: WorkspaceListSchema } } },
     async (request) => listUserWorkspaces(app.ctx, currentUser(request)),
+  );
+
+  app.post(
+    '/v1/workspace',
+    {
+      schema: {
+        body: CreateWorkspaceSchema,
+        response: { 201: WorkspaceSchema, ...problems(400, 403, 409, 415) },
+      },
+    },
+    async (request, reply) => {
+      const workspace = await createUserWorkspace(app.ctx, currentUser(request), request.body);
+      return reply.code(201).send(workspace);
+    },
   );
 
   app.get(
