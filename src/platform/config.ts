@@ -11,7 +11,12 @@ export type ConfigData = Pick<
   Partial<
     Pick<
       InstanceConfig,
-      'server_type' | 'version' | 'user_self_registration' | 'blacklist_dirs' | 'blacklist_files'
+      | 'server_type'
+      | 'version'
+      | 'user_self_registration'
+      | 'blacklist_dirs'
+      | 'blacklist_files'
+      | 'workspace_creation'
     >
   > & {
     /** Community chat address for the help menu (optional; the entry is disabled without it). */

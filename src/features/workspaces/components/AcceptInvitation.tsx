@@ -24,7 +24,7 @@ export function AcceptInvitation({ token, onAccepted }: AcceptInvitationProps) {
   const offer = useQuery(invitationQueryOptions(token));
   const accept = useMutation({
     mutationFn: () => acceptInvitation(token),
-    onSuccess: onAccepted,
+    onSuccess: (offer) => onAccepted(offer),
     onError: (error) => notifyError(errorMessage(error, ACCEPT_FALLBACK)),
   });
 
