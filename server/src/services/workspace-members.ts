@@ -56,15 +56,17 @@ interface Managed {
   role: WorkspaceRole;
 }
 
-/** `idText` as a workspace id; non-integers are "no such route" (generic 404) as elsewhere. */
-function parseId(idText: string): number {
-  if (!/^\d{1,9}$/.test(idText)) throw notFound();
-  return Number(idText);
+/** A path segment as a database id (at most 9 digits), or null. */
+function idOf(text: string): number | null {
+  return /^\d{1,9}$/.test(text) ? Number(text) : null;
 }
 
 /** The workspace `actor` manages (admin or owner), or the 404/403 answer. */
 async function managedWorkspace(ctx: AppContext, actor: User, idText: string): Promise<Managed> {
-  const workspace = await findWorkspaceById(ctx.database.db, parseId(idText));
+  // A non-integer workspace id is "no such route" (generic 404), as for GET /v1/workspace/{id}.
+  const id = idOf(idText);
+  if (id === null) throw notFound();
+  const workspace = await findWorkspaceById(ctx.database.db, id);
   if (!workspace || !workspace.active) throw notFound(WORKSPACE_NOT_FOUND);
   const memberRole = await findWorkspaceMemberRole(ctx.database.db, workspace.id, actor.id);
   const role = workspaceRole(ctx.config, actor, workspace.name, memberRole);
@@ -93,7 +95,7 @@ function invitationView(row: WorkspaceInvitation): InvitationView {
 }
 
 async function findMember(db: Executor, workspaceId: number, userIdText: string) {
-  const userId = /^\d{1,9}$/.test(userIdText) ? Number(userIdText) : null;
+  const userId = idOf(userIdText);
   const [row] = userId === null ? [] : await listWorkspaceMembers(db, workspaceId, userId);
   if (!row) throw notFound(MEMBER_NOT_FOUND);
   return row;
@@ -219,7 +221,7 @@ export async function revokeInvitation(
   invitationIdText: string,
 ): Promise<void> {
   const { workspace } = await managedWorkspace(ctx, actor, idText);
-  const id = /^\d{1,9}$/.test(invitationIdText) ? Number(invitationIdText) : null;
+  const id = idOf(invitationIdText);
   if (id === null || !(await deleteInvitation(ctx.database.db, workspace.id, id))) {
     throw notFound(INVITATION_NOT_FOUND);
   }

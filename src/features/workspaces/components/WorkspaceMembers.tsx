@@ -1,7 +1,7 @@
 import { ActionIcon, Button, Group, Table, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconMailForward, IconTrash, IconX } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { errorMessage } from '@/api';
 import { AppDropdown } from '@/components/AppDropdown';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
@@ -29,6 +29,24 @@ import {
   removedText,
   roleChangedText,
 } from '../model/members';
+
+/** A table with its header row, scrolling sideways on narrow screens. */
+function ListTable({ headers, children }: { headers: string[]; children: ReactNode }) {
+  return (
+    <Table.ScrollContainer minWidth={520}>
+      <Table verticalSpacing="xs">
+        <Table.Thead>
+          <Table.Tr>
+            {headers.map((header) => (
+              <Table.Th key={header}>{header}</Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>{children}</Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
 
 export interface WorkspaceMembersProps {
   workspace: { id: number; name: string; role: string };
@@ -104,64 +122,52 @@ export function WorkspaceMembers({ workspace, viewerId }: WorkspaceMembersProps)
             {errorMessage(members.error, MEMBERS_FALLBACK)}
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={520}>
-            <Table verticalSpacing="xs">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Username</Table.Th>
-                  <Table.Th>Email</Table.Th>
-                  <Table.Th>Role</Table.Th>
-                  <Table.Th>Remove</Table.Th>
+          <ListTable headers={['Username', 'Email', 'Role', 'Remove']}>
+            {members.data.map((member) => {
+              const manageable = canManageMember(workspace.role, member.workspace_role);
+              const busy =
+                mutations.changeRole.isPending &&
+                mutations.changeRole.variables?.member.id === member.id;
+              return (
+                <Table.Tr key={member.id}>
+                  <Table.Td>
+                    {member.username}
+                    {member.id === viewerId && (
+                      <Text component="span" c="dimmed" ml={4}>
+                        (me)
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td>{member.email}</Table.Td>
+                  <Table.Td>
+                    <AppDropdown
+                      aria-label={`Role of ${member.username}`}
+                      size="xs"
+                      w={120}
+                      options={roleOptions}
+                      value={member.workspace_role}
+                      disabled={!manageable || busy}
+                      onChange={(role) => changeRole(member, role)}
+                    />
+                  </Table.Td>
+                  <Table.Td>
+                    {manageable && (
+                      <Tooltip label={`Remove ${member.username}`} withArrow>
+                        <ActionIcon
+                          variant="subtle"
+                          color="red"
+                          aria-label={`Remove ${member.username}`}
+                          onClick={() => setRemoving(member)}
+                        >
+                          <IconTrash size={16} aria-hidden />
+                        </ActionIcon>
+                      </Tooltip>
+                    )}
+                  </Table.Td>
                 </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {members.data.map((member) => {
-                  const manageable = canManageMember(workspace.role, member.workspace_role);
-                  const busy =
-                    mutations.changeRole.isPending &&
-                    mutations.changeRole.variables?.member.id === member.id;
-                  return (
-                    <Table.Tr key={member.id}>
-                      <Table.Td>
-                        {member.username}
-                        {member.id === viewerId && (
-                          <Text component="span" c="dimmed" ml={4}>
-                            (me)
-                          </Text>
-                        )}
-                      </Table.Td>
-                      <Table.Td>{member.email}</Table.Td>
-                      <Table.Td>
-                        <AppDropdown
-                          aria-label={`Role of ${member.username}`}
-                          size="xs"
-                          w={120}
-                          options={roleOptions}
-                          value={member.workspace_role}
-                          disabled={!manageable || busy}
-                          onChange={(role) => changeRole(member, role)}
-                        />
-                      </Table.Td>
-                      <Table.Td>
-                        {manageable && (
-                          <Tooltip label={`Remove ${member.username}`} withArrow>
-                            <ActionIcon
-                              variant="subtle"
-                              color="red"
-                              aria-label={`Remove ${member.username}`}
-                              onClick={() => setRemoving(member)}
-                            >
-                              <IconTrash size={16} aria-hidden />
-                            </ActionIcon>
-                          </Tooltip>
-                        )}
-                      </Table.Td>
-                    </Table.Tr>
-                  );
-                })}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+              );
+            })}
+          </ListTable>
         )}
       </TitledSection>
 
@@ -206,43 +212,31 @@ export function WorkspaceMembers({ workspace, viewerId }: WorkspaceMembersProps)
             {NO_INVITATIONS}
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={520}>
-            <Table verticalSpacing="xs">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Email</Table.Th>
-                  <Table.Th>Role</Table.Th>
-                  <Table.Th>Expires</Table.Th>
-                  <Table.Th>Revoke</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {invitations.data.map((invitation) => (
-                  <Table.Tr key={invitation.id}>
-                    <Table.Td>{invitation.email}</Table.Td>
-                    <Table.Td>{WORKSPACE_ROLE_LABELS[invitation.role]}</Table.Td>
-                    <Table.Td>{formatDate(invitation.expires_at)}</Table.Td>
-                    <Table.Td>
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        aria-label={`Revoke the invitation of ${invitation.email}`}
-                        onClick={() =>
-                          mutations.revoke.mutate(invitation, {
-                            onSuccess: () => notifySuccess(INVITATION_REVOKED),
-                            onError: (error) =>
-                              notifyError(errorMessage(error, 'Failed to revoke the invitation')),
-                          })
-                        }
-                      >
-                        <IconX size={16} aria-hidden />
-                      </ActionIcon>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <ListTable headers={['Email', 'Role', 'Expires', 'Revoke']}>
+            {invitations.data.map((invitation) => (
+              <Table.Tr key={invitation.id}>
+                <Table.Td>{invitation.email}</Table.Td>
+                <Table.Td>{WORKSPACE_ROLE_LABELS[invitation.role]}</Table.Td>
+                <Table.Td>{formatDate(invitation.expires_at)}</Table.Td>
+                <Table.Td>
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    aria-label={`Revoke the invitation of ${invitation.email}`}
+                    onClick={() =>
+                      mutations.revoke.mutate(invitation, {
+                        onSuccess: () => notifySuccess(INVITATION_REVOKED),
+                        onError: (error) =>
+                          notifyError(errorMessage(error, 'Failed to revoke the invitation')),
+                      })
+                    }
+                  >
+                    <IconX size={16} aria-hidden />
+                  </ActionIcon>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </ListTable>
         )}
       </TitledSection>
 
