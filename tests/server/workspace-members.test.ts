@@ -376,3 +376,84 @@ describe('the python client (bearer token, v2 calls)', () => {
     expect(gone.statusCode).toBe(404);
   });
 });
+
+describe('POST /v2/users (a workspace admin creates a member account)', () => {
+  it('creates the account as the library sends it, and it signs in and holds the role', async () => {
+    const ws = await team(['admin']);
+    const client = await python(ws.users[0]!);
+    const created = await client.post('/v2/users', {
+      email: 'field.worker@example.com',
+      password: PASSWORD,
+      workspace_id: ws.id,
+      role: 'writer',
+      notify_user: false,
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({
+      username: 'field.worker',
+      email: 'field.worker@example.com',
+      workspace_role: 'writer',
+    });
+    const member = new PythonClient(t.app);
+    await member.login('field.worker', PASSWORD);
+    const workspaces = (await member.get('/v1/workspaces')).json() as {
+      id: number;
+      role: string;
+    }[];
+    expect(workspaces.find((w) => w.id === ws.id)?.role).toBe('writer');
+
+    const named = await client.post('/v2/users', {
+      email: 'other@example.com',
+      password: PASSWORD,
+      workspace_id: ws.id,
+      role: 'reader',
+      notify_user: true,
+      username: 'surveyor.two',
+    });
+    expect(named.json()).toMatchObject({ username: 'surveyor.two', workspace_role: 'reader' });
+  });
+
+  it('refuses taken emails, weak passwords, the owner role from admins and outsiders', async () => {
+    const ws = await team(['admin', 'writer']);
+    const [admin, writer] = ws.users as [User, User];
+    const client = await python(admin);
+    const body = { password: PASSWORD, workspace_id: ws.id, role: 'reader', notify_user: false };
+    const taken = await client.post('/v2/users', { ...body, email: writer.email });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().detail).toBe('User with this email already exists');
+    const weak = await client.post('/v2/users', {
+      ...body,
+      email: 'weak@example.com',
+      password: 'short',
+    });
+    expect(weak.statusCode).toBe(400);
+    expect(Object.keys(weak.json())).toEqual(['password']);
+    const badName = await client.post('/v2/users', {
+      ...body,
+      email: 'name@example.com',
+      username: '.x',
+    });
+    expect(badName.statusCode).toBe(400);
+    const owner = await client.post('/v2/users', {
+      ...body,
+      email: 'o@example.com',
+      role: 'owner',
+    });
+    expect(owner.statusCode).toBe(403);
+    const outsider = await (
+      await python(writer)
+    ).post('/v2/users', {
+      ...body,
+      email: 'x@example.com',
+    });
+    expect(outsider.statusCode).toBe(403);
+    const noWorkspace = await client.post('/v2/users', {
+      ...body,
+      email: 'y@example.com',
+      workspace_id: 999999,
+    });
+    expect(noWorkspace.statusCode).toBe(404);
+    const missing = await client.post('/v2/users', { email: 'z@example.com' });
+    expect(missing.statusCode).toBe(400);
+  });
+});

@@ -7,6 +7,7 @@ import { currentUser } from '../plugins/auth';
 import { EmptySchema, IdParamsSchema, problems } from '../schemas/common';
 import {
   CreateInvitationSchema,
+  CreateMemberAccountSchema,
   InvitationOfferSchema,
   InvitationParamsSchema,
   InvitationTokenParamsSchema,
@@ -19,6 +20,7 @@ import {
 } from '../schemas/workspace-members';
 import {
   acceptInvitation,
+  createMemberAccount,
   getMember,
   inviteMember,
   listMembers,
@@ -85,6 +87,20 @@ const workspaceMemberRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       await removeMember(ctx, currentUser(request), request.params.id, request.params.user_id);
       return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    '/v2/users',
+    {
+      schema: {
+        body: CreateMemberAccountSchema,
+        response: { 201: WorkspaceMemberSchema, ...problems(400, 403, 404, 409, 415) },
+      },
+    },
+    async (request, reply) => {
+      const member = await createMemberAccount(ctx, currentUser(request), request.body);
+      return reply.code(201).send(member);
     },
   );
 

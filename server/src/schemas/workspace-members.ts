@@ -74,3 +74,15 @@ export const InvitationOfferSchema = Type.Object({
   expires_at: Type.String(),
 });
 export type InvitationOffer = Static<typeof InvitationOfferSchema>;
+
+/** POST /v2/users: a workspace admin creates an account that joins the workspace. */
+export const CreateMemberAccountSchema = Type.Object({
+  email: Type.String({ maxLength: 200 }),
+  password: Type.String({ maxLength: 200 }),
+  workspace_id: Type.Integer(),
+  role: WorkspaceRoleSchema,
+  /** Accepted; Waymark sends no account mail (the admin passes the password on). */
+  notify_user: Type.Optional(Type.Boolean()),
+  username: Type.Optional(Type.String({ maxLength: 200 })),
+});
+export type CreateMemberAccount = Static<typeof CreateMemberAccountSchema>;

@@ -7,7 +7,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import type { Executor } from '../db/database';
-import { findUserByEmail } from '../db/queries/users';
+import { hashPassword, validatePassword } from '../auth/passwords';
+import { findUserByEmail, findUserByUsername, insertUser } from '../db/queries/users';
 import {
   countWorkspaceOwners,
   deleteInvitation,
@@ -28,9 +29,10 @@ import type { User, Workspace, WorkspaceInvitation, WorkspaceRole } from '../db/
 import { deliver } from '../email';
 import { workspaceInvitationMessage } from '../email/messages';
 import { badRequest, forbidden, FormError, HttpProblem, notFound } from '../errors';
-import { emailError } from '../lib/validation';
+import { emailError, usernameError } from '../lib/validation';
 import type {
   CreateInvitation,
+  CreateMemberAccount,
   InvitationOffer,
   WorkspaceInvitation as InvitationView,
   WorkspaceMember,
@@ -44,6 +46,8 @@ export const ALREADY_WORKSPACE_MEMBER = 'User is already a member of this worksp
 export const OWNER_ROLE_NEEDS_OWNER =
   'Only a workspace owner can grant, change or remove the owner role';
 export const LAST_OWNER = 'The workspace must keep at least one owner';
+export const EMAIL_TAKEN = 'User with this email already exists';
+export const USERNAME_TAKEN = 'User with this username already exists';
 export const INVITATION_NOT_FOUND = 'Invitation not found';
 export const INVITATION_EXPIRED = 'This invitation has expired';
 export const INVITATION_OTHER_EMAIL = 'This invitation was sent to another email address';
@@ -274,5 +278,66 @@ export async function acceptInvitation(
     }
     await deleteInvitation(tx, workspace.id, invitation.id);
     return offerView(invitation, workspace);
+  });
+}
+
+/** A free username made from the email's local part (letters, digits, _ - . kept). */
+async function usernameFromEmail(db: Executor, email: string): Promise<string> {
+  const local = email
+    .split('@')[0]!
+    .replace(/[^\w\-.]/g, '')
+    .replace(/^\.+/, '');
+  const base = (local.length >= 4 ? local : `${local}user`).slice(0, 44);
+  for (let n = 0; n < 100; n++) {
+    const candidate = n === 0 ? base : `${base}${n}`;
+    if (!(await findUserByUsername(db, candidate))) return candidate;
+  }
+  throw new HttpProblem(409, USERNAME_TAKEN);
+}
+
+/**
+ * POST /v2/users (the plugin's library, gate 2025.1): a workspace admin creates an account with
+ * a password, and it joins the workspace with `role`. No mail is sent (notify_user is accepted).
+ */
+export async function createMemberAccount(
+  ctx: AppContext,
+  actor: User,
+  body: CreateMemberAccount,
+): Promise<WorkspaceMember> {
+  const { workspace, role: actorRole } = await managedWorkspace(
+    ctx,
+    actor,
+    String(body.workspace_id),
+  );
+  if (body.role === 'owner' && actorRole !== 'owner') throw forbidden(OWNER_ROLE_NEEDS_OWNER);
+  const email = body.email.trim();
+  const emailProblem = emailError(email);
+  if (emailProblem) throw new FormError(400, { email: [emailProblem] });
+  const passwordProblem = validatePassword(body.password);
+  if (passwordProblem) throw new FormError(400, { password: [passwordProblem] });
+  const given = body.username?.trim();
+  const usernameProblem = given === undefined || given === '' ? null : usernameError(given);
+  if (usernameProblem) throw new FormError(400, { username: [`Username ${usernameProblem}`] });
+  const passwordHash = await hashPassword(body.password);
+  return ctx.database.db.transaction(async (tx) => {
+    await lockWorkspace(tx, workspace.id);
+    if (await findUserByEmail(tx, email)) throw new HttpProblem(409, EMAIL_TAKEN);
+    let username: string;
+    if (given) {
+      if (await findUserByUsername(tx, given)) throw new HttpProblem(409, USERNAME_TAKEN);
+      username = given;
+    } else {
+      username = await usernameFromEmail(tx, email);
+    }
+    const user = await insertUser(tx, {
+      username,
+      email,
+      passwordHash,
+      active: true,
+      verifiedEmail: false,
+      preferredWorkspaceId: workspace.id,
+    });
+    await setWorkspaceMember(tx, workspace.id, user.id, body.role);
+    return memberView({ id: user.id, username, email, role: body.role });
   });
 }
