@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { admin, createUser, linkFromOutbox } from './support/admin';
 import { createProject } from './support/api';
+import { expectAccessible } from './support/axe';
 import { LoginPage } from './pages/login-page';
 import { signIn } from './pages/session';
 
@@ -31,6 +32,13 @@ test('a user owning two workspaces switches between them and the choice survives
 
   await page.goto('/projects');
   await switchTo(page, first);
+  await page
+    .getByRole('banner')
+    .getByRole('button', { name: /^Profile menu/ })
+    .click();
+  await expect(page.getByRole('menuitem', { name: `${second} owner` })).toBeVisible();
+  await expectAccessible(page, 'workspace switcher');
+  await page.keyboard.press('Escape');
   await expect(page.getByRole('link', { name: 'North survey' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'South survey' })).toBeHidden();
   await expect(page.getByRole('button', { name: 'Create project' })).toBeVisible();
@@ -98,6 +106,7 @@ test('an owner manages members, and a new user accepts an emailed invitation aft
   await expect(pending.getByRole('row', { name: new RegExp(newcomer.email) })).toContainText(
     'Writer',
   );
+  await expectAccessible(page, 'members screen');
 
   const link = await linkFromOutbox(newcomer.email, '/invitations/');
   const context = await browser.newContext();
@@ -108,6 +117,7 @@ test('an owner manages members, and a new user accepts an emailed invitation aft
   await expect(
     invited.getByText(`You are invited to join the workspace ${crew} as writer.`),
   ).toBeVisible();
+  await expectAccessible(invited, 'invitation page');
   await invited.getByRole('button', { name: 'Accept invitation' }).click();
   await expect(invited.getByText(`You joined ${crew}`)).toBeVisible();
   await expect(invited).toHaveURL(/\/dashboard$/);
