@@ -246,8 +246,13 @@ describe('invitations', () => {
     expect(wrongUser.statusCode).toBe(403);
     expect(problem(wrongUser).detail).toBe('This invitation was sent to another email address');
 
+    // The link's holder may read the offer without signing in (to sign in or register).
     const anonymous = await t.app.inject({ method: 'GET', url: `/app/invitations/${token}` });
-    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json()).toMatchObject({ workspace: ws.name, account_exists: true });
+    const visitor = t.client();
+    await visitor.init();
+    const anonymousAccept = await visitor.post(`/app/invitations/${token}/accept`);
+    expect(anonymousAccept.statusCode).toBe(401);
 
     const invited = await web(invitee);
     const accepted = await invited.post(`/app/invitations/${token}/accept`);
@@ -322,6 +327,77 @@ describe('invitations', () => {
     const late = await (await web(lateInvitee)).post(`/app/invitations/${token}/accept`);
     expect(late.statusCode).toBe(400);
     expect(problem(late).detail).toBe('This invitation has expired');
+  });
+});
+
+describe('registering from an invitation link', () => {
+  it('creates the account for the invited email, joins, signs in, and spends the link', async () => {
+    const ws = await team(['admin']);
+    const client = await web(ws.users[0]!);
+    await client.post(`/v2/workspaces/${ws.id}/invitations`, {
+      email: 'fresh@example.com',
+      role: 'reader',
+    });
+    const token = await invitationToken('fresh@example.com');
+    const visitor = t.client();
+    await visitor.init();
+    const offer = await visitor.get(`/app/invitations/${token}`);
+    expect(offer.json()).toMatchObject({ email: 'fresh@example.com', account_exists: false });
+
+    const weak = await visitor.post(`/app/invitations/${token}/register`, {
+      username: 'x',
+      password: 'short',
+    });
+    expect(weak.statusCode).toBe(400);
+    expect(Object.keys(weak.json()).sort()).toEqual(['password', 'username']);
+    const taken = await visitor.post(`/app/invitations/${token}/register`, {
+      username: ws.users[0]!.username,
+      password: PASSWORD,
+    });
+    expect(taken.statusCode).toBe(400);
+    expect(taken.json()).toEqual({ username: ['User with this username already exists'] });
+
+    const registered = await visitor.post(`/app/invitations/${token}/register`, {
+      username: 'fresh.surveyor',
+      password: PASSWORD,
+    });
+    expect(registered.statusCode).toBe(200);
+    expect(registered.json()).toMatchObject({ workspace: ws.name, role: 'reader' });
+    const profile = (await visitor.get('/v1/user/profile')).json();
+    expect(profile).toMatchObject({
+      username: 'fresh.surveyor',
+      email: 'fresh@example.com',
+      verified_email: true,
+    });
+    const workspaces = (await visitor.get('/v1/workspaces')).json() as {
+      id: number;
+      role: string;
+    }[];
+    expect(workspaces.find((w) => w.id === ws.id)?.role).toBe('reader');
+    const again = await t.client().post(`/app/invitations/${token}/register`, {
+      username: 'someone.else',
+      password: PASSWORD,
+    });
+    expect([400, 404]).toContain(again.statusCode);
+  });
+
+  it('refuses registering for an email that already has an account', async () => {
+    const ws = await team(['admin']);
+    const existing = await newUser('existing');
+    const client = await web(ws.users[0]!);
+    await client.post(`/v2/workspaces/${ws.id}/invitations`, {
+      email: existing.email,
+      role: 'reader',
+    });
+    const token = await invitationToken(existing.email!);
+    const visitor = t.client();
+    await visitor.init();
+    const response = await visitor.post(`/app/invitations/${token}/register`, {
+      username: 'second.account',
+      password: PASSWORD,
+    });
+    expect(response.statusCode).toBe(409);
+    expect(problem(response).detail).toBe('User with this email already exists');
   });
 });
 

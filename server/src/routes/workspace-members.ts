@@ -1,15 +1,20 @@
 /**
  * A workspace's members and invitations (the reference's v2 calls, also used by the web app's
- * members screen) and the invitation link's calls. Registered in a signed-in scope (app.ts).
+ * members screen) and the invitation link's calls. The first plugin is registered in a signed-in
+ * scope, publicInvitationRoutes with the public routes (app.ts).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { currentUser } from '../plugins/auth';
-import { EmptySchema, IdParamsSchema, problems } from '../schemas/common';
+import { sessionCookieName, sessionCookieOptions } from '../auth/sessions';
+import { isMaintenance } from '../maintenance';
+import { clientMeta, currentUser, deviceIdOf } from '../plugins/auth';
+import { signIn } from '../services/auth';
+import { EmptySchema, FormOrProblemSchema, IdParamsSchema, problems } from '../schemas/common';
 import {
   CreateInvitationSchema,
   CreateMemberAccountSchema,
   InvitationOfferSchema,
   InvitationParamsSchema,
+  InvitationRegisterSchema,
   InvitationTokenParamsSchema,
   WorkspaceInvitationListSchema,
   WorkspaceInvitationSchema,
@@ -25,6 +30,7 @@ import {
   inviteMember,
   listMembers,
   listPendingInvitations,
+  registerFromInvitation,
   removeMember,
   revokeInvitation,
   showInvitation,
@@ -154,17 +160,6 @@ const workspaceMemberRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get(
-    '/app/invitations/:token',
-    {
-      schema: {
-        params: InvitationTokenParamsSchema,
-        response: { 200: InvitationOfferSchema, ...problems(404) },
-      },
-    },
-    async (request) => showInvitation(ctx, request.params.token),
-  );
-
   app.post(
     '/app/invitations/:token/accept',
     {
@@ -178,3 +173,51 @@ const workspaceMemberRoutes: FastifyPluginAsyncTypebox = async (app) => {
 };
 
 export default workspaceMemberRoutes;
+
+/** What an invitation link offers, and registering from it: anyone holding the link (app.ts). */
+export const publicInvitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const ctx = app.ctx;
+  const cookieName = sessionCookieName(ctx.config);
+
+  app.get(
+    '/app/invitations/:token',
+    {
+      schema: {
+        params: InvitationTokenParamsSchema,
+        response: { 200: InvitationOfferSchema, ...problems(404) },
+      },
+    },
+    async (request) => showInvitation(ctx, request.params.token),
+  );
+
+  app.post(
+    '/app/invitations/:token/register',
+    {
+      schema: {
+        params: InvitationTokenParamsSchema,
+        body: InvitationRegisterSchema,
+        response: {
+          200: InvitationOfferSchema,
+          400: FormOrProblemSchema,
+          ...problems(404, 409, 415),
+        },
+      },
+    },
+    async (request, reply) => {
+      const offer = await showInvitation(ctx, request.params.token);
+      const user = await registerFromInvitation(ctx, request.params.token, request.body);
+      const session = await signIn(ctx, user, {
+        meta: clientMeta(request),
+        deviceId: deviceIdOf(request),
+        previousSessionHash: request.auth.sessionIdHash,
+        maintenance: await isMaintenance(ctx.config.dataDir),
+      });
+      reply.setCookie(
+        cookieName,
+        session.id,
+        sessionCookieOptions(ctx.config, session.expiresAt, ctx.now()),
+      );
+      return { ...offer, account_exists: true };
+    },
+  );
+};

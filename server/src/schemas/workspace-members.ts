@@ -72,6 +72,8 @@ export const InvitationOfferSchema = Type.Object({
   email: Type.String(),
   role: WorkspaceRoleSchema,
   expires_at: Type.String(),
+  /** An account with the invited email exists (sign in), or not (register from the link). */
+  account_exists: Type.Boolean(),
 });
 export type InvitationOffer = Static<typeof InvitationOfferSchema>;
 
@@ -86,3 +88,10 @@ export const CreateMemberAccountSchema = Type.Object({
   username: Type.Optional(Type.String({ maxLength: 200 })),
 });
 export type CreateMemberAccount = Static<typeof CreateMemberAccountSchema>;
+
+/** POST /app/invitations/{token}/register: an account for the invited email, from the link. */
+export const InvitationRegisterSchema = Type.Object({
+  username: Type.String({ maxLength: 200 }),
+  password: Type.String({ maxLength: 200 }),
+});
+export type InvitationRegister = Static<typeof InvitationRegisterSchema>;

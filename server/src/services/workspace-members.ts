@@ -33,6 +33,7 @@ import { emailError, usernameError } from '../lib/validation';
 import type {
   CreateInvitation,
   CreateMemberAccount,
+  InvitationRegister,
   InvitationOffer,
   WorkspaceInvitation as InvitationView,
   WorkspaceMember,
@@ -241,20 +242,26 @@ async function invitationFor(
   return { invitation, workspace };
 }
 
-function offerView(invitation: WorkspaceInvitation, workspace: Workspace): InvitationOffer {
+function offerView(
+  invitation: WorkspaceInvitation,
+  workspace: Workspace,
+  accountExists: boolean,
+): InvitationOffer {
   return {
     workspace: workspace.name,
     workspace_id: workspace.id,
     email: invitation.email,
     role: invitation.role,
     expires_at: invitation.expiresAt.toISOString(),
+    account_exists: accountExists,
   };
 }
 
 /** GET /app/invitations/{token}: what the link offers (the token is the secret). */
 export async function showInvitation(ctx: AppContext, token: string): Promise<InvitationOffer> {
-  const { invitation, workspace } = await invitationFor(ctx.database.db, token);
-  return offerView(invitation, workspace);
+  const db = ctx.database.db;
+  const { invitation, workspace } = await invitationFor(db, token);
+  return offerView(invitation, workspace, (await findUserByEmail(db, invitation.email)) !== null);
 }
 
 /**
@@ -277,7 +284,48 @@ export async function acceptInvitation(
       await setWorkspaceMember(tx, workspace.id, user.id, invitation.role);
     }
     await deleteInvitation(tx, workspace.id, invitation.id);
-    return offerView(invitation, workspace);
+    return offerView(invitation, workspace, true);
+  });
+}
+
+/**
+ * POST /app/invitations/{token}/register: a person without an account creates one for the
+ * invited email (the link proves the mailbox, so the email counts as verified) and joins. The
+ * route then signs the new user in.
+ */
+export async function registerFromInvitation(
+  ctx: AppContext,
+  token: string,
+  body: InvitationRegister,
+): Promise<User> {
+  const username = body.username.trim();
+  const usernameProblem = usernameError(username);
+  const passwordProblem = validatePassword(body.password);
+  if (usernameProblem || passwordProblem) {
+    const fields: Record<string, string[]> = {};
+    if (usernameProblem) fields.username = [`Username ${usernameProblem}`];
+    if (passwordProblem) fields.password = [passwordProblem];
+    throw new FormError(400, fields);
+  }
+  const passwordHash = await hashPassword(body.password);
+  return ctx.database.db.transaction(async (tx) => {
+    const { invitation, workspace } = await invitationFor(tx, token);
+    if (invitation.expiresAt.getTime() <= ctx.now().getTime()) throw badRequest(INVITATION_EXPIRED);
+    if (await findUserByEmail(tx, invitation.email)) throw new HttpProblem(409, EMAIL_TAKEN);
+    if (await findUserByUsername(tx, username)) {
+      throw new FormError(400, { username: [USERNAME_TAKEN] });
+    }
+    const user = await insertUser(tx, {
+      username,
+      email: invitation.email,
+      passwordHash,
+      active: true,
+      verifiedEmail: true,
+      preferredWorkspaceId: workspace.id,
+    });
+    await setWorkspaceMember(tx, workspace.id, user.id, invitation.role);
+    await deleteInvitation(tx, workspace.id, invitation.id);
+    return user;
   });
 }
 
