@@ -19,6 +19,8 @@ async function switchTo(page: Page, workspace: string) {
 test('a user owning two workspaces switches between them and the choice survives a reload', async ({
   page,
 }) => {
+  // Admin commands and several page loads: longer than the default on a busy machine.
+  test.setTimeout(90_000);
   const user = createUser('switch');
   const first = `north${Date.now().toString(36)}`;
   const second = `south${Date.now().toString(36)}`;
@@ -66,6 +68,8 @@ test('an owner manages members, and a new user accepts an emailed invitation aft
   page,
   browser,
 }) => {
+  // Two browsers, a mail and an axe scan: longer than the default on a busy machine.
+  test.setTimeout(90_000);
   const owner = createUser('crewowner');
   const helper = createUser('helper');
   const newcomer = createUser('newcomer');
@@ -112,6 +116,8 @@ test('an owner manages members, and a new user accepts an emailed invitation aft
   const context = await browser.newContext();
   const invited = await context.newPage();
   await invited.goto(link);
+  await expect(invited.getByText(`Sign in as ${newcomer.email} to accept it.`)).toBeVisible();
+  await invited.getByRole('main').getByRole('link', { name: 'Sign in' }).click();
   const login = new LoginPage(invited);
   await login.signIn(newcomer.username, newcomer.password);
   await expect(
@@ -129,4 +135,57 @@ test('an owner manages members, and a new user accepts an emailed invitation aft
   await page.reload();
   await expect(members.getByRole('row', { name: new RegExp(newcomer.username) })).toBeVisible();
   await expect(pending.getByText('No pending invitations')).toBeVisible();
+});
+
+test('a person without an account registers from the invitation link and lands in the workspace', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const owner = createUser('inviter');
+  const crew = `team${Date.now().toString(36)}`;
+  admin('workspace', 'create', crew);
+  admin('workspace', 'role', crew, owner.username, 'owner');
+  await signIn(page, owner.username, owner.password);
+  const email = `fresh${Date.now().toString(36)}@example.com`;
+  const status = await page.evaluate(
+    async ([crew, email]) => {
+      const token = (await fetch('/app/init')).headers.get('x-csrf-token') ?? '';
+      const workspaces = (await (await fetch('/v1/workspaces')).json()) as {
+        id: number;
+        name: string;
+      }[];
+      const id = workspaces.find((w) => w.name === crew)!.id;
+      const response = await fetch(`/v2/workspaces/${id}/invitations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': token },
+        body: JSON.stringify({ email, role: 'reader' }),
+      });
+      return response.status;
+    },
+    [crew, email] as const,
+  );
+  expect(status).toBe(201);
+
+  const link = await linkFromOutbox(email, '/invitations/');
+  const context = await browser.newContext();
+  const visitor = await context.newPage();
+  await visitor.goto(link);
+  await expect(
+    visitor.getByText(`You are invited to join the workspace ${crew} as reader.`),
+  ).toBeVisible();
+  await expect(visitor.getByRole('textbox', { name: 'Email' })).toHaveValue(email);
+  const username = `fresh${Date.now().toString(36)}`;
+  await visitor.getByRole('textbox', { name: 'Username' }).fill(username);
+  await visitor.getByLabel(/^Password/).fill('short');
+  await visitor.getByRole('button', { name: 'Create account and join' }).click();
+  await expect(visitor.getByText(/Password/).first()).toBeVisible();
+  await visitor.getByLabel(/^Password/).fill('Field-Surv3y!');
+  await visitor.getByRole('button', { name: 'Create account and join' }).click();
+  await expect(visitor.getByText(`You joined ${crew}`)).toBeVisible();
+  await expect(visitor).toHaveURL(/\/dashboard$/);
+  await expect(
+    visitor.getByRole('banner').getByRole('button', { name: /^Profile menu/ }),
+  ).toContainText(crew);
+  await context.close();
 });

@@ -1,5 +1,8 @@
-/** The invitation link's calls: what it offers (GET) and accepting it (POST …/accept). */
-import type { InvitationOffer } from '@contract/workspace-members';
+/**
+ * The invitation link's calls: what it offers (GET, with the link alone), accepting it (signed
+ * in) and registering from it (no account yet).
+ */
+import type { InvitationOffer, InvitationRegister } from '@contract/workspace-members';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '@/api';
 
@@ -23,5 +26,17 @@ export const invitationQueryOptions = (token: string) =>
 export function acceptInvitation(token: string): Promise<InvitationOffer> {
   return api.post<InvitationOffer>(`${path(token)}/accept`, undefined, {
     fallbackMessage: ACCEPT_FALLBACK,
+  });
+}
+
+export const REGISTER_FALLBACK = 'Failed to create the account';
+
+/** Creates the account for the invited email from the link; the server signs it in. */
+export function registerFromInvitation(
+  token: string,
+  body: InvitationRegister,
+): Promise<InvitationOffer> {
+  return api.post<InvitationOffer>(`${path(token)}/register`, body, {
+    fallbackMessage: REGISTER_FALLBACK,
   });
 }
