@@ -4,10 +4,8 @@
  * scope, publicInvitationRoutes with the public routes (app.ts).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { sessionCookieName, sessionCookieOptions } from '../auth/sessions';
-import { isMaintenance } from '../maintenance';
-import { clientMeta, currentUser, deviceIdOf } from '../plugins/auth';
-import { signIn } from '../services/auth';
+import { currentUser } from '../plugins/auth';
+import { startBrowserSession } from './auth';
 import { EmptySchema, FormOrProblemSchema, IdParamsSchema, problems } from '../schemas/common';
 import {
   CreateInvitationSchema,
@@ -177,7 +175,6 @@ export default workspaceMemberRoutes;
 /** What an invitation link offers, and registering from it: anyone holding the link (app.ts). */
 export const publicInvitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
-  const cookieName = sessionCookieName(ctx.config);
 
   app.get(
     '/app/invitations/:token',
@@ -206,17 +203,7 @@ export const publicInvitationRoutes: FastifyPluginAsyncTypebox = async (app) => 
     async (request, reply) => {
       const offer = await showInvitation(ctx, request.params.token);
       const user = await registerFromInvitation(ctx, request.params.token, request.body);
-      const session = await signIn(ctx, user, {
-        meta: clientMeta(request),
-        deviceId: deviceIdOf(request),
-        previousSessionHash: request.auth.sessionIdHash,
-        maintenance: await isMaintenance(ctx.config.dataDir),
-      });
-      reply.setCookie(
-        cookieName,
-        session.id,
-        sessionCookieOptions(ctx.config, session.expiresAt, ctx.now()),
-      );
+      await startBrowserSession(ctx, request, reply, user);
       return { ...offer, account_exists: true };
     },
   );
