@@ -17,10 +17,12 @@ import { Route as AppProjectsRouteRouteImport } from './routes/_app/projects/rou
 import { Route as ChangePasswordTokenRouteImport } from './routes/change-password.$token'
 import { Route as ConfirmEmailTokenRouteImport } from './routes/confirm-email.$token'
 import { Route as LoginChar123ResetChar125RouteImport } from './routes/login.{-$reset}'
+import { Route as AppInvitationsTokenRouteImport } from './routes/_app/invitations/$token'
 import { Route as AppProjectsIndexRouteImport } from './routes/_app/projects/index'
 import { Route as AppProjectsExploreRouteImport } from './routes/_app/projects/explore'
 import { Route as AppProjectsNamespaceIndexRouteImport } from './routes/_app/projects/$namespace/index'
 import { Route as AppProjectsNamespaceProjectNameRouteRouteImport } from './routes/_app/projects/$namespace/$projectName/route'
+import { Route as AppWorkspacesWorkspaceMembersRouteImport } from './routes/_app/workspaces/$workspace/members'
 import { Route as AppProjectsNamespaceProjectNameIndexRouteImport } from './routes/_app/projects/$namespace/$projectName/index'
 import { Route as AppProjectsNamespaceProjectNameCollaboratorsRouteImport } from './routes/_app/projects/$namespace/$projectName/collaborators'
 import { Route as AppProjectsNamespaceProjectNameSettingsRouteImport } from './routes/_app/projects/$namespace/$projectName/settings'
@@ -70,6 +72,11 @@ const LoginChar123ResetChar125Route =
     path: '/login/{-$reset}',
     getParentRoute: () => rootRouteImport,
   } as any)
+const AppInvitationsTokenRoute = AppInvitationsTokenRouteImport.update({
+  id: '/invitations/$token',
+  path: '/invitations/$token',
+  getParentRoute: () => AppRoute,
+} as any)
 const AppProjectsIndexRoute = AppProjectsIndexRouteImport.update({
   id: '/',
   path: '/',
@@ -91,6 +98,12 @@ const AppProjectsNamespaceProjectNameRouteRoute =
     id: '/$namespace/$projectName',
     path: '/$namespace/$projectName',
     getParentRoute: () => AppProjectsRouteRoute,
+  } as any)
+const AppWorkspacesWorkspaceMembersRoute =
+  AppWorkspacesWorkspaceMembersRouteImport.update({
+    id: '/workspaces/$workspace/members',
+    path: '/workspaces/$workspace/members',
+    getParentRoute: () => AppRoute,
   } as any)
 const AppProjectsNamespaceProjectNameIndexRoute =
   AppProjectsNamespaceProjectNameIndexRouteImport.update({
@@ -149,9 +162,11 @@ export interface FileRoutesByFullPath {
   '/change-password/$token': typeof ChangePasswordTokenRoute
   '/confirm-email/$token': typeof ConfirmEmailTokenRoute
   '/login/{-$reset}': typeof LoginChar123ResetChar125Route
+  '/invitations/$token': typeof AppInvitationsTokenRoute
   '/projects/explore': typeof AppProjectsExploreRoute
   '/projects/': typeof AppProjectsIndexRoute
   '/projects/$namespace/$projectName': typeof AppProjectsNamespaceProjectNameRouteRouteWithChildren
+  '/workspaces/$workspace/members': typeof AppWorkspacesWorkspaceMembersRoute
   '/projects/$namespace/': typeof AppProjectsNamespaceIndexRoute
   '/projects/$namespace/$projectName/collaborators': typeof AppProjectsNamespaceProjectNameCollaboratorsRoute
   '/projects/$namespace/$projectName/settings': typeof AppProjectsNamespaceProjectNameSettingsRoute
@@ -169,8 +184,10 @@ export interface FileRoutesByTo {
   '/change-password/$token': typeof ChangePasswordTokenRoute
   '/confirm-email/$token': typeof ConfirmEmailTokenRoute
   '/login/{-$reset}': typeof LoginChar123ResetChar125Route
+  '/invitations/$token': typeof AppInvitationsTokenRoute
   '/projects/explore': typeof AppProjectsExploreRoute
   '/projects': typeof AppProjectsIndexRoute
+  '/workspaces/$workspace/members': typeof AppWorkspacesWorkspaceMembersRoute
   '/projects/$namespace': typeof AppProjectsNamespaceIndexRoute
   '/projects/$namespace/$projectName/collaborators': typeof AppProjectsNamespaceProjectNameCollaboratorsRoute
   '/projects/$namespace/$projectName/settings': typeof AppProjectsNamespaceProjectNameSettingsRoute
@@ -191,9 +208,11 @@ export interface FileRoutesById {
   '/change-password/$token': typeof ChangePasswordTokenRoute
   '/confirm-email/$token': typeof ConfirmEmailTokenRoute
   '/login/{-$reset}': typeof LoginChar123ResetChar125Route
+  '/_app/invitations/$token': typeof AppInvitationsTokenRoute
   '/_app/projects/explore': typeof AppProjectsExploreRoute
   '/_app/projects/': typeof AppProjectsIndexRoute
   '/_app/projects/$namespace/$projectName': typeof AppProjectsNamespaceProjectNameRouteRouteWithChildren
+  '/_app/workspaces/$workspace/members': typeof AppWorkspacesWorkspaceMembersRoute
   '/_app/projects/$namespace/': typeof AppProjectsNamespaceIndexRoute
   '/_app/projects/$namespace/$projectName/collaborators': typeof AppProjectsNamespaceProjectNameCollaboratorsRoute
   '/_app/projects/$namespace/$projectName/settings': typeof AppProjectsNamespaceProjectNameSettingsRoute
@@ -214,9 +233,11 @@ export interface FileRouteTypes {
     | '/change-password/$token'
     | '/confirm-email/$token'
     | '/login/{-$reset}'
+    | '/invitations/$token'
     | '/projects/explore'
     | '/projects/'
     | '/projects/$namespace/$projectName'
+    | '/workspaces/$workspace/members'
     | '/projects/$namespace/'
     | '/projects/$namespace/$projectName/collaborators'
     | '/projects/$namespace/$projectName/settings'
@@ -234,8 +255,10 @@ export interface FileRouteTypes {
     | '/change-password/$token'
     | '/confirm-email/$token'
     | '/login/{-$reset}'
+    | '/invitations/$token'
     | '/projects/explore'
     | '/projects'
+    | '/workspaces/$workspace/members'
     | '/projects/$namespace'
     | '/projects/$namespace/$projectName/collaborators'
     | '/projects/$namespace/$projectName/settings'
@@ -255,9 +278,11 @@ export interface FileRouteTypes {
     | '/change-password/$token'
     | '/confirm-email/$token'
     | '/login/{-$reset}'
+    | '/_app/invitations/$token'
     | '/_app/projects/explore'
     | '/_app/projects/'
     | '/_app/projects/$namespace/$projectName'
+    | '/_app/workspaces/$workspace/members'
     | '/_app/projects/$namespace/'
     | '/_app/projects/$namespace/$projectName/collaborators'
     | '/_app/projects/$namespace/$projectName/settings'
@@ -335,6 +360,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof LoginChar123ResetChar125RouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_app/invitations/$token': {
+      id: '/_app/invitations/$token'
+      path: '/invitations/$token'
+      fullPath: '/invitations/$token'
+      preLoaderRoute: typeof AppInvitationsTokenRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/_app/projects/': {
       id: '/_app/projects/'
       path: '/'
@@ -362,6 +394,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/projects/$namespace/$projectName'
       preLoaderRoute: typeof AppProjectsNamespaceProjectNameRouteRouteImport
       parentRoute: typeof AppProjectsRouteRoute
+    }
+    '/_app/workspaces/$workspace/members': {
+      id: '/_app/workspaces/$workspace/members'
+      path: '/workspaces/$workspace/members'
+      fullPath: '/workspaces/$workspace/members'
+      preLoaderRoute: typeof AppWorkspacesWorkspaceMembersRouteImport
+      parentRoute: typeof AppRoute
     }
     '/_app/projects/$namespace/$projectName/': {
       id: '/_app/projects/$namespace/$projectName/'
@@ -480,12 +519,16 @@ interface AppRouteChildren {
   AppProjectsRouteRoute: typeof AppProjectsRouteRouteWithChildren
   AppDashboardRoute: typeof AppDashboardRoute
   AppProfileRoute: typeof AppProfileRoute
+  AppInvitationsTokenRoute: typeof AppInvitationsTokenRoute
+  AppWorkspacesWorkspaceMembersRoute: typeof AppWorkspacesWorkspaceMembersRoute
 }
 
 const AppRouteChildren: AppRouteChildren = {
   AppProjectsRouteRoute: AppProjectsRouteRouteWithChildren,
   AppDashboardRoute: AppDashboardRoute,
   AppProfileRoute: AppProfileRoute,
+  AppInvitationsTokenRoute: AppInvitationsTokenRoute,
+  AppWorkspacesWorkspaceMembersRoute: AppWorkspacesWorkspaceMembersRoute,
 }
 
 const AppRouteWithChildren = AppRoute._addFileChildren(AppRouteChildren)

@@ -43,6 +43,7 @@ import pullV2Routes from './routes/pull-v2';
 import pushV2Routes from './routes/push-v2';
 import userRoutes from './routes/users';
 import workspaceRoutes from './routes/workspaces';
+import workspaceMemberRoutes, { publicInvitationRoutes } from './routes/workspace-members';
 import type { BlobStore } from './storage/blob-store';
 
 /** Paths that always answer JSON (never the SPA's index.html). */
@@ -193,12 +194,14 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   app.register(downloadRoutes);
   app.register(pullV2Routes);
   app.register(diagnosticLogRoutes);
+  app.register(publicInvitationRoutes);
   // A signed-in user only: one requireLogin for the whole scope (plugins/auth.ts).
   app.register(
     signedIn(
       authRoutes,
       userRoutes,
       workspaceRoutes,
+      workspaceMemberRoutes,
       projectRoutes,
       accessRequestRoutes,
       collaboratorRoutes,

@@ -43,8 +43,10 @@ export interface Config {
   readonly globalRead: boolean;
   readonly globalWrite: boolean;
   readonly globalAdmin: boolean;
-  /** Storage allowance of the global workspace, in bytes. */
+  /** Storage allowance of the global workspace (and of workspaces users create), in bytes. */
   readonly globalStorage: number;
+  /** Signed-in users may create workspaces of their own (WORKSPACE_CREATION). */
+  readonly workspaceCreation: boolean;
   readonly docsUrl: string;
   /** Community chat address for the help menu (GET /config `community_url`); null: none. */
   readonly communityUrl: string | null;
@@ -94,6 +96,7 @@ export const CONFIG_DEFAULTS = {
   GLOBAL_WRITE: 'false',
   GLOBAL_ADMIN: 'false',
   GLOBAL_STORAGE: '1073741824',
+  WORKSPACE_CREATION: 'false',
   DOCS_URL: 'https://waymark.dev/docs',
   COMMUNITY_URL: "(unset: the help menu's Community chat is disabled)",
   SMTP_URL: '(unset: emails are written to the outbox folder)',
@@ -128,6 +131,7 @@ export const CONFIG_DESCRIPTIONS: Record<ConfigVariable, string> = {
   GLOBAL_WRITE: 'every user may write to all projects of the global workspace',
   GLOBAL_ADMIN: 'every user administers the global workspace',
   GLOBAL_STORAGE: 'storage allowance of the global workspace in bytes',
+  WORKSPACE_CREATION: 'signed-in users may create workspaces of their own (they own them)',
   DOCS_URL: 'address of the documentation (help menu)',
   COMMUNITY_URL: 'address of the community chat (help menu)',
   SMTP_URL: 'smtp:// or smtps:// URL of the mail server',
@@ -479,6 +483,7 @@ export function loadConfig(env: Env = process.env): Config {
     globalWrite: readBoolean(env, 'GLOBAL_WRITE', false),
     globalAdmin: readBoolean(env, 'GLOBAL_ADMIN', false),
     globalStorage,
+    workspaceCreation: readBoolean(env, 'WORKSPACE_CREATION', false),
     docsUrl,
     communityUrl,
     smtpUrl,

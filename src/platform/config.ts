@@ -18,6 +18,7 @@ export type ConfigData = Pick<
       | 'blacklist_files'
       // The help menu's Community chat; the entry is disabled without it.
       | 'community_url'
+      | 'workspace_creation'
     >
   >;
 

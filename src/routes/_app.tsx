@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Outlet,
   createFileRoute,
@@ -19,7 +19,9 @@ import { AppLayout } from '@/features/shell/components/AppLayout';
 import { UploadCenterHost } from '@/features/uploads/page/components/UploadCenterHost';
 import { OnboardingLayout } from '@/features/shell/components/OnboardingLayout';
 import { NO_WORKSPACE_TITLE, NoWorkspace } from '@/features/workspaces/components/NoWorkspace';
+import { workspacesQueryOptions } from '@/features/workspaces/api/workspaces';
 import { useCurrentWorkspace } from '@/features/workspaces/hooks/useCurrentWorkspace';
+import { isWorkspaceAdmin } from '@/features/workspaces/model/roles';
 
 /**
  * The application shell around the dashboard, profile and project pages. Logged-in users get the
@@ -51,6 +53,7 @@ function AppShellRoute() {
   const href = useRouterState({ select: (state) => state.location.href });
   const logout = useLogoutMutation();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
 
   const signOut = () => {
     logout.mutate(undefined, {
@@ -60,6 +63,12 @@ function AppShellRoute() {
 
   const maintenance = ping.data?.maintenance === true;
 
+  // The list must hold the new workspace before it is chosen (else the memory falls back).
+  const chooseNewWorkspace = async (id: number) => {
+    await queryClient.invalidateQueries({ queryKey: workspacesQueryOptions.queryKey });
+    await current.setCurrentWorkspace(id);
+  };
+
   // Pages that need a workspace show the onboarding layout to users who have none (the
   // profile stays available in the shell).
   const withoutWorkspace =
@@ -67,7 +76,14 @@ function AppShellRoute() {
   if (withoutWorkspace && needsWorkspace(matches)) {
     return (
       <OnboardingLayout title={NO_WORKSPACE_TITLE} maintenance={maintenance}>
-        <NoWorkspace onSignOut={signOut} />
+        <NoWorkspace
+          onSignOut={signOut}
+          onWorkspaceCreated={
+            config.data?.workspace_creation
+              ? (created) => void chooseNewWorkspace(created.id)
+              : undefined
+          }
+        />
       </OnboardingLayout>
     );
   }
@@ -76,6 +92,16 @@ function AppShellRoute() {
     <AppLayout
       user={user}
       workspaceName={workspace?.name ?? null}
+      workspaceSwitcher={
+        user
+          ? {
+              workspaces: current.workspaces,
+              currentId: workspace?.id ?? null,
+              onSelect: (id) => void current.setCurrentWorkspace(id),
+              canManageMembers: isWorkspaceAdmin(workspace?.role),
+            }
+          : undefined
+      }
       docsUrl={config.data?.docs_url}
       communityUrl={config.data?.community_url || undefined}
       maintenance={maintenance}

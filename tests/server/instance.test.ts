@@ -55,6 +55,7 @@ describe('instance endpoints', () => {
       diagnostic_logs_url: '',
       v2_push_enabled: true,
       v2_pull_enabled: true,
+      workspace_creation: false,
       blacklist_dirs: ['.mergin'],
       blacklist_files: ['.DS_Store', '.directory'],
       version: '2026.1.0',

@@ -146,6 +146,30 @@ export const workspaceMembers = pgTable(
   ],
 );
 
+/**
+ * Invitations to a workspace by email (services/workspace-invitations.ts). Only the SHA-256 of
+ * the link's random token is stored; a row is removed when accepted or revoked.
+ */
+export const workspaceInvitations = pgTable(
+  'workspace_invitations',
+  {
+    id: serial('id').primaryKey(),
+    workspaceId: integer('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    email: varchar('email', { length: 120 }).notNull(),
+    role: workspaceRole('role').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    invitedBy: integer('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('workspace_invitations_token_idx').on(t.tokenHash),
+    uniqueIndex('workspace_invitations_email_idx').on(t.workspaceId, sql`lower(${t.email})`),
+  ],
+);
+
 // ---------------------------------------------------------------------------------------
 // Projects, versions and files
 
@@ -584,5 +608,6 @@ export const jobRuns = pgTable('job_runs', {
 export type User = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
 export type Workspace = typeof workspaces.$inferSelect;
+export type WorkspaceInvitation = typeof workspaceInvitations.$inferSelect;
 export type Session = typeof sessions.$inferSelect;
 export type Project = typeof projects.$inferSelect;

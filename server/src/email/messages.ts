@@ -78,3 +78,22 @@ export function accessRequestMessage(
     ['You receive this email because you own the project.'],
   );
 }
+
+export function workspaceInvitationMessage(
+  to: string,
+  inviter: string,
+  workspace: string,
+  role: string,
+  url: string,
+): MailMessage {
+  return message(
+    to,
+    `${inviter} invites you to the ${PRODUCT} workspace ${workspace}`,
+    [
+      'Hello,',
+      `${inviter} invites you to join the workspace ${workspace} as ${role}. To accept, open this link within 7 days and sign in with this email address:`,
+    ],
+    { url, label: 'Accept the invitation' },
+    ['If you do not want to join, ignore this email.'],
+  );
+}

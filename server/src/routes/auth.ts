@@ -3,6 +3,9 @@
  * token login of desktop and mobile clients, POST /v1/auth/login (A.3).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context';
+import type { User } from '../db/schema';
 import { createSession, sessionCookieName, sessionCookieOptions } from '../auth/sessions';
 import { limitSignIn } from '../auth/sign-in-limits';
 import { deleteSession } from '../db/queries/sessions';
@@ -39,10 +42,32 @@ import {
   TokenParamsSchema,
 } from '../schemas/auth';
 
+/**
+ * Opens a browser session for `user` (replacing the request's own) and sets its cookie: after
+ * sign-in, and after registering from an invitation link.
+ */
+export async function startBrowserSession(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: User,
+): Promise<void> {
+  const session = await signIn(ctx, user, {
+    meta: clientMeta(request),
+    deviceId: deviceIdOf(request),
+    previousSessionHash: request.auth.sessionIdHash,
+    maintenance: await isMaintenance(ctx.config.dataDir),
+  });
+  reply.setCookie(
+    sessionCookieName(ctx.config),
+    session.id,
+    sessionCookieOptions(ctx.config, session.expiresAt, ctx.now()),
+  );
+}
+
 /** Sign-in, the token login, password reset and email confirmation: anyone may call them. */
 export const publicAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
-  const cookieName = sessionCookieName(ctx.config);
 
   app.post(
     '/app/auth/login',
@@ -62,18 +87,7 @@ export const publicAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const user = await limitSignIn(ctx, { login: body.login, address: request.ip }, () =>
         authenticate(ctx, body),
       );
-      const deviceHeader = request.headers['x-device-id'];
-      const session = await signIn(ctx, user, {
-        meta: clientMeta(request),
-        deviceId: (Array.isArray(deviceHeader) ? deviceHeader[0] : deviceHeader) ?? null,
-        previousSessionHash: request.auth.sessionIdHash,
-        maintenance: await isMaintenance(ctx.config.dataDir),
-      });
-      reply.setCookie(
-        cookieName,
-        session.id,
-        sessionCookieOptions(ctx.config, session.expiresAt, ctx.now()),
-      );
+      await startBrowserSession(ctx, request, reply, user);
       return reply.code(200).send();
     },
   );

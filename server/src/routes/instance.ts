@@ -39,6 +39,7 @@ const instanceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     diagnostic_logs_url: '',
     v2_push_enabled: true,
     v2_pull_enabled: true,
+    workspace_creation: config.workspaceCreation,
     blacklist_dirs: [...BLACKLIST_DIRS],
     blacklist_files: [...BLACKLIST_FILES],
     version: VERSION,

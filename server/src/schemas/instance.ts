@@ -38,6 +38,8 @@ export const InstanceConfigSchema = Type.Object({
   diagnostic_logs_url: Type.String(),
   v2_push_enabled: Type.Boolean(),
   v2_pull_enabled: Type.Boolean(),
+  /** Signed-in users may create workspaces (WORKSPACE_CREATION; POST /v1/workspace). */
+  workspace_creation: Type.Boolean(),
   blacklist_dirs: StringListSchema,
   blacklist_files: StringListSchema,
   version: Type.String(),

@@ -16,3 +16,9 @@ export type Workspace = Static<typeof WorkspaceSchema>;
 /** GET /v1/workspaces. */
 export const WorkspaceListSchema = Type.Array(WorkspaceSchema);
 export type WorkspaceList = Static<typeof WorkspaceListSchema>;
+
+/** POST /v1/workspace. */
+export const CreateWorkspaceSchema = Type.Object({
+  name: Type.String({ maxLength: 200 }),
+});
+export type CreateWorkspace = Static<typeof CreateWorkspaceSchema>;

@@ -7,18 +7,25 @@ import type { Config } from '../config';
 import type { AppContext } from '../context';
 import {
   findWorkspaceById,
+  findWorkspaceByName,
+  insertWorkspace,
   listWorkspacesWithUsage,
+  setWorkspaceMember,
   type WorkspaceUsageRow,
 } from '../db/queries/workspaces';
 import type { User } from '../db/schema';
-import { forbidden, notFound } from '../errors';
+import { forbidden, FormError, HttpProblem, notFound } from '../errors';
+import { reservedWorkspaceNameError } from '../lib/route-words';
+import { workspaceNameError } from '../lib/validation';
 import { isSuperuser, workspaceRole } from './permissions';
-import type { Workspace } from '../schemas/workspaces';
+import type { CreateWorkspace, Workspace } from '../schemas/workspaces';
 
 export { isGlobalWorkspace, workspaceRole, workspaceRoleRank } from './permissions';
 
 export const WORKSPACE_NOT_FOUND = 'Workspace not found';
 export const NO_WORKSPACE_PERMISSION = 'You do not have permissions to workspace';
+export const WORKSPACE_CREATION_DISABLED = 'Creating workspaces is not enabled on this server';
+export const WORKSPACE_NAME_TAKEN = 'Workspace with this name already exists';
 
 function toView(config: Config, user: User, row: WorkspaceUsageRow): Workspace {
   return {
@@ -57,4 +64,30 @@ export async function getUserWorkspace(
   });
   if (!row || !user.active) throw forbidden(NO_WORKSPACE_PERMISSION);
   return toView(ctx.config, user, row);
+}
+
+/**
+ * POST /v1/workspace: a workspace of the caller's own (they own it), with the global storage
+ * allowance, where WORKSPACE_CREATION allows it (superusers always may).
+ */
+export async function createUserWorkspace(
+  ctx: AppContext,
+  user: User,
+  body: CreateWorkspace,
+  /** Words of the route table a workspace name would be shadowed by (lib/route-words.ts). */
+  routeWords: ReadonlySet<string>,
+): Promise<Workspace> {
+  if (!user.active || (!ctx.config.workspaceCreation && !isSuperuser(user))) {
+    throw forbidden(WORKSPACE_CREATION_DISABLED);
+  }
+  const name = body.name.trim();
+  const problem = workspaceNameError(name) ?? reservedWorkspaceNameError(name, routeWords);
+  if (problem) throw new FormError(400, { name: [`Workspace name ${problem}`] });
+  const created = await ctx.database.db.transaction(async (tx) => {
+    if (await findWorkspaceByName(tx, name)) throw new HttpProblem(409, WORKSPACE_NAME_TAKEN);
+    const workspace = await insertWorkspace(tx, { name, storage: ctx.config.globalStorage });
+    await setWorkspaceMember(tx, workspace.id, user.id, 'owner');
+    return workspace;
+  });
+  return getUserWorkspace(ctx, user, created.id);
 }

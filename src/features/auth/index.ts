@@ -3,3 +3,4 @@
  * in this folder is internal; routes and the app import it directly.
  */
 export { profileQueryOptions, type UserProfile } from './api/profile';
+export { PasswordField } from './components/PasswordField';

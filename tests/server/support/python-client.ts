@@ -155,6 +155,15 @@ export class PythonClient {
     });
   }
 
+  patch(url: string, json: unknown): Promise<LightMyRequestResponse> {
+    return this.app.inject({
+      method: 'PATCH',
+      url,
+      headers: this.headers({ 'content-type': 'application/json' }),
+      payload: JSON.stringify(json),
+    });
+  }
+
   postBytes(url: string, bytes: Buffer): Promise<LightMyRequestResponse> {
     return this.app.inject({
       method: 'POST',

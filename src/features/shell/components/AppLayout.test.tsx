@@ -64,6 +64,48 @@ describe('AppLayout', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
+  it('lists the workspaces with roles, switches on a choice and offers Members to admins', async () => {
+    const onSelect = vi.fn();
+    const workspaces = [
+      { id: 1, name: 'field-team', role: 'admin' },
+      { id: 2, name: 'survey-crew', role: 'reader' },
+    ];
+    const { user: u } = await renderWithRouter(
+      layout({ workspaceSwitcher: { workspaces, currentId: 1, onSelect, canManageMembers: true } }),
+    );
+    await u.click(screen.getByRole('button', { name: /^Profile menu/ }));
+    const menu = await screen.findByRole('menu');
+    const current = within(menu).getByRole('menuitem', { name: 'field-team admin' });
+    expect(current).toHaveAttribute('aria-current', 'true');
+    expect(within(menu).getByRole('menuitem', { name: 'Members' })).toBeInTheDocument();
+    await u.click(current);
+    expect(onSelect).not.toHaveBeenCalled();
+
+    await u.click(screen.getByRole('button', { name: /^Profile menu/ }));
+    const reopened = await screen.findByRole('menu');
+    const other = within(reopened).getByRole('menuitem', { name: 'survey-crew reader' });
+    expect(other).not.toHaveAttribute('aria-current');
+    await u.click(other);
+    expect(onSelect).toHaveBeenCalledWith(2);
+  });
+
+  it('offers no Members entry to other roles', async () => {
+    const { user: u } = await renderWithRouter(
+      layout({
+        workspaceSwitcher: {
+          workspaces: [{ id: 2, name: 'survey-crew', role: 'reader' }],
+          currentId: 2,
+          onSelect: vi.fn(),
+          canManageMembers: false,
+        },
+      }),
+    );
+    await u.click(screen.getByRole('button', { name: /^Profile menu/ }));
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).getByRole('menuitem', { name: 'survey-crew reader' })).toBeInTheDocument();
+    expect(within(menu).queryByRole('menuitem', { name: 'Members' })).not.toBeInTheDocument();
+  });
+
   it('asks before signing out while uploads are not sent yet', async () => {
     const onSignOut = vi.fn();
     const { user: u } = await renderWithRouter(

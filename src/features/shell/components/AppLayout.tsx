@@ -11,7 +11,7 @@ import { AppBreadcrumbs, type BreadcrumbItem } from './AppBreadcrumbs';
 import { HelpMenu } from './HelpMenu';
 import { Logo } from './Logo';
 import { MaintenanceBanner } from './MaintenanceBanner';
-import { ProfileMenu, type ShellUser } from './ProfileMenu';
+import { ProfileMenu, type ShellUser, type WorkspaceSwitcher } from './ProfileMenu';
 import { ShellFrame } from './ShellFrame';
 import { Sidebar } from './Sidebar';
 
@@ -29,6 +29,8 @@ export interface AppLayoutProps {
   /** The logged user; null renders the anonymous header with a 'Sign in' link and no sidebar. */
   user: ShellUser | null;
   workspaceName: string | null;
+  /** The workspace switcher in the profile menu. */
+  workspaceSwitcher?: WorkspaceSwitcher;
   docsUrl?: string;
   communityUrl?: string;
   maintenance: boolean;
@@ -48,6 +50,7 @@ export interface AppLayoutProps {
 export function AppLayout({
   user,
   workspaceName,
+  workspaceSwitcher,
   docsUrl,
   communityUrl,
   maintenance,
@@ -103,6 +106,7 @@ export function AppLayout({
               <ProfileMenu
                 user={user}
                 workspaceName={workspaceName}
+                switcher={workspaceSwitcher}
                 onSignOut={signOut.requestSignOut}
               />
             ) : (

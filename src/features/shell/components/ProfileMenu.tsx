@@ -9,8 +9,26 @@ export interface ShellUser {
   email?: string | null;
 }
 
+/** A workspace the user can switch to, with the user's role in it. */
+export interface ShellWorkspace {
+  id: number;
+  name: string;
+  role: string;
+}
+
+/** The workspace switcher in the profile menu. */
+export interface WorkspaceSwitcher {
+  workspaces: readonly ShellWorkspace[];
+  currentId: number | null;
+  onSelect: (id: number) => void;
+  /** Shows 'Members' for the current workspace (its admins and owners). */
+  canManageMembers?: boolean;
+}
+
 export interface ProfileMenuProps {
   user: ShellUser;
+  /** The user's workspaces; without it the menu has no switcher. */
+  switcher?: WorkspaceSwitcher;
   /** Current workspace name; null shows 'no workspace'. */
   workspaceName: string | null;
   /** Whether the workspace name shows on the button. @default true */
@@ -28,6 +46,7 @@ export function ProfileMenu({
   user,
   workspaceName,
   showWorkspace = true,
+  switcher,
   onSignOut,
 }: ProfileMenuProps) {
   const avatarText = initials(user.name, user.username);
@@ -36,6 +55,7 @@ export function ProfileMenu({
       user={user}
       workspaceName={workspaceName}
       showWorkspace={showWorkspace}
+      switcher={switcher}
       onSignOut={onSignOut}
       // Named by its content (so the visible name is part of it): 'Profile menu admin waymark'.
       target={

@@ -1,6 +1,6 @@
 import { Avatar, Group, Menu, Stack, Text } from '@mantine/core';
-import { IconLogout, IconUser } from '@tabler/icons-react';
-import { Link } from '@tanstack/react-router';
+import { IconCheck, IconLogout, IconUser, IconUsers } from '@tabler/icons-react';
+import { Link, useNavigate } from '@tanstack/react-router';
 import type { LazyMenuTarget } from '@/components/lazyMenu';
 import { initials } from '@/lib/text';
 import type { ProfileMenuProps } from './ProfileMenu';
@@ -8,9 +8,12 @@ import type { ProfileMenuProps } from './ProfileMenu';
 /** The profile menu itself, loaded when it is first opened (ProfileMenu). */
 export function ProfileMenuDropdown({
   user,
+  workspaceName,
+  switcher,
   onSignOut,
   target,
 }: ProfileMenuProps & LazyMenuTarget) {
+  const navigate = useNavigate();
   const avatarText = initials(user.name, user.username);
   const fullName = user.name?.trim() || user.username;
   return (
@@ -33,6 +36,47 @@ export function ProfileMenuDropdown({
           </Stack>
         </Group>
         <Menu.Divider />
+        {switcher && switcher.workspaces.length > 0 && (
+          <>
+            <Menu.Label>Workspaces</Menu.Label>
+            {switcher.workspaces.map((workspace) => {
+              const current = workspace.id === switcher.currentId;
+              return (
+                <Menu.Item
+                  key={workspace.id}
+                  aria-current={current ? 'true' : undefined}
+                  leftSection={<IconCheck size={16} visibility={current ? 'visible' : 'hidden'} />}
+                  rightSection={
+                    <Text size="xs" c="dimmed">
+                      {workspace.role}
+                    </Text>
+                  }
+                  onClick={() => {
+                    if (!current) switcher.onSelect(workspace.id);
+                  }}
+                >
+                  <Text size="sm" truncate>
+                    {workspace.name}
+                  </Text>
+                </Menu.Item>
+              );
+            })}
+            {switcher.canManageMembers && workspaceName && (
+              <Menu.Item
+                onClick={() =>
+                  void navigate({
+                    to: '/workspaces/$workspace/members',
+                    params: { workspace: workspaceName },
+                  })
+                }
+                leftSection={<IconUsers size={18} />}
+              >
+                Members
+              </Menu.Item>
+            )}
+            <Menu.Divider />
+          </>
+        )}
         <Menu.Item component={Link} to="/profile" leftSection={<IconUser size={18} />}>
           Your profile
         </Menu.Item>

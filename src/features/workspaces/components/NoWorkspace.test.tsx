@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { fakeServer, json } from '@/test/fakeServer';
 import { renderWithRouter } from '@/test/render';
 import { NoWorkspace } from './NoWorkspace';
 
@@ -8,7 +9,62 @@ beforeAll(async () => {
   await import('@/components/AppDialog');
 });
 
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
 describe('NoWorkspace', () => {
+  it('offers no workspace creation unless asked to', async () => {
+    await renderWithRouter(
+      <NoWorkspace onSignOut={vi.fn()} countUnsent={() => Promise.resolve(0)} />,
+    );
+    expect(screen.queryByRole('button', { name: 'Create workspace' })).not.toBeInTheDocument();
+  });
+
+  it('creates a workspace, showing the server field error first', async () => {
+    const server = fakeServer({
+      'POST /v1/workspace': (request) =>
+        (request.body as { name: string }).name === 'x'
+          ? json({ name: ['Workspace name must be 2 to 50 characters long'] }, 400)
+          : json(
+              {
+                id: 7,
+                name: 'field team',
+                storage: 5,
+                disk_usage: 0,
+                project_count: 0,
+                role: 'owner',
+              },
+              201,
+            ),
+    });
+    const onCreated = vi.fn();
+    const { user } = await renderWithRouter(
+      <NoWorkspace
+        onSignOut={vi.fn()}
+        onWorkspaceCreated={onCreated}
+        countUnsent={() => Promise.resolve(0)}
+      />,
+    );
+    expect(screen.getByText('Or create a workspace of your own:')).toBeInTheDocument();
+    const name = screen.getByRole('textbox', { name: 'Workspace name' });
+    await user.type(name, 'x');
+    await user.click(screen.getByRole('button', { name: 'Create workspace' }));
+    expect(
+      await screen.findByText('Workspace name must be 2 to 50 characters long'),
+    ).toBeInTheDocument();
+    expect(onCreated).not.toHaveBeenCalled();
+
+    await user.clear(name);
+    await user.type(name, ' field team ');
+    await user.click(screen.getByRole('button', { name: 'Create workspace' }));
+    await waitFor(() => expect(onCreated).toHaveBeenCalledWith(expect.objectContaining({ id: 7 })));
+    expect(server.calls('POST /v1/workspace').map((r) => r.body)).toEqual([
+      { name: 'x' },
+      { name: 'field team' },
+    ]);
+  });
+
   it('signs out at once when every upload has been sent', async () => {
     const onSignOut = vi.fn();
     const { user } = await renderWithRouter(

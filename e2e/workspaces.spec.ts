@@ -1,0 +1,191 @@
+import { expect, test, type Page } from '@playwright/test';
+import { admin, createUser, linkFromOutbox } from './support/admin';
+import { createProject } from './support/api';
+import { expectAccessible } from './support/axe';
+import { LoginPage } from './pages/login-page';
+import { signIn } from './pages/session';
+
+async function switchTo(page: Page, workspace: string) {
+  await page
+    .getByRole('banner')
+    .getByRole('button', { name: /^Profile menu/ })
+    .click();
+  await page.getByRole('menuitem', { name: new RegExp(`^${workspace} owner$`) }).click();
+  await expect(
+    page.getByRole('banner').getByRole('button', { name: /^Profile menu/ }),
+  ).toContainText(workspace);
+}
+
+test('a user owning two workspaces switches between them and the choice survives a reload', async ({
+  page,
+}) => {
+  // Admin commands and several page loads: longer than the default on a busy machine.
+  test.setTimeout(90_000);
+  const user = createUser('switch');
+  const first = `north${Date.now().toString(36)}`;
+  const second = `south${Date.now().toString(36)}`;
+  for (const workspace of [first, second]) {
+    admin('workspace', 'create', workspace);
+    admin('workspace', 'role', workspace, user.username, 'owner');
+  }
+  await signIn(page, user.username, user.password);
+  await createProject(page, first, 'North survey');
+  await createProject(page, second, 'South survey');
+
+  await page.goto('/projects');
+  await switchTo(page, first);
+  await page
+    .getByRole('banner')
+    .getByRole('button', { name: /^Profile menu/ })
+    .click();
+  await expect(page.getByRole('menuitem', { name: `${second} owner` })).toBeVisible();
+  await expectAccessible(page, 'workspace switcher');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('link', { name: 'North survey' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'South survey' })).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Create project' })).toBeVisible();
+
+  await switchTo(page, second);
+  await expect(page.getByRole('link', { name: 'South survey' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'North survey' })).toBeHidden();
+
+  await page.reload();
+  await expect(page.getByRole('link', { name: 'South survey' })).toBeVisible();
+  await expect(
+    page.getByRole('banner').getByRole('button', { name: /^Profile menu/ }),
+  ).toContainText(second);
+
+  await page.goto('/dashboard');
+  await expect(page.getByRole('region', { name: 'Recent active projects' })).toContainText(
+    'South survey',
+  );
+  await expect(page.getByRole('region', { name: 'Recent active projects' })).not.toContainText(
+    'North survey',
+  );
+});
+
+test('an owner manages members, and a new user accepts an emailed invitation after signing in', async ({
+  page,
+  browser,
+}) => {
+  // Two browsers, a mail and an axe scan: longer than the default on a busy machine.
+  test.setTimeout(90_000);
+  const owner = createUser('crewowner');
+  const helper = createUser('helper');
+  const newcomer = createUser('newcomer');
+  const crew = `crew${Date.now().toString(36)}`;
+  admin('workspace', 'create', crew);
+  admin('workspace', 'role', crew, owner.username, 'owner');
+  admin('workspace', 'role', crew, helper.username, 'reader');
+
+  await signIn(page, owner.username, owner.password);
+  await switchTo(page, crew);
+  await page
+    .getByRole('banner')
+    .getByRole('button', { name: /^Profile menu/ })
+    .click();
+  await page.getByRole('menuitem', { name: 'Members' }).click();
+  await expect(page.getByRole('heading', { name: `Members of ${crew}` })).toBeVisible();
+
+  const members = page.getByRole('region', { name: 'Members' });
+  await expect(members.getByRole('row', { name: new RegExp(owner.username) })).toBeVisible();
+  await members.getByRole('combobox', { name: `Role of ${helper.username}` }).click();
+  await page.getByRole('option', { name: 'Writer' }).click();
+  await expect(page.getByText(`${helper.username} is now writer`)).toBeVisible();
+
+  await members.getByRole('button', { name: `Remove ${helper.username}` }).click();
+  const dialog = page.getByRole('dialog', { name: 'Remove member' });
+  await expect(dialog).toContainText(`Remove ${helper.username} from ${crew}?`);
+  await dialog.getByRole('button', { name: 'Remove' }).click();
+  await expect(page.getByText(`${helper.username} was removed from ${crew}`)).toBeVisible();
+  await expect(members.getByRole('row', { name: new RegExp(helper.username) })).toBeHidden();
+
+  const invite = page.getByRole('region', { name: 'Invite a member' });
+  await invite.getByRole('textbox', { name: 'Email' }).fill(newcomer.email);
+  await invite.getByRole('combobox', { name: 'Role' }).click();
+  await page.getByRole('option', { name: 'Writer' }).click();
+  await invite.getByRole('button', { name: 'Invite' }).click();
+  await expect(page.getByText(`Invitation sent to ${newcomer.email}`)).toBeVisible();
+  const pending = page.getByRole('region', { name: 'Pending invitations' });
+  await expect(pending.getByRole('row', { name: new RegExp(newcomer.email) })).toContainText(
+    'Writer',
+  );
+  await expectAccessible(page, 'members screen');
+
+  const link = await linkFromOutbox(newcomer.email, '/invitations/');
+  const context = await browser.newContext();
+  const invited = await context.newPage();
+  await invited.goto(link);
+  await expect(invited.getByText(`Sign in as ${newcomer.email} to accept it.`)).toBeVisible();
+  await invited.getByRole('main').getByRole('link', { name: 'Sign in' }).click();
+  const login = new LoginPage(invited);
+  await login.signIn(newcomer.username, newcomer.password);
+  await expect(
+    invited.getByText(`You are invited to join the workspace ${crew} as writer.`),
+  ).toBeVisible();
+  await expectAccessible(invited, 'invitation page');
+  await invited.getByRole('button', { name: 'Accept invitation' }).click();
+  await expect(invited.getByText(`You joined ${crew}`)).toBeVisible();
+  await expect(invited).toHaveURL(/\/dashboard$/);
+  await expect(
+    invited.getByRole('banner').getByRole('button', { name: /^Profile menu/ }),
+  ).toContainText(crew);
+  await context.close();
+
+  await page.reload();
+  await expect(members.getByRole('row', { name: new RegExp(newcomer.username) })).toBeVisible();
+  await expect(pending.getByText('No pending invitations')).toBeVisible();
+});
+
+test('a person without an account registers from the invitation link and lands in the workspace', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const owner = createUser('inviter');
+  const crew = `team${Date.now().toString(36)}`;
+  admin('workspace', 'create', crew);
+  admin('workspace', 'role', crew, owner.username, 'owner');
+  await signIn(page, owner.username, owner.password);
+  const email = `fresh${Date.now().toString(36)}@example.com`;
+  const status = await page.evaluate(
+    async ([crew, email]) => {
+      const token = (await fetch('/app/init')).headers.get('x-csrf-token') ?? '';
+      const workspaces = (await (await fetch('/v1/workspaces')).json()) as {
+        id: number;
+        name: string;
+      }[];
+      const id = workspaces.find((w) => w.name === crew)!.id;
+      const response = await fetch(`/v2/workspaces/${id}/invitations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': token },
+        body: JSON.stringify({ email, role: 'reader' }),
+      });
+      return response.status;
+    },
+    [crew, email] as const,
+  );
+  expect(status).toBe(201);
+
+  const link = await linkFromOutbox(email, '/invitations/');
+  const context = await browser.newContext();
+  const visitor = await context.newPage();
+  await visitor.goto(link);
+  await expect(
+    visitor.getByText(`You are invited to join the workspace ${crew} as reader.`),
+  ).toBeVisible();
+  await expect(visitor.getByRole('textbox', { name: 'Email' })).toHaveValue(email);
+  const username = `fresh${Date.now().toString(36)}`;
+  await visitor.getByRole('textbox', { name: 'Username' }).fill(username);
+  await visitor.getByLabel(/^Password/).fill('short');
+  await visitor.getByRole('button', { name: 'Create account and join' }).click();
+  await expect(visitor.getByText(/Password/).first()).toBeVisible();
+  await visitor.getByLabel(/^Password/).fill('Field-Surv3y!');
+  await visitor.getByRole('button', { name: 'Create account and join' }).click();
+  await expect(visitor.getByText(`You joined ${crew}`)).toBeVisible();
+  await expect(visitor).toHaveURL(/\/dashboard$/);
+  await expect(
+    visitor.getByRole('banner').getByRole('button', { name: /^Profile menu/ }),
+  ).toContainText(crew);
+  await context.close();
+});

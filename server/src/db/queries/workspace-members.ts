@@ -1,0 +1,156 @@
+/** SQL for a workspace's members and its pending invitations. */
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import type { Executor } from '../database';
+import {
+  projectMembers,
+  projects,
+  users,
+  workspaceInvitations,
+  workspaceMembers,
+  type WorkspaceInvitation,
+  type WorkspaceRole,
+} from '../schema';
+
+export interface MemberRow {
+  id: number;
+  username: string;
+  email: string | null;
+  role: WorkspaceRole;
+}
+
+/** The explicit members of a workspace (active accounts), by username. */
+export async function listWorkspaceMembers(
+  db: Executor,
+  workspaceId: number,
+  userId?: number,
+): Promise<MemberRow[]> {
+  return db
+    .select({
+      id: users.id,
+      username: users.username,
+      email: users.email,
+      role: workspaceMembers.role,
+    })
+    .from(workspaceMembers)
+    .innerJoin(users, eq(users.id, workspaceMembers.userId))
+    .where(
+      and(
+        eq(workspaceMembers.workspaceId, workspaceId),
+        eq(users.active, true),
+        userId === undefined ? undefined : eq(users.id, userId),
+      ),
+    )
+    .orderBy(asc(sql`lower(${users.username})`));
+}
+
+export async function countWorkspaceOwners(db: Executor, workspaceId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(workspaceMembers)
+    .innerJoin(users, eq(users.id, workspaceMembers.userId))
+    .where(
+      and(
+        eq(workspaceMembers.workspaceId, workspaceId),
+        eq(workspaceMembers.role, 'owner'),
+        eq(users.active, true),
+      ),
+    );
+  return row?.n ?? 0;
+}
+
+export async function deleteWorkspaceMember(
+  db: Executor,
+  workspaceId: number,
+  userId: number,
+): Promise<void> {
+  await db
+    .delete(workspaceMembers)
+    .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId)));
+}
+
+/** Removes the user's project roles in every project of the workspace. */
+export async function deleteProjectRolesInWorkspace(
+  db: Executor,
+  workspaceId: number,
+  userId: number,
+): Promise<void> {
+  const inWorkspace = db
+    .select({ id: projects.id })
+    .from(projects)
+    .where(eq(projects.workspaceId, workspaceId));
+  await db
+    .delete(projectMembers)
+    .where(and(eq(projectMembers.userId, userId), inArray(projectMembers.projectId, inWorkspace)));
+}
+
+export async function listInvitations(
+  db: Executor,
+  workspaceId: number,
+): Promise<WorkspaceInvitation[]> {
+  return db
+    .select()
+    .from(workspaceInvitations)
+    .where(eq(workspaceInvitations.workspaceId, workspaceId))
+    .orderBy(asc(workspaceInvitations.createdAt), asc(workspaceInvitations.id));
+}
+
+export async function findInvitationByEmail(
+  db: Executor,
+  workspaceId: number,
+  email: string,
+): Promise<WorkspaceInvitation | null> {
+  const rows = await db
+    .select()
+    .from(workspaceInvitations)
+    .where(
+      and(
+        eq(workspaceInvitations.workspaceId, workspaceId),
+        sql`lower(${workspaceInvitations.email}) = lower(${email})`,
+      ),
+    )
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+export async function findInvitationByTokenHash(
+  db: Executor,
+  tokenHash: string,
+): Promise<WorkspaceInvitation | null> {
+  const rows = await db
+    .select()
+    .from(workspaceInvitations)
+    .where(eq(workspaceInvitations.tokenHash, tokenHash))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** Inserts the invitation, or renews the one already pending for that email. */
+export async function upsertInvitation(
+  db: Executor,
+  values: typeof workspaceInvitations.$inferInsert,
+): Promise<WorkspaceInvitation> {
+  const existing = await findInvitationByEmail(db, values.workspaceId, values.email);
+  if (existing) {
+    const rows = await db
+      .update(workspaceInvitations)
+      .set(values)
+      .where(eq(workspaceInvitations.id, existing.id))
+      .returning();
+    return rows[0]!;
+  }
+  const rows = await db.insert(workspaceInvitations).values(values).returning();
+  return rows[0]!;
+}
+
+/** Deletes one invitation; false when there was none. */
+export async function deleteInvitation(
+  db: Executor,
+  workspaceId: number,
+  id: number,
+): Promise<boolean> {
+  const rows = await db
+    .delete(workspaceInvitations)
+    .where(and(eq(workspaceInvitations.workspaceId, workspaceId), eq(workspaceInvitations.id, id)))
+    .returning({ id: workspaceInvitations.id });
+  return rows.length > 0;
+}

@@ -1,0 +1,391 @@
+/**
+ * A workspace's members and invitations, for its admins and owners: the web app's members
+ * screen and the reference's v2 calls share these. Rules: only admins and owners manage; only
+ * an owner grants, changes or removes the owner role; the last owner stays.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { AppContext } from '../context';
+import type { Executor } from '../db/database';
+import { hashPassword, validatePassword } from '../auth/passwords';
+import { findUserByEmail, findUserByUsername, insertUser } from '../db/queries/users';
+import {
+  countWorkspaceOwners,
+  deleteInvitation,
+  deleteProjectRolesInWorkspace,
+  deleteWorkspaceMember,
+  findInvitationByTokenHash,
+  listInvitations,
+  listWorkspaceMembers,
+  upsertInvitation,
+  type MemberRow,
+} from '../db/queries/workspace-members';
+import {
+  findWorkspaceById,
+  findWorkspaceMemberRole,
+  setWorkspaceMember,
+} from '../db/queries/workspaces';
+import type { User, Workspace, WorkspaceInvitation, WorkspaceRole } from '../db/schema';
+import { deliver } from '../email';
+import { workspaceInvitationMessage } from '../email/messages';
+import { badRequest, forbidden, FormError, HttpProblem, notFound } from '../errors';
+import { emailError, usernameError } from '../lib/validation';
+import type {
+  CreateInvitation,
+  CreateMemberAccount,
+  InvitationRegister,
+  InvitationOffer,
+  WorkspaceInvitation as InvitationView,
+  WorkspaceMember,
+  WorkspaceMemberUpdate,
+} from '../schemas/workspace-members';
+import { hasWorkspaceRole, workspaceRole, workspaceRoleRank } from './permissions';
+import { NO_WORKSPACE_PERMISSION, WORKSPACE_NOT_FOUND } from './workspaces';
+
+export const MEMBER_NOT_FOUND = 'User is not a member of this workspace';
+export const ALREADY_WORKSPACE_MEMBER = 'User is already a member of this workspace';
+export const OWNER_ROLE_NEEDS_OWNER =
+  'Only a workspace owner can grant, change or remove the owner role';
+export const LAST_OWNER = 'The workspace must keep at least one owner';
+export const EMAIL_TAKEN = 'User with this email already exists';
+export const USERNAME_TAKEN = 'User with this username already exists';
+export const INVITATION_NOT_FOUND = 'Invitation not found';
+export const INVITATION_EXPIRED = 'This invitation has expired';
+export const INVITATION_OTHER_EMAIL = 'This invitation was sent to another email address';
+
+/** How long an invitation link is valid. */
+export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+interface Managed {
+  workspace: Workspace;
+  role: WorkspaceRole;
+}
+
+/** A path segment as a database id (at most 9 digits), or null. */
+function idOf(text: string): number | null {
+  return /^\d{1,9}$/.test(text) ? Number(text) : null;
+}
+
+/** The workspace `actor` manages (admin or owner), or the 404/403 answer. */
+async function managedWorkspace(ctx: AppContext, actor: User, idText: string): Promise<Managed> {
+  // A non-integer workspace id is "no such route" (generic 404), as for GET /v1/workspace/{id}.
+  const id = idOf(idText);
+  if (id === null) throw notFound();
+  const workspace = await findWorkspaceById(ctx.database.db, id);
+  if (!workspace || !workspace.active) throw notFound(WORKSPACE_NOT_FOUND);
+  const memberRole = await findWorkspaceMemberRole(ctx.database.db, workspace.id, actor.id);
+  const role = workspaceRole(ctx.config, actor, workspace.name, memberRole);
+  if (!actor.active || !hasWorkspaceRole(role, 'admin')) throw forbidden(NO_WORKSPACE_PERMISSION);
+  return { workspace, role };
+}
+
+/** Serialises member changes of one workspace (the last-owner rule reads, then writes). */
+async function lockWorkspace(tx: Executor, workspaceId: number): Promise<void> {
+  await tx.execute(sql`SELECT id FROM workspaces WHERE id = ${workspaceId} FOR UPDATE`);
+}
+
+function memberView(row: MemberRow): WorkspaceMember {
+  return { id: row.id, username: row.username, email: row.email, workspace_role: row.role };
+}
+
+function invitationView(row: WorkspaceInvitation): InvitationView {
+  return {
+    id: row.id,
+    workspace_id: row.workspaceId,
+    email: row.email,
+    role: row.role,
+    created_at: row.createdAt.toISOString(),
+    expires_at: row.expiresAt.toISOString(),
+  };
+}
+
+async function findMember(db: Executor, workspaceId: number, userIdText: string) {
+  const userId = idOf(userIdText);
+  const [row] = userId === null ? [] : await listWorkspaceMembers(db, workspaceId, userId);
+  if (!row) throw notFound(MEMBER_NOT_FOUND);
+  return row;
+}
+
+export async function listMembers(
+  ctx: AppContext,
+  actor: User,
+  idText: string,
+): Promise<WorkspaceMember[]> {
+  const { workspace } = await managedWorkspace(ctx, actor, idText);
+  return (await listWorkspaceMembers(ctx.database.db, workspace.id)).map(memberView);
+}
+
+export async function getMember(
+  ctx: AppContext,
+  actor: User,
+  idText: string,
+  userIdText: string,
+): Promise<WorkspaceMember> {
+  const { workspace } = await managedWorkspace(ctx, actor, idText);
+  return memberView(await findMember(ctx.database.db, workspace.id, userIdText));
+}
+
+export async function updateMember(
+  ctx: AppContext,
+  actor: User,
+  idText: string,
+  userIdText: string,
+  body: WorkspaceMemberUpdate,
+): Promise<WorkspaceMember> {
+  const { workspace, role: actorRole } = await managedWorkspace(ctx, actor, idText);
+  return ctx.database.db.transaction(async (tx) => {
+    await lockWorkspace(tx, workspace.id);
+    const target = await findMember(tx, workspace.id, userIdText);
+    const role = body.workspace_role ?? target.role;
+    if ((role === 'owner' || target.role === 'owner') && role !== target.role) {
+      if (actorRole !== 'owner') throw forbidden(OWNER_ROLE_NEEDS_OWNER);
+      if (target.role === 'owner' && (await countWorkspaceOwners(tx, workspace.id)) <= 1) {
+        throw badRequest(LAST_OWNER);
+      }
+    }
+    if (role !== target.role) await setWorkspaceMember(tx, workspace.id, target.id, role);
+    if (body.reset_projects_roles) await deleteProjectRolesInWorkspace(tx, workspace.id, target.id);
+    return memberView({ ...target, role });
+  });
+}
+
+export async function removeMember(
+  ctx: AppContext,
+  actor: User,
+  idText: string,
+  userIdText: string,
+): Promise<void> {
+  const { workspace, role: actorRole } = await managedWorkspace(ctx, actor, idText);
+  await ctx.database.db.transaction(async (tx) => {
+    await lockWorkspace(tx, workspace.id);
+    const target = await findMember(tx, workspace.id, userIdText);
+    if (target.role === 'owner') {
+      if (actorRole !== 'owner') throw forbidden(OWNER_ROLE_NEEDS_OWNER);
+      if ((await countWorkspaceOwners(tx, workspace.id)) <= 1) throw badRequest(LAST_OWNER);
+    }
+    await deleteWorkspaceMember(tx, workspace.id, target.id);
+  });
+}
+
+function tokenHash(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** Invites `email` with `role` and mails the link; a pending invitation is renewed. */
+export async function inviteMember(
+  ctx: AppContext,
+  actor: User,
+  idText: string,
+  body: CreateInvitation,
+): Promise<InvitationView> {
+  const { workspace, role: actorRole } = await managedWorkspace(ctx, actor, idText);
+  const email = body.email.trim();
+  const problem = emailError(email);
+  if (problem) throw new FormError(400, { email: [problem] });
+  if (body.role === 'owner' && actorRole !== 'owner') throw forbidden(OWNER_ROLE_NEEDS_OWNER);
+  const token = randomBytes(24).toString('base64url');
+  const now = ctx.now();
+  const invitation = await ctx.database.db.transaction(async (tx) => {
+    await lockWorkspace(tx, workspace.id);
+    const existing = await findUserByEmail(tx, email);
+    if (existing && (await findWorkspaceMemberRole(tx, workspace.id, existing.id))) {
+      throw new HttpProblem(409, ALREADY_WORKSPACE_MEMBER);
+    }
+    return upsertInvitation(tx, {
+      workspaceId: workspace.id,
+      email,
+      role: body.role,
+      tokenHash: tokenHash(token),
+      invitedBy: actor.id,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
+    });
+  });
+  const url = `${ctx.config.baseUrl}/invitations/${token}`;
+  await deliver(
+    ctx.mailer,
+    ctx.log,
+    workspaceInvitationMessage(email, actor.username, workspace.name, body.role, url),
+  );
+  return invitationView(invitation);
+}
+
+export async function listPendingInvitations(
+  ctx: AppContext,
+  actor: User,
+  idText: string,
+): Promise<InvitationView[]> {
+  const { workspace } = await managedWorkspace(ctx, actor, idText);
+  return (await listInvitations(ctx.database.db, workspace.id)).map(invitationView);
+}
+
+export async function revokeInvitation(
+  ctx: AppContext,
+  actor: User,
+  idText: string,
+  invitationIdText: string,
+): Promise<void> {
+  const { workspace } = await managedWorkspace(ctx, actor, idText);
+  const id = idOf(invitationIdText);
+  if (id === null || !(await deleteInvitation(ctx.database.db, workspace.id, id))) {
+    throw notFound(INVITATION_NOT_FOUND);
+  }
+}
+
+async function invitationFor(
+  db: Executor,
+  token: string,
+): Promise<{ invitation: WorkspaceInvitation; workspace: Workspace }> {
+  const invitation = await findInvitationByTokenHash(db, tokenHash(token));
+  const workspace = invitation ? await findWorkspaceById(db, invitation.workspaceId) : null;
+  if (!invitation || !workspace || !workspace.active) throw notFound(INVITATION_NOT_FOUND);
+  return { invitation, workspace };
+}
+
+function offerView(
+  invitation: WorkspaceInvitation,
+  workspace: Workspace,
+  accountExists: boolean,
+): InvitationOffer {
+  return {
+    workspace: workspace.name,
+    workspace_id: workspace.id,
+    email: invitation.email,
+    role: invitation.role,
+    expires_at: invitation.expiresAt.toISOString(),
+    account_exists: accountExists,
+  };
+}
+
+/** GET /app/invitations/{token}: what the link offers (the token is the secret). */
+export async function showInvitation(ctx: AppContext, token: string): Promise<InvitationOffer> {
+  const db = ctx.database.db;
+  const { invitation, workspace } = await invitationFor(db, token);
+  return offerView(invitation, workspace, (await findUserByEmail(db, invitation.email)) !== null);
+}
+
+/**
+ * POST /app/invitations/{token}/accept: the signed-in user whose email the invitation names
+ * joins with its role (a higher role they already hold stays); the link is then spent.
+ */
+export async function acceptInvitation(
+  ctx: AppContext,
+  user: User,
+  token: string,
+): Promise<InvitationOffer> {
+  return ctx.database.db.transaction(async (tx) => {
+    const { invitation, workspace } = await invitationFor(tx, token);
+    if (invitation.expiresAt.getTime() <= ctx.now().getTime()) throw badRequest(INVITATION_EXPIRED);
+    if (!user.email || user.email.toLowerCase() !== invitation.email.toLowerCase()) {
+      throw forbidden(INVITATION_OTHER_EMAIL);
+    }
+    const current = await findWorkspaceMemberRole(tx, workspace.id, user.id);
+    if (!current || workspaceRoleRank(current) < workspaceRoleRank(invitation.role)) {
+      await setWorkspaceMember(tx, workspace.id, user.id, invitation.role);
+    }
+    await deleteInvitation(tx, workspace.id, invitation.id);
+    return offerView(invitation, workspace, true);
+  });
+}
+
+/**
+ * POST /app/invitations/{token}/register: a person without an account creates one for the
+ * invited email (the link proves the mailbox, so the email counts as verified) and joins. The
+ * route then signs the new user in.
+ */
+export async function registerFromInvitation(
+  ctx: AppContext,
+  token: string,
+  body: InvitationRegister,
+): Promise<User> {
+  const username = body.username.trim();
+  const usernameProblem = usernameError(username);
+  const passwordProblem = validatePassword(body.password);
+  if (usernameProblem || passwordProblem) {
+    const fields: Record<string, string[]> = {};
+    if (usernameProblem) fields.username = [`Username ${usernameProblem}`];
+    if (passwordProblem) fields.password = [passwordProblem];
+    throw new FormError(400, fields);
+  }
+  const passwordHash = await hashPassword(body.password);
+  return ctx.database.db.transaction(async (tx) => {
+    const { invitation, workspace } = await invitationFor(tx, token);
+    if (invitation.expiresAt.getTime() <= ctx.now().getTime()) throw badRequest(INVITATION_EXPIRED);
+    if (await findUserByEmail(tx, invitation.email)) throw new HttpProblem(409, EMAIL_TAKEN);
+    if (await findUserByUsername(tx, username)) {
+      throw new FormError(400, { username: [USERNAME_TAKEN] });
+    }
+    const user = await insertUser(tx, {
+      username,
+      email: invitation.email,
+      passwordHash,
+      active: true,
+      verifiedEmail: true,
+      preferredWorkspaceId: workspace.id,
+    });
+    await setWorkspaceMember(tx, workspace.id, user.id, invitation.role);
+    await deleteInvitation(tx, workspace.id, invitation.id);
+    return user;
+  });
+}
+
+/** A free username made from the email's local part (letters, digits, _ - . kept). */
+async function usernameFromEmail(db: Executor, email: string): Promise<string> {
+  const local = email
+    .split('@')[0]!
+    .replace(/[^\w\-.]/g, '')
+    .replace(/^\.+/, '');
+  const base = (local.length >= 4 ? local : `${local}user`).slice(0, 44);
+  for (let n = 0; n < 100; n++) {
+    const candidate = n === 0 ? base : `${base}${n}`;
+    if (!(await findUserByUsername(db, candidate))) return candidate;
+  }
+  throw new HttpProblem(409, USERNAME_TAKEN);
+}
+
+/**
+ * POST /v2/users (the plugin's library, gate 2025.1): a workspace admin creates an account with
+ * a password, and it joins the workspace with `role`. No mail is sent (notify_user is accepted).
+ */
+export async function createMemberAccount(
+  ctx: AppContext,
+  actor: User,
+  body: CreateMemberAccount,
+): Promise<WorkspaceMember> {
+  const { workspace, role: actorRole } = await managedWorkspace(
+    ctx,
+    actor,
+    String(body.workspace_id),
+  );
+  if (body.role === 'owner' && actorRole !== 'owner') throw forbidden(OWNER_ROLE_NEEDS_OWNER);
+  const email = body.email.trim();
+  const emailProblem = emailError(email);
+  if (emailProblem) throw new FormError(400, { email: [emailProblem] });
+  const passwordProblem = validatePassword(body.password);
+  if (passwordProblem) throw new FormError(400, { password: [passwordProblem] });
+  const given = body.username?.trim();
+  const usernameProblem = given === undefined || given === '' ? null : usernameError(given);
+  if (usernameProblem) throw new FormError(400, { username: [`Username ${usernameProblem}`] });
+  const passwordHash = await hashPassword(body.password);
+  return ctx.database.db.transaction(async (tx) => {
+    await lockWorkspace(tx, workspace.id);
+    if (await findUserByEmail(tx, email)) throw new HttpProblem(409, EMAIL_TAKEN);
+    let username: string;
+    if (given) {
+      if (await findUserByUsername(tx, given)) throw new HttpProblem(409, USERNAME_TAKEN);
+      username = given;
+    } else {
+      username = await usernameFromEmail(tx, email);
+    }
+    const user = await insertUser(tx, {
+      username,
+      email,
+      passwordHash,
+      active: true,
+      verifiedEmail: false,
+      preferredWorkspaceId: workspace.id,
+    });
+    await setWorkspaceMember(tx, workspace.id, user.id, body.role);
+    return memberView({ id: user.id, username, email, role: body.role });
+  });
+}
