@@ -25,5 +25,7 @@ export function watchAppFirstScreen(router: AppRouter, queryClient: QueryClient)
         stopQueries();
       };
     },
+    // Any navigation after the first one leaves the first screen.
+    onLeave: (leave) => router.subscribe('onBeforeNavigate', () => resolved && leave()),
   });
 }

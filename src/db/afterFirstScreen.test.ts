@@ -65,4 +65,30 @@ describe('afterFirstScreen', () => {
     await vi.advanceTimersByTimeAsync(600);
     expect(await result).toBe('saved');
   });
+
+  it('runs at once when the user leaves the first screen before it is quiet', async () => {
+    vi.useFakeTimers();
+    const { afterFirstScreen, watchFirstScreen } = await load();
+    let leave = () => {};
+    let left = false;
+    watchFirstScreen({
+      busy: () => true,
+      subscribe: () => () => {},
+      onLeave(listener) {
+        leave = listener;
+        return () => {
+          left = true;
+        };
+      },
+    });
+    const task = vi.fn(async () => 'saved');
+    const result = afterFirstScreen(task);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(task).not.toHaveBeenCalled();
+
+    leave();
+    expect(await result).toBe('saved');
+    expect(task).toHaveBeenCalledOnce();
+    expect(left).toBe(true);
+  });
 });

@@ -1,6 +1,6 @@
 /**
  * Work that needs Dexie but not the first screen (issue 8's bundle budget): creating the
- * database on a first visit, to remember the workspace. It waits until
+ * database on a first visit, to remember the workspace or save an offline copy. It waits until
  * the app says the first screen has rendered (`watchFirstScreen`, called by main.tsx), then runs
  * in an idle moment. Without a watcher (tests, other entry points) it runs at once.
  */
@@ -18,6 +18,12 @@ export interface FirstScreenSource {
   busy(): boolean;
   /** Calls `check` whenever `busy` may have changed; returns the unsubscribe function. */
   subscribe(check: () => void): () => void;
+  /**
+   * Calls `leave` when the user leaves the first screen (navigates on): the screen has been
+   * seen, so held work runs at once (what was shown is saved before the user can go offline
+   * on the next page). Returns the unsubscribe function.
+   */
+  onLeave?(leave: () => void): () => void;
 }
 
 /** The longest wait for a quiet moment: work is never held back for longer. */
@@ -47,14 +53,17 @@ export function watchFirstScreen(source: FirstScreenSource): void {
     let done = false;
     let unsubscribe = () => {};
     let quiet: ReturnType<typeof setTimeout> | undefined;
-    const finish = () => {
+    const finish = (now = false) => {
       if (done) return;
       done = true;
       unsubscribe();
+      stopLeave();
       clearTimeout(limit);
       clearTimeout(quiet);
-      idle(resolve);
+      if (now) resolve();
+      else idle(resolve);
     };
+    const stopLeave = source.onLeave?.(() => finish(true)) ?? (() => {});
     const check = () => {
       if (done) return;
       if (source.busy()) {
@@ -68,7 +77,7 @@ export function watchFirstScreen(source: FirstScreenSource): void {
         }, FIRST_SCREEN_QUIET_MS);
       }
     };
-    const limit = setTimeout(finish, FIRST_SCREEN_MAX_WAIT_MS);
+    const limit = setTimeout(() => finish(), FIRST_SCREEN_MAX_WAIT_MS);
     setTimeout(() => {
       unsubscribe = source.subscribe(check);
       check();

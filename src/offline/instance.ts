@@ -1,4 +1,5 @@
 /** The app's offline copies: Dexie's offlineEntries, owned as owner.ts says. */
+import { afterFirstScreen } from '@/db/afterFirstScreen';
 import { barePut } from '@/db/bare';
 import type { OfflineEntry } from '@/db/db';
 import { loadDb } from '@/db/lazy';
@@ -11,9 +12,9 @@ const STORE = 'offlineEntries';
 /**
  * Saves a copy with the bare IndexedDB API, so the first screen neither loads Dexie nor waits
  * for it (issue 8's bundle budget). When the database does not exist yet (a first visit), Dexie
- * is loaded and creates it and saves the copy at once, if the owner is still the same then (what
- * is shown is saved, even when the user goes offline a moment later); the answer is not held
- * back for that.
+ * creates it and saves the copy once the first screen has rendered, or at once when the user
+ * navigates on before that (afterFirstScreen), if the owner is still the same then: what is
+ * shown is saved, and the first screen never waits for Dexie. The answer is not held back.
  */
 async function saveCopy(entry: OfflineEntry): Promise<void> {
   const answer = await barePut(STORE, entry);
@@ -26,7 +27,7 @@ async function saveCopy(entry: OfflineEntry): Promise<void> {
     await put();
     return;
   }
-  void put().catch(() => {
+  void afterFirstScreen(put).catch(() => {
     // Storage full or unavailable: the page still works online.
   });
 }
