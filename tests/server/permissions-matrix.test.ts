@@ -269,6 +269,78 @@ const CASES: Record<string, Case> = {
     expect: login(200),
   },
 
+  // Workspace members and invitations (the shared workspace; wsadmin and the superuser
+  // administer it). Changes name nobody who exists, so the shared data stays as it is: the
+  // answer after the permission check is 404 (or 400 for an invalid email).
+  'POST /v1/workspace': {
+    request: () => ({ url: '/v1/workspace', json: { name: unique('own-ws') } }),
+    // WORKSPACE_CREATION is off by default: only superusers create workspaces.
+    expect: loginAnd(['superuser'], 201),
+  },
+  'GET /v2/workspaces/:id/members': {
+    request: () => ({ url: `/v2/workspaces/${t.setup.workspaceId}/members` }),
+    expect: workspaceAdmin(200),
+  },
+  'GET /v2/workspaces/:id/members/:user_id': {
+    request: () => ({
+      url: `/v2/workspaces/${t.setup.workspaceId}/members/${people.wsadmin!.id}`,
+    }),
+    expect: workspaceAdmin(200),
+  },
+  'PATCH /v2/workspaces/:id/members/:user_id': {
+    request: () => ({
+      url: `/v2/workspaces/${t.setup.workspaceId}/members/2147483000`,
+      json: { workspace_role: 'reader' },
+    }),
+    expect: workspaceAdmin(404),
+  },
+  'DELETE /v2/workspaces/:id/members/:user_id': {
+    request: () => ({ url: `/v2/workspaces/${t.setup.workspaceId}/members/2147483000` }),
+    expect: workspaceAdmin(404),
+  },
+  'POST /v2/users': {
+    request: () => ({
+      url: '/v2/users',
+      json: {
+        email: 'not-an-email',
+        password: PASSWORD,
+        workspace_id: t.setup.workspaceId,
+        role: 'reader',
+      },
+    }),
+    expect: workspaceAdmin(400),
+  },
+  'GET /v2/workspaces/:id/invitations': {
+    request: () => ({ url: `/v2/workspaces/${t.setup.workspaceId}/invitations` }),
+    expect: workspaceAdmin(200),
+  },
+  'POST /v2/workspaces/:id/invitations': {
+    request: () => ({
+      url: `/v2/workspaces/${t.setup.workspaceId}/invitations`,
+      json: { email: 'not-an-email', role: 'reader' },
+    }),
+    expect: workspaceAdmin(400),
+  },
+  'DELETE /v2/workspaces/:id/invitations/:invitation_id': {
+    request: () => ({ url: `/v2/workspaces/${t.setup.workspaceId}/invitations/2147483000` }),
+    expect: workspaceAdmin(404),
+  },
+  'GET /app/invitations/:token': {
+    request: () => ({ url: '/app/invitations/no-such-invitation' }),
+    expect: open(404),
+  },
+  'POST /app/invitations/:token/accept': {
+    request: () => ({ url: '/app/invitations/no-such-invitation/accept' }),
+    expect: login(404),
+  },
+  'POST /app/invitations/:token/register': {
+    request: () => ({
+      url: '/app/invitations/no-such-invitation/register',
+      json: { username: unique('invited'), password: PASSWORD },
+    }),
+    expect: open(404),
+  },
+
   'GET /v1/project/paginated': {
     request: () => ({ url: '/v1/project/paginated?page=1&per_page=10' }),
     expect: open(200),

@@ -103,8 +103,10 @@ describe('per account and address', () => {
     const responses = await Promise.all(
       Array.from({ length: 12 }, () => attempt(user, 'wrong', '192.0.2.55')),
     );
+    // At most the free failures are checked. How many of them are depends on how the 12
+    // reservations interleave: on a loaded PostgreSQL all 12 may be recorded before any is
+    // checked, and then every one is refused, which is as safe.
     const checked = responses.filter((r) => r.statusCode === 401).length;
-    expect(checked).toBeGreaterThan(0);
     expect(checked).toBeLessThanOrEqual(PAIR_FREE_FAILURES);
     expect(responses.every((r) => r.statusCode === 401 || r.statusCode === 429)).toBe(true);
   });
