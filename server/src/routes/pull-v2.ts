@@ -4,66 +4,30 @@
  * merged (services/pull/). Full files still come from GET /v1/project/raw.
  */
 import { Readable } from 'node:stream';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { attachmentDisposition } from '../lib/paths';
 import { projectDelta } from '../services/pull/delta';
 import { prepareDiffDownload } from '../services/pull/merged-diffs';
-import { ProblemSchema as problemSchema } from '../schemas/common';
+import { IdParamsSchema, problems } from '../schemas/common';
+import {
+  CodedProblemSchema,
+  DeltaQuerySchema,
+  ProjectDeltaSchema,
+  RawDiffPathParamsSchema,
+  RawDiffQuerySchema,
+} from '../schemas/pull';
 
-const idParams = {
-  type: 'object',
-  required: ['id'],
-  properties: { id: { type: 'string' } },
-} as const;
-
-const deltaItemSchema = {
-  type: 'object',
-  properties: {
-    path: { type: 'string' },
-    size: { type: 'integer' },
-    checksum: { type: 'string' },
-    version: { type: 'string' },
-    change: { type: 'string' },
-    diffs: {
-      type: 'array',
-      items: { type: 'object', properties: { id: { type: 'string' } } },
-    },
-  },
-} as const;
-
-const deltaSchema = {
-  type: 'object',
-  properties: {
-    to_version: { type: 'string' },
-    items: { type: 'array', items: deltaItemSchema },
-  },
-} as const;
-
-/** A problem with the reference's `code` (DiffDownloadError). */
-const codedProblemSchema = {
-  ...problemSchema,
-  properties: { ...problemSchema.properties, code: { type: 'string' } },
-} as const;
-
-const errorResponses = {
-  400: problemSchema,
-  403: problemSchema,
-  404: problemSchema,
-} as const;
-
-const pullV2Routes: FastifyPluginAsync = async (app) => {
+const pullV2Routes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
 
-  app.get<{ Params: { id: string }; Querystring: { since?: string; to?: string } }>(
+  app.get(
     '/v2/projects/:id/delta',
     {
       schema: {
-        params: idParams,
-        querystring: {
-          type: 'object',
-          properties: { since: { type: 'string' }, to: { type: 'string' } },
-        },
-        response: { 200: deltaSchema, ...errorResponses },
+        params: IdParamsSchema,
+        querystring: DeltaQuerySchema,
+        response: { 200: ProjectDeltaSchema, ...problems(400, 403, 404) },
       },
     },
     async (request) => projectDelta(ctx, request.auth.user, request.params.id, request.query),
@@ -88,33 +52,20 @@ const pullV2Routes: FastifyPluginAsync = async (app) => {
       .send(body);
   }
 
-  const diffResponses = { ...errorResponses, 422: codedProblemSchema } as const;
+  const diffResponses = { ...problems(400, 403, 404), 422: CodedProblemSchema };
 
-  app.get<{ Params: { id: string }; Querystring: { file?: string } }>(
+  app.get(
     '/v2/projects/:id/raw/diff',
     {
-      schema: {
-        params: idParams,
-        querystring: { type: 'object', properties: { file: { type: 'string' } } },
-        response: diffResponses,
-      },
+      schema: { params: IdParamsSchema, querystring: RawDiffQuerySchema, response: diffResponses },
     },
     async (request, reply) => sendDiff(request, reply, request.params.id, request.query.file),
   );
 
   // The python client asks with the diff's name in the path (…/raw/diff/<name>).
-  app.get<{ Params: { id: string; '*': string } }>(
+  app.get(
     '/v2/projects/:id/raw/diff/*',
-    {
-      schema: {
-        params: {
-          type: 'object',
-          required: ['id'],
-          properties: { id: { type: 'string' }, '*': { type: 'string' } },
-        },
-        response: diffResponses,
-      },
-    },
+    { schema: { params: RawDiffPathParamsSchema, response: diffResponses } },
     async (request, reply) => sendDiff(request, reply, request.params.id, request.params['*']),
   );
 };

@@ -20,6 +20,9 @@
 import type { AppContext } from '../../context';
 import { lastChangesAt, listChanges, type ChangeRow } from '../../db/queries/pull';
 import type { FileChange, User } from '../../db/schema';
+import type { DeltaItem, DeltaQuery, ProjectDelta } from '../../schemas/pull';
+
+export type { DeltaItem, DeltaQuery, ProjectDelta };
 import { badRequest } from '../../errors';
 import { projectFor } from '../permissions';
 import { mergedDiffId } from './diff-ids';
@@ -27,25 +30,6 @@ import { mergedDiffId } from './diff-ids';
 export const INVALID_VERSION = "Invalid version name, expected 'v' followed by a number";
 export const TO_EXCEEDS_LATEST = "The 'to' parameter exceeds latest project version";
 export const SINCE_AFTER_TO = "The 'since' parameter must not be greater than 'to'";
-
-export interface DeltaItem {
-  path: string;
-  size: number;
-  checksum: string;
-  version: string;
-  change: FileChange;
-  diffs: { id: string }[];
-}
-
-export interface ProjectDelta {
-  to_version: string;
-  items: DeltaItem[];
-}
-
-export interface DeltaQuery {
-  since?: unknown;
-  to?: unknown;
-}
 
 /** `vN` as N; Infinity for a well-formed number too large to be a version. */
 function versionNumber(text: unknown): number {
