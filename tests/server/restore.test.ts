@@ -9,14 +9,20 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../server/src/auth/passwords';
-import { listFilesAtVersion } from '../../server/src/db/queries/files';
+import {
+  findCurrentFile,
+  findFileAtVersion,
+  listFilesAtVersion,
+} from '../../server/src/db/queries/files';
 import { upsertProjectMembers } from '../../server/src/db/queries/projects';
 import { insertUser } from '../../server/src/db/queries/users';
-import { projects, workspaces, type Project } from '../../server/src/db/schema';
+import { projects, users, workspaces, type Project, type User } from '../../server/src/db/schema';
 import { applyChangeset } from '../../server/src/geodiff/apply';
 import { readChangeset } from '../../server/src/geodiff/format';
 import { registerSpatialFunctions } from '../../server/src/geodiff/st-functions';
 import { changesetWorkIdle } from '../../server/src/services/changesets';
+import { projectFor } from '../../server/src/services/permissions';
+import { fileUpdate, versionFromChanges } from '../../server/src/services/time-travel/file-changes';
 import { alreadyEqual } from '../../server/src/services/time-travel/restore';
 import {
   editSqlite,
@@ -43,6 +49,8 @@ let admin: TestClient;
 let reader: TestClient;
 let desktop: PythonClient;
 let readerId: number;
+let adminUser: User;
+const META = { ip: null, userAgent: 'test', deviceId: null };
 /** The GeoPackage at v1, v2, v3. */
 const gpkg: Buffer[] = [];
 let n = 0;
@@ -107,6 +115,9 @@ beforeAll(async () => {
   desktop = new PythonClient(t.app);
   await desktop.login('admin', ADMIN_PASSWORD);
   readerId = user.id;
+  [adminUser] = (await t.database.db.select().from(users).where(eq(users.username, 'admin'))) as [
+    User,
+  ];
 
   gpkg.push(await geopackageFromFeatures(s, 'v1', 'trees', pointFeatures(20)));
   gpkg.push(
@@ -298,6 +309,61 @@ describe('POST /app/project/restore/{namespace}/{name}', () => {
     }
     const [row] = await t.database.db.select().from(projects).where(eq(projects.id, project.id));
     expect(row!.latestVersion).toBe(3);
+  });
+});
+
+describe('concurrent pushes', () => {
+  it('two restores at once: each makes its version or is told another push runs', async () => {
+    const project = await threeVersions('restore-race');
+    const answers = await Promise.all([
+      admin.post(restoreUrl(project), { version: 'v1' }),
+      admin.post(restoreUrl(project), { version: 'v2' }),
+    ]);
+    const made = answers.filter((a) => a.statusCode === 201);
+    expect(made.length).toBeGreaterThanOrEqual(1);
+    for (const answer of answers) expect([201, 409]).toContain(answer.statusCode);
+    const [row] = await t.database.db.select().from(projects).where(eq(projects.id, project.id));
+    expect(row!.latestVersion).toBe(3 + made.length);
+    // The last version made holds exactly the files of the version it restored.
+    const last = made.map((a) => a.json()).find((b) => b.version === `v${row!.latestVersion}`)!;
+    const restored = Number(last.origin.version.slice(1));
+    expect(await bytesAt(project, row!.latestVersion)).toEqual(await bytesAt(project, restored));
+  });
+
+  it('works the changes out again when another version lands before its commit', async () => {
+    const project = await threeVersions('restore-moved');
+    const access = await projectFor(t.app.ctx, adminUser, { id: project.id }, 'upload');
+    let plans = 0;
+    const origin = {
+      action: 'restore_file',
+      version: 'v1',
+      path: 'a.txt',
+      original: null,
+    } as const;
+    const made = await versionFromChanges(
+      t.app.ctx,
+      access,
+      adminUser,
+      META,
+      origin,
+      async (now) => {
+        plans++;
+        // The first time, another push makes v4 meanwhile.
+        if (plans === 1) await commit(t, project.id, { added: { 'other.txt': 'x' } });
+        const current = await findCurrentFile(t.database.db, now.project.id, 'a.txt');
+        const target = await findFileAtVersion(t.database.db, now.project.id, 'a.txt', 1);
+        return {
+          added: [],
+          updated: [await fileUpdate(t.app.ctx, current!, target!)],
+          removed: [],
+        };
+      },
+    );
+    expect(plans).toBe(2);
+    expect(made.version).toBe('v5');
+    const files = await bytesAt(project, 5);
+    expect(files.get('a.txt')!.toString()).toBe('a one');
+    expect(files.get('other.txt')!.toString()).toBe('x');
   });
 });
 
