@@ -9,10 +9,9 @@ import { hashPassword } from '../../server/src/auth/passwords';
 import { upsertProjectMembers } from '../../server/src/db/queries/projects';
 import { insertUser } from '../../server/src/db/queries/users';
 import type { Project } from '../../server/src/db/schema';
-import { registerSpatialFunctions } from '../../server/src/geodiff/st-functions';
 import type { CompareRows, Comparison, RowChange } from '../../server/src/schemas/compare';
 import {
-  editSqlite,
+  editGeoPackage,
   geopackageFromFeatures,
   pointFeatures,
   scratch,
@@ -28,12 +27,6 @@ let admin: TestClient;
 let reader: TestClient;
 let stranger: TestClient;
 let project: Project;
-
-const edited = (bytes: Buffer, sql: string) =>
-  editSqlite(s, bytes, (db) => {
-    registerSpatialFunctions(db);
-    db.exec(sql);
-  });
 
 const compareUrl = (from: string, to: string) =>
   `/app/project/compare/${t.config.globalWorkspace}/${project.name}?from=${from}&to=${to}`;
@@ -77,24 +70,27 @@ beforeAll(async () => {
   await stranger.login('stranger', 'Field-Password-1');
 
   const v1 = await geopackageFromFeatures(s, 'v1', 'trees', pointFeatures(10));
-  const v2 = await edited(
+  const v2 = await editGeoPackage(
+    s,
     v1,
     `UPDATE trees SET name = 'a' WHERE fid = 1;
      INSERT INTO trees (fid, geom, name, height) SELECT 100, geom, 'brief', 1 FROM trees WHERE fid = 2;
      UPDATE trees SET height = 10 WHERE fid = 2;`,
   );
-  const v3 = await edited(
+  const v3 = await editGeoPackage(
+    s,
     v2,
     `UPDATE trees SET name = 'b' WHERE fid = 1; DELETE FROM trees WHERE fid IN (100, 5);`,
   );
-  const v4 = await edited(
+  const v4 = await editGeoPackage(
+    s,
     v3,
     `UPDATE trees SET name = 'c', height = 99 WHERE fid = 1;
      INSERT INTO trees (fid, geom, name, height) SELECT 101, geom, 'late', 7 FROM trees WHERE fid = 3;
      UPDATE trees SET height = 3 WHERE fid = 2;`,
   );
   const other = await geopackageFromFeatures(s, 'other', 'poles', pointFeatures(3));
-  const reshaped = await edited(v1, `ALTER TABLE trees ADD COLUMN note TEXT;`);
+  const reshaped = await editGeoPackage(s, v1, `ALTER TABLE trees ADD COLUMN note TEXT;`);
 
   project = await createProject(t, { name: 'compare' });
   const readerRow = await t.database.db.query.users.findFirst({

@@ -7,14 +7,12 @@
 import { writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../server/src/auth/passwords';
-import { listFilesAtVersion } from '../../server/src/db/queries/files';
 import { upsertProjectMembers } from '../../server/src/db/queries/projects';
 import { insertUser } from '../../server/src/db/queries/users';
 import type { Project } from '../../server/src/db/schema';
-import { registerSpatialFunctions } from '../../server/src/geodiff/st-functions';
 import type { ConflictList, EditConflict } from '../../server/src/schemas/conflicts';
 import {
-  editSqlite,
+  editGeoPackage,
   geopackageFromFeatures,
   pointFeatures,
   scratch,
@@ -22,7 +20,7 @@ import {
   type Scratch,
 } from './support/geopackage';
 import { PythonClient, sha1 } from './support/python-client';
-import { createProject } from './support/seed';
+import { createProject, filesAtVersion } from './support/seed';
 import { ADMIN_PASSWORD, createTestApp, type TestApp, type TestClient } from './support/test-app';
 
 const COPY = 'notes (conflicted copy, admin v1).txt';
@@ -39,18 +37,6 @@ let survey: Buffer;
 const base = () => `${t.config.globalWorkspace}/${project.name}`;
 const resolve = (client: TestClient, path: string, action: string) =>
   client.post(`/app/project/conflicts/${base()}/resolve`, { path, action });
-
-async function bytesAt(version: number): Promise<Map<string, Buffer>> {
-  const out = new Map<string, Buffer>();
-  for (const file of await listFilesAtVersion(t.database.db, project.id, version)) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of await t.app.ctx.blobStore.open(file.blobKey)) {
-      chunks.push(Buffer.from(chunk as Uint8Array));
-    }
-    out.set(file.path, Buffer.concat(chunks));
-  }
-  return out;
-}
 
 const editConflict = {
   geodiff: [
@@ -87,10 +73,7 @@ beforeAll(async () => {
   await desktop.login('admin', ADMIN_PASSWORD);
 
   const v1 = await geopackageFromFeatures(s, 'survey', 'trees', pointFeatures(5));
-  survey = await editSqlite(s, v1, (db) => {
-    registerSpatialFunctions(db);
-    db.exec(`UPDATE trees SET name = 'ours' WHERE fid = 1`);
-  });
+  survey = await editGeoPackage(s, v1, `UPDATE trees SET name = 'ours' WHERE fid = 1`);
   project = await createProject(t, { name: 'conflicts' });
   await upsertProjectMembers(t.database.db, project.id, [{ userId: user.id, role: 'reader' }]);
   // The desktop client pushes the project, then the files a conflicting pull left.
@@ -182,7 +165,7 @@ describe('POST /app/project/conflicts/{namespace}/{name}/resolve', () => {
       origin: { action: 'keep_copy', version: null, path: COPY, original: 'notes.txt' },
       changes: { added: 0, updated: 1, removed: 1 },
     });
-    const files = await bytesAt(3);
+    const files = await filesAtVersion(t, project.id, 3);
     expect(files.get('notes.txt')!.toString()).toBe('my field notes');
     expect(files.has(COPY)).toBe(false);
     const detail = await reader.get(`/v1/project/version/${base()}/v3`);
@@ -198,7 +181,7 @@ describe('POST /app/project/conflicts/{namespace}/{name}/resolve', () => {
       path: QGIS_COPY,
       original: null,
     });
-    const files = await bytesAt(4);
+    const files = await filesAtVersion(t, project.id, 4);
     expect(files.has(QGIS_COPY)).toBe(false);
     expect(files.get('maps/proj.qgz')!.toString()).toBe('qgis project');
   });
@@ -207,7 +190,7 @@ describe('POST /app/project/conflicts/{namespace}/{name}/resolve', () => {
     const response = await resolve(admin, EDIT, 'keep');
     expect(response.statusCode, response.body).toBe(201);
     expect(response.json().changes).toEqual({ added: 0, updated: 1, removed: 1 });
-    const files = await bytesAt(5);
+    const files = await filesAtVersion(t, project.id, 5);
     expect(files.has(EDIT)).toBe(false);
     const file = s.file('kept.gpkg');
     await writeFile(file, files.get('survey.gpkg')!);

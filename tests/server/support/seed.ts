@@ -3,6 +3,7 @@
  * made with commitVersion, exactly as a finished upload will.
  */
 import { Readable } from 'node:stream';
+import { listFilesAtVersion } from '../../../server/src/db/queries/files';
 import { insertProjectWithInitialVersion } from '../../../server/src/db/queries/projects';
 import type { Project } from '../../../server/src/db/schema';
 import type { BlobInfo } from '../../../server/src/storage/blob-store';
@@ -89,4 +90,21 @@ export async function commit(
       blobStore: t.app.ctx.blobStore,
     }),
   );
+}
+
+/** The project's files at a version, read from the blob store: path → bytes. */
+export async function filesAtVersion(
+  t: TestApp,
+  projectId: string,
+  version: number,
+): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  for (const file of await listFilesAtVersion(t.database.db, projectId, version)) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of await t.app.ctx.blobStore.open(file.blobKey)) {
+      chunks.push(Buffer.from(chunk as Uint8Array));
+    }
+    out.set(file.path, Buffer.concat(chunks));
+  }
+  return out;
 }

@@ -32,7 +32,8 @@ import type {
 } from '../../schemas/compare';
 import { fileNotFound, versionNotFound, versionNumber } from '../history';
 import { projectFor, type ProjectAccess, type ProjectRef } from '../permissions';
-import { copyBlob, withScratch } from './file-changes';
+import { copyBlob } from '../changesets';
+import { withScratch } from './file-changes';
 
 /** Changed rows kept per comparison (the summary counts them all). */
 export const COMPARE_MAX_ENTRIES = 50_000;

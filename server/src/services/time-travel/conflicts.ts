@@ -26,8 +26,8 @@ import {
   theirsChangeset,
   type ConflictField,
 } from './edit-conflict';
+import { copyBlob } from '../changesets';
 import {
-  copyBlob,
   fileEntry,
   fileUpdate,
   versionFromChanges,
