@@ -5,9 +5,7 @@
  * rows not at all); swapping from and to gives the reverse; paging; 4xx answers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../server/src/auth/passwords';
 import { upsertProjectMembers } from '../../server/src/db/queries/projects';
-import { insertUser } from '../../server/src/db/queries/users';
 import type { Project } from '../../server/src/db/schema';
 import type { CompareRows, Comparison, RowChange } from '../../server/src/schemas/compare';
 import {
@@ -17,7 +15,7 @@ import {
   scratch,
   type Scratch,
 } from './support/geopackage';
-import { commit, createProject } from './support/seed';
+import { commit, createProject, signedInUser } from './support/seed';
 import { ADMIN_PASSWORD, createTestApp, type TestApp, type TestClient } from './support/test-app';
 
 const GPKG = 'data/trees.gpkg';
@@ -56,18 +54,9 @@ beforeAll(async () => {
   s = await scratch();
   admin = t.client();
   await admin.login('admin', ADMIN_PASSWORD);
-  for (const name of ['reader', 'stranger']) {
-    await insertUser(t.database.db, {
-      username: name,
-      email: `${name}@example.com`,
-      passwordHash: await hashPassword('Field-Password-1'),
-      verifiedEmail: true,
-    });
-  }
-  reader = t.client();
-  await reader.login('reader', 'Field-Password-1');
-  stranger = t.client();
-  await stranger.login('stranger', 'Field-Password-1');
+  const readerUser = await signedInUser(t, 'reader');
+  reader = readerUser.client;
+  stranger = (await signedInUser(t, 'stranger')).client;
 
   const v1 = await geopackageFromFeatures(s, 'v1', 'trees', pointFeatures(10));
   const v2 = await editGeoPackage(
@@ -93,11 +82,8 @@ beforeAll(async () => {
   const reshaped = await editGeoPackage(s, v1, `ALTER TABLE trees ADD COLUMN note TEXT;`);
 
   project = await createProject(t, { name: 'compare' });
-  const readerRow = await t.database.db.query.users.findFirst({
-    where: (u, { eq }) => eq(u.username, 'reader'),
-  });
   await upsertProjectMembers(t.database.db, project.id, [
-    { userId: readerRow!.id, role: 'reader' },
+    { userId: readerUser.user.id, role: 'reader' },
   ]);
   await commit(t, project.id, {
     added: { [GPKG]: v1, 'a.txt': 'a1', 'b.txt': 'b1', 'same.txt': 's' },

@@ -6,9 +6,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../server/src/auth/passwords';
 import { upsertProjectMembers } from '../../server/src/db/queries/projects';
-import { insertUser } from '../../server/src/db/queries/users';
 import type { Project } from '../../server/src/db/schema';
 import type { ConflictList, EditConflict } from '../../server/src/schemas/conflicts';
 import {
@@ -20,7 +18,7 @@ import {
   type Scratch,
 } from './support/geopackage';
 import { PythonClient, sha1 } from './support/python-client';
-import { createProject, filesAtVersion } from './support/seed';
+import { createProject, filesAtVersion, signedInUser } from './support/seed';
 import { ADMIN_PASSWORD, createTestApp, type TestApp, type TestClient } from './support/test-app';
 
 const COPY = 'notes (conflicted copy, admin v1).txt';
@@ -61,14 +59,8 @@ beforeAll(async () => {
   s = await scratch();
   admin = t.client();
   await admin.login('admin', ADMIN_PASSWORD);
-  const user = await insertUser(t.database.db, {
-    username: 'reader',
-    email: 'reader@example.com',
-    passwordHash: await hashPassword('Field-Password-1'),
-    verifiedEmail: true,
-  });
-  reader = t.client();
-  await reader.login('reader', 'Field-Password-1');
+  const { user, client } = await signedInUser(t, 'reader');
+  reader = client;
   desktop = new PythonClient(t.app);
   await desktop.login('admin', ADMIN_PASSWORD);
 

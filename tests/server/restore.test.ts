@@ -8,10 +8,8 @@ import { copyFile, writeFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../server/src/auth/passwords';
 import { findCurrentFile, findFileAtVersion } from '../../server/src/db/queries/files';
 import { upsertProjectMembers } from '../../server/src/db/queries/projects';
-import { insertUser } from '../../server/src/db/queries/users';
 import { projects, users, workspaces, type Project, type User } from '../../server/src/db/schema';
 import { applyChangeset } from '../../server/src/geodiff/apply';
 import { readChangeset } from '../../server/src/geodiff/format';
@@ -28,7 +26,7 @@ import {
   type Scratch,
 } from './support/geopackage';
 import { PythonClient, sha1 } from './support/python-client';
-import { commit, createProject, filesAtVersion } from './support/seed';
+import { commit, createProject, filesAtVersion, signedInUser } from './support/seed';
 import {
   ADMIN_PASSWORD,
   createTestApp,
@@ -79,14 +77,8 @@ beforeAll(async () => {
   s = await scratch();
   admin = t.client();
   await admin.login('admin', ADMIN_PASSWORD);
-  const user = await insertUser(t.database.db, {
-    username: 'reader',
-    email: 'reader@example.com',
-    passwordHash: await hashPassword('Reader-Password-1'),
-    verifiedEmail: true,
-  });
-  reader = t.client();
-  await reader.login('reader', 'Reader-Password-1');
+  const { user, client } = await signedInUser(t, 'reader');
+  reader = client;
   desktop = new PythonClient(t.app);
   await desktop.login('admin', ADMIN_PASSWORD);
   readerId = user.id;

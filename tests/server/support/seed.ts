@@ -5,14 +5,16 @@
 import { Readable } from 'node:stream';
 import { listFilesAtVersion } from '../../../server/src/db/queries/files';
 import { insertProjectWithInitialVersion } from '../../../server/src/db/queries/projects';
-import type { Project } from '../../../server/src/db/schema';
+import { hashPassword } from '../../../server/src/auth/passwords';
+import { insertUser } from '../../../server/src/db/queries/users';
+import type { Project, User } from '../../../server/src/db/schema';
 import type { BlobInfo } from '../../../server/src/storage/blob-store';
 import {
   commitVersion,
   type CommitFile,
   type CommittedVersion,
 } from '../../../server/src/services/versions';
-import type { TestApp } from './test-app';
+import type { TestApp, TestClient } from './test-app';
 
 export type Content = string | Buffer;
 
@@ -107,4 +109,22 @@ export async function filesAtVersion(
     out.set(file.path, Buffer.concat(chunks));
   }
   return out;
+}
+
+export const USER_PASSWORD = 'Field-Password-1';
+
+/** A new verified user (password USER_PASSWORD) and a web client signed in as them. */
+export async function signedInUser(
+  t: TestApp,
+  username: string,
+): Promise<{ user: User; client: TestClient }> {
+  const user = await insertUser(t.database.db, {
+    username,
+    email: `${username}@example.com`,
+    passwordHash: await hashPassword(USER_PASSWORD),
+    verifiedEmail: true,
+  });
+  const client = t.client();
+  await client.login(username, USER_PASSWORD);
+  return { user, client };
 }
