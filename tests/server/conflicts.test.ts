@@ -24,6 +24,7 @@ import { ADMIN_PASSWORD, createTestApp, type TestApp, type TestClient } from './
 const COPY = 'notes (conflicted copy, admin v1).txt';
 const QGIS_COPY = 'maps/proj (conflicted copy, admin v1).qgz~';
 const EDIT = 'survey (edit conflict, admin v2).json';
+const GPKG_COPY = 'survey (conflicted copy, admin v1).gpkg';
 let t: TestApp;
 let s: Scratch;
 let admin: TestClient;
@@ -81,6 +82,7 @@ beforeAll(async () => {
       [COPY]: Buffer.from('my field notes'),
       [QGIS_COPY]: Buffer.from('my qgis project'),
       [EDIT]: Buffer.from(JSON.stringify(editConflict, null, 3)),
+      [GPKG_COPY]: await editGeoPackage(s, survey, `UPDATE trees SET height = 77 WHERE fid = 3`),
       'broken (edit conflict, admin v2).json': Buffer.from('{"geodiff": 3}'),
     },
   });
@@ -100,6 +102,7 @@ describe('GET /app/project/conflicts/{namespace}/{name}', () => {
       ['broken (edit conflict, admin v2).json', 'edit_conflict', null, false],
       [QGIS_COPY, 'conflicted_copy', 'maps/proj.qgz', true],
       [COPY, 'conflicted_copy', 'notes.txt', true],
+      [GPKG_COPY, 'conflicted_copy', 'survey.gpkg', true],
       [EDIT, 'edit_conflict', 'survey.gpkg', true],
     ]);
     expect(conflicts.find((c) => c.path === COPY)).toMatchObject({
@@ -145,6 +148,39 @@ describe('GET /app/project/conflicts/{namespace}/{name}/edit', () => {
     expect((await edit('notes.txt')).statusCode).toBe(400);
     expect((await edit('broken (edit conflict, admin v2).json')).statusCode).toBe(400);
     expect((await edit('gone (edit conflict, admin v2).json')).statusCode).toBe(404);
+  });
+});
+
+describe('GET /app/project/conflicts/{namespace}/{name}/rows', () => {
+  const rows = (path: string, extra = '') =>
+    reader.get(`/app/project/conflicts/${base()}/rows?path=${encodeURIComponent(path)}${extra}`);
+
+  it('shows the rows a GeoPackage copy changes against its original', async () => {
+    const response = await rows(GPKG_COPY);
+    expect(response.statusCode, response.body).toBe(200);
+    const body = response.json();
+    expect(body).toMatchObject({
+      path: GPKG_COPY,
+      original: 'survey.gpkg',
+      original_exists: true,
+      status: 'done',
+      summary: [{ table: 'trees', insert: 0, update: 1, delete: 0 }],
+      count: 1,
+    });
+    expect(
+      body.entries[0].changes.find((c: { name: string }) => c.name === 'height'),
+    ).toMatchObject({
+      old: 4.5,
+      new: 77,
+    });
+  });
+
+  it('answers 400 for other files, 404 for missing ones', async () => {
+    expect((await rows(COPY)).statusCode).toBe(400);
+    expect((await rows(EDIT)).statusCode).toBe(400);
+    expect((await rows('survey.gpkg')).statusCode).toBe(400);
+    expect((await rows('gone (conflicted copy, a v1).gpkg')).statusCode).toBe(404);
+    expect((await rows(GPKG_COPY, '&per_page=0')).statusCode).toBe(400);
   });
 });
 
@@ -204,6 +240,7 @@ describe('POST /app/project/conflicts/{namespace}/{name}/resolve', () => {
     // An edit conflict without its GeoPackage cannot be kept; it can be discarded.
     expect((await resolve(admin, broken, 'keep')).statusCode).toBe(400);
     expect((await resolve(admin, broken, 'discard')).statusCode).toBe(201);
+    expect((await resolve(admin, GPKG_COPY, 'discard')).statusCode).toBe(201);
     const { conflicts } = (
       await reader.get(`/app/project/conflicts/${base()}`)
     ).json() as ConflictList;

@@ -4,7 +4,7 @@
  *
  * - read (anonymous on a public project): GET /app/project/compare/{namespace}/{name},
  *   …/compare/{namespace}/{name}/rows, GET /app/project/conflicts/{namespace}/{name},
- *   …/conflicts/{namespace}/{name}/edit;
+ *   …/conflicts/{namespace}/{name}/edit, …/conflicts/{namespace}/{name}/rows;
  * - signed in, writers and above, each making a new version through the push core (with
  *   `Mm-push-id` for retries): POST /app/project/restore/{namespace}/{name},
  *   POST /app/project/restore-file/{namespace}/{name},
@@ -24,6 +24,8 @@ import {
 import {
   ConflictListSchema,
   ConflictPathQuerySchema,
+  ConflictRowsQuerySchema,
+  ConflictRowsSchema,
   EditConflictSchema,
   ResolveConflictBodySchema,
 } from '../schemas/conflicts';
@@ -44,6 +46,7 @@ import {
 } from '../services/push';
 import { compareRows, compareVersions } from '../services/time-travel/compare';
 import {
+  conflictRows,
   listConflicts,
   readEditConflict,
   resolveConflict,
@@ -94,6 +97,18 @@ export const timeTravelReadRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => listConflicts(ctx, request.auth.user, ref(request)),
+  );
+
+  app.get(
+    '/app/project/conflicts/:namespace/:name/rows',
+    {
+      schema: {
+        params: NamespaceNameParamsSchema,
+        querystring: ConflictRowsQuerySchema,
+        response: { 200: ConflictRowsSchema, ...readErrors },
+      },
+    },
+    async (request) => conflictRows(ctx, request.auth.user, ref(request), request.query),
   );
 
   app.get(
