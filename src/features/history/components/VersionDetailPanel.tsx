@@ -29,6 +29,10 @@ export interface VersionDetailPanelProps {
   /** The version shown (vN); undefined closes the panel. */
   version: string | undefined;
   onClose: () => void;
+  /** More buttons beside 'Download' (compare, restore: the composition hands them in). */
+  actions?: ReactNode;
+  /** Buttons on a file's row (e.g. 'Restore this file'); not on files removed in the version. */
+  fileActions?: (path: string) => ReactNode;
 }
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
@@ -56,6 +60,8 @@ export function VersionDetailPanel({
   projectId,
   version,
   onClose,
+  actions,
+  fileActions,
 }: VersionDetailPanelProps) {
   const query = useQuery({
     ...versionQueryOptions(projectId, version ?? ''),
@@ -73,14 +79,17 @@ export function VersionDetailPanel({
       }
       footer={
         version && (
-          <Button
-            component="a"
-            href={projectArchiveUrl(namespace, projectName, version)}
-            download
-            leftSection={<IconDownload size={16} aria-hidden />}
-          >
-            Download
-          </Button>
+          <Group gap="xs">
+            <Button
+              component="a"
+              href={projectArchiveUrl(namespace, projectName, version)}
+              download
+              leftSection={<IconDownload size={16} aria-hidden />}
+            >
+              Download
+            </Button>
+            {actions}
+          </Group>
         )
       }
     >
@@ -93,7 +102,12 @@ export function VersionDetailPanel({
         </Alert>
       )}
       {query.data && (
-        <VersionDetailBody namespace={namespace} projectName={projectName} detail={query.data} />
+        <VersionDetailBody
+          namespace={namespace}
+          projectName={projectName}
+          detail={query.data}
+          fileActions={fileActions}
+        />
       )}
     </SidePanel>
   );
@@ -103,10 +117,12 @@ function VersionDetailBody({
   namespace,
   projectName,
   detail,
+  fileActions,
 }: {
   namespace: string;
   projectName: string;
   detail: VersionDetail;
+  fileActions?: (path: string) => ReactNode;
 }) {
   const opened = FILE_GROUPS.filter(({ key }) => detail.changes[key].length > 0).map(
     ({ key }) => key,
@@ -137,6 +153,7 @@ function VersionDetailBody({
                 files={detail.changes[key]}
                 changesets={detail.changesets}
                 link={(path) => ({ namespace, projectName, version_id: detail.name, _splat: path })}
+                actions={key === 'removed' ? undefined : fileActions}
               />
             </Accordion.Panel>
           </Accordion.Item>
@@ -158,11 +175,13 @@ function FileList({
   files,
   changesets,
   link,
+  actions,
 }: {
   group: FileGroupKey;
   files: readonly VersionFileChange[];
   changesets: Record<string, FileChangeset>;
   link: (path: string) => FileVersionParams;
+  actions?: (path: string) => ReactNode;
 }) {
   if (files.length === 0) {
     return (
@@ -186,6 +205,11 @@ function FileList({
           </Group>
           {group === 'updated' && (
             <FileChanges path={file.path} changeset={changesets[file.path]} link={link} />
+          )}
+          {actions && (
+            <Group mt={4} pl={26}>
+              {actions(file.path)}
+            </Group>
           )}
         </li>
       ))}

@@ -1,0 +1,44 @@
+/** The feature's user-visible texts (issue 20; spec 001 where it has them). */
+
+export const SWAP_VERSIONS = 'Swap versions';
+export const PICK_TWO_VERSIONS = 'Pick the two versions to compare.';
+export const SAME_VERSION = 'Both sides are the same version: nothing changed.';
+export const NO_DIFFERENCES = 'No differences between these versions.';
+export const COMPARE_FALLBACK = 'Failed to compare versions';
+
+export function compareTitle(from: string, to: string): string {
+  return `Compare ${from} with ${to}`;
+}
+
+export const COMPARE_WITH_LATEST = 'Compare with the latest version';
+export const RESTORE_VERSION = 'Restore this version';
+export const RESTORE_FILE = 'Restore this file';
+export const RESTORE = 'Restore';
+export const RESTORE_FALLBACK = 'Failed to restore';
+
+export function restoreVersionTitle(version: string): string {
+  return `Restore ${version}?`;
+}
+
+export function restoreVersionText(version: string): string {
+  return `A new version will contain the files as they were in ${version}. No version is removed: the versions after ${version} stay in the history.`;
+}
+
+export function restoreFileTitle(path: string, version: string): string {
+  return `Restore ${path} from ${version}?`;
+}
+
+export function restoreFileText(path: string, version: string): string {
+  return `A new version will contain ${path} as it was in ${version}. No version is removed.`;
+}
+
+export function restored(newVersion: string, version: string): string {
+  return `${newVersion} restores ${version}`;
+}
+
+export const CONFLICTS = 'Conflicts';
+/** The project list's marker of such projects (spec 001 §2 'Conflicting file in project'). */
+export const CONFLICTING_FILE = 'Conflicting file in project';
+export const KEEP_COPY = 'Keep this copy';
+export const DISCARD_COPY = 'Discard copy';
+export const RESOLVE_FALLBACK = 'Failed to resolve the conflict';
