@@ -11,6 +11,7 @@ import {
   VersionNameSchema,
 } from './common';
 import { FileChangeKindSchema } from './projects';
+import { VersionOriginSchema } from './restore';
 
 /** The row-level changes computed for one versioned file of a version. */
 export const ChangesetStateSchema = Type.Object({
@@ -40,6 +41,8 @@ const versionCommon = {
   project_size: Type.Integer(),
   user_agent: NullableString(),
   changesets: StringMap(ChangesetStateSchema),
+  /** Versions made by time travel (restore, conflict resolution): what they did (restore.ts). */
+  origin: Type.Optional(VersionOriginSchema),
 };
 
 export const HistoryDiffSchema = Type.Object({

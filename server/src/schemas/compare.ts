@@ -1,0 +1,115 @@
+/**
+ * Time travel (issue 20): comparing any two versions of a project. Read access (as the
+ * history: anonymous on a public project), so readers may compare.
+ *
+ * - `GET /app/project/compare/{namespace}/{name}?from=vA&to=vB` → `Comparison`: the files
+ *   added, updated and removed going from `from` to `to` (either order: swapping them swaps
+ *   added/removed and each file's sides). A file counts as updated when its bytes differ
+ *   (SHA-1); `versioned` marks .gpkg/.sqlite files whose rows can be compared.
+ *   400: a version not `vN`; 404: no such version.
+ * - `GET /app/project/compare/{namespace}/{name}/rows?from=vA&to=vB&path=…&page=1&per_page=100`
+ *   → `CompareRows`: the net row-level changes of one versioned file between the two
+ *   versions (a row edited in several versions appears once, from its value in `from` to
+ *   its value in `to`; a row inserted and deleted in between does not appear). A file
+ *   present on one side only compares against an empty table set: all inserts or all
+ *   deletes. `summary` counts every changed row; `entries` is the page asked for (rows in
+ *   table order, then by primary key); `count` the number of entries in all pages.
+ *   `status: 'error'` (with `error`) when the rows cannot be compared (a table's columns
+ *   changed, no primary key, not a readable SQLite file): the file still compares as bytes.
+ *   400: bad versions, page or a path that is not a versioned file; 404: the file is in
+ *   neither version.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { NullableObject, NullableString, StringEnum, VersionNameSchema } from './common';
+
+export const CompareQuerySchema = Type.Object({
+  from: VersionNameSchema,
+  to: VersionNameSchema,
+});
+export type CompareQuery = Static<typeof CompareQuerySchema>;
+
+/** A file as one side of the comparison holds it. */
+export const CompareFileSideSchema = Type.Object({
+  /** The version that last changed the file (`vK`, K ≤ the side's version). */
+  version: Type.String(),
+  size: Type.Integer(),
+  checksum: Type.String(),
+});
+export type CompareFileSide = Static<typeof CompareFileSideSchema>;
+
+export const CompareFileSchema = Type.Object({
+  path: Type.String(),
+  change: StringEnum(['added', 'updated', 'removed']),
+  /** A GeoPackage / SQLite file: its rows can be compared (…/rows). */
+  versioned: Type.Boolean(),
+  /** The file in `from` (null: added). */
+  from: NullableObject(CompareFileSideSchema),
+  /** The file in `to` (null: removed). */
+  to: NullableObject(CompareFileSideSchema),
+});
+export type CompareFile = Static<typeof CompareFileSchema>;
+
+/** GET /app/project/compare/{namespace}/{name}. */
+export const ComparisonSchema = Type.Object({
+  from: Type.String(),
+  to: Type.String(),
+  /** Changed files by path (unchanged files are left out). */
+  files: Type.Array(CompareFileSchema),
+});
+export type Comparison = Static<typeof ComparisonSchema>;
+
+export const COMPARE_ROWS_MAX_PER_PAGE = 500;
+
+export const CompareRowsQuerySchema = Type.Object({
+  from: VersionNameSchema,
+  to: VersionNameSchema,
+  path: Type.String({ minLength: 1, maxLength: 1024 }),
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  per_page: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: COMPARE_ROWS_MAX_PER_PAGE, default: 100 }),
+  ),
+});
+export type CompareRowsQuery = Static<typeof CompareRowsQuerySchema>;
+
+/** One column of a changed row (as in GET /v1/resource/changesets). */
+export const RowColumnChangeSchema = Type.Object({
+  column: Type.Integer(),
+  name: Type.String(),
+  type: Type.String(),
+  /** Value in `from` (absent for inserts). Numbers, text, WKT for geometries, base64 blobs. */
+  old: Type.Optional(Type.Unsafe<number | string | null>({ type: ['number', 'string', 'null'] })),
+  /** Value in `to` (absent for deletes and unchanged columns of updates). */
+  new: Type.Optional(Type.Unsafe<number | string | null>({ type: ['number', 'string', 'null'] })),
+});
+export type RowColumnChange = Static<typeof RowColumnChangeSchema>;
+
+export const RowChangeSchema = Type.Object({
+  table: Type.String(),
+  type: StringEnum(['insert', 'update', 'delete']),
+  changes: Type.Array(RowColumnChangeSchema),
+});
+export type RowChange = Static<typeof RowChangeSchema>;
+
+export const TableChangeCountsSchema = Type.Object({
+  table: Type.String(),
+  insert: Type.Integer(),
+  update: Type.Integer(),
+  delete: Type.Integer(),
+});
+
+/** GET /app/project/compare/{namespace}/{name}/rows. */
+export const CompareRowsSchema = Type.Object({
+  path: Type.String(),
+  from: Type.String(),
+  to: Type.String(),
+  status: StringEnum(['done', 'error']),
+  /** Why the rows cannot be compared (status error). */
+  error: NullableString(),
+  summary: Type.Array(TableChangeCountsSchema),
+  /** Entries in all pages. */
+  count: Type.Integer(),
+  page: Type.Integer(),
+  per_page: Type.Integer(),
+  entries: Type.Array(RowChangeSchema),
+});
+export type CompareRows = Static<typeof CompareRowsSchema>;
