@@ -20,6 +20,7 @@ import {
   type VersionFileChange,
 } from '../model/version';
 import { CHANGES_CANNOT_BE_CALCULATED } from '../model/changeset';
+import { ORIGIN_LABEL, originText } from '../model/origin';
 import { ChangesetSummaryTable } from './ChangesetSummaryTable';
 
 export interface VersionDetailPanelProps {
@@ -134,6 +135,7 @@ function VersionDetailBody({
       <Field label="Project size">{formatFileSize(detail.project_size)}</Field>
       <Field label="Created">{formatDateTime(detail.created)}</Field>
       <Field label="User agent">{detail.user_agent ?? ''}</Field>
+      {detail.origin && <Field label={ORIGIN_LABEL}>{originText(detail.origin)}</Field>}
       <Accordion multiple defaultValue={opened} variant="separated" mt="sm">
         {FILE_GROUPS.map(({ key, label }) => (
           <Accordion.Item key={key} value={key}>

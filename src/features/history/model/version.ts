@@ -18,7 +18,7 @@ export type VersionChangeCounts = Omit<CountsAnswer, 'updated_diff'> &
 
 /** The keys the web app reads of a version (`@contract/history`). */
 type VersionKeys = Pick<ListItemAnswer, 'name' | 'created' | 'project_size'> &
-  Partial<Pick<ListItemAnswer, 'project_name' | 'namespace' | 'author'>>;
+  Partial<Pick<ListItemAnswer, 'project_name' | 'namespace' | 'author' | 'origin'>>;
 
 export type VersionListItem = VersionKeys & { changes: VersionChangeCounts };
 

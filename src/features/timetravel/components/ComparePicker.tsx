@@ -15,7 +15,11 @@ export interface ComparePickerProps {
 /** The two versions compared ('From', 'To') and 'Swap versions'. */
 export function ComparePicker({ latest, from, to, onChange }: ComparePickerProps) {
   const options = useMemo(
-    () => Array.from({ length: versionNumber(latest) }, (_, index) => `v${versionNumber(latest) - index}`),
+    () =>
+      Array.from(
+        { length: versionNumber(latest) },
+        (_, index) => `v${versionNumber(latest) - index}`,
+      ),
     [latest],
   );
   return (

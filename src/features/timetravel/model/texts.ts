@@ -42,3 +42,18 @@ export const CONFLICTING_FILE = 'Conflicting file in project';
 export const KEEP_COPY = 'Keep this copy';
 export const DISCARD_COPY = 'Discard copy';
 export const RESOLVE_FALLBACK = 'Failed to resolve the conflict';
+export const COMPARE_ROWS_FALLBACK = 'Failed to compare the rows of the file';
+export const CONFLICTS_FALLBACK = 'Failed to load the conflict files';
+export const EDIT_CONFLICT_FALLBACK = 'Failed to read the edit conflict';
+export const NO_ROW_CHANGES = 'No rows changed.';
+
+export function rowsCannotBeCompared(reason: string | null): string {
+  return reason ? `Rows cannot be compared: ${reason}` : 'Rows cannot be compared';
+}
+export const SHOW_ROWS = 'Show rows';
+export const HIDE_ROWS = 'Hide rows';
+export const COMPARE_VERSIONS = 'Compare versions';
+
+export function newVersionMade(version: string): string {
+  return `New version ${version} created`;
+}
