@@ -28,6 +28,7 @@ import { Route as AppProjectsNamespaceProjectNameCollaboratorsRouteImport } from
 import { Route as AppProjectsNamespaceProjectNameCompareRouteImport } from './routes/_app/projects/$namespace/$projectName/compare'
 import { Route as AppProjectsNamespaceProjectNameSettingsRouteImport } from './routes/_app/projects/$namespace/$projectName/settings'
 import { Route as AppProjectsNamespaceProjectNameBlobSplatRouteImport } from './routes/_app/projects/$namespace/$projectName/blob/$'
+import { Route as AppProjectsNamespaceProjectNameConflictsSplatRouteImport } from './routes/_app/projects/$namespace/$projectName/conflicts/$'
 import { Route as AppProjectsNamespaceProjectNameHistoryIndexRouteImport } from './routes/_app/projects/$namespace/$projectName/history/index'
 import { Route as AppProjectsNamespaceProjectNameTreeSplatRouteImport } from './routes/_app/projects/$namespace/$projectName/tree/$'
 import { Route as AppProjectsNamespaceProjectNameHistoryVersion_idIndexRouteImport } from './routes/_app/projects/$namespace/$projectName/history/$version_id/index'
@@ -136,6 +137,12 @@ const AppProjectsNamespaceProjectNameBlobSplatRoute =
     path: '/blob/$',
     getParentRoute: () => AppProjectsNamespaceProjectNameRouteRoute,
   } as any)
+const AppProjectsNamespaceProjectNameConflictsSplatRoute =
+  AppProjectsNamespaceProjectNameConflictsSplatRouteImport.update({
+    id: '/conflicts/$',
+    path: '/conflicts/$',
+    getParentRoute: () => AppProjectsNamespaceProjectNameRouteRoute,
+  } as any)
 const AppProjectsNamespaceProjectNameHistoryIndexRoute =
   AppProjectsNamespaceProjectNameHistoryIndexRouteImport.update({
     id: '/history/',
@@ -180,6 +187,7 @@ export interface FileRoutesByFullPath {
   '/projects/$namespace/$projectName/settings': typeof AppProjectsNamespaceProjectNameSettingsRoute
   '/projects/$namespace/$projectName/': typeof AppProjectsNamespaceProjectNameIndexRoute
   '/projects/$namespace/$projectName/blob/$': typeof AppProjectsNamespaceProjectNameBlobSplatRoute
+  '/projects/$namespace/$projectName/conflicts/$': typeof AppProjectsNamespaceProjectNameConflictsSplatRoute
   '/projects/$namespace/$projectName/tree/$': typeof AppProjectsNamespaceProjectNameTreeSplatRoute
   '/projects/$namespace/$projectName/history/': typeof AppProjectsNamespaceProjectNameHistoryIndexRoute
   '/projects/$namespace/$projectName/history/$version_id/$': typeof AppProjectsNamespaceProjectNameHistoryVersion_idSplatRoute
@@ -202,6 +210,7 @@ export interface FileRoutesByTo {
   '/projects/$namespace/$projectName/settings': typeof AppProjectsNamespaceProjectNameSettingsRoute
   '/projects/$namespace/$projectName': typeof AppProjectsNamespaceProjectNameIndexRoute
   '/projects/$namespace/$projectName/blob/$': typeof AppProjectsNamespaceProjectNameBlobSplatRoute
+  '/projects/$namespace/$projectName/conflicts/$': typeof AppProjectsNamespaceProjectNameConflictsSplatRoute
   '/projects/$namespace/$projectName/tree/$': typeof AppProjectsNamespaceProjectNameTreeSplatRoute
   '/projects/$namespace/$projectName/history': typeof AppProjectsNamespaceProjectNameHistoryIndexRoute
   '/projects/$namespace/$projectName/history/$version_id/$': typeof AppProjectsNamespaceProjectNameHistoryVersion_idSplatRoute
@@ -228,6 +237,7 @@ export interface FileRoutesById {
   '/_app/projects/$namespace/$projectName/settings': typeof AppProjectsNamespaceProjectNameSettingsRoute
   '/_app/projects/$namespace/$projectName/': typeof AppProjectsNamespaceProjectNameIndexRoute
   '/_app/projects/$namespace/$projectName/blob/$': typeof AppProjectsNamespaceProjectNameBlobSplatRoute
+  '/_app/projects/$namespace/$projectName/conflicts/$': typeof AppProjectsNamespaceProjectNameConflictsSplatRoute
   '/_app/projects/$namespace/$projectName/tree/$': typeof AppProjectsNamespaceProjectNameTreeSplatRoute
   '/_app/projects/$namespace/$projectName/history/': typeof AppProjectsNamespaceProjectNameHistoryIndexRoute
   '/_app/projects/$namespace/$projectName/history/$version_id/$': typeof AppProjectsNamespaceProjectNameHistoryVersion_idSplatRoute
@@ -254,6 +264,7 @@ export interface FileRouteTypes {
     | '/projects/$namespace/$projectName/settings'
     | '/projects/$namespace/$projectName/'
     | '/projects/$namespace/$projectName/blob/$'
+    | '/projects/$namespace/$projectName/conflicts/$'
     | '/projects/$namespace/$projectName/tree/$'
     | '/projects/$namespace/$projectName/history/'
     | '/projects/$namespace/$projectName/history/$version_id/$'
@@ -276,6 +287,7 @@ export interface FileRouteTypes {
     | '/projects/$namespace/$projectName/settings'
     | '/projects/$namespace/$projectName'
     | '/projects/$namespace/$projectName/blob/$'
+    | '/projects/$namespace/$projectName/conflicts/$'
     | '/projects/$namespace/$projectName/tree/$'
     | '/projects/$namespace/$projectName/history'
     | '/projects/$namespace/$projectName/history/$version_id/$'
@@ -301,6 +313,7 @@ export interface FileRouteTypes {
     | '/_app/projects/$namespace/$projectName/settings'
     | '/_app/projects/$namespace/$projectName/'
     | '/_app/projects/$namespace/$projectName/blob/$'
+    | '/_app/projects/$namespace/$projectName/conflicts/$'
     | '/_app/projects/$namespace/$projectName/tree/$'
     | '/_app/projects/$namespace/$projectName/history/'
     | '/_app/projects/$namespace/$projectName/history/$version_id/$'
@@ -450,6 +463,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppProjectsNamespaceProjectNameBlobSplatRouteImport
       parentRoute: typeof AppProjectsNamespaceProjectNameRouteRoute
     }
+    '/_app/projects/$namespace/$projectName/conflicts/$': {
+      id: '/_app/projects/$namespace/$projectName/conflicts/$'
+      path: '/conflicts/$'
+      fullPath: '/projects/$namespace/$projectName/conflicts/$'
+      preLoaderRoute: typeof AppProjectsNamespaceProjectNameConflictsSplatRouteImport
+      parentRoute: typeof AppProjectsNamespaceProjectNameRouteRoute
+    }
     '/_app/projects/$namespace/$projectName/history/': {
       id: '/_app/projects/$namespace/$projectName/history/'
       path: '/history'
@@ -487,6 +507,7 @@ interface AppProjectsNamespaceProjectNameRouteRouteChildren {
   AppProjectsNamespaceProjectNameSettingsRoute: typeof AppProjectsNamespaceProjectNameSettingsRoute
   AppProjectsNamespaceProjectNameIndexRoute: typeof AppProjectsNamespaceProjectNameIndexRoute
   AppProjectsNamespaceProjectNameBlobSplatRoute: typeof AppProjectsNamespaceProjectNameBlobSplatRoute
+  AppProjectsNamespaceProjectNameConflictsSplatRoute: typeof AppProjectsNamespaceProjectNameConflictsSplatRoute
   AppProjectsNamespaceProjectNameTreeSplatRoute: typeof AppProjectsNamespaceProjectNameTreeSplatRoute
   AppProjectsNamespaceProjectNameHistoryIndexRoute: typeof AppProjectsNamespaceProjectNameHistoryIndexRoute
   AppProjectsNamespaceProjectNameHistoryVersion_idSplatRoute: typeof AppProjectsNamespaceProjectNameHistoryVersion_idSplatRoute
@@ -505,6 +526,8 @@ const AppProjectsNamespaceProjectNameRouteRouteChildren: AppProjectsNamespacePro
       AppProjectsNamespaceProjectNameIndexRoute,
     AppProjectsNamespaceProjectNameBlobSplatRoute:
       AppProjectsNamespaceProjectNameBlobSplatRoute,
+    AppProjectsNamespaceProjectNameConflictsSplatRoute:
+      AppProjectsNamespaceProjectNameConflictsSplatRoute,
     AppProjectsNamespaceProjectNameTreeSplatRoute:
       AppProjectsNamespaceProjectNameTreeSplatRoute,
     AppProjectsNamespaceProjectNameHistoryIndexRoute:

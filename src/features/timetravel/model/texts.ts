@@ -1,4 +1,5 @@
 /** The feature's user-visible texts (issue 20; spec 001 where it has them). */
+import type { ConflictFile, EditConflictField } from '@contract/conflicts';
 
 export const SWAP_VERSIONS = 'Swap versions';
 export const PICK_TWO_VERSIONS = 'Pick the two versions to compare.';
@@ -56,4 +57,32 @@ export const COMPARE_VERSIONS = 'Compare versions';
 
 export function newVersionMade(version: string): string {
   return `New version ${version} created`;
+}
+
+/** What a conflict file is, beside its name in the notice. */
+export function conflictSummary(
+  conflict: Pick<ConflictFile, 'kind' | 'original' | 'user' | 'version'>,
+): string {
+  const what = conflict.kind === 'conflicted_copy' ? 'conflicted copy' : 'edit conflict';
+  const of = conflict.original ? ` of ${conflict.original}` : '';
+  return `(${what}${of}, ${conflict.user} ${conflict.version})`;
+}
+export const ORIGINAL = 'Original';
+export const CONFLICTED_COPY = 'Conflicted copy';
+export const ORIGINAL_GONE = 'This file is not in the project any more.';
+export const NOT_A_CONFLICT = 'This file is not a conflict file of the project (any more).';
+
+export function conflictTitle(path: string): string {
+  return `Conflict: ${path}`;
+}
+
+export function changesSince(path: string, version: string): string {
+  return `Rows of ${path} changed since ${version}`;
+}
+export const EDIT_CONFLICT_TABLE = 'Conflicting fields';
+export const NO_CONFLICTING_FIELDS = 'The file names no conflicting field.';
+
+/** A conflicting field's column name, or its number when the original does not name it. */
+export function fieldName(field: Pick<EditConflictField, 'name' | 'column'>): string {
+  return field.name ?? `column ${field.column}`;
 }

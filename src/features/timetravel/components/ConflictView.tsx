@@ -1,0 +1,225 @@
+import type { ConflictFile } from '@contract/conflicts';
+import type { NewVersion } from '@contract/restore';
+import { Alert, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { IconCheck, IconTrash } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { LoadingIndicator } from '@/components/LoadingIndicator';
+import { formatFileSize } from '@/lib/fileSize';
+import { formatDateTime } from '@/lib/time';
+import { isVersionedFile } from '@/features/history';
+import { FileIcon, FilePreview, fileName, type ProjectFile } from '@/features/projects';
+import { conflictsQueryOptions } from '../api/conflicts';
+import { versionNumber } from '../model/compareSearch';
+import {
+  CONFLICTED_COPY,
+  DISCARD_COPY,
+  KEEP_COPY,
+  NOT_A_CONFLICT,
+  ORIGINAL,
+  ORIGINAL_GONE,
+  changesSince,
+  conflictSummary,
+  conflictTitle,
+} from '../model/texts';
+import { EditConflictTable } from './EditConflictTable';
+import { NewVersionButton } from './NewVersionButton';
+import { RowChanges } from './RowChanges';
+
+export interface ConflictViewProps {
+  namespace: string;
+  projectName: string;
+  /** The project's latest version and its files. */
+  version: string;
+  files: readonly ProjectFile[];
+  /** The conflict file. */
+  path: string;
+  /** Writers and above resolve (the project's `upload` permission). */
+  canResolve: boolean;
+  onResolved: (made: NewVersion) => void;
+}
+
+/**
+ * One conflict file (issue 20): a conflicted copy side by side with the file it copies (sizes,
+ * dates, previews; for a GeoPackage the rows changed in the original since the copy's
+ * version), an edit conflict as base, ours and theirs per field; 'Keep this copy' and
+ * 'Discard copy' each make a new version.
+ */
+export function ConflictView({
+  namespace,
+  projectName,
+  version,
+  files,
+  path,
+  canResolve,
+  onResolved,
+}: ConflictViewProps) {
+  const query = useQuery(conflictsQueryOptions(namespace, projectName, version));
+  if (query.isPending) return <LoadingIndicator label="Loading conflicts" size="md" />;
+  if (query.isError) {
+    return (
+      <Alert color="red" role="alert">
+        {query.error.message}
+      </Alert>
+    );
+  }
+  const conflict = query.data.conflicts.find((item) => item.path === path);
+  if (!conflict) return <Text c="dimmed">{NOT_A_CONFLICT}</Text>;
+  const file = (at: string | null) => (at ? files.find((item) => item.path === at) : undefined);
+  return (
+    <Stack gap="md">
+      <div>
+        <Title order={2} fz="h4" style={{ wordBreak: 'break-all' }}>
+          {conflictTitle(conflict.path)}
+        </Title>
+        <Text size="sm" c="dimmed">
+          {conflictSummary(conflict)}
+        </Text>
+      </div>
+      {canResolve && (
+        <Group gap="xs">
+          <NewVersionButton
+            namespace={namespace}
+            projectName={projectName}
+            action={{ kind: 'resolve-conflict', body: { path, action: 'keep' } }}
+            label={KEEP_COPY}
+            variant="filled"
+            leftSection={<IconCheck size={16} aria-hidden />}
+            onDone={onResolved}
+          />
+          <NewVersionButton
+            namespace={namespace}
+            projectName={projectName}
+            action={{ kind: 'resolve-conflict', body: { path, action: 'discard' } }}
+            label={DISCARD_COPY}
+            color="red"
+            leftSection={<IconTrash size={16} aria-hidden />}
+            onDone={onResolved}
+          />
+        </Group>
+      )}
+      {conflict.kind === 'conflicted_copy' ? (
+        <CopyBesideOriginal
+          namespace={namespace}
+          projectName={projectName}
+          latest={version}
+          conflict={conflict}
+          original={file(conflict.original)}
+          copy={file(conflict.path)}
+        />
+      ) : (
+        <EditConflictTable namespace={namespace} projectName={projectName} path={path} />
+      )}
+    </Stack>
+  );
+}
+
+function CopyBesideOriginal({
+  namespace,
+  projectName,
+  latest,
+  conflict,
+  original,
+  copy,
+}: {
+  namespace: string;
+  projectName: string;
+  latest: string;
+  conflict: ConflictFile;
+  original: ProjectFile | undefined;
+  copy: ProjectFile | undefined;
+}) {
+  const rowsSince =
+    original &&
+    isVersionedFile(original.path) &&
+    versionNumber(conflict.version) < versionNumber(latest);
+  return (
+    <>
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
+        <FileSide
+          title={ORIGINAL}
+          namespace={namespace}
+          projectName={projectName}
+          file={original}
+          missing={conflict.original ?? ''}
+        />
+        <FileSide
+          title={CONFLICTED_COPY}
+          namespace={namespace}
+          projectName={projectName}
+          file={copy}
+          missing={conflict.path}
+        />
+      </SimpleGrid>
+      {rowsSince && (
+        <Paper
+          component="section"
+          aria-label={changesSince(original.path, conflict.version)}
+          withBorder
+          radius="md"
+          p="md"
+        >
+          <Title order={3} fz="h5" mb="sm">
+            {changesSince(original.path, conflict.version)}
+          </Title>
+          <RowChanges
+            namespace={namespace}
+            projectName={projectName}
+            from={conflict.version}
+            to={latest}
+            path={original.path}
+          />
+        </Paper>
+      )}
+    </>
+  );
+}
+
+function FileSide({
+  title,
+  namespace,
+  projectName,
+  file,
+  missing,
+}: {
+  title: string;
+  namespace: string;
+  projectName: string;
+  file: ProjectFile | undefined;
+  /** The path shown when the file is not in the project. */
+  missing: string;
+}) {
+  return (
+    <Paper component="section" aria-label={title} withBorder radius="md" p="md">
+      <Title order={3} fz="h5" mb="xs">
+        {title}
+      </Title>
+      <Group gap="xs" wrap="nowrap" mb="xs">
+        <FileIcon entry={{ type: 'file', name: fileName(file?.path ?? missing) }} />
+        <Text size="sm" style={{ wordBreak: 'break-all' }}>
+          {file?.path ?? missing}
+        </Text>
+      </Group>
+      {file ? (
+        <Stack gap="xs">
+          <Text size="sm">
+            <Text span c="dimmed" size="xs">
+              Size{' '}
+            </Text>
+            {formatFileSize(file.size)}
+          </Text>
+          <Text size="sm">
+            <Text span c="dimmed" size="xs">
+              Modified{' '}
+            </Text>
+            {file.mtime ? formatDateTime(file.mtime) : ''}
+          </Text>
+          <FilePreview file={{ namespace, name: projectName, path: file.path }} size={file.size} />
+        </Stack>
+      ) : (
+        <Text size="sm" c="dimmed">
+          {ORIGINAL_GONE}
+        </Text>
+      )}
+    </Paper>
+  );
+}
