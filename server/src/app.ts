@@ -41,6 +41,7 @@ import { projectRoutes, publicProjectRoutes } from './routes/projects';
 import pushRoutes from './routes/push';
 import pullV2Routes from './routes/pull-v2';
 import pushV2Routes from './routes/push-v2';
+import { timeTravelReadRoutes, timeTravelWriteRoutes } from './routes/time-travel';
 import userRoutes from './routes/users';
 import workspaceRoutes from './routes/workspaces';
 import workspaceMemberRoutes, { publicInvitationRoutes } from './routes/workspace-members';
@@ -195,6 +196,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   app.register(pullV2Routes);
   app.register(diagnosticLogRoutes);
   app.register(publicInvitationRoutes);
+  app.register(timeTravelReadRoutes);
   // A signed-in user only: one requireLogin for the whole scope (plugins/auth.ts).
   app.register(
     signedIn(
@@ -207,6 +209,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
       collaboratorRoutes,
       pushRoutes,
       pushV2Routes,
+      timeTravelWriteRoutes,
     ),
   );
 

@@ -259,6 +259,8 @@ export const projectVersions = pgTable(
     changesets: jsonb('changesets'),
     /** pending | done | failed | not_applicable */
     changesetStatus: text('changeset_status'),
+    /** A version made by time travel: what it did (schemas/restore.ts VersionOrigin); else null. */
+    origin: jsonb('origin'),
   },
   (t) => [unique('project_versions_project_name_key').on(t.projectId, t.name)],
 );

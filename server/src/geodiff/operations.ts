@@ -1,12 +1,13 @@
 /**
  * The file-level geodiff operations the server runs (in a worker thread, see thread.ts):
  * applying a diff file to a copy of a stored file, creating the diff between two files,
- * reading a diff file as row-level history entries, and merging consecutive diff files into
- * one (concat.ts).
+ * reading a diff file as row-level history entries, comparing two files' rows (compare.ts),
+ * and merging consecutive diff files into one (concat.ts).
  */
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import Database from 'better-sqlite3';
 import { ChangesetConflictError, applyChangeset } from './apply';
+import { compareFiles, type FileComparison } from './compare';
 import { concatChangesets } from './concat';
 import { CannotDiffError, createChangeset } from './create';
 import { changesetEntries } from './entries';
@@ -16,13 +17,21 @@ export type GeodiffRequest =
   | { kind: 'apply'; base: string; diff: string; output: string }
   | { kind: 'create'; oldFile: string; newFile: string; output: string }
   | { kind: 'entries'; file: string; diff: string; maxEntries: number }
-  | { kind: 'concat'; diffs: string[]; output: string };
+  | { kind: 'concat'; diffs: string[]; output: string }
+  | {
+      kind: 'compare';
+      oldFile: string | null;
+      newFile: string | null;
+      scratch: string;
+      maxEntries: number;
+    };
 
 export type GeodiffResult =
   | { kind: 'apply' }
   | { kind: 'create'; size: number }
   | { kind: 'entries'; summary: unknown; changesJson: string; truncated: boolean }
-  | { kind: 'concat'; size: number; unsupported: number };
+  | { kind: 'concat'; size: number; unsupported: number }
+  | ({ kind: 'compare' } & FileComparison);
 
 /** Errors that mean "refused", carried across the thread by name. */
 export const REFUSALS = {
@@ -59,6 +68,10 @@ export async function runGeodiff(request: GeodiffRequest): Promise<GeodiffResult
       const bytes = writeChangeset(changeset);
       await writeFile(request.output, bytes);
       return { kind: 'concat', size: bytes.length, unsupported };
+    }
+    case 'compare': {
+      const { oldFile, newFile, scratch, maxEntries } = request;
+      return { kind: 'compare', ...compareFiles(oldFile, newFile, scratch, maxEntries) };
     }
     case 'entries': {
       const changeset = readChangeset(await readFile(request.diff));

@@ -90,6 +90,7 @@ function baseView<Changes>(
     changesets,
   };
   if (row.author !== null) view.author = row.author;
+  if (row.origin) view.origin = row.origin;
   return view;
 }
 

@@ -30,6 +30,7 @@ import {
 } from '../db/queries/versions';
 import type { FileChange } from '../db/schema';
 import { isVersionedFile, projectPathError } from '../lib/paths';
+import type { VersionOrigin } from '../schemas/restore';
 import type { BlobStore } from '../storage/blob-store';
 
 /** Tags of a project with exactly one QGIS project file (api-reference A.5). */
@@ -85,6 +86,8 @@ export interface CommitVersionInput {
   baseVersion?: number;
   /** Where new blobs are checked to exist. */
   blobStore: Pick<BlobStore, 'stat'>;
+  /** A version made by time travel: what it does (kept on the version, shown in its history). */
+  origin?: VersionOrigin | null;
 }
 
 export interface VersionChangeCounts {
@@ -235,6 +238,7 @@ export async function commitVersion(tx: Tx, input: CommitVersionInput): Promise<
     deviceId: input.deviceId ?? null,
     projectSize: 0,
     changes,
+    origin: input.origin ?? null,
   });
 
   const historyRow = (file: CommitFile, change: FileChange) => ({

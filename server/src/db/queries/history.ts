@@ -4,6 +4,7 @@ import type { Executor } from '../database';
 import { fileHistory, projectVersions, users, type FileChange } from '../schema';
 import type { StoredDiff } from './files';
 import { MAX_ROW_ID } from '../../schemas/limits';
+import type { VersionOrigin } from '../../schemas/restore';
 
 export interface VersionChangeCounts {
   added: number;
@@ -20,6 +21,7 @@ export interface VersionInfoRow {
   userAgent: string | null;
   projectSize: number;
   changes: Partial<VersionChangeCounts> | null;
+  origin: VersionOrigin | null;
 }
 
 const versionColumns = {
@@ -30,6 +32,7 @@ const versionColumns = {
   userAgent: projectVersions.userAgent,
   projectSize: projectVersions.projectSize,
   changes: sql<Partial<VersionChangeCounts> | null>`${projectVersions.changes}`,
+  origin: sql<VersionOrigin | null>`${projectVersions.origin}`,
 };
 
 /** Versions after v0, newest or oldest first, and how many there are. */

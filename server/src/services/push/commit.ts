@@ -8,6 +8,7 @@ import type { AppContext } from '../../context';
 import { recordPushCommit } from '../../db/queries/push-records';
 import { deleteUpload, type UploadRow } from '../../db/queries/uploads';
 import type { User } from '../../db/schema';
+import type { VersionOrigin } from '../../schemas/restore';
 import {
   commitVersion,
   InvalidChangesError,
@@ -31,6 +32,8 @@ export interface CommitPush {
   meta: PushMeta;
   /** The version the client named (for the dialect's answer when the project moved on). */
   clientVersion: number | null;
+  /** A version the server makes for time travel (services/time-travel/): what it does. */
+  origin?: VersionOrigin | null;
 }
 
 /** Makes the version; resolves its number. Refusals are in the dialect's words. */
@@ -57,6 +60,7 @@ export async function commitPush(
         at,
         baseVersion: upload.baseVersion,
         blobStore: ctx.blobStore,
+        origin: push.origin ?? null,
       });
       await checkAllowance();
       await recordPushCommit(tx, {

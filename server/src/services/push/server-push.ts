@@ -1,0 +1,121 @@
+/**
+ * A version the server makes itself from bytes it already holds (time travel: restoring a
+ * version or a file, resolving a conflict file; services/time-travel/), on the push core:
+ * the administrator's lock, the allowance at start and at commit, the project's push lock
+ * (the upload row, held `committing` with the lease for the call's length) and commitPush,
+ * with v2's words for refusals (409 AnotherUploadRunning, 423 ProjectLocked, 422 …).
+ *
+ * There is nothing to receive: the caller gives the version's files as blobs in the store
+ * (a GeoPackage update may carry the diff the server made for it). `baseVersion` is the
+ * version the changes were worked out against; when the project moved on meanwhile the
+ * commit is refused with ServerPushMoved, and the caller works the changes out again.
+ */
+import type { AppContext } from '../../context';
+import { listCurrentFiles } from '../../db/queries/files';
+import { deleteUpload } from '../../db/queries/uploads';
+import type { User } from '../../db/schema';
+import { HttpProblem } from '../../errors';
+import type { VersionOrigin } from '../../schemas/restore';
+import { startChangesetWork } from '../changesets';
+import type { ProjectAccess } from '../permissions';
+import type { CommitFile } from '../versions';
+import { commitPush, type PushMeta } from './commit';
+import type { PushDialect } from './dialect';
+import { lockedProblem, takePushLock } from './lock';
+import type { CurrentFiles, PlanFile, UploadPlan } from './plan';
+import { checkAllowance, planGrowth } from './quota';
+import { v2Dialect } from './v2';
+
+/** The project moved on past `baseVersion` before the version was made. */
+export class ServerPushMoved extends HttpProblem {
+  constructor(readonly latestVersion: number) {
+    super(409, `The project changed meanwhile (now v${latestVersion}): try again`);
+  }
+}
+
+const serverDialect: PushDialect = {
+  ...v2Dialect,
+  version: () => null,
+  versionMoved: (_client, latest) => new ServerPushMoved(latest),
+};
+
+export interface ServerPushInput {
+  /** The project, already checked for `upload` by the caller. */
+  access: ProjectAccess;
+  caller: User;
+  meta: PushMeta;
+  /** The version the changes were worked out against. */
+  baseVersion: number;
+  added: CommitFile[];
+  updated: CommitFile[];
+  removed: string[];
+  origin: VersionOrigin;
+}
+
+function planFile(file: CommitFile): PlanFile {
+  return {
+    path: file.path,
+    size: file.size,
+    checksum: file.checksum,
+    mtime: file.mtime ? file.mtime.toISOString() : null,
+    chunks: [],
+    diff: file.diff
+      ? { path: file.diff.path, size: file.diff.size, checksum: file.diff.checksum }
+      : null,
+  };
+}
+
+/** Makes the version; resolves its number. */
+export async function pushServerVersion(ctx: AppContext, input: ServerPushInput): Promise<number> {
+  const db = ctx.database.db;
+  const { project, workspace } = input.access;
+  const locked = lockedProblem(project.lockedUntil, ctx.now(), serverDialect);
+  if (locked) throw locked;
+
+  const current: CurrentFiles = new Map(
+    (await listCurrentFiles(db, project.id)).map((f) => [f.path, f]),
+  );
+  const plan: UploadPlan = {
+    added: input.added.map(planFile),
+    updated: input.updated.map(planFile),
+    removed: input.removed.map((path) => {
+      const held = current.get(path);
+      if (!held) throw new ServerPushMoved(project.latestVersion);
+      return { path, size: held.size, checksum: held.checksum };
+    }),
+  };
+  await checkAllowance(db, workspace, planGrowth(plan, current));
+
+  const { upload, lease } = await takePushLock(
+    ctx,
+    {
+      projectId: project.id,
+      baseVersion: input.baseVersion,
+      userId: input.caller.id,
+      plan,
+      status: 'committing',
+    },
+    serverDialect,
+  );
+  let version: number;
+  try {
+    version = await commitPush(
+      ctx,
+      {
+        upload,
+        plan,
+        files: [...input.added, ...input.updated],
+        caller: input.caller,
+        meta: input.meta,
+        clientVersion: input.baseVersion,
+        origin: input.origin,
+      },
+      serverDialect,
+    );
+  } finally {
+    await lease?.end(false);
+    await deleteUpload(db, upload.id);
+  }
+  startChangesetWork(ctx);
+  return version;
+}

@@ -1,0 +1,190 @@
+/**
+ * Comparing two versions (schemas/compare.ts): the files that differ, and the net row-level
+ * changes of one GeoPackage / SQLite file between them.
+ *
+ * The rows are compared from the two versions' files themselves (geodiff/compare.ts, in the
+ * worker thread), not by merging the stored per-version diffs: the files are always there,
+ * while the chain of diffs is not (whole-file updates whose diff could not be made, a table
+ * whose columns changed, a file removed and added again), and the direct comparison is by
+ * construction the net change in either direction (docs/decisions draft-tt-server-compare).
+ * Results are kept for a few pairs of files, so paging through one does not compare again.
+ */
+import path from 'node:path';
+import type { AppContext } from '../../context';
+import {
+  findFileAtVersion,
+  findVersion,
+  listFilesAtVersion,
+  type FileRow,
+} from '../../db/queries/files';
+import type { User } from '../../db/schema';
+import { badRequest, notFound } from '../../errors';
+import { CannotDiffError } from '../../geodiff/create';
+import { ChangesetFormatError } from '../../geodiff/format';
+import { runGeodiffInThread } from '../../geodiff/thread';
+import { isVersionedFile } from '../../lib/paths';
+import type {
+  CompareFile,
+  CompareFileSide,
+  CompareRows,
+  Comparison,
+  RowChange,
+} from '../../schemas/compare';
+import { fileNotFound, versionNotFound, versionNumber } from '../history';
+import { projectFor, type ProjectAccess, type ProjectRef } from '../permissions';
+import { copyBlob, withScratch } from './file-changes';
+
+/** Changed rows kept per comparison (the summary counts them all). */
+export const COMPARE_MAX_ENTRIES = 50_000;
+/** Comparisons kept in memory (per server). */
+const CACHE_SIZE = 4;
+
+export const notVersioned = (file: string) =>
+  `${file} is not a GeoPackage or SQLite file: its rows cannot be compared`;
+
+async function versionsOf(
+  ctx: AppContext,
+  access: ProjectAccess,
+  texts: string[],
+): Promise<number[]> {
+  const numbers = texts.map(versionNumber);
+  for (const n of numbers) {
+    if (!(await findVersion(ctx.database.db, access.project.id, n))) {
+      throw notFound(versionNotFound(n, access));
+    }
+  }
+  return numbers;
+}
+
+function side(file: FileRow | undefined | null): CompareFileSide | null {
+  if (!file) return null;
+  return { version: `v${file.versionName}`, size: file.size, checksum: file.checksum };
+}
+
+const byteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+/** GET /app/project/compare/{namespace}/{name}?from=&to=. */
+export async function compareVersions(
+  ctx: AppContext,
+  caller: User | null,
+  ref: ProjectRef,
+  query: { from: string; to: string },
+): Promise<Comparison> {
+  const access = await projectFor(ctx, caller, ref, 'read');
+  const [from, to] = await versionsOf(ctx, access, [query.from, query.to]);
+  const db = ctx.database.db;
+  const [before, after] = await Promise.all([
+    listFilesAtVersion(db, access.project.id, from!),
+    listFilesAtVersion(db, access.project.id, to!),
+  ]);
+  const old = new Map(before.map((f) => [f.path, f]));
+  const now = new Map(after.map((f) => [f.path, f]));
+  const files: CompareFile[] = [];
+  for (const p of [...new Set([...old.keys(), ...now.keys()])].sort(byteOrder)) {
+    const a = old.get(p);
+    const b = now.get(p);
+    if (a && b && a.checksum === b.checksum) continue;
+    files.push({
+      path: p,
+      change: !a ? 'added' : !b ? 'removed' : 'updated',
+      versioned: isVersionedFile(p),
+      from: side(a),
+      to: side(b),
+    });
+  }
+  return { from: `v${from}`, to: `v${to}`, files };
+}
+
+interface RowsResult {
+  error: string | null;
+  summary: CompareRows['summary'];
+  entries: RowChange[];
+}
+
+const caches = new WeakMap<AppContext, Map<string, RowsResult>>();
+
+function cacheOf(ctx: AppContext): Map<string, RowsResult> {
+  let cache = caches.get(ctx);
+  if (!cache) caches.set(ctx, (cache = new Map()));
+  return cache;
+}
+
+async function compareBlobs(
+  ctx: AppContext,
+  oldKey: string | null,
+  newKey: string | null,
+): Promise<RowsResult> {
+  const key = `${oldKey ?? '-'}:${newKey ?? '-'}`;
+  const cache = cacheOf(ctx);
+  const kept = cache.get(key);
+  if (kept) {
+    cache.delete(key);
+    cache.set(key, kept);
+    return kept;
+  }
+  const result = await withScratch(async (dir): Promise<RowsResult> => {
+    const oldFile = oldKey ? path.join(dir, 'from.gpkg') : null;
+    const newFile = newKey ? path.join(dir, 'to.gpkg') : null;
+    if (oldFile) await copyBlob(ctx, oldKey!, oldFile);
+    if (newFile) await copyBlob(ctx, newKey!, newFile);
+    try {
+      const compared = await runGeodiffInThread({
+        kind: 'compare',
+        oldFile,
+        newFile,
+        scratch: path.join(dir, 'empty.gpkg'),
+        maxEntries: COMPARE_MAX_ENTRIES,
+      });
+      return {
+        error: null,
+        summary: compared.summary,
+        entries: JSON.parse(compared.changesJson) as RowChange[],
+      };
+    } catch (error) {
+      if (error instanceof CannotDiffError || error instanceof ChangesetFormatError) {
+        return { error: error.message, summary: [], entries: [] };
+      }
+      throw error;
+    }
+  });
+  cache.set(key, result);
+  while (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  return result;
+}
+
+/** GET /app/project/compare/{namespace}/{name}/rows?from=&to=&path=&page=&per_page=. */
+export async function compareRows(
+  ctx: AppContext,
+  caller: User | null,
+  ref: ProjectRef,
+  query: { from: string; to: string; path: string; page?: number; per_page?: number },
+): Promise<CompareRows> {
+  const access = await projectFor(ctx, caller, ref, 'read');
+  const [from, to] = await versionsOf(ctx, access, [query.from, query.to]);
+  if (!isVersionedFile(query.path)) throw badRequest(notVersioned(query.path));
+  const db = ctx.database.db;
+  const [a, b] = await Promise.all([
+    findFileAtVersion(db, access.project.id, query.path, from!),
+    findFileAtVersion(db, access.project.id, query.path, to!),
+  ]);
+  if (!a && !b) throw notFound(fileNotFound(query.path));
+  const page = query.page ?? 1;
+  const perPage = query.per_page ?? 100;
+  const result =
+    a && b && a.checksum === b.checksum
+      ? { error: null, summary: [], entries: [] }
+      : await compareBlobs(ctx, a?.blobKey ?? null, b?.blobKey ?? null);
+  const start = (page - 1) * perPage;
+  return {
+    path: query.path,
+    from: `v${from}`,
+    to: `v${to}`,
+    status: result.error ? 'error' : 'done',
+    error: result.error,
+    summary: result.summary,
+    count: result.entries.length,
+    page,
+    per_page: perPage,
+    entries: result.entries.slice(start, start + perPage),
+  };
+}

@@ -1,0 +1,225 @@
+/**
+ * The conflict files of a project (schemas/conflicts.ts): listing them with the file each
+ * refers to, reading an edit-conflict file, and resolving one ('Keep this copy' / 'Discard
+ * copy') as a new version through the push core.
+ */
+import { writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import path from 'node:path';
+import { text } from 'node:stream/consumers';
+import type { AppContext } from '../../context';
+import { findCurrentFile, listCurrentFiles, type FileRow } from '../../db/queries/files';
+import type { User } from '../../db/schema';
+import { badRequest, notFound } from '../../errors';
+import { runGeodiffInThread } from '../../geodiff/thread';
+import type { ConflictFile, ConflictList, EditConflict } from '../../schemas/conflicts';
+import type { NewVersion, VersionOrigin } from '../../schemas/restore';
+import { fileNotFound } from '../history';
+import { projectFor, type ProjectRef } from '../permissions';
+import type { PushMeta } from '../push';
+import type { CommitFile } from '../versions';
+import { originalOfEditConflict, parseConflictName, type ConflictName } from './conflict-names';
+import {
+  MAX_EDIT_CONFLICT_BYTES,
+  parseEditConflict,
+  tablesOf,
+  theirsChangeset,
+  type ConflictField,
+} from './edit-conflict';
+import {
+  copyBlob,
+  fileEntry,
+  fileUpdate,
+  versionFromChanges,
+  withScratch,
+  type ServerChanges,
+} from './file-changes';
+
+export const notAConflictFile = (file: string) =>
+  `${file} is not a conflicted copy or an edit-conflict file`;
+export const notAnEditConflict = (file: string) => `${file} is not an edit-conflict file`;
+export const unreadableEditConflict = (file: string) =>
+  `${file} cannot be read as an edit-conflict file`;
+export const originalGone = (file: string) =>
+  `The GeoPackage ${file} refers to is not in the project`;
+
+interface Found {
+  file: FileRow;
+  name: ConflictName;
+  original: string | null;
+  originalExists: boolean;
+}
+
+function describe(file: FileRow, paths: Set<string>): Found | null {
+  const name = parseConflictName(file.path);
+  if (!name) return null;
+  const original = name.original ?? originalOfEditConflict(name, paths);
+  return { file, name, original, originalExists: original !== null && paths.has(original) };
+}
+
+function view(found: Found): ConflictFile {
+  return {
+    path: found.file.path,
+    kind: found.name.kind,
+    original: found.original,
+    original_exists: found.originalExists,
+    user: found.name.user,
+    version: `v${found.name.version}`,
+    size: found.file.size,
+    checksum: found.file.checksum,
+  };
+}
+
+/** GET /app/project/conflicts/{namespace}/{name}. */
+export async function listConflicts(
+  ctx: AppContext,
+  caller: User | null,
+  ref: ProjectRef,
+): Promise<ConflictList> {
+  const access = await projectFor(ctx, caller, ref, 'read');
+  const files = await listCurrentFiles(ctx.database.db, access.project.id);
+  const paths = new Set(files.map((f) => f.path));
+  const conflicts: ConflictFile[] = [];
+  for (const file of files) {
+    const found = describe(file, paths);
+    if (found) conflicts.push(view(found));
+  }
+  return { conflicts };
+}
+
+/** The current conflict file `file` of the project, as `describe` finds it. */
+async function conflictFile(ctx: AppContext, projectId: string, file: string): Promise<Found> {
+  const db = ctx.database.db;
+  const row = await findCurrentFile(db, projectId, file);
+  if (!row) throw notFound(fileNotFound(file));
+  const paths = new Set((await listCurrentFiles(db, projectId)).map((f) => f.path));
+  const found = describe(row, paths);
+  if (!found) throw badRequest(notAConflictFile(file));
+  return found;
+}
+
+async function editConflictFields(ctx: AppContext, found: Found): Promise<ConflictField[]> {
+  if (found.name.kind !== 'edit_conflict') throw badRequest(notAnEditConflict(found.file.path));
+  if (found.file.size > MAX_EDIT_CONFLICT_BYTES) {
+    throw badRequest(unreadableEditConflict(found.file.path));
+  }
+  const fields = parseEditConflict(await text(await ctx.blobStore.open(found.file.blobKey)));
+  if (!fields) throw badRequest(unreadableEditConflict(found.file.path));
+  return fields;
+}
+
+/** GET /app/project/conflicts/{namespace}/{name}/edit?path=. */
+export async function readEditConflict(
+  ctx: AppContext,
+  caller: User | null,
+  ref: ProjectRef,
+  file: string,
+): Promise<EditConflict> {
+  const access = await projectFor(ctx, caller, ref, 'read');
+  const found = await conflictFile(ctx, access.project.id, file);
+  const fields = await editConflictFields(ctx, found);
+  const original = found.originalExists
+    ? await findCurrentFile(ctx.database.db, access.project.id, found.original!)
+    : null;
+  const tables = original
+    ? await withScratch(async (dir) => {
+        const copy = path.join(dir, 'original.gpkg');
+        await copyBlob(ctx, original.blobKey, copy);
+        return tablesOf(copy);
+      })
+    : new Map();
+  return {
+    path: found.file.path,
+    original: found.original,
+    original_exists: found.originalExists,
+    user: found.name.user,
+    version: `v${found.name.version}`,
+    fields: fields.map((f) => ({
+      table: f.table,
+      fid: f.fid,
+      column: f.column,
+      name: tables.get(f.table.toLowerCase())?.columns[f.column]?.name ?? null,
+      base: f.base,
+      ours: f.ours,
+      theirs: f.theirs,
+    })),
+  };
+}
+
+/**
+ * The original with theirs written back (a diff update), or null when no field still holds
+ * ours.
+ */
+async function withTheirs(
+  ctx: AppContext,
+  original: FileRow,
+  fields: ConflictField[],
+): Promise<CommitFile | null> {
+  return withScratch(async (dir) => {
+    const base = path.join(dir, 'original.gpkg');
+    const diff = path.join(dir, 'theirs.diff');
+    const output = path.join(dir, 'resolved.gpkg');
+    await copyBlob(ctx, original.blobKey, base);
+    const changeset = theirsChangeset(base, fields);
+    if (!changeset) return null;
+    await writeFile(diff, changeset);
+    await runGeodiffInThread({ kind: 'apply', base, diff, output });
+    const file = await ctx.blobStore.put(createReadStream(output));
+    const stored = await ctx.blobStore.put(createReadStream(diff), {
+      expectedSize: changeset.length,
+    });
+    return {
+      path: original.path,
+      size: file.size,
+      checksum: file.sha1,
+      blobKey: file.key,
+      diff: {
+        path: `${original.path}-diff-${file.sha1.slice(0, 12)}`,
+        size: stored.size,
+        checksum: stored.sha1,
+        blobKey: stored.key,
+      },
+    };
+  });
+}
+
+/** POST /app/project/conflicts/{namespace}/{name}/resolve. */
+export async function resolveConflict(
+  ctx: AppContext,
+  caller: User,
+  ref: ProjectRef,
+  body: { path: string; action: 'keep' | 'discard' },
+  meta: PushMeta,
+): Promise<NewVersion> {
+  const access = await projectFor(ctx, caller, ref, 'upload');
+  const first = await conflictFile(ctx, access.project.id, body.path);
+  const origin: VersionOrigin = {
+    action: body.action === 'keep' ? 'keep_copy' : 'discard_copy',
+    version: null,
+    path: body.path,
+    original: body.action === 'keep' ? first.original : null,
+  };
+  if (body.action === 'keep' && first.name.kind === 'edit_conflict') {
+    if (!first.originalExists) throw badRequest(originalGone(body.path));
+    await editConflictFields(ctx, first);
+  }
+  return versionFromChanges(ctx, access, caller, meta, origin, async (now) => {
+    const found = await conflictFile(ctx, now.project.id, body.path);
+    const changes: ServerChanges = { added: [], updated: [], removed: [body.path] };
+    if (body.action === 'discard') return changes;
+    const db = ctx.database.db;
+    const original = found.originalExists
+      ? await findCurrentFile(db, now.project.id, found.original!)
+      : null;
+    if (found.name.kind === 'edit_conflict') {
+      if (!original) throw badRequest(originalGone(body.path));
+      const updated = await withTheirs(ctx, original, await editConflictFields(ctx, found));
+      if (updated) changes.updated.push(updated);
+    } else if (!original) {
+      changes.added.push(fileEntry(found.file, found.original!));
+    } else if (original.checksum !== found.file.checksum) {
+      changes.updated.push(await fileUpdate(ctx, original, found.file));
+    }
+    return changes;
+  });
+}
