@@ -22,8 +22,10 @@ export function ConflictsNotice({ namespace, projectName, version }: ConflictsNo
   const conflicts = query.data?.conflicts ?? [];
   if (conflicts.length === 0) return null;
   return (
+    // A standing notice, not an interruption: a named region rather than Mantine's 'alert'.
     <Alert
       component="section"
+      role="region"
       aria-label={CONFLICTS}
       color="yellow"
       title={CONFLICTS}

@@ -45,15 +45,17 @@ export function NewVersionButton({
   const online = useOnline();
   const mutation = useNewVersionMutation(namespace, projectName);
   const [confirming, setConfirming] = useState(false);
+  // Through the promise, not mutate's callbacks: the new version can unmount this button (the
+  // conflict it resolves is gone) before the answer is handled, and the page must still move on.
   const run = () =>
-    mutation.mutate(action, {
-      onSuccess: (made) => {
+    void mutation.mutateAsync(action).then(
+      (made) => {
         setConfirming(false);
         notifySuccess(newVersionMade(made.version));
         onDone?.(made);
       },
-      onError: (error) => notifyError(errorMessage(error, label)),
-    });
+      (error: unknown) => notifyError(errorMessage(error, label)),
+    );
   return (
     <>
       <OfflineReason offline={!online}>
