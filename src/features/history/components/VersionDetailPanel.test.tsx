@@ -161,4 +161,44 @@ describe('VersionDetailPanel', { timeout: 20_000 }, () => {
     await panel();
     expect(await screen.findByRole('alert')).toHaveTextContent('Version v3 not found');
   });
+
+  it('says what a time-travel version did, and shows the actions handed in', async () => {
+    fakeServer({
+      [`GET ${DETAIL}`]: () =>
+        json({
+          ...detail({}),
+          changes: {
+            added: [{ path: 'notes.txt', size: 10 }],
+            updated: [{ path: 'a.txt', size: 1 }],
+            removed: [{ path: 'gone.txt', size: 1 }],
+          },
+          origin: { action: 'restore_version', version: 'v1', path: null, original: null },
+        }),
+    });
+    await renderWithRouter(
+      <VersionDetailPanel
+        namespace="ns"
+        projectName="p"
+        projectId="p-1"
+        version="v3"
+        onClose={() => {}}
+        actions={<button type="button">Version action</button>}
+        fileActions={(path) => <button type="button">{`File action ${path}`}</button>}
+      />,
+    );
+    expect(await screen.findByText('Made by')).toBeInTheDocument();
+    expect(field('Made by')).toBe('Restores v1');
+    expect(screen.getByRole('button', { name: 'Version action' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'File action notes.txt' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'File action a.txt' })).toBeInTheDocument();
+    // A file removed in the version has nothing to restore from it.
+    expect(screen.queryByRole('button', { name: 'File action gone.txt' })).toBeNull();
+  });
+
+  it('says nothing of an origin on an ordinary version', async () => {
+    fakeServer({ [`GET ${DETAIL}`]: () => json(detail({})) });
+    await panel();
+    expect(await screen.findByText('User agent')).toBeInTheDocument();
+    expect(screen.queryByText('Made by')).toBeNull();
+  });
 });

@@ -5,9 +5,9 @@ describe('originText', () => {
   it('says what a time-travel version did', () => {
     const none = { version: null, path: null, original: null };
     expect(originText({ ...none, action: 'restore_version', version: 'v1' })).toBe('Restores v1');
-    expect(
-      originText({ ...none, action: 'restore_file', version: 'v2', path: 'a/b.gpkg' }),
-    ).toBe('Restores a/b.gpkg from v2');
+    expect(originText({ ...none, action: 'restore_file', version: 'v2', path: 'a/b.gpkg' })).toBe(
+      'Restores a/b.gpkg from v2',
+    );
     expect(
       originText({
         ...none,
