@@ -149,6 +149,17 @@ async function freshProject(visibility: Visibility): Promise<Project> {
   return project;
 }
 
+/** A fresh project with v1 (data.txt) and v2 (data.txt changed, a conflicted copy added). */
+async function twoVersions(visibility: Visibility): Promise<Project> {
+  const project = await freshProject(visibility);
+  await commit(t, project.id, { added: { 'data.txt': 'one' } });
+  await commit(t, project.id, {
+    updated: { 'data.txt': 'two' },
+    added: { 'data (conflicted copy, writer v1).txt': 'mine' },
+  });
+  return project;
+}
+
 /** A pending access request for the project by a new user. */
 async function freshRequest(project: Project): Promise<number> {
   const username = unique('requester');
@@ -571,6 +582,52 @@ const CASES: Record<string, Case> = {
       url: `/v1/resource/changesets/${path(project)}/v1?path=data.txt`,
     }),
     expect: read(404),
+  },
+
+  // Time travel (issue 20): compare and conflicts read like the history; restoring and
+  // resolving push a version (writers and above), each on a fresh project with two versions.
+  'GET /app/project/compare/:namespace/:name': {
+    request: ({ project }) => ({ url: `/app/project/compare/${path(project)}?from=v0&to=v1` }),
+    expect: read(200),
+  },
+  'GET /app/project/compare/:namespace/:name/rows': {
+    // No such GeoPackage: readers get past the permission check to 404.
+    request: ({ project }) => ({
+      url: `/app/project/compare/${path(project)}/rows?from=v0&to=v1&path=none.gpkg`,
+    }),
+    expect: read(404),
+  },
+  'GET /app/project/conflicts/:namespace/:name': {
+    request: ({ project }) => ({ url: `/app/project/conflicts/${path(project)}` }),
+    expect: read(200),
+  },
+  'GET /app/project/conflicts/:namespace/:name/edit': {
+    // data.txt is not an edit-conflict file: readers get past the permission check to 400.
+    request: ({ project }) => ({
+      url: `/app/project/conflicts/${path(project)}/edit?path=data.txt`,
+    }),
+    expect: read(400),
+  },
+  'POST /app/project/restore/:namespace/:name': {
+    request: async ({ visibility }) => ({
+      url: `/app/project/restore/${path(await twoVersions(visibility))}`,
+      json: { version: 'v1' },
+    }),
+    expect: write(201),
+  },
+  'POST /app/project/restore-file/:namespace/:name': {
+    request: async ({ visibility }) => ({
+      url: `/app/project/restore-file/${path(await twoVersions(visibility))}`,
+      json: { version: 'v1', path: 'data.txt' },
+    }),
+    expect: write(201),
+  },
+  'POST /app/project/conflicts/:namespace/:name/resolve': {
+    request: async ({ visibility }) => ({
+      url: `/app/project/conflicts/${path(await twoVersions(visibility))}/resolve`,
+      json: { path: 'data (conflicted copy, writer v1).txt', action: 'discard' },
+    }),
+    expect: write(201),
   },
 
   'GET /app/project/access-requests': {

@@ -12,8 +12,9 @@
  *   versions (a row edited in several versions appears once, from its value in `from` to
  *   its value in `to`; a row inserted and deleted in between does not appear). A file
  *   present on one side only compares against an empty table set: all inserts or all
- *   deletes. `summary` counts every changed row; `entries` is the page asked for (rows in
- *   table order, then by primary key); `count` the number of entries in all pages.
+ *   deletes. `summary` counts every changed row; `entries` is the page asked for (tables by
+ *   name; in each, inserts, updates, then deletes); `count` the number of entries in all
+ *   pages (at most 50,000 are kept; `summary` still counts all).
  *   `status: 'error'` (with `error`) when the rows cannot be compared (a table's columns
  *   changed, no primary key, not a readable SQLite file): the file still compares as bytes.
  *   400: bad versions, page or a path that is not a versioned file; 404: the file is in
