@@ -5,6 +5,5 @@
 export { fetchProject, projectQueryKey } from './api/project';
 export { projectArchiveUrl } from './api/projectArchive';
 export { FileIcon } from './components/FileIcon';
-export { FilePreview } from './components/FilePreview';
 export { fileName, pageOf } from './model/files';
 export { LOAD_PROJECT_FALLBACK, type ProjectDetail, type ProjectFile } from './model/project';

@@ -3,11 +3,12 @@ import type { NewVersion } from '@contract/restore';
 import { Alert, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconCheck, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { LoadingIndicator } from '@/components/LoadingIndicator';
 import { formatFileSize } from '@/lib/fileSize';
 import { formatDateTime } from '@/lib/time';
 import { isVersionedFile } from '@/features/history';
-import { FileIcon, FilePreview, fileName, type ProjectFile } from '@/features/projects';
+import { FileIcon, fileName, type ProjectFile } from '@/features/projects';
 import { conflictsQueryOptions } from '../api/conflicts';
 import { versionNumber } from '../model/compareSearch';
 import {
@@ -36,6 +37,11 @@ export interface ConflictViewProps {
   /** Writers and above resolve (the project's `upload` permission). */
   canResolve: boolean;
   onResolved: (made: NewVersion) => void;
+  /**
+   * A file's preview where one exists (the composition hands in the projects feature's, so
+   * its code stays out of the feature's public index and the first screens).
+   */
+  preview?: (file: ProjectFile) => ReactNode;
 }
 
 /**
@@ -52,6 +58,7 @@ export function ConflictView({
   path,
   canResolve,
   onResolved,
+  preview,
 }: ConflictViewProps) {
   const query = useQuery(conflictsQueryOptions(namespace, projectName, version));
   if (query.isPending) return <LoadingIndicator label="Loading conflicts" size="md" />;
@@ -105,6 +112,7 @@ export function ConflictView({
           conflict={conflict}
           original={file(conflict.original)}
           copy={file(conflict.path)}
+          preview={preview}
         />
       ) : (
         <EditConflictTable namespace={namespace} projectName={projectName} path={path} />
@@ -120,6 +128,7 @@ function CopyBesideOriginal({
   conflict,
   original,
   copy,
+  preview,
 }: {
   namespace: string;
   projectName: string;
@@ -127,6 +136,7 @@ function CopyBesideOriginal({
   conflict: ConflictFile;
   original: ProjectFile | undefined;
   copy: ProjectFile | undefined;
+  preview: ConflictViewProps['preview'];
 }) {
   const rowsSince =
     original &&
@@ -137,18 +147,11 @@ function CopyBesideOriginal({
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <FileSide
           title={ORIGINAL}
-          namespace={namespace}
-          projectName={projectName}
           file={original}
           missing={conflict.original ?? ''}
+          preview={preview}
         />
-        <FileSide
-          title={CONFLICTED_COPY}
-          namespace={namespace}
-          projectName={projectName}
-          file={copy}
-          missing={conflict.path}
-        />
+        <FileSide title={CONFLICTED_COPY} file={copy} missing={conflict.path} preview={preview} />
       </SimpleGrid>
       {rowsSince && (
         <Paper
@@ -176,15 +179,13 @@ function CopyBesideOriginal({
 
 function FileSide({
   title,
-  namespace,
-  projectName,
   file,
   missing,
+  preview,
 }: {
   title: string;
-  namespace: string;
-  projectName: string;
   file: ProjectFile | undefined;
+  preview: ConflictViewProps['preview'];
   /** The path shown when the file is not in the project. */
   missing: string;
 }) {
@@ -213,7 +214,7 @@ function FileSide({
             </Text>
             {file.mtime ? formatDateTime(file.mtime) : ''}
           </Text>
-          <FilePreview file={{ namespace, name: projectName, path: file.path }} size={file.size} />
+          {preview?.(file)}
         </Stack>
       ) : (
         <Text size="sm" c="dimmed">

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { useViewer } from '@/app/useViewer';
 import { projectQueryOptions } from '@/features/projects/api/project';
+import { FilePreview } from '@/features/projects/components/FilePreview';
 import { ConflictView } from '@/features/timetravel/components/ConflictView';
 import { canUpload } from '@/lib/permissions';
 
@@ -40,6 +41,9 @@ function ConflictPage() {
       files={project.data.files}
       path={_splat}
       canResolve={viewer.loggedIn && canUpload(project.data)}
+      preview={(file) => (
+        <FilePreview file={{ namespace, name: projectName, path: file.path }} size={file.size} />
+      )}
       onResolved={() =>
         void navigate({
           to: '/projects/$namespace/$projectName/tree/$',
