@@ -6,5 +6,6 @@ export { versionQueryKey } from './api/version';
 export { versionsQueryKey } from './api/versions';
 export { ChangesetSummaryTable } from './components/ChangesetSummaryTable';
 export { ChangesetTable } from './components/ChangesetTable';
+export { FileLine } from './components/FileLine';
 export { changesetTables, formatChangeValue, type ChangesetEntry } from './model/changeset';
 export { FILE_GROUPS, isVersionedFile } from './model/version';

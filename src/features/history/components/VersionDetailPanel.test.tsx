@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeServer, json, problem } from '@/test/fakeServer';
 import { renderWithRouter } from '@/test/render';
-import { VersionDetailPanel } from './VersionDetailPanel';
+import { VersionDetailPanel, type VersionDetailPanelProps } from './VersionDetailPanel';
 
 const DETAIL = '/v1/project/version/p-1/v3';
 
@@ -29,7 +29,7 @@ const detail = (changesets: Record<string, unknown>) => ({
   changesets,
 });
 
-function panel() {
+function panel(slots: Pick<VersionDetailPanelProps, 'actions' | 'fileActions'> = {}) {
   return renderWithRouter(
     <VersionDetailPanel
       namespace="ns"
@@ -37,6 +37,7 @@ function panel() {
       projectId="p-1"
       version="v3"
       onClose={() => {}}
+      {...slots}
     />,
   );
 }
@@ -175,17 +176,10 @@ describe('VersionDetailPanel', { timeout: 20_000 }, () => {
           origin: { action: 'restore_version', version: 'v1', path: null, original: null },
         }),
     });
-    await renderWithRouter(
-      <VersionDetailPanel
-        namespace="ns"
-        projectName="p"
-        projectId="p-1"
-        version="v3"
-        onClose={() => {}}
-        actions={<button type="button">Version action</button>}
-        fileActions={(path) => <button type="button">{`File action ${path}`}</button>}
-      />,
-    );
+    await panel({
+      actions: <button type="button">Version action</button>,
+      fileActions: (path) => <button type="button">{`File action ${path}`}</button>,
+    });
     expect(await screen.findByText('Made by')).toBeInTheDocument();
     expect(field('Made by')).toBe('Restores v1');
     expect(screen.getByRole('button', { name: 'Version action' })).toBeInTheDocument();

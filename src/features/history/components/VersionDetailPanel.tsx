@@ -7,7 +7,7 @@ import { SidePanel } from '@/components/SidePanel';
 import { formatFileSize } from '@/lib/fileSize';
 import { AnchorLink } from '@/lib/routerLinks';
 import { formatDateTime } from '@/lib/time';
-import { FileIcon, fileName, projectArchiveUrl } from '@/features/projects';
+import { projectArchiveUrl } from '@/features/projects';
 import { versionQueryOptions } from '../api/version';
 import {
   CALCULATING_CHANGES,
@@ -22,6 +22,7 @@ import {
 import { CHANGES_CANNOT_BE_CALCULATED } from '../model/changeset';
 import { ORIGIN_LABEL, originText } from '../model/origin';
 import { ChangesetSummaryTable } from './ChangesetSummaryTable';
+import { FileLine } from './FileLine';
 
 export interface VersionDetailPanelProps {
   namespace: string;
@@ -196,15 +197,7 @@ function FileList({
     <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
       {files.map((file) => (
         <li key={file.path}>
-          <Group gap="xs" wrap="nowrap" align="flex-start">
-            <FileIcon entry={{ type: 'file', name: fileName(file.path) }} />
-            <Text size="sm" style={{ flex: 1, minWidth: 0, wordBreak: 'break-all' }}>
-              {file.path}
-            </Text>
-            <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-              {formatFileSize(file.size)}
-            </Text>
-          </Group>
+          <FileLine path={file.path} detail={formatFileSize(file.size)} />
           {group === 'updated' && (
             <FileChanges path={file.path} changeset={changesets[file.path]} link={link} />
           )}

@@ -4,8 +4,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { LoadingIndicator } from '@/components/LoadingIndicator';
 import { formatFileSize } from '@/lib/fileSize';
-import { FILE_GROUPS } from '@/features/history';
-import { FileIcon, fileName } from '@/features/projects';
+import { FILE_GROUPS, FileLine } from '@/features/history';
 import { compareQueryOptions } from '../api/compare';
 import {
   COMPARE_VERSIONS,
@@ -142,20 +141,13 @@ function ComparedFile({
   const sides = [sideText(file.from), sideText(file.to)].filter(Boolean).join(' → ');
   return (
     <div role="group" aria-label={file.path}>
-      <Group gap="xs" wrap="nowrap" align="flex-start">
-        <FileIcon entry={{ type: 'file', name: fileName(file.path) }} />
-        <Text size="sm" style={{ flex: 1, minWidth: 0, wordBreak: 'break-all' }}>
-          {file.path}
-        </Text>
-        <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-          {sides}
-        </Text>
+      <FileLine path={file.path} detail={sides}>
         {file.versioned && file.change !== 'updated' && (
           <Button size="compact-xs" variant="subtle" onClick={toggle}>
             {rows ? HIDE_ROWS : SHOW_ROWS}
           </Button>
         )}
-      </Group>
+      </FileLine>
       {file.versioned && rows && (
         <Stack mt="xs" pl={26}>
           <RowChanges
