@@ -5,6 +5,7 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { createUser } from './support/admin';
 import { createProject, shareProject } from './support/api';
+import { expectAccessible } from './support/axe';
 import { e2eAdmin } from './support/env';
 import { pointWkt, pointsGeoPackage, type PointFeature } from './support/geopackage';
 import { pushFiles } from './support/push';
@@ -262,6 +263,7 @@ test('comparing v1 with v4 shows each changed row once with its net change; swap
   expect(
     await tableRows(survey.getByRole('table', { name: 'Row changes of survey.gpkg' })),
   ).toEqual([{ ID: '1', Table: 'points', Insert: '0', Update: '2', Delete: '1' }]);
+  await expectAccessible(page, 'compare');
 
   // Swapped: the reverse of each change.
   await page.getByRole('button', { name: 'Swap versions' }).click();
@@ -323,6 +325,7 @@ test("a conflicted copy is listed, shown beside its original, and 'Keep this cop
   await expect(original).toContainText('Server notes');
   await expect(copy).toContainText(copyPath);
   await expect(copy).toContainText('My field notes, edited offline');
+  await expectAccessible(page, 'conflicted copy');
 
   await page.getByRole('button', { name: 'Keep this copy' }).click();
   await expect(page).toHaveURL(/\/tree\/?$/);
@@ -336,4 +339,66 @@ test("a conflicted copy is listed, shown beside its original, and 'Keep this cop
   // The project view shows the new state: the copy is gone from the file list.
   await expect(page.getByText('a.txt', { exact: true })).toBeVisible();
   await expect(page.getByText(copyPath)).toHaveCount(0);
+});
+
+test("an edit conflict shows base, ours and theirs per field; 'Keep this copy' writes theirs back", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const name = `Edit conflict ${Date.now().toString(36)}`;
+  const conflictPath = 'survey (edit conflict, ann v1).json';
+  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await createProject(page, NS, name);
+  expect(
+    await pushFiles(page, NS, name, { files: { 'survey.gpkg': pointsGeoPackage('points', V1) } }),
+  ).toBe('v1');
+  // The desktop client's rebase kept ours ('ash') over theirs ('elm') for fid 1's name (column
+  // 2: fid, geom, name, height) and left the conflict beside the GeoPackage.
+  const ours = V1.map((f) => (f.fid === 1 ? { ...f, name: 'ash' } : f));
+  const conflict = {
+    geodiff: [
+      {
+        table: 'points',
+        type: 'conflict',
+        fid: 1,
+        changes: [{ column: 2, base: 'oak', old: 'elm', new: 'ash' }],
+      },
+    ],
+  };
+  expect(
+    await pushFiles(page, NS, name, {
+      files: {
+        'survey.gpkg': pointsGeoPackage('points', ours),
+        [conflictPath]: JSON.stringify(conflict),
+      },
+    }),
+  ).toBe('v2');
+
+  await page.goto(projectUrl(name, '/tree'));
+  await page
+    .getByRole('region', { name: 'Conflicts' })
+    .getByRole('link', { name: conflictPath })
+    .click();
+  const fields = page.getByRole('table', { name: 'Conflicting fields' });
+  await expect(fields.locator('tbody tr')).toHaveCount(1);
+  expect(await tableRows(fields)).toEqual([
+    { Table: 'points', Feature: '1', Field: 'name', Base: 'oak', Ours: 'ash', Theirs: 'elm' },
+  ]);
+  await expectAccessible(page, 'edit conflict');
+
+  await page.getByRole('button', { name: 'Keep this copy' }).click();
+  await expect(page).toHaveURL(/\/tree\/?$/);
+  await expect(page.getByRole('region', { name: 'Conflicts' })).toHaveCount(0);
+  expect(await latestVersion(page.request, name)).toBe('v3');
+  expect(Object.keys(await filesAt(page.request, name, 'v3'))).toEqual(['survey.gpkg']);
+
+  // The new version's row change: theirs is back in fid 1's name.
+  await page.goto(projectUrl(name, '/compare?from=v2&to=v3'));
+  const points = page
+    .getByRole('region', { name: 'Files edited' })
+    .getByRole('group', { name: 'survey.gpkg' })
+    .getByRole('table', { name: 'Changes of points' });
+  await expect(points.locator('tbody tr')).toHaveCount(1, { timeout: 30_000 });
+  expect(await tableRows(points)).toEqual([{ Change: 'update', fid: '1', name: 'ash → elm' }]);
+  await expect(page.getByRole('region', { name: 'Files removed' })).toContainText(conflictPath);
 });
