@@ -5,20 +5,17 @@
  * rows not at all); swapping from and to gives the reverse; paging; 4xx answers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../server/src/auth/passwords';
 import { upsertProjectMembers } from '../../server/src/db/queries/projects';
-import { insertUser } from '../../server/src/db/queries/users';
 import type { Project } from '../../server/src/db/schema';
-import { registerSpatialFunctions } from '../../server/src/geodiff/st-functions';
 import type { CompareRows, Comparison, RowChange } from '../../server/src/schemas/compare';
 import {
-  editSqlite,
+  editGeoPackage,
   geopackageFromFeatures,
   pointFeatures,
   scratch,
   type Scratch,
 } from './support/geopackage';
-import { commit, createProject } from './support/seed';
+import { commit, createProject, signedInUser } from './support/seed';
 import { ADMIN_PASSWORD, createTestApp, type TestApp, type TestClient } from './support/test-app';
 
 const GPKG = 'data/trees.gpkg';
@@ -28,12 +25,6 @@ let admin: TestClient;
 let reader: TestClient;
 let stranger: TestClient;
 let project: Project;
-
-const edited = (bytes: Buffer, sql: string) =>
-  editSqlite(s, bytes, (db) => {
-    registerSpatialFunctions(db);
-    db.exec(sql);
-  });
 
 const compareUrl = (from: string, to: string) =>
   `/app/project/compare/${t.config.globalWorkspace}/${project.name}?from=${from}&to=${to}`;
@@ -63,45 +54,36 @@ beforeAll(async () => {
   s = await scratch();
   admin = t.client();
   await admin.login('admin', ADMIN_PASSWORD);
-  for (const name of ['reader', 'stranger']) {
-    await insertUser(t.database.db, {
-      username: name,
-      email: `${name}@example.com`,
-      passwordHash: await hashPassword('Field-Password-1'),
-      verifiedEmail: true,
-    });
-  }
-  reader = t.client();
-  await reader.login('reader', 'Field-Password-1');
-  stranger = t.client();
-  await stranger.login('stranger', 'Field-Password-1');
+  const readerUser = await signedInUser(t, 'reader');
+  reader = readerUser.client;
+  stranger = (await signedInUser(t, 'stranger')).client;
 
   const v1 = await geopackageFromFeatures(s, 'v1', 'trees', pointFeatures(10));
-  const v2 = await edited(
+  const v2 = await editGeoPackage(
+    s,
     v1,
     `UPDATE trees SET name = 'a' WHERE fid = 1;
      INSERT INTO trees (fid, geom, name, height) SELECT 100, geom, 'brief', 1 FROM trees WHERE fid = 2;
      UPDATE trees SET height = 10 WHERE fid = 2;`,
   );
-  const v3 = await edited(
+  const v3 = await editGeoPackage(
+    s,
     v2,
     `UPDATE trees SET name = 'b' WHERE fid = 1; DELETE FROM trees WHERE fid IN (100, 5);`,
   );
-  const v4 = await edited(
+  const v4 = await editGeoPackage(
+    s,
     v3,
     `UPDATE trees SET name = 'c', height = 99 WHERE fid = 1;
      INSERT INTO trees (fid, geom, name, height) SELECT 101, geom, 'late', 7 FROM trees WHERE fid = 3;
      UPDATE trees SET height = 3 WHERE fid = 2;`,
   );
   const other = await geopackageFromFeatures(s, 'other', 'poles', pointFeatures(3));
-  const reshaped = await edited(v1, `ALTER TABLE trees ADD COLUMN note TEXT;`);
+  const reshaped = await editGeoPackage(s, v1, `ALTER TABLE trees ADD COLUMN note TEXT;`);
 
   project = await createProject(t, { name: 'compare' });
-  const readerRow = await t.database.db.query.users.findFirst({
-    where: (u, { eq }) => eq(u.username, 'reader'),
-  });
   await upsertProjectMembers(t.database.db, project.id, [
-    { userId: readerRow!.id, role: 'reader' },
+    { userId: readerUser.user.id, role: 'reader' },
   ]);
   await commit(t, project.id, {
     added: { [GPKG]: v1, 'a.txt': 'a1', 'b.txt': 'b1', 'same.txt': 's' },

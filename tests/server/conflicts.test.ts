@@ -6,15 +6,11 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../server/src/auth/passwords';
-import { listFilesAtVersion } from '../../server/src/db/queries/files';
 import { upsertProjectMembers } from '../../server/src/db/queries/projects';
-import { insertUser } from '../../server/src/db/queries/users';
 import type { Project } from '../../server/src/db/schema';
-import { registerSpatialFunctions } from '../../server/src/geodiff/st-functions';
 import type { ConflictList, EditConflict } from '../../server/src/schemas/conflicts';
 import {
-  editSqlite,
+  editGeoPackage,
   geopackageFromFeatures,
   pointFeatures,
   scratch,
@@ -22,12 +18,13 @@ import {
   type Scratch,
 } from './support/geopackage';
 import { PythonClient, sha1 } from './support/python-client';
-import { createProject } from './support/seed';
+import { createProject, filesAtVersion, signedInUser } from './support/seed';
 import { ADMIN_PASSWORD, createTestApp, type TestApp, type TestClient } from './support/test-app';
 
 const COPY = 'notes (conflicted copy, admin v1).txt';
 const QGIS_COPY = 'maps/proj (conflicted copy, admin v1).qgz~';
 const EDIT = 'survey (edit conflict, admin v2).json';
+const GPKG_COPY = 'survey (conflicted copy, admin v1).gpkg';
 let t: TestApp;
 let s: Scratch;
 let admin: TestClient;
@@ -39,18 +36,6 @@ let survey: Buffer;
 const base = () => `${t.config.globalWorkspace}/${project.name}`;
 const resolve = (client: TestClient, path: string, action: string) =>
   client.post(`/app/project/conflicts/${base()}/resolve`, { path, action });
-
-async function bytesAt(version: number): Promise<Map<string, Buffer>> {
-  const out = new Map<string, Buffer>();
-  for (const file of await listFilesAtVersion(t.database.db, project.id, version)) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of await t.app.ctx.blobStore.open(file.blobKey)) {
-      chunks.push(Buffer.from(chunk as Uint8Array));
-    }
-    out.set(file.path, Buffer.concat(chunks));
-  }
-  return out;
-}
 
 const editConflict = {
   geodiff: [
@@ -75,22 +60,13 @@ beforeAll(async () => {
   s = await scratch();
   admin = t.client();
   await admin.login('admin', ADMIN_PASSWORD);
-  const user = await insertUser(t.database.db, {
-    username: 'reader',
-    email: 'reader@example.com',
-    passwordHash: await hashPassword('Field-Password-1'),
-    verifiedEmail: true,
-  });
-  reader = t.client();
-  await reader.login('reader', 'Field-Password-1');
+  const { user, client } = await signedInUser(t, 'reader');
+  reader = client;
   desktop = new PythonClient(t.app);
   await desktop.login('admin', ADMIN_PASSWORD);
 
   const v1 = await geopackageFromFeatures(s, 'survey', 'trees', pointFeatures(5));
-  survey = await editSqlite(s, v1, (db) => {
-    registerSpatialFunctions(db);
-    db.exec(`UPDATE trees SET name = 'ours' WHERE fid = 1`);
-  });
+  survey = await editGeoPackage(s, v1, `UPDATE trees SET name = 'ours' WHERE fid = 1`);
   project = await createProject(t, { name: 'conflicts' });
   await upsertProjectMembers(t.database.db, project.id, [{ userId: user.id, role: 'reader' }]);
   // The desktop client pushes the project, then the files a conflicting pull left.
@@ -106,6 +82,7 @@ beforeAll(async () => {
       [COPY]: Buffer.from('my field notes'),
       [QGIS_COPY]: Buffer.from('my qgis project'),
       [EDIT]: Buffer.from(JSON.stringify(editConflict, null, 3)),
+      [GPKG_COPY]: await editGeoPackage(s, survey, `UPDATE trees SET height = 77 WHERE fid = 3`),
       'broken (edit conflict, admin v2).json': Buffer.from('{"geodiff": 3}'),
     },
   });
@@ -125,6 +102,7 @@ describe('GET /app/project/conflicts/{namespace}/{name}', () => {
       ['broken (edit conflict, admin v2).json', 'edit_conflict', null, false],
       [QGIS_COPY, 'conflicted_copy', 'maps/proj.qgz', true],
       [COPY, 'conflicted_copy', 'notes.txt', true],
+      [GPKG_COPY, 'conflicted_copy', 'survey.gpkg', true],
       [EDIT, 'edit_conflict', 'survey.gpkg', true],
     ]);
     expect(conflicts.find((c) => c.path === COPY)).toMatchObject({
@@ -173,6 +151,39 @@ describe('GET /app/project/conflicts/{namespace}/{name}/edit', () => {
   });
 });
 
+describe('GET /app/project/conflicts/{namespace}/{name}/rows', () => {
+  const rows = (path: string, extra = '') =>
+    reader.get(`/app/project/conflicts/${base()}/rows?path=${encodeURIComponent(path)}${extra}`);
+
+  it('shows the rows a GeoPackage copy changes against its original', async () => {
+    const response = await rows(GPKG_COPY);
+    expect(response.statusCode, response.body).toBe(200);
+    const body = response.json();
+    expect(body).toMatchObject({
+      path: GPKG_COPY,
+      original: 'survey.gpkg',
+      original_exists: true,
+      status: 'done',
+      summary: [{ table: 'trees', insert: 0, update: 1, delete: 0 }],
+      count: 1,
+    });
+    expect(
+      body.entries[0].changes.find((c: { name: string }) => c.name === 'height'),
+    ).toMatchObject({
+      old: 4.5,
+      new: 77,
+    });
+  });
+
+  it('answers 400 for other files, 404 for missing ones', async () => {
+    expect((await rows(COPY)).statusCode).toBe(400);
+    expect((await rows(EDIT)).statusCode).toBe(400);
+    expect((await rows('survey.gpkg')).statusCode).toBe(400);
+    expect((await rows('gone (conflicted copy, a v1).gpkg')).statusCode).toBe(404);
+    expect((await rows(GPKG_COPY, '&per_page=0')).statusCode).toBe(400);
+  });
+});
+
 describe('POST /app/project/conflicts/{namespace}/{name}/resolve', () => {
   it("'Keep this copy': the original holds the copy's bytes and the copy is gone", async () => {
     const response = await resolve(admin, COPY, 'keep');
@@ -182,7 +193,7 @@ describe('POST /app/project/conflicts/{namespace}/{name}/resolve', () => {
       origin: { action: 'keep_copy', version: null, path: COPY, original: 'notes.txt' },
       changes: { added: 0, updated: 1, removed: 1 },
     });
-    const files = await bytesAt(3);
+    const files = await filesAtVersion(t, project.id, 3);
     expect(files.get('notes.txt')!.toString()).toBe('my field notes');
     expect(files.has(COPY)).toBe(false);
     const detail = await reader.get(`/v1/project/version/${base()}/v3`);
@@ -198,7 +209,7 @@ describe('POST /app/project/conflicts/{namespace}/{name}/resolve', () => {
       path: QGIS_COPY,
       original: null,
     });
-    const files = await bytesAt(4);
+    const files = await filesAtVersion(t, project.id, 4);
     expect(files.has(QGIS_COPY)).toBe(false);
     expect(files.get('maps/proj.qgz')!.toString()).toBe('qgis project');
   });
@@ -207,7 +218,7 @@ describe('POST /app/project/conflicts/{namespace}/{name}/resolve', () => {
     const response = await resolve(admin, EDIT, 'keep');
     expect(response.statusCode, response.body).toBe(201);
     expect(response.json().changes).toEqual({ added: 0, updated: 1, removed: 1 });
-    const files = await bytesAt(5);
+    const files = await filesAtVersion(t, project.id, 5);
     expect(files.has(EDIT)).toBe(false);
     const file = s.file('kept.gpkg');
     await writeFile(file, files.get('survey.gpkg')!);
@@ -229,6 +240,7 @@ describe('POST /app/project/conflicts/{namespace}/{name}/resolve', () => {
     // An edit conflict without its GeoPackage cannot be kept; it can be discarded.
     expect((await resolve(admin, broken, 'keep')).statusCode).toBe(400);
     expect((await resolve(admin, broken, 'discard')).statusCode).toBe(201);
+    expect((await resolve(admin, GPKG_COPY, 'discard')).statusCode).toBe(201);
     const { conflicts } = (
       await reader.get(`/app/project/conflicts/${base()}`)
     ).json() as ConflictList;

@@ -608,6 +608,13 @@ const CASES: Record<string, Case> = {
     }),
     expect: read(400),
   },
+  'GET /app/project/conflicts/:namespace/:name/rows': {
+    // data.txt is not a conflicted copy: readers get past the permission check to 400.
+    request: ({ project }) => ({
+      url: `/app/project/conflicts/${path(project)}/rows?path=data.txt`,
+    }),
+    expect: read(400),
+  },
   'POST /app/project/restore/:namespace/:name': {
     request: async ({ visibility }) => ({
       url: `/app/project/restore/${path(await twoVersions(visibility))}`,

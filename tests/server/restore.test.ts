@@ -8,24 +8,17 @@ import { copyFile, writeFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../server/src/auth/passwords';
-import {
-  findCurrentFile,
-  findFileAtVersion,
-  listFilesAtVersion,
-} from '../../server/src/db/queries/files';
+import { findCurrentFile, findFileAtVersion } from '../../server/src/db/queries/files';
 import { upsertProjectMembers } from '../../server/src/db/queries/projects';
-import { insertUser } from '../../server/src/db/queries/users';
 import { projects, users, workspaces, type Project, type User } from '../../server/src/db/schema';
 import { applyChangeset } from '../../server/src/geodiff/apply';
 import { readChangeset } from '../../server/src/geodiff/format';
-import { registerSpatialFunctions } from '../../server/src/geodiff/st-functions';
 import { changesetWorkIdle } from '../../server/src/services/changesets';
 import { projectFor } from '../../server/src/services/permissions';
 import { fileUpdate, versionFromChanges } from '../../server/src/services/time-travel/file-changes';
 import { alreadyEqual } from '../../server/src/services/time-travel/restore';
 import {
-  editSqlite,
+  editGeoPackage,
   geopackageFromFeatures,
   pointFeatures,
   scratch,
@@ -33,7 +26,7 @@ import {
   type Scratch,
 } from './support/geopackage';
 import { PythonClient, sha1 } from './support/python-client';
-import { commit, createProject } from './support/seed';
+import { commit, createProject, filesAtVersion, signedInUser } from './support/seed';
 import {
   ADMIN_PASSWORD,
   createTestApp,
@@ -54,12 +47,6 @@ const META = { ip: null, userAgent: 'test', deviceId: null };
 /** The GeoPackage at v1, v2, v3. */
 const gpkg: Buffer[] = [];
 let n = 0;
-
-const edited = (bytes: Buffer, sql: string) =>
-  editSqlite(s, bytes, (db) => {
-    registerSpatialFunctions(db);
-    db.exec(sql);
-  });
 
 async function fileOf(bytes: Uint8Array): Promise<string> {
   const file = s.file(`f${++n}.gpkg`);
@@ -85,33 +72,13 @@ async function threeVersions(name: string): Promise<Project> {
   return project;
 }
 
-/** The project's files at a version: path → bytes. */
-async function bytesAt(project: Project, version: number): Promise<Map<string, Buffer>> {
-  const files = await listFilesAtVersion(t.database.db, project.id, version);
-  const out = new Map<string, Buffer>();
-  for (const file of files) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of await t.app.ctx.blobStore.open(file.blobKey)) {
-      chunks.push(Buffer.from(chunk as Uint8Array));
-    }
-    out.set(file.path, Buffer.concat(chunks));
-  }
-  return out;
-}
-
 beforeAll(async () => {
   t = await createTestApp();
   s = await scratch();
   admin = t.client();
   await admin.login('admin', ADMIN_PASSWORD);
-  const user = await insertUser(t.database.db, {
-    username: 'reader',
-    email: 'reader@example.com',
-    passwordHash: await hashPassword('Reader-Password-1'),
-    verifiedEmail: true,
-  });
-  reader = t.client();
-  await reader.login('reader', 'Reader-Password-1');
+  const { user, client } = await signedInUser(t, 'reader');
+  reader = client;
   desktop = new PythonClient(t.app);
   await desktop.login('admin', ADMIN_PASSWORD);
   readerId = user.id;
@@ -121,7 +88,8 @@ beforeAll(async () => {
 
   gpkg.push(await geopackageFromFeatures(s, 'v1', 'trees', pointFeatures(20)));
   gpkg.push(
-    await edited(
+    await editGeoPackage(
+      s,
       gpkg[0]!,
       `UPDATE trees SET name = 'renamed' WHERE fid = 1;
        INSERT INTO trees (fid, geom, name, height) SELECT 100, geom, 'new', 1 FROM trees WHERE fid = 2;
@@ -129,7 +97,8 @@ beforeAll(async () => {
     ),
   );
   gpkg.push(
-    await edited(
+    await editGeoPackage(
+      s,
       gpkg[1]!,
       `UPDATE trees SET name = 'again', height = 2 WHERE fid = 1; DELETE FROM trees WHERE fid = 4;`,
     ),
@@ -144,7 +113,7 @@ afterAll(async () => {
 describe('POST /app/project/restore/{namespace}/{name}', () => {
   it('restoring v1 of a three-version project makes v4 with v1 bytes; v2 and v3 stay', async () => {
     const project = await threeVersions('restore-all');
-    const before = [await bytesAt(project, 2), await bytesAt(project, 3)];
+    const before = [await filesAtVersion(t, project.id, 2), await filesAtVersion(t, project.id, 3)];
     const response = await admin.post(restoreUrl(project), { version: 'v1' });
     expect(response.statusCode, response.body).toBe(201);
     expect(response.json()).toEqual({
@@ -152,9 +121,9 @@ describe('POST /app/project/restore/{namespace}/{name}', () => {
       origin: { action: 'restore_version', version: 'v1', path: null, original: null },
       changes: { added: 1, updated: 2, removed: 1 },
     });
-    expect(await bytesAt(project, 4)).toEqual(await bytesAt(project, 1));
-    expect(await bytesAt(project, 2)).toEqual(before[0]);
-    expect(await bytesAt(project, 3)).toEqual(before[1]);
+    expect(await filesAtVersion(t, project.id, 4)).toEqual(await filesAtVersion(t, project.id, 1));
+    expect(await filesAtVersion(t, project.id, 2)).toEqual(before[0]);
+    expect(await filesAtVersion(t, project.id, 3)).toEqual(before[1]);
 
     const detail = await admin.get(`/v1/project/version/${ns()}/${project.name}/v4`);
     expect(detail.statusCode).toBe(200);
@@ -327,7 +296,9 @@ describe('concurrent pushes', () => {
     // The last version made holds exactly the files of the version it restored.
     const last = made.map((a) => a.json()).find((b) => b.version === `v${row!.latestVersion}`)!;
     const restored = Number(last.origin.version.slice(1));
-    expect(await bytesAt(project, row!.latestVersion)).toEqual(await bytesAt(project, restored));
+    expect(await filesAtVersion(t, project.id, row!.latestVersion)).toEqual(
+      await filesAtVersion(t, project.id, restored),
+    );
   });
 
   it('works the changes out again when another version lands before its commit', async () => {
@@ -361,7 +332,7 @@ describe('concurrent pushes', () => {
     );
     expect(plans).toBe(2);
     expect(made.version).toBe('v5');
-    const files = await bytesAt(project, 5);
+    const files = await filesAtVersion(t, project.id, 5);
     expect(files.get('a.txt')!.toString()).toBe('a one');
     expect(files.get('other.txt')!.toString()).toBe('x');
   });
@@ -377,8 +348,8 @@ describe('POST /app/project/restore-file/{namespace}/{name}', () => {
       origin: { action: 'restore_file', version: 'v1', path: 'a.txt', original: null },
       changes: { added: 0, updated: 1, removed: 0 },
     });
-    const v3 = await bytesAt(project, 3);
-    const v4 = await bytesAt(project, 4);
+    const v3 = await filesAtVersion(t, project.id, 3);
+    const v4 = await filesAtVersion(t, project.id, 4);
     expect(v4.get('a.txt')!.toString()).toBe('a one');
     v3.delete('a.txt');
     v4.delete('a.txt');
@@ -389,14 +360,14 @@ describe('POST /app/project/restore-file/{namespace}/{name}', () => {
     expect(back.json().changes).toEqual({ added: 1, updated: 0, removed: 0 });
     const gone = await admin.post(restoreFileUrl(project), { version: 'v1', path: 'c.txt' });
     expect(gone.json().changes).toEqual({ added: 0, updated: 0, removed: 1 });
-    const files = await bytesAt(project, 6);
+    const files = await filesAtVersion(t, project.id, 6);
     expect(files.get('docs/b.txt')!.toString()).toBe('b one');
     expect(files.has('c.txt')).toBe(false);
 
     // The GeoPackage back to v2's rows, as a diff.
     const geo = await admin.post(restoreFileUrl(project), { version: 'v2', path: GPKG });
     expect(geo.statusCode).toBe(201);
-    expect((await bytesAt(project, 7)).get(GPKG)).toEqual(gpkg[1]);
+    expect((await filesAtVersion(t, project.id, 7)).get(GPKG)).toEqual(gpkg[1]);
 
     expect(
       (await admin.post(restoreFileUrl(project), { version: 'v1', path: 'nope.txt' })).statusCode,

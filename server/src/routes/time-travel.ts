@@ -4,14 +4,15 @@
  *
  * - read (anonymous on a public project): GET /app/project/compare/{namespace}/{name},
  *   …/compare/{namespace}/{name}/rows, GET /app/project/conflicts/{namespace}/{name},
- *   …/conflicts/{namespace}/{name}/edit;
+ *   …/conflicts/{namespace}/{name}/edit, …/conflicts/{namespace}/{name}/rows;
  * - signed in, writers and above, each making a new version through the push core (with
  *   `Mm-push-id` for retries): POST /app/project/restore/{namespace}/{name},
  *   POST /app/project/restore-file/{namespace}/{name},
  *   POST /app/project/conflicts/{namespace}/{name}/resolve.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { AppContext } from '../context';
 import { clientMeta, currentUser, deviceIdOf } from '../plugins/auth';
 import { NamespaceNameParamsSchema, problems } from '../schemas/common';
 import {
@@ -23,6 +24,8 @@ import {
 import {
   ConflictListSchema,
   ConflictPathQuerySchema,
+  ConflictRowsQuerySchema,
+  ConflictRowsSchema,
   EditConflictSchema,
   ResolveConflictBodySchema,
 } from '../schemas/conflicts';
@@ -33,6 +36,7 @@ import {
   type NewVersion,
 } from '../schemas/restore';
 import type { User } from '../db/schema';
+import type { ProjectRef } from '../services/permissions';
 import {
   beginPushId,
   pushIdOnResponse,
@@ -42,6 +46,7 @@ import {
 } from '../services/push';
 import { compareRows, compareVersions } from '../services/time-travel/compare';
 import {
+  conflictRows,
   listConflicts,
   readEditConflict,
   resolveConflict,
@@ -49,15 +54,15 @@ import {
 import { restoreFile, restoreVersion } from '../services/time-travel/restore';
 
 const readErrors = problems(400, 403, 404);
-const writeErrors = problems(400, 403, 404, 409, 422, 423);
+
+const ref = (request: { params: { namespace: string; name: string } }): ProjectRef => ({
+  namespace: request.params.namespace,
+  name: request.params.name,
+});
 
 /** Compare and the conflict list: read access. */
 export const timeTravelReadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
-  const ref = (request: { params: { namespace: string; name: string } }) => ({
-    namespace: request.params.namespace,
-    name: request.params.name,
-  });
 
   app.get(
     '/app/project/compare/:namespace/:name',
@@ -95,6 +100,18 @@ export const timeTravelReadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.get(
+    '/app/project/conflicts/:namespace/:name/rows',
+    {
+      schema: {
+        params: NamespaceNameParamsSchema,
+        querystring: ConflictRowsQuerySchema,
+        response: { 200: ConflictRowsSchema, ...readErrors },
+      },
+    },
+    async (request) => conflictRows(ctx, request.auth.user, ref(request), request.query),
+  );
+
+  app.get(
     '/app/project/conflicts/:namespace/:name/edit',
     {
       schema: {
@@ -107,78 +124,60 @@ export const timeTravelReadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 };
 
+type App = Parameters<FastifyPluginAsyncTypebox>[0];
+type Action<B extends TSchema> = (
+  ctx: AppContext,
+  caller: User,
+  ref: ProjectRef,
+  body: Static<B>,
+  meta: PushMeta,
+) => Promise<NewVersion>;
+
 /**
- * Runs a time-travel action with the request's Mm-push-id (a retry gets the first answer)
- * and answers 201 with the new version.
+ * A POST route making a new version: the body validated by `body`, the request's
+ * Mm-push-id honoured (a retry gets the first answer), 201 with the version.
  */
-async function newVersion(
-  request: FastifyRequest<{ Params: { namespace: string; name: string } }>,
-  reply: FastifyReply,
-  action: string,
-  run: (user: User, meta: PushMeta) => Promise<NewVersion>,
-): Promise<FastifyReply> {
-  const user = currentUser(request);
-  const target = `${action} ${request.params.namespace}/${request.params.name}`;
-  const replay = await beginPushId(request.server.ctx, request, user.id, target);
-  if (replay) return replayPushId(reply, replay);
-  const made = await run(user, { ...clientMeta(request), deviceId: deviceIdOf(request) });
-  return reply.code(201).send(made);
+function versionRoute<B extends TSchema>(app: App, url: string, body: B, action: Action<B>) {
+  app.post(
+    url,
+    {
+      onSend: pushIdOnSend,
+      onResponse: pushIdOnResponse,
+      schema: {
+        params: NamespaceNameParamsSchema,
+        body,
+        response: { 201: NewVersionSchema, ...problems(400, 403, 404, 409, 422, 423) },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const replay = await beginPushId(app.ctx, request, user.id, `${url} ${request.url}`);
+      if (replay) return replayPushId(reply, replay);
+      const meta = { ...clientMeta(request), deviceId: deviceIdOf(request) };
+      const made = await action(app.ctx, user, ref(request), request.body as Static<B>, meta);
+      return reply.code(201).send(made);
+    },
+  );
 }
 
 /** Restore and resolve: signed in, `upload` (writers and above). */
 export const timeTravelWriteRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const ctx = app.ctx;
-  const hooks = { onSend: pushIdOnSend, onResponse: pushIdOnResponse };
-  const ref = (request: { params: { namespace: string; name: string } }) => ({
-    namespace: request.params.namespace,
-    name: request.params.name,
-  });
-
-  app.post(
+  versionRoute(
+    app,
     '/app/project/restore/:namespace/:name',
-    {
-      ...hooks,
-      schema: {
-        params: NamespaceNameParamsSchema,
-        body: RestoreVersionBodySchema,
-        response: { 201: NewVersionSchema, ...writeErrors },
-      },
-    },
-    async (request, reply) =>
-      newVersion(request, reply, 'restore', (user, meta) =>
-        restoreVersion(ctx, user, ref(request), request.body, meta),
-      ),
+    RestoreVersionBodySchema,
+    restoreVersion,
   );
-
-  app.post(
+  versionRoute(
+    app,
     '/app/project/restore-file/:namespace/:name',
-    {
-      ...hooks,
-      schema: {
-        params: NamespaceNameParamsSchema,
-        body: RestoreFileBodySchema,
-        response: { 201: NewVersionSchema, ...writeErrors },
-      },
-    },
-    async (request, reply) =>
-      newVersion(request, reply, 'restore-file', (user, meta) =>
-        restoreFile(ctx, user, ref(request), request.body, meta),
-      ),
+    RestoreFileBodySchema,
+    restoreFile,
   );
-
-  app.post(
+  versionRoute(
+    app,
     '/app/project/conflicts/:namespace/:name/resolve',
-    {
-      ...hooks,
-      schema: {
-        params: NamespaceNameParamsSchema,
-        body: ResolveConflictBodySchema,
-        response: { 201: NewVersionSchema, ...writeErrors },
-      },
-    },
-    async (request, reply) =>
-      newVersion(request, reply, 'resolve', (user, meta) =>
-        resolveConflict(ctx, user, ref(request), request.body, meta),
-      ),
+    ResolveConflictBodySchema,
+    resolveConflict,
   );
 };

@@ -20,6 +20,13 @@
  *   edit-conflict file, one row per field with base / ours / theirs and the column's name
  *   (read from the original GeoPackage). 400: not an edit-conflict file or not readable
  *   JSON of that form; 404: not a current file.
+ * - `GET /app/project/conflicts/{namespace}/{name}/rows?path=…&page=1&per_page=100`
+ *   → `ConflictRows`: for a conflicted copy of a GeoPackage / SQLite file, the rows that
+ *   differ between the original (`old` values) and the copy (`new` values), i.e. what 'Keep
+ *   this copy' would change, paged as compare's rows (compare.ts). A copy whose original is
+ *   gone compares against an empty table set (all inserts). `status: 'error'` when the rows
+ *   cannot be compared. 400: not a conflicted copy, or not a GeoPackage / SQLite file;
+ *   404: not a current file.
  * - `POST /app/project/conflicts/{namespace}/{name}/resolve`, body `ResolveConflictBody`
  *   → 201 `NewVersion` (restore.ts):
  *   - `keep` a conflicted copy: the original gets the copy's bytes (added if it is gone), the
@@ -32,6 +39,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { NullableString, StringEnum } from './common';
+import { COMPARE_ROWS_MAX_PER_PAGE, RowChangeSchema, TableChangeCountsSchema } from './compare';
 
 export const ConflictKindSchema = StringEnum(['conflicted_copy', 'edit_conflict']);
 export type ConflictKind = Static<typeof ConflictKindSchema>;
@@ -98,3 +106,29 @@ export const ResolveConflictBodySchema = Type.Object({
   action: StringEnum(['keep', 'discard']),
 });
 export type ResolveConflictBody = Static<typeof ResolveConflictBodySchema>;
+
+export const ConflictRowsQuerySchema = Type.Object({
+  path: Type.String({ minLength: 1, maxLength: 1024 }),
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  per_page: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: COMPARE_ROWS_MAX_PER_PAGE, default: 100 }),
+  ),
+});
+export type ConflictRowsQuery = Static<typeof ConflictRowsQuerySchema>;
+
+/** GET /app/project/conflicts/{namespace}/{name}/rows?path=. */
+export const ConflictRowsSchema = Type.Object({
+  /** The conflicted copy (the `new` side). */
+  path: Type.String(),
+  /** The file it copies (the `old` side; null values when it is gone). */
+  original: Type.String(),
+  original_exists: Type.Boolean(),
+  status: StringEnum(['done', 'error']),
+  error: NullableString(),
+  summary: Type.Array(TableChangeCountsSchema),
+  count: Type.Integer(),
+  page: Type.Integer(),
+  per_page: Type.Integer(),
+  entries: Type.Array(RowChangeSchema),
+});
+export type ConflictRows = Static<typeof ConflictRowsSchema>;

@@ -38,7 +38,8 @@ export const MAX_CHANGESET_ENTRIES = 100_000;
 
 export const CALCULATION_FAILED = `${CHANGES_CANNOT_BE_CALCULATED}: the calculation failed`;
 
-async function copyBlob(ctx: AppContext, key: string, file: string): Promise<void> {
+/** Copies a blob to a file on disk. */
+export async function copyBlob(ctx: AppContext, key: string, file: string): Promise<void> {
   await pipeline(await ctx.blobStore.open(key), createWriteStream(file));
 }
 

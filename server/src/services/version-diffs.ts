@@ -24,6 +24,7 @@ import { ChangesetFormatError } from '../geodiff/format';
 import { runGeodiffInThread } from '../geodiff/thread';
 import { ChangesImpossibleError } from '../lib/sqlite-diff';
 import type { DiffResult } from '../lib/sqlite-diff-thread';
+import type { BlobInfo } from '../storage/blob-store';
 
 export const DIFF_UNREADABLE = 'the stored diff cannot be read';
 
@@ -59,6 +60,33 @@ export async function changesFromStoredDiff(
 }
 
 /**
+ * The diff turning the file `before` into `after` (on disk), made at `output` and put into
+ * the blob store; null when no diff can be made or no row changed (the client then
+ * downloads the whole file). Also used by time travel's GeoPackage updates.
+ */
+export async function storeComputedDiff(
+  ctx: AppContext,
+  before: string,
+  after: string,
+  output: string,
+): Promise<BlobInfo | null> {
+  let size: number;
+  try {
+    ({ size } = await runGeodiffInThread({
+      kind: 'create',
+      oldFile: before,
+      newFile: after,
+      output,
+    }));
+  } catch (error) {
+    if (error instanceof CannotDiffError) return null;
+    throw error;
+  }
+  if (size === 0) return null;
+  return ctx.blobStore.put(createReadStream(output), { expectedSize: size });
+}
+
+/**
  * Computes and records the diff of a whole-file update (`before`/`after` on disk). Does
  * nothing when the version already has a diff, the change is not an update, or no diff
  * can be made.
@@ -73,22 +101,8 @@ export async function recordComputedDiff(
   const db = ctx.database.db;
   const row = await findVersionFileDiff(db, job.versionId, job.path);
   if (!row || row.diff || row.change !== 'update') return;
-  const output = path.join(dir, 'computed.diff');
-  let size: number;
-  try {
-    ({ size } = await runGeodiffInThread({
-      kind: 'create',
-      oldFile: before,
-      newFile: after,
-      output,
-    }));
-  } catch (error) {
-    if (error instanceof CannotDiffError) return;
-    throw error;
-  }
-  // Nothing changed in the rows: no diff (the client then downloads the file).
-  if (size === 0) return;
-  const blob = await ctx.blobStore.put(createReadStream(output), { expectedSize: size });
+  const blob = await storeComputedDiff(ctx, before, after, path.join(dir, 'computed.diff'));
+  if (!blob) return;
   await db.transaction(async (tx) => {
     // As in a version commit: blob rows under the shared blob lock, so garbage collection
     // cannot take the new blob away.

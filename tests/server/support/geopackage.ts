@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
+import { registerSpatialFunctions } from '../../../server/src/geodiff/st-functions';
 
 const run = promisify(execFile);
 
@@ -96,6 +97,14 @@ export async function editSqlite(
     db.close();
   }
   return readFile(file);
+}
+
+/** Runs `sql` on a copy of the GeoPackage bytes, with the spatial functions its triggers call. */
+export function editGeoPackage(s: Scratch, bytes: Buffer, sql: string): Promise<Buffer> {
+  return editSqlite(s, bytes, (db) => {
+    registerSpatialFunctions(db);
+    db.exec(sql);
+  });
 }
 
 /** `count` point features in a grid, ids 1…count, with a name and a number. */

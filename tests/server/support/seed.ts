@@ -3,15 +3,18 @@
  * made with commitVersion, exactly as a finished upload will.
  */
 import { Readable } from 'node:stream';
+import { listFilesAtVersion } from '../../../server/src/db/queries/files';
 import { insertProjectWithInitialVersion } from '../../../server/src/db/queries/projects';
-import type { Project } from '../../../server/src/db/schema';
+import { hashPassword } from '../../../server/src/auth/passwords';
+import { insertUser } from '../../../server/src/db/queries/users';
+import type { Project, User } from '../../../server/src/db/schema';
 import type { BlobInfo } from '../../../server/src/storage/blob-store';
 import {
   commitVersion,
   type CommitFile,
   type CommittedVersion,
 } from '../../../server/src/services/versions';
-import type { TestApp } from './test-app';
+import type { TestApp, TestClient } from './test-app';
 
 export type Content = string | Buffer;
 
@@ -89,4 +92,39 @@ export async function commit(
       blobStore: t.app.ctx.blobStore,
     }),
   );
+}
+
+/** The project's files at a version, read from the blob store: path → bytes. */
+export async function filesAtVersion(
+  t: TestApp,
+  projectId: string,
+  version: number,
+): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  for (const file of await listFilesAtVersion(t.database.db, projectId, version)) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of await t.app.ctx.blobStore.open(file.blobKey)) {
+      chunks.push(Buffer.from(chunk as Uint8Array));
+    }
+    out.set(file.path, Buffer.concat(chunks));
+  }
+  return out;
+}
+
+export const USER_PASSWORD = 'Field-Password-1';
+
+/** A new verified user (password USER_PASSWORD) and a web client signed in as them. */
+export async function signedInUser(
+  t: TestApp,
+  username: string,
+): Promise<{ user: User; client: TestClient }> {
+  const user = await insertUser(t.database.db, {
+    username,
+    email: `${username}@example.com`,
+    passwordHash: await hashPassword(USER_PASSWORD),
+    verifiedEmail: true,
+  });
+  const client = t.client();
+  await client.login(username, USER_PASSWORD);
+  return { user, client };
 }

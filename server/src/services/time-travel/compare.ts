@@ -32,12 +32,16 @@ import type {
 } from '../../schemas/compare';
 import { fileNotFound, versionNotFound, versionNumber } from '../history';
 import { projectFor, type ProjectAccess, type ProjectRef } from '../permissions';
-import { copyBlob, withScratch } from './file-changes';
+import { copyBlob } from '../changesets';
+import { withScratch } from './file-changes';
 
 /** Changed rows kept per comparison (the summary counts them all). */
 export const COMPARE_MAX_ENTRIES = 50_000;
 /** Comparisons kept in memory (per server). */
 const CACHE_SIZE = 4;
+
+/** The rows of equal files. */
+export const NO_CHANGES: RowsResult = { error: null, summary: [], entries: [] };
 
 export const notVersioned = (file: string) =>
   `${file} is not a GeoPackage or SQLite file: its rows cannot be compared`;
@@ -95,7 +99,7 @@ export async function compareVersions(
   return { from: `v${from}`, to: `v${to}`, files };
 }
 
-interface RowsResult {
+export interface RowsResult {
   error: string | null;
   summary: CompareRows['summary'];
   entries: RowChange[];
@@ -109,7 +113,8 @@ function cacheOf(ctx: AppContext): Map<string, RowsResult> {
   return cache;
 }
 
-async function compareBlobs(
+/** The net rows from the blob `oldKey` to `newKey` (null: absent), kept for a few pairs. */
+export async function compareBlobs(
   ctx: AppContext,
   oldKey: string | null,
   newKey: string | null,
@@ -168,18 +173,23 @@ export async function compareRows(
     findFileAtVersion(db, access.project.id, query.path, to!),
   ]);
   if (!a && !b) throw notFound(fileNotFound(query.path));
-  const page = query.page ?? 1;
-  const perPage = query.per_page ?? 100;
   const result =
     a && b && a.checksum === b.checksum
-      ? { error: null, summary: [], entries: [] }
+      ? NO_CHANGES
       : await compareBlobs(ctx, a?.blobKey ?? null, b?.blobKey ?? null);
-  const start = (page - 1) * perPage;
   return {
     path: query.path,
     from: `v${from}`,
     to: `v${to}`,
-    status: result.error ? 'error' : 'done',
+    ...rowsPage(result, query.page, query.per_page),
+  };
+}
+
+/** One page of a comparison's rows, with its status and summary. */
+export function rowsPage(result: RowsResult, page = 1, perPage = 100) {
+  const start = (page - 1) * perPage;
+  return {
+    status: result.error ? ('error' as const) : ('done' as const),
     error: result.error,
     summary: result.summary,
     count: result.entries.length,

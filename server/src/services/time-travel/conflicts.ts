@@ -12,12 +12,19 @@ import { findCurrentFile, listCurrentFiles, type FileRow } from '../../db/querie
 import type { User } from '../../db/schema';
 import { badRequest, notFound } from '../../errors';
 import { runGeodiffInThread } from '../../geodiff/thread';
-import type { ConflictFile, ConflictList, EditConflict } from '../../schemas/conflicts';
+import type {
+  ConflictFile,
+  ConflictList,
+  ConflictRows,
+  EditConflict,
+} from '../../schemas/conflicts';
+import { isVersionedFile } from '../../lib/paths';
 import type { NewVersion, VersionOrigin } from '../../schemas/restore';
 import { fileNotFound } from '../history';
 import { projectFor, type ProjectRef } from '../permissions';
 import type { PushMeta } from '../push';
 import type { CommitFile } from '../versions';
+import { compareBlobs, NO_CHANGES, rowsPage } from './compare';
 import { originalOfEditConflict, parseConflictName, type ConflictName } from './conflict-names';
 import {
   MAX_EDIT_CONFLICT_BYTES,
@@ -26,8 +33,8 @@ import {
   theirsChangeset,
   type ConflictField,
 } from './edit-conflict';
+import { copyBlob } from '../changesets';
 import {
-  copyBlob,
   fileEntry,
   fileUpdate,
   versionFromChanges,
@@ -40,6 +47,8 @@ export const notAConflictFile = (file: string) =>
 export const notAnEditConflict = (file: string) => `${file} is not an edit-conflict file`;
 export const unreadableEditConflict = (file: string) =>
   `${file} cannot be read as an edit-conflict file`;
+export const notAGeoPackageCopy = (file: string) =>
+  `${file} is not a conflicted copy of a GeoPackage or SQLite file`;
 export const originalGone = (file: string) =>
   `The GeoPackage ${file} refers to is not in the project`;
 
@@ -143,6 +152,33 @@ export async function readEditConflict(
       ours: f.ours,
       theirs: f.theirs,
     })),
+  };
+}
+
+/** GET /app/project/conflicts/{namespace}/{name}/rows?path=. */
+export async function conflictRows(
+  ctx: AppContext,
+  caller: User | null,
+  ref: ProjectRef,
+  query: { path: string; page?: number; per_page?: number },
+): Promise<ConflictRows> {
+  const access = await projectFor(ctx, caller, ref, 'read');
+  const found = await conflictFile(ctx, access.project.id, query.path);
+  if (found.name.kind !== 'conflicted_copy' || !isVersionedFile(found.original!)) {
+    throw badRequest(notAGeoPackageCopy(query.path));
+  }
+  const original = found.originalExists
+    ? await findCurrentFile(ctx.database.db, access.project.id, found.original!)
+    : null;
+  const result =
+    original?.checksum === found.file.checksum
+      ? NO_CHANGES
+      : await compareBlobs(ctx, original?.blobKey ?? null, found.file.blobKey);
+  return {
+    path: query.path,
+    original: found.original!,
+    original_exists: found.originalExists,
+    ...rowsPage(result, query.page, query.per_page),
   };
 }
 

@@ -11,21 +11,19 @@
  *   made a version meanwhile (ServerPushMoved), a few times.
  */
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type { AppContext } from '../../context';
 import type { FileRow } from '../../db/queries/files';
 import type { User } from '../../db/schema';
-import { CannotDiffError } from '../../geodiff/create';
-import { runGeodiffInThread } from '../../geodiff/thread';
 import { isVersionedFile } from '../../lib/paths';
 import type { NewVersion, VersionOrigin } from '../../schemas/restore';
 import { projectFor, type ProjectAccess } from '../permissions';
 import type { PushMeta } from '../push';
-import { pushServerVersion, ServerPushMoved } from '../push/server-push';
+import { pushServerVersion, ServerPushMoved } from '../push';
+import { copyBlob } from '../changesets';
+import { storeComputedDiff } from '../version-diffs';
 import type { CommitFile } from '../versions';
 
 /** Attempts at a version while other pushes keep making versions under it. */
@@ -39,10 +37,6 @@ export async function withScratch<T>(work: (dir: string) => Promise<T>): Promise
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-}
-
-export async function copyBlob(ctx: AppContext, key: string, file: string): Promise<void> {
-  await pipeline(await ctx.blobStore.open(key), createWriteStream(file));
 }
 
 /** A stored file's content (as the history holds it). */
@@ -73,23 +67,10 @@ export async function fileUpdate(
   return withScratch(async (dir) => {
     const before = path.join(dir, 'current.gpkg');
     const after = path.join(dir, 'new.gpkg');
-    const output = path.join(dir, 'restore.diff');
     await copyBlob(ctx, current.blobKey, before);
     await copyBlob(ctx, content.blobKey, after);
-    let size: number;
-    try {
-      ({ size } = await runGeodiffInThread({
-        kind: 'create',
-        oldFile: before,
-        newFile: after,
-        output,
-      }));
-    } catch (error) {
-      if (error instanceof CannotDiffError) return entry;
-      throw error;
-    }
-    if (size === 0) return entry;
-    const diff = await ctx.blobStore.put(createReadStream(output), { expectedSize: size });
+    const diff = await storeComputedDiff(ctx, before, after, path.join(dir, 'restore.diff'));
+    if (!diff) return entry;
     return {
       ...entry,
       diff: {
