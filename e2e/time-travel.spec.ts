@@ -306,12 +306,25 @@ test("a conflicted copy is listed, shown beside its original, and 'Keep this cop
   const copyPath = 'notes (conflicted copy, ann v1).txt';
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, NS, name);
+  const gpkgCopy = 'survey (conflicted copy, ann v1).gpkg';
   expect(
-    await pushFiles(page, NS, name, { files: { 'notes.txt': 'Server notes\n', 'a.txt': 'A\n' } }),
+    await pushFiles(page, NS, name, {
+      files: {
+        'notes.txt': 'Server notes\n',
+        'a.txt': 'A\n',
+        'survey.gpkg': pointsGeoPackage('points', V1),
+      },
+    }),
   ).toBe('v1');
-  // The desktop client's push after a conflict: the user's edit as a conflicted copy.
+  // The desktop client's push after a conflict: the user's edits as conflicted copies.
+  const renamed = V1.map((f) => (f.fid === 1 ? { ...f, name: 'ash' } : f));
   expect(
-    await pushFiles(page, NS, name, { files: { [copyPath]: 'My field notes, edited offline\n' } }),
+    await pushFiles(page, NS, name, {
+      files: {
+        [copyPath]: 'My field notes, edited offline\n',
+        [gpkgCopy]: pointsGeoPackage('points', renamed),
+      },
+    }),
   ).toBe('v2');
 
   await page.goto(projectUrl(name, '/tree'));
@@ -329,16 +342,33 @@ test("a conflicted copy is listed, shown beside its original, and 'Keep this cop
 
   await page.getByRole('button', { name: 'Keep this copy' }).click();
   await expect(page).toHaveURL(/\/tree\/?$/);
-  await expect(page.getByRole('region', { name: 'Conflicts' })).toHaveCount(0);
   expect(await latestVersion(page.request, name)).toBe('v3');
   const files = await filesAt(page.request, name, 'v3');
-  expect(Object.keys(files).sort()).toEqual(['a.txt', 'notes.txt']);
+  expect(Object.keys(files).sort()).toEqual(['a.txt', 'notes.txt', 'survey.gpkg', gpkgCopy].sort());
   expect(Buffer.from(files['notes.txt'] ?? '', 'base64').toString()).toBe(
     'My field notes, edited offline\n',
   );
-  // The project view shows the new state: the copy is gone from the file list.
+  // The project view shows the new state: the copy is gone from the list and the notice.
   await expect(page.getByText('a.txt', { exact: true })).toBeVisible();
   await expect(page.getByText(copyPath)).toHaveCount(0);
+
+  // A GeoPackage's copy: the rows keeping it would change; 'Discard copy' removes it alone.
+  await page
+    .getByRole('region', { name: 'Conflicts' })
+    .getByRole('link', { name: gpkgCopy })
+    .click();
+  const rows = page
+    .getByRole('region', { name: "Rows 'Keep this copy' changes in survey.gpkg" })
+    .getByRole('table', { name: 'Changes of points' });
+  await expect(rows.locator('tbody tr')).toHaveCount(1, { timeout: 30_000 });
+  expect(await tableRows(rows)).toEqual([{ Change: 'update', fid: '1', name: 'oak → ash' }]);
+  await page.getByRole('button', { name: 'Discard copy' }).click();
+  await expect(page).toHaveURL(/\/tree\/?$/);
+  await expect(page.getByRole('region', { name: 'Conflicts' })).toHaveCount(0);
+  expect(await latestVersion(page.request, name)).toBe('v4');
+  const after = await filesAt(page.request, name, 'v4');
+  expect(Object.keys(after).sort()).toEqual(['a.txt', 'notes.txt', 'survey.gpkg']);
+  expect(after['survey.gpkg']).toBe(files['survey.gpkg']);
 });
 
 test("an edit conflict shows base, ours and theirs per field; 'Keep this copy' writes theirs back", async ({

@@ -8,8 +8,8 @@ import { api } from '@/api';
 import { COMPARE_FALLBACK, COMPARE_ROWS_FALLBACK } from '../model/texts';
 import { comparePath, compareRowsPath } from './paths';
 
-/** Rows asked per page (the server allows up to 500). */
-export const COMPARE_ROWS_PER_PAGE = 500;
+/** Rows asked per page, of compare's rows and a conflicted copy's (the server allows up to 500). */
+export const ROWS_PER_PAGE = 500;
 
 export const compareQueryOptions = (namespace: string, name: string, from: string, to: string) =>
   queryOptions({
@@ -34,7 +34,7 @@ export const compareRowsQueryOptions = (
     queryKey: ['timetravel', 'compare-rows', namespace, name, query] as const,
     queryFn: ({ signal }) =>
       api.get<CompareRows>(compareRowsPath(namespace, name), {
-        query: { ...query, per_page: COMPARE_ROWS_PER_PAGE },
+        query: { ...query, per_page: ROWS_PER_PAGE },
         signal,
         fallbackMessage: COMPARE_ROWS_FALLBACK,
       }),

@@ -1,12 +1,14 @@
 /**
  * GET /app/project/conflicts/{namespace}/{name}: the conflict files the desktop and mobile
- * clients left in the project; GET …/edit?path=: one edit-conflict file, field by field.
+ * clients left in the project; GET …/edit?path=: one edit-conflict file, field by field;
+ * GET …/rows?path=: the rows a conflicted copy of a GeoPackage differs in from its original.
  */
-import type { ConflictList, EditConflict } from '@contract/conflicts';
-import { queryOptions } from '@tanstack/react-query';
+import type { ConflictList, ConflictRows, EditConflict } from '@contract/conflicts';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '@/api';
-import { CONFLICTS_FALLBACK, EDIT_CONFLICT_FALLBACK } from '../model/texts';
-import { conflictsPath, editConflictPath } from './paths';
+import { CONFLICTS_FALLBACK, CONFLICT_ROWS_FALLBACK, EDIT_CONFLICT_FALLBACK } from '../model/texts';
+import { ROWS_PER_PAGE } from './compare';
+import { conflictRowsPath, conflictsPath, editConflictPath } from './paths';
 
 export const conflictsQueryKey = (namespace: string, name: string) =>
   ['timetravel', 'conflicts', namespace, name] as const;
@@ -34,5 +36,26 @@ export const editConflictQueryOptions = (namespace: string, name: string, path: 
         fallbackMessage: EDIT_CONFLICT_FALLBACK,
       }),
     staleTime: 30_000,
+    meta: { silent: true },
+  });
+
+/** A page of the rows 'Keep this copy' would change (old: the original, new: the copy). */
+export const conflictRowsQueryOptions = (
+  namespace: string,
+  name: string,
+  version: string,
+  path: string,
+  page: number,
+) =>
+  queryOptions({
+    queryKey: [...conflictsQueryKey(namespace, name), version, 'rows', path, page] as const,
+    queryFn: ({ signal }) =>
+      api.get<ConflictRows>(conflictRowsPath(namespace, name), {
+        query: { path, page, per_page: ROWS_PER_PAGE },
+        signal,
+        fallbackMessage: CONFLICT_ROWS_FALLBACK,
+      }),
+    staleTime: 30_000,
+    placeholderData: keepPreviousData,
     meta: { silent: true },
   });

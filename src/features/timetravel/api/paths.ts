@@ -18,3 +18,5 @@ export const editConflictPath = (namespace: string, name: string) =>
   `${conflictsPath(namespace, name)}/edit`;
 export const resolveConflictPath = (namespace: string, name: string) =>
   `${conflictsPath(namespace, name)}/resolve`;
+export const conflictRowsPath = (namespace: string, name: string) =>
+  `${conflictsPath(namespace, name)}/rows`;

@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { LoadingIndicator } from '@/components/LoadingIndicator';
 import { formatFileSize } from '@/lib/fileSize';
 import { FILE_GROUPS, FileLine } from '@/features/history';
-import { compareQueryOptions } from '../api/compare';
+import { compareQueryOptions, compareRowsQueryOptions } from '../api/compare';
 import {
   COMPARE_VERSIONS,
   HIDE_ROWS,
@@ -151,11 +151,10 @@ function ComparedFile({
       {file.versioned && rows && (
         <Stack mt="xs" pl={26}>
           <RowChanges
-            namespace={namespace}
-            projectName={projectName}
-            from={from}
-            to={to}
             path={file.path}
+            rows={(page) =>
+              compareRowsQueryOptions(namespace, projectName, { from, to, path: file.path, page })
+            }
           />
         </Stack>
       )}

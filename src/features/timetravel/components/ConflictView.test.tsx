@@ -1,4 +1,4 @@
-import type { ConflictFile, ConflictList, EditConflict } from '@contract/conflicts';
+import type { ConflictFile, ConflictList, ConflictRows, EditConflict } from '@contract/conflicts';
 import type { NewVersion } from '@contract/restore';
 import { PUSH_ID_HEADER } from '@contract/protocol';
 import { notifications } from '@mantine/notifications';
@@ -12,6 +12,7 @@ import { ConflictsNotice } from './ConflictsNotice';
 const LIST = '/app/project/conflicts/ns/p';
 const EDIT = '/app/project/conflicts/ns/p/edit';
 const RESOLVE = '/app/project/conflicts/ns/p/resolve';
+const ROWS = '/app/project/conflicts/ns/p/rows';
 
 const COPY = 'notes (conflicted copy, ann v1).txt';
 const EDIT_FILE = 'survey (edit conflict, ann v2).json';
@@ -176,5 +177,51 @@ describe('conflicts', { timeout: 20_000 }, () => {
     expect(
       await screen.findByText('This file is not a conflict file of the project (any more).'),
     ).toBeInTheDocument();
+  });
+
+  it('shows the rows keeping a GeoPackage copy would change in its original', async () => {
+    const gpkgCopy = 'survey (conflicted copy, ann v2).gpkg';
+    const rows: ConflictRows = {
+      path: gpkgCopy,
+      original: 'survey.gpkg',
+      original_exists: true,
+      status: 'done',
+      error: null,
+      summary: [{ table: 'points', insert: 0, update: 1, delete: 0 }],
+      count: 1,
+      page: 1,
+      per_page: 500,
+      entries: [
+        {
+          table: 'points',
+          type: 'update',
+          changes: [
+            { column: 0, name: 'fid', type: 'integer', old: 7 },
+            { column: 2, name: 'name', type: 'text', old: 'elm', new: 'ash' },
+          ],
+        },
+      ],
+    };
+    const server = fakeServer({
+      [`GET ${LIST}`]: () =>
+        json({ conflicts: [{ ...copy, path: gpkgCopy, original: 'survey.gpkg', version: 'v2' }] }),
+      [`GET ${ROWS}`]: () => json(rows),
+    });
+    await view(gpkgCopy);
+    const section = await screen.findByRole('region', {
+      name: "Rows 'Keep this copy' changes in survey.gpkg",
+    });
+    const table = await within(section).findByRole('table', { name: 'Changes of points' });
+    expect(within(table).getByText('elm → ash')).toBeInTheDocument();
+    const asked = new URL(server.calls(`GET ${ROWS}`)[0]?.url ?? '', 'http://x').searchParams;
+    expect(Object.fromEntries(asked)).toEqual({ path: gpkgCopy, page: '1', per_page: '500' });
+  });
+
+  it('shows no rows for a copy of a file that is not a GeoPackage', async () => {
+    const server = fakeServer({ [`GET ${LIST}`]: () => json(list) });
+    await view(COPY);
+    expect(await screen.findByRole('region', { name: 'Original' })).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: /^Rows 'Keep this copy' changes/ })).toBeNull();
+    expect(server.calls(`GET ${ROWS}`)).toHaveLength(0);
   });
 });

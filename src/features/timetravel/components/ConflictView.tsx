@@ -9,8 +9,7 @@ import { formatFileSize } from '@/lib/fileSize';
 import { formatDateTime } from '@/lib/time';
 import { isVersionedFile } from '@/features/history';
 import { FileIcon, fileName, type ProjectFile } from '@/features/projects';
-import { conflictsQueryOptions } from '../api/conflicts';
-import { versionNumber } from '../model/compareSearch';
+import { conflictRowsQueryOptions, conflictsQueryOptions } from '../api/conflicts';
 import {
   CONFLICTED_COPY,
   DISCARD_COPY,
@@ -18,9 +17,9 @@ import {
   NOT_A_CONFLICT,
   ORIGINAL,
   ORIGINAL_GONE,
-  changesSince,
   conflictSummary,
   conflictTitle,
+  rowsKeepingChanges,
 } from '../model/texts';
 import { EditConflictTable } from './EditConflictTable';
 import { NewVersionButton } from './NewVersionButton';
@@ -46,8 +45,8 @@ export interface ConflictViewProps {
 
 /**
  * One conflict file (issue 20): a conflicted copy side by side with the file it copies (sizes,
- * dates, previews; for a GeoPackage the rows changed in the original since the copy's
- * version), an edit conflict as base, ours and theirs per field; 'Keep this copy' and
+ * dates, previews; for a GeoPackage the rows that keeping the copy would change in the
+ * original), an edit conflict as base, ours and theirs per field; 'Keep this copy' and
  * 'Discard copy' each make a new version.
  */
 export function ConflictView({
@@ -132,16 +131,15 @@ function CopyBesideOriginal({
 }: {
   namespace: string;
   projectName: string;
+  /** The project's latest version (the rows are asked again for a new one). */
   latest: string;
   conflict: ConflictFile;
   original: ProjectFile | undefined;
   copy: ProjectFile | undefined;
   preview: ConflictViewProps['preview'];
 }) {
-  const rowsSince =
-    original &&
-    isVersionedFile(original.path) &&
-    versionNumber(conflict.version) < versionNumber(latest);
+  // A GeoPackage's copy: the rows keeping it would change in the original (even a missing one).
+  const rows = isVersionedFile(conflict.original ?? conflict.path);
   return (
     <>
       <SimpleGrid cols={{ base: 1, md: 2 }}>
@@ -153,23 +151,22 @@ function CopyBesideOriginal({
         />
         <FileSide title={CONFLICTED_COPY} file={copy} missing={conflict.path} preview={preview} />
       </SimpleGrid>
-      {rowsSince && (
+      {rows && (
         <Paper
           component="section"
-          aria-label={changesSince(original.path, conflict.version)}
+          aria-label={rowsKeepingChanges(conflict.original ?? '')}
           withBorder
           radius="md"
           p="md"
         >
           <Title order={3} fz="h5" mb="sm">
-            {changesSince(original.path, conflict.version)}
+            {rowsKeepingChanges(conflict.original ?? '')}
           </Title>
           <RowChanges
-            namespace={namespace}
-            projectName={projectName}
-            from={conflict.version}
-            to={latest}
-            path={original.path}
+            path={conflict.path}
+            rows={(page) =>
+              conflictRowsQueryOptions(namespace, projectName, latest, conflict.path, page)
+            }
           />
         </Paper>
       )}

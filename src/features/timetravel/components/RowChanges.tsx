@@ -1,29 +1,34 @@
+import type { CompareRows } from '@contract/compare';
 import { Alert, Stack, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, type UseQueryOptions } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { LoadingIndicator } from '@/components/LoadingIndicator';
 import { Paginator } from '@/components/Paginator';
 import { ChangesetSummaryTable, ChangesetTable, changesetTables } from '@/features/history';
-import { COMPARE_ROWS_PER_PAGE, compareRowsQueryOptions } from '../api/compare';
+import { ROWS_PER_PAGE } from '../api/compare';
 import { NO_ROW_CHANGES, rowsCannotBeCompared } from '../model/texts';
 
-export interface RowChangesProps {
-  namespace: string;
-  projectName: string;
-  from: string;
-  to: string;
-  /** A GeoPackage or SQLite file. */
+/** What a page of row changes answers (compare's rows and a conflicted copy's rows alike). */
+export type RowsPage = Pick<CompareRows, 'status' | 'error' | 'summary' | 'count' | 'entries'>;
+
+export interface RowChangesProps<T extends RowsPage, K extends readonly unknown[]> {
+  /** The GeoPackage or SQLite file (names the tables and the loading state). */
   path: string;
+  /** The query of one page of rows (pages count from 1). */
+  rows: (page: number) => UseQueryOptions<T, Error, T, K>;
 }
 
 /**
- * The net row changes of one GeoPackage between two versions: each changed row once, from its
- * value in `from` to its value in `to` (the server works them out), with the per-table counts
- * and a table of rows per database table. Long lists come from the server a page at a time.
+ * The row changes between two states of one GeoPackage, as the server works them out (each
+ * changed row once, from its old to its new value): the per-table counts and a table of rows
+ * per database table. Long lists come from the server a page at a time.
  */
-export function RowChanges({ namespace, projectName, from, to, path }: RowChangesProps) {
+export function RowChanges<T extends RowsPage, K extends readonly unknown[]>({
+  path,
+  rows,
+}: RowChangesProps<T, K>) {
   const [page, setPage] = useState(1);
-  const query = useQuery(compareRowsQueryOptions(namespace, projectName, { from, to, path, page }));
+  const query = useQuery(rows(page));
   const data = query.data;
   const tables = useMemo(
     () => (data && data.status === 'done' ? changesetTables(data.entries, data.summary) : []),
@@ -65,7 +70,7 @@ export function RowChanges({ namespace, projectName, from, to, path }: RowChange
       <Paginator
         page={page}
         count={query.data.count}
-        perPage={COMPARE_ROWS_PER_PAGE}
+        perPage={ROWS_PER_PAGE}
         onChange={setPage}
         label={`Row pages of ${path}`}
       />

@@ -46,6 +46,7 @@ export const RESOLVE_FALLBACK = 'Failed to resolve the conflict';
 export const COMPARE_ROWS_FALLBACK = 'Failed to compare the rows of the file';
 export const CONFLICTS_FALLBACK = 'Failed to load the conflict files';
 export const EDIT_CONFLICT_FALLBACK = 'Failed to read the edit conflict';
+export const CONFLICT_ROWS_FALLBACK = 'Failed to compare the copy with its original';
 export const NO_ROW_CHANGES = 'No rows changed.';
 
 export function rowsCannotBeCompared(reason: string | null): string {
@@ -76,8 +77,9 @@ export function conflictTitle(path: string): string {
   return `Conflict: ${path}`;
 }
 
-export function changesSince(path: string, version: string): string {
-  return `Rows of ${path} changed since ${version}`;
+/** Title of a conflicted GeoPackage's rows: what keeping the copy changes in the original. */
+export function rowsKeepingChanges(original: string): string {
+  return `Rows 'Keep this copy' changes in ${original}`;
 }
 export const EDIT_CONFLICT_TABLE = 'Conflicting fields';
 export const NO_CONFLICTING_FIELDS = 'The file names no conflicting field.';
