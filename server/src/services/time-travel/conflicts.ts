@@ -239,13 +239,13 @@ export async function resolveConflict(
     if (!first.originalExists) throw badRequest(originalGone(body.path));
     await editConflictFields(ctx, first);
   }
-  return versionFromChanges(ctx, access, caller, meta, origin, async (now) => {
-    const found = await conflictFile(ctx, now.project.id, body.path);
+  return versionFromChanges(ctx, access, caller, meta, origin, async (latest) => {
+    const found = await conflictFile(ctx, latest.project.id, body.path);
     const changes: ServerChanges = { added: [], updated: [], removed: [body.path] };
     if (body.action === 'discard') return changes;
     const db = ctx.database.db;
     const original = found.originalExists
-      ? await findCurrentFile(db, now.project.id, found.original!)
+      ? await findCurrentFile(db, latest.project.id, found.original!)
       : null;
     if (found.name.kind === 'edit_conflict') {
       if (!original) throw badRequest(originalGone(body.path));

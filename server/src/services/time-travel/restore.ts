@@ -55,20 +55,20 @@ export async function restoreVersion(
     path: null,
     original: null,
   };
-  return versionFromChanges(ctx, access, caller, meta, origin, async (now) => {
+  return versionFromChanges(ctx, access, caller, meta, origin, async (latest) => {
     const db = ctx.database.db;
     const [target, current] = await Promise.all([
-      listFilesAtVersion(db, now.project.id, version),
-      listCurrentFiles(db, now.project.id),
+      listFilesAtVersion(db, latest.project.id, version),
+      listCurrentFiles(db, latest.project.id),
     ]);
-    const held = new Map(current.map((f) => [f.path, f]));
+    const byPath = new Map(current.map((f) => [f.path, f]));
     const wanted = new Set(target.map((f) => f.path));
     const changes: ServerChanges = { added: [], updated: [], removed: [] };
     for (const file of target) {
-      const now = held.get(file.path);
-      if (!now) changes.added.push(fileEntry(file));
-      else if (now.checksum !== file.checksum)
-        changes.updated.push(await fileUpdate(ctx, now, file));
+      const held = byPath.get(file.path);
+      if (!held) changes.added.push(fileEntry(file));
+      else if (held.checksum !== file.checksum)
+        changes.updated.push(await fileUpdate(ctx, held, file));
     }
     changes.removed = current.filter((f) => !wanted.has(f.path)).map((f) => f.path);
     if (changes.added.length + changes.updated.length + changes.removed.length === 0) {
@@ -93,11 +93,11 @@ export async function restoreFile(
     path: body.path,
     original: null,
   };
-  return versionFromChanges(ctx, access, caller, meta, origin, async (now) => {
+  return versionFromChanges(ctx, access, caller, meta, origin, async (latest) => {
     const db = ctx.database.db;
     const [target, current] = await Promise.all([
-      findFileAtVersion(db, now.project.id, body.path, version),
-      findCurrentFile(db, now.project.id, body.path),
+      findFileAtVersion(db, latest.project.id, body.path, version),
+      findCurrentFile(db, latest.project.id, body.path),
     ]);
     if (!target && !current) throw notFound(fileNotFound(body.path));
     if (target && current && target.checksum === current.checksum) {
