@@ -12,8 +12,11 @@ describe('compare search', () => {
     expect(versionName(['v2', 'v5'])).toBe('v2');
     for (const bad of ['', 'v0', 'v', 'v1x', 'x1', 'v01', '../v1', 'v12345678901', undefined, {}])
       expect(versionName(bad)).toBeUndefined();
-    expect(validateCompareSearch({ from: 'latest', to: 'v2' })).toEqual({ to: 'v2' });
-    expect(validateCompareSearch({})).toEqual({});
+    expect(validateCompareSearch({ from: 'latest', to: 'v2' })).toStrictEqual({
+      from: undefined,
+      to: 'v2',
+    });
+    expect(validateCompareSearch({})).toStrictEqual({ from: undefined, to: undefined });
   });
 
   it('puts the older of two picked versions first', () => {

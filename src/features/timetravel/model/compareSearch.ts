@@ -19,10 +19,12 @@ export function versionName(value: unknown): string | undefined {
   return VERSION_NAME.test(name) ? name : undefined;
 }
 
+/**
+ * Both keys are always returned, undefined when malformed: the router lays a route's result
+ * over the search as parsed, so a key left out would keep its raw text ('from=latest').
+ */
 export function validateCompareSearch(search: Record<string, unknown>): CompareSearch {
-  const from = versionName(search.from);
-  const to = versionName(search.to);
-  return { ...(from && { from }), ...(to && { to }) };
+  return { from: versionName(search.from), to: versionName(search.to) };
 }
 
 /** The number of a version name (v12 → 12). */
