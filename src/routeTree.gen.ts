@@ -25,8 +25,10 @@ import { Route as AppProjectsNamespaceProjectNameRouteRouteImport } from './rout
 import { Route as AppWorkspacesWorkspaceMembersRouteImport } from './routes/_app/workspaces/$workspace/members'
 import { Route as AppProjectsNamespaceProjectNameIndexRouteImport } from './routes/_app/projects/$namespace/$projectName/index'
 import { Route as AppProjectsNamespaceProjectNameCollaboratorsRouteImport } from './routes/_app/projects/$namespace/$projectName/collaborators'
+import { Route as AppProjectsNamespaceProjectNameCompareRouteImport } from './routes/_app/projects/$namespace/$projectName/compare'
 import { Route as AppProjectsNamespaceProjectNameSettingsRouteImport } from './routes/_app/projects/$namespace/$projectName/settings'
 import { Route as AppProjectsNamespaceProjectNameBlobSplatRouteImport } from './routes/_app/projects/$namespace/$projectName/blob/$'
+import { Route as AppProjectsNamespaceProjectNameConflictsSplatRouteImport } from './routes/_app/projects/$namespace/$projectName/conflicts/$'
 import { Route as AppProjectsNamespaceProjectNameHistoryIndexRouteImport } from './routes/_app/projects/$namespace/$projectName/history/index'
 import { Route as AppProjectsNamespaceProjectNameTreeSplatRouteImport } from './routes/_app/projects/$namespace/$projectName/tree/$'
 import { Route as AppProjectsNamespaceProjectNameHistoryVersion_idIndexRouteImport } from './routes/_app/projects/$namespace/$projectName/history/$version_id/index'
@@ -117,6 +119,12 @@ const AppProjectsNamespaceProjectNameCollaboratorsRoute =
     path: '/collaborators',
     getParentRoute: () => AppProjectsNamespaceProjectNameRouteRoute,
   } as any)
+const AppProjectsNamespaceProjectNameCompareRoute =
+  AppProjectsNamespaceProjectNameCompareRouteImport.update({
+    id: '/compare',
+    path: '/compare',
+    getParentRoute: () => AppProjectsNamespaceProjectNameRouteRoute,
+  } as any)
 const AppProjectsNamespaceProjectNameSettingsRoute =
   AppProjectsNamespaceProjectNameSettingsRouteImport.update({
     id: '/settings',
@@ -127,6 +135,12 @@ const AppProjectsNamespaceProjectNameBlobSplatRoute =
   AppProjectsNamespaceProjectNameBlobSplatRouteImport.update({
     id: '/blob/$',
     path: '/blob/$',
+    getParentRoute: () => AppProjectsNamespaceProjectNameRouteRoute,
+  } as any)
+const AppProjectsNamespaceProjectNameConflictsSplatRoute =
+  AppProjectsNamespaceProjectNameConflictsSplatRouteImport.update({
+    id: '/conflicts/$',
+    path: '/conflicts/$',
     getParentRoute: () => AppProjectsNamespaceProjectNameRouteRoute,
   } as any)
 const AppProjectsNamespaceProjectNameHistoryIndexRoute =
@@ -169,9 +183,11 @@ export interface FileRoutesByFullPath {
   '/workspaces/$workspace/members': typeof AppWorkspacesWorkspaceMembersRoute
   '/projects/$namespace/': typeof AppProjectsNamespaceIndexRoute
   '/projects/$namespace/$projectName/collaborators': typeof AppProjectsNamespaceProjectNameCollaboratorsRoute
+  '/projects/$namespace/$projectName/compare': typeof AppProjectsNamespaceProjectNameCompareRoute
   '/projects/$namespace/$projectName/settings': typeof AppProjectsNamespaceProjectNameSettingsRoute
   '/projects/$namespace/$projectName/': typeof AppProjectsNamespaceProjectNameIndexRoute
   '/projects/$namespace/$projectName/blob/$': typeof AppProjectsNamespaceProjectNameBlobSplatRoute
+  '/projects/$namespace/$projectName/conflicts/$': typeof AppProjectsNamespaceProjectNameConflictsSplatRoute
   '/projects/$namespace/$projectName/tree/$': typeof AppProjectsNamespaceProjectNameTreeSplatRoute
   '/projects/$namespace/$projectName/history/': typeof AppProjectsNamespaceProjectNameHistoryIndexRoute
   '/projects/$namespace/$projectName/history/$version_id/$': typeof AppProjectsNamespaceProjectNameHistoryVersion_idSplatRoute
@@ -190,9 +206,11 @@ export interface FileRoutesByTo {
   '/workspaces/$workspace/members': typeof AppWorkspacesWorkspaceMembersRoute
   '/projects/$namespace': typeof AppProjectsNamespaceIndexRoute
   '/projects/$namespace/$projectName/collaborators': typeof AppProjectsNamespaceProjectNameCollaboratorsRoute
+  '/projects/$namespace/$projectName/compare': typeof AppProjectsNamespaceProjectNameCompareRoute
   '/projects/$namespace/$projectName/settings': typeof AppProjectsNamespaceProjectNameSettingsRoute
   '/projects/$namespace/$projectName': typeof AppProjectsNamespaceProjectNameIndexRoute
   '/projects/$namespace/$projectName/blob/$': typeof AppProjectsNamespaceProjectNameBlobSplatRoute
+  '/projects/$namespace/$projectName/conflicts/$': typeof AppProjectsNamespaceProjectNameConflictsSplatRoute
   '/projects/$namespace/$projectName/tree/$': typeof AppProjectsNamespaceProjectNameTreeSplatRoute
   '/projects/$namespace/$projectName/history': typeof AppProjectsNamespaceProjectNameHistoryIndexRoute
   '/projects/$namespace/$projectName/history/$version_id/$': typeof AppProjectsNamespaceProjectNameHistoryVersion_idSplatRoute
@@ -215,9 +233,11 @@ export interface FileRoutesById {
   '/_app/workspaces/$workspace/members': typeof AppWorkspacesWorkspaceMembersRoute
   '/_app/projects/$namespace/': typeof AppProjectsNamespaceIndexRoute
   '/_app/projects/$namespace/$projectName/collaborators': typeof AppProjectsNamespaceProjectNameCollaboratorsRoute
+  '/_app/projects/$namespace/$projectName/compare': typeof AppProjectsNamespaceProjectNameCompareRoute
   '/_app/projects/$namespace/$projectName/settings': typeof AppProjectsNamespaceProjectNameSettingsRoute
   '/_app/projects/$namespace/$projectName/': typeof AppProjectsNamespaceProjectNameIndexRoute
   '/_app/projects/$namespace/$projectName/blob/$': typeof AppProjectsNamespaceProjectNameBlobSplatRoute
+  '/_app/projects/$namespace/$projectName/conflicts/$': typeof AppProjectsNamespaceProjectNameConflictsSplatRoute
   '/_app/projects/$namespace/$projectName/tree/$': typeof AppProjectsNamespaceProjectNameTreeSplatRoute
   '/_app/projects/$namespace/$projectName/history/': typeof AppProjectsNamespaceProjectNameHistoryIndexRoute
   '/_app/projects/$namespace/$projectName/history/$version_id/$': typeof AppProjectsNamespaceProjectNameHistoryVersion_idSplatRoute
@@ -240,9 +260,11 @@ export interface FileRouteTypes {
     | '/workspaces/$workspace/members'
     | '/projects/$namespace/'
     | '/projects/$namespace/$projectName/collaborators'
+    | '/projects/$namespace/$projectName/compare'
     | '/projects/$namespace/$projectName/settings'
     | '/projects/$namespace/$projectName/'
     | '/projects/$namespace/$projectName/blob/$'
+    | '/projects/$namespace/$projectName/conflicts/$'
     | '/projects/$namespace/$projectName/tree/$'
     | '/projects/$namespace/$projectName/history/'
     | '/projects/$namespace/$projectName/history/$version_id/$'
@@ -261,9 +283,11 @@ export interface FileRouteTypes {
     | '/workspaces/$workspace/members'
     | '/projects/$namespace'
     | '/projects/$namespace/$projectName/collaborators'
+    | '/projects/$namespace/$projectName/compare'
     | '/projects/$namespace/$projectName/settings'
     | '/projects/$namespace/$projectName'
     | '/projects/$namespace/$projectName/blob/$'
+    | '/projects/$namespace/$projectName/conflicts/$'
     | '/projects/$namespace/$projectName/tree/$'
     | '/projects/$namespace/$projectName/history'
     | '/projects/$namespace/$projectName/history/$version_id/$'
@@ -285,9 +309,11 @@ export interface FileRouteTypes {
     | '/_app/workspaces/$workspace/members'
     | '/_app/projects/$namespace/'
     | '/_app/projects/$namespace/$projectName/collaborators'
+    | '/_app/projects/$namespace/$projectName/compare'
     | '/_app/projects/$namespace/$projectName/settings'
     | '/_app/projects/$namespace/$projectName/'
     | '/_app/projects/$namespace/$projectName/blob/$'
+    | '/_app/projects/$namespace/$projectName/conflicts/$'
     | '/_app/projects/$namespace/$projectName/tree/$'
     | '/_app/projects/$namespace/$projectName/history/'
     | '/_app/projects/$namespace/$projectName/history/$version_id/$'
@@ -416,6 +442,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppProjectsNamespaceProjectNameCollaboratorsRouteImport
       parentRoute: typeof AppProjectsNamespaceProjectNameRouteRoute
     }
+    '/_app/projects/$namespace/$projectName/compare': {
+      id: '/_app/projects/$namespace/$projectName/compare'
+      path: '/compare'
+      fullPath: '/projects/$namespace/$projectName/compare'
+      preLoaderRoute: typeof AppProjectsNamespaceProjectNameCompareRouteImport
+      parentRoute: typeof AppProjectsNamespaceProjectNameRouteRoute
+    }
     '/_app/projects/$namespace/$projectName/settings': {
       id: '/_app/projects/$namespace/$projectName/settings'
       path: '/settings'
@@ -428,6 +461,13 @@ declare module '@tanstack/react-router' {
       path: '/blob/$'
       fullPath: '/projects/$namespace/$projectName/blob/$'
       preLoaderRoute: typeof AppProjectsNamespaceProjectNameBlobSplatRouteImport
+      parentRoute: typeof AppProjectsNamespaceProjectNameRouteRoute
+    }
+    '/_app/projects/$namespace/$projectName/conflicts/$': {
+      id: '/_app/projects/$namespace/$projectName/conflicts/$'
+      path: '/conflicts/$'
+      fullPath: '/projects/$namespace/$projectName/conflicts/$'
+      preLoaderRoute: typeof AppProjectsNamespaceProjectNameConflictsSplatRouteImport
       parentRoute: typeof AppProjectsNamespaceProjectNameRouteRoute
     }
     '/_app/projects/$namespace/$projectName/history/': {
@@ -463,9 +503,11 @@ declare module '@tanstack/react-router' {
 
 interface AppProjectsNamespaceProjectNameRouteRouteChildren {
   AppProjectsNamespaceProjectNameCollaboratorsRoute: typeof AppProjectsNamespaceProjectNameCollaboratorsRoute
+  AppProjectsNamespaceProjectNameCompareRoute: typeof AppProjectsNamespaceProjectNameCompareRoute
   AppProjectsNamespaceProjectNameSettingsRoute: typeof AppProjectsNamespaceProjectNameSettingsRoute
   AppProjectsNamespaceProjectNameIndexRoute: typeof AppProjectsNamespaceProjectNameIndexRoute
   AppProjectsNamespaceProjectNameBlobSplatRoute: typeof AppProjectsNamespaceProjectNameBlobSplatRoute
+  AppProjectsNamespaceProjectNameConflictsSplatRoute: typeof AppProjectsNamespaceProjectNameConflictsSplatRoute
   AppProjectsNamespaceProjectNameTreeSplatRoute: typeof AppProjectsNamespaceProjectNameTreeSplatRoute
   AppProjectsNamespaceProjectNameHistoryIndexRoute: typeof AppProjectsNamespaceProjectNameHistoryIndexRoute
   AppProjectsNamespaceProjectNameHistoryVersion_idSplatRoute: typeof AppProjectsNamespaceProjectNameHistoryVersion_idSplatRoute
@@ -476,12 +518,16 @@ const AppProjectsNamespaceProjectNameRouteRouteChildren: AppProjectsNamespacePro
   {
     AppProjectsNamespaceProjectNameCollaboratorsRoute:
       AppProjectsNamespaceProjectNameCollaboratorsRoute,
+    AppProjectsNamespaceProjectNameCompareRoute:
+      AppProjectsNamespaceProjectNameCompareRoute,
     AppProjectsNamespaceProjectNameSettingsRoute:
       AppProjectsNamespaceProjectNameSettingsRoute,
     AppProjectsNamespaceProjectNameIndexRoute:
       AppProjectsNamespaceProjectNameIndexRoute,
     AppProjectsNamespaceProjectNameBlobSplatRoute:
       AppProjectsNamespaceProjectNameBlobSplatRoute,
+    AppProjectsNamespaceProjectNameConflictsSplatRoute:
+      AppProjectsNamespaceProjectNameConflictsSplatRoute,
     AppProjectsNamespaceProjectNameTreeSplatRoute:
       AppProjectsNamespaceProjectNameTreeSplatRoute,
     AppProjectsNamespaceProjectNameHistoryIndexRoute:

@@ -1,6 +1,6 @@
 import { Anchor, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { LoadingIndicator } from '@/components/LoadingIndicator';
 import { TitledSection } from '@/components/TitledSection';
 import { configQueryOptions } from '@/platform/config';
@@ -23,6 +23,8 @@ export interface FileVersionDetailProps {
   projectId: string;
   version: string;
   path: string;
+  /** Buttons beside the file's name (e.g. 'Restore this file': the composition hands them in). */
+  actions?: ReactNode;
 }
 
 /**
@@ -36,6 +38,7 @@ export function FileVersionDetail({
   projectId,
   version,
   path,
+  actions,
 }: FileVersionDetailProps) {
   const detail = useQuery(versionQueryOptions(projectId, version));
   const changeset = detail.data?.changesets[path];
@@ -105,9 +108,10 @@ export function FileVersionDetail({
     <Stack gap={0}>
       <Group gap="xs" mb="md" wrap="nowrap">
         <FileIcon entry={{ type: 'file', name: fileName(path) }} />
-        <Title order={2} fz="h4" style={{ wordBreak: 'break-all' }}>
+        <Title order={2} fz="h4" style={{ wordBreak: 'break-all', flex: 1 }}>
           {path}
         </Title>
+        {actions}
       </Group>
       {body}
     </Stack>

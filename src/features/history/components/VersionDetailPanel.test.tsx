@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeServer, json, problem } from '@/test/fakeServer';
 import { renderWithRouter } from '@/test/render';
-import { VersionDetailPanel } from './VersionDetailPanel';
+import { VersionDetailPanel, type VersionDetailPanelProps } from './VersionDetailPanel';
 
 const DETAIL = '/v1/project/version/p-1/v3';
 
@@ -29,7 +29,7 @@ const detail = (changesets: Record<string, unknown>) => ({
   changesets,
 });
 
-function panel() {
+function panel(slots: Pick<VersionDetailPanelProps, 'actions' | 'fileActions'> = {}) {
   return renderWithRouter(
     <VersionDetailPanel
       namespace="ns"
@@ -37,6 +37,7 @@ function panel() {
       projectId="p-1"
       version="v3"
       onClose={() => {}}
+      {...slots}
     />,
   );
 }
@@ -160,5 +161,38 @@ describe('VersionDetailPanel', { timeout: 20_000 }, () => {
     fakeServer({ [`GET ${DETAIL}`]: () => problem('Version v3 not found', 404) });
     await panel();
     expect(await screen.findByRole('alert')).toHaveTextContent('Version v3 not found');
+  });
+
+  it('says what a time-travel version did, and shows the actions handed in', async () => {
+    fakeServer({
+      [`GET ${DETAIL}`]: () =>
+        json({
+          ...detail({}),
+          changes: {
+            added: [{ path: 'notes.txt', size: 10 }],
+            updated: [{ path: 'a.txt', size: 1 }],
+            removed: [{ path: 'gone.txt', size: 1 }],
+          },
+          origin: { action: 'restore_version', version: 'v1', path: null, original: null },
+        }),
+    });
+    await panel({
+      actions: <button type="button">Version action</button>,
+      fileActions: (path) => <button type="button">{`File action ${path}`}</button>,
+    });
+    expect(await screen.findByText('Made by')).toBeInTheDocument();
+    expect(field('Made by')).toBe('Restores v1');
+    expect(screen.getByRole('button', { name: 'Version action' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'File action notes.txt' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'File action a.txt' })).toBeInTheDocument();
+    // A file removed in the version has nothing to restore from it.
+    expect(screen.queryByRole('button', { name: 'File action gone.txt' })).toBeNull();
+  });
+
+  it('says nothing of an origin on an ordinary version', async () => {
+    fakeServer({ [`GET ${DETAIL}`]: () => json(detail({})) });
+    await panel();
+    expect(await screen.findByText('User agent')).toBeInTheDocument();
+    expect(screen.queryByText('Made by')).toBeNull();
   });
 });

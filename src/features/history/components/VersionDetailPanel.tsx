@@ -7,7 +7,7 @@ import { SidePanel } from '@/components/SidePanel';
 import { formatFileSize } from '@/lib/fileSize';
 import { AnchorLink } from '@/lib/routerLinks';
 import { formatDateTime } from '@/lib/time';
-import { FileIcon, fileName, projectArchiveUrl } from '@/features/projects';
+import { projectArchiveUrl } from '@/features/projects';
 import { versionQueryOptions } from '../api/version';
 import {
   CALCULATING_CHANGES,
@@ -20,7 +20,9 @@ import {
   type VersionFileChange,
 } from '../model/version';
 import { CHANGES_CANNOT_BE_CALCULATED } from '../model/changeset';
+import { ORIGIN_LABEL, originText } from '../model/origin';
 import { ChangesetSummaryTable } from './ChangesetSummaryTable';
+import { FileLine } from './FileLine';
 
 export interface VersionDetailPanelProps {
   namespace: string;
@@ -29,6 +31,10 @@ export interface VersionDetailPanelProps {
   /** The version shown (vN); undefined closes the panel. */
   version: string | undefined;
   onClose: () => void;
+  /** More buttons beside 'Download' (compare, restore: the composition hands them in). */
+  actions?: ReactNode;
+  /** Buttons on a file's row (e.g. 'Restore this file'); not on files removed in the version. */
+  fileActions?: (path: string) => ReactNode;
 }
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
@@ -56,6 +62,8 @@ export function VersionDetailPanel({
   projectId,
   version,
   onClose,
+  actions,
+  fileActions,
 }: VersionDetailPanelProps) {
   const query = useQuery({
     ...versionQueryOptions(projectId, version ?? ''),
@@ -73,14 +81,17 @@ export function VersionDetailPanel({
       }
       footer={
         version && (
-          <Button
-            component="a"
-            href={projectArchiveUrl(namespace, projectName, version)}
-            download
-            leftSection={<IconDownload size={16} aria-hidden />}
-          >
-            Download
-          </Button>
+          <Group gap="xs">
+            <Button
+              component="a"
+              href={projectArchiveUrl(namespace, projectName, version)}
+              download
+              leftSection={<IconDownload size={16} aria-hidden />}
+            >
+              Download
+            </Button>
+            {actions}
+          </Group>
         )
       }
     >
@@ -93,7 +104,12 @@ export function VersionDetailPanel({
         </Alert>
       )}
       {query.data && (
-        <VersionDetailBody namespace={namespace} projectName={projectName} detail={query.data} />
+        <VersionDetailBody
+          namespace={namespace}
+          projectName={projectName}
+          detail={query.data}
+          fileActions={fileActions}
+        />
       )}
     </SidePanel>
   );
@@ -103,10 +119,12 @@ function VersionDetailBody({
   namespace,
   projectName,
   detail,
+  fileActions,
 }: {
   namespace: string;
   projectName: string;
   detail: VersionDetail;
+  fileActions?: (path: string) => ReactNode;
 }) {
   const opened = FILE_GROUPS.filter(({ key }) => detail.changes[key].length > 0).map(
     ({ key }) => key,
@@ -118,6 +136,7 @@ function VersionDetailBody({
       <Field label="Project size">{formatFileSize(detail.project_size)}</Field>
       <Field label="Created">{formatDateTime(detail.created)}</Field>
       <Field label="User agent">{detail.user_agent ?? ''}</Field>
+      {detail.origin && <Field label={ORIGIN_LABEL}>{originText(detail.origin)}</Field>}
       <Accordion multiple defaultValue={opened} variant="separated" mt="sm">
         {FILE_GROUPS.map(({ key, label }) => (
           <Accordion.Item key={key} value={key}>
@@ -137,6 +156,7 @@ function VersionDetailBody({
                 files={detail.changes[key]}
                 changesets={detail.changesets}
                 link={(path) => ({ namespace, projectName, version_id: detail.name, _splat: path })}
+                actions={key === 'removed' ? undefined : fileActions}
               />
             </Accordion.Panel>
           </Accordion.Item>
@@ -158,11 +178,13 @@ function FileList({
   files,
   changesets,
   link,
+  actions,
 }: {
   group: FileGroupKey;
   files: readonly VersionFileChange[];
   changesets: Record<string, FileChangeset>;
   link: (path: string) => FileVersionParams;
+  actions?: (path: string) => ReactNode;
 }) {
   if (files.length === 0) {
     return (
@@ -175,17 +197,14 @@ function FileList({
     <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
       {files.map((file) => (
         <li key={file.path}>
-          <Group gap="xs" wrap="nowrap" align="flex-start">
-            <FileIcon entry={{ type: 'file', name: fileName(file.path) }} />
-            <Text size="sm" style={{ flex: 1, minWidth: 0, wordBreak: 'break-all' }}>
-              {file.path}
-            </Text>
-            <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-              {formatFileSize(file.size)}
-            </Text>
-          </Group>
+          <FileLine path={file.path} detail={formatFileSize(file.size)} />
           {group === 'updated' && (
             <FileChanges path={file.path} changeset={changesets[file.path]} link={link} />
+          )}
+          {actions && (
+            <Group mt={4} pl={26}>
+              {actions(file.path)}
+            </Group>
           )}
         </li>
       ))}

@@ -1,4 +1,4 @@
-import { ActionIcon, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Checkbox, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { formatFileSize } from '@/lib/fileSize';
 import { AnchorLink } from '@/lib/routerLinks';
@@ -15,6 +15,9 @@ export interface VersionsTableProps {
   /** The version whose details are open (its row is marked). */
   selected?: string;
   onOpen: (version: string) => void;
+  /** Versions picked for comparing; with `onPick`, each row gets a checkbox. */
+  picked?: readonly string[];
+  onPick?: (version: string) => void;
 }
 
 const COLUMNS = 8;
@@ -29,6 +32,8 @@ export function VersionsTable({
   versions,
   selected,
   onOpen,
+  picked,
+  onPick,
 }: VersionsTableProps) {
   // Downloads need the server: offline they are disabled with the reason.
   const online = useOnline();
@@ -37,6 +42,11 @@ export function VersionsTable({
       <Table aria-label="Versions" highlightOnHover verticalSpacing="xs">
         <Table.Thead>
           <Table.Tr>
+            {onPick && (
+              <Table.Th w={40}>
+                <VisuallyHidden>Compare</VisuallyHidden>
+              </Table.Th>
+            )}
             <Table.Th>Version</Table.Th>
             <Table.Th>Created</Table.Th>
             <Table.Th>Author</Table.Th>
@@ -52,7 +62,7 @@ export function VersionsTable({
         <Table.Tbody>
           {versions.length === 0 && (
             <Table.Tr>
-              <Table.Td colSpan={COLUMNS}>
+              <Table.Td colSpan={COLUMNS + (onPick ? 1 : 0)}>
                 <Text size="sm" c="dimmed" ta="center" py="md">
                   {NO_VERSIONS_FOUND}
                 </Text>
@@ -66,10 +76,19 @@ export function VersionsTable({
               bg={version.name === selected ? 'var(--mantine-color-default-hover)' : undefined}
               style={{ cursor: 'pointer' }}
               onClick={(event) => {
-                if ((event.target as HTMLElement).closest('a')) return;
+                if ((event.target as HTMLElement).closest('a, [data-pick]')) return;
                 onOpen(version.name);
               }}
             >
+              {onPick && (
+                <Table.Td data-pick>
+                  <Checkbox
+                    aria-label={`Select ${version.name}`}
+                    checked={picked?.includes(version.name) ?? false}
+                    onChange={() => onPick(version.name)}
+                  />
+                </Table.Td>
+              )}
               <Table.Td>
                 <AnchorLink
                   to="/projects/$namespace/$projectName/history"

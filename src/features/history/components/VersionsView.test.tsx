@@ -140,4 +140,37 @@ describe('VersionsView', { timeout: 20_000 }, () => {
     await renderWithRouter(<VersionsView namespace="ns" projectName="p" onOpen={() => {}} />);
     expect(await screen.findByText('Project not found')).toBeInTheDocument();
   });
+
+  it('compares two picked versions; a third pick lets go of the first', async () => {
+    fakeServer({
+      [`GET ${LIST}`]: () => json({ count: 3, versions: [version(3), version(2), version(1)] }),
+    });
+    const onCompare = vi.fn();
+    const onOpen = vi.fn();
+    const { user } = await renderWithRouter(
+      <VersionsView namespace="ns" projectName="p" onOpen={onOpen} onCompare={onCompare} />,
+    );
+    await screen.findByRole('link', { name: 'v3' });
+    const compare = screen.getByRole('button', { name: 'Compare' });
+    expect(compare).toBeDisabled();
+    await user.click(screen.getByRole('checkbox', { name: 'Select v3' }));
+    expect(compare).toBeDisabled();
+    await user.click(screen.getByRole('checkbox', { name: 'Select v1' }));
+    expect(compare).toBeEnabled();
+    await user.click(screen.getByRole('checkbox', { name: 'Select v2' }));
+    expect(screen.getByRole('checkbox', { name: 'Select v3' })).not.toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'Select v1' })).toBeChecked();
+    await user.click(compare);
+    expect(onCompare).toHaveBeenCalledWith('v1', 'v2');
+    // Picking does not open the version.
+    expect(onOpen).not.toHaveBeenCalled();
+  });
+
+  it('has no picking without a compare handler', async () => {
+    fakeServer({ [`GET ${LIST}`]: () => json({ count: 1, versions: [version(1)] }) });
+    await renderWithRouter(<VersionsView namespace="ns" projectName="p" onOpen={() => {}} />);
+    await screen.findByRole('link', { name: 'v1' });
+    expect(screen.queryByRole('checkbox')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Compare' })).toBeNull();
+  });
 });

@@ -1,4 +1,5 @@
-import { Group, Title } from '@mantine/core';
+import { Button, Group, Title } from '@mantine/core';
+import { IconArrowsDiff } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { LoadingIndicator } from '@/components/LoadingIndicator';
@@ -8,6 +9,8 @@ import { versionsQueryOptions } from '../api/versions';
 import {
   VERSIONS_PER_PAGE,
   VERSION_SORT_OPTIONS,
+  COMPARE_HINT,
+  togglePick,
   versionListParams,
   type VersionSortKey,
 } from '../model/version';
@@ -19,11 +22,21 @@ export interface VersionsViewProps {
   /** The version whose details are open. */
   selected?: string;
   onOpen: (version: string) => void;
+  /** Compares two picked versions; with it, rows can be picked and 'Compare' shows. */
+  onCompare?: (a: string, b: string) => void;
 }
 
 /** The History tab (spec 001 §2 "Versions"): sort menu, versions table and pagination. */
-export function VersionsView({ namespace, projectName, selected, onOpen }: VersionsViewProps) {
+export function VersionsView({
+  namespace,
+  projectName,
+  selected,
+  onOpen,
+  onCompare,
+}: VersionsViewProps) {
   const [sort, setSort] = useState<VersionSortKey>('newest');
+  const [picked, setPicked] = useState<string[]>([]);
+  const [first, second] = picked;
   const [page, setPage] = useState(1);
   const query = useQuery(
     versionsQueryOptions(namespace, projectName, versionListParams(page, sort)),
@@ -34,14 +47,27 @@ export function VersionsView({ namespace, projectName, selected, onOpen }: Versi
         <Title order={2} fz="h4">
           Versions
         </Title>
-        <SortMenu
-          options={VERSION_SORT_OPTIONS}
-          value={sort}
-          onChange={(next) => {
-            setSort(next);
-            setPage(1);
-          }}
-        />
+        <Group gap="xs" wrap="nowrap">
+          {onCompare && (
+            <Button
+              variant="default"
+              leftSection={<IconArrowsDiff size={16} aria-hidden />}
+              disabled={!first || !second}
+              title={first && second ? undefined : COMPARE_HINT}
+              onClick={() => first && second && onCompare(first, second)}
+            >
+              Compare
+            </Button>
+          )}
+          <SortMenu
+            options={VERSION_SORT_OPTIONS}
+            value={sort}
+            onChange={(next) => {
+              setSort(next);
+              setPage(1);
+            }}
+          />
+        </Group>
       </Group>
       {query.isPending ? (
         <LoadingIndicator label="Loading versions" />
@@ -52,6 +78,8 @@ export function VersionsView({ namespace, projectName, selected, onOpen }: Versi
           versions={query.data?.versions ?? []}
           selected={selected}
           onOpen={onOpen}
+          picked={picked}
+          onPick={onCompare && ((version) => setPicked((now) => togglePick(now, version)))}
         />
       )}
       <Paginator

@@ -18,7 +18,7 @@ export type VersionChangeCounts = Omit<CountsAnswer, 'updated_diff'> &
 
 /** The keys the web app reads of a version (`@contract/history`). */
 type VersionKeys = Pick<ListItemAnswer, 'name' | 'created' | 'project_size'> &
-  Partial<Pick<ListItemAnswer, 'project_name' | 'namespace' | 'author'>>;
+  Partial<Pick<ListItemAnswer, 'project_name' | 'namespace' | 'author' | 'origin'>>;
 
 export type VersionListItem = VersionKeys & { changes: VersionChangeCounts };
 
@@ -162,3 +162,12 @@ export const CHANGESET_POLL_MS = 2000;
 /** Polling stops after this many answers (about two minutes), so a stuck job does not poll forever. */
 export const CHANGESET_POLL_LIMIT = 60;
 export const CALCULATING_CHANGES = 'Calculating changes…';
+
+/** Title of the versions list's 'Compare' while fewer than two versions are picked (issue 20). */
+export const COMPARE_HINT = 'Pick two versions to compare';
+
+/** Picks `version`, or unpicks it; a third pick lets go of the earliest one. */
+export function togglePick(picked: readonly string[], version: string): string[] {
+  if (picked.includes(version)) return picked.filter((name) => name !== version);
+  return [...picked, version].slice(-2);
+}

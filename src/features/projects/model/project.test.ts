@@ -44,6 +44,7 @@ describe('project view rules', () => {
     expect(projectTabOf('/projects/ns/other/settings', 'ns', 'p')).toBe('files');
     expect(projectTabOf('/projects/ns/a%20b/history/v2/x.gpkg', 'ns', 'a b')).toBe('history');
     expect(projectTabOf('/projects/ns/a b/history', 'ns', 'a b')).toBe('history');
+    expect(projectTabOf('/projects/ns/p/compare', 'ns', 'p')).toBe('history');
     expect(projectTabOf('/projects/ns/other/history', 'ns', 'p')).toBe('files');
   });
 

@@ -76,6 +76,8 @@ export function projectTabOf(pathname: string, namespace: string, projectName: s
   const [, root, ns, name, first] = pathname.split('/').map(decodeSegment);
   if (root !== 'projects' || ns !== namespace || name !== projectName) return 'files';
   if (first === 'history' || first === 'collaborators' || first === 'settings') return first;
+  // Comparing versions (issue 20) belongs to the history.
+  if (first === 'compare') return 'history';
   return 'files';
 }
 

@@ -15,6 +15,7 @@ import { UploadDropZone } from '@/features/uploads/page/components/UploadDropZon
 import { useOnline } from '@/offline/useOnline';
 import { CANNOT_UPDATE_DURING_UPLOAD } from '@/features/uploads/model/texts';
 import { useProjectUploads } from '@/features/uploads/page/state/useProjectUploads';
+import { ConflictsNotice } from '@/features/timetravel/components/ConflictsNotice';
 
 /**
  * /projects/:namespace/:projectName/tree/:location? (project-tree, public): folder browsing. The
@@ -72,6 +73,7 @@ function ProjectTree({ project, loggedIn }: { project: ProjectDetail; loggedIn: 
 
   return (
     <>
+      <ConflictsNotice namespace={namespace} projectName={projectName} version={project.version} />
       <UploadDropZone
         canUpload={canUpload}
         onProjectTree

@@ -1,8 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { useViewer } from '@/app/useViewer';
 import { FileVersionDetail } from '@/features/history/components/FileVersionDetail';
 import { projectQueryOptions } from '@/features/projects/api/project';
+import { RestoreFileButton } from '@/features/timetravel/components/RestoreButtons';
+import { canUpload } from '@/lib/permissions';
 
 /**
  * .../history/:version_id/:path (file-version-detail, public): the changes of one file in one
@@ -29,6 +31,7 @@ export const Route = createFileRoute(
 function FileVersionDetailPage() {
   const { namespace, projectName, version_id: version, _splat } = Route.useParams();
   const viewer = useViewer();
+  const navigate = useNavigate();
   // The project layout loads it; this reads the same cache entry (for the project id).
   const project = useQuery(projectQueryOptions(namespace, projectName, viewer.loggedIn));
   if (!project.data || !_splat) return null;
@@ -40,6 +43,24 @@ function FileVersionDetailPage() {
       projectId={project.data.id}
       version={version}
       path={_splat}
+      actions={
+        viewer.loggedIn &&
+        canUpload(project.data) && (
+          <RestoreFileButton
+            namespace={namespace}
+            projectName={projectName}
+            version={version}
+            path={_splat}
+            onRestored={(made) =>
+              void navigate({
+                to: '/projects/$namespace/$projectName/history',
+                params: { namespace, projectName },
+                search: { version_id: made.version },
+              })
+            }
+          />
+        )
+      }
     />
   );
 }
