@@ -13,7 +13,12 @@ import { upsertProjectMembers } from '../../server/src/db/queries/projects';
 import { insertUser } from '../../server/src/db/queries/users';
 import { insertWorkspace, setWorkspaceMember } from '../../server/src/db/queries/workspaces';
 import { AUTH_REQUIRED_TEXT, PROBLEM_CONTENT_TYPE } from '../../server/src/errors';
-import { passwordResetRequests, type Project, type User } from '../../server/src/db/schema';
+import {
+  passwordResetRequests,
+  workspaceInvitations,
+  type Project,
+  type User,
+} from '../../server/src/db/schema';
 import { commit, createProject } from './support/seed';
 import { createTestApp, type TestApp, type TestClient } from './support/test-app';
 
@@ -332,6 +337,16 @@ const CASES: Record<string, Case> = {
   'POST /app/invitations/:token/accept': {
     request: () => ({ url: '/app/invitations/no-such-invitation/accept' }),
     expect: login(404),
+  },
+  'POST /app/user/invitations/:uuid/accept': {
+    request: async ({ actor }) => ({
+      url: `/app/user/invitations/${await ownInvitation(actor)}/accept`,
+    }),
+    expect: login(200),
+  },
+  'DELETE /app/user/invitations/:uuid': {
+    request: async ({ actor }) => ({ url: `/app/user/invitations/${await ownInvitation(actor)}` }),
+    expect: login(204),
   },
   'POST /app/invitations/:token/register': {
     request: () => ({
@@ -657,6 +672,23 @@ const VARIANTS: Record<string, Case> = {
   },
 };
 const TEMPLATE_NAME = 'matrix-template';
+
+/** A pending invitation of the actor's email into a new workspace: its uuid (anonymous: any). */
+async function ownInvitation(actor: Actor): Promise<string> {
+  if (actor === 'anonymous') return randomUUID();
+  const workspace = await insertWorkspace(t.database.db, { name: unique('inviting'), storage: 1 });
+  const [row] = await t.database.db
+    .insert(workspaceInvitations)
+    .values({
+      workspaceId: workspace.id,
+      email: emailOf(actor),
+      role: 'reader',
+      tokenHash: unique('token-hash'),
+      expiresAt: new Date(t.clock.now().getTime() + DAY),
+    })
+    .returning();
+  return row!.uuid;
+}
 
 function emailOf(actor: Actor): string {
   return people[actor === 'superuser' ? 'admin' : actor]!.email!;

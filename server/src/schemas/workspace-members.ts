@@ -95,3 +95,17 @@ export const InvitationRegisterSchema = Type.Object({
   password: Type.String({ maxLength: 200 }),
 });
 export type InvitationRegister = Static<typeof InvitationRegisterSchema>;
+
+/** One item of the profile's `invitations` (api-reference A.3). */
+export const OwnInvitationSchema = Type.Object({
+  uuid: Type.String(),
+  workspace: Type.String(),
+  role: WorkspaceRoleSchema,
+});
+export type OwnInvitation = Static<typeof OwnInvitationSchema>;
+
+/** POST /app/user/invitations/{uuid}/accept, DELETE /app/user/invitations/{uuid}. */
+export const OwnInvitationParamsSchema = Type.Object({
+  uuid: Type.String({ maxLength: 100 }),
+});
+export type OwnInvitationParams = Static<typeof OwnInvitationParamsSchema>;

@@ -15,7 +15,9 @@ import {
   deleteProjectRolesInWorkspace,
   deleteWorkspaceMember,
   findInvitationByTokenHash,
+  findInvitationByUuid,
   listInvitations,
+  listInvitationsForEmail,
   listWorkspaceMembers,
   upsertInvitation,
   type MemberRow,
@@ -35,11 +37,12 @@ import type {
   CreateMemberAccount,
   InvitationRegister,
   InvitationOffer,
+  OwnInvitation,
   WorkspaceInvitation as InvitationView,
   WorkspaceMember,
   WorkspaceMemberUpdate,
 } from '../schemas/workspace-members';
-import { hasWorkspaceRole, workspaceRole, workspaceRoleRank } from './permissions';
+import { hasWorkspaceRole, isUuid, workspaceRole, workspaceRoleRank } from './permissions';
 import { NO_WORKSPACE_PERMISSION, WORKSPACE_NOT_FOUND } from './workspaces';
 
 export const MEMBER_NOT_FOUND = 'User is not a member of this workspace';
@@ -275,16 +278,84 @@ export async function acceptInvitation(
 ): Promise<InvitationOffer> {
   return ctx.database.db.transaction(async (tx) => {
     const { invitation, workspace } = await invitationFor(tx, token);
-    if (invitation.expiresAt.getTime() <= ctx.now().getTime()) throw badRequest(INVITATION_EXPIRED);
-    if (!user.email || user.email.toLowerCase() !== invitation.email.toLowerCase()) {
-      throw forbidden(INVITATION_OTHER_EMAIL);
-    }
-    const current = await findWorkspaceMemberRole(tx, workspace.id, user.id);
-    if (!current || workspaceRoleRank(current) < workspaceRoleRank(invitation.role)) {
-      await setWorkspaceMember(tx, workspace.id, user.id, invitation.role);
-    }
+    if (!isInvitedEmail(user, invitation)) throw forbidden(INVITATION_OTHER_EMAIL);
+    return join(ctx, tx, user, invitation, workspace);
+  });
+}
+
+function isInvitedEmail(user: User, invitation: WorkspaceInvitation): boolean {
+  return !!user.email && user.email.toLowerCase() === invitation.email.toLowerCase();
+}
+
+/** The invited user joins with the invitation's role (a higher one stays); it is then spent. */
+async function join(
+  ctx: AppContext,
+  tx: Executor,
+  user: User,
+  invitation: WorkspaceInvitation,
+  workspace: Workspace,
+): Promise<InvitationOffer> {
+  if (invitation.expiresAt.getTime() <= ctx.now().getTime()) throw badRequest(INVITATION_EXPIRED);
+  const current = await findWorkspaceMemberRole(tx, workspace.id, user.id);
+  if (!current || workspaceRoleRank(current) < workspaceRoleRank(invitation.role)) {
+    await setWorkspaceMember(tx, workspace.id, user.id, invitation.role);
+  }
+  await deleteInvitation(tx, workspace.id, invitation.id);
+  return offerView(invitation, workspace, true);
+}
+
+/**
+ * The profile's `invitations` (api-reference A.3: `{uuid, workspace, role}`): the unexpired
+ * invitations of the user's email into active workspaces.
+ */
+export async function listOwnInvitations(ctx: AppContext, user: User): Promise<OwnInvitation[]> {
+  if (!user.email) return [];
+  const rows = await listInvitationsForEmail(ctx.database.db, user.email, ctx.now());
+  return rows.map(({ invitation, workspace }) => ({
+    uuid: invitation.uuid,
+    workspace: workspace.name,
+    role: invitation.role,
+  }));
+}
+
+/**
+ * One of the user's own invitations (by the profile's uuid) and its workspace. Another
+ * address's invitation is not found either: the uuid reveals nothing about others.
+ */
+async function ownInvitation(
+  tx: Executor,
+  user: User,
+  uuid: string,
+): Promise<{ invitation: WorkspaceInvitation; workspace: Workspace }> {
+  const invitation = isUuid(uuid) ? await findInvitationByUuid(tx, uuid.toLowerCase()) : null;
+  const workspace = invitation ? await findWorkspaceById(tx, invitation.workspaceId) : null;
+  if (!invitation || !workspace || !workspace.active || !isInvitedEmail(user, invitation)) {
+    throw notFound(INVITATION_NOT_FOUND);
+  }
+  return { invitation, workspace };
+}
+
+/** POST /app/user/invitations/{uuid}/accept: as the link's accept, from the header's list. */
+export async function acceptOwnInvitation(
+  ctx: AppContext,
+  user: User,
+  uuid: string,
+): Promise<InvitationOffer> {
+  return ctx.database.db.transaction(async (tx) => {
+    const { invitation, workspace } = await ownInvitation(tx, user, uuid);
+    return join(ctx, tx, user, invitation, workspace);
+  });
+}
+
+/** DELETE /app/user/invitations/{uuid}: the invited user declines; the invitation is gone. */
+export async function declineOwnInvitation(
+  ctx: AppContext,
+  user: User,
+  uuid: string,
+): Promise<void> {
+  await ctx.database.db.transaction(async (tx) => {
+    const { invitation, workspace } = await ownInvitation(tx, user, uuid);
     await deleteInvitation(tx, workspace.id, invitation.id);
-    return offerView(invitation, workspace, true);
   });
 }
 
