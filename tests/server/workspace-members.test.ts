@@ -609,3 +609,79 @@ describe('POST /v2/users (a workspace admin creates a member account)', () => {
     expect(missing.statusCode).toBe(400);
   });
 });
+
+describe('members of the global workspace under a GLOBAL_* setting', () => {
+  let g: TestApp;
+  afterAll(async () => {
+    await g?.close();
+  });
+
+  it('lists every active user with the global role, marked global; a set role becomes a membership', async () => {
+    g = await createTestApp({ env: { GLOBAL_READ: 'true' } });
+    const db = g.database.db;
+    const make = async (username: string, active = true) =>
+      insertUser(db, {
+        username,
+        email: `${username}@example.com`,
+        passwordHash: await hashPassword(PASSWORD),
+        verifiedEmail: true,
+        active,
+      });
+    const boss = await make('boss');
+    const plain = await make('plain');
+    await make('gone', false);
+    const wsId = g.setup.workspaceId;
+    await setWorkspaceMember(db, wsId, boss.id, 'owner');
+    const client = g.client();
+    await client.login('boss', PASSWORD);
+
+    const list = (await client.get(`/v2/workspaces/${wsId}/members`)).json();
+    expect(list).toEqual([
+      {
+        id: 1,
+        username: 'admin',
+        email: expect.any(String),
+        workspace_role: 'owner',
+      },
+      {
+        id: boss.id,
+        username: 'boss',
+        email: 'boss@example.com',
+        workspace_role: 'owner',
+      },
+      {
+        id: plain.id,
+        username: 'plain',
+        email: 'plain@example.com',
+        workspace_role: 'reader',
+        global: true,
+      },
+    ]);
+    const one = await client.get(`/v2/workspaces/${wsId}/members/${plain.id}`);
+    expect(one.json()).toMatchObject({ workspace_role: 'reader', global: true });
+
+    const removed = await client.delete(`/v2/workspaces/${wsId}/members/${plain.id}`);
+    expect(removed.statusCode).toBe(400);
+    expect(problem(removed).detail).toContain("comes from the server's global setting");
+
+    const raised = await client.request('PATCH', `/v2/workspaces/${wsId}/members/${plain.id}`, {
+      json: { workspace_role: 'writer' },
+    });
+    expect(raised.json()).toEqual({
+      id: plain.id,
+      username: 'plain',
+      email: 'plain@example.com',
+      workspace_role: 'writer',
+    });
+    const after = (await client.get(`/v2/workspaces/${wsId}/members/${plain.id}`)).json();
+    expect(after).toEqual(raised.json());
+    // Now a membership, it can be removed (back to the global role).
+    expect((await client.delete(`/v2/workspaces/${wsId}/members/${plain.id}`)).statusCode).toBe(
+      204,
+    );
+    expect((await client.get(`/v2/workspaces/${wsId}/members/${plain.id}`)).json()).toMatchObject({
+      workspace_role: 'reader',
+      global: true,
+    });
+  });
+});

@@ -12,6 +12,12 @@ export const WorkspaceMemberSchema = Type.Object({
   username: Type.String(),
   email: NullableString(),
   workspace_role: WorkspaceRoleSchema,
+  /**
+   * Present (true) when the role comes from the server's GLOBAL_* setting (global workspace),
+   * not a membership: it cannot be removed; setting a role makes it a membership (an addition
+   * to the reference's shape).
+   */
+  global: Type.Optional(Type.Literal(true)),
 });
 export type WorkspaceMember = Static<typeof WorkspaceMemberSchema>;
 

@@ -17,6 +17,7 @@ import {
   findInvitationByTokenHash,
   findInvitationByUuid,
   listInvitations,
+  listEveryoneWithWorkspaceRole,
   listInvitationsForEmail,
   listWorkspaceMembers,
   upsertInvitation,
@@ -42,7 +43,13 @@ import type {
   WorkspaceMember,
   WorkspaceMemberUpdate,
 } from '../schemas/workspace-members';
-import { hasWorkspaceRole, isUuid, workspaceRole, workspaceRoleRank } from './permissions';
+import {
+  hasWorkspaceRole,
+  isGlobalWorkspace,
+  isUuid,
+  workspaceRole,
+  workspaceRoleRank,
+} from './permissions';
 import { NO_WORKSPACE_PERMISSION, WORKSPACE_NOT_FOUND } from './workspaces';
 
 export const MEMBER_NOT_FOUND = 'User is not a member of this workspace';
@@ -50,6 +57,8 @@ export const ALREADY_WORKSPACE_MEMBER = 'User is already a member of this worksp
 export const OWNER_ROLE_NEEDS_OWNER =
   'Only a workspace owner can grant, change or remove the owner role';
 export const LAST_OWNER = 'The workspace must keep at least one owner';
+export const GLOBAL_ROLE_STAYS =
+  "This user's role comes from the server's global setting (GLOBAL_READ, GLOBAL_WRITE or GLOBAL_ADMIN) and cannot be removed";
 export const EMAIL_TAKEN = 'User with this email already exists';
 export const USERNAME_TAKEN = 'User with this username already exists';
 export const INVITATION_NOT_FOUND = 'Invitation not found';
@@ -87,8 +96,47 @@ async function lockWorkspace(tx: Executor, workspaceId: number): Promise<void> {
   await tx.execute(sql`SELECT id FROM workspaces WHERE id = ${workspaceId} FOR UPDATE`);
 }
 
-function memberView(row: MemberRow): WorkspaceMember {
-  return { id: row.id, username: row.username, email: row.email, workspace_role: row.role };
+function memberView(row: MemberRow, global = false): WorkspaceMember {
+  const view: WorkspaceMember = {
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    workspace_role: row.role,
+  };
+  if (global) view.global = true;
+  return view;
+}
+
+/** Whether everybody holds a role in this workspace: the global one under a GLOBAL_* setting. */
+function everyoneHoldsRole(ctx: AppContext, workspace: Workspace): boolean {
+  const { config } = ctx;
+  return (
+    isGlobalWorkspace(config, workspace.name) &&
+    (config.globalAdmin || config.globalWrite || config.globalRead)
+  );
+}
+
+/**
+ * The workspace's members: its explicit members, and in the global workspace under a GLOBAL_*
+ * setting also every other active user with the role that setting (or being a superuser) gives
+ * them, marked `global` (spec 001 §6 global roles; api-reference A.5 lists them likewise).
+ */
+async function memberRows(
+  ctx: AppContext,
+  db: Executor,
+  workspace: Workspace,
+  userId?: number,
+): Promise<WorkspaceMember[]> {
+  if (!everyoneHoldsRole(ctx, workspace)) {
+    return (await listWorkspaceMembers(db, workspace.id, userId)).map((row) => memberView(row));
+  }
+  const rows = await listEveryoneWithWorkspaceRole(db, workspace.id, userId);
+  return rows.map((row) =>
+    memberView(
+      { ...row, role: workspaceRole(ctx.config, row, workspace.name, row.memberRole) },
+      row.memberRole === null,
+    ),
+  );
 }
 
 function invitationView(row: WorkspaceInvitation): InvitationView {
@@ -102,9 +150,14 @@ function invitationView(row: WorkspaceInvitation): InvitationView {
   };
 }
 
-async function findMember(db: Executor, workspaceId: number, userIdText: string) {
+async function findMember(
+  ctx: AppContext,
+  db: Executor,
+  workspace: Workspace,
+  userIdText: string,
+): Promise<WorkspaceMember> {
   const userId = idOf(userIdText);
-  const [row] = userId === null ? [] : await listWorkspaceMembers(db, workspaceId, userId);
+  const [row] = userId === null ? [] : await memberRows(ctx, db, workspace, userId);
   if (!row) throw notFound(MEMBER_NOT_FOUND);
   return row;
 }
@@ -115,7 +168,7 @@ export async function listMembers(
   idText: string,
 ): Promise<WorkspaceMember[]> {
   const { workspace } = await managedWorkspace(ctx, actor, idText);
-  return (await listWorkspaceMembers(ctx.database.db, workspace.id)).map(memberView);
+  return memberRows(ctx, ctx.database.db, workspace);
 }
 
 export async function getMember(
@@ -125,7 +178,7 @@ export async function getMember(
   userIdText: string,
 ): Promise<WorkspaceMember> {
   const { workspace } = await managedWorkspace(ctx, actor, idText);
-  return memberView(await findMember(ctx.database.db, workspace.id, userIdText));
+  return findMember(ctx, ctx.database.db, workspace, userIdText);
 }
 
 export async function updateMember(
@@ -138,17 +191,21 @@ export async function updateMember(
   const { workspace, role: actorRole } = await managedWorkspace(ctx, actor, idText);
   return ctx.database.db.transaction(async (tx) => {
     await lockWorkspace(tx, workspace.id);
-    const target = await findMember(tx, workspace.id, userIdText);
-    const role = body.workspace_role ?? target.role;
-    if ((role === 'owner' || target.role === 'owner') && role !== target.role) {
+    const target = await findMember(ctx, tx, workspace, userIdText);
+    const current = target.workspace_role;
+    const role = body.workspace_role ?? current;
+    if ((role === 'owner' || current === 'owner') && role !== current) {
       if (actorRole !== 'owner') throw forbidden(OWNER_ROLE_NEEDS_OWNER);
-      if (target.role === 'owner' && (await countWorkspaceOwners(tx, workspace.id)) <= 1) {
+      if (current === 'owner' && (await countWorkspaceOwners(tx, workspace.id)) <= 1) {
         throw badRequest(LAST_OWNER);
       }
     }
-    if (role !== target.role) await setWorkspaceMember(tx, workspace.id, target.id, role);
+    // A role held through the global setting becomes a membership once it is set.
+    const changed = role !== current || (target.global && body.workspace_role !== undefined);
+    if (changed) await setWorkspaceMember(tx, workspace.id, target.id, role);
     if (body.reset_projects_roles) await deleteProjectRolesInWorkspace(tx, workspace.id, target.id);
-    return memberView({ ...target, role });
+    const { global, ...member } = target;
+    return global && !changed ? target : { ...member, workspace_role: role };
   });
 }
 
@@ -161,8 +218,9 @@ export async function removeMember(
   const { workspace, role: actorRole } = await managedWorkspace(ctx, actor, idText);
   await ctx.database.db.transaction(async (tx) => {
     await lockWorkspace(tx, workspace.id);
-    const target = await findMember(tx, workspace.id, userIdText);
-    if (target.role === 'owner') {
+    const target = await findMember(ctx, tx, workspace, userIdText);
+    if (target.global) throw badRequest(GLOBAL_ROLE_STAYS);
+    if (target.workspace_role === 'owner') {
       if (actorRole !== 'owner') throw forbidden(OWNER_ROLE_NEEDS_OWNER);
       if ((await countWorkspaceOwners(tx, workspace.id)) <= 1) throw badRequest(LAST_OWNER);
     }

@@ -45,6 +45,41 @@ export async function listWorkspaceMembers(
     .orderBy(asc(sql`lower(${users.username})`));
 }
 
+export interface RoleHolderRow {
+  id: number;
+  username: string;
+  email: string | null;
+  isAdmin: boolean;
+  /** The explicit membership's role; null for users without one. */
+  memberRole: WorkspaceRole | null;
+}
+
+/**
+ * Every active user with their explicit role in the workspace, if any (for the global
+ * workspace under a GLOBAL_* setting, where everybody holds a role), by username.
+ */
+export async function listEveryoneWithWorkspaceRole(
+  db: Executor,
+  workspaceId: number,
+  userId?: number,
+): Promise<RoleHolderRow[]> {
+  return db
+    .select({
+      id: users.id,
+      username: users.username,
+      email: users.email,
+      isAdmin: users.isAdmin,
+      memberRole: workspaceMembers.role,
+    })
+    .from(users)
+    .leftJoin(
+      workspaceMembers,
+      and(eq(workspaceMembers.userId, users.id), eq(workspaceMembers.workspaceId, workspaceId)),
+    )
+    .where(and(eq(users.active, true), userId === undefined ? undefined : eq(users.id, userId)))
+    .orderBy(asc(sql`lower(${users.username})`));
+}
+
 export async function countWorkspaceOwners(db: Executor, workspaceId: number): Promise<number> {
   const [row] = await db
     .select({ n: count() })
