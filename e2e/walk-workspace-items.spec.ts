@@ -159,7 +159,7 @@ for (const width of [1280, 768]) {
     await expect(tip).toContainText(
       `sign in there with this account and the server address ${new URL(page.url()).origin}.`,
     );
-    await tip.getByRole('button', { name: 'Dismiss' }).click();
+    await tip.getByRole('button', { name: 'Dismiss the tip' }).click();
     await expect(tip).toHaveCount(0);
     await page.reload();
     await expect(page.getByRole('region', { name: 'Recent active projects' })).toBeVisible();

@@ -31,7 +31,7 @@ describe('SyncTip', () => {
   it('stays closed once dismissed (remembered in closedElements)', async () => {
     const first = show();
     const tip = await screen.findByRole('note');
-    await userEvent.click(within(tip).getByRole('button', { name: 'Dismiss' }));
+    await userEvent.click(within(tip).getByRole('button', { name: 'Dismiss the tip' }));
     expect(screen.queryByRole('note')).not.toBeInTheDocument();
     await waitFor(async () => expect(await isElementClosed(SYNC_TIP_ID)).toBe(true));
     first.unmount();

@@ -1,5 +1,5 @@
 import { TipBox } from '@/components/TipBox';
-import { SYNC_TIP_ID, syncTipText } from '../model/tip';
+import { DISMISS_SYNC_TIP, SYNC_TIP_ID, syncTipText } from '../model/tip';
 
 export interface SyncTipProps {
   /** This server's address as the clients must enter it (the page's origin). */
@@ -11,5 +11,9 @@ export interface SyncTipProps {
  * the mobile app find this self-hosted server. Closable; once closed it stays closed here.
  */
 export function SyncTip({ serverAddress }: SyncTipProps) {
-  return <TipBox closeId={SYNC_TIP_ID}>{syncTipText(serverAddress)}</TipBox>;
+  return (
+    <TipBox closeId={SYNC_TIP_ID} closeLabel={DISMISS_SYNC_TIP}>
+      {syncTipText(serverAddress)}
+    </TipBox>
+  );
 }
