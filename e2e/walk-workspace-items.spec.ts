@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { admin, createUser } from './support/admin';
 import { createProject } from './support/api';
+import { expectAccessible } from './support/axe';
 import { pushFiles } from './support/push';
 import { inviteByEmail, switchTo } from './support/workspaces';
 import { signIn } from './pages/session';
@@ -64,6 +65,7 @@ for (const width of [1280, 768]) {
       await icon.click();
       const menu = invited.getByRole('menu');
       await expect(menu.getByText(`${crew} invites you as writer`)).toBeVisible();
+      await expectAccessible(invited, 'header invitations');
       await menu.getByRole('menuitem', { name: `Join ${crew}` }).click();
       await expect(invited.getByText(`You joined ${crew}`)).toBeVisible();
       await expect(invited).toHaveURL(/\/dashboard$/);

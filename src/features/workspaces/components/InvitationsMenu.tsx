@@ -42,10 +42,12 @@ export function InvitationsMenu({ invitations, onAccepted, onDeclined }: Invitat
   });
   if (invitations.length === 0) return null;
 
+  // The badge wraps the whole menu: the menu's target is the button itself, so its aria
+  // attributes sit on a button (not on the badge's box).
   return (
-    <Menu position="bottom-end" withinPortal shadow="md" width={280}>
-      <Menu.Target>
-        <Indicator label={invitations.length} size={16} offset={6} color="red">
+    <Indicator label={invitations.length} size={16} offset={6} color="red">
+      <Menu position="bottom-end" withinPortal shadow="md" width={280}>
+        <Menu.Target>
           <ActionIcon
             variant="subtle"
             color="gray"
@@ -54,33 +56,33 @@ export function InvitationsMenu({ invitations, onAccepted, onDeclined }: Invitat
           >
             <IconMail size={22} stroke={1.6} />
           </ActionIcon>
-        </Indicator>
-      </Menu.Target>
-      <Menu.Dropdown>
-        {invitations.map((invitation, index) => (
-          <div key={invitation.uuid}>
-            {index > 0 && <Menu.Divider />}
-            <Menu.Label>
-              {invitation.workspace} invites you as{' '}
-              {WORKSPACE_ROLE_LABELS[invitation.role].toLowerCase()}
-            </Menu.Label>
-            <Menu.Item
-              leftSection={<IconCheck size={18} />}
-              disabled={accept.isPending || decline.isPending}
-              onClick={() => accept.mutate(invitation.uuid)}
-            >
-              Join {invitation.workspace}
-            </Menu.Item>
-            <Menu.Item
-              leftSection={<IconX size={18} />}
-              disabled={accept.isPending || decline.isPending}
-              onClick={() => decline.mutate(invitation.uuid)}
-            >
-              Decline {invitation.workspace}
-            </Menu.Item>
-          </div>
-        ))}
-      </Menu.Dropdown>
-    </Menu>
+        </Menu.Target>
+        <Menu.Dropdown>
+          {invitations.map((invitation, index) => (
+            <div key={invitation.uuid}>
+              {index > 0 && <Menu.Divider />}
+              <Menu.Label>
+                {invitation.workspace} invites you as{' '}
+                {WORKSPACE_ROLE_LABELS[invitation.role].toLowerCase()}
+              </Menu.Label>
+              <Menu.Item
+                leftSection={<IconCheck size={18} />}
+                disabled={accept.isPending || decline.isPending}
+                onClick={() => accept.mutate(invitation.uuid)}
+              >
+                Join {invitation.workspace}
+              </Menu.Item>
+              <Menu.Item
+                leftSection={<IconX size={18} />}
+                disabled={accept.isPending || decline.isPending}
+                onClick={() => decline.mutate(invitation.uuid)}
+              >
+                Decline {invitation.workspace}
+              </Menu.Item>
+            </div>
+          ))}
+        </Menu.Dropdown>
+      </Menu>
+    </Indicator>
   );
 }
