@@ -17,4 +17,6 @@ export const templatesQueryOptions = () =>
     queryKey: ['projects', 'templates'] as const,
     queryFn: ({ signal }) => fetchTemplates(signal),
     staleTime: 5 * 60_000,
+    // Without the list the banner and the choice simply do not show: no error toast.
+    meta: { silent: true },
   });
