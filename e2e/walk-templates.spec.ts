@@ -4,6 +4,7 @@
 import { expect, test, type Browser } from '@playwright/test';
 import { admin, createUser } from './support/admin';
 import { createProject } from './support/api';
+import { expectAccessible } from './support/axe';
 import { pushFiles } from './support/push';
 import { signIn } from './pages/session';
 
@@ -50,8 +51,8 @@ for (const width of [1280, 768]) {
     page,
     browser,
   }) => {
-    // Admin commands, two sessions and a push: longer than the default on a busy machine.
-    test.setTimeout(90_000);
+    // Admin commands, two sessions, a push and an axe scan: long on a busy machine.
+    test.setTimeout(180_000);
     const template = `Tree survey ${width} ${Date.now().toString(36)}`;
     const removeTemplate = await makeTemplate(browser, template);
     try {
@@ -69,6 +70,7 @@ for (const width of [1280, 768]) {
       await dialog.getByRole('textbox', { name: 'Project name' }).fill(project);
       await dialog.getByRole('combobox', { name: 'Template' }).click();
       await dialog.getByRole('option', { name: template }).click();
+      await expectAccessible(page, 'New project from a template');
       await dialog.getByRole('button', { name: 'Create project' }).click();
 
       await expect(page).toHaveURL(new RegExp(`/projects/waymark/${encodeURIComponent(project)}`));
