@@ -1,20 +1,10 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { admin, createUser, linkFromOutbox } from './support/admin';
 import { createProject } from './support/api';
 import { expectAccessible } from './support/axe';
 import { LoginPage } from './pages/login-page';
 import { signIn } from './pages/session';
-
-async function switchTo(page: Page, workspace: string) {
-  await page
-    .getByRole('banner')
-    .getByRole('button', { name: /^Profile menu/ })
-    .click();
-  await page.getByRole('menuitem', { name: new RegExp(`^${workspace} owner$`) }).click();
-  await expect(
-    page.getByRole('banner').getByRole('button', { name: /^Profile menu/ }),
-  ).toContainText(workspace);
-}
+import { inviteByEmail, switchTo } from './support/workspaces';
 
 test('a user owning two workspaces switches between them and the choice survives a reload', async ({
   page,
@@ -148,24 +138,7 @@ test('a person without an account registers from the invitation link and lands i
   admin('workspace', 'role', crew, owner.username, 'owner');
   await signIn(page, owner.username, owner.password);
   const email = `fresh${Date.now().toString(36)}@example.com`;
-  const status = await page.evaluate(
-    async ([crew, email]) => {
-      const token = (await fetch('/app/init')).headers.get('x-csrf-token') ?? '';
-      const workspaces = (await (await fetch('/v1/workspaces')).json()) as {
-        id: number;
-        name: string;
-      }[];
-      const id = workspaces.find((w) => w.name === crew)!.id;
-      const response = await fetch(`/v2/workspaces/${id}/invitations`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-csrf-token': token },
-        body: JSON.stringify({ email, role: 'reader' }),
-      });
-      return response.status;
-    },
-    [crew, email] as const,
-  );
-  expect(status).toBe(201);
+  await inviteByEmail(page, crew, email, 'reader');
 
   const link = await linkFromOutbox(email, '/invitations/');
   const context = await browser.newContext();

@@ -11,6 +11,8 @@ export interface TipBoxProps {
   title?: ReactNode;
   /** Makes the tip closable; the dismissal is remembered on this device under this id. */
   closeId?: string;
+  /** Name of the close button. @default 'Dismiss' */
+  closeLabel?: string;
   children: ReactNode;
 }
 
@@ -27,6 +29,7 @@ function ClosableTip({ closeId, ...props }: TipBoxProps & { closeId: string }) {
 
 function Tip({
   title = TIP_DEFAULT_TITLE,
+  closeLabel = 'Dismiss',
   children,
   onClose,
 }: Omit<TipBoxProps, 'closeId'> & { onClose?: () => void }) {
@@ -42,7 +45,7 @@ function Tip({
             {children}
           </Text>
         </Stack>
-        {onClose && <CloseButton aria-label="Dismiss" size="sm" onClick={onClose} />}
+        {onClose && <CloseButton aria-label={closeLabel} size="sm" onClick={onClose} />}
       </Group>
     </Paper>
   );

@@ -6,7 +6,7 @@ import {
   useNavigate,
   useRouterState,
 } from '@tanstack/react-router';
-import { useMemo } from 'react';
+import { Suspense, lazy, useMemo } from 'react';
 import { collectCrumbs } from '@/app/breadcrumbs';
 import { loadSession } from '@/app/guards';
 import { needsWorkspace } from '@/app/routeMeta';
@@ -21,7 +21,13 @@ import { OnboardingLayout } from '@/features/shell/components/OnboardingLayout';
 import { NO_WORKSPACE_TITLE, NoWorkspace } from '@/features/workspaces/components/NoWorkspace';
 import { workspacesQueryOptions } from '@/features/workspaces/api/workspaces';
 import { useCurrentWorkspace } from '@/features/workspaces/hooks/useCurrentWorkspace';
+import { useJoinWorkspace } from '@/features/workspaces/hooks/useJoinWorkspace';
 import { isWorkspaceAdmin } from '@/features/workspaces/model/roles';
+
+/** Loaded only when the user has pending invitations (issue 8's bundle budget). */
+const InvitationsMenu = lazy(async () => ({
+  default: (await import('@/features/workspaces/components/InvitationsMenu')).InvitationsMenu,
+}));
 
 /**
  * The application shell around the dashboard, profile and project pages. Logged-in users get the
@@ -62,6 +68,8 @@ function AppShellRoute() {
   };
 
   const maintenance = ping.data?.maintenance === true;
+  const joinWorkspace = useJoinWorkspace(current.setCurrentWorkspace);
+  const invitations = user?.invitations ?? [];
 
   // The list must hold the new workspace before it is chosen (else the memory falls back).
   const chooseNewWorkspace = async (id: number) => {
@@ -106,6 +114,19 @@ function AppShellRoute() {
       communityUrl={config.data?.community_url || undefined}
       maintenance={maintenance}
       crumbs={crumbs}
+      headerSlot={
+        invitations.length > 0 && (
+          <Suspense fallback={null}>
+            <InvitationsMenu
+              invitations={invitations}
+              onAccepted={joinWorkspace}
+              onDeclined={() =>
+                queryClient.invalidateQueries({ queryKey: profileQueryOptions.queryKey })
+              }
+            />
+          </Suspense>
+        )
+      }
       signInRedirect={href}
       onSignOut={signOut}
     >

@@ -11,9 +11,14 @@ import { hashPassword } from '../../server/src/auth/passwords';
 import { insertAccessRequest } from '../../server/src/db/queries/access-requests';
 import { upsertProjectMembers } from '../../server/src/db/queries/projects';
 import { insertUser } from '../../server/src/db/queries/users';
-import { setWorkspaceMember } from '../../server/src/db/queries/workspaces';
+import { insertWorkspace, setWorkspaceMember } from '../../server/src/db/queries/workspaces';
 import { AUTH_REQUIRED_TEXT, PROBLEM_CONTENT_TYPE } from '../../server/src/errors';
-import { passwordResetRequests, type Project, type User } from '../../server/src/db/schema';
+import {
+  passwordResetRequests,
+  workspaceInvitations,
+  type Project,
+  type User,
+} from '../../server/src/db/schema';
 import { commit, createProject } from './support/seed';
 import { createTestApp, type TestApp, type TestClient } from './support/test-app';
 
@@ -343,6 +348,16 @@ const CASES: Record<string, Case> = {
   'POST /app/invitations/:token/accept': {
     request: () => ({ url: '/app/invitations/no-such-invitation/accept' }),
     expect: login(404),
+  },
+  'POST /app/user/invitations/:uuid/accept': {
+    request: async ({ actor }) => ({
+      url: `/app/user/invitations/${await ownInvitation(actor)}/accept`,
+    }),
+    expect: login(200),
+  },
+  'DELETE /app/user/invitations/:uuid': {
+    request: async ({ actor }) => ({ url: `/app/user/invitations/${await ownInvitation(actor)}` }),
+    expect: login(204),
   },
   'POST /app/invitations/:token/register': {
     request: () => ({
@@ -705,6 +720,40 @@ const CASES: Record<string, Case> = {
   },
 };
 
+/**
+ * Other bodies of a route that a different service answers: `<METHOD> <route> (<variant>)`.
+ * Each must name a route of the table.
+ */
+const VARIANTS: Record<string, Case> = {
+  'POST /v1/project/:namespace (from a template)': {
+    // The template is private in a workspace nobody but its maker reads: using one needs only
+    // the right to create projects.
+    request: () => ({
+      url: `/v1/project/${NS}`,
+      json: { name: unique('from-template'), template: TEMPLATE_NAME },
+    }),
+    expect: workspaceAdmin(200),
+  },
+};
+const TEMPLATE_NAME = 'matrix-template';
+
+/** A pending invitation of the actor's email into a new workspace: its uuid (anonymous: any). */
+async function ownInvitation(actor: Actor): Promise<string> {
+  if (actor === 'anonymous') return randomUUID();
+  const workspace = await insertWorkspace(t.database.db, { name: unique('inviting'), storage: 1 });
+  const [row] = await t.database.db
+    .insert(workspaceInvitations)
+    .values({
+      workspaceId: workspace.id,
+      email: emailOf(actor),
+      role: 'reader',
+      tokenHash: unique('token-hash'),
+      expiresAt: new Date(t.clock.now().getTime() + DAY),
+    })
+    .returning();
+  return row!.uuid;
+}
+
 function emailOf(actor: Actor): string {
   return people[actor === 'superuser' ? 'admin' : actor]!.email!;
 }
@@ -760,6 +809,19 @@ beforeAll(async () => {
     await commit(t, project.id, { added: { 'data.txt': 'some data' } });
     projects[visibility] = { ...project, latestVersion: 1 };
   }
+  const templates = await insertUser(db, {
+    username: 'TEMPLATES',
+    email: 'templates@example.com',
+    passwordHash,
+    verifiedEmail: true,
+  });
+  const library = await insertWorkspace(db, { name: 'library', storage: 1_000_000 });
+  const template = await createProject(t, {
+    workspaceId: library.id,
+    name: TEMPLATE_NAME,
+    creatorId: templates.id,
+  });
+  await commit(t, template.id, { added: { 'form.qgz': 'PK\u0003\u0004' } });
   clients.set('anonymous', await anonymousClient());
   for (const actor of ['stranger', 'reader', 'writer', 'owner', 'wsadmin'] as const) {
     clients.set(actor, await signIn(actor));
@@ -819,22 +881,35 @@ describe('permission matrix', () => {
     it(`${method} ${url}`, { timeout: 120_000 }, async () => {
       const entry = caseFor(method, url);
       expect(entry, 'expectation').toBeDefined();
-      const failures: string[] = [];
-      for (const visibility of ['public', 'private'] as const) {
-        for (const actor of ACTORS) {
-          const req = await entry!.request({ actor, visibility, project: projects[visibility] });
-          const response = await send(req.client ?? clients.get(actor)!, method, req);
-          const expected = entry!.expect(actor, visibility);
-          const refusal = refusalProblem(method, expected, response);
-          if (refusal) failures.push(`${actor} ${visibility}: ${refusal}`);
-          if (response.statusCode !== expected) {
-            failures.push(
-              `${actor} ${visibility}: ${response.statusCode} (expected ${expected}) ${response.body.slice(0, 200)}`,
-            );
-          }
-        }
-      }
-      expect(failures).toEqual([]);
+      expect(await walk(method, entry!)).toEqual([]);
+    });
+  }
+
+  for (const [key, entry] of Object.entries(VARIANTS)) {
+    const method = key.split(' ')[0]!;
+    it(key, { timeout: 120_000 }, async () => {
+      expect(ROUTES.some((r) => key.startsWith(`${r.method} ${r.url} `))).toBe(true);
+      expect(await walk(method, entry)).toEqual([]);
     });
   }
 });
+
+/** Sends the case as every actor on both projects; the failures, if any. */
+async function walk(method: string, entry: Case): Promise<string[]> {
+  const failures: string[] = [];
+  for (const visibility of ['public', 'private'] as const) {
+    for (const actor of ACTORS) {
+      const req = await entry.request({ actor, visibility, project: projects[visibility] });
+      const response = await send(req.client ?? clients.get(actor)!, method, req);
+      const expected = entry.expect(actor, visibility);
+      const refusal = refusalProblem(method, expected, response);
+      if (refusal) failures.push(`${actor} ${visibility}: ${refusal}`);
+      if (response.statusCode !== expected) {
+        failures.push(
+          `${actor} ${visibility}: ${response.statusCode} (expected ${expected}) ${response.body.slice(0, 200)}`,
+        );
+      }
+    }
+  }
+  return failures;
+}

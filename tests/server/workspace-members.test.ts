@@ -330,6 +330,82 @@ describe('invitations', () => {
   });
 });
 
+describe("the user's own invitations (profile, POST/DELETE /app/user/invitations/{uuid})", () => {
+  it('lists pending invitations in the profile; the invited user accepts one without the link', async () => {
+    const ws = await team(['admin']);
+    const [admin] = ws.users as [User];
+    const client = await web(admin);
+    const invitee = await newUser('header');
+    const outsider = await web(await newUser('outsider'));
+    const base = `/v2/workspaces/${ws.id}/invitations`;
+    await client.post(base, { email: invitee.email!.toUpperCase(), role: 'writer' });
+    const invited = await web(invitee);
+
+    const profile = (await invited.get('/v1/user/profile')).json();
+    expect(profile.invitations).toEqual([
+      { uuid: expect.stringMatching(/^[0-9a-f-]{36}$/), workspace: ws.name, role: 'writer' },
+    ]);
+    const { uuid } = profile.invitations[0];
+    // Nobody else sees it, nor may use its uuid.
+    expect((await outsider.get('/v1/user/profile')).json().invitations).toEqual([]);
+    for (const response of [
+      await outsider.post(`/app/user/invitations/${uuid}/accept`),
+      await outsider.delete(`/app/user/invitations/${uuid}`),
+    ]) {
+      expect(response.statusCode).toBe(404);
+      expect(problem(response).detail).toBe('Invitation not found');
+    }
+    for (const bad of ['not-a-uuid', '00000000-0000-0000-0000-000000000000', 'x'.repeat(101)]) {
+      const response = await invited.post(`/app/user/invitations/${bad}/accept`);
+      expect(response.statusCode).toBe(bad.length > 100 ? 400 : 404);
+    }
+    const visitor = t.client();
+    await visitor.init();
+    expect((await visitor.post(`/app/user/invitations/${uuid}/accept`)).statusCode).toBe(401);
+
+    const accepted = await invited.post(`/app/user/invitations/${uuid.toUpperCase()}/accept`);
+    expect(accepted.statusCode).toBe(200);
+    expect(accepted.json()).toMatchObject({
+      workspace: ws.name,
+      workspace_id: ws.id,
+      role: 'writer',
+    });
+    const after = (await invited.get('/v1/user/profile')).json();
+    expect(after.invitations).toEqual([]);
+    expect(after.workspaces).toContainEqual({ id: ws.id, name: ws.name, role: 'writer' });
+    expect((await client.get(base)).json()).toEqual([]);
+    expect((await invited.post(`/app/user/invitations/${uuid}/accept`)).statusCode).toBe(404);
+  });
+
+  it('declines an invitation, and hides expired ones from the profile', async () => {
+    const ws = await team(['admin']);
+    const [admin] = ws.users as [User];
+    const client = await web(admin);
+    const base = `/v2/workspaces/${ws.id}/invitations`;
+    const invitee = await newUser('decliner');
+    await client.post(base, { email: invitee.email, role: 'reader' });
+    const invited = await web(invitee);
+    const [{ uuid }] = (await invited.get('/v1/user/profile')).json().invitations;
+    expect((await invited.delete(`/app/user/invitations/${uuid}`)).statusCode).toBe(204);
+    expect((await invited.delete(`/app/user/invitations/${uuid}`)).statusCode).toBe(404);
+    expect((await client.get(base)).json()).toEqual([]);
+    expect((await invited.get('/v1/workspaces')).json()).not.toContainEqual(
+      expect.objectContaining({ id: ws.id }),
+    );
+
+    await client.post(base, { email: invitee.email, role: 'reader' });
+    const [pending] = (await invited.get('/v1/user/profile')).json().invitations;
+    await t.database.db
+      .update(workspaceInvitations)
+      .set({ expiresAt: new Date(t.clock.now().getTime() - 1000) })
+      .where(eq(workspaceInvitations.workspaceId, ws.id));
+    expect((await invited.get('/v1/user/profile')).json().invitations).toEqual([]);
+    const late = await invited.post(`/app/user/invitations/${pending.uuid}/accept`);
+    expect(late.statusCode).toBe(400);
+    expect(problem(late).detail).toBe('This invitation has expired');
+  });
+});
+
 describe('registering from an invitation link', () => {
   it('creates the account for the invited email, joins, signs in, and spends the link', async () => {
     const ws = await team(['admin']);
@@ -531,5 +607,81 @@ describe('POST /v2/users (a workspace admin creates a member account)', () => {
     expect(noWorkspace.statusCode).toBe(404);
     const missing = await client.post('/v2/users', { email: 'z@example.com' });
     expect(missing.statusCode).toBe(400);
+  });
+});
+
+describe('members of the global workspace under a GLOBAL_* setting', () => {
+  let g: TestApp;
+  afterAll(async () => {
+    await g?.close();
+  });
+
+  it('lists every active user with the global role, marked global; a set role becomes a membership', async () => {
+    g = await createTestApp({ env: { GLOBAL_READ: 'true' } });
+    const db = g.database.db;
+    const make = async (username: string, active = true) =>
+      insertUser(db, {
+        username,
+        email: `${username}@example.com`,
+        passwordHash: await hashPassword(PASSWORD),
+        verifiedEmail: true,
+        active,
+      });
+    const boss = await make('boss');
+    const plain = await make('plain');
+    await make('gone', false);
+    const wsId = g.setup.workspaceId;
+    await setWorkspaceMember(db, wsId, boss.id, 'owner');
+    const client = g.client();
+    await client.login('boss', PASSWORD);
+
+    const list = (await client.get(`/v2/workspaces/${wsId}/members`)).json();
+    expect(list).toEqual([
+      {
+        id: 1,
+        username: 'admin',
+        email: expect.any(String),
+        workspace_role: 'owner',
+      },
+      {
+        id: boss.id,
+        username: 'boss',
+        email: 'boss@example.com',
+        workspace_role: 'owner',
+      },
+      {
+        id: plain.id,
+        username: 'plain',
+        email: 'plain@example.com',
+        workspace_role: 'reader',
+        global: true,
+      },
+    ]);
+    const one = await client.get(`/v2/workspaces/${wsId}/members/${plain.id}`);
+    expect(one.json()).toMatchObject({ workspace_role: 'reader', global: true });
+
+    const removed = await client.delete(`/v2/workspaces/${wsId}/members/${plain.id}`);
+    expect(removed.statusCode).toBe(400);
+    expect(problem(removed).detail).toContain("comes from the server's global setting");
+
+    const raised = await client.request('PATCH', `/v2/workspaces/${wsId}/members/${plain.id}`, {
+      json: { workspace_role: 'writer' },
+    });
+    expect(raised.json()).toEqual({
+      id: plain.id,
+      username: 'plain',
+      email: 'plain@example.com',
+      workspace_role: 'writer',
+    });
+    const after = (await client.get(`/v2/workspaces/${wsId}/members/${plain.id}`)).json();
+    expect(after).toEqual(raised.json());
+    // Now a membership, it can be removed (back to the global role).
+    expect((await client.delete(`/v2/workspaces/${wsId}/members/${plain.id}`)).statusCode).toBe(
+      204,
+    );
+    expect((await client.get(`/v2/workspaces/${wsId}/members/${plain.id}`)).json()).toMatchObject({
+      workspace_role: 'reader',
+      global: true,
+    });
   });
 });

@@ -154,6 +154,8 @@ export const workspaceInvitations = pgTable(
   'workspace_invitations',
   {
     id: serial('id').primaryKey(),
+    /** The invitation as the invited user's profile names it (`invitations[].uuid`). */
+    uuid: uuid('uuid').notNull().defaultRandom(),
     workspaceId: integer('workspace_id')
       .notNull()
       .references(() => workspaces.id, { onDelete: 'cascade' }),
@@ -166,6 +168,7 @@ export const workspaceInvitations = pgTable(
   },
   (t) => [
     uniqueIndex('workspace_invitations_token_idx').on(t.tokenHash),
+    uniqueIndex('workspace_invitations_uuid_idx').on(t.uuid),
     uniqueIndex('workspace_invitations_email_idx').on(t.workspaceId, sql`lower(${t.email})`),
   ],
 );

@@ -17,12 +17,12 @@ import { cloneProject } from '../services/clone';
 import { getProject } from '../services/project-detail';
 import {
   leaveProject,
-  listTemplates,
   scheduleProjectDeletion,
   setProjectVisibility,
   updateProjectAccess,
 } from '../services/project-settings';
 import { createProject, listProjects } from '../services/projects';
+import { createProjectFromTemplate, listTemplates } from '../services/templates';
 import {
   EmptySchema,
   IdParamsSchema,
@@ -185,10 +185,20 @@ export const projectRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      await createProject(ctx, request.auth.user, request.params.namespace, request.body, {
-        ...clientMeta(request),
-        deviceId: deviceIdOf(request),
-      });
+      const meta = { ...clientMeta(request), deviceId: deviceIdOf(request) };
+      const { template } = request.body;
+      if (template) {
+        const body = { ...request.body, template };
+        await createProjectFromTemplate(
+          ctx,
+          request.auth.user,
+          request.params.namespace,
+          body,
+          meta,
+        );
+      } else {
+        await createProject(ctx, request.auth.user, request.params.namespace, request.body, meta);
+      }
       return reply.code(200).send();
     },
   );

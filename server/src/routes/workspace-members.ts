@@ -14,6 +14,7 @@ import {
   InvitationParamsSchema,
   InvitationRegisterSchema,
   InvitationTokenParamsSchema,
+  OwnInvitationParamsSchema,
   WorkspaceInvitationListSchema,
   WorkspaceInvitationSchema,
   WorkspaceMemberListSchema,
@@ -23,7 +24,9 @@ import {
 } from '../schemas/workspace-members';
 import {
   acceptInvitation,
+  acceptOwnInvitation,
   createMemberAccount,
+  declineOwnInvitation,
   getMember,
   inviteMember,
   listMembers,
@@ -167,6 +170,32 @@ const workspaceMemberRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => acceptInvitation(ctx, currentUser(request), request.params.token),
+  );
+
+  // The signed-in user's own invitations (the profile's `invitations`), from the header.
+  app.post(
+    '/app/user/invitations/:uuid/accept',
+    {
+      schema: {
+        params: OwnInvitationParamsSchema,
+        response: { 200: InvitationOfferSchema, ...problems(400, 404) },
+      },
+    },
+    async (request) => acceptOwnInvitation(ctx, currentUser(request), request.params.uuid),
+  );
+
+  app.delete(
+    '/app/user/invitations/:uuid',
+    {
+      schema: {
+        params: OwnInvitationParamsSchema,
+        response: { 204: EmptySchema, ...problems(404) },
+      },
+    },
+    async (request, reply) => {
+      await declineOwnInvitation(ctx, currentUser(request), request.params.uuid);
+      return reply.code(204).send();
+    },
   );
 };
 

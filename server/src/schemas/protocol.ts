@@ -18,3 +18,9 @@ export const PUSH_BODY_LIMIT = 32 * 1024 * 1024;
  * case-insensitive, and Node hands them to the server in lower case).
  */
 export const PUSH_ID_HEADER = 'mm-push-id';
+
+/**
+ * Fewest characters of a username prefix the user search (GET /app/auth/user/search) looks up;
+ * shorter texts find nobody, so the share dialog searches from this length on.
+ */
+export const USER_SEARCH_MIN_LENGTH = 3;

@@ -1,6 +1,7 @@
 /** The signed-in user: profile and the legacy user info (api-reference A.3). */
 import { Type, type Static } from '@sinclair/typebox';
 import { NullableInteger, NullableString, StringMap, WorkspaceRoleSchema } from './common';
+import { OwnInvitationSchema } from './workspace-members';
 
 /** GET /v1/user/profile. */
 export const ProfileSchema = Type.Object({
@@ -19,9 +20,7 @@ export const ProfileSchema = Type.Object({
     Type.Object({ id: Type.Integer(), name: Type.String(), role: WorkspaceRoleSchema }),
   ),
   preferred_workspace: NullableInteger(),
-  invitations: Type.Array(
-    Type.Object({ uuid: Type.String(), workspace: Type.String(), role: WorkspaceRoleSchema }),
-  ),
+  invitations: Type.Array(OwnInvitationSchema),
 });
 export type Profile = Static<typeof ProfileSchema>;
 

@@ -12,6 +12,12 @@ export const WorkspaceMemberSchema = Type.Object({
   username: Type.String(),
   email: NullableString(),
   workspace_role: WorkspaceRoleSchema,
+  /**
+   * Present (true) when the role comes from the server's GLOBAL_* setting (global workspace),
+   * not a membership: it cannot be removed; setting a role makes it a membership (an addition
+   * to the reference's shape).
+   */
+  global: Type.Optional(Type.Literal(true)),
 });
 export type WorkspaceMember = Static<typeof WorkspaceMemberSchema>;
 
@@ -95,3 +101,17 @@ export const InvitationRegisterSchema = Type.Object({
   password: Type.String({ maxLength: 200 }),
 });
 export type InvitationRegister = Static<typeof InvitationRegisterSchema>;
+
+/** One item of the profile's `invitations` (api-reference A.3). */
+export const OwnInvitationSchema = Type.Object({
+  uuid: Type.String(),
+  workspace: Type.String(),
+  role: WorkspaceRoleSchema,
+});
+export type OwnInvitation = Static<typeof OwnInvitationSchema>;
+
+/** POST /app/user/invitations/{uuid}/accept, DELETE /app/user/invitations/{uuid}. */
+export const OwnInvitationParamsSchema = Type.Object({
+  uuid: Type.String({ maxLength: 100 }),
+});
+export type OwnInvitationParams = Static<typeof OwnInvitationParamsSchema>;

@@ -6,7 +6,7 @@
 import type { ClientMeta } from '../auth/sessions';
 import type { AppContext } from '../context';
 import { isUniqueViolation } from '../db/errors';
-import { listCurrentFiles } from '../db/queries/files';
+import { listCurrentFiles, type FileRow } from '../db/queries/files';
 import {
   findProjectByName,
   insertProject,
@@ -14,17 +14,12 @@ import {
   upsertProjectMembers,
   workspaceDiskUsage,
 } from '../db/queries/projects';
-import type { User } from '../db/schema';
-import { badRequest, forbidden, HttpProblem, notFound } from '../errors';
+import type { User, Workspace } from '../db/schema';
+import { badRequest, HttpProblem } from '../errors';
 import { baseName } from '../lib/paths';
 import { PROJECT_NAME_EMPTY, projectNameError } from '../lib/validation';
-import { assertSignedIn, canCreateProject, projectFor, workspaceFor } from './permissions';
-import {
-  NO_WORKSPACE_PERMISSIONS,
-  projectNameClash,
-  WORKSPACE_DOES_NOT_EXIST,
-  WORKSPACE_DOES_NOT_EXIST_UPDATE,
-} from './projects';
+import { assertSignedIn, projectFor } from './permissions';
+import { creatableWorkspace, projectNameClash } from './projects';
 import { commitVersion } from './versions';
 import type { CloneBody } from '../schemas/projects';
 
@@ -45,7 +40,7 @@ export async function cloneProject(
   caller: User | null,
   source: { namespace: string; name: string },
   input: CloneBody,
-  meta: ClientMeta & { deviceId: string | null },
+  meta: NewProjectMeta,
 ): Promise<void> {
   assertSignedIn(caller);
   const from = await projectFor(ctx, caller, source, 'read');
@@ -54,17 +49,7 @@ export async function cloneProject(
   const name = input.project == null ? from.project.name : input.project.trim();
   if (name === '') throw badRequest(PROJECT_NAME_EMPTY);
   const namespace = input.namespace?.trim() || from.workspace.name;
-
-  const target = await workspaceFor(ctx, caller, namespace);
-  if (!target) {
-    throw notFound(
-      namespace.toLowerCase() === caller.username.toLowerCase()
-        ? WORKSPACE_DOES_NOT_EXIST_UPDATE
-        : WORKSPACE_DOES_NOT_EXIST,
-    );
-  }
-  if (!canCreateProject(target.role)) throw forbidden(NO_WORKSPACE_PERMISSIONS);
-  const workspace = target.workspace;
+  const workspace = await creatableWorkspace(ctx, caller, namespace);
   if (name !== from.project.name) {
     const problem = projectNameError(name);
     if (problem) throw badRequest(problem);
@@ -72,13 +57,52 @@ export async function cloneProject(
   const existing = await findProjectByName(db, workspace.id, name);
   if (existing) throw projectNameClash(existing.removedAt, ctx.now());
 
-  const files = (await listCurrentFiles(db, from.project.id)).filter(
+  const files = await cloneableFiles(ctx, from.project.id);
+  const usage = await workspaceDiskUsage(db, workspace.id);
+  if (usage + filesSize(files) > workspace.storage) {
+    throw storageLimitHit(usage, workspace.storage);
+  }
+  await insertProjectWithFiles(
+    ctx,
+    { workspace, name, public: false, creator: caller, files },
+    meta,
+  );
+}
+
+export type NewProjectMeta = ClientMeta & { deviceId: string | null };
+
+/** The latest files of a project, without EXCLUDED_CLONE_FILENAMES: what a clone copies. */
+export async function cloneableFiles(ctx: AppContext, projectId: string): Promise<FileRow[]> {
+  return (await listCurrentFiles(ctx.database.db, projectId)).filter(
     (file) => !EXCLUDED_CLONE_FILENAMES.has(baseName(file.path)),
   );
-  const size = files.reduce((sum, file) => sum + file.size, 0);
-  const usage = await workspaceDiskUsage(db, workspace.id);
-  if (usage + size > workspace.storage) throw storageLimitHit(usage, workspace.storage);
+}
 
+export function filesSize(files: readonly FileRow[]): number {
+  return files.reduce((sum, file) => sum + file.size, 0);
+}
+
+export interface NewProjectWithFiles {
+  workspace: Workspace;
+  name: string;
+  public: boolean;
+  creator: User;
+  /** Files of another project: the new rows reference the same blobs. */
+  files: readonly FileRow[];
+}
+
+/**
+ * Inserts a project owned by its creator: with files it starts at v1 holding them all as
+ * `added` (without a v0 record, like the reference's clones and template projects), without
+ * files it is an empty v0. A name taken meanwhile is the 409 of a name clash.
+ */
+export async function insertProjectWithFiles(
+  ctx: AppContext,
+  input: NewProjectWithFiles,
+  meta: NewProjectMeta,
+): Promise<void> {
+  const { workspace, name, creator, files } = input;
+  const db = ctx.database.db;
   const at = ctx.now();
   try {
     await db.transaction(async (tx) => {
@@ -86,30 +110,29 @@ export async function cloneProject(
         const empty = await insertProjectWithInitialVersion(tx, {
           workspaceId: workspace.id,
           name,
-          public: false,
-          creatorId: caller.id,
+          public: input.public,
+          creatorId: creator.id,
           at,
           userAgent: meta.userAgent,
           ip: meta.ip,
           deviceId: meta.deviceId,
         });
-        await upsertProjectMembers(tx, empty.id, [{ userId: caller.id, role: 'owner' }]);
+        await upsertProjectMembers(tx, empty.id, [{ userId: creator.id, role: 'owner' }]);
         return;
       }
-      // Like the reference: a clone with files starts at v1, without a v0 record.
       const project = await insertProject(tx, {
         workspaceId: workspace.id,
         name,
-        public: false,
-        creatorId: caller.id,
+        public: input.public,
+        creatorId: creator.id,
         createdAt: at,
         updatedAt: at,
         latestVersion: 0,
       });
-      await upsertProjectMembers(tx, project.id, [{ userId: caller.id, role: 'owner' }]);
+      await upsertProjectMembers(tx, project.id, [{ userId: creator.id, role: 'owner' }]);
       await commitVersion(tx, {
         project,
-        author: caller,
+        author: creator,
         userAgent: meta.userAgent,
         ip: meta.ip,
         deviceId: meta.deviceId,

@@ -37,11 +37,12 @@ import type {
   UserSearchQuery,
   UserSearchResult,
 } from '../schemas/collaborators';
+import { USER_SEARCH_MIN_LENGTH } from '../schemas/protocol';
 
 /** Most users one search answers. */
 export const SEARCH_LIMIT = 10;
 /** Fewest characters of a username prefix that search: shorter ones answer nothing. */
-export const SEARCH_MIN_PREFIX = 3;
+export const SEARCH_MIN_PREFIX = USER_SEARCH_MIN_LENGTH;
 /** Most usernames one `names` lookup takes. */
 export const SEARCH_MAX_NAMES = 10;
 export const WORKSPACE_NOT_FOUND = 'Workspace not found';

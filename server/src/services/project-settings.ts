@@ -1,12 +1,11 @@
 /**
  * Project settings (api-reference A.5): sharing through PUT /v1/project/{ns}/{name}, the
- * public flag, leaving a project, scheduling its deletion, and the template list.
+ * public flag, leaving a project and scheduling its deletion.
  */
 import type { AppContext } from '../context';
 import {
   deleteProjectMembers,
   listProjectMembers,
-  listProjectsByCreatorName,
   markProjectRemoved,
   setProjectPublic,
   upsertProjectMembers,
@@ -16,13 +15,11 @@ import type { ProjectRole, User } from '../db/schema';
 import { badRequest, notFound } from '../errors';
 import { assertSignedIn, projectFor, reloadProjectAccess, type ProjectRef } from './permissions';
 import { projectDetail, type ProjectDetail } from './project-detail';
-import type { AccessSettings, Template } from '../schemas/projects';
+import type { AccessSettings } from '../schemas/projects';
 
 export const OWNER_CANNOT_LEAVE = 'Owner cannot leave a project';
 export const UPDATE_ACCESS_ERROR_CODE = 'UpdateProjectAccessError';
 export const UPDATE_ACCESS_ERROR_DETAIL = `Project access could not be updated (${UPDATE_ACCESS_ERROR_CODE})`;
-/** Projects made by the user with this exact username are templates (reference A.5). */
-export const TEMPLATES_USERNAME = 'TEMPLATES';
 
 export interface UpdateAccessError {
   code: typeof UPDATE_ACCESS_ERROR_CODE;
@@ -183,16 +180,4 @@ export async function scheduleProjectDeletion(
   const access = await projectFor(ctx, caller, { id: projectId }, 'delete');
   const marked = await markProjectRemoved(ctx.database.db, access.project.id, caller.id, ctx.now());
   if (!marked) throw notFound();
-}
-
-/** GET /app/project/templates: live projects made by the TEMPLATES user. */
-export async function listTemplates(ctx: AppContext, caller: User | null): Promise<Template[]> {
-  assertSignedIn(caller);
-  const rows = await listProjectsByCreatorName(ctx.database.db, TEMPLATES_USERNAME);
-  return rows.map((row) => ({
-    id: row.id,
-    name: row.name,
-    namespace: row.namespace,
-    version: `v${row.latestVersion}`,
-  }));
 }

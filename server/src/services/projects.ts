@@ -15,7 +15,7 @@ import {
 } from '../db/queries/projects';
 import { findUserByUsername } from '../db/queries/users';
 import { listWorkspaceRoles } from '../db/queries/workspaces';
-import type { User, WorkspaceRole } from '../db/schema';
+import type { User, Workspace, WorkspaceRole } from '../db/schema';
 import { badRequest, forbidden, HttpProblem, notFound } from '../errors';
 import { parseSuffixOrder } from '../lib/ordering';
 import { assertPageExists, pageWindow } from '../lib/pagination';
@@ -289,8 +289,9 @@ export function timeUntilPurge(removedAt: Date, now: Date): string {
 }
 
 /**
- * POST /v1/project/:namespace: an empty private (or public) project at v0. Checks in the
- * reference's order: name, workspace, permission (workspace admin), name clash, template.
+ * POST /v1/project/:namespace without a template: an empty private (or public) project at v0
+ * (with one: templates.ts). Checks in the reference's order: name, workspace, permission
+ * (workspace admin), name clash.
  * The creator becomes the project's owner (the reference leaves access to the workspace role;
  * our issue asks for an owner, so access survives a later change of workspace role).
  */
@@ -302,30 +303,8 @@ export async function createProject(
   meta: ClientMeta & { deviceId: string | null },
 ): Promise<void> {
   assertSignedIn(user);
-  const name = (input.name ?? '').trim();
-  const nameProblem = projectNameError(name);
-  if (nameProblem) throw badRequest(nameProblem);
-
+  const { name, workspace } = await newProjectTarget(ctx, user, namespace, input.name);
   const db = ctx.database.db;
-  const target = await workspaceFor(ctx, user, namespace);
-  if (!target) {
-    throw notFound(
-      namespace.toLowerCase() === user.username.toLowerCase()
-        ? WORKSPACE_DOES_NOT_EXIST_UPDATE
-        : WORKSPACE_DOES_NOT_EXIST,
-    );
-  }
-  if (!canCreateProject(target.role)) throw forbidden(NO_WORKSPACE_PERMISSIONS);
-  const workspace = target.workspace;
-
-  const existing = await findProjectByName(db, workspace.id, name);
-  if (existing) throw projectNameClash(existing.removedAt, ctx.now());
-
-  if (input.template) {
-    // Template projects (made by the TEMPLATES user) are not supported yet: none exist.
-    throw notFound();
-  }
-
   try {
     await db.transaction(async (tx) => {
       const project = await insertProjectWithInitialVersion(tx, {
@@ -345,6 +324,43 @@ export async function createProject(
     const winner = await findProjectByName(db, workspace.id, name);
     throw projectNameClash(winner?.removedAt ?? null, ctx.now());
   }
+}
+
+/**
+ * The checks before a new project (blank or from a template) in the reference's order: name
+ * (trimmed), workspace, permission (workspace admin), name clash.
+ */
+export async function newProjectTarget(
+  ctx: AppContext,
+  user: User,
+  namespace: string,
+  rawName: string | undefined,
+): Promise<{ name: string; workspace: Workspace }> {
+  const name = (rawName ?? '').trim();
+  const nameProblem = projectNameError(name);
+  if (nameProblem) throw badRequest(nameProblem);
+  const workspace = await creatableWorkspace(ctx, user, namespace);
+  const existing = await findProjectByName(ctx.database.db, workspace.id, name);
+  if (existing) throw projectNameClash(existing.removedAt, ctx.now());
+  return { name, workspace };
+}
+
+/** The workspace `namespace` if the user may create projects in it, else the 404 or 403. */
+export async function creatableWorkspace(
+  ctx: AppContext,
+  user: User,
+  namespace: string,
+): Promise<Workspace> {
+  const target = await workspaceFor(ctx, user, namespace);
+  if (!target) {
+    throw notFound(
+      namespace.toLowerCase() === user.username.toLowerCase()
+        ? WORKSPACE_DOES_NOT_EXIST_UPDATE
+        : WORKSPACE_DOES_NOT_EXIST,
+    );
+  }
+  if (!canCreateProject(target.role)) throw forbidden(NO_WORKSPACE_PERMISSIONS);
+  return target.workspace;
 }
 
 /** The 409 for a name taken in the workspace (by a live project or one scheduled for deletion). */

@@ -2,6 +2,7 @@
 import type { AppContext } from '../context';
 import type { User } from '../db/schema';
 import { isoZ } from '../lib/time';
+import { listOwnInvitations } from './workspace-members';
 import { listUserWorkspaces } from './workspaces';
 import { assertSignedIn } from './permissions';
 import type { LegacyUserInfo, Profile } from '../schemas/users';
@@ -33,7 +34,7 @@ export async function getOwnProfile(ctx: AppContext, user: User | null): Promise
     can_edit_profile: user.passwordHash !== null && user.active,
     workspaces: workspaces.map(({ id, name, role }) => ({ id, name, role })),
     preferred_workspace: preferred,
-    invitations: [],
+    invitations: await listOwnInvitations(ctx, user),
   };
 }
 

@@ -15,7 +15,10 @@ import {
   deleteProjectRolesInWorkspace,
   deleteWorkspaceMember,
   findInvitationByTokenHash,
+  findInvitationByUuid,
   listInvitations,
+  listEveryoneWithWorkspaceRole,
+  listInvitationsForEmail,
   listWorkspaceMembers,
   upsertInvitation,
   type MemberRow,
@@ -35,11 +38,18 @@ import type {
   CreateMemberAccount,
   InvitationRegister,
   InvitationOffer,
+  OwnInvitation,
   WorkspaceInvitation as InvitationView,
   WorkspaceMember,
   WorkspaceMemberUpdate,
 } from '../schemas/workspace-members';
-import { hasWorkspaceRole, workspaceRole, workspaceRoleRank } from './permissions';
+import {
+  hasWorkspaceRole,
+  isGlobalWorkspace,
+  isUuid,
+  workspaceRole,
+  workspaceRoleRank,
+} from './permissions';
 import { NO_WORKSPACE_PERMISSION, WORKSPACE_NOT_FOUND } from './workspaces';
 
 export const MEMBER_NOT_FOUND = 'User is not a member of this workspace';
@@ -47,6 +57,8 @@ export const ALREADY_WORKSPACE_MEMBER = 'User is already a member of this worksp
 export const OWNER_ROLE_NEEDS_OWNER =
   'Only a workspace owner can grant, change or remove the owner role';
 export const LAST_OWNER = 'The workspace must keep at least one owner';
+export const GLOBAL_ROLE_STAYS =
+  "This user's role comes from the server's global setting (GLOBAL_READ, GLOBAL_WRITE or GLOBAL_ADMIN) and cannot be removed";
 export const EMAIL_TAKEN = 'User with this email already exists';
 export const USERNAME_TAKEN = 'User with this username already exists';
 export const INVITATION_NOT_FOUND = 'Invitation not found';
@@ -84,8 +96,47 @@ async function lockWorkspace(tx: Executor, workspaceId: number): Promise<void> {
   await tx.execute(sql`SELECT id FROM workspaces WHERE id = ${workspaceId} FOR UPDATE`);
 }
 
-function memberView(row: MemberRow): WorkspaceMember {
-  return { id: row.id, username: row.username, email: row.email, workspace_role: row.role };
+function memberView(row: MemberRow, global = false): WorkspaceMember {
+  const view: WorkspaceMember = {
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    workspace_role: row.role,
+  };
+  if (global) view.global = true;
+  return view;
+}
+
+/** Whether everybody holds a role in this workspace: the global one under a GLOBAL_* setting. */
+function everyoneHoldsRole(ctx: AppContext, workspace: Workspace): boolean {
+  const { config } = ctx;
+  return (
+    isGlobalWorkspace(config, workspace.name) &&
+    (config.globalAdmin || config.globalWrite || config.globalRead)
+  );
+}
+
+/**
+ * The workspace's members: its explicit members, and in the global workspace under a GLOBAL_*
+ * setting also every other active user with the role that setting (or being a superuser) gives
+ * them, marked `global` (spec 001 §6 global roles; api-reference A.5 lists them likewise).
+ */
+async function memberRows(
+  ctx: AppContext,
+  db: Executor,
+  workspace: Workspace,
+  userId?: number,
+): Promise<WorkspaceMember[]> {
+  if (!everyoneHoldsRole(ctx, workspace)) {
+    return (await listWorkspaceMembers(db, workspace.id, userId)).map((row) => memberView(row));
+  }
+  const rows = await listEveryoneWithWorkspaceRole(db, workspace.id, userId);
+  return rows.map((row) =>
+    memberView(
+      { ...row, role: workspaceRole(ctx.config, row, workspace.name, row.memberRole) },
+      row.memberRole === null,
+    ),
+  );
 }
 
 function invitationView(row: WorkspaceInvitation): InvitationView {
@@ -99,9 +150,14 @@ function invitationView(row: WorkspaceInvitation): InvitationView {
   };
 }
 
-async function findMember(db: Executor, workspaceId: number, userIdText: string) {
+async function findMember(
+  ctx: AppContext,
+  db: Executor,
+  workspace: Workspace,
+  userIdText: string,
+): Promise<WorkspaceMember> {
   const userId = idOf(userIdText);
-  const [row] = userId === null ? [] : await listWorkspaceMembers(db, workspaceId, userId);
+  const [row] = userId === null ? [] : await memberRows(ctx, db, workspace, userId);
   if (!row) throw notFound(MEMBER_NOT_FOUND);
   return row;
 }
@@ -112,7 +168,7 @@ export async function listMembers(
   idText: string,
 ): Promise<WorkspaceMember[]> {
   const { workspace } = await managedWorkspace(ctx, actor, idText);
-  return (await listWorkspaceMembers(ctx.database.db, workspace.id)).map(memberView);
+  return memberRows(ctx, ctx.database.db, workspace);
 }
 
 export async function getMember(
@@ -122,7 +178,7 @@ export async function getMember(
   userIdText: string,
 ): Promise<WorkspaceMember> {
   const { workspace } = await managedWorkspace(ctx, actor, idText);
-  return memberView(await findMember(ctx.database.db, workspace.id, userIdText));
+  return findMember(ctx, ctx.database.db, workspace, userIdText);
 }
 
 export async function updateMember(
@@ -135,17 +191,21 @@ export async function updateMember(
   const { workspace, role: actorRole } = await managedWorkspace(ctx, actor, idText);
   return ctx.database.db.transaction(async (tx) => {
     await lockWorkspace(tx, workspace.id);
-    const target = await findMember(tx, workspace.id, userIdText);
-    const role = body.workspace_role ?? target.role;
-    if ((role === 'owner' || target.role === 'owner') && role !== target.role) {
+    const target = await findMember(ctx, tx, workspace, userIdText);
+    const current = target.workspace_role;
+    const role = body.workspace_role ?? current;
+    if ((role === 'owner' || current === 'owner') && role !== current) {
       if (actorRole !== 'owner') throw forbidden(OWNER_ROLE_NEEDS_OWNER);
-      if (target.role === 'owner' && (await countWorkspaceOwners(tx, workspace.id)) <= 1) {
+      if (current === 'owner' && (await countWorkspaceOwners(tx, workspace.id)) <= 1) {
         throw badRequest(LAST_OWNER);
       }
     }
-    if (role !== target.role) await setWorkspaceMember(tx, workspace.id, target.id, role);
+    // A role held through the global setting becomes a membership once it is set.
+    const changed = role !== current || (target.global && body.workspace_role !== undefined);
+    if (changed) await setWorkspaceMember(tx, workspace.id, target.id, role);
     if (body.reset_projects_roles) await deleteProjectRolesInWorkspace(tx, workspace.id, target.id);
-    return memberView({ ...target, role });
+    const { global, ...member } = target;
+    return global && !changed ? target : { ...member, workspace_role: role };
   });
 }
 
@@ -158,8 +218,9 @@ export async function removeMember(
   const { workspace, role: actorRole } = await managedWorkspace(ctx, actor, idText);
   await ctx.database.db.transaction(async (tx) => {
     await lockWorkspace(tx, workspace.id);
-    const target = await findMember(tx, workspace.id, userIdText);
-    if (target.role === 'owner') {
+    const target = await findMember(ctx, tx, workspace, userIdText);
+    if (target.global) throw badRequest(GLOBAL_ROLE_STAYS);
+    if (target.workspace_role === 'owner') {
       if (actorRole !== 'owner') throw forbidden(OWNER_ROLE_NEEDS_OWNER);
       if ((await countWorkspaceOwners(tx, workspace.id)) <= 1) throw badRequest(LAST_OWNER);
     }
@@ -275,16 +336,84 @@ export async function acceptInvitation(
 ): Promise<InvitationOffer> {
   return ctx.database.db.transaction(async (tx) => {
     const { invitation, workspace } = await invitationFor(tx, token);
-    if (invitation.expiresAt.getTime() <= ctx.now().getTime()) throw badRequest(INVITATION_EXPIRED);
-    if (!user.email || user.email.toLowerCase() !== invitation.email.toLowerCase()) {
-      throw forbidden(INVITATION_OTHER_EMAIL);
-    }
-    const current = await findWorkspaceMemberRole(tx, workspace.id, user.id);
-    if (!current || workspaceRoleRank(current) < workspaceRoleRank(invitation.role)) {
-      await setWorkspaceMember(tx, workspace.id, user.id, invitation.role);
-    }
+    if (!isInvitedEmail(user, invitation)) throw forbidden(INVITATION_OTHER_EMAIL);
+    return join(ctx, tx, user, invitation, workspace);
+  });
+}
+
+function isInvitedEmail(user: User, invitation: WorkspaceInvitation): boolean {
+  return !!user.email && user.email.toLowerCase() === invitation.email.toLowerCase();
+}
+
+/** The invited user joins with the invitation's role (a higher one stays); it is then spent. */
+async function join(
+  ctx: AppContext,
+  tx: Executor,
+  user: User,
+  invitation: WorkspaceInvitation,
+  workspace: Workspace,
+): Promise<InvitationOffer> {
+  if (invitation.expiresAt.getTime() <= ctx.now().getTime()) throw badRequest(INVITATION_EXPIRED);
+  const current = await findWorkspaceMemberRole(tx, workspace.id, user.id);
+  if (!current || workspaceRoleRank(current) < workspaceRoleRank(invitation.role)) {
+    await setWorkspaceMember(tx, workspace.id, user.id, invitation.role);
+  }
+  await deleteInvitation(tx, workspace.id, invitation.id);
+  return offerView(invitation, workspace, true);
+}
+
+/**
+ * The profile's `invitations` (api-reference A.3: `{uuid, workspace, role}`): the unexpired
+ * invitations of the user's email into active workspaces.
+ */
+export async function listOwnInvitations(ctx: AppContext, user: User): Promise<OwnInvitation[]> {
+  if (!user.email) return [];
+  const rows = await listInvitationsForEmail(ctx.database.db, user.email, ctx.now());
+  return rows.map(({ invitation, workspace }) => ({
+    uuid: invitation.uuid,
+    workspace: workspace.name,
+    role: invitation.role,
+  }));
+}
+
+/**
+ * One of the user's own invitations (by the profile's uuid) and its workspace. Another
+ * address's invitation is not found either: the uuid reveals nothing about others.
+ */
+async function ownInvitation(
+  tx: Executor,
+  user: User,
+  uuid: string,
+): Promise<{ invitation: WorkspaceInvitation; workspace: Workspace }> {
+  const invitation = isUuid(uuid) ? await findInvitationByUuid(tx, uuid.toLowerCase()) : null;
+  const workspace = invitation ? await findWorkspaceById(tx, invitation.workspaceId) : null;
+  if (!invitation || !workspace || !workspace.active || !isInvitedEmail(user, invitation)) {
+    throw notFound(INVITATION_NOT_FOUND);
+  }
+  return { invitation, workspace };
+}
+
+/** POST /app/user/invitations/{uuid}/accept: as the link's accept, from the header's list. */
+export async function acceptOwnInvitation(
+  ctx: AppContext,
+  user: User,
+  uuid: string,
+): Promise<InvitationOffer> {
+  return ctx.database.db.transaction(async (tx) => {
+    const { invitation, workspace } = await ownInvitation(tx, user, uuid);
+    return join(ctx, tx, user, invitation, workspace);
+  });
+}
+
+/** DELETE /app/user/invitations/{uuid}: the invited user declines; the invitation is gone. */
+export async function declineOwnInvitation(
+  ctx: AppContext,
+  user: User,
+  uuid: string,
+): Promise<void> {
+  await ctx.database.db.transaction(async (tx) => {
+    const { invitation, workspace } = await ownInvitation(tx, user, uuid);
     await deleteInvitation(tx, workspace.id, invitation.id);
-    return offerView(invitation, workspace, true);
   });
 }
 

@@ -7,6 +7,7 @@ import { WorkspaceAccessRequests } from '@/features/access-requests/components/W
 import { profileQueryOptions } from '@/features/auth/api/profile';
 import { MobileAppBanner } from '@/features/dashboard/components/MobileAppBanner';
 import { StorageWarning } from '@/features/dashboard/components/StorageWarning';
+import { SyncTip } from '@/features/dashboard/components/SyncTip';
 import { RecentProjects } from '@/features/projects/components/RecentProjects';
 import { workspaceQueryOptions } from '@/features/workspaces/api/workspace';
 import { useCurrentWorkspace } from '@/features/workspaces/hooks/useCurrentWorkspace';
@@ -15,8 +16,9 @@ import { storagePercentage } from '@/features/workspaces/model/storage';
 import { LoadingIndicator } from '@/components/LoadingIndicator';
 
 /**
- * /dashboard (login needed; spec 000 §2): full-storage warning, access requests for workspace
- * admins, 'Recent active projects' and the closable mobile-app footer.
+ * /dashboard (login needed; spec 000 §2): full-storage warning, the closable 'Tip from Waymark'
+ * box (where spec 000 places none; docs/decisions), access requests for workspace admins,
+ * 'Recent active projects' and the closable mobile-app footer.
  */
 export const Route = createFileRoute('/_app/dashboard')({
   beforeLoad: requireLogin,
@@ -39,6 +41,7 @@ function DashboardPage() {
     <>
       <PageTitle>Dashboard</PageTitle>
       <StorageWarning percentage={percentage} />
+      <SyncTip serverAddress={window.location.origin} />
       {workspace && isWorkspaceAdmin(workspace.role) && (
         <TitledSection title="Access requests">
           {/* Workspace admins hold owner's rights on every project of the workspace. */}

@@ -1,5 +1,5 @@
 /** SQL for a workspace's members and its pending invitations. */
-import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../database';
 import {
   projectMembers,
@@ -7,6 +7,8 @@ import {
   users,
   workspaceInvitations,
   workspaceMembers,
+  workspaces,
+  type Workspace,
   type WorkspaceInvitation,
   type WorkspaceRole,
 } from '../schema';
@@ -40,6 +42,41 @@ export async function listWorkspaceMembers(
         userId === undefined ? undefined : eq(users.id, userId),
       ),
     )
+    .orderBy(asc(sql`lower(${users.username})`));
+}
+
+export interface RoleHolderRow {
+  id: number;
+  username: string;
+  email: string | null;
+  isAdmin: boolean;
+  /** The explicit membership's role; null for users without one. */
+  memberRole: WorkspaceRole | null;
+}
+
+/**
+ * Every active user with their explicit role in the workspace, if any (for the global
+ * workspace under a GLOBAL_* setting, where everybody holds a role), by username.
+ */
+export async function listEveryoneWithWorkspaceRole(
+  db: Executor,
+  workspaceId: number,
+  userId?: number,
+): Promise<RoleHolderRow[]> {
+  return db
+    .select({
+      id: users.id,
+      username: users.username,
+      email: users.email,
+      isAdmin: users.isAdmin,
+      memberRole: workspaceMembers.role,
+    })
+    .from(users)
+    .leftJoin(
+      workspaceMembers,
+      and(eq(workspaceMembers.userId, users.id), eq(workspaceMembers.workspaceId, workspaceId)),
+    )
+    .where(and(eq(users.active, true), userId === undefined ? undefined : eq(users.id, userId)))
     .orderBy(asc(sql`lower(${users.username})`));
 }
 
@@ -153,4 +190,36 @@ export async function deleteInvitation(
     .where(and(eq(workspaceInvitations.workspaceId, workspaceId), eq(workspaceInvitations.id, id)))
     .returning({ id: workspaceInvitations.id });
   return rows.length > 0;
+}
+
+/** The unexpired invitations of an email (any case) into active workspaces, oldest first. */
+export async function listInvitationsForEmail(
+  db: Executor,
+  email: string,
+  now: Date,
+): Promise<{ invitation: WorkspaceInvitation; workspace: Workspace }[]> {
+  return db
+    .select({ invitation: workspaceInvitations, workspace: workspaces })
+    .from(workspaceInvitations)
+    .innerJoin(workspaces, eq(workspaces.id, workspaceInvitations.workspaceId))
+    .where(
+      and(
+        sql`lower(${workspaceInvitations.email}) = lower(${email})`,
+        gt(workspaceInvitations.expiresAt, now),
+        eq(workspaces.active, true),
+      ),
+    )
+    .orderBy(asc(workspaceInvitations.createdAt), asc(workspaceInvitations.id));
+}
+
+export async function findInvitationByUuid(
+  db: Executor,
+  uuid: string,
+): Promise<WorkspaceInvitation | null> {
+  const rows = await db
+    .select()
+    .from(workspaceInvitations)
+    .where(eq(workspaceInvitations.uuid, uuid))
+    .limit(1);
+  return rows[0] ?? null;
 }

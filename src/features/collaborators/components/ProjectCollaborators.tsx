@@ -1,11 +1,11 @@
-import { ActionIcon, Button, Group, Table, Text, TextInput, Tooltip } from '@mantine/core';
-import { IconSearch, IconShare, IconTrash } from '@tabler/icons-react';
+import { Button, Group, Table, Text, TextInput } from '@mantine/core';
+import { IconSearch, IconShare } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '@/api';
-import { AppDropdown } from '@/components/AppDropdown';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { LoadingIndicator } from '@/components/LoadingIndicator';
+import { MemberRow } from '@/components/MemberRow';
 import { Paginator } from '@/components/Paginator';
 import { SortMenu } from '@/components/SortMenu';
 import { TitledSection } from '@/components/TitledSection';
@@ -24,7 +24,6 @@ import {
   GET_ACCESS_FALLBACK,
   MEMBERS_PER_PAGE,
   MEMBER_SORT_OPTIONS,
-  ME_MARK,
   NO_MEMBERS,
   REMOVE,
   ROLE_LABELS,
@@ -163,43 +162,21 @@ export function ProjectCollaborators({
                 const me = member.id === viewerId;
                 const busy = update.isPending && update.variables?.member.id === member.id;
                 return (
-                  <Table.Tr key={member.id}>
-                    <Table.Td>{member.email}</Table.Td>
-                    <Table.Td>
-                      {member.username}
-                      {me && (
-                        <Text component="span" c="dimmed" ml={4}>
-                          {ME_MARK}
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td>
-                      <AppDropdown
-                        aria-label={`Project permissions of ${member.username}`}
-                        size="xs"
-                        w={130}
-                        options={roleOptions}
-                        value={member.role ?? member.project_role}
-                        disabled={!canChangeMemberRole(member, viewerId) || busy}
-                        onChange={(role) => setRole(member, role)}
-                      />
-                    </Table.Td>
-                    <Table.Td>
-                      {canRemoveMember(member, viewerId, globalRole) && (
-                        <Tooltip label={`Remove ${member.username}`} withArrow>
-                          <ActionIcon
-                            variant="subtle"
-                            color="red"
-                            aria-label={`Remove ${member.username}`}
-                            loading={busy}
-                            onClick={() => setRemoving(member)}
-                          >
-                            <IconTrash size={16} aria-hidden />
-                          </ActionIcon>
-                        </Tooltip>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
+                  <MemberRow
+                    key={member.id}
+                    username={member.username}
+                    email={member.email}
+                    me={me}
+                    roleLabel={`Project permissions of ${member.username}`}
+                    roleOptions={roleOptions}
+                    role={member.role ?? member.project_role}
+                    roleWidth={130}
+                    roleDisabled={!canChangeMemberRole(member, viewerId) || busy}
+                    onRoleChange={(role) => setRole(member, role)}
+                    removable={canRemoveMember(member, viewerId, globalRole)}
+                    removing={busy}
+                    onRemove={() => setRemoving(member)}
+                  />
                 );
               })}
             </Table.Tbody>

@@ -60,7 +60,7 @@ describe('ShareDialog', () => {
     expect(shareButton()).toBeDisabled();
   });
 
-  it('suggests non-members after a typed letter, once each, with the hint footer', async () => {
+  it('suggests non-members after three typed letters, once each, with the hint footer', async () => {
     const { server, rendered } = open([
       person(2, 'ben'),
       person(7, 'dora', 'Dora Field'),
@@ -70,7 +70,7 @@ describe('ShareDialog', () => {
     const { user } = await rendered;
     await user.click(field());
     expect(server.calls('GET /app/auth/user/search')).toHaveLength(0);
-    await user.type(field(), 'e');
+    await user.type(field(), 'eve');
     const options = await screen.findAllByRole('option');
     expect(options.map((o) => o.textContent)).toEqual([
       'Dora Fielddora@field.org',
@@ -83,12 +83,12 @@ describe('ShareDialog', () => {
       (server.calls('GET /app/auth/user/search')[0] as FakeRequest).url,
       'http://x',
     ).searchParams;
-    expect(Object.fromEntries(query)).toEqual({ namespace: 'waymark', like: 'e' });
+    expect(Object.fromEntries(query)).toEqual({ namespace: 'waymark', like: 'eve' });
   });
 
   it("says 'No matches found - Try using their emails instead' when nobody matches", async () => {
     const { user } = await open([person(2, 'ben')]).rendered;
-    await user.type(field(), 'b');
+    await user.type(field(), 'bob');
     expect(
       await screen.findByText('No matches found - Try using their emails instead'),
     ).toBeInTheDocument();
@@ -102,10 +102,10 @@ describe('ShareDialog', () => {
     await user.type(field(), 'nobody{Enter}');
     expect(shareButton()).toBeDisabled();
     await user.clear(field());
-    await user.type(field(), 'd');
+    await user.type(field(), 'dor');
     await user.click(await screen.findByRole('option', { name: /Dora Field/ }));
     expect(screen.getByText('Dora Field')).toBeInTheDocument();
-    await user.type(field(), 'd');
+    await user.type(field(), 'dor');
     expect(
       await screen.findByText('No matches found - Try using their emails instead'),
     ).toBeInTheDocument();
@@ -137,7 +137,7 @@ describe('ShareDialog', () => {
       ),
     );
     const { user } = await rendered;
-    await user.type(field(), 'd');
+    await user.type(field(), 'dor');
     await user.click(await screen.findByRole('option', { name: /dora/ }));
     await user.click(shareButton());
     expect(
@@ -151,7 +151,7 @@ describe('ShareDialog', () => {
     const { server, rendered } = open([person(7, 'dora')]);
     server.on('PUT /v1/project/waymark/survey', () => json(undefined, 500));
     const { user } = await rendered;
-    await user.type(field(), 'd');
+    await user.type(field(), 'dor');
     await user.click(await screen.findByRole('option', { name: /dora/ }));
     await user.click(shareButton());
     expect(await screen.findByText('Failed to save project settings')).toBeInTheDocument();
@@ -184,7 +184,7 @@ describe('ShareDialog', () => {
         onShared={() => {}}
       />,
     );
-    await user.type(field(), 'd');
+    await user.type(field(), 'dor');
     await waitFor(() => expect(server.calls('GET /app/auth/user/search')).toHaveLength(1));
     expect(screen.queryByText('Workspace not found')).toBeNull();
     expect(shareButton()).toBeDisabled();

@@ -38,7 +38,7 @@ import {
   SHARE_WITH_PLACEHOLDER,
   SUGGESTIONS_MAX_HEIGHT,
   USER_SEARCH_DELAY_MS,
-  USER_SEARCH_MIN_LENGTH,
+  isSearchable,
   addSelected,
   permissionsDocsUrl,
   refusedUsernames,
@@ -87,7 +87,7 @@ function ShareForm({
   const [selected, setSelected] = useState<UserSearchResult[]>([]);
   const [role, setRole] = useState<ProjectRoleName>(DEFAULT_SHARE_ROLE);
   const [debounced] = useDebouncedValue(search.trim(), USER_SEARCH_DELAY_MS);
-  const searching = debounced.length >= USER_SEARCH_MIN_LENGTH;
+  const searching = isSearchable(debounced);
   const results = useQuery({
     ...userSearchQueryOptions(namespace, debounced),
     enabled: searching,

@@ -1,6 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import {
+  isSearchable,
   addSelected,
   clampPage,
   filterMembers,
@@ -112,5 +113,14 @@ describe('sharing', () => {
     expect(permissionsDocsUrl('https://docs.example.com/')).toBe(
       'https://docs.example.com/manage/permissions',
     );
+  });
+});
+
+describe('user search', () => {
+  it('searches from three characters on, as the server does', () => {
+    expect(isSearchable('ev')).toBe(false);
+    expect(isSearchable('  ev  ')).toBe(false);
+    expect(isSearchable('eve')).toBe(true);
+    expect(isSearchable('a@b')).toBe(true);
   });
 });

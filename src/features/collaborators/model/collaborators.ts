@@ -5,6 +5,7 @@
 import type { ProjectRoleName } from '@/lib/permissions';
 
 import type { Member, UserSearchResult as SearchAnswer } from '@contract/collaborators';
+import { USER_SEARCH_MIN_LENGTH } from '@contract/protocol';
 
 /** One row of GET /app/project/{id}/access, as the web app reads it (`@contract/collaborators`). */
 export type ProjectMember = Pick<Member, 'id' | 'email' | 'username' | 'project_role' | 'role'> &
@@ -26,7 +27,6 @@ export interface ProjectAccessLists {
 
 export const MEMBERS_PER_PAGE = 10;
 export const NO_MEMBERS = 'No members found.';
-export const ME_MARK = '(me)';
 
 export const GET_ACCESS_FALLBACK = 'Failed to get project access';
 export const updateAccessForUserFallback = (username: string) =>
@@ -53,7 +53,10 @@ export const NOT_THE_RIGHT_PERSON = 'Not the right person? Try typing their emai
 export const SHARE_WITH_PLACEHOLDER = 'Search users by username or email';
 
 /** Autocomplete of the share dialog (spec 001 §5, §9). */
-export const USER_SEARCH_MIN_LENGTH = 1;
+/** The share dialog searches from USER_SEARCH_MIN_LENGTH characters on (the server's minimum). */
+export function isSearchable(text: string): boolean {
+  return [...text.trim()].length >= USER_SEARCH_MIN_LENGTH;
+}
 export const USER_SEARCH_DELAY_MS = 300;
 export const SUGGESTIONS_MAX_HEIGHT = 200;
 

@@ -1,4 +1,7 @@
-/** POST /v1/project/{namespace}: a new, empty, private project (spec 001 §3 payload). */
+/**
+ * POST /v1/project/{namespace}: a new private project (spec 001 §3 payload), empty or with a
+ * community template's files as its first version.
+ */
 import type { CreateProjectBody } from '@contract/projects';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/api';
@@ -7,14 +10,20 @@ import { CREATE_PROJECT_FALLBACK } from '../model/project';
 export interface CreateProjectArgs {
   namespace: string;
   name: string;
+  /** Name of a community template (GET /app/project/templates) to start from. */
+  template?: string | null;
 }
 
-export async function createProject({ namespace, name }: CreateProjectArgs): Promise<void> {
-  await api.post(
-    `/v1/project/${encodeURIComponent(namespace)}`,
-    { name: name.trim(), public: false } satisfies CreateProjectBody,
-    { fallbackMessage: CREATE_PROJECT_FALLBACK },
-  );
+export async function createProject({
+  namespace,
+  name,
+  template,
+}: CreateProjectArgs): Promise<void> {
+  const body: CreateProjectBody = { name: name.trim(), public: false };
+  if (template) body.template = template;
+  await api.post(`/v1/project/${encodeURIComponent(namespace)}`, body, {
+    fallbackMessage: CREATE_PROJECT_FALLBACK,
+  });
 }
 
 export function useCreateProjectMutation() {

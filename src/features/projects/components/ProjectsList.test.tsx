@@ -1,6 +1,7 @@
 import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { db } from '@/db/db';
 import { fakeServer, json, problem, type FakeRequest } from '@/test/fakeServer';
 import { renderWithRouter } from '@/test/render';
 import type { ProjectListItem } from '../model/projectList';
@@ -178,6 +179,57 @@ describe('ProjectsList', () => {
     await waitFor(() =>
       expect(screen.queryByRole('dialog', { name: 'New project' })).not.toBeInTheDocument(),
     );
+  });
+
+  it('invites to community templates and starts a project from the one chosen', async () => {
+    await db.closedElements.clear();
+    const server = fakeServer({
+      'GET /v1/project/paginated': () => json({ projects: [project('survey')], count: 1 }),
+      'GET /app/project/templates': () =>
+        json([
+          { id: 't1', name: 'tree-survey', namespace: 'library', version: 'v3' },
+          { id: 't2', name: 'noise-map', namespace: 'library', version: 'v1' },
+        ]),
+      'POST /v1/project/waymark': () => json(undefined),
+    });
+    const opened = vi.fn();
+    const { user } = await renderWithRouter(
+      <ProjectsList
+        title="My projects"
+        scope={mine}
+        createNamespace="waymark"
+        canCreate
+        onOpenProject={opened}
+      />,
+    );
+    const banner = await screen.findByRole('complementary', { name: 'Community templates' });
+    expect(within(banner).getByText('Start from a community template')).toBeInTheDocument();
+    await user.click(within(banner).getByRole('button', { name: 'Browse templates' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New project' });
+    await user.type(within(dialog).getByRole('textbox', { name: 'Project name' }), 'Trees 2026');
+    await user.click(within(dialog).getByRole('combobox', { name: 'Template' }));
+    await user.click(await within(dialog).findByRole('option', { name: 'tree-survey' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Create project' }));
+    await waitFor(() => expect(opened).toHaveBeenCalledWith('waymark', 'Trees 2026'));
+    expect(server.calls('POST /v1/project/waymark')[0]?.body).toEqual({
+      name: 'Trees 2026',
+      public: false,
+      template: 'tree-survey',
+    });
+  });
+
+  it('offers no templates to those who may not create projects', async () => {
+    const server = fakeServer({
+      'GET /v1/project/paginated': () => json({ projects: [project('survey')], count: 1 }),
+      'GET /app/project/templates': () =>
+        json([{ id: 't1', name: 'tree-survey', namespace: 'library', version: 'v3' }]),
+    });
+    await renderWithRouter(
+      <ProjectsList title="My projects" scope={mine} onOpenProject={() => undefined} />,
+    );
+    expect(await screen.findByRole('link', { name: 'survey' })).toBeInTheDocument();
+    expect(screen.queryByRole('complementary', { name: 'Community templates' })).toBeNull();
+    expect(server.calls('GET /app/project/templates')).toEqual([]);
   });
 
   it('shows the server detail under the project name', async () => {

@@ -8,6 +8,7 @@ import { PageTitle } from '@/components/PageTitle';
 import { Paginator } from '@/components/Paginator';
 import { SortMenu } from '@/components/SortMenu';
 import { paginatedProjectsQueryOptions } from '../api/paginatedProjects';
+import { templatesQueryOptions } from '../api/templates';
 import {
   DEFAULT_PROJECT_SORT,
   FETCH_PROJECTS_FALLBACK,
@@ -23,6 +24,7 @@ import {
   type ProjectSortKey,
 } from '../model/projectList';
 import { ProjectsTable } from './ProjectsTable';
+import { TemplatesBanner } from './TemplatesBanner';
 import { NO_PROJECTS_YET } from './RecentProjects';
 import { isNotSavedOffline } from '@/offline/offlineCache';
 import { lazyWhenOpened } from '@/components/lazyWhenOpened';
@@ -69,6 +71,9 @@ export function ProjectsList({
       projectListParams(scope, { page, search: debouncedSearch, sort }),
     ),
   );
+  // Community templates are offered to those who may create a project (spec 001 §1).
+  const templates = useQuery({ ...templatesQueryOptions(), enabled: mayCreate });
+  const templateList = templates.data ?? [];
   const searching = debouncedSearch.trim() !== '';
   const count = query.data?.count ?? 0;
   const onlyPublic = scope.kind === 'public';
@@ -138,11 +143,15 @@ export function ProjectsList({
           <Paginator page={page} count={count} perPage={PROJECTS_PER_PAGE} onChange={setPage} />
         </>
       )}
+      {mayCreate && templateList.length > 0 && (
+        <TemplatesBanner onBrowse={() => setCreating(true)} />
+      )}
       {mayCreate && createNamespace && (
         <NewProjectDialog
           opened={creating}
           onClose={() => setCreating(false)}
           namespace={createNamespace}
+          templates={templateList}
           onCreated={(name) => {
             setCreating(false);
             void query.refetch();

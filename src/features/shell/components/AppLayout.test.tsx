@@ -73,6 +73,12 @@ describe('AppLayout', () => {
     const { user: u } = await renderWithRouter(
       layout({ workspaceSwitcher: { workspaces, currentId: 1, onSelect, canManageMembers: true } }),
     );
+    // 'Members' of the current workspace is in the sidebar too.
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    expect(within(nav).getByRole('link', { name: 'Members' })).toHaveAttribute(
+      'href',
+      '/workspaces/field-team/members',
+    );
     await u.click(screen.getByRole('button', { name: /^Profile menu/ }));
     const menu = await screen.findByRole('menu');
     const current = within(menu).getByRole('menuitem', { name: 'field-team admin' });
@@ -104,6 +110,9 @@ describe('AppLayout', () => {
     const menu = await screen.findByRole('menu');
     expect(within(menu).getByRole('menuitem', { name: 'survey-crew reader' })).toBeInTheDocument();
     expect(within(menu).queryByRole('menuitem', { name: 'Members' })).not.toBeInTheDocument();
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    expect(within(nav).getByRole('link', { name: 'Projects' })).toBeInTheDocument();
+    expect(within(nav).queryByRole('link', { name: 'Members' })).not.toBeInTheDocument();
   });
 
   it('asks before signing out while uploads are not sent yet', async () => {

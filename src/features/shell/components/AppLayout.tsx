@@ -68,6 +68,7 @@ export function AppLayout({
   const [dockOpen, dock] = useDisclosure(true);
   const [drawerOpen, drawer] = useDisclosure(false);
   const withSidebar = user !== null;
+  const membersOf = workspaceSwitcher?.canManageMembers ? workspaceName : null;
 
   useEffect(() => {
     if (docked) drawer.close();
@@ -132,13 +133,18 @@ export function AppLayout({
               // would otherwise still count as visible).
               visibleFrom: 'lg',
               padding: 'sm',
-              children: <Sidebar />,
+              children: <Sidebar membersOf={membersOf} />,
             }
           : undefined
       }
     >
       {withSidebar && !docked && (
-        <SidebarDrawer opened={drawerOpen} onClose={drawer.close} size={SIDEBAR_WIDTH + 32} />
+        <SidebarDrawer
+          opened={drawerOpen}
+          onClose={drawer.close}
+          size={SIDEBAR_WIDTH + 32}
+          membersOf={membersOf}
+        />
       )}
 
       {maintenance && <MaintenanceBanner />}

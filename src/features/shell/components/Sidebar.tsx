@@ -1,11 +1,13 @@
 import { Stack } from '@mantine/core';
-import { IconFolders, IconLayoutDashboard } from '@tabler/icons-react';
+import { IconFolders, IconLayoutDashboard, IconUsers } from '@tabler/icons-react';
 import { useRouterState } from '@tanstack/react-router';
 import { SidebarLink } from './SidebarLink';
 
 export interface SidebarProps {
   /** Called when an entry is clicked (the overlay drawer closes itself with it). */
   onNavigate?: () => void;
+  /** The current workspace when the user administers it: adds its 'Members' entry. */
+  membersOf?: string | null;
 }
 
 const ENTRIES = [
@@ -17,26 +19,34 @@ function isActive(pathname: string, to: string): boolean {
   return pathname === to || pathname.startsWith(`${to}/`);
 }
 
-/** Sidebar entries (spec 000 §2): a link with icon and title each, highlighted when active. */
-export function Sidebar({ onNavigate }: SidebarProps) {
+/**
+ * Sidebar entries (spec 000 §2): a link with icon and title each, highlighted when active; for a
+ * workspace's admins and owners also 'Members' of the current workspace.
+ */
+export function Sidebar({ onNavigate, membersOf }: SidebarProps) {
   const pathname = useRouterState({ select: (state) => state.location.pathname });
+  const entries: { to: string; label: string; icon: typeof IconUsers }[] = [...ENTRIES];
+  if (membersOf) {
+    entries.push({
+      to: `/workspaces/${encodeURIComponent(membersOf)}/members`,
+      label: 'Members',
+      icon: IconUsers,
+    });
+  }
   return (
     <nav aria-label="Main">
       <Stack gap={4}>
-        {ENTRIES.map(({ to, label, icon: Icon }) => {
-          const active = isActive(pathname, to);
-          return (
-            <SidebarLink
-              key={to}
-              to={to}
-              label={label}
-              leftSection={<Icon size={20} stroke={1.6} />}
-              active={active}
-              onClick={onNavigate}
-              style={{ borderRadius: 'var(--mantine-radius-md)' }}
-            />
-          );
-        })}
+        {entries.map(({ to, label, icon: Icon }) => (
+          <SidebarLink
+            key={to}
+            to={to}
+            label={label}
+            leftSection={<Icon size={20} stroke={1.6} />}
+            active={isActive(pathname, to)}
+            onClick={onNavigate}
+            style={{ borderRadius: 'var(--mantine-radius-md)' }}
+          />
+        ))}
       </Stack>
     </nav>
   );

@@ -7,12 +7,14 @@ export interface SidebarDrawerProps {
   opened: boolean;
   onClose: () => void;
   size: number;
+  /** See Sidebar. */
+  membersOf?: string | null;
 }
 
-export function SidebarDrawer({ opened, onClose, size }: SidebarDrawerProps) {
+export function SidebarDrawer({ opened, onClose, size, membersOf }: SidebarDrawerProps) {
   return (
     <Drawer opened={opened} onClose={onClose} size={size} title={<Logo size={24} />} padding="sm">
-      <Sidebar onNavigate={onClose} />
+      <Sidebar onNavigate={onClose} membersOf={membersOf} />
     </Drawer>
   );
 }

@@ -20,7 +20,8 @@ export const NAV_LINK_CLASSES = {
 } as const;
 
 export interface SidebarLinkProps {
-  to: '/dashboard' | '/projects';
+  /** The path: '/dashboard', '/projects' or '/workspaces/{name}/members'. */
+  to: string;
   label: string;
   leftSection: ReactNode;
   active: boolean;

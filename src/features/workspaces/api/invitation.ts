@@ -40,3 +40,19 @@ export function registerFromInvitation(
     fallbackMessage: REGISTER_FALLBACK,
   });
 }
+
+export const DECLINE_FALLBACK = 'Failed to decline the invitation';
+
+const ownPath = (uuid: string) => `/app/user/invitations/${encodeURIComponent(uuid)}`;
+
+/** Accepts one of the profile's `invitations` (the signed-in user's own), without the link. */
+export function acceptOwnInvitation(uuid: string): Promise<InvitationOffer> {
+  return api.post<InvitationOffer>(`${ownPath(uuid)}/accept`, undefined, {
+    fallbackMessage: ACCEPT_FALLBACK,
+  });
+}
+
+/** Declines one of the profile's `invitations`: the invitation is deleted. */
+export async function declineOwnInvitation(uuid: string): Promise<void> {
+  await api.delete(ownPath(uuid), { fallbackMessage: DECLINE_FALLBACK });
+}

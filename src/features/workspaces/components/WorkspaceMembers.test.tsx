@@ -28,6 +28,32 @@ function server() {
 }
 
 describe('WorkspaceMembers', () => {
+  it('marks members holding a global role and offers no removal of it', async () => {
+    fakeServer({
+      'GET /v2/workspaces/5/members': () =>
+        json([
+          ...members,
+          {
+            id: 4,
+            username: 'gina',
+            email: 'gina@example.com',
+            workspace_role: 'reader',
+            global: true,
+          },
+        ]),
+      'GET /v2/workspaces/5/invitations': () => json([]),
+    });
+    await renderWithRouter(
+      <WorkspaceMembers workspace={{ id: 5, name: 'crew', role: 'owner' }} viewerId={1} />,
+    );
+    const table = await screen.findByRole('region', { name: 'Members' });
+    const gina = (await within(table).findByText('gina')).closest('tr') as HTMLElement;
+    expect(within(gina).getByText('(global role)')).toBeInTheDocument();
+    expect(within(gina).getByRole('combobox', { name: 'Role of gina' })).toBeEnabled();
+    expect(within(gina).queryByRole('button', { name: 'Remove gina' })).not.toBeInTheDocument();
+    expect(within(table).getByRole('button', { name: 'Remove rita' })).toBeInTheDocument();
+  });
+
   it('lets an admin manage members below owner only, and never offers the owner role', async () => {
     server();
     const { user } = await renderWithRouter(

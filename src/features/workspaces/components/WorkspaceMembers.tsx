@@ -1,11 +1,12 @@
-import { ActionIcon, Button, Group, Table, Text, TextInput, Tooltip } from '@mantine/core';
-import { IconMailForward, IconTrash, IconX } from '@tabler/icons-react';
+import { ActionIcon, Button, Group, Table, Text, TextInput } from '@mantine/core';
+import { IconMailForward, IconX } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { errorMessage } from '@/api';
 import { AppDropdown } from '@/components/AppDropdown';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { LoadingIndicator } from '@/components/LoadingIndicator';
+import { MemberRow } from '@/components/MemberRow';
 import { TitledSection } from '@/components/TitledSection';
 import { notifyError, notifySuccess } from '@/lib/notify';
 import type { WorkspaceRole } from '@/lib/permissions';
@@ -19,6 +20,7 @@ import {
   type WorkspaceMember,
 } from '../api/members';
 import {
+  GLOBAL_ROLE_NOTE,
   INVITATION_REVOKED,
   NO_INVITATIONS,
   WORKSPACE_ROLES,
@@ -122,49 +124,28 @@ export function WorkspaceMembers({ workspace, viewerId }: WorkspaceMembersProps)
             {errorMessage(members.error, MEMBERS_FALLBACK)}
           </Text>
         ) : (
-          <ListTable headers={['Username', 'Email', 'Role', 'Remove']}>
+          <ListTable headers={['Email', 'Username', 'Role', 'Remove']}>
             {members.data.map((member) => {
               const manageable = canManageMember(workspace.role, member.workspace_role);
               const busy =
                 mutations.changeRole.isPending &&
                 mutations.changeRole.variables?.member.id === member.id;
               return (
-                <Table.Tr key={member.id}>
-                  <Table.Td>
-                    {member.username}
-                    {member.id === viewerId && (
-                      <Text component="span" c="dimmed" ml={4}>
-                        (me)
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td>{member.email}</Table.Td>
-                  <Table.Td>
-                    <AppDropdown
-                      aria-label={`Role of ${member.username}`}
-                      size="xs"
-                      w={120}
-                      options={roleOptions}
-                      value={member.workspace_role}
-                      disabled={!manageable || busy}
-                      onChange={(role) => changeRole(member, role)}
-                    />
-                  </Table.Td>
-                  <Table.Td>
-                    {manageable && (
-                      <Tooltip label={`Remove ${member.username}`} withArrow>
-                        <ActionIcon
-                          variant="subtle"
-                          color="red"
-                          aria-label={`Remove ${member.username}`}
-                          onClick={() => setRemoving(member)}
-                        >
-                          <IconTrash size={16} aria-hidden />
-                        </ActionIcon>
-                      </Tooltip>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
+                <MemberRow
+                  key={member.id}
+                  username={member.username}
+                  email={member.email}
+                  me={member.id === viewerId}
+                  note={member.global ? GLOBAL_ROLE_NOTE : undefined}
+                  roleLabel={`Role of ${member.username}`}
+                  roleOptions={roleOptions}
+                  role={member.workspace_role}
+                  roleWidth={120}
+                  roleDisabled={!manageable || busy}
+                  onRoleChange={(role) => changeRole(member, role)}
+                  removable={manageable && !member.global}
+                  onRemove={() => setRemoving(member)}
+                />
               );
             })}
           </ListTable>

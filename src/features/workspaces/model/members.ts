@@ -34,3 +34,6 @@ export const removedText = (username: string, workspace: string) =>
 export const invitationSentText = (email: string) => `Invitation sent to ${email}`;
 export const INVITATION_REVOKED = 'Invitation revoked';
 export const NO_INVITATIONS = 'No pending invitations';
+
+/** After the username of a member whose role comes from the server's GLOBAL_* setting. */
+export const GLOBAL_ROLE_NOTE = '(global role)';

@@ -3,10 +3,10 @@ import { createFileRoute, useNavigate, useRouterState } from '@tanstack/react-ro
 import { initQueryOptions } from '@/features/auth/api/init';
 import { profileQueryOptions } from '@/features/auth/api/profile';
 import { initialiseSession } from '@/features/auth/model/session';
-import { workspacesQueryOptions } from '@/features/workspaces/api/workspaces';
 import type { InvitationOffer } from '@/features/workspaces/api/invitation';
 import { AcceptInvitation } from '@/features/workspaces/components/AcceptInvitation';
 import { useCurrentWorkspace } from '@/features/workspaces/hooks/useCurrentWorkspace';
+import { useJoinWorkspace } from '@/features/workspaces/hooks/useJoinWorkspace';
 import { notifySuccess } from '@/lib/notify';
 
 /**
@@ -29,26 +29,19 @@ function InvitationPage() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
 
-  const joined = async (offer: InvitationOffer) => {
-    notifySuccess(`You joined ${offer.workspace}`);
-    await navigate({ to: '/dashboard' });
-  };
+  const joinWorkspace = useJoinWorkspace(setCurrentWorkspace);
 
   return (
     <AcceptInvitation
       token={token}
       loggedIn={loggedIn}
       signInRedirect={href}
-      onAccepted={async (offer) => {
-        // The list must hold the new workspace before it is chosen (else the memory falls back).
-        await queryClient.invalidateQueries({ queryKey: workspacesQueryOptions.queryKey });
-        await setCurrentWorkspace(offer.workspace_id);
-        await joined(offer);
-      }}
-      onRegistered={async (offer) => {
+      onAccepted={joinWorkspace}
+      onRegistered={async (offer: InvitationOffer) => {
         // The new account's preferred workspace is the one it joined: it becomes current.
         await initialiseSession(queryClient);
-        await joined(offer);
+        notifySuccess(`You joined ${offer.workspace}`);
+        await navigate({ to: '/dashboard' });
       }}
     />
   );

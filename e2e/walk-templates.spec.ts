@@ -1,0 +1,113 @@
+// Community templates (spec 001 §1, issue 22): the projects list invites those who may create
+// projects to start from one, and 'New project' starts from the chosen template: the new
+// project's first version holds the template's files. At 1280 and 768 px.
+import { expect, test, type Browser } from '@playwright/test';
+import { admin, createUser } from './support/admin';
+import { createProject } from './support/api';
+import { expectAccessible } from './support/axe';
+import { pushFiles } from './support/push';
+import { signIn } from './pages/session';
+
+const TEMPLATES = { username: 'TEMPLATES', password: 'Field-Surv3y!' };
+
+/** The TEMPLATES user (made once per server) keeps a template in a workspace of its own. */
+async function makeTemplate(browser: Browser, name: string): Promise<() => Promise<void>> {
+  try {
+    admin('user', 'create', TEMPLATES.username, 'templates@example.com', TEMPLATES.password);
+  } catch (error) {
+    if (!String(error).includes('exist')) throw error;
+  }
+  const library = `library${Date.now().toString(36)}`;
+  admin('workspace', 'create', library);
+  admin('workspace', 'role', library, TEMPLATES.username, 'owner');
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signIn(page, TEMPLATES.username, TEMPLATES.password);
+  await createProject(page, library, name);
+  await pushFiles(page, library, name, {
+    files: { 'survey.qgs': '<qgis version="3.34"/>\n', 'forms/trees.csv': 'species,height\n' },
+  });
+  // Removes the template again, so later tests see no templates.
+  return async () => {
+    const status = await page.evaluate(
+      async (path) => {
+        const token = (await fetch('/app/init')).headers.get('x-csrf-token') ?? '';
+        const project = (await (await fetch(`/v1/project/${path}`)).json()) as { id: string };
+        const response = await fetch(`/v2/projects/${project.id}/scheduleDelete`, {
+          method: 'POST',
+          headers: { 'x-csrf-token': token },
+        });
+        return response.status;
+      },
+      `${library}/${encodeURIComponent(name)}`,
+    );
+    expect(status).toBe(204);
+    await context.close();
+  };
+}
+
+for (const width of [1280, 768]) {
+  test(`at ${width} px the templates banner starts a new project from a community template`, async ({
+    page,
+    browser,
+  }) => {
+    // Admin commands, two sessions, a push and an axe scan: long on a busy machine.
+    test.setTimeout(180_000);
+    const template = `Tree survey ${width} ${Date.now().toString(36)}`;
+    const removeTemplate = await makeTemplate(browser, template);
+    try {
+      const planner = createUser('planner');
+      const project = `Trees of the park ${width} ${Date.now().toString(36)}`;
+      admin('workspace', 'role', 'waymark', planner.username, 'admin');
+      await page.setViewportSize({ width, height: 800 });
+      await signIn(page, planner.username, planner.password);
+      await page.goto('/projects');
+
+      const banner = page.getByRole('complementary', { name: 'Community templates' });
+      await expect(banner).toContainText('Start from a community template');
+      await banner.getByRole('button', { name: 'Browse templates' }).click();
+      const dialog = page.getByRole('dialog', { name: 'New project' });
+      await dialog.getByRole('textbox', { name: 'Project name' }).fill(project);
+      await dialog.getByRole('combobox', { name: 'Template' }).click();
+      await dialog.getByRole('option', { name: template }).click();
+      await expectAccessible(page, 'New project from a template');
+      await dialog.getByRole('button', { name: 'Create project' }).click();
+
+      await expect(page).toHaveURL(new RegExp(`/projects/waymark/${encodeURIComponent(project)}`));
+      await expect(page.getByRole('link', { name: 'survey.qgs' })).toBeVisible();
+      await expect(page.getByRole('link', { name: 'forms' })).toBeVisible();
+      await page.getByRole('tab', { name: 'History' }).click();
+      // The template's files are the project's first version (a blank project lists none).
+      await expect(page.getByRole('link', { name: 'Download v1' })).toBeVisible();
+      await expect(page.getByRole('link', { name: 'v1', exact: true })).toBeVisible();
+
+      // Dismissed, the banner stays away on this device.
+      await page.goto('/projects');
+      await banner.getByRole('button', { name: 'Dismiss the community templates' }).click();
+      await expect(banner).toBeHidden();
+      await page.reload();
+      await expect(page.getByRole('link', { name: project })).toBeVisible();
+      await expect(banner).toBeHidden();
+    } finally {
+      await removeTemplate();
+    }
+  });
+}
+
+test('without permission to create projects the projects list shows no templates banner', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const removeTemplate = await makeTemplate(browser, `Hidden ${Date.now().toString(36)}`);
+  try {
+    const guest = createUser('looker');
+    await signIn(page, guest.username, guest.password);
+    await page.goto('/projects');
+    await expect(page.getByRole('heading', { name: /My projects/ })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Create project' })).toBeHidden();
+    await expect(page.getByRole('complementary', { name: 'Community templates' })).toBeHidden();
+  } finally {
+    await removeTemplate();
+  }
+});

@@ -1,0 +1,2 @@
+ALTER TABLE "workspace_invitations" ADD COLUMN "uuid" uuid DEFAULT gen_random_uuid() NOT NULL;--> statement-breakpoint
+CREATE UNIQUE INDEX "workspace_invitations_uuid_idx" ON "workspace_invitations" USING btree ("uuid");
