@@ -79,7 +79,10 @@ export function layerTransform(srsId: number, row: SrsRow | undefined): LayerTra
   if (!definition || definition.toLowerCase() === 'undefined') return null;
   let converter: proj4.Converter;
   try {
-    converter = proj4(definition, 'EPSG:4326');
+    // GeoPackages store x east, y north whatever axis order the definition names.
+    const source = proj4.Proj(definition);
+    source.axis = 'enu';
+    converter = proj4(source, proj4.Proj('EPSG:4326'));
     // A definition proj4 reads but cannot compute with fails here, not on the first tile.
     if (!finite(converter.forward([0, 0])) && !finite(converter.inverse([0, 0]))) return null;
   } catch {
