@@ -10,6 +10,7 @@ import { VectorTile } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../server/src/auth/passwords';
+import { ConfigError, loadConfig } from '../../server/src/config';
 import { insertUser } from '../../server/src/db/queries/users';
 import type { Project } from '../../server/src/db/schema';
 import { runPendingChangesets } from '../../server/src/services/changesets';
@@ -45,38 +46,34 @@ const FILE = 'survey/data.gpkg';
 /** A plot at easting 600000, northing 400000 of EPSG:2180: 20.43979°E 51.45773°N. */
 const PLOT = { x: 600000, y: 400000, lon: 20.4397924382154, lat: 51.45772891197599 };
 
+const TREES: TestLayer['rows'] = [
+  {
+    fid: 1,
+    geometry: { point: [-0.1276, 51.5072] },
+    values: { name: 'london plane', height: 21.5, planted: '1990-04-01', healthy: 1 },
+  },
+  {
+    fid: 2,
+    geometry: { point: [2.3522, 48.8566] },
+    values: { name: 'paris lime', height: 12, healthy: 0 },
+  },
+  { fid: 3, geometry: { point: [13.405, 52.52] }, values: { name: 'berlin oak', height: 30.25 } },
+];
+
+/** v1: three trees; v2: the first renamed, the third removed, a fourth planted. */
 const trees = (renamed: boolean): TestLayer => ({
   name: 'trees',
   srsId: 4326,
   type: 'POINT',
   rtree: true,
   columns: { name: 'TEXT', height: 'REAL', planted: 'DATE', healthy: 'BOOLEAN' },
-  rows: [
-    {
-      fid: 1,
-      geometry: { point: [-0.1276, 51.5072] },
-      values: { name: 'london plane', height: 21.5, planted: '1990-04-01', healthy: 1 },
-    },
-    {
-      fid: 2,
-      geometry: { point: [2.3522, 48.8566] },
-      values: { name: 'paris lime', height: 12, healthy: 0 },
-    },
-    { fid: 3, geometry: { point: [13.405, 52.52] }, values: { name: 'berlin oak', height: 30.25 } },
-    ...(renamed
-      ? [
-          {
-            fid: 4,
-            geometry: { point: [21.0122, 52.2297] as [number, number] },
-            values: { name: 'warsaw elm' },
-          },
-        ]
-      : []),
-  ]
-    .map((row) =>
-      renamed && row.fid === 1 ? { ...row, values: { ...row.values, name: 'old plane' } } : row,
-    )
-    .filter((row) => !(renamed && row.fid === 3)),
+  rows: renamed
+    ? [
+        { ...TREES[0]!, values: { ...TREES[0]!.values, name: 'old plane' } },
+        TREES[1]!,
+        { fid: 4, geometry: { point: [21.0122, 52.2297] }, values: { name: 'warsaw elm' } },
+      ]
+    : TREES,
 });
 
 const parks: TestLayer = {
@@ -486,5 +483,37 @@ describe('unreadable files', () => {
     await commit(t, project.id, { added: { 'bad.gpkg': 'not sqlite at all' } });
     const response = await admin.get(`${base(project)}/layers?file=bad.gpkg`);
     expect(response.statusCode).toBe(422);
+  });
+});
+
+describe('basemap', () => {
+  it('is absent from /config by default: a fresh install asks no one else for tiles', async () => {
+    const response = await anonymous.get('/config');
+    expect(response.json()).not.toHaveProperty('basemap');
+  });
+
+  it('comes from BASEMAP_URL and BASEMAP_ATTRIBUTION, checked at start', async () => {
+    const url = 'https://{a-c}.tile.example.org/{z}/{x}/{y}.png';
+    const other = await createTestApp({
+      env: { BASEMAP_URL: url, BASEMAP_ATTRIBUTION: '© OpenStreetMap contributors' },
+    });
+    try {
+      const response = await other.client().get('/config');
+      expect(response.json().basemap).toEqual({
+        url,
+        attribution: '© OpenStreetMap contributors',
+      });
+    } finally {
+      await other.close();
+    }
+    const env = { DATA_DIR: s.dir, SECRET_KEY: 'x'.repeat(40) };
+    for (const bad of [
+      { BASEMAP_URL: 'https://tile.example.org/{z}/{x}.png' },
+      { BASEMAP_URL: 'ftp://tile.example.org/{z}/{x}/{y}.png' },
+      { BASEMAP_URL: 'https://tile.example.org/{z}/{x}/{y}.png', BASEMAP_ATTRIBUTION: '<b>x</b>' },
+      { BASEMAP_ATTRIBUTION: 'orphan' },
+    ]) {
+      expect(() => loadConfig({ ...env, ...bad }), JSON.stringify(bad)).toThrow(ConfigError);
+    }
   });
 });

@@ -117,8 +117,8 @@ export async function mapChanges(
   ref: ProjectRef,
   query: MapChangesQuery,
 ): Promise<MapChanges | 'pending'> {
-  if (!isVersionedFile(query.file)) throw badRequest(NOT_A_GEOPACKAGE);
-  // The changeset's own checks and answers (404 not updated, 422 not computable).
+  // The changeset's own checks and answers (404 not updated or not a GeoPackage, 422 not
+  // computable).
   const changeset = await getChangeset(ctx, caller, ref, query.version, query.file);
   if (changeset.status === 'pending') return 'pending';
   const version = versionNumber(query.version);
