@@ -103,7 +103,8 @@ export function buildPointIndex(db: Database.Database, layer: LayerInfo): PointI
   const n = xs.length;
   const minZoom = new Uint8Array(n).fill(THIN_MAX_ZOOM + 1);
   const taken = new Set<number>();
-  for (let z = 0; z <= THIN_MAX_ZOOM; z++) {
+  let unplaced = n;
+  for (let z = 0; z <= THIN_MAX_ZOOM && unplaced > 0; z++) {
     const size = CELLS * 2 ** z;
     const cell = (i: number) => clampTile(xs[i]!, size) * size + clampTile(ys[i]!, size);
     taken.clear();
@@ -115,6 +116,7 @@ export function buildPointIndex(db: Database.Database, layer: LayerInfo): PointI
       if (taken.has(key)) continue;
       taken.add(key);
       minZoom[i] = z;
+      unplaced--;
     }
   }
   const codeSize = 2 ** CODE_ZOOM;
