@@ -37,6 +37,7 @@ import {
   MapFeatureQuerySchema,
   MapFeatureSchema,
   MapFileQuerySchema,
+  type MapFileQuery,
   MapLayerParamsSchema,
   MapLayersSchema,
   MapTileParamsSchema,
@@ -86,6 +87,22 @@ const mapRoutes: FastifyPluginAsyncTypebox = async (app) => {
     namespace: params.namespace,
     name: params.name,
   });
+  /** The request's file, with its caching headers set; null when the client's copy is current. */
+  const current = async (
+    request: FastifyRequest<{
+      Params: { namespace: string; name: string };
+      Querystring: MapFileQuery;
+    }>,
+    reply: FastifyReply,
+  ): Promise<MapSource | null> => {
+    const source = await openMapSource(
+      ctx,
+      request.auth.user,
+      refOf(request.params),
+      request.query,
+    );
+    return cacheHeaders(request, reply, source) ? null : source;
+  };
 
   app.get(
     '/app/map/:namespace/:name/layers',
@@ -97,13 +114,8 @@ const mapRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const source = await openMapSource(
-        ctx,
-        request.auth.user,
-        refOf(request.params),
-        request.query,
-      );
-      if (cacheHeaders(request, reply, source)) return sendNotModified(reply);
+      const source = await current(request, reply);
+      if (!source) return sendNotModified(reply);
       return mapLayers(ctx, source);
     },
   );
@@ -119,13 +131,8 @@ const mapRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const tile = tileCoordinates(request.params);
-      const source = await openMapSource(
-        ctx,
-        request.auth.user,
-        refOf(request.params),
-        request.query,
-      );
-      if (cacheHeaders(request, reply, source)) return sendNotModified(reply);
+      const source = await current(request, reply);
+      if (!source) return sendNotModified(reply);
       const bytes = await mapTile(ctx, source, request.params.layer, tile);
       if (!bytes) return reply.code(204).send();
       // Binary: no 200 schema, nothing to serialise.
@@ -144,13 +151,8 @@ const mapRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const source = await openMapSource(
-        ctx,
-        request.auth.user,
-        refOf(request.params),
-        request.query,
-      );
-      if (cacheHeaders(request, reply, source)) return sendNotModified(reply);
+      const source = await current(request, reply);
+      if (!source) return sendNotModified(reply);
       return mapFeatures(ctx, source, request.params.layer, request.query);
     },
   );
@@ -165,13 +167,8 @@ const mapRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const source = await openMapSource(
-        ctx,
-        request.auth.user,
-        refOf(request.params),
-        request.query,
-      );
-      if (cacheHeaders(request, reply, source)) return sendNotModified(reply);
+      const source = await current(request, reply);
+      if (!source) return sendNotModified(reply);
       return mapFeature(ctx, source, request.params.layer, Number(request.params.fid));
     },
   );
