@@ -11,6 +11,7 @@ import { benchBrowser } from './browser.bench';
 import { benchBundleSize } from './bundle-size.bench';
 import { benchChangeset } from './changeset.bench';
 import { benchHttp } from './http.bench';
+import { benchMap } from './map.bench';
 import { benchProjects } from './projects.bench';
 import { benchPullV2 } from './pull-v2.bench';
 import { benchUploadFinish } from './upload-finish.bench';
@@ -27,6 +28,7 @@ const BENCHES: Record<string, () => Promise<BenchResult[]>> = {
   changeset: benchChangeset,
   'pull-v2': benchPullV2,
   'bundle-size': benchBundleSize,
+  map: benchMap,
 };
 
 const RESULTS_FILE = join(import.meta.dirname, 'RESULTS.md');

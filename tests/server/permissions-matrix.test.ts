@@ -573,6 +573,33 @@ const CASES: Record<string, Case> = {
     expect: read(200),
   },
 
+  // The map (issue 19): the download permission. data.txt is no GeoPackage: a reader is
+  // told so (400), after the access check; it has no changes to show (404).
+  'GET /app/map/:namespace/:name/layers': {
+    request: ({ project }) => ({ url: `/app/map/${path(project)}/layers?file=data.txt` }),
+    expect: read(400),
+  },
+  'GET /app/map/:namespace/:name/tiles/:layer/:z/:x/:y.mvt': {
+    request: ({ project }) => ({
+      url: `/app/map/${path(project)}/tiles/trees/0/0/0.mvt?file=data.txt&version=v1`,
+    }),
+    expect: read(400),
+  },
+  'GET /app/map/:namespace/:name/features/:layer': {
+    request: ({ project }) => ({ url: `/app/map/${path(project)}/features/trees?file=data.txt` }),
+    expect: read(400),
+  },
+  'GET /app/map/:namespace/:name/features/:layer/:fid': {
+    request: ({ project }) => ({ url: `/app/map/${path(project)}/features/trees/1?file=data.txt` }),
+    expect: read(400),
+  },
+  'GET /app/map/:namespace/:name/changes': {
+    request: ({ project }) => ({
+      url: `/app/map/${path(project)}/changes?file=data.txt&version=v1`,
+    }),
+    expect: read(404),
+  },
+
   'GET /v1/project/versions/paginated/:namespace/:name': {
     request: ({ project }) => ({
       url: `/v1/project/versions/paginated/${path(project)}?page=1&per_page=50`,
