@@ -16,6 +16,7 @@ import {
 import { CALCULATING_CHANGES, isChangesetPending } from '../model/version';
 import { ChangesetSummaryTable } from './ChangesetSummaryTable';
 import { ChangesetTable } from './ChangesetTable';
+import { ShowOnMap } from './ShowOnMap';
 
 export interface FileVersionDetailProps {
   namespace: string;
@@ -108,6 +109,9 @@ export function FileVersionDetail({
         <Title order={2} fz="h4" style={{ wordBreak: 'break-all' }}>
           {path}
         </Title>
+        {/\.gpkg$/i.test(path) && (
+          <ShowOnMap params={{ namespace, projectName, version_id: version, _splat: path }} />
+        )}
       </Group>
       {body}
     </Stack>

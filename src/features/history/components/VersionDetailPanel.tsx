@@ -21,6 +21,7 @@ import {
 } from '../model/version';
 import { CHANGES_CANNOT_BE_CALCULATED } from '../model/changeset';
 import { ChangesetSummaryTable } from './ChangesetSummaryTable';
+import { ShowOnMap } from './ShowOnMap';
 
 export interface VersionDetailPanelProps {
   namespace: string;
@@ -220,13 +221,16 @@ function FileChanges({
   return (
     <Stack gap={4} mt={4} pl={26}>
       <ChangesetSummaryTable summary={changeset.summary} label={`Changes of ${path}`} />
-      <AnchorLink
-        to="/projects/$namespace/$projectName/history/$version_id/$"
-        params={link(path)}
-        size="sm"
-      >
-        Show advanced
-      </AnchorLink>
+      <Group gap="md">
+        <AnchorLink
+          to="/projects/$namespace/$projectName/history/$version_id/$"
+          params={link(path)}
+          size="sm"
+        >
+          Show advanced
+        </AnchorLink>
+        {/\.gpkg$/i.test(path) && <ShowOnMap params={link(path)} />}
+      </Group>
     </Stack>
   );
 }

@@ -1,0 +1,131 @@
+/**
+ * The map offline (issue 19). Map data (GET /app/map/…: layers, vector tiles, attribute pages,
+ * features, changes) is fetched from the network first and a copy kept per owner, in a cache of
+ * its own beside the owner's image previews (same owner, same sign-out rule: see offline.ts);
+ * when the network fails, the owner's copy (else a public one) answers. Tiles of the configured
+ * basemap (the page tells the worker its URL template) are answered from a cache first and kept
+ * within BASEMAP_CACHE_MAX_TILES, least recently used out first; they are public data, kept for
+ * everyone.
+ */
+import {
+  BASEMAP_CACHE,
+  BASEMAP_CACHE_MAX_TILES,
+  BASEMAP_STATE_URL,
+  MAP_CACHE_MAX_BYTES,
+  mapCacheName,
+} from './mapCaches';
+import { PUBLIC_OWNER_NAME, STATE_CACHE } from './offline';
+import { currentOwner } from './previews';
+
+/** The map routes' prefix (server/src/schemas/map.ts). */
+export const MAP_DATA_PREFIX = '/app/map/';
+
+export function isMapDataRequest(
+  request: { method: string; url: string; headers?: Headers },
+  origin: string,
+): boolean {
+  if (request.method !== 'GET' || request.headers?.has('range')) return false;
+  const url = new URL(request.url);
+  return url.origin === origin && url.pathname.startsWith(MAP_DATA_PREFIX);
+}
+
+/** The answers worth keeping: complete (200, or 204 for an empty tile) and not too large. */
+async function keepable(response: Response): Promise<boolean> {
+  if (response.status === 204) return true;
+  if (response.status !== 200) return false;
+  const length = Number(response.headers.get('Content-Length') ?? NaN);
+  if (Number.isFinite(length)) return length <= MAP_CACHE_MAX_BYTES;
+  return (await response.clone().blob()).size <= MAP_CACHE_MAX_BYTES;
+}
+
+export async function mapDataResponse(request: Request): Promise<Response> {
+  const who = await currentOwner();
+  try {
+    const response = await fetch(request);
+    // The owner may have changed (sign-out) while the answer came: then it is not kept.
+    if (who !== null && (await keepable(response)) && (await currentOwner()) === who) {
+      await (await caches.open(mapCacheName(who))).put(request, response.clone());
+    }
+    return response;
+  } catch (error) {
+    const owners = who === null || who === PUBLIC_OWNER_NAME ? [PUBLIC_OWNER_NAME] : [who, PUBLIC_OWNER_NAME];
+    for (const owner of owners) {
+      const saved = await (await caches.open(mapCacheName(owner))).match(request);
+      if (saved) return saved;
+    }
+    throw error;
+  }
+}
+
+/**
+ * A pattern matching the tile URLs of an XYZ template: `{z}`, `{x}`, `{y}` and `{-y}` are
+ * numbers, `{a-c}` (a range of subdomains) one letter or digit. Null for no template.
+ */
+export function basemapPattern(template: string | null): RegExp | null {
+  if (!template) return null;
+  const escaped = template.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const source = escaped
+    .replace(/\\\{-?[xyz]\\\}/g, '\\d+')
+    .replace(/\\\{[a-z0-9]-[a-z0-9]\\\}/gi, '[a-z0-9]');
+  return new RegExp(`^${source}$`, 'i');
+}
+
+let basemap: RegExp | null | undefined;
+
+export async function setBasemap(template: string | null): Promise<void> {
+  basemap = basemapPattern(template);
+  const cache = await caches.open(STATE_CACHE);
+  await cache.put(BASEMAP_STATE_URL, new Response(JSON.stringify({ template })));
+}
+
+/** Loads the remembered basemap template (the worker may have been restarted). */
+export async function loadBasemap(): Promise<RegExp | null> {
+  if (basemap !== undefined) return basemap;
+  try {
+    const saved = await (await caches.open(STATE_CACHE)).match(BASEMAP_STATE_URL);
+    const data = saved ? ((await saved.json()) as { template?: unknown }) : null;
+    basemap = basemapPattern(typeof data?.template === 'string' ? data.template : null);
+  } catch {
+    basemap = null;
+  }
+  return basemap;
+}
+
+/** Whether a request is for a tile of the basemap last told (loadBasemap runs at start). */
+export function isBasemapTile(request: { method: string; url: string }): boolean {
+  return request.method === 'GET' && basemap?.test(request.url) === true;
+}
+
+/** The keys to delete so that at most `max` stay (the oldest first: caches keep put order). */
+export function overflow<T>(keys: readonly T[], max: number): T[] {
+  return keys.length > max ? keys.slice(0, keys.length - max) : [];
+}
+
+async function trim(cache: Cache): Promise<void> {
+  await Promise.all(overflow(await cache.keys(), BASEMAP_CACHE_MAX_TILES).map((key) => cache.delete(key)));
+}
+
+export async function basemapResponse(event: FetchEvent, request: Request): Promise<Response> {
+  const cache = await caches.open(BASEMAP_CACHE);
+  const saved = await cache.match(request);
+  if (saved) {
+    // Put again: the most recently used tile is the last to go.
+    event.waitUntil(
+      cache
+        .delete(request)
+        .then(() => cache.put(request, saved.clone()))
+        .catch(() => undefined),
+    );
+    return saved;
+  }
+  const response = await fetch(request);
+  if (response.status === 200 && response.type !== 'opaque') {
+    event.waitUntil(
+      cache
+        .put(request, response.clone())
+        .then(() => trim(cache))
+        .catch(() => undefined),
+    );
+  }
+  return response;
+}
