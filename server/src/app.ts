@@ -37,6 +37,7 @@ import diagnosticLogRoutes from './routes/diagnostic-logs';
 import downloadRoutes from './routes/downloads';
 import historyRoutes from './routes/history';
 import instanceRoutes from './routes/instance';
+import mapRoutes from './routes/map';
 import { projectRoutes, publicProjectRoutes } from './routes/projects';
 import pushRoutes from './routes/push';
 import pullV2Routes from './routes/pull-v2';
@@ -192,6 +193,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   app.register(publicProjectRoutes);
   app.register(historyRoutes);
   app.register(downloadRoutes);
+  app.register(mapRoutes);
   app.register(pullV2Routes);
   app.register(diagnosticLogRoutes);
   app.register(publicInvitationRoutes);

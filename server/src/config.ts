@@ -67,6 +67,8 @@ export interface Config {
    * per-address request limits count by this address.
    */
   readonly trustProxy: boolean | string;
+  /** The map's basemap (BASEMAP_URL, BASEMAP_ATTRIBUTION); null: none (no outside requests). */
+  readonly basemap: { readonly url: string; readonly attribution: string } | null;
 }
 
 export interface S3Config {
@@ -114,6 +116,8 @@ export const CONFIG_DEFAULTS = {
   S3_FORCE_PATH_STYLE: 'false',
   S3_PREFIX: '(empty)',
   TRUST_PROXY: 'false',
+  BASEMAP_URL: '(unset: the map has no basemap)',
+  BASEMAP_ATTRIBUTION: '(empty)',
 } as const satisfies Record<string, string>;
 
 export type ConfigVariable = keyof typeof CONFIG_DEFAULTS;
@@ -151,6 +155,9 @@ export const CONFIG_DESCRIPTIONS: Record<ConfigVariable, string> = {
   S3_PREFIX: 'prefix of every object key, e.g. waymark/',
   TRUST_PROXY:
     'reverse proxies whose X-Forwarded-For gives the client address: false, true (any), or their addresses/CIDRs (comma-separated)',
+  BASEMAP_URL:
+    'XYZ tile address of the map\'s basemap, with {z}, {x} and {y} (and optionally {a-c}), e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+  BASEMAP_ATTRIBUTION: 'attribution shown on the map for the basemap (HTML not allowed)',
 };
 
 type Env = Record<string, string | undefined>;
@@ -254,6 +261,32 @@ function readTrustProxy(env: Env): boolean | string {
     'TRUST_PROXY',
     `TRUST_PROXY must be true/false or addresses/CIDRs, comma-separated (got ${quoted(raw)})`,
   );
+}
+
+/** BASEMAP_URL and BASEMAP_ATTRIBUTION. */
+function readBasemap(env: Env): Config['basemap'] {
+  const url = read(env, 'BASEMAP_URL');
+  const attribution = read(env, 'BASEMAP_ATTRIBUTION') ?? '';
+  if (url === undefined) {
+    if (attribution !== '') {
+      throw new ConfigError('BASEMAP_URL', 'BASEMAP_URL must be set when BASEMAP_ATTRIBUTION is');
+    }
+    return null;
+  }
+  const template = url.replace(/\{([xyz]|[a-z]-[a-z])\}/g, '0');
+  const valid =
+    ['{z}', '{x}', '{y}'].every((part) => url.includes(part)) &&
+    urlSchema(['http:', 'https:']).safeParse(template).success;
+  if (!valid) {
+    throw new ConfigError(
+      'BASEMAP_URL',
+      `BASEMAP_URL must be an http(s) address with {z}, {x} and {y} (got ${quoted(url)})`,
+    );
+  }
+  if (/[<>]/.test(attribution)) {
+    throw new ConfigError('BASEMAP_ATTRIBUTION', 'BASEMAP_ATTRIBUTION must be plain text');
+  }
+  return { url, attribution };
 }
 
 function loadSecretKey(env: Env, dataDir: string): string {
@@ -464,6 +497,7 @@ export function loadConfig(env: Env = process.env): Config {
         );
 
   const s3 = readS3(env);
+  const basemap = readBasemap(env);
 
   // Side effects last, once every pure check has passed.
   ensureDataDir(dataDir);
@@ -494,6 +528,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     databasePoolSize,
     s3,
+    basemap,
   });
 }
 

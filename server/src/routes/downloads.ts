@@ -10,6 +10,7 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { HttpProblem } from '../errors';
 import { isClientPartPastEnd } from '../lib/client-ranges';
+import { notModified } from '../lib/etag';
 import { parseRange } from '../lib/http-range';
 import { attachmentDisposition } from '../lib/paths';
 import { zipStream } from '../lib/zip';
@@ -21,16 +22,6 @@ import {
   type ArchiveQuery,
   type RawQuery,
 } from '../schemas/downloads';
-
-/** Whether an If-None-Match header matches the ETag. */
-function notModified(request: FastifyRequest, etag: string): boolean {
-  const header = request.headers['if-none-match'];
-  if (!header) return false;
-  return header
-    .split(',')
-    .map((tag) => tag.trim().replace(/^W\//, ''))
-    .some((tag) => tag === '*' || tag === etag);
-}
 
 /** The Range header, unless an If-Range names another version of the file. */
 function rangeHeader(request: FastifyRequest, etag: string): string | undefined {

@@ -46,6 +46,7 @@ const instanceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ...versionParts(VERSION),
     server_configured: config.baseUrl !== '',
     build_hash: '',
+    ...(config.basemap === null ? {} : { basemap: { ...config.basemap } }),
   }));
 
   // Load-balancer health check (CSRF-exempt, allowed in maintenance).

@@ -1,6 +1,7 @@
 /** Instance information: /app/init, /ping, /config, /alive (api-reference A.1, A.10). */
 import { Type, type Static } from '@sinclair/typebox';
 import { NullableInteger, StringListSchema } from './common';
+import { BasemapSchema } from './map';
 
 /** GET /app/init (the CSRF token comes in the X-CSRF-Token header). */
 export const InitSchema = Type.Object({
@@ -49,6 +50,8 @@ export const InstanceConfigSchema = Type.Object({
   fix: Type.Optional(NullableInteger()),
   server_configured: Type.Boolean(),
   build_hash: Type.String(),
+  /** The map's basemap (BASEMAP_URL, BASEMAP_ATTRIBUTION); absent when none is configured. */
+  basemap: Type.Optional(BasemapSchema),
 });
 export type InstanceConfig = Static<typeof InstanceConfigSchema>;
 
