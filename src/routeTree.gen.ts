@@ -25,6 +25,7 @@ import { Route as AppProjectsNamespaceProjectNameRouteRouteImport } from './rout
 import { Route as AppWorkspacesWorkspaceMembersRouteImport } from './routes/_app/workspaces/$workspace/members'
 import { Route as AppProjectsNamespaceProjectNameIndexRouteImport } from './routes/_app/projects/$namespace/$projectName/index'
 import { Route as AppProjectsNamespaceProjectNameCollaboratorsRouteImport } from './routes/_app/projects/$namespace/$projectName/collaborators'
+import { Route as AppProjectsNamespaceProjectNameMapRouteImport } from './routes/_app/projects/$namespace/$projectName/map'
 import { Route as AppProjectsNamespaceProjectNameSettingsRouteImport } from './routes/_app/projects/$namespace/$projectName/settings'
 import { Route as AppProjectsNamespaceProjectNameBlobSplatRouteImport } from './routes/_app/projects/$namespace/$projectName/blob/$'
 import { Route as AppProjectsNamespaceProjectNameHistoryIndexRouteImport } from './routes/_app/projects/$namespace/$projectName/history/index'
@@ -117,6 +118,12 @@ const AppProjectsNamespaceProjectNameCollaboratorsRoute =
     path: '/collaborators',
     getParentRoute: () => AppProjectsNamespaceProjectNameRouteRoute,
   } as any)
+const AppProjectsNamespaceProjectNameMapRoute =
+  AppProjectsNamespaceProjectNameMapRouteImport.update({
+    id: '/map',
+    path: '/map',
+    getParentRoute: () => AppProjectsNamespaceProjectNameRouteRoute,
+  } as any)
 const AppProjectsNamespaceProjectNameSettingsRoute =
   AppProjectsNamespaceProjectNameSettingsRouteImport.update({
     id: '/settings',
@@ -169,6 +176,7 @@ export interface FileRoutesByFullPath {
   '/workspaces/$workspace/members': typeof AppWorkspacesWorkspaceMembersRoute
   '/projects/$namespace/': typeof AppProjectsNamespaceIndexRoute
   '/projects/$namespace/$projectName/collaborators': typeof AppProjectsNamespaceProjectNameCollaboratorsRoute
+  '/projects/$namespace/$projectName/map': typeof AppProjectsNamespaceProjectNameMapRoute
   '/projects/$namespace/$projectName/settings': typeof AppProjectsNamespaceProjectNameSettingsRoute
   '/projects/$namespace/$projectName/': typeof AppProjectsNamespaceProjectNameIndexRoute
   '/projects/$namespace/$projectName/blob/$': typeof AppProjectsNamespaceProjectNameBlobSplatRoute
@@ -190,6 +198,7 @@ export interface FileRoutesByTo {
   '/workspaces/$workspace/members': typeof AppWorkspacesWorkspaceMembersRoute
   '/projects/$namespace': typeof AppProjectsNamespaceIndexRoute
   '/projects/$namespace/$projectName/collaborators': typeof AppProjectsNamespaceProjectNameCollaboratorsRoute
+  '/projects/$namespace/$projectName/map': typeof AppProjectsNamespaceProjectNameMapRoute
   '/projects/$namespace/$projectName/settings': typeof AppProjectsNamespaceProjectNameSettingsRoute
   '/projects/$namespace/$projectName': typeof AppProjectsNamespaceProjectNameIndexRoute
   '/projects/$namespace/$projectName/blob/$': typeof AppProjectsNamespaceProjectNameBlobSplatRoute
@@ -215,6 +224,7 @@ export interface FileRoutesById {
   '/_app/workspaces/$workspace/members': typeof AppWorkspacesWorkspaceMembersRoute
   '/_app/projects/$namespace/': typeof AppProjectsNamespaceIndexRoute
   '/_app/projects/$namespace/$projectName/collaborators': typeof AppProjectsNamespaceProjectNameCollaboratorsRoute
+  '/_app/projects/$namespace/$projectName/map': typeof AppProjectsNamespaceProjectNameMapRoute
   '/_app/projects/$namespace/$projectName/settings': typeof AppProjectsNamespaceProjectNameSettingsRoute
   '/_app/projects/$namespace/$projectName/': typeof AppProjectsNamespaceProjectNameIndexRoute
   '/_app/projects/$namespace/$projectName/blob/$': typeof AppProjectsNamespaceProjectNameBlobSplatRoute
@@ -240,6 +250,7 @@ export interface FileRouteTypes {
     | '/workspaces/$workspace/members'
     | '/projects/$namespace/'
     | '/projects/$namespace/$projectName/collaborators'
+    | '/projects/$namespace/$projectName/map'
     | '/projects/$namespace/$projectName/settings'
     | '/projects/$namespace/$projectName/'
     | '/projects/$namespace/$projectName/blob/$'
@@ -261,6 +272,7 @@ export interface FileRouteTypes {
     | '/workspaces/$workspace/members'
     | '/projects/$namespace'
     | '/projects/$namespace/$projectName/collaborators'
+    | '/projects/$namespace/$projectName/map'
     | '/projects/$namespace/$projectName/settings'
     | '/projects/$namespace/$projectName'
     | '/projects/$namespace/$projectName/blob/$'
@@ -285,6 +297,7 @@ export interface FileRouteTypes {
     | '/_app/workspaces/$workspace/members'
     | '/_app/projects/$namespace/'
     | '/_app/projects/$namespace/$projectName/collaborators'
+    | '/_app/projects/$namespace/$projectName/map'
     | '/_app/projects/$namespace/$projectName/settings'
     | '/_app/projects/$namespace/$projectName/'
     | '/_app/projects/$namespace/$projectName/blob/$'
@@ -416,6 +429,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppProjectsNamespaceProjectNameCollaboratorsRouteImport
       parentRoute: typeof AppProjectsNamespaceProjectNameRouteRoute
     }
+    '/_app/projects/$namespace/$projectName/map': {
+      id: '/_app/projects/$namespace/$projectName/map'
+      path: '/map'
+      fullPath: '/projects/$namespace/$projectName/map'
+      preLoaderRoute: typeof AppProjectsNamespaceProjectNameMapRouteImport
+      parentRoute: typeof AppProjectsNamespaceProjectNameRouteRoute
+    }
     '/_app/projects/$namespace/$projectName/settings': {
       id: '/_app/projects/$namespace/$projectName/settings'
       path: '/settings'
@@ -463,6 +483,7 @@ declare module '@tanstack/react-router' {
 
 interface AppProjectsNamespaceProjectNameRouteRouteChildren {
   AppProjectsNamespaceProjectNameCollaboratorsRoute: typeof AppProjectsNamespaceProjectNameCollaboratorsRoute
+  AppProjectsNamespaceProjectNameMapRoute: typeof AppProjectsNamespaceProjectNameMapRoute
   AppProjectsNamespaceProjectNameSettingsRoute: typeof AppProjectsNamespaceProjectNameSettingsRoute
   AppProjectsNamespaceProjectNameIndexRoute: typeof AppProjectsNamespaceProjectNameIndexRoute
   AppProjectsNamespaceProjectNameBlobSplatRoute: typeof AppProjectsNamespaceProjectNameBlobSplatRoute
@@ -476,6 +497,8 @@ const AppProjectsNamespaceProjectNameRouteRouteChildren: AppProjectsNamespacePro
   {
     AppProjectsNamespaceProjectNameCollaboratorsRoute:
       AppProjectsNamespaceProjectNameCollaboratorsRoute,
+    AppProjectsNamespaceProjectNameMapRoute:
+      AppProjectsNamespaceProjectNameMapRoute,
     AppProjectsNamespaceProjectNameSettingsRoute:
       AppProjectsNamespaceProjectNameSettingsRoute,
     AppProjectsNamespaceProjectNameIndexRoute:

@@ -1,14 +1,9 @@
 /**
  * Names the service worker and the page agree on for the map offline (issue 19, mapData.ts):
- * map data is kept per owner like image previews (so sign-out deletes a user's); basemap tiles
- * in one cache for everyone, within a number of tiles.
+ * map data is kept in the owner's cache of previews (previewCacheName in offline.ts: so
+ * sign-out deletes a user's); basemap tiles in one cache for everyone, within a number of
+ * tiles.
  */
-
-/** Cache of the map data seen by `owner` ('public' or 'user:<id>'). */
-export const MAP_CACHE_PREFIX = 'waymark-map:';
-export function mapCacheName(owner: string): string {
-  return `${MAP_CACHE_PREFIX}${owner}`;
-}
 
 /** Map answers larger than this are not kept. */
 export const MAP_CACHE_MAX_BYTES = 10 * 1024 * 1024;

@@ -1,8 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { mapCacheName } from './mapCaches';
 import { basemapPattern, isMapDataRequest, overflow } from './mapData';
-import { ownerOfCache } from './offline';
 
 const ORIGIN = 'http://localhost';
 
@@ -18,15 +16,14 @@ describe('map data requests', () => {
     expect(isMapDataRequest(get(`${ORIGIN}/v1/project/raw/ns/p?file=a.gpkg`), ORIGIN)).toBe(false);
     expect(
       isMapDataRequest(
-        { method: 'GET', url: `${ORIGIN}/app/map/ns/p/layers`, headers: new Headers({ range: 'bytes=0-1' }) },
+        {
+          method: 'GET',
+          url: `${ORIGIN}/app/map/ns/p/layers`,
+          headers: new Headers({ range: 'bytes=0-1' }),
+        },
         ORIGIN,
       ),
     ).toBe(false);
-  });
-
-  it('are kept per owner, and sign-out finds the user’s cache by its owner', () => {
-    expect(ownerOfCache(mapCacheName('user:7'))).toBe('user:7');
-    expect(ownerOfCache(mapCacheName('public'))).toBe('public');
   });
 });
 

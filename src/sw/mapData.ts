@@ -1,7 +1,7 @@
 /**
  * The map offline (issue 19). Map data (GET /app/map/…: layers, vector tiles, attribute pages,
- * features, changes) is fetched from the network first and a copy kept per owner, in a cache of
- * its own beside the owner's image previews (same owner, same sign-out rule: see offline.ts);
+ * features, changes) is fetched from the network first and a copy kept per owner, in the
+ * owner's cache of previews (same owner, same sign-out rule: see offline.ts);
  * when the network fails, the owner's copy (else a public one) answers. Tiles of the configured
  * basemap (the page tells the worker its URL template) are answered from a cache first and kept
  * within BASEMAP_CACHE_MAX_TILES, least recently used out first; they are public data, kept for
@@ -12,9 +12,8 @@ import {
   BASEMAP_CACHE_MAX_TILES,
   BASEMAP_STATE_URL,
   MAP_CACHE_MAX_BYTES,
-  mapCacheName,
 } from './mapCaches';
-import { PUBLIC_OWNER_NAME, STATE_CACHE } from './offline';
+import { PUBLIC_OWNER_NAME, STATE_CACHE, previewCacheName } from './offline';
 import { currentOwner } from './previews';
 
 /** The map routes' prefix (server/src/schemas/map.ts). */
@@ -44,13 +43,14 @@ export async function mapDataResponse(request: Request): Promise<Response> {
     const response = await fetch(request);
     // The owner may have changed (sign-out) while the answer came: then it is not kept.
     if (who !== null && (await keepable(response)) && (await currentOwner()) === who) {
-      await (await caches.open(mapCacheName(who))).put(request, response.clone());
+      await (await caches.open(previewCacheName(who))).put(request, response.clone());
     }
     return response;
   } catch (error) {
-    const owners = who === null || who === PUBLIC_OWNER_NAME ? [PUBLIC_OWNER_NAME] : [who, PUBLIC_OWNER_NAME];
+    const owners =
+      who === null || who === PUBLIC_OWNER_NAME ? [PUBLIC_OWNER_NAME] : [who, PUBLIC_OWNER_NAME];
     for (const owner of owners) {
-      const saved = await (await caches.open(mapCacheName(owner))).match(request);
+      const saved = await (await caches.open(previewCacheName(owner))).match(request);
       if (saved) return saved;
     }
     throw error;
@@ -102,7 +102,9 @@ export function overflow<T>(keys: readonly T[], max: number): T[] {
 }
 
 async function trim(cache: Cache): Promise<void> {
-  await Promise.all(overflow(await cache.keys(), BASEMAP_CACHE_MAX_TILES).map((key) => cache.delete(key)));
+  await Promise.all(
+    overflow(await cache.keys(), BASEMAP_CACHE_MAX_TILES).map((key) => cache.delete(key)),
+  );
 }
 
 export async function basemapResponse(event: FetchEvent, request: Request): Promise<Response> {

@@ -3,7 +3,6 @@
  * caches of image previews (one per owner, so sign-out deletes a user's), which requests are
  * such previews, and the Background Sync tag of the upload queue.
  */
-import { MAP_CACHE_PREFIX } from './mapCaches';
 
 /** The owner of what an anonymous visitor saw (as in src/offline/owner.ts). */
 export const PUBLIC_OWNER_NAME = 'public';
@@ -13,10 +12,11 @@ export const PREVIEW_CACHE_PREFIX = 'waymark-previews:';
 export function previewCacheName(owner: string): string {
   return `${PREVIEW_CACHE_PREFIX}${owner}`;
 }
-/** The owner of a preview cache (or a map data cache, mapCaches.ts), or null for other caches. */
+/** The owner of a preview cache, or null for other caches. */
 export function ownerOfCache(cacheName: string): string | null {
-  const prefix = [PREVIEW_CACHE_PREFIX, MAP_CACHE_PREFIX].find((p) => cacheName.startsWith(p));
-  return prefix ? cacheName.slice(prefix.length) : null;
+  return cacheName.startsWith(PREVIEW_CACHE_PREFIX)
+    ? cacheName.slice(PREVIEW_CACHE_PREFIX.length)
+    : null;
 }
 
 /** Where the worker keeps the current owner across its restarts. */

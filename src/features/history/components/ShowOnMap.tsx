@@ -13,7 +13,7 @@ export function ShowOnMap({
     <AnchorLink
       to="/projects/$namespace/$projectName/map"
       params={{ namespace: params.namespace, projectName: params.projectName }}
-      search={{ version: params.version_id, file: params._splat, changes: true }}
+      search={{ version: params.version_id, file: params._splat, changes: 'true' }}
       size="sm"
     >
       Show on map

@@ -34,7 +34,14 @@ const base = ({ namespace, projectName }: MapSource) =>
 const fileQuery = ({ file, version }: MapSource) => ({ file, version });
 
 const key = (source: MapSource, ...rest: unknown[]) =>
-  ['map', source.namespace, source.projectName, source.file, source.version ?? '', ...rest] as const;
+  [
+    'map',
+    source.namespace,
+    source.projectName,
+    source.file,
+    source.version ?? '',
+    ...rest,
+  ] as const;
 
 export const layersQueryOptions = (source: MapSource) =>
   queryOptions({

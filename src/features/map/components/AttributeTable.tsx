@@ -36,10 +36,18 @@ export const FILTER_LABEL = 'Filter rows';
 export const CHANGED_ONLY = 'Only the features this version inserted or updated';
 
 /**
- * A layer's attribute rows (issue 19): 50 a page, sorted by any column (the header buttons),
+ * A layer's attribute rows (issue 19): 50 a page, sorted by any column (the header buttons;
+ * `aria-sort` on the header says how),
  * filtered by text; the geometry as its type with a button that zooms the map to the feature.
  */
-export function AttributeTable({ source, layer, fids, change, onZoom, onClose }: AttributeTableProps) {
+export function AttributeTable({
+  source,
+  layer,
+  fids,
+  change,
+  onZoom,
+  onClose,
+}: AttributeTableProps) {
   const [state, dispatch] = useReducer(tableReducer, INITIAL_TABLE_STATE);
   const [text, setText] = useState('');
   const [filter] = useDebouncedValue(text.trim(), 300);
@@ -52,7 +60,6 @@ export function AttributeTable({ source, layer, fids, change, onZoom, onClose }:
     return (
       <UnstyledButton
         onClick={() => dispatch({ type: 'sort', column })}
-        aria-label={`Sort by ${column}`}
         fw={600}
         fz="sm"
         style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}

@@ -24,11 +24,11 @@ import { Circle, Fill, Stroke, Style } from 'ol/style';
 import TileState from 'ol/TileState';
 import View from 'ol/View';
 import type VectorTile from 'ol/VectorTile';
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { postBasemapToServiceWorker } from '@/offline/serviceWorkerBasemap';
 import { CHANGE_COLOURS, featureColour, withAlpha } from '../model/colours';
 import type { ChangeLookup } from '../model/changes';
-import type { MapView } from '../model/search';
+import type { MapView } from '../model/view';
 
 /** A visible layer: its name (the MVT layer), its colour's index and its tiles' URL template. */
 export interface CanvasLayer {
@@ -129,8 +129,11 @@ function tileSource(url: string, layer: string): VectorTileSource {
 export function MapCanvas(props: MapCanvasProps) {
   const container = useRef<HTMLDivElement>(null);
   const mapRef = useRef<OlMap | null>(null);
+  // The callbacks and the changes as of the last render, for OpenLayers' event handlers.
   const latest = useRef(props);
-  latest.current = props;
+  useLayoutEffect(() => {
+    latest.current = props;
+  });
   const tileLayers = useRef(new Map<string, VectorTileLayer>());
   const deletedLayer = useRef<VectorLayer | null>(null);
   const fitted = useRef(props.view !== null);
@@ -180,7 +183,9 @@ export function MapCanvas(props: MapCanvasProps) {
     map.on('rendercomplete', () => {
       if (performance.getEntriesByName(FIRST_FEATURES_MARK).length > 0) return;
       const drawn = [...tileLayers.current.values()].some(
-        (layer) => layer.getVisible() && layer.getFeaturesInExtent(map.getView().calculateExtent()).length > 0,
+        (layer) =>
+          layer.getVisible() &&
+          layer.getFeaturesInExtent(map.getView().calculateExtent()).length > 0,
       );
       if (drawn) performance.mark(FIRST_FEATURES_MARK);
     });

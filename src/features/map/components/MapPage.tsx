@@ -1,4 +1,4 @@
-import { Alert, Box, Button, Drawer, Group, NativeSelect, Paper, Stack, Text } from '@mantine/core';
+import { Alert, Box, Button, Group, NativeSelect, Paper, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconStack2 } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -6,15 +6,21 @@ import { useMemo, useState } from 'react';
 import type { Extent } from '@contract/map';
 import { isApiError } from '@/api';
 import { LoadingIndicator } from '@/components/LoadingIndicator';
+import { SidePanel } from '@/components/SidePanel';
 import type { ProjectDetail } from '@/features/projects';
 import { configQueryOptions } from '@/platform/config';
-import { changesQueryOptions, layersQueryOptions, tileUrlTemplate, type MapSource } from '../api/map';
+import {
+  changesQueryOptions,
+  layersQueryOptions,
+  tileUrlTemplate,
+  type MapSource,
+} from '../api/map';
 import { changeLookup, presentChangedFids } from '../model/changes';
 import { CHANGE_COLOURS, CHANGE_LABELS, type ChangeKind } from '../model/colours';
 import { geoPackagesOf, unionExtent, versionNames } from '../model/project';
 import { layersParam, visibleLayers } from '../model/layers';
-import { parseView, type MapSearch } from '../model/search';
-import { formatView } from '../model/view';
+import type { MapSearch } from '../model/search';
+import { formatView, parseView } from '../model/view';
 import { AttributeTable } from './AttributeTable';
 import { FeaturePanel } from './FeaturePanel';
 import { LayerPanel } from './LayerPanel';
@@ -55,13 +61,15 @@ export function MapPage({ project, search, onSearch }: MapPageProps) {
   // the same as what was seen).
   const shown: MapSource = { ...source, version: layersQuery.data?.version ?? search.version };
 
-  const changesWanted = search.changes === true && search.version !== undefined;
+  const changesWanted = search.changes === 'true' && search.version !== undefined;
   const changesQuery = useQuery({
     ...changesQueryOptions({ ...source, version: search.version ?? '' }),
     enabled: changesWanted && file !== '',
   });
   const changes =
-    changesWanted && changesQuery.data && changesQuery.data !== 'pending' ? changesQuery.data : null;
+    changesWanted && changesQuery.data && changesQuery.data !== 'pending'
+      ? changesQuery.data
+      : null;
   const lookup = useMemo(() => (changes ? changeLookup(changes) : null), [changes]);
   const deleted = useMemo(
     () =>
@@ -115,9 +123,7 @@ export function MapPage({ project, search, onSearch }: MapPageProps) {
           label="Version"
           value={current}
           data={versions.includes(current) ? versions : [current, ...versions]}
-          onChange={(event) =>
-            onSearch({ version: event.currentTarget.value, changes: undefined })
-          }
+          onChange={(event) => onSearch({ version: event.currentTarget.value, changes: undefined })}
           w={120}
         />
         {files.length > 1 && (
@@ -208,9 +214,9 @@ export function MapPage({ project, search, onSearch }: MapPageProps) {
         )}
       </Box>
       {narrow && (
-        <Drawer opened={drawer} onClose={() => setDrawer(false)} title="Layers" position="right">
+        <SidePanel opened={drawer} onClose={() => setDrawer(false)} title="Layers">
           {layerPanel}
-        </Drawer>
+        </SidePanel>
       )}
       {tableLayer && (
         <AttributeTable
@@ -245,7 +251,12 @@ function ChangesLegend({
   onHide: () => void;
 }) {
   let body;
-  if (pending) body = <Text size="sm" role="status">{CALCULATING}</Text>;
+  if (pending)
+    body = (
+      <Text size="sm" role="status">
+        {CALCULATING}
+      </Text>
+    );
   else if (notChanged) body = <Text size="sm">{NOT_CHANGED_BY_VERSION}</Text>;
   else if (error)
     body = (
@@ -255,7 +266,12 @@ function ChangesLegend({
     );
   else
     body = (
-      <Group gap="xs" component="ul" aria-label="Changes" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+      <Group
+        gap="xs"
+        component="ul"
+        aria-label="Changes"
+        style={{ listStyle: 'none', margin: 0, padding: 0 }}
+      >
         {(Object.keys(CHANGE_COLOURS) as ChangeKind[]).map((kind) => (
           <Group key={kind} gap={4} component="li" wrap="nowrap">
             <Box

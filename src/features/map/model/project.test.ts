@@ -4,7 +4,12 @@ import { geoPackagesOf, unionExtent, versionNames } from './project';
 describe('the project on the map', () => {
   it('lists the GeoPackages by path', () => {
     expect(
-      geoPackagesOf([{ path: 'b/roads.GPKG' }, { path: 'a.gpkg' }, { path: 'a.gpkg-wal' }, { path: 'x.qgz' }]),
+      geoPackagesOf([
+        { path: 'b/roads.GPKG' },
+        { path: 'a.gpkg' },
+        { path: 'a.gpkg-wal' },
+        { path: 'x.qgz' },
+      ]),
     ).toEqual(['a.gpkg', 'b/roads.GPKG']);
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { visibleLayers, layersParam } from './layers';
-import { parseView, validateMapSearch } from './search';
-import { formatView } from './view';
+import { validateMapSearch } from './search';
+import { formatView, parseView } from './view';
 
 describe('map search params', () => {
   it('keeps valid params', () => {
@@ -19,7 +19,7 @@ describe('map search params', () => {
       file: 'data/survey.gpkg',
       layers: 'points,areas',
       view: '19.5,51.25,12',
-      changes: true,
+      changes: 'true',
       table: 'points',
     });
   });
@@ -29,20 +29,25 @@ describe('map search params', () => {
       validateMapSearch({
         version: '12',
         file: '',
-        view: '200,10,3',
+        view: '1;2;3',
         changes: 'yes',
         table: ['', 'x'],
       }),
     ).toEqual({});
     expect(validateMapSearch({ version: 'v1x', view: '1,2' })).toEqual({});
-    expect(validateMapSearch({ view: '1,2,40' })).toEqual({});
     expect(validateMapSearch({ view: '1,,4' })).toEqual({});
     expect(validateMapSearch({ view: 'a,b,c' })).toEqual({});
+    expect(validateMapSearch({ version: 3, file: { a: 1 } })).toEqual({});
+    // Out of range: the map reads no view from it and fits the data.
+    expect(parseView('200,10,3')).toBeNull();
+    expect(parseView('1,2,40')).toBeNull();
+    expect(parseView('1,2')).toBeNull();
   });
 
   it('keeps an empty layer list (no layer visible) apart from an absent one (all)', () => {
     expect(validateMapSearch({ layers: '' })).toEqual({ layers: '' });
-    expect(validateMapSearch({ layers: ['a', 'b'] })).toEqual({ layers: 'a,b' });
+    // A repeated key: the first one counts (links write one comma-separated list).
+    expect(validateMapSearch({ layers: ['a,b', 'c'] })).toEqual({ layers: 'a,b' });
     expect(visibleLayers(undefined, ['a', 'b'])).toEqual(['a', 'b']);
     expect(visibleLayers('', ['a', 'b'])).toEqual([]);
     expect(visibleLayers('b,gone', ['a', 'b'])).toEqual(['b']);

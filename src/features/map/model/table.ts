@@ -43,8 +43,7 @@ export function tableReducer(state: TableState, action: TableAction): TableState
 }
 
 /** Pages for `total` rows (at least one, so an empty table still says 'page 1 of 1'). */
-export const pageCount = (total: number): number =>
-  Math.max(1, Math.ceil(total / TABLE_PAGE_SIZE));
+export const pageCount = (total: number): number => Math.max(1, Math.ceil(total / TABLE_PAGE_SIZE));
 
 /** The `aria-sort` of a column header. */
 export function ariaSort(state: TableState, column: string): 'ascending' | 'descending' | 'none' {
