@@ -4,6 +4,7 @@ import { useMemo } from 'react';
 import { LoadingIndicator } from '@/components/LoadingIndicator';
 import { TitledSection } from '@/components/TitledSection';
 import { configQueryOptions } from '@/platform/config';
+import { AnchorLink } from '@/lib/routerLinks';
 import { FileIcon, fileName } from '@/features/projects';
 import { changesetQueryOptions } from '../api/changeset';
 import { versionQueryOptions } from '../api/version';
@@ -13,10 +14,15 @@ import {
   changesetTables,
   synchronisationDocsUrl,
 } from '../model/changeset';
-import { CALCULATING_CHANGES, isChangesetPending } from '../model/version';
+import {
+  CALCULATING_CHANGES,
+  SHOW_ON_MAP,
+  isChangesetPending,
+  isGeoPackage,
+  showOnMapSearch,
+} from '../model/version';
 import { ChangesetSummaryTable } from './ChangesetSummaryTable';
 import { ChangesetTable } from './ChangesetTable';
-import { ShowOnMap } from './ShowOnMap';
 
 export interface FileVersionDetailProps {
   namespace: string;
@@ -109,8 +115,16 @@ export function FileVersionDetail({
         <Title order={2} fz="h4" style={{ wordBreak: 'break-all' }}>
           {path}
         </Title>
-        {/\.gpkg$/i.test(path) && (
-          <ShowOnMap params={{ namespace, projectName, version_id: version, _splat: path }} />
+        {isGeoPackage(path) && (
+          <AnchorLink
+            to="/projects/$namespace/$projectName/map"
+            params={{ namespace, projectName }}
+            search={showOnMapSearch(version, path)}
+            size="sm"
+            style={{ whiteSpace: 'nowrap' }}
+          >
+            {SHOW_ON_MAP}
+          </AnchorLink>
         )}
       </Group>
       {body}

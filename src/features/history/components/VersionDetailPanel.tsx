@@ -12,8 +12,11 @@ import { versionQueryOptions } from '../api/version';
 import {
   CALCULATING_CHANGES,
   FILE_GROUPS,
+  SHOW_ON_MAP,
   detailsNotAvailable,
+  isGeoPackage,
   isChangesetPending,
+  showOnMapSearch,
   type FileChangeset,
   type FileGroupKey,
   type VersionDetail,
@@ -21,7 +24,6 @@ import {
 } from '../model/version';
 import { CHANGES_CANNOT_BE_CALCULATED } from '../model/changeset';
 import { ChangesetSummaryTable } from './ChangesetSummaryTable';
-import { ShowOnMap } from './ShowOnMap';
 
 export interface VersionDetailPanelProps {
   namespace: string;
@@ -218,18 +220,28 @@ function FileChanges({
       </Text>
     );
   }
+  const params = link(path);
   return (
     <Stack gap={4} mt={4} pl={26}>
       <ChangesetSummaryTable summary={changeset.summary} label={`Changes of ${path}`} />
       <Group gap="md">
         <AnchorLink
           to="/projects/$namespace/$projectName/history/$version_id/$"
-          params={link(path)}
+          params={params}
           size="sm"
         >
           Show advanced
         </AnchorLink>
-        {/\.gpkg$/i.test(path) && <ShowOnMap params={link(path)} />}
+        {isGeoPackage(path) && (
+          <AnchorLink
+            to="/projects/$namespace/$projectName/map"
+            params={{ namespace: params.namespace, projectName: params.projectName }}
+            search={showOnMapSearch(params.version_id, path)}
+            size="sm"
+          >
+            {SHOW_ON_MAP}
+          </AnchorLink>
+        )}
       </Group>
     </Stack>
   );

@@ -162,3 +162,9 @@ export const CHANGESET_POLL_MS = 2000;
 /** Polling stops after this many answers (about two minutes), so a stuck job does not poll forever. */
 export const CHANGESET_POLL_LIMIT = 60;
 export const CALCULATING_CHANGES = 'Calculating changes…';
+
+/** 'Show on map' (issue 19): the map at `version` with the GeoPackage's changes drawn. */
+export const SHOW_ON_MAP = 'Show on map';
+export const isGeoPackage = (path: string): boolean => /\.gpkg$/i.test(path);
+export const showOnMapSearch = (version: string, path: string) =>
+  ({ version, file: path, changes: 'true' }) as const;

@@ -1,4 +1,4 @@
-import { Badge, Button, Checkbox, Group, Stack, Text } from '@mantine/core';
+import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { IconTable } from '@tabler/icons-react';
 import type { MapLayer } from '@contract/map';
 import { layerColour } from '../model/colours';
@@ -29,14 +29,24 @@ export function LayerPanel({ layers, visible, onToggle, onOpenTable }: LayerPane
       {layers.map((layer, index) => (
         <li key={layer.name}>
           <Group justify="space-between" wrap="nowrap" gap="xs">
-            <Checkbox
-              label={layer.name}
-              checked={visible.includes(layer.name)}
-              color={layerColour(index)}
-              disabled={!layer.drawable}
-              onChange={(event) => onToggle(layer.name, event.currentTarget.checked)}
-              styles={{ label: { wordBreak: 'break-all' } }}
-            />
+            {/* A native checkbox in the layer's colour (see PlainSelect on why not Mantine's). */}
+            <Group
+              component="label"
+              gap="xs"
+              wrap="nowrap"
+              style={{ cursor: layer.drawable ? 'pointer' : 'default', minWidth: 0 }}
+            >
+              <input
+                type="checkbox"
+                checked={visible.includes(layer.name)}
+                disabled={!layer.drawable}
+                onChange={(event) => onToggle(layer.name, event.currentTarget.checked)}
+                style={{ accentColor: layerColour(index), width: 18, height: 18, flexShrink: 0 }}
+              />
+              <Text size="sm" style={{ wordBreak: 'break-all' }}>
+                {layer.name}
+              </Text>
+            </Group>
             <Badge
               variant="light"
               color="gray"

@@ -160,6 +160,8 @@ export function MapCanvas(props: MapCanvasProps) {
     mapRef.current = map;
 
     map.on('moveend', () => {
+      // Until the map has been fitted to the data, its view is no view worth a link.
+      if (!fitted.current) return;
       const view = currentView(map);
       if (view && !sameView(view, latest.current.view)) latest.current.onViewChange(view);
     });

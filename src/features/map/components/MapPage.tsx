@@ -1,4 +1,4 @@
-import { Alert, Box, Button, Group, NativeSelect, Paper, Stack, Text } from '@mantine/core';
+import { Alert, Box, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconStack2 } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -20,11 +20,13 @@ import { CHANGE_COLOURS, CHANGE_LABELS, type ChangeKind } from '../model/colours
 import { geoPackagesOf, unionExtent, versionNames } from '../model/project';
 import { layersParam, visibleLayers } from '../model/layers';
 import type { MapSearch } from '../model/search';
-import { formatView, parseView } from '../model/view';
+import { formatView } from '../model/view';
+import { readMapSearch } from '../model/params';
 import { AttributeTable } from './AttributeTable';
 import { FeaturePanel } from './FeaturePanel';
 import { LayerPanel } from './LayerPanel';
 import { MapCanvas, type CanvasLayer, type Selection } from './MapCanvas';
+import { PlainSelect } from './PlainSelect';
 
 export interface MapPageProps {
   project: ProjectDetail;
@@ -41,7 +43,8 @@ export const CALCULATING = 'Calculating changes…';
  * with its layer panel (a drawer at 768 px and below), the attributes of the feature clicked,
  * the attribute table of a layer, and the changes of a version in three colours.
  */
-export function MapPage({ project, search, onSearch }: MapPageProps) {
+export function MapPage({ project, search: raw, onSearch }: MapPageProps) {
+  const search = useMemo(() => readMapSearch(raw), [raw]);
   const narrow = useMediaQuery('(max-width: 48em)') === true;
   const [drawer, setDrawer] = useState(false);
   const [selection, setSelection] = useState<Selection | null>(null);
@@ -61,7 +64,7 @@ export function MapPage({ project, search, onSearch }: MapPageProps) {
   // the same as what was seen).
   const shown: MapSource = { ...source, version: layersQuery.data?.version ?? search.version };
 
-  const changesWanted = search.changes === 'true' && search.version !== undefined;
+  const changesWanted = search.changes;
   const changesQuery = useQuery({
     ...changesQueryOptions({ ...source, version: search.version ?? '' }),
     enabled: changesWanted && file !== '',
@@ -90,7 +93,7 @@ export function MapPage({ project, search, onSearch }: MapPageProps) {
     () => unionExtent((layers ?? []).map((layer) => layer.extent_3857)),
     [layers],
   );
-  const view = useMemo(() => parseView(search.view), [search.view]);
+  const view = search.view;
   const tableLayer = layers?.find((layer) => layer.name === search.table);
 
   const toggle = (name: string, on: boolean) => {
@@ -119,21 +122,20 @@ export function MapPage({ project, search, onSearch }: MapPageProps) {
   return (
     <Stack gap="sm">
       <Group gap="sm" align="flex-end">
-        <NativeSelect
+        <PlainSelect
           label="Version"
           value={current}
-          data={versions.includes(current) ? versions : [current, ...versions]}
-          onChange={(event) => onSearch({ version: event.currentTarget.value, changes: undefined })}
-          w={120}
+          options={versions.includes(current) ? versions : [current, ...versions]}
+          onChange={(version) => onSearch({ version, changes: undefined })}
         />
         {files.length > 1 && (
-          <NativeSelect
+          <PlainSelect
             label="GeoPackage"
             value={file}
-            data={files}
-            onChange={(event) =>
+            options={files}
+            onChange={(next) =>
               onSearch({
-                file: event.currentTarget.value,
+                file: next,
                 layers: undefined,
                 table: undefined,
                 view: undefined,
@@ -214,7 +216,12 @@ export function MapPage({ project, search, onSearch }: MapPageProps) {
         )}
       </Box>
       {narrow && (
-        <SidePanel opened={drawer} onClose={() => setDrawer(false)} title="Layers">
+        <SidePanel
+          opened={drawer}
+          onClose={() => setDrawer(false)}
+          title="Layers"
+          header={<Text fw={600}>Layers</Text>}
+        >
           {layerPanel}
         </SidePanel>
       )}
