@@ -9,6 +9,7 @@
 // the middle of its element, and a zoom's resolution is Web Mercator's.
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import { createProject } from './support/api';
+import { expectAccessible } from './support/axe';
 import { e2eAdmin } from './support/env';
 import { V1, V2, mapGeoPackage, wellLonLat } from './support/map-geopackage';
 import { pushFiles } from './support/push';
@@ -76,22 +77,19 @@ async function openFeature(page: Page, at: readonly [number, number], name: stri
 async function colourAt(page: Page, at: readonly [number, number]) {
   const map = page.getByRole('application', { name: 'Map' });
   const { x, y } = await pixelOf(map, VIEW, at);
-  return page.evaluate(
-    ({ x, y }) => {
-      const canvases = [...document.querySelectorAll('[aria-roledescription="map"] canvas')];
-      let found: number[] | null = null;
-      for (const canvas of canvases as HTMLCanvasElement[]) {
-        const rect = canvas.getBoundingClientRect();
-        if (x < rect.left || y < rect.top || x >= rect.right || y >= rect.bottom) continue;
-        const px = Math.floor(((x - rect.left) * canvas.width) / rect.width);
-        const py = Math.floor(((y - rect.top) * canvas.height) / rect.height);
-        const data = canvas.getContext('2d')?.getImageData(px, py, 1, 1).data;
-        if (data && data[3]! > 200) found = [data[0]!, data[1]!, data[2]!];
-      }
-      return found;
-    },
-    { x, y },
-  );
+  // A string, as the page runs it: [r, g, b] of the last canvas that is opaque there.
+  return page.evaluate<number[] | null>(`(() => {
+    let found = null;
+    for (const canvas of document.querySelectorAll('[aria-roledescription="map"] canvas')) {
+      const rect = canvas.getBoundingClientRect();
+      if (${x} < rect.left || ${y} < rect.top || ${x} >= rect.right || ${y} >= rect.bottom) continue;
+      const px = Math.floor(((${x} - rect.left) * canvas.width) / rect.width);
+      const py = Math.floor(((${y} - rect.top) * canvas.height) / rect.height);
+      const data = canvas.getContext('2d').getImageData(px, py, 1, 1).data;
+      if (data[3] > 200) found = [data[0], data[1], data[2]];
+    }
+    return found;
+  })()`);
 }
 
 const near = (hex: string) => {
@@ -138,6 +136,16 @@ test('the map shows every layer where it belongs, its attributes, tables and ver
     expect(y).toBeGreaterThan(box!.y);
     expect(y).toBeLessThan(box!.y + box!.height);
   }
+
+  // Every control is labelled and reachable by keyboard; the map itself takes the focus.
+  await expect(page.getByRole('button', { name: 'Zoom in' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Zoom out' })).toBeVisible();
+  await expectAccessible(page, 'map');
+  await map.focus();
+  await expect(map).toBeFocused();
+  const fittedView = new URL(page.url()).searchParams.get('view');
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(() => new URL(page.url()).searchParams.get('view')).not.toBe(fittedView);
 
   // A known view: clicking a feature opens its attributes, in each layer and CRS.
   await page.goto(mapPath(name, { view: viewParam }));
@@ -209,16 +217,18 @@ test('the map shows every layer where it belongs, its attributes, tables and ver
   const oak = V2.trees.find((tree) => tree.name === 'Old oak')!.at;
   const elm = V1.trees.find((tree) => tree.name === 'Elm')!.at;
   const birchAt = V2.trees.find((tree) => tree.name === 'Birch')!.at;
-  await expect.poll(() => colourAt(page, rowan), { timeout: 20_000 }).toSatisfy(near('#2f9e44'));
-  await expect.poll(() => colourAt(page, oak)).toSatisfy(near('#f08c00'));
-  await expect.poll(() => colourAt(page, elm)).toSatisfy(near('#e03131'));
+  await expect
+    .poll(async () => near('#2f9e44')(await colourAt(page, rowan)), { timeout: 20_000 })
+    .toBe(true);
+  await expect.poll(async () => near('#f08c00')(await colourAt(page, oak))).toBe(true);
+  await expect.poll(async () => near('#e03131')(await colourAt(page, elm))).toBe(true);
   // An unchanged feature keeps its layer's colour.
   await expect
-    .poll(() => colourAt(page, birchAt))
-    .toSatisfy(
-      (colour: number[] | null) =>
-        colour !== null && !['#2f9e44', '#f08c00', '#e03131'].some((hex) => near(hex)(colour)),
-    );
+    .poll(async () => {
+      const colour = await colourAt(page, birchAt);
+      return colour !== null && !['#2f9e44', '#f08c00', '#e03131'].some((hex) => near(hex)(colour));
+    })
+    .toBe(true);
   const deleted = await openFeature(page, elm, 'Feature trees 3');
   await expect(deleted).toContainText('Deleted');
   await expect(deleted.getByRole('row', { name: 'name Elm' })).toBeVisible();

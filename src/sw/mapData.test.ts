@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { basemapPattern, isMapDataRequest, overflow } from './mapData';
+import { basemapPattern, isMapDataRequest, overflow } from './mapRequests';
 
 const ORIGIN = 'http://localhost';
 

@@ -13,20 +13,9 @@ import {
   BASEMAP_STATE_URL,
   MAP_CACHE_MAX_BYTES,
 } from './mapCaches';
+import { basemapPattern, overflow } from './mapRequests';
 import { PUBLIC_OWNER_NAME, STATE_CACHE, previewCacheName } from './offline';
 import { currentOwner } from './previews';
-
-/** The map routes' prefix (server/src/schemas/map.ts). */
-export const MAP_DATA_PREFIX = '/app/map/';
-
-export function isMapDataRequest(
-  request: { method: string; url: string; headers?: Headers },
-  origin: string,
-): boolean {
-  if (request.method !== 'GET' || request.headers?.has('range')) return false;
-  const url = new URL(request.url);
-  return url.origin === origin && url.pathname.startsWith(MAP_DATA_PREFIX);
-}
 
 /** The answers worth keeping: complete (200, or 204 for an empty tile) and not too large. */
 async function keepable(response: Response): Promise<boolean> {
@@ -57,19 +46,6 @@ export async function mapDataResponse(request: Request): Promise<Response> {
   }
 }
 
-/**
- * A pattern matching the tile URLs of an XYZ template: `{z}`, `{x}`, `{y}` and `{-y}` are
- * numbers, `{a-c}` (a range of subdomains) one letter or digit. Null for no template.
- */
-export function basemapPattern(template: string | null): RegExp | null {
-  if (!template) return null;
-  const escaped = template.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const source = escaped
-    .replace(/\\\{-?[xyz]\\\}/g, '\\d+')
-    .replace(/\\\{[a-z0-9]-[a-z0-9]\\\}/gi, '[a-z0-9]');
-  return new RegExp(`^${source}$`, 'i');
-}
-
 let basemap: RegExp | null | undefined;
 
 export async function setBasemap(template: string | null): Promise<void> {
@@ -94,11 +70,6 @@ export async function loadBasemap(): Promise<RegExp | null> {
 /** Whether a request is for a tile of the basemap last told (loadBasemap runs at start). */
 export function isBasemapTile(request: { method: string; url: string }): boolean {
   return request.method === 'GET' && basemap?.test(request.url) === true;
-}
-
-/** The keys to delete so that at most `max` stay (the oldest first: caches keep put order). */
-export function overflow<T>(keys: readonly T[], max: number): T[] {
-  return keys.length > max ? keys.slice(0, keys.length - max) : [];
 }
 
 async function trim(cache: Cache): Promise<void> {

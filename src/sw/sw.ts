@@ -19,11 +19,11 @@ import { UPLOAD_SYNC_TAG, isImagePreviewRequest } from './offline';
 import {
   basemapResponse,
   isBasemapTile,
-  isMapDataRequest,
   loadBasemap,
   mapDataResponse,
   setBasemap,
 } from './mapData';
+import { isMapDataRequest } from './mapRequests';
 import { previewResponse, setOwner } from './previews';
 
 declare const self: ServiceWorkerGlobalScope & {

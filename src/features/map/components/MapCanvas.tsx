@@ -28,6 +28,7 @@ import { useEffect, useLayoutEffect, useRef } from 'react';
 import { postBasemapToServiceWorker } from '@/offline/serviceWorkerBasemap';
 import { CHANGE_COLOURS, featureColour, withAlpha } from '../model/colours';
 import type { ChangeLookup } from '../model/changes';
+import { FIRST_FEATURES_MARK } from '../model/marks';
 import type { MapView } from '../model/view';
 
 /** A visible layer: its name (the MVT layer), its colour's index and its tiles' URL template. */
@@ -58,9 +59,6 @@ export interface MapCanvasProps {
   onSelect: (selection: Selection | null) => void;
 }
 
-/** Performance mark set once the first frame with features is drawn (bench/map-browser). */
-export const FIRST_FEATURES_MARK = 'waymark:map-first-features';
-
 const styles = new Map<string, Style>();
 function styleOf(colour: string): Style {
   let style = styles.get(colour);
@@ -79,6 +77,13 @@ function styleOf(colour: string): Style {
   }
   return style;
 }
+
+const CONTROL_LABELS = [
+  ['.ol-zoom-in', 'Zoom in'],
+  ['.ol-zoom-out', 'Zoom out'],
+  ['.ol-attribution button', 'Attributions'],
+  ['.ol-rotate-reset', 'Reset rotation'],
+] as const;
 
 const FIT_PADDING = [40, 40, 40, 40];
 const FIT_MAX_ZOOM = 18;
@@ -150,6 +155,10 @@ export function MapCanvas(props: MapCanvasProps) {
         maxZoom: 24,
       }),
     });
+    // OpenLayers' buttons show '+', '–' and 'i': their names say what they do.
+    for (const [selector, label] of CONTROL_LABELS) {
+      container.current.querySelector(selector)?.setAttribute('aria-label', label);
+    }
     const deleted = new VectorLayer({
       source: new VectorSource(),
       zIndex: 1000,
