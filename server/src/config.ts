@@ -156,7 +156,7 @@ export const CONFIG_DESCRIPTIONS: Record<ConfigVariable, string> = {
   TRUST_PROXY:
     'reverse proxies whose X-Forwarded-For gives the client address: false, true (any), or their addresses/CIDRs (comma-separated)',
   BASEMAP_URL:
-    'XYZ tile address of the map\'s basemap, with {z}, {x} and {y} (and optionally {a-c}), e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+    "XYZ tile address of the map's basemap, with {z}, {x} and {y} (and optionally {a-c}), e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png",
   BASEMAP_ATTRIBUTION: 'attribution shown on the map for the basemap (HTML not allowed)',
 };
 

@@ -26,6 +26,7 @@ import {
   openMapSource,
   type MapSource,
 } from '../services/map';
+import { closeMapFiles } from '../services/map/store';
 import { EmptySchema, NamespaceNameParamsSchema, ProblemSchema, problems } from '../schemas/common';
 import { ChangesetPendingSchema } from '../schemas/history';
 import {
@@ -80,6 +81,7 @@ export function tileCoordinates(params: { z: string; x: string; y: string }): {
 
 const mapRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
+  app.addHook('onClose', async () => closeMapFiles(ctx));
   const refOf = (params: { namespace: string; name: string }) => ({
     namespace: params.namespace,
     name: params.name,

@@ -11,13 +11,14 @@ import {
   findVersion,
   listCurrentFiles,
   listFilesAtVersion,
+  type FileRow,
 } from '../db/queries/files';
 import type { User } from '../db/schema';
 import { badRequest, notFound } from '../errors';
 import { baseName, isValidProjectPath, isVersionedFile } from '../lib/paths';
 import { sniffContentType, SNIFF_BYTES } from '../lib/sniff';
 import { worthCompressing, type ZipEntry } from '../lib/zip';
-import { projectFor, type ProjectRef } from './permissions';
+import { projectFor, type ProjectAccess, type ProjectRef } from './permissions';
 import { parseVersionName, VERSION_NOT_FOUND } from './project-detail';
 import type { ArchiveQuery, RawQuery } from '../schemas/downloads';
 
@@ -50,6 +51,31 @@ async function readHead(ctx: AppContext, key: string, size: number): Promise<Buf
   return Buffer.concat(chunks);
 }
 
+/**
+ * A file of a project the caller may read (as downloads check it: read access, public
+ * projects for anyone), at `version` or the latest (null); 404 when there is none.
+ */
+export async function findReadableFile(
+  ctx: AppContext,
+  caller: User | null,
+  ref: ProjectRef,
+  file: string,
+  version: number | null,
+): Promise<{ access: ProjectAccess; row: FileRow }> {
+  const access = await projectFor(ctx, caller, ref, 'read');
+  if (!isValidProjectPath(file)) throw notFound(fileNotFound(file));
+  if (version !== null && version > access.project.latestVersion) {
+    throw notFound(VERSION_NOT_FOUND);
+  }
+  const db = ctx.database.db;
+  const row =
+    version === null
+      ? await findCurrentFile(db, access.project.id, file)
+      : await findFileAtVersion(db, access.project.id, file, version);
+  if (!row) throw notFound(fileNotFound(file));
+  return { access, row };
+}
+
 /** GET /v1/project/raw/{namespace}/{name}: finds the file (or diff) to send. */
 export async function prepareRawDownload(
   ctx: AppContext,
@@ -64,18 +90,7 @@ export async function prepareRawDownload(
     if (!isVersionedFile(file)) throw notFound(`No diff in particular file ${file})`);
     if (version === null) throw badRequest(DIFF_NEEDS_VERSION);
   }
-  const access = await projectFor(ctx, caller, ref, 'read');
-  if (!isValidProjectPath(file)) throw notFound(fileNotFound(file));
-  if (version !== null && version > access.project.latestVersion) {
-    throw notFound(VERSION_NOT_FOUND);
-  }
-
-  const db = ctx.database.db;
-  const row =
-    version === null
-      ? await findCurrentFile(db, access.project.id, file)
-      : await findFileAtVersion(db, access.project.id, file, version);
-  if (!row) throw notFound(fileNotFound(file));
+  const { row } = await findReadableFile(ctx, caller, ref, file, version);
 
   let target = { blobKey: row.blobKey, size: row.size, checksum: row.checksum, name: row.path };
   if (query.diff) {

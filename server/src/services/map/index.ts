@@ -1,11 +1,18 @@
 /**
- * The map of a project's GeoPackage (issue 19; routes/map.ts, contract schemas/map.ts).
- * Work in progress: the routes validate their input; the answers follow.
+ * The map of a project's GeoPackage (issue 19; routes/map.ts, contract schemas/map.ts,
+ * decision record draft-map-server-vector-tiles.md). The caller's access is checked as for
+ * downloads (services/downloads.ts findReadableFile); everything else is computed from the
+ * file's bytes, keyed by their SHA-1 (store.ts) and kept in memory.
  */
 import type { AppContext } from '../../context';
 import type { User } from '../../db/schema';
-import { HttpProblem } from '../../errors';
+import { badRequest, HttpProblem, notFound } from '../../errors';
+import { isVersionedFile } from '../../lib/paths';
+import { findReadableFile } from '../downloads';
+import { getChangeset, versionNumber } from '../history';
 import type { ProjectRef } from '../permissions';
+import { parseVersionName } from '../project-detail';
+import { MAX_CHANGESET_ENTRIES } from '../changesets';
 import type {
   MapChanges,
   MapChangesQuery,
@@ -15,61 +22,121 @@ import type {
   MapFileQuery,
   MapLayers,
 } from '../../schemas/map';
+import { layerChanges } from './changes';
+import { featureByFid, featurePage } from './features';
+import { layerView, type LayerInfo } from './gpkg';
+import { mapFile, type MapFile } from './store';
+import { renderTile, type TileAddress } from './tiles';
+
+export const NOT_A_GEOPACKAGE = 'Only GeoPackage (.gpkg) and SQLite (.sqlite) files have a map';
+export const layerNotFound = (layer: string) => `Layer ${layer} not found`;
+export const LAYER_NOT_DRAWABLE = 'The layer has no coordinate reference system the server knows';
 
 /** A readable file of a project at a version, resolved. */
 export interface MapSource {
+  file: string;
+  /** The version shown. */
+  version: number;
   checksum: string;
   /** The query named a version: answers may be kept for a while. */
   explicitVersion: boolean;
+  blob: { key: string; checksum: string; size: number };
 }
 
-const notYet = () => new HttpProblem(501, 'Not implemented yet');
-
+/** Checks access (as for downloads) and finds the file at the version. */
 export async function openMapSource(
-  _ctx: AppContext,
-  _caller: User | null,
-  _ref: ProjectRef,
-  _query: MapFileQuery,
+  ctx: AppContext,
+  caller: User | null,
+  ref: ProjectRef,
+  query: MapFileQuery,
 ): Promise<MapSource> {
-  throw notYet();
+  const requested = parseVersionName(query.version);
+  const { access, row } = await findReadableFile(ctx, caller, ref, query.file, requested);
+  if (!isVersionedFile(query.file)) throw badRequest(NOT_A_GEOPACKAGE);
+  return {
+    file: row.path,
+    version: requested ?? access.project.latestVersion,
+    checksum: row.checksum,
+    explicitVersion: requested !== null,
+    blob: { key: row.blobKey, checksum: row.checksum, size: row.size },
+  };
 }
 
-export async function mapLayers(_ctx: AppContext, _source: MapSource): Promise<MapLayers> {
-  throw notYet();
+function layerOf(file: MapFile, name: string): LayerInfo {
+  const layer = file.layers.get(name);
+  if (!layer) throw notFound(layerNotFound(name));
+  return layer;
+}
+
+export async function mapLayers(ctx: AppContext, source: MapSource): Promise<MapLayers> {
+  const file = await mapFile(ctx, source.blob);
+  return {
+    file: source.file,
+    version: `v${source.version}`,
+    checksum: source.checksum,
+    layers: [...file.layers.values()].map(layerView),
+  };
 }
 
 export async function mapTile(
-  _ctx: AppContext,
-  _source: MapSource,
-  _layer: string,
-  _tile: { z: number; x: number; y: number },
+  ctx: AppContext,
+  source: MapSource,
+  layerName: string,
+  tile: TileAddress,
 ): Promise<Buffer | null> {
-  throw notYet();
+  const file = await mapFile(ctx, source.blob);
+  const layer = layerOf(file, layerName);
+  if (!layer.transform) throw new HttpProblem(422, LAYER_NOT_DRAWABLE);
+  return renderTile(file, layer, tile);
 }
 
 export async function mapFeatures(
-  _ctx: AppContext,
-  _source: MapSource,
-  _layer: string,
-  _query: MapFeatureQuery,
+  ctx: AppContext,
+  source: MapSource,
+  layerName: string,
+  query: MapFeatureQuery,
 ): Promise<MapFeaturePage> {
-  throw notYet();
+  const file = await mapFile(ctx, source.blob);
+  return featurePage(file.db, layerOf(file, layerName), query);
 }
 
 export async function mapFeature(
-  _ctx: AppContext,
-  _source: MapSource,
-  _layer: string,
-  _fid: number,
+  ctx: AppContext,
+  source: MapSource,
+  layerName: string,
+  fid: number,
 ): Promise<MapFeature> {
-  throw notYet();
+  const file = await mapFile(ctx, source.blob);
+  return featureByFid(file.db, layerOf(file, layerName), fid);
 }
 
+/** GET …/changes: 'pending' while the changeset is computed. */
 export async function mapChanges(
-  _ctx: AppContext,
-  _caller: User | null,
-  _ref: ProjectRef,
-  _query: MapChangesQuery,
+  ctx: AppContext,
+  caller: User | null,
+  ref: ProjectRef,
+  query: MapChangesQuery,
 ): Promise<MapChanges | 'pending'> {
-  throw notYet();
+  if (!isVersionedFile(query.file)) throw badRequest(NOT_A_GEOPACKAGE);
+  // The changeset's own checks and answers (404 not updated, 422 not computable).
+  const changeset = await getChangeset(ctx, caller, ref, query.version, query.file);
+  if (changeset.status === 'pending') return 'pending';
+  const version = versionNumber(query.version);
+  const after = await openMapSource(ctx, caller, ref, { file: query.file, version: query.version });
+  // An updated file was there in the version before.
+  const before = await findReadableFile(ctx, caller, ref, query.file, version - 1);
+  const entries = JSON.parse(changeset.json) as Parameters<typeof layerChanges>[0];
+  return layerChanges(
+    entries,
+    entries.length >= MAX_CHANGESET_ENTRIES,
+    {
+      after: await mapFile(ctx, after.blob),
+      before: await mapFile(ctx, {
+        key: before.row.blobKey,
+        checksum: before.row.checksum,
+        size: before.row.size,
+      }),
+    },
+    { file: after.file, version: `v${version}` },
+  );
 }

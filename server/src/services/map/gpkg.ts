@@ -1,0 +1,196 @@
+/**
+ * A GeoPackage's feature layers, read once per file content: gpkg_geometry_columns joined
+ * with gpkg_contents and gpkg_spatial_ref_sys, the table's columns, its rtree spatial index
+ * (rtree_<table>_<column>) when it has one, its feature count and extent.
+ *
+ * Identifiers in SQL are the file's own names (quoted), looked up from its metadata: a name
+ * a request gives is only ever used to find one of these layers.
+ */
+import type Database from 'better-sqlite3';
+import { columnType } from '../../lib/sqlite-diff';
+import type { Extent, MapColumn, MapLayer } from '../../schemas/map';
+import {
+  crsCode,
+  extentTo3857,
+  layerTransform,
+  transformExtent,
+  type LayerTransform,
+  type SrsRow,
+} from './crs';
+import { decodeGeometry, geometryExtent, headerEnvelope } from './geometry';
+
+/** A quoted SQL identifier. */
+export const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+export interface LayerColumn extends MapColumn {
+  /** The declared SQL type. */
+  declared: string;
+}
+
+export interface LayerInfo {
+  name: string;
+  title: string | null;
+  geometryColumn: string;
+  geometryType: string;
+  fidColumn: string;
+  srsId: number;
+  crs: string | null;
+  crsName: string | null;
+  /** Layer CRS ⇄ lon/lat; null when the layer cannot be reprojected. */
+  transform: LayerTransform | null;
+  /** Attribute columns (not the fid, not the geometry). */
+  columns: LayerColumn[];
+  /** The rtree table, or null. */
+  rtree: string | null;
+  featureCount: number;
+  extent: Extent | null;
+  extent4326: Extent | null;
+  extent3857: Extent | null;
+}
+
+interface TableColumn {
+  name: string;
+  type: string;
+  pk: number;
+}
+
+function tableNames(db: Database.Database): Set<string> {
+  const rows = db
+    .prepare(`SELECT name FROM sqlite_master WHERE type IN ('table', 'view')`)
+    .all() as { name: string }[];
+  return new Set(rows.map((row) => row.name));
+}
+
+function finiteExtent(values: unknown[]): Extent | null {
+  const numbers = values.map((v) => (typeof v === 'number' ? v : NaN));
+  return numbers.every(Number.isFinite) ? numbers : null;
+}
+
+/** The features' extent: from the rtree, else every geometry's header (or coordinates). */
+function layerExtent(db: Database.Database, layer: LayerInfo): Extent | null {
+  if (layer.rtree) {
+    const row = db
+      .prepare(
+        `SELECT min(minx) AS a, min(miny) AS b, max(maxx) AS c, max(maxy) AS d FROM ${q(layer.rtree)}`,
+      )
+      .raw()
+      .get() as unknown[];
+    return finiteExtent(row);
+  }
+  const out = [Infinity, Infinity, -Infinity, -Infinity];
+  const rows = db
+    .prepare(`SELECT ${q(layer.geometryColumn)} FROM ${q(layer.name)}`)
+    .raw()
+    .iterate() as Iterable<[unknown]>;
+  for (const [blob] of rows) {
+    let box = headerEnvelope(blob);
+    if (!box) {
+      const geometry = decodeGeometry(blob);
+      box = geometry ? geometryExtent(geometry, (x, y) => [x, y]) : null;
+    }
+    if (!box) continue;
+    out[0] = Math.min(out[0]!, box[0]!);
+    out[1] = Math.min(out[1]!, box[1]!);
+    out[2] = Math.max(out[2]!, box[2]!);
+    out[3] = Math.max(out[3]!, box[3]!);
+  }
+  return finiteExtent(out);
+}
+
+/** An attribute's kind (another geometry column is shown as a blob). */
+function attributeType(declared: string): MapColumn['type'] {
+  const kind = columnType(declared, false);
+  return kind === 'geometry' ? 'blob' : kind;
+}
+
+/** The feature layers of an open GeoPackage (none for a SQLite file without its tables). */
+export function readLayers(db: Database.Database): LayerInfo[] {
+  const tables = tableNames(db);
+  if (!tables.has('gpkg_geometry_columns')) return [];
+  const hasContents = tables.has('gpkg_contents');
+  const hasSrs = tables.has('gpkg_spatial_ref_sys');
+  const rows = db
+    .prepare(
+      `SELECT g.table_name AS name, g.column_name AS geom, g.geometry_type_name AS type,
+              g.srs_id AS srs, ${hasContents ? 'c.identifier' : 'NULL'} AS title
+         FROM gpkg_geometry_columns g
+         ${hasContents ? 'LEFT JOIN gpkg_contents c ON c.table_name = g.table_name' : ''}
+        ORDER BY g.table_name`,
+    )
+    .all() as { name: string; geom: string; type: string; srs: number; title: unknown }[];
+  const srsOf = (id: number): SrsRow | undefined =>
+    hasSrs
+      ? (db
+          .prepare(
+            `SELECT srs_id, srs_name, organization, organization_coordsys_id, definition
+               FROM gpkg_spatial_ref_sys WHERE srs_id = ?`,
+          )
+          .get(id) as SrsRow | undefined)
+      : undefined;
+  const layers: LayerInfo[] = [];
+  for (const row of rows) {
+    const name = String(row.name);
+    if (!tables.has(name)) continue;
+    const columns = db
+      .prepare('SELECT name, type, pk FROM pragma_table_info(?)')
+      .all(name) as TableColumn[];
+    const geometryColumn = columns.find(
+      (c) => c.name.toLowerCase() === String(row.geom).toLowerCase(),
+    );
+    if (!geometryColumn) continue;
+    const keys = columns.filter((c) => c.pk > 0);
+    const fid =
+      keys.length === 1 && keys[0]!.type.toUpperCase() === 'INTEGER' ? keys[0]!.name : 'rowid';
+    const srsId = Number(row.srs);
+    const srs = srsOf(srsId);
+    const rtreeName = `rtree_${name}_${geometryColumn.name}`;
+    const layer: LayerInfo = {
+      name,
+      title: typeof row.title === 'string' && row.title !== '' ? row.title : null,
+      geometryColumn: geometryColumn.name,
+      geometryType: String(row.type).toUpperCase(),
+      fidColumn: fid,
+      srsId,
+      crs: crsCode(srs),
+      crsName: srs?.srs_name ?? null,
+      transform: layerTransform(srsId, srs),
+      columns: columns
+        .filter((c) => c !== geometryColumn && c.name !== fid)
+        .map((c) => ({ name: c.name, declared: c.type, type: attributeType(c.type) })),
+      rtree: tables.has(rtreeName) ? rtreeName : null,
+      featureCount: 0,
+      extent: null,
+      extent4326: null,
+      extent3857: null,
+    };
+    const count = db.prepare(`SELECT count(*) AS n FROM ${q(name)}`).get() as { n: number };
+    layer.featureCount = Number(count.n);
+    layer.extent = layerExtent(db, layer);
+    if (layer.extent && layer.transform) {
+      layer.extent4326 = transformExtent(layer.extent, layer.transform.toLonLat);
+      layer.extent3857 = layer.extent4326 && extentTo3857(layer.extent4326);
+    }
+    layers.push(layer);
+  }
+  return layers;
+}
+
+/** A layer as the contract shows it. */
+export function layerView(layer: LayerInfo): MapLayer {
+  return {
+    name: layer.name,
+    title: layer.title,
+    geometry_column: layer.geometryColumn,
+    geometry_type: layer.geometryType,
+    fid_column: layer.fidColumn,
+    srs_id: layer.srsId,
+    crs: layer.crs,
+    crs_name: layer.crsName,
+    drawable: layer.transform !== null,
+    feature_count: layer.featureCount,
+    extent: layer.extent,
+    extent_4326: layer.extent4326,
+    extent_3857: layer.extent3857,
+    columns: layer.columns.map(({ name, type }) => ({ name, type })),
+  };
+}
