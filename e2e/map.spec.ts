@@ -99,6 +99,10 @@ const near = (hex: string) => {
     actual !== null && actual.every((channel, i) => Math.abs(channel - expected[i]!) <= 24);
 };
 
+/** Where the tree of that name is (v2, or v1 for the one v2 deleted). */
+const treeAt = (name: string) =>
+  [...V2.trees, ...V1.trees].find((tree) => tree.name === name)!.at;
+
 function tableRows(page: Page, layer: string) {
   return page.getByRole('region', { name: `Attribute table of ${layer}` }).getByRole('row');
 }
@@ -149,7 +153,7 @@ test('the map shows every layer where it belongs, its attributes, tables and ver
 
   // A known view: clicking a feature opens its attributes, in each layer and CRS.
   await page.goto(mapPath(name, { view: viewParam }));
-  const birch = await openFeature(page, V2.trees[1]!.at, 'Feature trees 2');
+  const birch = await openFeature(page, treeAt('Birch'), 'Feature trees 2');
   await expect(birch.getByRole('row', { name: 'name Birch' })).toBeVisible();
   await expect(birch.getByRole('row', { name: 'height 30' })).toBeVisible();
   await birch.getByRole('button', { name: 'Close the feature' }).click();
@@ -209,14 +213,17 @@ test('the map shows every layer where it belongs, its attributes, tables and ver
     new RegExp(`version=${v2}.*changes=true|changes=true.*version=${v2}`),
   );
   await expect(page.getByRole('list', { name: 'Changes' })).toContainText('Inserted');
-  await page.goto(`${page.url()}&view=${viewParam}&table=trees`);
+  const changesUrl = new URL(page.url());
+  changesUrl.searchParams.set('view', viewParam);
+  changesUrl.searchParams.set('table', 'trees');
+  await page.goto(changesUrl.pathname + changesUrl.search);
   await expect(rows).toHaveCount(3);
   await expect(rows.filter({ hasText: 'Rowan' })).toContainText('Inserted');
   await expect(rows.filter({ hasText: 'Old oak' })).toContainText('Updated');
-  const rowan = V2.trees.find((tree) => tree.name === 'Rowan')!.at;
-  const oak = V2.trees.find((tree) => tree.name === 'Old oak')!.at;
-  const elm = V1.trees.find((tree) => tree.name === 'Elm')!.at;
-  const birchAt = V2.trees.find((tree) => tree.name === 'Birch')!.at;
+  const rowan = treeAt('Rowan');
+  const oak = treeAt('Old oak');
+  const elm = treeAt('Elm');
+  const birchAt = treeAt('Birch');
   await expect
     .poll(async () => near('#2f9e44')(await colourAt(page, rowan)), { timeout: 20_000 })
     .toBe(true);
@@ -259,7 +266,7 @@ test('an anonymous visitor sees a public project’s map, also offline once seen
   await page.reload();
   await expect(page.getByRole('tab', { name: 'Map' })).toHaveAttribute('aria-selected', 'true');
   await expect(tableRows(page, 'trees')).toHaveCount(6);
-  const pine = await openFeature(page, V2.trees[3]!.at, 'Feature trees 4');
+  const pine = await openFeature(page, treeAt('Pine'), 'Feature trees 4');
   await expect(pine.getByRole('row', { name: 'name Pine' })).toBeVisible();
   await expect(page.getByRole('application', { name: 'Map' })).toHaveAttribute(
     'aria-busy',
@@ -272,7 +279,7 @@ test('an anonymous visitor sees a public project’s map, also offline once seen
     await expect(page.getByRole('checkbox', { name: 'wells' })).toBeChecked();
     await expect(tableRows(page, 'trees')).toHaveCount(6);
     await expect(page.getByRole('cell', { name: 'Old oak' })).toBeVisible();
-    const again = await openFeature(page, V2.trees[3]!.at, 'Feature trees 4');
+    const again = await openFeature(page, treeAt('Pine'), 'Feature trees 4');
     await expect(again.getByRole('row', { name: 'name Pine' })).toBeVisible();
   } finally {
     await context.setOffline(false);

@@ -122,6 +122,7 @@ export function mapGeoPackage(data: MapData): Buffer {
       collection(
         data.trees.map((tree) => ({
           type: 'Feature',
+          id: tree.fid,
           properties: { fid: tree.fid, name: tree.name, height: tree.height },
           geometry: { type: 'Point', coordinates: tree.at },
         })),
@@ -136,6 +137,7 @@ export function mapGeoPackage(data: MapData): Buffer {
           const [x0, y0, x1, y1] = field.box;
           return {
             type: 'Feature',
+            id: field.fid,
             properties: { fid: field.fid, crop: field.crop },
             geometry: {
               type: 'Polygon',
@@ -160,6 +162,7 @@ export function mapGeoPackage(data: MapData): Buffer {
       collection(
         data.wells.map((well) => ({
           type: 'Feature',
+          id: well.fid,
           properties: { fid: well.fid, label: well.label },
           geometry: { type: 'Point', coordinates: well.at },
         })),

@@ -29,6 +29,7 @@ import { postBasemapToServiceWorker } from '@/offline/serviceWorkerBasemap';
 import { CHANGE_COLOURS, featureColour, withAlpha } from '../model/colours';
 import type { ChangeLookup } from '../model/changes';
 import { FIRST_FEATURES_MARK } from '../model/marks';
+import { featureAt } from './hitTest';
 import type { MapView } from '../model/view';
 
 /** A visible layer: its name (the MVT layer), its colour's index and its tiles' URL template. */
@@ -84,6 +85,9 @@ const CONTROL_LABELS = [
   ['.ol-attribution button', 'Attributions'],
   ['.ol-rotate-reset', 'Reset rotation'],
 ] as const;
+
+/** How far from a point or line a click still chooses it, in pixels. */
+const HIT_TOLERANCE = 6;
 
 const FIT_PADDING = [40, 40, 40, 40];
 const FIT_MAX_ZOOM = 18;
@@ -175,18 +179,26 @@ export function MapCanvas(props: MapCanvasProps) {
       if (view && !sameView(view, latest.current.view)) latest.current.onViewChange(view);
     });
     map.on('singleclick', (event) => {
-      const found = map.forEachFeatureAtPixel(
-        event.pixel,
-        (feature) => {
-          const layer = feature.get('layer') as unknown;
-          const fid = Number(feature.getId() ?? feature.get('fid'));
-          if (typeof layer !== 'string' || !Number.isSafeInteger(fid)) return undefined;
-          const former = feature.get('deletedFeature') as MapDeletedFeature | undefined;
-          return former ? { layer, fid, deleted: former } : { layer, fid };
-        },
-        { hitTolerance: 6 },
-      );
-      latest.current.onSelect(found ?? null);
+      const resolution = map.getView().getResolution() ?? 1;
+      // Top first: the deleted features, then the layers as stacked.
+      const layers = [deleted, ...tileLayers.current.values()]
+        .filter((layer) => layer.getVisible())
+        .sort((a, b) => (b.getZIndex() ?? 0) - (a.getZIndex() ?? 0))
+        .map((layer) => ({
+          featuresIn: (extent: number[]) =>
+            layer instanceof VectorLayer
+              ? (layer.getSource()?.getFeaturesInExtent(extent) ?? [])
+              : layer.getFeaturesInExtent(extent),
+        }));
+      const feature = featureAt(layers, event.coordinate, HIT_TOLERANCE * resolution);
+      const layer = feature?.get('layer') as unknown;
+      const fid = Number(feature?.getId() ?? feature?.get('fid'));
+      if (!feature || typeof layer !== 'string' || !Number.isSafeInteger(fid)) {
+        latest.current.onSelect(null);
+        return;
+      }
+      const former = feature.get('deletedFeature') as MapDeletedFeature | undefined;
+      latest.current.onSelect(former ? { layer, fid, deleted: former } : { layer, fid });
     });
     const element = container.current;
     map.on('loadstart', () => element.setAttribute('aria-busy', 'true'));

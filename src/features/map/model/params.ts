@@ -16,15 +16,24 @@ export interface MapParams {
   table: string | undefined;
 }
 
-export function readMapSearch(search: MapSearch): MapParams {
-  const version = search.version && /^v\d{1,9}$/.test(search.version) ? search.version : undefined;
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : undefined;
+
+/**
+ * The router hands over the params merged with the raw ones (a param the validation dropped,
+ * e.g. a repeated key, is still there as it came): every value is checked again here.
+ */
+export function readMapSearch(search: MapSearch | Record<string, unknown>): MapParams {
+  const raw = search as Record<string, unknown>;
+  const given = text(raw.version);
+  const version = given && /^v\d{1,9}$/.test(given) ? given : undefined;
   return {
     version,
-    file: search.file || undefined,
-    layers: search.layers,
-    view: parseView(search.view),
+    file: text(raw.file) || undefined,
+    layers: text(raw.layers),
+    view: parseView(text(raw.view)),
     // Changes are those of a version: without one there are none to show.
-    changes: search.changes === 'true' && version !== undefined,
-    table: search.table || undefined,
+    changes: raw.changes === 'true' && version !== undefined,
+    table: text(raw.table) || undefined,
   };
 }

@@ -47,6 +47,10 @@ describe('map search params', () => {
       changes: false,
       table: undefined,
     });
+    // What the router merges in as it came (a repeated key) counts as absent.
+    expect(
+      readMapSearch({ view: ['1,2,3', '4,5,6'], layers: ['a', 'b'], version: ['v1'] }),
+    ).toEqual(readMapSearch({}));
     // Changes belong to a version.
     expect(readMapSearch({ changes: 'true' }).changes).toBe(false);
     expect(readMapSearch({ version: 'v1x' }).version).toBeUndefined();
