@@ -100,8 +100,7 @@ const near = (hex: string) => {
 };
 
 /** Where the tree of that name is (v2, or v1 for the one v2 deleted). */
-const treeAt = (name: string) =>
-  [...V2.trees, ...V1.trees].find((tree) => tree.name === name)!.at;
+const treeAt = (name: string) => [...V2.trees, ...V1.trees].find((tree) => tree.name === name)!.at;
 
 function tableRows(page: Page, layer: string) {
   return page.getByRole('region', { name: `Attribute table of ${layer}` }).getByRole('row');
