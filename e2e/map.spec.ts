@@ -258,6 +258,18 @@ test('an anonymous visitor sees a public project’s map, also offline once seen
   const name = `Public trees ${suffix()}`;
   await seedProject(browser, name, true);
 
+  // At 768 px the layer panel is a drawer.
+  await page.setViewportSize({ width: 768, height: 900 });
+  await page.goto(mapPath(name));
+  await expect(page.getByRole('complementary', { name: 'Layers' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Layers' }).click();
+  const drawer = page.getByRole('dialog', { name: 'Layers' });
+  await expect(drawer.getByRole('checkbox', { name: 'wells' })).toBeChecked();
+  await drawer.getByRole('button', { name: 'Attribute table of wells' }).click();
+  await expect(drawer).toBeHidden();
+  await expect(tableRows(page, 'wells')).toHaveCount(3);
+  await page.setViewportSize({ width: 1280, height: 720 });
+
   const url = mapPath(name, { view: viewParam, table: 'trees' });
   await page.goto(url);
   await waitForServiceWorker(page);
