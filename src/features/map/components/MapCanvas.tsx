@@ -16,6 +16,7 @@ import TileLayer from 'ol/layer/Tile';
 import VectorLayer from 'ol/layer/Vector';
 import VectorTileLayer from 'ol/layer/VectorTile';
 import OlMap from 'ol/Map';
+import { unByKey } from 'ol/Observable';
 import { fromLonLat, toLonLat } from 'ol/proj';
 import VectorSource from 'ol/source/Vector';
 import VectorTileSource from 'ol/source/VectorTile';
@@ -203,14 +204,18 @@ export function MapCanvas(props: MapCanvasProps) {
     const element = container.current;
     map.on('loadstart', () => element.setAttribute('aria-busy', 'true'));
     map.on('loadend', () => element.setAttribute('aria-busy', 'false'));
-    map.on('rendercomplete', () => {
-      if (performance.getEntriesByName(FIRST_FEATURES_MARK).length > 0) return;
+    // The first frame that drew features (of tiles rendered in it) is marked once.
+    const firstFrame = map.on('postrender', () => {
       const drawn = [...tileLayers.current.values()].some(
         (layer) =>
           layer.getVisible() &&
           layer.getFeaturesInExtent(map.getView().calculateExtent()).length > 0,
       );
-      if (drawn) performance.mark(FIRST_FEATURES_MARK);
+      if (!drawn) return;
+      unByKey(firstFrame);
+      if (performance.getEntriesByName(FIRST_FEATURES_MARK).length === 0) {
+        performance.mark(FIRST_FEATURES_MARK);
+      }
     });
 
     const layers = tileLayers.current;
