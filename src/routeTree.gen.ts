@@ -26,6 +26,7 @@ import { Route as AppWorkspacesWorkspaceMembersRouteImport } from './routes/_app
 import { Route as AppProjectsNamespaceProjectNameIndexRouteImport } from './routes/_app/projects/$namespace/$projectName/index'
 import { Route as AppProjectsNamespaceProjectNameCollaboratorsRouteImport } from './routes/_app/projects/$namespace/$projectName/collaborators'
 import { Route as AppProjectsNamespaceProjectNameCompareRouteImport } from './routes/_app/projects/$namespace/$projectName/compare'
+import { Route as AppProjectsNamespaceProjectNameMapRouteImport } from './routes/_app/projects/$namespace/$projectName/map'
 import { Route as AppProjectsNamespaceProjectNameSettingsRouteImport } from './routes/_app/projects/$namespace/$projectName/settings'
 import { Route as AppProjectsNamespaceProjectNameBlobSplatRouteImport } from './routes/_app/projects/$namespace/$projectName/blob/$'
 import { Route as AppProjectsNamespaceProjectNameConflictsSplatRouteImport } from './routes/_app/projects/$namespace/$projectName/conflicts/$'
@@ -125,6 +126,12 @@ const AppProjectsNamespaceProjectNameCompareRoute =
     path: '/compare',
     getParentRoute: () => AppProjectsNamespaceProjectNameRouteRoute,
   } as any)
+const AppProjectsNamespaceProjectNameMapRoute =
+  AppProjectsNamespaceProjectNameMapRouteImport.update({
+    id: '/map',
+    path: '/map',
+    getParentRoute: () => AppProjectsNamespaceProjectNameRouteRoute,
+  } as any)
 const AppProjectsNamespaceProjectNameSettingsRoute =
   AppProjectsNamespaceProjectNameSettingsRouteImport.update({
     id: '/settings',
@@ -184,6 +191,7 @@ export interface FileRoutesByFullPath {
   '/projects/$namespace/': typeof AppProjectsNamespaceIndexRoute
   '/projects/$namespace/$projectName/collaborators': typeof AppProjectsNamespaceProjectNameCollaboratorsRoute
   '/projects/$namespace/$projectName/compare': typeof AppProjectsNamespaceProjectNameCompareRoute
+  '/projects/$namespace/$projectName/map': typeof AppProjectsNamespaceProjectNameMapRoute
   '/projects/$namespace/$projectName/settings': typeof AppProjectsNamespaceProjectNameSettingsRoute
   '/projects/$namespace/$projectName/': typeof AppProjectsNamespaceProjectNameIndexRoute
   '/projects/$namespace/$projectName/blob/$': typeof AppProjectsNamespaceProjectNameBlobSplatRoute
@@ -207,6 +215,7 @@ export interface FileRoutesByTo {
   '/projects/$namespace': typeof AppProjectsNamespaceIndexRoute
   '/projects/$namespace/$projectName/collaborators': typeof AppProjectsNamespaceProjectNameCollaboratorsRoute
   '/projects/$namespace/$projectName/compare': typeof AppProjectsNamespaceProjectNameCompareRoute
+  '/projects/$namespace/$projectName/map': typeof AppProjectsNamespaceProjectNameMapRoute
   '/projects/$namespace/$projectName/settings': typeof AppProjectsNamespaceProjectNameSettingsRoute
   '/projects/$namespace/$projectName': typeof AppProjectsNamespaceProjectNameIndexRoute
   '/projects/$namespace/$projectName/blob/$': typeof AppProjectsNamespaceProjectNameBlobSplatRoute
@@ -234,6 +243,7 @@ export interface FileRoutesById {
   '/_app/projects/$namespace/': typeof AppProjectsNamespaceIndexRoute
   '/_app/projects/$namespace/$projectName/collaborators': typeof AppProjectsNamespaceProjectNameCollaboratorsRoute
   '/_app/projects/$namespace/$projectName/compare': typeof AppProjectsNamespaceProjectNameCompareRoute
+  '/_app/projects/$namespace/$projectName/map': typeof AppProjectsNamespaceProjectNameMapRoute
   '/_app/projects/$namespace/$projectName/settings': typeof AppProjectsNamespaceProjectNameSettingsRoute
   '/_app/projects/$namespace/$projectName/': typeof AppProjectsNamespaceProjectNameIndexRoute
   '/_app/projects/$namespace/$projectName/blob/$': typeof AppProjectsNamespaceProjectNameBlobSplatRoute
@@ -261,6 +271,7 @@ export interface FileRouteTypes {
     | '/projects/$namespace/'
     | '/projects/$namespace/$projectName/collaborators'
     | '/projects/$namespace/$projectName/compare'
+    | '/projects/$namespace/$projectName/map'
     | '/projects/$namespace/$projectName/settings'
     | '/projects/$namespace/$projectName/'
     | '/projects/$namespace/$projectName/blob/$'
@@ -284,6 +295,7 @@ export interface FileRouteTypes {
     | '/projects/$namespace'
     | '/projects/$namespace/$projectName/collaborators'
     | '/projects/$namespace/$projectName/compare'
+    | '/projects/$namespace/$projectName/map'
     | '/projects/$namespace/$projectName/settings'
     | '/projects/$namespace/$projectName'
     | '/projects/$namespace/$projectName/blob/$'
@@ -310,6 +322,7 @@ export interface FileRouteTypes {
     | '/_app/projects/$namespace/'
     | '/_app/projects/$namespace/$projectName/collaborators'
     | '/_app/projects/$namespace/$projectName/compare'
+    | '/_app/projects/$namespace/$projectName/map'
     | '/_app/projects/$namespace/$projectName/settings'
     | '/_app/projects/$namespace/$projectName/'
     | '/_app/projects/$namespace/$projectName/blob/$'
@@ -449,6 +462,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppProjectsNamespaceProjectNameCompareRouteImport
       parentRoute: typeof AppProjectsNamespaceProjectNameRouteRoute
     }
+    '/_app/projects/$namespace/$projectName/map': {
+      id: '/_app/projects/$namespace/$projectName/map'
+      path: '/map'
+      fullPath: '/projects/$namespace/$projectName/map'
+      preLoaderRoute: typeof AppProjectsNamespaceProjectNameMapRouteImport
+      parentRoute: typeof AppProjectsNamespaceProjectNameRouteRoute
+    }
     '/_app/projects/$namespace/$projectName/settings': {
       id: '/_app/projects/$namespace/$projectName/settings'
       path: '/settings'
@@ -504,6 +524,7 @@ declare module '@tanstack/react-router' {
 interface AppProjectsNamespaceProjectNameRouteRouteChildren {
   AppProjectsNamespaceProjectNameCollaboratorsRoute: typeof AppProjectsNamespaceProjectNameCollaboratorsRoute
   AppProjectsNamespaceProjectNameCompareRoute: typeof AppProjectsNamespaceProjectNameCompareRoute
+  AppProjectsNamespaceProjectNameMapRoute: typeof AppProjectsNamespaceProjectNameMapRoute
   AppProjectsNamespaceProjectNameSettingsRoute: typeof AppProjectsNamespaceProjectNameSettingsRoute
   AppProjectsNamespaceProjectNameIndexRoute: typeof AppProjectsNamespaceProjectNameIndexRoute
   AppProjectsNamespaceProjectNameBlobSplatRoute: typeof AppProjectsNamespaceProjectNameBlobSplatRoute
@@ -520,6 +541,8 @@ const AppProjectsNamespaceProjectNameRouteRouteChildren: AppProjectsNamespacePro
       AppProjectsNamespaceProjectNameCollaboratorsRoute,
     AppProjectsNamespaceProjectNameCompareRoute:
       AppProjectsNamespaceProjectNameCompareRoute,
+    AppProjectsNamespaceProjectNameMapRoute:
+      AppProjectsNamespaceProjectNameMapRoute,
     AppProjectsNamespaceProjectNameSettingsRoute:
       AppProjectsNamespaceProjectNameSettingsRoute,
     AppProjectsNamespaceProjectNameIndexRoute:

@@ -19,6 +19,8 @@ export type ConfigData = Pick<
       // The help menu's Community chat; the entry is disabled without it.
       | 'community_url'
       | 'workspace_creation'
+      // The map's basemap (issue 19); none when unset.
+      | 'basemap'
     >
   >;
 

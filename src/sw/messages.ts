@@ -6,7 +6,9 @@
 export type ClientToServiceWorkerMessage =
   | { type: 'SKIP_WAITING' }
   /** Whose image previews the worker caches from now on (null: nobody's, owner unknown). */
-  | { type: 'offline/owner'; owner: string | null };
+  | { type: 'offline/owner'; owner: string | null }
+  /** The map's basemap URL template, whose tiles the worker keeps (null: none, issue 19). */
+  | { type: 'map/basemap'; template: string | null };
 
 /** Messages from the service worker to its pages. */
 export type ServiceWorkerToClientMessage =

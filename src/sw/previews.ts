@@ -21,7 +21,7 @@ export async function setOwner(next: string | null): Promise<void> {
   await cache.put(OWNER_STATE_URL, new Response(JSON.stringify({ owner: next })));
 }
 
-async function currentOwner(): Promise<string | null> {
+export async function currentOwner(): Promise<string | null> {
   if (owner !== undefined) return owner;
   try {
     const saved = await (await caches.open(STATE_CACHE)).match(OWNER_STATE_URL);

@@ -2,7 +2,8 @@
  * The service worker (vite-plugin-pwa injectManifest). It precaches the built app shell, serves
  * index.html for client-side routes so deep links open offline, drops caches of old builds, and
  * activates a waiting version when the page asks ('Reload' in the update prompt). It keeps image
- * previews for offline use (stale-while-revalidate, one cache per owner, previews.ts) and wakes
+ * previews for offline use (stale-while-revalidate, one cache per owner, previews.ts), the map's
+ * data and basemap tiles (mapData.ts), and wakes
  * the pages' upload queue when Background Sync fires.
  */
 import {
@@ -15,6 +16,14 @@ import { registerRoute } from 'workbox-routing';
 import type { ClientToServiceWorkerMessage, ServiceWorkerToClientMessage } from './messages';
 import { isClientRoute } from './navigation';
 import { UPLOAD_SYNC_TAG, isImagePreviewRequest } from './offline';
+import {
+  basemapResponse,
+  isBasemapTile,
+  loadBasemap,
+  mapDataResponse,
+  setBasemap,
+} from './mapData';
+import { isMapDataRequest } from './mapRequests';
 import { previewResponse, setOwner } from './previews';
 
 declare const self: ServiceWorkerGlobalScope & {
@@ -40,6 +49,17 @@ registerRoute(
   ({ event, request }) => previewResponse(event as FetchEvent, request),
 );
 
+// The map's data per owner (network first) and the basemap's tiles (cache first, mapData.ts).
+void loadBasemap();
+registerRoute(
+  ({ request }) => isMapDataRequest(request, self.location.origin),
+  ({ request }) => mapDataResponse(request),
+);
+registerRoute(
+  ({ request }) => isBasemapTile(request),
+  ({ event, request }) => basemapResponse(event as FetchEvent, request),
+);
+
 function isClientMessage(data: unknown): data is ClientToServiceWorkerMessage {
   return (
     typeof data === 'object' &&
@@ -57,6 +77,9 @@ self.addEventListener('message', (event: ExtendableMessageEvent) => {
       break;
     case 'offline/owner':
       event.waitUntil(setOwner(message.owner));
+      break;
+    case 'map/basemap':
+      event.waitUntil(setBasemap(message.template));
       break;
     default: {
       const unknown: never = message;

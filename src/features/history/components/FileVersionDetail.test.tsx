@@ -89,6 +89,9 @@ describe('FileVersionDetail', { timeout: 20_000 }, () => {
     });
     const points = await screen.findByRole('table', { name: 'Changes of points' });
     expect(screen.getByRole('heading', { name: PATH })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Show on map' }).getAttribute('href')).toMatch(
+      /\/map\?version=v\d+&file=.+\.gpkg&changes=true$/,
+    );
     expect(cells(points)).toEqual([
       ['Change', 'fid', 'geom', 'name'],
       ['insert', '4', 'POINT (1 2)', 'oak'],

@@ -4,6 +4,7 @@ import { useMemo, type ReactNode } from 'react';
 import { LoadingIndicator } from '@/components/LoadingIndicator';
 import { TitledSection } from '@/components/TitledSection';
 import { configQueryOptions } from '@/platform/config';
+import { AnchorLink } from '@/lib/routerLinks';
 import { FileIcon, fileName } from '@/features/projects';
 import { changesetQueryOptions } from '../api/changeset';
 import { versionQueryOptions } from '../api/version';
@@ -13,7 +14,13 @@ import {
   changesetTables,
   synchronisationDocsUrl,
 } from '../model/changeset';
-import { CALCULATING_CHANGES, isChangesetPending } from '../model/version';
+import {
+  CALCULATING_CHANGES,
+  SHOW_ON_MAP,
+  isChangesetPending,
+  isGeoPackage,
+  showOnMapSearch,
+} from '../model/version';
 import { ChangesetSummaryTable } from './ChangesetSummaryTable';
 import { ChangesetTable } from './ChangesetTable';
 
@@ -112,6 +119,17 @@ export function FileVersionDetail({
           {path}
         </Title>
         {actions}
+        {isGeoPackage(path) && (
+          <AnchorLink
+            to="/projects/$namespace/$projectName/map"
+            params={{ namespace, projectName }}
+            search={showOnMapSearch(version, path)}
+            size="sm"
+            style={{ whiteSpace: 'nowrap' }}
+          >
+            {SHOW_ON_MAP}
+          </AnchorLink>
+        )}
       </Group>
       {body}
     </Stack>

@@ -109,6 +109,10 @@ describe('VersionDetailPanel', { timeout: 20_000 }, () => {
       'href',
       '/projects/ns/p/history/v3/data/points.gpkg',
     );
+    expect(within(points).getByRole('link', { name: 'Show on map' })).toHaveAttribute(
+      'href',
+      '/projects/ns/p/map?version=v3&file=data/points.gpkg&changes=true',
+    );
 
     const broken = screen.getByText('data/broken.gpkg').closest('li') as HTMLElement;
     expect(

@@ -12,8 +12,11 @@ import { versionQueryOptions } from '../api/version';
 import {
   CALCULATING_CHANGES,
   FILE_GROUPS,
+  SHOW_ON_MAP,
   detailsNotAvailable,
+  isGeoPackage,
   isChangesetPending,
+  showOnMapSearch,
   type FileChangeset,
   type FileGroupKey,
   type VersionDetail,
@@ -236,16 +239,29 @@ function FileChanges({
       </Text>
     );
   }
+  const params = link(path);
   return (
     <Stack gap={4} mt={4} pl={26}>
       <ChangesetSummaryTable summary={changeset.summary} label={`Changes of ${path}`} />
-      <AnchorLink
-        to="/projects/$namespace/$projectName/history/$version_id/$"
-        params={link(path)}
-        size="sm"
-      >
-        Show advanced
-      </AnchorLink>
+      <Group gap="md">
+        <AnchorLink
+          to="/projects/$namespace/$projectName/history/$version_id/$"
+          params={params}
+          size="sm"
+        >
+          Show advanced
+        </AnchorLink>
+        {isGeoPackage(path) && (
+          <AnchorLink
+            to="/projects/$namespace/$projectName/map"
+            params={{ namespace: params.namespace, projectName: params.projectName }}
+            search={showOnMapSearch(params.version_id, path)}
+            size="sm"
+          >
+            {SHOW_ON_MAP}
+          </AnchorLink>
+        )}
+      </Group>
     </Stack>
   );
 }

@@ -171,3 +171,9 @@ export function togglePick(picked: readonly string[], version: string): string[]
   if (picked.includes(version)) return picked.filter((name) => name !== version);
   return [...picked, version].slice(-2);
 }
+
+/** 'Show on map' (issue 19): the map at `version` with the GeoPackage's changes drawn. */
+export const SHOW_ON_MAP = 'Show on map';
+export const isGeoPackage = (path: string): boolean => /\.gpkg$/i.test(path);
+export const showOnMapSearch = (version: string, path: string) =>
+  ({ version, file: path, changes: 'true' }) as const;

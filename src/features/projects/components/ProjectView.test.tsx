@@ -84,6 +84,16 @@ describe('ProjectView', () => {
     );
   });
 
+  it('shows Map, also to anonymous visitors, when the project holds a GeoPackage', async () => {
+    const files = [{ path: 'data/survey.gpkg', size: 10, mtime: '', checksum: 'x' }];
+    fakeServer({ [PROJECT]: () => json(detail({ public: true, files })) });
+    const { user, router } = await view({ loggedIn: false, workspace: null });
+    expect(await screen.findByRole('tab', { name: 'Map' })).toBeInTheDocument();
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Files', 'Map']);
+    await user.click(screen.getByRole('tab', { name: 'Map' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/projects/ns/survey/map'));
+  });
+
   it('offers Leave project to guests of the workspace and leaves', async () => {
     const server = fakeServer({
       [PROJECT]: () => json(detail()),

@@ -17,6 +17,7 @@ import {
   REQUEST_ACCESS_FALLBACK,
   canLeaveProject,
   canManageProject,
+  hasGeoPackage,
   projectFailure,
   projectTabOf,
   visibleTabs,
@@ -41,6 +42,7 @@ export interface ProjectViewProps {
 
 const TAB_LABELS: Record<ProjectTab, string> = {
   files: 'Files',
+  map: 'Map',
   history: 'History',
   collaborators: 'Collaborators',
   settings: 'Settings',
@@ -48,6 +50,7 @@ const TAB_LABELS: Record<ProjectTab, string> = {
 
 const TAB_ROUTES = {
   files: '/projects/$namespace/$projectName/tree/$',
+  map: '/projects/$namespace/$projectName/map',
   history: '/projects/$namespace/$projectName/history',
   collaborators: '/projects/$namespace/$projectName/collaborators',
   settings: '/projects/$namespace/$projectName/settings',
@@ -119,7 +122,11 @@ export function ProjectView({
 
   const project = query.data;
   const params = { namespace, projectName };
-  const tabs = visibleTabs(loggedIn, canManageProject(project, workspace));
+  const tabs = visibleTabs(
+    loggedIn,
+    canManageProject(project, workspace),
+    hasGeoPackage(project.files),
+  );
   const active = projectTabOf(pathname, namespace, projectName);
 
   const afterLeaving = async () => {

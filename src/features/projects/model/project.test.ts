@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/api';
 import {
   canLeaveProject,
+  hasGeoPackage,
   isProjectOwner,
   projectFailure,
   projectTabOf,
@@ -28,6 +29,21 @@ describe('project view rules', () => {
     expect(visibleTabs(false, true)).toEqual(['files']);
     expect(visibleTabs(true, false)).toEqual(['files', 'history']);
     expect(visibleTabs(true, true)).toEqual(['files', 'history', 'collaborators', 'settings']);
+  });
+
+  it('adds Map after Files, for everyone, when the project holds a GeoPackage', () => {
+    expect(visibleTabs(false, false, true)).toEqual(['files', 'map']);
+    expect(visibleTabs(true, false, true)).toEqual(['files', 'map', 'history']);
+    expect(visibleTabs(true, true, true)).toEqual([
+      'files',
+      'map',
+      'history',
+      'collaborators',
+      'settings',
+    ]);
+    expect(hasGeoPackage([{ path: 'a/survey.GPKG' }, { path: 'b.qgz' }])).toBe(true);
+    expect(hasGeoPackage([{ path: 'survey.gpkg-wal' }, { path: 'b.qgz' }])).toBe(false);
+    expect(projectTabOf('/projects/ns/p/map', 'ns', 'p')).toBe('map');
   });
 
   it('finds the active tab from the path', () => {

@@ -61,7 +61,7 @@ export const FAILURE_TEXTS = {
 } as const;
 
 /** The tab of the project view a path shows (spec 001 §2). */
-export type ProjectTab = 'files' | 'history' | 'collaborators' | 'settings';
+export type ProjectTab = 'files' | 'map' | 'history' | 'collaborators' | 'settings';
 
 function decodeSegment(segment: string): string {
   try {
@@ -75,17 +75,26 @@ function decodeSegment(segment: string): string {
 export function projectTabOf(pathname: string, namespace: string, projectName: string): ProjectTab {
   const [, root, ns, name, first] = pathname.split('/').map(decodeSegment);
   if (root !== 'projects' || ns !== namespace || name !== projectName) return 'files';
-  if (first === 'history' || first === 'collaborators' || first === 'settings') return first;
+  if (first === 'map' || first === 'history' || first === 'collaborators' || first === 'settings')
+    return first;
   // Comparing versions (issue 20) belongs to the history.
   if (first === 'compare') return 'history';
   return 'files';
 }
 
-/** Tabs shown (spec 001 §2): anonymous only Files; History for logged-in; owners all. */
-export function visibleTabs(loggedIn: boolean, owner: boolean): ProjectTab[] {
-  if (!loggedIn) return ['files'];
-  return owner ? ['files', 'history', 'collaborators', 'settings'] : ['files', 'history'];
+/**
+ * Tabs shown (spec 001 §2): anonymous only Files; History for logged-in; owners all. Map
+ * (issue 19) for everyone who sees the project, when it holds a GeoPackage (`hasMap`).
+ */
+export function visibleTabs(loggedIn: boolean, owner: boolean, hasMap = false): ProjectTab[] {
+  const map: ProjectTab[] = hasMap ? ['files', 'map'] : ['files'];
+  if (!loggedIn) return map;
+  return owner ? [...map, 'history', 'collaborators', 'settings'] : [...map, 'history'];
 }
+
+/** Whether the project's map can show something: it holds a GeoPackage (issue 19). */
+export const hasGeoPackage = (files: readonly { path: string }[]): boolean =>
+  files.some((file) => /\.gpkg$/i.test(file.path));
 
 /** Why the settings of a project did not open (others are sent to /projects, spec 001 §2). */
 export const SETTINGS_OWNER_ONLY = "Only the project's owners can open its settings";

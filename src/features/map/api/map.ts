@@ -1,0 +1,144 @@
+/**
+ * The map routes (server/src/schemas/map.ts): a GeoPackage's layers, its vector tiles, attribute
+ * rows and one feature, and the changes of a version, for one file at one version. Every call
+ * runs also offline (`networkMode: 'always'`): the service worker answers from what it kept
+ * (src/sw/mapData.ts).
+ */
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import type {
+  MapChanges,
+  MapFeature,
+  MapFeaturePage,
+  MapFeatureQuery,
+  MapLayers,
+} from '@contract/map';
+import { api } from '@/api';
+import { TABLE_PAGE_SIZE, type TableState } from '../model/table';
+
+export const LOAD_LAYERS_FALLBACK = 'Failed to load the layers';
+export const LOAD_FEATURES_FALLBACK = 'Failed to load the attribute table';
+export const LOAD_FEATURE_FALLBACK = 'Failed to load the feature';
+export const LOAD_CHANGES_FALLBACK = 'Failed to load the changes';
+
+/** The project and the file at a version (absent: the latest) every call is about. */
+export interface MapSource {
+  namespace: string;
+  projectName: string;
+  file: string;
+  version?: string;
+}
+
+const base = ({ namespace, projectName }: MapSource) =>
+  `/app/map/${encodeURIComponent(namespace)}/${encodeURIComponent(projectName)}`;
+
+const fileQuery = ({ file, version }: MapSource) => ({ file, version });
+
+const key = (source: MapSource, ...rest: unknown[]) =>
+  [
+    'map',
+    source.namespace,
+    source.projectName,
+    source.file,
+    source.version ?? '',
+    ...rest,
+  ] as const;
+
+export const layersQueryOptions = (source: MapSource) =>
+  queryOptions({
+    queryKey: key(source, 'layers'),
+    queryFn: ({ signal }) =>
+      api.get<MapLayers>(`${base(source)}/layers`, {
+        query: fileQuery(source),
+        signal,
+        fallbackMessage: LOAD_LAYERS_FALLBACK,
+      }),
+    staleTime: 30_000,
+    networkMode: 'always',
+    meta: { silent: true },
+  });
+
+/** The XYZ URL template of a layer's tiles (OpenLayers fills `{z}`, `{x}`, `{y}`). */
+export function tileUrlTemplate(source: MapSource, layer: string): string {
+  return api.url(
+    `${base(source)}/tiles/${encodeURIComponent(layer)}/{z}/{x}/{y}.mvt`,
+    fileQuery(source),
+  );
+}
+
+/** The query of one page of attribute rows for the table's state (and changed fids). */
+export function featurePageQuery(
+  state: TableState,
+  fids?: readonly number[],
+): Omit<MapFeatureQuery, 'file' | 'version'> {
+  return {
+    page: state.page,
+    per_page: TABLE_PAGE_SIZE,
+    sort: state.sort?.column,
+    order: state.sort?.direction,
+    filter: state.filter || undefined,
+    fids: fids ? fids.join(',') : undefined,
+  };
+}
+
+export const featurePageQueryOptions = (
+  source: MapSource,
+  layer: string,
+  state: TableState,
+  fids?: readonly number[],
+) => {
+  const query = featurePageQuery(state, fids);
+  return queryOptions({
+    queryKey: key(source, 'features', layer, query),
+    queryFn: ({ signal }) =>
+      api.get<MapFeaturePage>(`${base(source)}/features/${encodeURIComponent(layer)}`, {
+        query: { ...fileQuery(source), ...query },
+        signal,
+        fallbackMessage: LOAD_FEATURES_FALLBACK,
+      }),
+    staleTime: 30_000,
+    networkMode: 'always',
+    placeholderData: keepPreviousData,
+    meta: { silent: true },
+  });
+};
+
+export const featureQueryOptions = (source: MapSource, layer: string, fid: number) =>
+  queryOptions({
+    queryKey: key(source, 'feature', layer, fid),
+    queryFn: ({ signal }) =>
+      api.get<MapFeature>(`${base(source)}/features/${encodeURIComponent(layer)}/${fid}`, {
+        query: fileQuery(source),
+        signal,
+        fallbackMessage: LOAD_FEATURE_FALLBACK,
+      }),
+    staleTime: 30_000,
+    networkMode: 'always',
+    meta: { silent: true },
+  });
+
+/** The changes answer, or 'pending' while the server still calculates them (202). */
+export type ChangesAnswer = MapChanges | 'pending';
+
+const CHANGES_POLL_MS = 2000;
+const CHANGES_POLL_LIMIT = 60;
+
+export const changesQueryOptions = (source: MapSource & { version: string }) =>
+  queryOptions({
+    queryKey: key(source, 'changes'),
+    queryFn: async ({ signal }): Promise<ChangesAnswer> => {
+      const data = await api.get<MapChanges | { status?: unknown }>(`${base(source)}/changes`, {
+        query: fileQuery(source),
+        signal,
+        fallbackMessage: LOAD_CHANGES_FALLBACK,
+      });
+      return 'layers' in data ? data : 'pending';
+    },
+    // A version's changes never change once calculated.
+    staleTime: Infinity,
+    networkMode: 'always',
+    refetchInterval: (query) =>
+      query.state.data === 'pending' && query.state.dataUpdateCount < CHANGES_POLL_LIMIT
+        ? CHANGES_POLL_MS
+        : false,
+    meta: { silent: true },
+  });

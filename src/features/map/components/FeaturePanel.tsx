@@ -1,0 +1,91 @@
+import { Alert, Badge, CloseButton, Group, Paper, ScrollArea, Table, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import type { MapValue } from '@contract/map';
+import { LoadingIndicator } from '@/components/LoadingIndicator';
+import { featureQueryOptions, type MapSource } from '../api/map';
+import { CHANGE_COLOURS, CHANGE_LABELS, type ChangeKind } from '../model/colours';
+import type { Selection } from './MapCanvas';
+
+export interface FeaturePanelProps {
+  source: MapSource;
+  selection: Selection;
+  change: ChangeKind | undefined;
+  onClose: () => void;
+}
+
+/** A value as the panel and the table show it. */
+export function displayValue(value: MapValue | undefined): string {
+  if (value === null || value === undefined) return '';
+  return String(value);
+}
+
+/** The attributes of the feature clicked on the map (issue 19), over the map's corner. */
+export function FeaturePanel({ source, selection, change, onClose }: FeaturePanelProps) {
+  const query = useQuery({
+    ...featureQueryOptions(source, selection.layer, selection.fid),
+    enabled: !selection.deleted,
+  });
+  const properties = selection.deleted?.properties ?? query.data?.properties;
+  const title = `${selection.layer} ${selection.fid}`;
+  return (
+    <Paper
+      component="section"
+      aria-label={`Feature ${title}`}
+      withBorder
+      shadow="md"
+      p="sm"
+      style={{
+        position: 'absolute',
+        top: 8,
+        left: 48,
+        zIndex: 2,
+        width: 'min(320px, calc(100% - 64px))',
+        maxHeight: 'calc(100% - 16px)',
+        display: 'flex',
+        flexDirection: 'column',
+      }}
+    >
+      <Group justify="space-between" wrap="nowrap" mb="xs">
+        <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
+          <Text fw={600} size="sm" style={{ wordBreak: 'break-all' }}>
+            {title}
+          </Text>
+          {change && (
+            <Badge color={CHANGE_COLOURS[change]} variant="filled" size="sm">
+              {CHANGE_LABELS[change]}
+            </Badge>
+          )}
+        </Group>
+        <CloseButton aria-label="Close the feature" onClick={onClose} />
+      </Group>
+      {query.isPending && !selection.deleted && (
+        <LoadingIndicator label="Loading the feature" size="sm" />
+      )}
+      {query.isError && (
+        <Alert color="red" role="alert">
+          {query.error.message}
+        </Alert>
+      )}
+      {properties && (
+        <ScrollArea.Autosize mah={320}>
+          <Table withRowBorders={false} verticalSpacing={2} fz="sm">
+            <Table.Tbody>
+              <Table.Tr>
+                <Table.Th scope="row">fid</Table.Th>
+                <Table.Td>{selection.fid}</Table.Td>
+              </Table.Tr>
+              {Object.entries(properties).map(([name, value]) => (
+                <Table.Tr key={name}>
+                  <Table.Th scope="row" style={{ wordBreak: 'break-all' }}>
+                    {name}
+                  </Table.Th>
+                  <Table.Td style={{ wordBreak: 'break-word' }}>{displayValue(value)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </ScrollArea.Autosize>
+      )}
+    </Paper>
+  );
+}

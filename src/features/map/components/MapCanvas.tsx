@@ -1,0 +1,345 @@
+/**
+ * The OpenLayers map (issue 19; docs/decisions draft-map-client-openlayers): canvas 2D, which
+ * draws in headless Chromium and on tablets without WebGL. One vector tile layer per visible
+ * GeoPackage layer (the server's MVT tiles in EPSG:3857, each feature's id its fid), the
+ * deleted features of a changeset drawn from their former geometry, and the configured
+ * basemap under them. Pinch zoom, pan and keyboard pan/zoom are OpenLayers' defaults; the map
+ * element is focusable. `aria-busy` is true while tiles load.
+ */
+import 'ol/ol.css';
+import { Box } from '@mantine/core';
+import type { Basemap, Extent, MapDeletedFeature } from '@contract/map';
+import type { FeatureLike } from 'ol/Feature';
+import GeoJSON from 'ol/format/GeoJSON';
+import MVT from 'ol/format/MVT';
+import TileLayer from 'ol/layer/Tile';
+import VectorLayer from 'ol/layer/Vector';
+import VectorTileLayer from 'ol/layer/VectorTile';
+import OlMap from 'ol/Map';
+import { unByKey } from 'ol/Observable';
+import { fromLonLat, toLonLat } from 'ol/proj';
+import VectorSource from 'ol/source/Vector';
+import VectorTileSource from 'ol/source/VectorTile';
+import XYZ from 'ol/source/XYZ';
+import { Circle, Fill, Stroke, Style } from 'ol/style';
+import TileState from 'ol/TileState';
+import View from 'ol/View';
+import type VectorTile from 'ol/VectorTile';
+import { useEffect, useLayoutEffect, useRef } from 'react';
+import { postBasemapToServiceWorker } from '@/offline/serviceWorkerBasemap';
+import { CHANGE_COLOURS, featureColour, withAlpha } from '../model/colours';
+import type { ChangeLookup } from '../model/changes';
+import { FIRST_FEATURES_MARK } from '../model/marks';
+import { featureAt } from './hitTest';
+import type { MapView } from '../model/view';
+
+/** A visible layer: its name (the MVT layer), its colour's index and its tiles' URL template. */
+export interface CanvasLayer {
+  name: string;
+  colourIndex: number;
+  tileUrl: string;
+}
+
+/** What a click chose: a feature of a layer, and for a deleted one its former attributes. */
+export interface Selection {
+  layer: string;
+  fid: number;
+  deleted?: MapDeletedFeature;
+}
+
+export interface MapCanvasProps {
+  layers: readonly CanvasLayer[];
+  /** Where the data is (EPSG:3857), fitted on open when the link names no view. */
+  dataExtent: Extent | null;
+  view: MapView | null;
+  changes: ChangeLookup | null;
+  deleted: ReadonlyArray<{ layer: string; feature: MapDeletedFeature }>;
+  basemap: Basemap | null;
+  /** Fits the view to this extent (EPSG:3857) each time the object changes. */
+  zoomTo: Extent | null;
+  onViewChange: (view: MapView) => void;
+  onSelect: (selection: Selection | null) => void;
+}
+
+const styles = new Map<string, Style>();
+function styleOf(colour: string): Style {
+  let style = styles.get(colour);
+  if (!style) {
+    const stroke = new Stroke({ color: colour, width: 2 });
+    style = new Style({
+      image: new Circle({
+        radius: 6,
+        fill: new Fill({ color: colour }),
+        stroke: new Stroke({ color: '#ffffff', width: 1.5 }),
+      }),
+      fill: new Fill({ color: withAlpha(colour, 0.3) }),
+      stroke,
+    });
+    styles.set(colour, style);
+  }
+  return style;
+}
+
+const CONTROL_LABELS = [
+  ['.ol-zoom-in', 'Zoom in'],
+  ['.ol-zoom-out', 'Zoom out'],
+  ['.ol-attribution button', 'Attributions'],
+  ['.ol-rotate-reset', 'Reset rotation'],
+] as const;
+
+/** How far from a point or line a click still chooses it, in pixels. */
+const HIT_TOLERANCE = 6;
+
+const FIT_PADDING = [40, 40, 40, 40];
+const FIT_MAX_ZOOM = 18;
+
+function currentView(map: OlMap): MapView | null {
+  const view = map.getView();
+  const center = view.getCenter();
+  const zoom = view.getZoom();
+  if (!center || zoom === undefined) return null;
+  const [lon, lat] = toLonLat(center) as [number, number];
+  return { lon, lat, zoom };
+}
+
+const sameView = (a: MapView | null, b: MapView | null) =>
+  a !== null &&
+  b !== null &&
+  Math.abs(a.lon - b.lon) < 1e-5 &&
+  Math.abs(a.lat - b.lat) < 1e-5 &&
+  Math.abs(a.zoom - b.zoom) < 0.01;
+
+function tileSource(url: string, layer: string): VectorTileSource {
+  const format = new MVT({ idProperty: 'fid', layers: [layer] });
+  const source = new VectorTileSource({ format, url, maxZoom: 24 });
+  // fetch (not OpenLayers' XHR): an empty tile is a 204 without body, and the service worker
+  // answers fetches from what it kept when offline.
+  source.setTileLoadFunction((tile, src) => {
+    const vectorTile = tile as VectorTile<FeatureLike>;
+    vectorTile.setLoader((extent, _resolution, projection) => {
+      fetch(src, { credentials: 'same-origin' })
+        .then(async (response) => {
+          if (response.status === 204) {
+            vectorTile.setFeatures([]);
+            return;
+          }
+          if (!response.ok) throw new Error(String(response.status));
+          const features = format.readFeatures(await response.arrayBuffer(), {
+            extent,
+            featureProjection: projection,
+          });
+          vectorTile.setFeatures(features);
+        })
+        .catch(() => vectorTile.setState(TileState.ERROR));
+    });
+  });
+  return source;
+}
+
+export function MapCanvas(props: MapCanvasProps) {
+  const container = useRef<HTMLDivElement>(null);
+  const mapRef = useRef<OlMap | null>(null);
+  // The callbacks and the changes as of the last render, for OpenLayers' event handlers.
+  const latest = useRef(props);
+  useLayoutEffect(() => {
+    latest.current = props;
+  });
+  const tileLayers = useRef(new Map<string, VectorTileLayer>());
+  const deletedLayer = useRef<VectorLayer | null>(null);
+  const fitted = useRef(props.view !== null);
+
+  // The map, once.
+  useEffect(() => {
+    if (!container.current) return;
+    const initial = latest.current.view;
+    const map = new OlMap({
+      target: container.current,
+      view: new View({
+        center: fromLonLat(initial ? [initial.lon, initial.lat] : [0, 20]),
+        zoom: initial?.zoom ?? 2,
+        maxZoom: 24,
+      }),
+    });
+    // OpenLayers' buttons show '+', '–' and 'i': their names say what they do.
+    for (const [selector, label] of CONTROL_LABELS) {
+      container.current.querySelector(selector)?.setAttribute('aria-label', label);
+    }
+    const deleted = new VectorLayer({
+      source: new VectorSource(),
+      zIndex: 1000,
+      style: styleOf(CHANGE_COLOURS.delete),
+    });
+    map.addLayer(deleted);
+    deletedLayer.current = deleted;
+    mapRef.current = map;
+
+    map.on('moveend', () => {
+      // Until the map has been fitted to the data, its view is no view worth a link.
+      if (!fitted.current) return;
+      const view = currentView(map);
+      if (view && !sameView(view, latest.current.view)) latest.current.onViewChange(view);
+    });
+    map.on('singleclick', (event) => {
+      const resolution = map.getView().getResolution() ?? 1;
+      // Top first: the deleted features, then the layers as stacked.
+      const layers = [deleted, ...tileLayers.current.values()]
+        .filter((layer) => layer.getVisible())
+        .sort((a, b) => (b.getZIndex() ?? 0) - (a.getZIndex() ?? 0))
+        .map((layer) => ({
+          featuresIn: (extent: number[]) =>
+            layer instanceof VectorLayer
+              ? (layer.getSource()?.getFeaturesInExtent(extent) ?? [])
+              : layer.getFeaturesInExtent(extent),
+        }));
+      const feature = featureAt(layers, event.coordinate, HIT_TOLERANCE * resolution);
+      const layer = feature?.get('layer') as unknown;
+      const fid = Number(feature?.getId() ?? feature?.get('fid'));
+      if (!feature || typeof layer !== 'string' || !Number.isSafeInteger(fid)) {
+        latest.current.onSelect(null);
+        return;
+      }
+      const former = feature.get('deletedFeature') as MapDeletedFeature | undefined;
+      latest.current.onSelect(former ? { layer, fid, deleted: former } : { layer, fid });
+    });
+    const element = container.current;
+    map.on('loadstart', () => element.setAttribute('aria-busy', 'true'));
+    map.on('loadend', () => element.setAttribute('aria-busy', 'false'));
+    // The first frame that drew features (of tiles rendered in it) is marked once.
+    const firstFrame = map.on('postrender', () => {
+      const drawn = [...tileLayers.current.values()].some(
+        (layer) =>
+          layer.getVisible() &&
+          layer.getFeaturesInExtent(map.getView().calculateExtent()).length > 0,
+      );
+      if (!drawn) return;
+      unByKey(firstFrame);
+      if (performance.getEntriesByName(FIRST_FEATURES_MARK).length === 0) {
+        performance.mark(FIRST_FEATURES_MARK);
+      }
+    });
+
+    const layers = tileLayers.current;
+    return () => {
+      map.setTarget(undefined);
+      map.dispose();
+      layers.clear();
+      mapRef.current = null;
+    };
+  }, []);
+
+  // The vector tile layers: added, removed and reordered as the visible layers change.
+  const layerKey = props.layers.map((l) => `${l.name}\n${l.tileUrl}\n${l.colourIndex}`).join('\n');
+  useEffect(() => {
+    const map = mapRef.current;
+    if (!map) return;
+    const wanted = new Map(latest.current.layers.map((layer) => [layer.tileUrl, layer]));
+    for (const [url, layer] of tileLayers.current) {
+      if (!wanted.has(url)) {
+        map.removeLayer(layer);
+        tileLayers.current.delete(url);
+      }
+    }
+    for (const [url, layer] of wanted) {
+      let olLayer = tileLayers.current.get(url);
+      if (!olLayer) {
+        const colourIndex = layer.colourIndex;
+        olLayer = new VectorTileLayer({
+          source: tileSource(url, layer.name),
+          renderMode: 'hybrid',
+          style: (feature) =>
+            styleOf(
+              featureColour(
+                colourIndex,
+                latest.current.changes?.(layer.name, Number(feature.getId())),
+              ),
+            ),
+        });
+        tileLayers.current.set(url, olLayer);
+        map.addLayer(olLayer);
+      }
+      olLayer.setZIndex(100 - layer.colourIndex);
+    }
+  }, [layerKey]);
+
+  // Changed features are redrawn in their change's colour.
+  useEffect(() => {
+    for (const layer of tileLayers.current.values()) layer.changed();
+  }, [props.changes]);
+
+  // The deleted features, from their former geometry.
+  useEffect(() => {
+    const source = deletedLayer.current?.getSource();
+    if (!source) return;
+    source.clear();
+    const format = new GeoJSON();
+    for (const { layer, feature } of props.deleted) {
+      if (!feature.geometry) continue;
+      const olFeature = format.readFeature(
+        { type: 'Feature', geometry: feature.geometry, properties: {} },
+        { featureProjection: 'EPSG:3857' },
+      );
+      for (const one of [olFeature].flat()) {
+        one.setId(feature.fid);
+        one.setProperties({ layer, deletedFeature: feature });
+        source.addFeature(one);
+      }
+    }
+  }, [props.deleted]);
+
+  // The basemap under everything.
+  const basemapUrl = props.basemap?.url;
+  const basemapAttribution = props.basemap?.attribution;
+  useEffect(() => {
+    const map = mapRef.current;
+    // The service worker keeps the tiles seen, for offline use.
+    postBasemapToServiceWorker(basemapUrl ?? null);
+    if (!map || !basemapUrl) return;
+    const layer = new TileLayer({
+      source: new XYZ({
+        url: basemapUrl,
+        attributions: basemapAttribution || undefined,
+        crossOrigin: 'anonymous',
+      }),
+      zIndex: -1,
+    });
+    map.addLayer(layer);
+    return () => {
+      map.removeLayer(layer);
+    };
+  }, [basemapUrl, basemapAttribution]);
+
+  // Fit to the data on open (when the link names no view).
+  useEffect(() => {
+    const map = mapRef.current;
+    if (!map || fitted.current || !props.dataExtent) return;
+    fitted.current = true;
+    map.getView().fit(props.dataExtent, { padding: FIT_PADDING, maxZoom: FIT_MAX_ZOOM });
+  }, [props.dataExtent]);
+
+  // A view from the link (back/forward, a shared link) moves the map.
+  useEffect(() => {
+    const map = mapRef.current;
+    if (!map || !props.view || sameView(props.view, currentView(map))) return;
+    map.getView().setCenter(fromLonLat([props.view.lon, props.view.lat]));
+    map.getView().setZoom(props.view.zoom);
+  }, [props.view]);
+
+  // Zoom to a feature chosen in the table.
+  useEffect(() => {
+    const map = mapRef.current;
+    if (!map || !props.zoomTo) return;
+    map.getView().fit(props.zoomTo, { padding: FIT_PADDING, maxZoom: FIT_MAX_ZOOM });
+  }, [props.zoomTo]);
+
+  return (
+    <Box
+      ref={container}
+      role="application"
+      aria-label="Map"
+      aria-roledescription="map"
+      aria-busy="true"
+      tabIndex={0}
+      style={{ position: 'absolute', inset: 0 }}
+    />
+  );
+}

@@ -1,0 +1,308 @@
+import { Alert, Box, Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { IconStack2 } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import type { Extent } from '@contract/map';
+import { isApiError } from '@/api';
+import { LoadingIndicator } from '@/components/LoadingIndicator';
+import { SidePanel } from '@/components/SidePanel';
+import type { ProjectDetail } from '@/features/projects';
+import { configQueryOptions } from '@/platform/config';
+import {
+  changesQueryOptions,
+  layersQueryOptions,
+  tileUrlTemplate,
+  type MapSource,
+} from '../api/map';
+import { changeLookup, presentChangedFids } from '../model/changes';
+import { CHANGE_COLOURS, CHANGE_LABELS, type ChangeKind } from '../model/colours';
+import { geoPackagesOf, unionExtent, versionNames } from '../model/project';
+import { layersParam, visibleLayers } from '../model/layers';
+import type { MapSearch } from '../model/search';
+import { formatView } from '../model/view';
+import { readMapSearch } from '../model/params';
+import { AttributeTable } from './AttributeTable';
+import { FeaturePanel } from './FeaturePanel';
+import { LayerPanel } from './LayerPanel';
+import { MapCanvas, type CanvasLayer, type Selection } from './MapCanvas';
+import { PlainSelect } from './PlainSelect';
+
+export interface MapPageProps {
+  project: ProjectDetail;
+  search: MapSearch;
+  /** Changes the search params (replace: the history entry is replaced, e.g. for panning). */
+  onSearch: (change: Partial<MapSearch>, replace?: boolean) => void;
+}
+
+export const NOT_CHANGED_BY_VERSION = 'This version did not change this file';
+export const CALCULATING = 'Calculating changes…';
+
+/**
+ * The Map tab (issue 19): a version picker shared by the map and the attribute table, the map
+ * with its layer panel (a drawer at 768 px and below), the attributes of the feature clicked,
+ * the attribute table of a layer, and the changes of a version in three colours.
+ */
+export function MapPage({ project, search: raw, onSearch }: MapPageProps) {
+  const search = useMemo(() => readMapSearch(raw), [raw]);
+  const narrow = useMediaQuery('(max-width: 48em)') === true;
+  const [drawer, setDrawer] = useState(false);
+  const [selection, setSelection] = useState<Selection | null>(null);
+  const [zoomTo, setZoomTo] = useState<Extent | null>(null);
+  const files = geoPackagesOf(project.files);
+  const file = search.file ?? files[0] ?? '';
+  const source: MapSource = {
+    namespace: project.namespace,
+    projectName: project.name,
+    file,
+    version: search.version,
+  };
+  const layersQuery = useQuery({ ...layersQueryOptions(source), enabled: file !== '' });
+  const config = useQuery(configQueryOptions);
+  const layers = layersQuery.data?.layers;
+  // Every other call names the version the layers answer resolved (cacheable, and offline
+  // the same as what was seen).
+  const shown: MapSource = { ...source, version: layersQuery.data?.version ?? search.version };
+
+  const changesWanted = search.changes;
+  const changesQuery = useQuery({
+    ...changesQueryOptions({ ...source, version: search.version ?? '' }),
+    enabled: changesWanted && file !== '',
+  });
+  const changes =
+    changesWanted && changesQuery.data && changesQuery.data !== 'pending'
+      ? changesQuery.data
+      : null;
+  const lookup = useMemo(() => (changes ? changeLookup(changes) : null), [changes]);
+  const deleted = useMemo(
+    () =>
+      (changes?.layers ?? []).flatMap((layer) =>
+        layer.deleted_features.map((feature) => ({ layer: layer.layer, feature })),
+      ),
+    [changes],
+  );
+
+  const names = useMemo(() => (layers ?? []).map((layer) => layer.name), [layers]);
+  const visible = visibleLayers(search.layers, names);
+  const canvasLayers: CanvasLayer[] = (layers ?? []).flatMap((layer, colourIndex) =>
+    layer.drawable && visible.includes(layer.name)
+      ? [{ name: layer.name, colourIndex, tileUrl: tileUrlTemplate(shown, layer.name) }]
+      : [],
+  );
+  const dataExtent = useMemo(
+    () => unionExtent((layers ?? []).map((layer) => layer.extent_3857)),
+    [layers],
+  );
+  const view = search.view;
+  const tableLayer = layers?.find((layer) => layer.name === search.table);
+
+  const toggle = (name: string, on: boolean) => {
+    const next = on ? [...visible, name] : visible.filter((other) => other !== name);
+    onSearch({ layers: layersParam(next, names) }, true);
+  };
+  const layerPanel = layers && (
+    <LayerPanel
+      layers={layers}
+      visible={visible}
+      onToggle={toggle}
+      onOpenTable={(table) => {
+        setDrawer(false);
+        onSearch({ table });
+      }}
+    />
+  );
+
+  if (files.length === 0 && !search.file) {
+    return <Text c="dimmed">This project has no GeoPackage to show on a map</Text>;
+  }
+
+  const versions = versionNames(project.version);
+  const current = layersQuery.data?.version ?? search.version ?? project.version;
+
+  return (
+    <Stack gap="sm">
+      <Group gap="sm" align="flex-end">
+        <PlainSelect
+          label="Version"
+          value={current}
+          options={versions.includes(current) ? versions : [current, ...versions]}
+          onChange={(version) => onSearch({ version, changes: undefined })}
+        />
+        {files.length > 1 && (
+          <PlainSelect
+            label="GeoPackage"
+            value={file}
+            options={files}
+            onChange={(next) =>
+              onSearch({
+                file: next,
+                layers: undefined,
+                table: undefined,
+                view: undefined,
+                changes: undefined,
+              })
+            }
+          />
+        )}
+        {narrow && (
+          <Button
+            variant="default"
+            leftSection={<IconStack2 size={16} aria-hidden />}
+            onClick={() => setDrawer(true)}
+          >
+            Layers
+          </Button>
+        )}
+        {changesWanted && (
+          <ChangesLegend
+            pending={changesQuery.data === 'pending'}
+            notChanged={isApiError(changesQuery.error) && changesQuery.error.status === 404}
+            error={changesQuery.isError ? changesQuery.error.message : null}
+            truncated={changes?.truncated === true}
+            onHide={() => onSearch({ changes: undefined })}
+          />
+        )}
+      </Group>
+      {layersQuery.isError && (
+        <Alert color="red" role="alert">
+          {layersQuery.error.message}
+        </Alert>
+      )}
+      <Box style={{ display: 'flex', gap: 'var(--mantine-spacing-sm)', alignItems: 'stretch' }}>
+        <Box
+          pos="relative"
+          style={{ flex: 1, minWidth: 0, height: 'min(70vh, 640px)', minHeight: 320 }}
+        >
+          <MapCanvas
+            layers={canvasLayers}
+            dataExtent={dataExtent}
+            view={view}
+            changes={lookup}
+            deleted={deleted}
+            basemap={config.data?.basemap ?? null}
+            zoomTo={zoomTo}
+            onViewChange={(next) => onSearch({ view: formatView(next) }, true)}
+            onSelect={setSelection}
+          />
+          {layersQuery.isPending && file !== '' && (
+            <Box pos="absolute" top={8} right={8} style={{ zIndex: 2 }}>
+              <LoadingIndicator label="Loading the layers" size="sm" />
+            </Box>
+          )}
+          {selection && (
+            <FeaturePanel
+              key={`${selection.layer}/${selection.fid}/${shown.version ?? ''}`}
+              source={shown}
+              selection={selection}
+              change={lookup?.(selection.layer, selection.fid)}
+              onClose={() => setSelection(null)}
+            />
+          )}
+        </Box>
+        {!narrow && (
+          <Paper
+            component="aside"
+            aria-label="Layers"
+            withBorder
+            p="sm"
+            w={280}
+            style={{ flexShrink: 0, overflowY: 'auto', maxHeight: 'min(70vh, 640px)' }}
+          >
+            <Text fw={600} size="sm" mb="xs">
+              Layers
+            </Text>
+            {layerPanel}
+          </Paper>
+        )}
+      </Box>
+      {narrow && (
+        <SidePanel
+          opened={drawer}
+          onClose={() => setDrawer(false)}
+          title="Layers"
+          header={<Text fw={600}>Layers</Text>}
+        >
+          {layerPanel}
+        </SidePanel>
+      )}
+      {tableLayer && (
+        <AttributeTable
+          key={`${tableLayer.name}/${shown.version ?? ''}/${changes ? 'changes' : 'all'}`}
+          source={shown}
+          layer={tableLayer}
+          fids={
+            changes
+              ? presentChangedFids(changes.layers.find((l) => l.layer === tableLayer.name))
+              : undefined
+          }
+          change={lookup ? (fid) => lookup(tableLayer.name, fid) : undefined}
+          onZoom={(extent) => setZoomTo([...extent])}
+          onClose={() => onSearch({ table: undefined })}
+        />
+      )}
+    </Stack>
+  );
+}
+
+function ChangesLegend({
+  pending,
+  notChanged,
+  error,
+  truncated,
+  onHide,
+}: {
+  pending: boolean;
+  notChanged: boolean;
+  error: string | null;
+  truncated: boolean;
+  onHide: () => void;
+}) {
+  let body;
+  if (pending)
+    body = (
+      <Text size="sm" role="status">
+        {CALCULATING}
+      </Text>
+    );
+  else if (notChanged) body = <Text size="sm">{NOT_CHANGED_BY_VERSION}</Text>;
+  else if (error)
+    body = (
+      <Text size="sm" c="red.8" role="alert">
+        {error}
+      </Text>
+    );
+  else
+    body = (
+      <Group
+        gap="xs"
+        component="ul"
+        aria-label="Changes"
+        style={{ listStyle: 'none', margin: 0, padding: 0 }}
+      >
+        {(Object.keys(CHANGE_COLOURS) as ChangeKind[]).map((kind) => (
+          <Group key={kind} gap={4} component="li" wrap="nowrap">
+            <Box
+              aria-hidden
+              w={12}
+              h={12}
+              style={{ borderRadius: 3, background: CHANGE_COLOURS[kind] }}
+            />
+            <Text size="sm">{CHANGE_LABELS[kind]}</Text>
+          </Group>
+        ))}
+        {truncated && (
+          <Text size="sm" c="dimmed">
+            (partial)
+          </Text>
+        )}
+      </Group>
+    );
+  return (
+    <Group gap="sm" pb={6}>
+      {body}
+      <Button variant="subtle" size="compact-sm" onClick={onHide}>
+        Hide changes
+      </Button>
+    </Group>
+  );
+}

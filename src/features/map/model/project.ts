@@ -1,0 +1,28 @@
+/** What the map reads of the project (issue 19): its GeoPackages, its versions, extents. */
+import type { Extent } from '@contract/map';
+
+/** The project's GeoPackages, by path. */
+export const geoPackagesOf = (files: readonly { path: string }[]): string[] =>
+  files
+    .map((file) => file.path)
+    .filter((path) => /\.gpkg$/i.test(path))
+    .sort((a, b) => a.localeCompare(b));
+
+/** Every version of a project whose latest is `latest` (`vN`), newest first. */
+export function versionNames(latest: string): string[] {
+  const match = /^v(\d+)$/.exec(latest);
+  const count = match ? Number(match[1]) : 0;
+  return Array.from({ length: count }, (_, index) => `v${count - index}`);
+}
+
+/** The extent covering all `extents` (nulls left out), or null when there is none. */
+export function unionExtent(extents: ReadonlyArray<Extent | null>): Extent | null {
+  const present = extents.filter((extent): extent is Extent => extent !== null);
+  if (present.length === 0) return null;
+  return [
+    Math.min(...present.map((extent) => extent[0] as number)),
+    Math.min(...present.map((extent) => extent[1] as number)),
+    Math.max(...present.map((extent) => extent[2] as number)),
+    Math.max(...present.map((extent) => extent[3] as number)),
+  ];
+}
