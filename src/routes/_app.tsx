@@ -21,12 +21,11 @@ import { OnboardingLayout } from '@/features/shell/components/OnboardingLayout';
 import { NO_WORKSPACE_TITLE, NoWorkspace } from '@/features/workspaces/components/NoWorkspace';
 import { workspacesQueryOptions } from '@/features/workspaces/api/workspaces';
 import { useCurrentWorkspace } from '@/features/workspaces/hooks/useCurrentWorkspace';
-import { useJoinWorkspace } from '@/features/workspaces/hooks/useJoinWorkspace';
 import { isWorkspaceAdmin } from '@/features/workspaces/model/roles';
 
 /** Loaded only when the user has pending invitations (issue 8's bundle budget). */
-const InvitationsMenu = lazy(async () => ({
-  default: (await import('@/features/workspaces/components/InvitationsMenu')).InvitationsMenu,
+const HeaderInvitations = lazy(async () => ({
+  default: (await import('@/features/workspaces/components/HeaderInvitations')).HeaderInvitations,
 }));
 
 /**
@@ -68,7 +67,6 @@ function AppShellRoute() {
   };
 
   const maintenance = ping.data?.maintenance === true;
-  const joinWorkspace = useJoinWorkspace(current.setCurrentWorkspace);
   const invitations = user?.invitations ?? [];
 
   // The list must hold the new workspace before it is chosen (else the memory falls back).
@@ -117,12 +115,9 @@ function AppShellRoute() {
       headerSlot={
         invitations.length > 0 && (
           <Suspense fallback={null}>
-            <InvitationsMenu
+            <HeaderInvitations
               invitations={invitations}
-              onAccepted={joinWorkspace}
-              onDeclined={() =>
-                queryClient.invalidateQueries({ queryKey: profileQueryOptions.queryKey })
-              }
+              setCurrentWorkspace={current.setCurrentWorkspace}
             />
           </Suspense>
         )

@@ -2,7 +2,7 @@ import { Badge, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconFolderOpen, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { LoadingIndicator } from '@/components/LoadingIndicator';
 import { PageTitle } from '@/components/PageTitle';
 import { Paginator } from '@/components/Paginator';
@@ -24,7 +24,6 @@ import {
   type ProjectSortKey,
 } from '../model/projectList';
 import { ProjectsTable } from './ProjectsTable';
-import { TemplatesBanner } from './TemplatesBanner';
 import { NO_PROJECTS_YET } from './RecentProjects';
 import { isNotSavedOffline } from '@/offline/offlineCache';
 import { lazyWhenOpened } from '@/components/lazyWhenOpened';
@@ -33,6 +32,11 @@ import { lazyWhenOpened } from '@/components/lazyWhenOpened';
 const NewProjectDialog = lazyWhenOpened(
   async () => (await import('./NewProjectDialog')).NewProjectDialog,
 );
+
+/** Loaded only when there are templates to offer (issue 8's bundle budget). */
+const TemplatesBanner = lazy(async () => ({
+  default: (await import('./TemplatesBanner')).TemplatesBanner,
+}));
 
 export interface ProjectsListProps {
   title: string;
@@ -144,7 +148,9 @@ export function ProjectsList({
         </>
       )}
       {mayCreate && templateList.length > 0 && (
-        <TemplatesBanner onBrowse={() => setCreating(true)} />
+        <Suspense fallback={null}>
+          <TemplatesBanner onBrowse={() => setCreating(true)} />
+        </Suspense>
       )}
       {mayCreate && createNamespace && (
         <NewProjectDialog
