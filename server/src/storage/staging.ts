@@ -8,6 +8,7 @@
  * or updated file of its plan, by position) or a v2 chunk (file 0). The sweep job
  * (services/push/sweep.ts) removes owners that are neither a running upload nor a v2 chunk.
  */
+import { createHash, type Hash } from 'node:crypto';
 import { CHUNK_SIZE } from '../schemas/protocol';
 import type { BlobInfo, BlobStore } from './blob-store';
 
@@ -27,22 +28,74 @@ export interface ChunkWritten {
   size: number;
   /** SHA-1 (hex) of the chunk's bytes. */
   sha1: string;
-  /** SHA-256 (hex) of the chunk's bytes: a leaf of the blob key. */
-  sha256: string;
+  /** SHA-256 (hex) of the chunk's bytes: a leaf of the blob key (null when not asked for). */
+  sha256: string | null;
+  /** The chunk's bytes in one buffer of their own, when asked for (`keep`). */
+  bytes?: Buffer;
+}
+
+/**
+ * How a chunk is written: at most `limit` bytes; `truncate`: the file ends after it; `leaf`
+ * (default true): compute its SHA-256 leaf; `keep`: answer its bytes too (one buffer), so
+ * the caller can hash them further without reading them back.
+ */
+export interface ChunkWriteOptions {
+  limit: number;
+  truncate: boolean;
+  leaf?: boolean;
+  keep?: boolean;
+}
+
+/**
+ * A chunk's bytes as they arrive: each piece is hashed once, in the same pass, into every
+ * digest the chunk needs (its SHA-1; its SHA-256 leaf unless `leaf` is false) and, with
+ * `keep`, held for `written().bytes`.
+ */
+export class ChunkIntake {
+  size = 0;
+  private readonly sha1 = createHash('sha1');
+  private readonly leaf: Hash | null;
+  private readonly kept: Uint8Array[] | null;
+
+  constructor(private readonly options: ChunkWriteOptions) {
+    this.leaf = options.leaf === false ? null : createHash('sha256');
+    this.kept = options.keep ? [] : null;
+  }
+
+  /** The next piece of the body, hashed (ChunkTooBigError past the limit). */
+  take(piece: Uint8Array | string): Uint8Array {
+    const bytes = typeof piece === 'string' ? Buffer.from(piece) : piece;
+    if (this.size + bytes.length > this.options.limit) throw new ChunkTooBigError();
+    this.sha1.update(bytes);
+    this.leaf?.update(bytes);
+    this.kept?.push(bytes);
+    this.size += bytes.length;
+    return bytes;
+  }
+
+  written(): ChunkWritten {
+    return {
+      size: this.size,
+      sha1: this.sha1.digest('hex'),
+      sha256: this.leaf?.digest('hex') ?? null,
+      ...(this.kept ? { bytes: Buffer.concat(this.kept, this.size) } : {}),
+    };
+  }
 }
 
 export interface UploadStaging {
   /**
    * Stores the chunk at `offset` (a multiple of CHUNK_SIZE) of a staged file, replacing what
    * was there; at most `limit` bytes (else ChunkTooBigError). `truncate`: the file ends
-   * after this chunk. Durable when it resolves.
+   * after this chunk. Durable when it resolves. Its digests are computed in the same pass
+   * as the bytes arrive (never read back).
    */
   writeChunk(
     transaction: string,
     fileIndex: number,
     offset: number,
     body: AsyncIterable<Uint8Array | string>,
-    options: { limit: number; truncate: boolean },
+    options: ChunkWriteOptions,
   ): Promise<ChunkWritten>;
   /** Reads `length` staged bytes from `offset` (within received chunks). */
   readRange(
