@@ -31,12 +31,20 @@ import {
   throughputResult,
   type BenchResult,
 } from './harness';
-import { RequestLog, stagesText, uploadStages, withCpu, type UploadStages } from './upload-profile';
+import {
+  RequestLog,
+  stagesText,
+  uploadStages,
+  withCpu,
+  withCpuProfile,
+  type UploadStages,
+} from './upload-profile';
 import {
   PRODUCT_READ,
   READ_STRATEGIES,
   type BenchWindow,
   type HashRun,
+  type NewProject,
   type ReadAnswer,
   type UploadRun,
   type UploadTarget,
@@ -48,6 +56,14 @@ const PORT = 18471;
 const DROP_PORT = 18472;
 const FILE_SIZE = Number(process.env.BENCH_HASH_BYTES ?? 1024 ** 3);
 const ROUNDS = Number(process.env.BENCH_BROWSER_ROUNDS ?? 3);
+/**
+ * BENCH_BROWSER_PARTS: which parts run (hash, reads, upload; default all). A part left out
+ * has no rounds, so its lines show no figures.
+ */
+const PARTS = (process.env.BENCH_BROWSER_PARTS ?? 'hash,reads,upload').split(',');
+const roundsOf = (part: string) => (PARTS.includes(part) ? ROUNDS : 0);
+/** BENCH_CPU_PROFILE: a file for the server's CPU profile of the first 4-in-flight v1 push. */
+const PROFILE = process.env.BENCH_CPU_PROFILE;
 /** Chunk requests in flight for the pushes posted straight from the page. */
 const IN_FLIGHT = [4, 6, 8];
 
@@ -160,27 +176,38 @@ async function stamp(file: string, round: number): Promise<string> {
   return hash.digest('hex');
 }
 
-async function uploadInPage(page: Page, file: string, target: UploadTarget): Promise<UploadRun> {
+/** Reloads the page, signs in, creates the target's project and chooses the file. */
+async function prepare(page: Page, file: string, target: UploadTarget): Promise<NewProject> {
   await page.reload();
   await page.getByLabel('Benchmark file').setInputFiles(file);
   return page.evaluate(
-    (target) => (globalThis as unknown as BenchWindow).waymarkBench.uploadChosenFile(target),
+    (target) => (globalThis as unknown as BenchWindow).waymarkBench.newProject(target),
     target,
   );
 }
 
-async function postChunksInPage(
+function uploadInPage(page: Page, target: UploadTarget, project: NewProject): Promise<UploadRun> {
+  return page.evaluate(
+    ([target, project]) =>
+      (globalThis as unknown as BenchWindow).waymarkBench.uploadChosenFile(target, project),
+    [target, project] as const,
+  );
+}
+
+function postChunksInPage(
   page: Page,
-  file: string,
   target: UploadTarget,
+  project: NewProject,
   inFlight: number,
 ): Promise<UploadRun> {
-  await page.reload();
-  await page.getByLabel('Benchmark file').setInputFiles(file);
   return page.evaluate(
-    ([target, inFlight]) =>
-      (globalThis as unknown as BenchWindow).waymarkBench.postChunksOfChosenFile(target, inFlight),
-    [target, inFlight] as const,
+    ([target, project, inFlight]) =>
+      (globalThis as unknown as BenchWindow).waymarkBench.postChunksOfChosenFile(
+        target,
+        project,
+        inFlight,
+      ),
+    [target, project, inFlight] as const,
   );
 }
 
@@ -240,7 +267,7 @@ export async function benchBrowser(): Promise<BenchResult[]> {
     const worker: number[] = [];
     const native: number[] = [];
     let longTasks = 0;
-    for (let round = 0; round < ROUNDS; round++) {
+    for (let round = 0; round < roundsOf('hash'); round++) {
       const started = performance.now();
       await run('sha1sum', [file]);
       native.push(performance.now() - started);
@@ -252,7 +279,7 @@ export async function benchBrowser(): Promise<BenchResult[]> {
     // The ways a worker can read the file, each against sha1sum in the same round.
     const reads = new Map<string, number[]>(READ_STRATEGIES.map((name) => [name, []]));
     const readNative: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
+    for (let round = 0; round < roundsOf('reads'); round++) {
       const started = performance.now();
       await run('sha1sum', [file]);
       readNative.push(performance.now() - started);
@@ -272,7 +299,7 @@ export async function benchBrowser(): Promise<BenchResult[]> {
     const browserAlone: number[] = [];
     const direct = new Map(IN_FLIGHT.map((n) => [n, [] as number[]]));
     const directCpu = new Map(IN_FLIGHT.map((n) => [n, [] as number[]]));
-    for (let round = 0; round < ROUNDS; round++) {
+    for (let round = 0; round < roundsOf('upload'); round++) {
       const sha1 = await stamp(file, round + 1);
       copy.push(await timedCopy(file, join(dir, 'copy.bin'), false));
       durableCopy.push(await timedCopy(file, join(dir, 'copy.bin'), true));
@@ -283,14 +310,19 @@ export async function benchBrowser(): Promise<BenchResult[]> {
         project,
         sha1,
       });
-      const engine = await withCpu(() => uploadInPage(page, file, target(`upload-${round}`)));
+      const project = await prepare(page, file, target(`upload-${round}`));
+      const engine = await withCpu(() => uploadInPage(page, target(`upload-${round}`), project));
       upload.push(engine.result.ms);
       uploadCpu.push(engine.cpuS);
       stages.push(uploadStages(requestLog, engine.result.startedAt));
       browserAlone.push(await postSlicesInPage(dropPage, file));
       for (const n of IN_FLIGHT) {
+        const name = `direct-${n}-${round}`;
+        const created = await prepare(page, file, target(name));
         const posted = await withCpu(() =>
-          postChunksInPage(page, file, target(`direct-${n}-${round}`), n),
+          withCpuProfile(round === 0 && n === 4 ? PROFILE : undefined, () =>
+            postChunksInPage(page, target(name), created, n),
+          ),
         );
         direct.get(n)!.push(posted.result.ms);
         directCpu.get(n)!.push(posted.cpuS);
@@ -298,7 +330,9 @@ export async function benchBrowser(): Promise<BenchResult[]> {
     }
     const gib = (FILE_SIZE / 1024 ** 3).toFixed(FILE_SIZE >= 1024 ** 3 ? 0 : 2);
     const perGib = (cpuS: number[]) => median(cpuS) / (FILE_SIZE / 1024 ** 3);
-    const middle = [...stages].sort((a, b) => a.chunksMs - b.chunksMs)[Math.floor(ROUNDS / 2)]!;
+    const middle = [...stages].sort((a, b) => a.chunksMs - b.chunksMs)[
+      Math.floor(stages.length / 2)
+    ] ?? { beforeChunksMs: NaN, chunksMs: NaN, finishMs: NaN, chunkRequestMs: NaN, chunks: 0 };
     return [
       throughputResult(
         `worker SHA-1 of ${gib} GiB vs sha1sum`,

@@ -50,16 +50,27 @@ export interface ReadAnswer {
   ms: number;
 }
 
+export interface NewProject {
+  id: string;
+  version: string;
+}
+
 export interface BenchApi {
+  /** Signs in and creates the target's project (before anything is timed). */
+  newProject(target: UploadTarget): Promise<NewProject>;
   /** SHA-1 of the chosen file in a worker of its own, read with `strategy`. */
   readChosenFile(strategy: string): Promise<ReadAnswer>;
   hashChosenFile(): Promise<HashRun>;
-  uploadChosenFile(target: UploadTarget): Promise<UploadRun>;
+  uploadChosenFile(target: UploadTarget, project: NewProject): Promise<UploadRun>;
   /**
    * The v1 push of the chosen file straight from the page (start, its 10 MiB slices with
    * `inFlight` requests at once, finish): the server's chunk path without the upload engine.
    */
-  postChunksOfChosenFile(target: UploadTarget, inFlight: number): Promise<UploadRun>;
+  postChunksOfChosenFile(
+    target: UploadTarget,
+    project: NewProject,
+    inFlight: number,
+  ): Promise<UploadRun>;
 }
 
 export interface BenchWindow {

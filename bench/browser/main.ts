@@ -11,7 +11,7 @@ import { chunkRange } from '../../src/features/uploads/model/chunks';
 import { createPushPlan } from '../../src/features/uploads/model/plan';
 import type { UploadOutcome } from '../../src/features/uploads/model/types';
 import { createHashClient } from '../../src/lib/hashWorker';
-import type { BenchWindow, HashRun, ReadAnswer, UploadRun, UploadTarget } from './api';
+import type { BenchWindow, HashRun, NewProject, ReadAnswer, UploadRun, UploadTarget } from './api';
 
 function chosenFile(): File {
   const file = document.querySelector<HTMLInputElement>('input[type=file]')?.files?.[0];
@@ -38,7 +38,7 @@ async function hashChosenFile(): Promise<HashRun> {
 }
 
 /** Signs in and creates the target's project; answers its id and version. */
-async function newProject(target: UploadTarget): Promise<{ id: string; version: string }> {
+async function newProject(target: UploadTarget): Promise<NewProject> {
   await api.get('/app/init');
   await api.post('/app/auth/login', { login: target.username, password: target.password });
   await api.post(`/v1/project/${target.namespace}`, { name: target.project, public: false });
@@ -48,7 +48,7 @@ async function newProject(target: UploadTarget): Promise<{ id: string; version: 
 }
 
 /** The chosen file as the one added file of a push plan to the target's new project. */
-function planOf(file: File, target: UploadTarget, project: { id: string; version: string }) {
+function planOf(file: File, target: UploadTarget, project: NewProject) {
   return createPushPlan(
     { id: project.id, namespace: target.namespace, name: target.project, version: project.version },
     {
@@ -68,9 +68,8 @@ function planOf(file: File, target: UploadTarget, project: { id: string; version
 }
 
 /** Signs in, creates the project and uploads the chosen file with the upload engine. */
-async function uploadChosenFile(target: UploadTarget): Promise<UploadRun> {
+async function uploadChosenFile(target: UploadTarget, project: NewProject): Promise<UploadRun> {
   const file = chosenFile();
-  const project = await newProject(target);
   startUploadEngine();
   const settled = new Promise<UploadOutcome>((resolve) => {
     const stop = onUploadSettled((outcome) => {
@@ -101,9 +100,12 @@ async function push(path: string, body: BodyInit | null, json = false): Promise<
   return answer;
 }
 
-async function postChunksOfChosenFile(target: UploadTarget, inFlight: number): Promise<UploadRun> {
+async function postChunksOfChosenFile(
+  target: UploadTarget,
+  project: NewProject,
+  inFlight: number,
+): Promise<UploadRun> {
   const file = chosenFile();
-  const project = await newProject(target);
   const plan = planOf(file, target, project);
   const chunks = plan.body.changes.added[0]?.chunks ?? [];
   const startedAt = Date.now();
@@ -141,6 +143,7 @@ async function readChosenFile(strategy: string): Promise<ReadAnswer> {
 }
 
 (window as unknown as BenchWindow).waymarkBench = {
+  newProject,
   readChosenFile,
   hashChosenFile,
   uploadChosenFile,

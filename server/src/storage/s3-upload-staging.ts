@@ -74,18 +74,19 @@ export class S3UploadStaging implements UploadStaging {
     if (offset % CHUNK_SIZE !== 0) throw new Error('Chunks start at multiples of CHUNK_SIZE');
     const key = this.chunkKey(transaction, fileIndex, offset / CHUNK_SIZE);
     // A chunk is at most 10 MiB: held in memory, then written with its exact length.
-    const intake = new ChunkIntake({ ...options, keep: true });
-    for await (const piece of body) intake.take(piece);
-    const { bytes, ...written } = intake.written();
+    const pieces: Uint8Array[] = [];
+    const intake = new ChunkIntake(options);
+    for await (const piece of body) pieces.push(intake.take(piece));
+    const written = intake.written();
     await this.store.client.send(
       new PutObjectCommand({
         Bucket: this.store.bucket,
         Key: key,
-        Body: bytes,
+        Body: written.bytes ?? Buffer.concat(pieces, written.size),
         ContentLength: written.size,
       }),
     );
-    return options.keep ? { ...written, bytes } : written;
+    return written;
   }
 
   async *readRange(

@@ -36,30 +36,32 @@ export interface ChunkWritten {
 
 /**
  * How a chunk is written: at most `limit` bytes; `truncate`: the file ends after it; `leaf`
- * (default true): compute its SHA-256 leaf; `keep`: answer its bytes too (one buffer), so
- * the caller can hash them further without reading them back.
+ * (default true): compute its SHA-256 leaf; `keep`: the size the chunk should have: its
+ * bytes are copied as they arrive into one buffer of that size, answered as `bytes` (so
+ * the caller can hash them further without reading them back) when the chunk fills it.
  */
 export interface ChunkWriteOptions {
   limit: number;
   truncate: boolean;
   leaf?: boolean;
-  keep?: boolean;
+  keep?: number;
 }
 
 /**
  * A chunk's bytes as they arrive: each piece is hashed once, in the same pass, into every
  * digest the chunk needs (its SHA-1; its SHA-256 leaf unless `leaf` is false) and, with
- * `keep`, held for `written().bytes`.
+ * `keep`, copied into one buffer of that size (the pieces themselves are let go as soon
+ * as they are written, so few objects live long).
  */
 export class ChunkIntake {
   size = 0;
   private readonly sha1 = createHash('sha1');
   private readonly leaf: Hash | null;
-  private readonly kept: Uint8Array[] | null;
+  private kept: Buffer | null;
 
   constructor(private readonly options: ChunkWriteOptions) {
     this.leaf = options.leaf === false ? null : createHash('sha256');
-    this.kept = options.keep ? [] : null;
+    this.kept = options.keep ? Buffer.allocUnsafeSlow(options.keep) : null;
   }
 
   /** The next piece of the body, hashed (ChunkTooBigError past the limit). */
@@ -68,17 +70,19 @@ export class ChunkIntake {
     if (this.size + bytes.length > this.options.limit) throw new ChunkTooBigError();
     this.sha1.update(bytes);
     this.leaf?.update(bytes);
-    this.kept?.push(bytes);
+    if (this.kept && this.size + bytes.length <= this.kept.length) this.kept.set(bytes, this.size);
+    else this.kept = null;
     this.size += bytes.length;
     return bytes;
   }
 
   written(): ChunkWritten {
+    const kept = this.kept?.length === this.size ? this.kept : null;
     return {
       size: this.size,
       sha1: this.sha1.digest('hex'),
       sha256: this.leaf?.digest('hex') ?? null,
-      ...(this.kept ? { bytes: Buffer.concat(this.kept, this.size) } : {}),
+      ...(kept ? { bytes: kept } : {}),
     };
   }
 }

@@ -212,7 +212,7 @@ export async function uploadChunk(
     written = await staging.writeChunk(upload.id, fileIndex, chunkIndex * CHUNK_SIZE, body, {
       limit: CHUNK_SIZE,
       truncate: chunkIndex === file.chunks.length - 1,
-      keep: true,
+      keep: expectedSize,
     });
   } catch (error) {
     await forgetChunk(ctx, upload.id, chunkId, fileIndex, chunkIndex);
