@@ -12,18 +12,24 @@
 // upload-profile.ts); and the v1 push posted straight from the page with 4, 6 and 8 chunk
 // requests in flight (the server's chunk path without the engine).
 import { execFile } from 'node:child_process';
-import { createHash, randomFillSync } from 'node:crypto';
-import { createReadStream, existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Page } from '@playwright/test';
-import { build } from 'vite';
-import { startServer } from '../server/src/main';
 import { CHUNK_SIZE } from '../server/src/storage/upload-staging';
-import { BENCH_ADMIN_PASSWORD } from './session';
+import {
+  adminTarget,
+  buildBenchPage,
+  chromiumPath,
+  median,
+  prepare,
+  stamp,
+  startBenchServer,
+  uploadInPage,
+  writeRandomFile,
+} from './browser-page';
 import {
   countResult,
   informationResult,
@@ -49,7 +55,6 @@ import {
   type UploadRun,
   type UploadTarget,
 } from './browser/api';
-import { aliases } from '../aliases';
 
 const run = promisify(execFile);
 const PORT = 18471;
@@ -66,30 +71,6 @@ const roundsOf = (part: string) => (PARTS.includes(part) ? ROUNDS : 0);
 const PROFILE = process.env.BENCH_CPU_PROFILE;
 /** Chunk requests in flight for the pushes posted straight from the page. */
 const IN_FLIGHT = [4, 6, 8];
-
-function chromiumPath(): string {
-  const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  if (!existsSync(path)) throw new Error(`Chromium not found at ${path} (set CHROMIUM_PATH)`);
-  return path;
-}
-
-/** A file of random bytes (incompressible, so nothing can shortcut the work). */
-async function writeRandomFile(file: string, size: number): Promise<void> {
-  const handle = await open(file, 'w');
-  const block = Buffer.allocUnsafe(16 * 1024 * 1024);
-  try {
-    for (let written = 0; written < size; written += block.length) {
-      randomFillSync(block);
-      await handle.write(block, 0, Math.min(block.length, size - written));
-    }
-  } finally {
-    await handle.close();
-  }
-}
-
-function median(values: number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
-}
 
 /**
  * The ceiling for any browser upload on this machine: a server that reads request bodies and
@@ -161,39 +142,6 @@ async function timedCopy(file: string, copy: string, durable: boolean): Promise<
   return ms;
 }
 
-/** Stamps the file's first bytes with `round`, so each upload is new content for the server. */
-async function stamp(file: string, round: number): Promise<string> {
-  const handle = await open(file, 'r+');
-  try {
-    const mark = Buffer.alloc(8);
-    mark.writeDoubleLE(round);
-    await handle.write(mark, 0, 8, 0);
-  } finally {
-    await handle.close();
-  }
-  const hash = createHash('sha1');
-  for await (const piece of createReadStream(file)) hash.update(piece as Buffer);
-  return hash.digest('hex');
-}
-
-/** Reloads the page, signs in, creates the target's project and chooses the file. */
-async function prepare(page: Page, file: string, target: UploadTarget): Promise<NewProject> {
-  await page.reload();
-  await page.getByLabel('Benchmark file').setInputFiles(file);
-  return page.evaluate(
-    (target) => (globalThis as unknown as BenchWindow).waymarkBench.newProject(target),
-    target,
-  );
-}
-
-function uploadInPage(page: Page, target: UploadTarget, project: NewProject): Promise<UploadRun> {
-  return page.evaluate(
-    ([target, project]) =>
-      (globalThis as unknown as BenchWindow).waymarkBench.uploadChosenFile(target, project),
-    [target, project] as const,
-  );
-}
-
 function postChunksInPage(
   page: Page,
   target: UploadTarget,
@@ -226,36 +174,11 @@ async function hashInPage(page: Page, file: string): Promise<HashRun> {
 
 export async function benchBrowser(): Promise<BenchResult[]> {
   const dir = await mkdtemp(join(tmpdir(), 'waymark-bench-browser-'));
-  const distDir = join(dir, 'dist');
-  await build({
-    root: resolve(import.meta.dirname, 'browser'),
-    configFile: false,
-    resolve: { alias: aliases },
-    logLevel: 'silent',
-    build: { outDir: distDir, emptyOutDir: true },
-    worker: { format: 'es' },
-  });
+  const distDir = await buildBenchPage(dir);
   const file = join(dir, 'data.bin');
   await writeRandomFile(file, FILE_SIZE);
   const requestLog = new RequestLog();
-  const server = await startServer(
-    {
-      DATA_DIR: join(dir, 'data'),
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      ADMIN_PASSWORD: BENCH_ADMIN_PASSWORD,
-      GLOBAL_WORKSPACE: 'admin',
-      GLOBAL_STORAGE: String(64 * 1024 ** 3),
-    },
-    {
-      handleSignals: false,
-      exitOnError: false,
-      print: () => {},
-      distDir,
-      logger: { level: 'info', stream: requestLog.stream },
-    },
-  );
+  const server = await startBenchServer(dir, PORT, distDir, requestLog);
   const dropServer = await startDropServer();
   const browser = await chromium.launch({ executablePath: chromiumPath() });
   try {
@@ -303,13 +226,7 @@ export async function benchBrowser(): Promise<BenchResult[]> {
       const sha1 = await stamp(file, round + 1);
       copy.push(await timedCopy(file, join(dir, 'copy.bin'), false));
       durableCopy.push(await timedCopy(file, join(dir, 'copy.bin'), true));
-      const target = (project: string) => ({
-        username: 'admin',
-        password: BENCH_ADMIN_PASSWORD,
-        namespace: 'admin',
-        project,
-        sha1,
-      });
+      const target = (project: string) => adminTarget(project, sha1);
       const project = await prepare(page, file, target(`upload-${round}`));
       const engine = await withCpu(() => uploadInPage(page, target(`upload-${round}`), project));
       upload.push(engine.result.ms);

@@ -13,6 +13,7 @@ interface OpenRequest {
 
 export interface LoggedRequest extends OpenRequest {
   end: number;
+  status: number;
 }
 
 /** Collects Fastify's "incoming request" / "request completed" log lines (pino JSON). */
@@ -28,6 +29,7 @@ export class RequestLog {
         reqId?: string;
         time?: number;
         req?: { method?: string; url?: string };
+        res?: { statusCode?: number };
       };
       try {
         entry = JSON.parse(line);
@@ -44,7 +46,9 @@ export class RequestLog {
       } else if (entry.msg === 'request completed') {
         const request = this.open.get(entry.reqId);
         this.open.delete(entry.reqId);
-        if (request) this.requests.push({ ...request, end: entry.time });
+        if (request) {
+          this.requests.push({ ...request, end: entry.time, status: entry.res?.statusCode ?? 0 });
+        }
       }
     },
   };
@@ -53,6 +57,19 @@ export class RequestLog {
   since(since: number): LoggedRequest[] {
     return this.requests.filter((r) => r.start >= since - 5);
   }
+}
+
+/**
+ * Chunks the server acknowledged (200) more than once among `requests`: bytes sent again
+ * although the server had confirmed them.
+ */
+export function chunksAcknowledgedAgain(requests: LoggedRequest[]): number {
+  const acknowledged = new Map<string, number>();
+  for (const r of requests) {
+    if (r.status !== 200 || !r.url.startsWith('/v1/project/push/chunk/')) continue;
+    acknowledged.set(r.url, (acknowledged.get(r.url) ?? 0) + 1);
+  }
+  return [...acknowledged.values()].reduce((sum, n) => sum + n - 1, 0);
 }
 
 export interface UploadStages {

@@ -55,7 +55,20 @@ export interface NewProject {
   version: string;
 }
 
+export interface AllAtOnceRun {
+  ms: number;
+  /** False when a request failed and the upload was given up. */
+  finished: boolean;
+  /** Chunks the server acknowledged. */
+  acknowledged: number;
+  transaction: string;
+}
+
 export interface BenchApi {
+  /** The reference web app's way: every chunk at once, given up at the first failure. */
+  postEveryChunkAtOnce(target: UploadTarget, project: NewProject): Promise<AllAtOnceRun>;
+  /** Waits for the server, then cancels the transaction. */
+  cancelWhenReachable(transaction: string): Promise<void>;
   /** Signs in and creates the target's project (before anything is timed). */
   newProject(target: UploadTarget): Promise<NewProject>;
   /** SHA-1 of the chosen file in a worker of its own, read with `strategy`. */

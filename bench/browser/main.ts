@@ -11,7 +11,15 @@ import { chunkRange } from '../../src/features/uploads/model/chunks';
 import { createPushPlan } from '../../src/features/uploads/model/plan';
 import type { UploadOutcome } from '../../src/features/uploads/model/types';
 import { createHashClient } from '../../src/lib/hashWorker';
-import type { BenchWindow, HashRun, NewProject, ReadAnswer, UploadRun, UploadTarget } from './api';
+import type {
+  AllAtOnceRun,
+  BenchWindow,
+  HashRun,
+  NewProject,
+  ReadAnswer,
+  UploadRun,
+  UploadTarget,
+} from './api';
 
 function chosenFile(): File {
   const file = document.querySelector<HTMLInputElement>('input[type=file]')?.files?.[0];
@@ -90,12 +98,17 @@ async function uploadChosenFile(target: UploadTarget, project: NewProject): Prom
 }
 
 /** A raw v1 request of the signed-in session; throws unless it answers 200. */
-async function push(path: string, body: BodyInit | null, json = false): Promise<Response> {
+async function push(
+  path: string,
+  body: BodyInit | null,
+  json = false,
+  signal?: AbortSignal,
+): Promise<Response> {
   const headers: Record<string, string> = { 'X-Client': 'vue' };
   const token = api.getCsrfToken();
   if (token) headers['X-CSRF-Token'] = token;
   if (json) headers['Content-Type'] = 'application/json';
-  const answer = await fetch(path, { method: 'POST', headers, body });
+  const answer = await fetch(path, { method: 'POST', headers, body, signal });
   if (answer.status !== 200) throw new Error(`${path}: ${answer.status} ${await answer.text()}`);
   return answer;
 }
@@ -142,7 +155,54 @@ async function readChosenFile(strategy: string): Promise<ReadAnswer> {
   }
 }
 
+/**
+ * The reference web app's way: every chunk posted at once (the browser queues what its
+ * connections cannot take), the whole upload given up at the first failure.
+ */
+async function postEveryChunkAtOnce(
+  target: UploadTarget,
+  project: NewProject,
+): Promise<AllAtOnceRun> {
+  const file = chosenFile();
+  const plan = planOf(file, target, project);
+  const chunks = plan.body.changes.added[0]?.chunks ?? [];
+  const started = performance.now();
+  const path = `/v1/project/push/${target.namespace}/${target.project}`;
+  const { transaction } = (await (await push(path, JSON.stringify(plan.body), true)).json()) as {
+    transaction: string;
+  };
+  const abort = new AbortController();
+  let acknowledged = 0;
+  try {
+    await Promise.all(
+      chunks.map(async (id, i) => {
+        const { start, end } = chunkRange(file.size, i);
+        const url = `/v1/project/push/chunk/${transaction}/${id}`;
+        await (await push(url, file.slice(start, end), false, abort.signal)).text();
+        acknowledged += 1;
+      }),
+    );
+    await (await push(`/v1/project/push/finish/${transaction}`, null)).text();
+  } catch {
+    abort.abort();
+    return { ms: performance.now() - started, finished: false, acknowledged, transaction };
+  }
+  return { ms: performance.now() - started, finished: true, acknowledged, transaction };
+}
+
+/** Waits until the server answers again, then cancels `transaction` (the web app's Cancel). */
+async function cancelWhenReachable(transaction: string): Promise<void> {
+  for (;;) {
+    const answer = await fetch('/ping').catch(() => null);
+    if (answer?.ok) break;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  await push(`/v1/project/push/cancel/${transaction}`, null);
+}
+
 (window as unknown as BenchWindow).waymarkBench = {
+  postEveryChunkAtOnce,
+  cancelWhenReachable,
   newProject,
   readChosenFile,
   hashChosenFile,
