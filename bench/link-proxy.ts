@@ -22,37 +22,73 @@ class Direction {
   private freeAt = 0;
   private queued = 0;
   private readonly paused = new Set<Socket>();
+  private readonly armed = new Set<Socket>();
+  /** Segments on their way, per receiving socket, in the order they were sent. */
+  private readonly queues = new Map<Socket, { segment: Buffer; due: number }[]>();
 
   constructor(private readonly options: Required<LinkOptions>) {}
 
   carry(data: Buffer, from: Socket, to: Socket): void {
+    let queue = this.queues.get(to);
+    if (!queue) {
+      queue = [];
+      this.queues.set(to, queue);
+      to.once('close', () => this.queues.delete(to));
+    }
     for (let at = 0; at < data.length; at += SEGMENT) {
       const segment = data.subarray(at, at + SEGMENT);
       const now = performance.now();
       this.freeAt =
         Math.max(now, this.freeAt) + (segment.length * 8 * 1000) / this.options.rateBitsPerSecond;
+      const due = this.freeAt + this.options.delayMs;
       this.queued += segment.length;
-      setTimeout(
-        () => {
-          this.queued -= segment.length;
-          if (!to.destroyed) {
-            this.bytes += segment.length;
-            to.write(segment);
-          }
-          if (this.queued <= this.options.queueBytes / 2) this.resumeSenders();
-        },
-        this.freeAt + this.options.delayMs - now,
-      );
+      queue.push({ segment, due });
     }
+    this.arm(to, queue);
     if (this.queued > this.options.queueBytes && !from.destroyed) {
       from.pause();
       this.paused.add(from);
     }
   }
 
+  /** One timer per receiving socket, for the head of its queue. */
+  private arm(to: Socket, queue: { due: number }[]): void {
+    if (this.armed.has(to) || queue.length === 0) return;
+    this.armed.add(to);
+    setTimeout(() => this.deliver(to), Math.max(0, queue[0]!.due - performance.now()));
+  }
+
+  /**
+   * Delivers `to`'s segments that are due, in the order they were sent (timers alone may
+   * fire out of order within a millisecond, which would scramble the stream).
+   */
+  private deliver(to: Socket): void {
+    const queue = this.queues.get(to) ?? [];
+    const now = performance.now() + 1;
+    while (queue.length > 0 && queue[0]!.due <= now) {
+      const { segment } = queue.shift()!;
+      this.queued -= segment.length;
+      if (!to.destroyed) {
+        this.bytes += segment.length;
+        to.write(segment);
+      }
+    }
+    this.armed.delete(to);
+    // A timer may fire early (it counts from the event loop's cached time): the head that
+    // is not due yet gets a timer of its own again.
+    this.arm(to, queue);
+    if (this.queued <= this.options.queueBytes / 2) this.resumeSenders();
+  }
+
   /** The link was cut: what waited in it is lost, and it is free at once. */
   reset(): void {
     this.freeAt = 0;
+    for (const queue of this.queues.values()) {
+      for (const { segment } of queue) this.queued -= segment.length;
+    }
+    this.queues.clear();
+    this.armed.clear();
+    this.resumeSenders();
   }
 
   private resumeSenders(): void {

@@ -64,6 +64,14 @@ export async function benchLink(): Promise<BenchResult[]> {
   const proxy = new LinkProxy(PORT, { rateBitsPerSecond: RATE, delayMs: DELAY_MS });
   const proxyPort = await proxy.listen();
   const browser = await chromium.launch({ executablePath: chromiumPath() });
+  const trace = process.env.BENCH_LINK_TRACE
+    ? setInterval(() => {
+        const last = log.requests.at(-1);
+        console.error(
+          `${(proxy.bytesUp / 1e6).toFixed(1)} MB up; last ${last?.status} ${last?.url}`,
+        );
+      }, 2000)
+    : null;
   try {
     const page = await browser.newPage();
     await page.goto(`http://127.0.0.1:${proxyPort}/`);
@@ -114,6 +122,7 @@ export async function benchLink(): Promise<BenchResult[]> {
       ),
     ];
   } finally {
+    if (trace) clearInterval(trace);
     await browser.close();
     await proxy.close();
     await server.close();

@@ -11,6 +11,7 @@ import { benchBrowser } from './browser.bench';
 import { benchBundleSize } from './bundle-size.bench';
 import { benchChangeset } from './changeset.bench';
 import { benchHttp } from './http.bench';
+import { benchLink } from './link.bench';
 import { benchProjects } from './projects.bench';
 import { benchPullV2 } from './pull-v2.bench';
 import { benchUploadFinish } from './upload-finish.bench';
@@ -24,6 +25,7 @@ const BENCHES: Record<string, () => Promise<BenchResult[]>> = {
   projects: benchProjects,
   'upload-finish': benchUploadFinish,
   browser: benchBrowser,
+  link: benchLink,
   changeset: benchChangeset,
   'pull-v2': benchPullV2,
   'bundle-size': benchBundleSize,

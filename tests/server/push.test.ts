@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
+import { createSHA1 } from 'hash-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../server/src/auth/passwords';
 import { insertUser } from '../../server/src/db/queries/users';
@@ -22,6 +23,7 @@ import {
   type User,
 } from '../../server/src/db/schema';
 import { cleanupUploads, LOCK_EXPIRATION_MS } from '../../server/src/services/push';
+import { heldByteCount } from '../../server/src/services/push/digest';
 import { CHUNK_SIZE } from '../../server/src/storage/upload-staging';
 import { commit, createProject } from './support/seed';
 import { createTestApp, problem, type TestApp, type TestClient } from './support/test-app';
@@ -352,6 +354,42 @@ describe('push, chunks and finish', () => {
     const raw = await rawFile(alice, project, 'big.bin');
     expect(raw.rawPayload.equals(content)).toBe(true);
     expect(fs.existsSync(stagingDir(transaction))).toBe(false);
+  });
+
+  it('follows the running SHA-1 from the bytes as they arrived, never reading them back', async () => {
+    const project = await newProject();
+    const alice = await as('alice');
+    const content = Buffer.alloc(2 * CHUNK_SIZE + 7);
+    for (let i = 0; i < content.length; i += 4096) content[i] = (i / 4096) % 241;
+    const plan = entries({ 'held.bin': content });
+    const { transaction } = (
+      await alice.post(pushUrl(project), {
+        version: 'v0',
+        changes: { added: plan.list, updated: [], removed: [] },
+      })
+    ).json();
+    const [c0, c1, c2] = plan.list[0]!.chunks as [string, string, string];
+    const heldBefore = heldByteCount();
+    // Chunks 1 and 2 first: the running SHA-1 cannot take them yet, so their bytes are held.
+    for (const chunk of [c1, c2]) {
+      expect((await sendChunk(alice, transaction, chunk, plan.bytes.get(chunk)!)).statusCode).toBe(
+        200,
+      );
+    }
+    expect(heldByteCount() - heldBefore).toBe(CHUNK_SIZE + 7);
+    // The staged file loses those bytes on disk: only the held ones can give the right SHA-1.
+    await fsp.truncate(path.join(stagingDir(transaction), '0.part'), 0);
+    await sendChunk(alice, transaction, c0, plan.bytes.get(c0)!);
+    const [row] = await t.database.db
+      .select()
+      .from(uploadDigests)
+      .where(eq(uploadDigests.uploadId, transaction));
+    expect(row?.nextChunk).toBe(3);
+    const hasher = await createSHA1();
+    hasher.load(Buffer.from(row!.sha1State!, 'base64'));
+    expect(hasher.digest('hex')).toBe(sha1(content));
+    expect(heldByteCount()).toBe(heldBefore);
+    await alice.post(`/v1/project/push/cancel/${transaction}`);
   });
 
   it('takes a long file four chunks at a time in any order and verifies its SHA-1 at finish', async () => {
