@@ -10,7 +10,7 @@ import { build } from 'vite';
 import { startServer, type RunningServer } from '../server/src/main';
 import { aliases } from '../aliases';
 import { BENCH_ADMIN_PASSWORD } from './session';
-import type { BenchWindow, NewProject, UploadRun, UploadTarget } from './browser/api';
+import type { BenchWindow, NewProject, UploadTarget } from './browser/api';
 import type { RequestLog } from './upload-profile';
 
 export function chromiumPath(): string {
@@ -98,25 +98,26 @@ async function stamp(file: string, round: number): Promise<string> {
   return hash.digest('hex');
 }
 
-export /** Reloads the page, signs in, creates the target's project and chooses the file. */
-async function prepare(page: Page, file: string, target: UploadTarget): Promise<NewProject> {
-  await page.reload();
-  await page.getByLabel('Benchmark file').setInputFiles(file);
+export type Api = BenchWindow['waymarkBench'];
+
+/** Calls the page's `waymarkBench[name](...args)` (arguments and answer cross as JSON). */
+export function benchCall<K extends keyof Api>(
+  page: Page,
+  name: K,
+  ...args: Parameters<Api[K]>
+): ReturnType<Api[K]> {
   return page.evaluate(
-    (target) => (globalThis as unknown as BenchWindow).waymarkBench.newProject(target),
-    target,
-  );
+    ([name, args]) => {
+      const api = (globalThis as unknown as BenchWindow).waymarkBench;
+      return (api[name] as (...values: unknown[]) => unknown)(...args);
+    },
+    [name, args] as const,
+  ) as ReturnType<Api[K]>;
 }
 
-/** The upload engine's upload of the chosen file to the prepared project. */
-export function uploadInPage(
-  page: Page,
-  target: UploadTarget,
-  project: NewProject,
-): Promise<UploadRun> {
-  return page.evaluate(
-    ([target, project]) =>
-      (globalThis as unknown as BenchWindow).waymarkBench.uploadChosenFile(target, project),
-    [target, project] as const,
-  );
+/** Reloads the page, signs in, creates the target's project and chooses the file. */
+export async function prepare(page: Page, file: string, target: UploadTarget): Promise<NewProject> {
+  await page.reload();
+  await page.getByLabel('Benchmark file').setInputFiles(file);
+  return benchCall(page, 'newProject', target);
 }

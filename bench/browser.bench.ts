@@ -27,7 +27,7 @@ import {
   prepare,
   stamp,
   startBenchServer,
-  uploadInPage,
+  benchCall,
   writeRandomFile,
 } from './browser-page';
 import {
@@ -45,16 +45,7 @@ import {
   withCpuProfile,
   type UploadStages,
 } from './upload-profile';
-import {
-  PRODUCT_READ,
-  READ_STRATEGIES,
-  type BenchWindow,
-  type HashRun,
-  type NewProject,
-  type ReadAnswer,
-  type UploadRun,
-  type UploadTarget,
-} from './browser/api';
+import { PRODUCT_READ, READ_STRATEGIES, type HashRun, type ReadAnswer } from './browser/api';
 
 const run = promisify(execFile);
 const PORT = 18471;
@@ -142,34 +133,14 @@ async function timedCopy(file: string, copy: string, durable: boolean): Promise<
   return ms;
 }
 
-function postChunksInPage(
-  page: Page,
-  target: UploadTarget,
-  project: NewProject,
-  inFlight: number,
-): Promise<UploadRun> {
-  return page.evaluate(
-    ([target, project, inFlight]) =>
-      (globalThis as unknown as BenchWindow).waymarkBench.postChunksOfChosenFile(
-        target,
-        project,
-        inFlight,
-      ),
-    [target, project, inFlight] as const,
-  );
-}
-
 async function readInPage(page: Page, file: string, strategy: string): Promise<ReadAnswer> {
   await page.getByLabel('Benchmark file').setInputFiles(file);
-  return page.evaluate(
-    (strategy) => (globalThis as unknown as BenchWindow).waymarkBench.readChosenFile(strategy),
-    strategy,
-  );
+  return benchCall(page, 'readChosenFile', strategy);
 }
 
 async function hashInPage(page: Page, file: string): Promise<HashRun> {
   await page.getByLabel('Benchmark file').setInputFiles(file);
-  return page.evaluate(() => (globalThis as unknown as BenchWindow).waymarkBench.hashChosenFile());
+  return benchCall(page, 'hashChosenFile');
 }
 
 export async function benchBrowser(): Promise<BenchResult[]> {
@@ -228,7 +199,9 @@ export async function benchBrowser(): Promise<BenchResult[]> {
       durableCopy.push(await timedCopy(file, join(dir, 'copy.bin'), true));
       const target = (project: string) => adminTarget(project, sha1);
       const project = await prepare(page, file, target(`upload-${round}`));
-      const engine = await withCpu(() => uploadInPage(page, target(`upload-${round}`), project));
+      const engine = await withCpu(() =>
+        benchCall(page, 'uploadChosenFile', target(`upload-${round}`), project),
+      );
       upload.push(engine.result.ms);
       uploadCpu.push(engine.cpuS);
       stages.push(uploadStages(requestLog, engine.result.startedAt));
@@ -238,7 +211,7 @@ export async function benchBrowser(): Promise<BenchResult[]> {
         const created = await prepare(page, file, target(name));
         const posted = await withCpu(() =>
           withCpuProfile(round === 0 && n === 4 ? PROFILE : undefined, () =>
-            postChunksInPage(page, target(name), created, n),
+            benchCall(page, 'postChunksOfChosenFile', target(name), created, n),
           ),
         );
         direct.get(n)!.push(posted.result.ms);

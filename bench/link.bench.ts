@@ -9,7 +9,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Page } from '@playwright/test';
+import { chromium } from '@playwright/test';
 import { countResult, informationResult, ratioResult, report, type BenchResult } from './harness';
 import { LinkProxy } from './link-proxy';
 import {
@@ -19,11 +19,10 @@ import {
   prepare,
   stamp,
   startBenchServer,
-  uploadInPage,
+  benchCall,
   writeRandomFile,
 } from './browser-page';
 import { chunksAcknowledgedAgain, RequestLog } from './upload-profile';
-import type { AllAtOnceRun, BenchWindow, NewProject, UploadTarget } from './browser/api';
 
 const PORT = 18474;
 const FILE_SIZE = Number(process.env.BENCH_LINK_BYTES ?? 100_000_000);
@@ -33,18 +32,6 @@ const OUTAGE_MS = Number(process.env.BENCH_LINK_OUTAGE_MS ?? 3000);
 
 /** The time the link needs for the file's bytes, plus the outage. */
 const IDEAL_MS = (FILE_SIZE * 8 * 1000) / RATE + OUTAGE_MS;
-
-function everyChunkAtOnce(
-  page: Page,
-  target: UploadTarget,
-  project: NewProject,
-): Promise<AllAtOnceRun> {
-  return page.evaluate(
-    ([target, project]) =>
-      (globalThis as unknown as BenchWindow).waymarkBench.postEveryChunkAtOnce(target, project),
-    [target, project] as const,
-  );
-}
 
 /** Runs `upload` and cuts the link once the server received half of the file. */
 async function withCutHalfway<T>(proxy: LinkProxy, upload: () => Promise<T>): Promise<T> {
@@ -81,7 +68,7 @@ export async function benchLink(): Promise<BenchResult[]> {
     const engineProject = await prepare(page, file, engineTarget);
     const engineFrom = Date.now();
     const engine = await withCutHalfway(proxy, () =>
-      uploadInPage(page, engineTarget, engineProject),
+      benchCall(page, 'uploadChosenFile', engineTarget, engineProject),
     );
     const engineAgain = chunksAcknowledgedAgain(log.since(engineFrom));
 
@@ -90,16 +77,17 @@ export async function benchLink(): Promise<BenchResult[]> {
     const referenceProject = await prepare(page, file, referenceTarget);
     const started = performance.now();
     const first = await withCutHalfway(proxy, () =>
-      everyChunkAtOnce(page, referenceTarget, referenceProject),
+      benchCall(page, 'postEveryChunkAtOnce', referenceTarget, referenceProject),
     );
     let again = 0;
     if (!first.finished) {
-      await page.evaluate(
-        (transaction) =>
-          (globalThis as unknown as BenchWindow).waymarkBench.cancelWhenReachable(transaction),
-        first.transaction,
+      await benchCall(page, 'cancelWhenReachable', first.transaction);
+      const second = await benchCall(
+        page,
+        'postEveryChunkAtOnce',
+        referenceTarget,
+        referenceProject,
       );
-      const second = await everyChunkAtOnce(page, referenceTarget, referenceProject);
       if (!second.finished) throw new Error('The reference way failed without a cut');
       again = first.acknowledged;
     }

@@ -135,6 +135,25 @@ async function uploadRows(project: Project) {
   return t.database.db.select().from(uploads).where(eq(uploads.projectId, project.id));
 }
 
+/** `size` bytes with every 4096th set from a pattern of `period` values. */
+function patterned(size: number, period: number): Buffer {
+  const content = Buffer.alloc(size);
+  for (let i = 0; i < content.length; i += 4096) content[i] = (i / 4096) % period;
+  return content;
+}
+
+/** alice's push of `files` as the first version of a new project: its plan and transaction. */
+async function startFirstPush(files: Record<string, Buffer>) {
+  const project = await newProject();
+  const alice = await as('alice');
+  const plan = entries(files);
+  const started = await alice.post(pushUrl(project), {
+    version: 'v0',
+    changes: { added: plan.list, updated: [], removed: [] },
+  });
+  return { project, alice, plan, transaction: started.json().transaction as string };
+}
+
 const stagingDir = (tx: string) => path.join(t.config.dataDir, 'uploads', tx);
 
 beforeAll(async () => {
@@ -299,17 +318,8 @@ describe('push, chunks and finish', () => {
   });
 
   it('hashes files while their chunks arrive, in any order, and starts over when bytes change', async () => {
-    const project = await newProject();
-    const alice = await as('alice');
-    const content = Buffer.alloc(2 * CHUNK_SIZE + 5);
-    for (let i = 0; i < content.length; i += 4096) content[i] = (i / 4096) % 251;
-    const plan = entries({ 'big.bin': content });
-    const { transaction } = (
-      await alice.post(pushUrl(project), {
-        version: 'v0',
-        changes: { added: plan.list, updated: [], removed: [] },
-      })
-    ).json();
+    const content = patterned(2 * CHUNK_SIZE + 5, 251);
+    const { project, alice, plan, transaction } = await startFirstPush({ 'big.bin': content });
     const [c0, c1, c2] = plan.list[0]!.chunks as [string, string, string];
     const digestRow = async () =>
       (
@@ -357,17 +367,8 @@ describe('push, chunks and finish', () => {
   });
 
   it('follows the running SHA-1 from the bytes as they arrived, never reading them back', async () => {
-    const project = await newProject();
-    const alice = await as('alice');
-    const content = Buffer.alloc(2 * CHUNK_SIZE + 7);
-    for (let i = 0; i < content.length; i += 4096) content[i] = (i / 4096) % 241;
-    const plan = entries({ 'held.bin': content });
-    const { transaction } = (
-      await alice.post(pushUrl(project), {
-        version: 'v0',
-        changes: { added: plan.list, updated: [], removed: [] },
-      })
-    ).json();
+    const content = patterned(2 * CHUNK_SIZE + 7, 241);
+    const { alice, plan, transaction } = await startFirstPush({ 'held.bin': content });
     const [c0, c1, c2] = plan.list[0]!.chunks as [string, string, string];
     const heldBefore = heldByteCount();
     // Chunks 1 and 2 first: the running SHA-1 cannot take them yet, so their bytes are held.
