@@ -19,7 +19,7 @@ export interface FileRange {
   length: number;
 }
 
-/** Bytes in memory (moved to the worker when they own their buffer), or a range of a file. */
+/** Bytes in memory (copied to the worker), or a range of a file. */
 export type Sha1Piece = Uint8Array | FileRange;
 
 /** Where the bytes come from: a file range, or a reader of pieces in order. */
@@ -61,16 +61,6 @@ function startWorker(): Worker {
   return thread;
 }
 
-/** A piece that owns its whole buffer can be moved to the worker instead of copied. */
-function transferable(piece: Uint8Array): ArrayBuffer[] {
-  const { buffer } = piece;
-  return buffer instanceof ArrayBuffer &&
-    piece.byteOffset === 0 &&
-    piece.byteLength === buffer.byteLength
-    ? [buffer]
-    : [];
-}
-
 async function continueInWorker(
   thread: Worker,
   state: Uint8Array | null,
@@ -89,7 +79,8 @@ async function continueInWorker(
     thread.postMessage({ id, op: 'start', state });
     for await (const piece of piecesOf(source)) {
       if (piece instanceof Uint8Array) {
-        thread.postMessage({ id, op: 'update', bytes: piece }, transferable(piece));
+        // Copied to the thread: the caller may reuse the piece's buffer once this returns.
+        thread.postMessage({ id, op: 'update', bytes: piece });
       } else {
         const { file, offset, length } = piece;
         thread.postMessage({ id, op: 'file', path: file, offset, length });

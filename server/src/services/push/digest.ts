@@ -5,7 +5,8 @@
  * hashes what is left, so its time does not grow with the file's size.
  *
  * - The bytes come from memory: a chunk request keeps its bytes (holdChunk) once they are
- *   durable, and the advance that reaches the chunk hashes them from there, so every
+ *   durable, and the advance that reaches the chunk hashes them from there (its buffer is
+ *   then reused for a later chunk: staging.ts releaseChunkBytes), so every
  *   received byte is hashed as it arrived and never read back from the disk. Only a chunk
  *   that is not held (received by another instance or before a restart, or beyond
  *   HELD_LIMIT bytes held in this process) is read from the staging.
@@ -19,7 +20,7 @@
 import type { Executor } from '../../db/database';
 import { loadDigest, saveDigest, type LoadedDigest } from '../../db/queries/upload-digests';
 import { continueSha1, finalSha1, type Sha1Piece } from '../../lib/sha1-thread';
-import { CHUNK_SIZE, type UploadStaging } from '../../storage/staging';
+import { CHUNK_SIZE, releaseChunkBytes, type UploadStaging } from '../../storage/staging';
 
 export interface StagedFileRef {
   uploadId: string;
@@ -61,7 +62,7 @@ export const HELD_LIMIT = 192 * 1024 * 1024;
 const HELD_MS = 2 * 60 * 1000;
 
 interface Held {
-  bytes: Uint8Array;
+  bytes: Buffer;
   sha1: string;
   at: number;
 }
@@ -72,6 +73,10 @@ let heldBytes = 0;
 
 const heldKey = (uploadId: string, fileIndex: number, chunkIndex: number) =>
   `${uploadId}/${fileIndex}/${chunkIndex}`;
+
+function release(entry: Held | undefined): void {
+  if (entry) releaseChunkBytes(entry.bytes);
+}
 
 function letGo(key: string): Held | undefined {
   const entry = held.get(key);
@@ -91,20 +96,23 @@ export function holdChunk(
   fileIndex: number,
   chunkIndex: number,
   sha1: string,
-  bytes: Uint8Array,
+  bytes: Buffer,
   now = Date.now(),
 ): void {
-  for (const [key, entry] of held) if (now - entry.at > HELD_MS) letGo(key);
+  for (const [key, entry] of held) if (now - entry.at > HELD_MS) release(letGo(key));
   const key = heldKey(uploadId, fileIndex, chunkIndex);
-  letGo(key);
-  if (heldBytes + bytes.length > HELD_LIMIT) return;
+  release(letGo(key));
+  if (heldBytes + bytes.length > HELD_LIMIT) {
+    releaseChunkBytes(bytes);
+    return;
+  }
   held.set(key, { bytes, sha1, at: now });
   heldBytes += bytes.length;
 }
 
 /** Lets go of every chunk held for the upload (finished, cancelled, or its chunks forgotten). */
 export function forgetHeld(uploadId: string): void {
-  for (const key of [...held.keys()]) if (key.startsWith(`${uploadId}/`)) letGo(key);
+  for (const key of [...held.keys()]) if (key.startsWith(`${uploadId}/`)) release(letGo(key));
 }
 
 /** Bytes held now (for tests and benches). */
@@ -213,9 +221,12 @@ async function* chunkBytes(
   for (let index = from; index < to; index++) {
     const kept = letGo(heldKey(file.uploadId, file.fileIndex, index));
     if (kept && kept.sha1 === sha1s.get(index)) {
+      // Hashed (or copied to the hashing thread) when the generator resumes: reusable then.
       yield kept.bytes;
+      release(kept);
       continue;
     }
+    release(kept);
     const offset = index * CHUNK_SIZE;
     const length = rangeLength(file.size, index, index + 1);
     if (local) yield { file: local, offset, length };
