@@ -19,7 +19,7 @@ export interface FileRange {
   length: number;
 }
 
-/** Bytes in memory (copied to the worker), or a range of a file. */
+/** Bytes in memory (copied to the worker, or shared with it), or a range of a file. */
 export type Sha1Piece = Uint8Array | FileRange;
 
 /** Where the bytes come from: a file range, or a reader of pieces in order. */
@@ -79,7 +79,7 @@ async function continueInWorker(
     thread.postMessage({ id, op: 'start', state });
     for await (const piece of piecesOf(source)) {
       if (piece instanceof Uint8Array) {
-        // Copied to the thread: the caller may reuse the piece's buffer once this returns.
+        // Copied to the thread, unless its buffer is shared memory (read in place).
         thread.postMessage({ id, op: 'update', bytes: piece });
       } else {
         const { file, offset, length } = piece;

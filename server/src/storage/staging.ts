@@ -51,9 +51,14 @@ export interface ChunkWriteOptions {
 const spareBuffers: Buffer[] = [];
 const MAX_SPARE_BUFFERS = 24;
 
+/**
+ * A buffer for a chunk's bytes: shared memory, so the hashing thread reads it where it is
+ * (lib/sha1-thread.ts) instead of getting a copy made on the event loop.
+ */
 function chunkBuffer(size: number): Buffer {
   if (size > CHUNK_SIZE) return Buffer.allocUnsafeSlow(size);
-  return (spareBuffers.pop() ?? Buffer.allocUnsafeSlow(CHUNK_SIZE)).subarray(0, size);
+  const buffer = spareBuffers.pop() ?? Buffer.from(new SharedArrayBuffer(CHUNK_SIZE));
+  return buffer.subarray(0, size);
 }
 
 /**

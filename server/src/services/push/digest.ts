@@ -5,8 +5,9 @@
  * hashes what is left, so its time does not grow with the file's size.
  *
  * - The bytes come from memory: a chunk request keeps its bytes (holdChunk) once they are
- *   durable, and the advance that reaches the chunk hashes them from there (its buffer is
- *   then reused for a later chunk: staging.ts releaseChunkBytes), so every
+ *   durable, and the advance that reaches the chunk hashes them from there (the buffer is
+ *   shared memory the hashing thread reads in place, reused for a later chunk once the
+ *   advance is over: staging.ts releaseChunkBytes), so every
  *   received byte is hashed as it arrived and never read back from the disk. Only a chunk
  *   that is not held (received by another instance or before a restart, or beyond
  *   HELD_LIMIT bytes held in this process) is read from the staging.
@@ -216,14 +217,15 @@ async function* chunkBytes(
   from: number,
   to: number,
   sha1s: Map<number, string | null>,
+  used: Held[],
 ): AsyncGenerator<Sha1Piece> {
   const local = staging.localFile?.(file.uploadId, file.fileIndex);
   for (let index = from; index < to; index++) {
     const kept = letGo(heldKey(file.uploadId, file.fileIndex, index));
     if (kept && kept.sha1 === sha1s.get(index)) {
-      // Hashed (or copied to the hashing thread) when the generator resumes: reusable then.
+      // The hashing thread reads the shared buffer: reusable once the advance is over.
+      used.push(kept);
       yield kept.bytes;
-      release(kept);
       continue;
     }
     release(kept);
@@ -256,9 +258,15 @@ async function advanceOnce(
     if (next === start) {
       return { hashedChunks: start, sha1: await sha1When(row.sha1State, start, file) };
     }
-    const state = await continueSha1(stateOf(row.sha1State), {
-      read: () => chunkBytes(staging, file, start, next, sha1s),
-    });
+    const used: Held[] = [];
+    let state: Uint8Array;
+    try {
+      state = await continueSha1(stateOf(row.sha1State), {
+        read: () => chunkBytes(staging, file, start, next, sha1s, used),
+      });
+    } finally {
+      for (const entry of used) release(entry);
+    }
     const sha1State = Buffer.from(state).toString('base64');
     if (
       await saveDigest(db, file.uploadId, file.fileIndex, row.generation, {
