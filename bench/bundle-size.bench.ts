@@ -7,7 +7,7 @@
 // Files fetched afterwards (e.g. Dexie, loaded to save offline copies once the list shows) are
 // listed but not counted. The service worker is blocked, so its background precache does not
 // count either. None of the counted files may contain hashing (hash-wasm), the upload engine or
-// worker, or map code (maplibre): the build records which source modules went into each chunk,
+// worker, or map code (OpenLayers, the map feature's components): the build records which source modules went into each chunk,
 // and the offenders are printed.
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -35,7 +35,10 @@ const FORBIDDEN: ReadonlyArray<{ what: string; modules: RegExp }> = [
     modules:
       /src\/features\/uploads\/(worker|testing)\/|src\/features\/uploads\/page\/(engine|workerBridge)\.|src\/workers\/upload\.worker/,
   },
-  { what: 'map code (maplibre)', modules: /node_modules\/maplibre-gl\// },
+  {
+    what: 'map code (OpenLayers, maplibre, the map feature)',
+    modules: /node_modules\/(ol|maplibre-gl|proj4)\/|src\/features\/map\/components\//,
+  },
 ];
 
 /** Records which source modules went into each emitted chunk, by its public path. */

@@ -125,3 +125,17 @@ export function limitResult(
     detail,
   };
 }
+
+/** A figure printed for information (no target, never fails the run): `detail` says it. */
+export function informationResult(name: string, value: number, detail: string): BenchResult {
+  return {
+    name,
+    baselineMs: NaN,
+    candidateMs: NaN,
+    ratio: value,
+    target: 0,
+    ok: true,
+    atLeast: true,
+    detail,
+  };
+}

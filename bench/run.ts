@@ -11,7 +11,9 @@ import { benchBrowser } from './browser.bench';
 import { benchBundleSize } from './bundle-size.bench';
 import { benchChangeset } from './changeset.bench';
 import { benchHttp } from './http.bench';
+import { benchLink } from './link.bench';
 import { benchMap } from './map.bench';
+import { benchMapBrowser } from './map-browser.bench';
 import { benchProjects } from './projects.bench';
 import { benchPullV2 } from './pull-v2.bench';
 import { benchUploadFinish } from './upload-finish.bench';
@@ -25,10 +27,12 @@ const BENCHES: Record<string, () => Promise<BenchResult[]>> = {
   projects: benchProjects,
   'upload-finish': benchUploadFinish,
   browser: benchBrowser,
+  link: benchLink,
   changeset: benchChangeset,
   'pull-v2': benchPullV2,
   'bundle-size': benchBundleSize,
   map: benchMap,
+  'map-browser': benchMapBrowser,
 };
 
 const RESULTS_FILE = join(import.meta.dirname, 'RESULTS.md');

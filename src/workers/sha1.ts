@@ -1,8 +1,13 @@
 /**
  * SHA-1 of a file with hash-wasm, fed in 256 KB slices (spec 001 §9: "checksum SHA-1 in 256 KB
  * slices"). Pure logic without DOM types so it runs in a worker and in Node tests alike.
- * A Blob is read through its stream (in Chromium about 1.6× faster than 4 MB slices read one
- * by one, bench/browser.bench.ts); other sources through slices.
+ * A Blob is read through its stream; other sources through slices. The browser bench
+ * measures every way of reading a File in a worker against `sha1sum` (bench/browser/
+ * read.worker.ts: the stream, arrayBuffer() of 4–64 MiB slices, double buffering,
+ * FileReaderSync): the stream's pieces (64 KiB in Chromium) are the fastest, as fast as
+ * hash-wasm hashing bytes already in memory, because they stay in the CPU's cache when
+ * hash-wasm copies them into its memory; megabyte slices are 1.3–2.5× slower
+ * (docs/upload-profile.md).
  */
 import { createSHA1 } from 'hash-wasm';
 

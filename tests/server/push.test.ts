@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
+import { createSHA1 } from 'hash-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../server/src/auth/passwords';
 import { insertUser } from '../../server/src/db/queries/users';
@@ -22,6 +23,7 @@ import {
   type User,
 } from '../../server/src/db/schema';
 import { cleanupUploads, LOCK_EXPIRATION_MS } from '../../server/src/services/push';
+import { heldByteCount } from '../../server/src/services/push/digest';
 import { CHUNK_SIZE } from '../../server/src/storage/upload-staging';
 import { commit, createProject } from './support/seed';
 import { createTestApp, problem, type TestApp, type TestClient } from './support/test-app';
@@ -131,6 +133,25 @@ async function versionCount(project: Project): Promise<number> {
 
 async function uploadRows(project: Project) {
   return t.database.db.select().from(uploads).where(eq(uploads.projectId, project.id));
+}
+
+/** `size` bytes with every 4096th set from a pattern of `period` values. */
+function patterned(size: number, period: number): Buffer {
+  const content = Buffer.alloc(size);
+  for (let i = 0; i < content.length; i += 4096) content[i] = (i / 4096) % period;
+  return content;
+}
+
+/** alice's push of `files` as the first version of a new project: its plan and transaction. */
+async function startFirstPush(files: Record<string, Buffer>) {
+  const project = await newProject();
+  const alice = await as('alice');
+  const plan = entries(files);
+  const started = await alice.post(pushUrl(project), {
+    version: 'v0',
+    changes: { added: plan.list, updated: [], removed: [] },
+  });
+  return { project, alice, plan, transaction: started.json().transaction as string };
 }
 
 const stagingDir = (tx: string) => path.join(t.config.dataDir, 'uploads', tx);
@@ -297,17 +318,8 @@ describe('push, chunks and finish', () => {
   });
 
   it('hashes files while their chunks arrive, in any order, and starts over when bytes change', async () => {
-    const project = await newProject();
-    const alice = await as('alice');
-    const content = Buffer.alloc(2 * CHUNK_SIZE + 5);
-    for (let i = 0; i < content.length; i += 4096) content[i] = (i / 4096) % 251;
-    const plan = entries({ 'big.bin': content });
-    const { transaction } = (
-      await alice.post(pushUrl(project), {
-        version: 'v0',
-        changes: { added: plan.list, updated: [], removed: [] },
-      })
-    ).json();
+    const content = patterned(2 * CHUNK_SIZE + 5, 251);
+    const { project, alice, plan, transaction } = await startFirstPush({ 'big.bin': content });
     const [c0, c1, c2] = plan.list[0]!.chunks as [string, string, string];
     const digestRow = async () =>
       (
@@ -352,6 +364,33 @@ describe('push, chunks and finish', () => {
     const raw = await rawFile(alice, project, 'big.bin');
     expect(raw.rawPayload.equals(content)).toBe(true);
     expect(fs.existsSync(stagingDir(transaction))).toBe(false);
+  });
+
+  it('follows the running SHA-1 from the bytes as they arrived, never reading them back', async () => {
+    const content = patterned(2 * CHUNK_SIZE + 7, 241);
+    const { alice, plan, transaction } = await startFirstPush({ 'held.bin': content });
+    const [c0, c1, c2] = plan.list[0]!.chunks as [string, string, string];
+    const heldBefore = heldByteCount();
+    // Chunks 1 and 2 first: the running SHA-1 cannot take them yet, so their bytes are held.
+    for (const chunk of [c1, c2]) {
+      expect((await sendChunk(alice, transaction, chunk, plan.bytes.get(chunk)!)).statusCode).toBe(
+        200,
+      );
+    }
+    expect(heldByteCount() - heldBefore).toBe(CHUNK_SIZE + 7);
+    // The staged file loses those bytes on disk: only the held ones can give the right SHA-1.
+    await fsp.truncate(path.join(stagingDir(transaction), '0.part'), 0);
+    await sendChunk(alice, transaction, c0, plan.bytes.get(c0)!);
+    const [row] = await t.database.db
+      .select()
+      .from(uploadDigests)
+      .where(eq(uploadDigests.uploadId, transaction));
+    expect(row?.nextChunk).toBe(3);
+    const hasher = await createSHA1();
+    hasher.load(Buffer.from(row!.sha1State!, 'base64'));
+    expect(hasher.digest('hex')).toBe(sha1(content));
+    expect(heldByteCount()).toBe(heldBefore);
+    await alice.post(`/v1/project/push/cancel/${transaction}`);
   });
 
   it('takes a long file four chunks at a time in any order and verifies its SHA-1 at finish', async () => {

@@ -12,12 +12,18 @@ import { Worker } from 'node:worker_threads';
 import { createSHA1 } from 'hash-wasm';
 import { WorkerSlot } from './worker-thread';
 
-/**
- * Where the bytes come from: a range of a file on this machine (the worker reads it itself,
- * outside the thread pool the requests' writes and fsyncs use), or a reader.
- */
-export type Sha1Source =
-  { file: string; offset: number; length: number } | { read: () => AsyncIterable<Uint8Array> };
+/** A range of a file on this machine (the worker reads it itself, outside the thread pool the requests' writes and fsyncs use). */
+export interface FileRange {
+  file: string;
+  offset: number;
+  length: number;
+}
+
+/** Bytes in memory (copied to the worker, or shared with it), or a range of a file. */
+export type Sha1Piece = Uint8Array | FileRange;
+
+/** Where the bytes come from: a file range, or a reader of pieces in order. */
+export type Sha1Source = FileRange | { read: () => AsyncIterable<Sha1Piece> };
 
 type Answer = { id: number; state: Uint8Array } | { id: number; error: string };
 
@@ -55,16 +61,6 @@ function startWorker(): Worker {
   return thread;
 }
 
-/** A piece that owns its whole buffer can be moved to the worker instead of copied. */
-function transferable(piece: Uint8Array): ArrayBuffer[] {
-  const { buffer } = piece;
-  return buffer instanceof ArrayBuffer &&
-    piece.byteOffset === 0 &&
-    piece.byteLength === buffer.byteLength
-    ? [buffer]
-    : [];
-}
-
 async function continueInWorker(
   thread: Worker,
   state: Uint8Array | null,
@@ -81,17 +77,13 @@ async function continueInWorker(
   thread.ref();
   try {
     thread.postMessage({ id, op: 'start', state });
-    if ('file' in source) {
-      thread.postMessage({
-        id,
-        op: 'file',
-        path: source.file,
-        offset: source.offset,
-        length: source.length,
-      });
-    } else {
-      for await (const piece of source.read()) {
-        thread.postMessage({ id, op: 'update', bytes: piece }, transferable(piece));
+    for await (const piece of piecesOf(source)) {
+      if (piece instanceof Uint8Array) {
+        // Copied to the thread, unless its buffer is shared memory (read in place).
+        thread.postMessage({ id, op: 'update', bytes: piece });
+      } else {
+        const { file, offset, length } = piece;
+        thread.postMessage({ id, op: 'file', path: file, offset, length });
       }
     }
   } catch (error) {
@@ -116,13 +108,21 @@ async function* readFile(file: string, offset: number, length: number): AsyncGen
   if (done !== length) throw new Error('The file is shorter than expected');
 }
 
+async function* piecesOf(source: Sha1Source): AsyncGenerator<Sha1Piece> {
+  if ('file' in source) yield source;
+  else yield* source.read();
+}
+
 async function continueHere(state: Uint8Array | null, source: Sha1Source): Promise<Uint8Array> {
-  const bytes =
-    'file' in source ? readFile(source.file, source.offset, source.length) : source.read();
   const hasher = await createSHA1();
   if (state) hasher.load(state);
   else hasher.init();
-  for await (const piece of bytes) hasher.update(piece);
+  for await (const piece of piecesOf(source)) {
+    if (piece instanceof Uint8Array) hasher.update(piece);
+    else
+      for await (const bytes of readFile(piece.file, piece.offset, piece.length))
+        hasher.update(bytes);
+  }
   return hasher.save();
 }
 

@@ -58,6 +58,8 @@ export class ChunkStore {
       const written = await this.staging.writeChunk(id, 0, 0, body, {
         limit: CHUNK_SIZE,
         truncate: true,
+        // A v2 version concatenates its chunks into the blob store, which keys them then.
+        leaf: false,
       });
       await completeV2Chunk(db, id, { size: written.size, sha1: written.sha1 });
       return { id, size: written.size, sha1: written.sha1, uploadedAt: now };

@@ -15,7 +15,6 @@
  * dies midway leaves no partial blob; its multipart upload is aborted, or swept by the
  * cleanup job (S3BlobStore.sweepTemp) when the process was killed.
  */
-import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import {
   CompleteMultipartUploadCommand,
@@ -28,11 +27,12 @@ import {
 } from '@aws-sdk/client-s3';
 import type { BlobInfo } from './blob-store';
 import type { S3BlobStore } from './s3-blob-store';
-import { asBuffer, isNotFound } from './s3-objects';
+import { isNotFound } from './s3-objects';
 import {
-  ChunkTooBigError,
+  ChunkIntake,
   CHUNK_SIZE,
   UUID_RE,
+  type ChunkWriteOptions,
   type ChunkWritten,
   type UploadStaging,
 } from './staging';
@@ -69,32 +69,24 @@ export class S3UploadStaging implements UploadStaging {
     fileIndex: number,
     offset: number,
     body: AsyncIterable<Uint8Array | string>,
-    options: { limit: number; truncate: boolean },
+    options: ChunkWriteOptions,
   ): Promise<ChunkWritten> {
     if (offset % CHUNK_SIZE !== 0) throw new Error('Chunks start at multiples of CHUNK_SIZE');
     const key = this.chunkKey(transaction, fileIndex, offset / CHUNK_SIZE);
     // A chunk is at most 10 MiB: held in memory, then written with its exact length.
-    const pieces: Buffer[] = [];
-    const sha1 = createHash('sha1');
-    const sha256 = createHash('sha256');
-    let size = 0;
-    for await (const piece of body) {
-      const bytes = asBuffer(piece);
-      if (size + bytes.length > options.limit) throw new ChunkTooBigError();
-      pieces.push(bytes);
-      sha1.update(bytes);
-      sha256.update(bytes);
-      size += bytes.length;
-    }
+    const pieces: Uint8Array[] = [];
+    const intake = new ChunkIntake(options);
+    for await (const piece of body) pieces.push(intake.take(piece));
+    const written = intake.written();
     await this.store.client.send(
       new PutObjectCommand({
         Bucket: this.store.bucket,
         Key: key,
-        Body: Buffer.concat(pieces, size),
-        ContentLength: size,
+        Body: written.bytes ?? Buffer.concat(pieces, written.size),
+        ContentLength: written.size,
       }),
     );
-    return { size, sha1: sha1.digest('hex'), sha256: sha256.digest('hex') };
+    return written;
   }
 
   async *readRange(

@@ -8,6 +8,7 @@
  * or updated file of its plan, by position) or a v2 chunk (file 0). The sweep job
  * (services/push/sweep.ts) removes owners that are neither a running upload nor a v2 chunk.
  */
+import { createHash, type Hash } from 'node:crypto';
 import { CHUNK_SIZE } from '../schemas/protocol';
 import type { BlobInfo, BlobStore } from './blob-store';
 
@@ -27,22 +28,103 @@ export interface ChunkWritten {
   size: number;
   /** SHA-1 (hex) of the chunk's bytes. */
   sha1: string;
-  /** SHA-256 (hex) of the chunk's bytes: a leaf of the blob key. */
-  sha256: string;
+  /** SHA-256 (hex) of the chunk's bytes: a leaf of the blob key (null when not asked for). */
+  sha256: string | null;
+  /** The chunk's bytes in one buffer of their own, when asked for (`keep`). */
+  bytes?: Buffer;
+}
+
+/**
+ * How a chunk is written: at most `limit` bytes; `truncate`: the file ends after it; `leaf`
+ * (default true): compute its SHA-256 leaf; `keep`: the size the chunk should have: its
+ * bytes are copied as they arrive into one buffer of that size, answered as `bytes` (so
+ * the caller can hash them further without reading them back) when the chunk fills it.
+ */
+export interface ChunkWriteOptions {
+  limit: number;
+  truncate: boolean;
+  leaf?: boolean;
+  keep?: number;
+}
+
+/** Chunk-sized buffers kept for reuse: a fresh 10 MiB per chunk costs page faults and GCs. */
+const spareBuffers: Buffer[] = [];
+const MAX_SPARE_BUFFERS = 24;
+
+/**
+ * A buffer for a chunk's bytes: shared memory, so the hashing thread reads it where it is
+ * (lib/sha1-thread.ts) instead of getting a copy made on the event loop.
+ */
+function chunkBuffer(size: number): Buffer {
+  if (size > CHUNK_SIZE) return Buffer.allocUnsafeSlow(size);
+  const buffer = spareBuffers.pop() ?? Buffer.from(new SharedArrayBuffer(CHUNK_SIZE));
+  return buffer.subarray(0, size);
+}
+
+/**
+ * Gives back the `bytes` of a ChunkWritten once nothing reads them any more (its buffer is
+ * handed to a later chunk); bytes never given back are simply collected.
+ */
+export function releaseChunkBytes(bytes: Buffer): void {
+  const whole = Buffer.from(bytes.buffer, 0, bytes.buffer.byteLength);
+  if (whole.length === CHUNK_SIZE && spareBuffers.length < MAX_SPARE_BUFFERS) {
+    spareBuffers.push(whole);
+  }
+}
+
+/**
+ * A chunk's bytes as they arrive: each piece is hashed once, in the same pass, into every
+ * digest the chunk needs (its SHA-1; its SHA-256 leaf unless `leaf` is false) and, with
+ * `keep`, copied into one buffer of that size, reused from chunk to chunk
+ * (releaseChunkBytes); the pieces themselves are let go as soon as they are written.
+ */
+export class ChunkIntake {
+  size = 0;
+  private readonly sha1 = createHash('sha1');
+  private readonly leaf: Hash | null;
+  private kept: Buffer | null;
+
+  constructor(private readonly options: ChunkWriteOptions) {
+    this.leaf = options.leaf === false ? null : createHash('sha256');
+    this.kept = options.keep ? chunkBuffer(options.keep) : null;
+  }
+
+  /** The next piece of the body, hashed (ChunkTooBigError past the limit). */
+  take(piece: Uint8Array | string): Uint8Array {
+    const bytes = typeof piece === 'string' ? Buffer.from(piece) : piece;
+    if (this.size + bytes.length > this.options.limit) throw new ChunkTooBigError();
+    this.sha1.update(bytes);
+    this.leaf?.update(bytes);
+    if (this.kept && this.size + bytes.length <= this.kept.length) this.kept.set(bytes, this.size);
+    else this.kept = null;
+    this.size += bytes.length;
+    return bytes;
+  }
+
+  written(): ChunkWritten {
+    const kept = this.kept?.length === this.size ? this.kept : null;
+    return {
+      size: this.size,
+      sha1: this.sha1.digest('hex'),
+      sha256: this.leaf?.digest('hex') ?? null,
+      ...(kept ? { bytes: kept } : {}),
+    };
+  }
 }
 
 export interface UploadStaging {
   /**
    * Stores the chunk at `offset` (a multiple of CHUNK_SIZE) of a staged file, replacing what
    * was there; at most `limit` bytes (else ChunkTooBigError). `truncate`: the file ends
-   * after this chunk. Durable when it resolves.
+   * after this chunk. Durable when it resolves. Its digests are computed in the same pass
+   * as the bytes arrive (never read back).
    */
   writeChunk(
     transaction: string,
     fileIndex: number,
     offset: number,
     body: AsyncIterable<Uint8Array | string>,
-    options: { limit: number; truncate: boolean },
+    options: ChunkWriteOptions,
   ): Promise<ChunkWritten>;
   /** Reads `length` staged bytes from `offset` (within received chunks). */
   readRange(

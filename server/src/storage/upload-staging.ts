@@ -7,15 +7,16 @@
  * acknowledged; a repeated chunk rewrites the same bytes. Several instances share it when
  * DATA_DIR is on a shared file system.
  */
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { BlobInfo, BlobStore } from './blob-store';
 import {
   CHUNK_SIZE,
+  ChunkIntake,
   ChunkTooBigError,
   UUID_RE,
+  type ChunkWriteOptions,
   type ChunkWritten,
   type UploadStaging,
 } from './staging';
@@ -79,7 +80,7 @@ export class LocalUploadStaging implements UploadStaging {
   /**
    * Streams `body` into the staging file at `offset`; at most `limit` bytes (else
    * ChunkTooBigError). When `truncate` is set, the file ends after the chunk. Durable on return.
-   * The bytes are hashed as they arrive and written in batches of WRITE_BATCH bytes, one
+   * The bytes are hashed as they arrive (ChunkIntake) and written in batches of WRITE_BATCH bytes, one
    * batch on its way to the disk while the next one is received.
    */
   async writeChunk(
@@ -87,16 +88,14 @@ export class LocalUploadStaging implements UploadStaging {
     fileIndex: number,
     offset: number,
     body: AsyncIterable<Uint8Array | string>,
-    options: { limit: number; truncate: boolean },
+    options: ChunkWriteOptions,
   ): Promise<ChunkWritten> {
     await fsp.mkdir(this.dirOf(transaction), { recursive: true });
     const handle = await fsp.open(
       this.fileOf(transaction, fileIndex),
       fs.constants.O_WRONLY | fs.constants.O_CREAT,
     );
-    const hash = createHash('sha1');
-    const leaf = createHash('sha256');
-    let size = 0;
+    const intake = new ChunkIntake(options);
     let batch: Uint8Array[] = [];
     let batchBytes = 0;
     let written = 0;
@@ -121,11 +120,7 @@ export class LocalUploadStaging implements UploadStaging {
     try {
       try {
         for await (const piece of body) {
-          const bytes = typeof piece === 'string' ? Buffer.from(piece) : piece;
-          if (size + bytes.length > options.limit) throw new ChunkTooBigError();
-          hash.update(bytes);
-          leaf.update(bytes);
-          size += bytes.length;
+          const bytes = intake.take(piece);
           batch.push(bytes);
           batchBytes += bytes.length;
           if (batchBytes >= WRITE_BATCH) await flush();
@@ -137,12 +132,12 @@ export class LocalUploadStaging implements UploadStaging {
         // loop failed first, is the loop's).
         await drain().catch(() => undefined);
       }
-      if (options.truncate) await handle.truncate(offset + size);
+      if (options.truncate) await handle.truncate(offset + intake.size);
       await handle.sync();
     } finally {
       await handle.close();
     }
-    return { size, sha1: hash.digest('hex'), sha256: leaf.digest('hex') };
+    return intake.written();
   }
 
   /**

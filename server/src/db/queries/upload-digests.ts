@@ -3,7 +3,7 @@
  * compare-and-set on `generation`, so concurrent chunk requests on any instance never
  * overwrite each other's progress.
  */
-import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../database';
 import { uploadChunks, uploadDigests } from '../schema';
 
@@ -13,28 +13,60 @@ export interface DigestRow {
   generation: number;
 }
 
+/** A received chunk of a file: its index and the SHA-1 recorded for it. */
+export interface ReceivedChunk {
+  index: number;
+  sha1: string | null;
+}
+
+export type LoadedDigest = DigestRow & { received: ReceivedChunk[] };
+
+/** The received chunks of `filePath` from `from` on, as two arrays in file order (SQL). */
+export function receivedFrom(uploadId: SQL | string, filePath: string, from: SQL) {
+  const where = sql`where ${uploadChunks.uploadId} = ${uploadId}
+    and ${uploadChunks.filePath} = ${filePath} and ${uploadChunks.chunkIndex} >= ${from}
+    order by ${uploadChunks.chunkIndex}`;
+  return {
+    indexes: sql<
+      number[] | null
+    >`array(select ${uploadChunks.chunkIndex} from ${uploadChunks} ${where})`,
+    sha1s: sql<
+      (string | null)[] | null
+    >`array(select ${uploadChunks.sha1} from ${uploadChunks} ${where})`,
+  };
+}
+
+/** The two arrays of receivedFrom as a list. */
+export function receivedList(
+  indexes: unknown[] | null,
+  sha1s: (string | null)[] | null,
+): ReceivedChunk[] {
+  return (indexes ?? []).map((index, i) => ({ index: Number(index), sha1: sha1s?.[i] ?? null }));
+}
+
 /**
- * The file's digest row (created empty when missing) with, in one statement, the indexes of
- * the file's received chunks from its next_chunk on, in file order.
+ * The file's digest row (created empty when missing) with, in one statement, the file's
+ * received chunks from its next_chunk on, in file order.
  */
 export async function loadDigest(
   db: Executor,
   uploadId: string,
   fileIndex: number,
   filePath: string,
-): Promise<DigestRow & { received: number[] }> {
+): Promise<LoadedDigest> {
+  const received = receivedFrom(
+    sql`${uploadDigests.uploadId}`,
+    filePath,
+    sql`${uploadDigests.nextChunk}`,
+  );
   const select = () =>
     db
       .select({
         nextChunk: uploadDigests.nextChunk,
         sha1State: uploadDigests.sha1State,
         generation: uploadDigests.generation,
-        received: sql<number[] | null>`array(
-          select ${uploadChunks.chunkIndex} from ${uploadChunks}
-          where ${uploadChunks.uploadId} = ${uploadDigests.uploadId}
-            and ${uploadChunks.filePath} = ${filePath}
-            and ${uploadChunks.chunkIndex} >= ${uploadDigests.nextChunk}
-          order by ${uploadChunks.chunkIndex})`,
+        indexes: received.indexes,
+        sha1s: received.sha1s,
       })
       .from(uploadDigests)
       .where(and(eq(uploadDigests.uploadId, uploadId), eq(uploadDigests.fileIndex, fileIndex)));
@@ -44,7 +76,8 @@ export async function loadDigest(
     row = (await select())[0];
   }
   if (!row) return { nextChunk: 0, sha1State: null, generation: 0, received: [] };
-  return { ...row, received: (row.received ?? []).map(Number) };
+  const { indexes, sha1s, ...digest } = row;
+  return { ...digest, received: receivedList(indexes, sha1s) };
 }
 
 /** Stores new progress unless somebody changed the row since `generation`; true on success. */

@@ -5,7 +5,8 @@
  */
 import { and, asc, eq, inArray, lt, notInArray, or, sql } from 'drizzle-orm';
 import type { Executor } from '../database';
-import { projects, uploadChunks, uploads } from '../schema';
+import { projects, uploadChunks, uploadDigests, uploads } from '../schema';
+import { receivedFrom, receivedList, type LoadedDigest } from './upload-digests';
 
 export type UploadRow = typeof uploads.$inferSelect;
 
@@ -163,6 +164,8 @@ export interface ChunkRecord {
   uploadId: string;
   chunkId: string;
   filePath: string;
+  /** Position of the file among the plan's added and updated files (its digest row). */
+  fileIndex: number;
   chunkIndex: number;
   size: number;
   sha1: string;
@@ -170,16 +173,30 @@ export interface ChunkRecord {
   at: Date;
 }
 
+export interface ChunkRecorded {
+  recorded: boolean;
+  /** The chunk's earlier record, when it was sent before. */
+  previous: { sha1: string | null } | null;
+  /**
+   * The file's running SHA-1 row as this statement found it, with its received chunks from
+   * next_chunk on (this one included); null when the row does not exist yet.
+   */
+  digest: LoadedDigest | null;
+}
+
 /**
  * Records an acknowledged chunk and refreshes the upload's last_ping_at, in one statement; a
  * repeated chunk replaces the record and counts a write. `recorded` is false when the upload
- * no longer exists (nothing is recorded then); `previous` is the chunk's earlier record.
+ * no longer exists (nothing is recorded then). The same statement reads the file's digest
+ * row (upload-digests.ts), so following the running SHA-1 costs no statement of its own.
  */
-export async function recordChunk(
-  db: Executor,
-  chunk: ChunkRecord,
-): Promise<{ recorded: boolean; previous: { sha1: string | null } | null }> {
+export async function recordChunk(db: Executor, chunk: ChunkRecord): Promise<ChunkRecorded> {
   const at = chunk.at.toISOString();
+  const received = receivedFrom(
+    chunk.uploadId,
+    chunk.filePath,
+    sql`coalesce((SELECT next_chunk FROM digest), 0)`,
+  );
   const result = await db.execute(sql`
     WITH touched AS (
       UPDATE ${uploads} SET last_ping_at = ${at}::timestamptz
@@ -198,17 +215,48 @@ export async function recordChunk(
         size = excluded.size, sha1 = excluded.sha1, sha256 = excluded.sha256,
         received_at = excluded.received_at, writes = ${uploadChunks}.writes + 1
       RETURNING 1
+    ), digest AS (
+      SELECT next_chunk, sha1_state, generation FROM ${uploadDigests}
+      WHERE upload_id = ${chunk.uploadId} AND file_index = ${chunk.fileIndex}
     )
     SELECT
       (SELECT count(*) FROM recorded)::int AS recorded,
       (SELECT count(*) FROM previous)::int AS existed,
-      (SELECT sha1 FROM previous) AS previous_sha1`);
-  const row = rowsOf<{ recorded: number; existed: number; previous_sha1: string | null }>(
-    result,
-  )[0];
+      (SELECT sha1 FROM previous) AS previous_sha1,
+      (SELECT next_chunk FROM digest) AS next_chunk,
+      (SELECT sha1_state FROM digest) AS sha1_state,
+      (SELECT generation FROM digest) AS generation,
+      ${received.indexes} AS indexes,
+      ${received.sha1s} AS sha1s`);
+  const row = rowsOf<{
+    recorded: number;
+    existed: number;
+    previous_sha1: string | null;
+    next_chunk: number | null;
+    sha1_state: string | null;
+    generation: number | null;
+    indexes: unknown[] | null;
+    sha1s: (string | null)[] | null;
+  }>(result)[0];
+  const recorded = Number(row?.recorded ?? 0) > 0;
+  let digest: LoadedDigest | null = null;
+  if (recorded && row && row.next_chunk !== null && row.generation !== null) {
+    const nextChunk = Number(row.next_chunk);
+    // The statement saw the table before its own insert: this chunk's record is added here.
+    const others = receivedList(row.indexes, row.sha1s).filter((c) => c.index !== chunk.chunkIndex);
+    const mine =
+      chunk.chunkIndex >= nextChunk ? [{ index: chunk.chunkIndex, sha1: chunk.sha1 }] : [];
+    digest = {
+      nextChunk,
+      sha1State: row.sha1_state,
+      generation: Number(row.generation),
+      received: [...others, ...mine].sort((a, b) => a.index - b.index),
+    };
+  }
   return {
-    recorded: Number(row?.recorded ?? 0) > 0,
+    recorded,
     previous: Number(row?.existed ?? 0) > 0 ? { sha1: row?.previous_sha1 ?? null } : null,
+    digest,
   };
 }
 

@@ -27,7 +27,7 @@ import type { User } from '../../db/schema';
 import { badRequest, forbidden, HttpProblem, notFound } from '../../errors';
 import { isoZ } from '../../lib/time';
 import type { BlobInfo } from '../../storage/blob-store';
-import { ChunkTooBigError, CHUNK_SIZE, stagingOf } from '../../storage/staging';
+import { ChunkTooBigError, CHUNK_SIZE, stagingOf, type ChunkWritten } from '../../storage/staging';
 import { startChangesetWork } from '../changesets';
 import {
   assertSignedIn,
@@ -41,7 +41,7 @@ import { projectDetail, type ProjectDetail } from '../project-detail';
 import { placeStaged, stagedRef, verifyStaged, withDiff } from './assemble';
 import { commitPush, UPLOAD_CANCELED, type PushMeta } from './commit';
 import type { PushDialect } from './dialect';
-import { followDigest } from './digest';
+import { followDigest, forgetHeld, holdChunk } from './digest';
 import { claimFinish, finishRunning, lockedProblem, takePushLock } from './lock';
 import { stagedSize, type PlanFile, type PushChanges } from './plan';
 import { forgetPlan, uploadPlan } from './plan-cache';
@@ -205,11 +205,14 @@ export async function uploadChunk(
   const staging = stagingOf(ctx.blobStore);
   const expectedSize = Math.min(CHUNK_SIZE, stagedSize(file) - chunkIndex * CHUNK_SIZE);
 
-  let written: { size: number; sha1: string; sha256: string };
+  let written: ChunkWritten;
   try {
+    // Its SHA-1 and SHA-256 leaf come from the one pass that stores it, and its bytes are
+    // kept for the file's running SHA-1 (digest.ts): nothing is read back for hashing.
     written = await staging.writeChunk(upload.id, fileIndex, chunkIndex * CHUNK_SIZE, body, {
       limit: CHUNK_SIZE,
       truncate: chunkIndex === file.chunks.length - 1,
+      keep: expectedSize,
     });
   } catch (error) {
     await forgetChunk(ctx, upload.id, chunkId, fileIndex, chunkIndex);
@@ -224,25 +227,30 @@ export async function uploadChunk(
     await forgetChunk(ctx, upload.id, chunkId, fileIndex, chunkIndex);
     throw badRequest(wrongChunkSize(chunkIndex, file.path, expectedSize, written.size));
   }
-  const { recorded, previous } = await recordChunk(db, {
+  const { recorded, previous, digest } = await recordChunk(db, {
     uploadId: upload.id,
     chunkId,
     filePath: file.path,
+    fileIndex,
     chunkIndex,
     size: written.size,
     sha1: written.sha1,
-    sha256: written.sha256,
+    sha256: written.sha256 ?? '',
     at: ctx.now(),
   });
   if (!recorded) {
     // The upload vanished meanwhile (cancel, takeover).
+    forgetHeld(upload.id);
     await staging.remove(upload.id);
     throw badRequest(UPLOAD_CANCELED);
   }
+  let preload = digest;
   if (previous && previous.sha1 !== written.sha1) {
     // Other bytes than before: the file's running SHA-1 must be computed again.
     await resetDigestFrom(db, upload.id, fileIndex, chunkIndex);
+    preload = null;
   }
+  if (written.bytes) holdChunk(upload.id, fileIndex, chunkIndex, written.sha1, written.bytes);
   await followDigest(
     db,
     staging,
@@ -253,6 +261,7 @@ export async function uploadChunk(
       // Only a head start: finish hashes whatever is left.
       ctx.log.warn({ err: error, upload: upload.id }, 'Could not advance the file digest');
     },
+    preload,
   );
   return { checksum: written.sha1, size: written.size };
 }
@@ -399,11 +408,13 @@ export async function finishPush(
       ended = true;
       await deleteUpload(db, upload.id);
       forgetPlan(upload.id);
+      forgetHeld(upload.id);
       await staging.remove(upload.id);
       throw error;
     }
     ended = true;
     forgetPlan(upload.id);
+    forgetHeld(upload.id);
     // Row-level changesets of updated GeoPackages: computed in the background.
     startChangesetWork(ctx);
     await staging.remove(upload.id);
@@ -422,5 +433,6 @@ export async function cancelPush(
   const { upload } = await ownUpload(ctx, caller, transaction);
   await deleteUpload(ctx.database.db, upload.id);
   forgetPlan(upload.id);
+  forgetHeld(upload.id);
   await stagingOf(ctx.blobStore).remove(upload.id);
 }
