@@ -18,12 +18,17 @@ import { pingQueryOptions } from '@/platform/ping';
 import { AppLayout } from '@/features/shell/components/AppLayout';
 import { UploadCenterHost } from '@/features/uploads/page/components/UploadCenterHost';
 import { OnboardingLayout } from '@/features/shell/components/OnboardingLayout';
-import { NO_WORKSPACE_TITLE, NoWorkspace } from '@/features/workspaces/components/NoWorkspace';
+import { NO_WORKSPACE_TITLE } from '@/features/workspaces/model/noWorkspace';
 import { workspacesQueryOptions } from '@/features/workspaces/api/workspaces';
 import { useCurrentWorkspace } from '@/features/workspaces/hooks/useCurrentWorkspace';
 import { isWorkspaceAdmin } from '@/features/workspaces/model/roles';
 
 /** Loaded only when the user has pending invitations (issue 8's bundle budget). */
+/** The onboarding of a user without a workspace: loaded only for such a user (issue 8's budget). */
+const NoWorkspace = lazy(async () => ({
+  default: (await import('@/features/workspaces/components/NoWorkspace')).NoWorkspace,
+}));
+
 const HeaderInvitations = lazy(async () => ({
   default: (await import('@/features/workspaces/components/HeaderInvitations')).HeaderInvitations,
 }));
@@ -82,14 +87,16 @@ function AppShellRoute() {
   if (withoutWorkspace && needsWorkspace(matches)) {
     return (
       <OnboardingLayout title={NO_WORKSPACE_TITLE} maintenance={maintenance}>
-        <NoWorkspace
-          onSignOut={signOut}
-          onWorkspaceCreated={
-            config.data?.workspace_creation
-              ? (created) => void chooseNewWorkspace(created.id)
-              : undefined
-          }
-        />
+        <Suspense fallback={null}>
+          <NoWorkspace
+            onSignOut={signOut}
+            onWorkspaceCreated={
+              config.data?.workspace_creation
+                ? (created) => void chooseNewWorkspace(created.id)
+                : undefined
+            }
+          />
+        </Suspense>
       </OnboardingLayout>
     );
   }

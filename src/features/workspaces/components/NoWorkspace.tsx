@@ -5,7 +5,7 @@ import { countUnsentUploads } from '@/offline/unsentUploads';
 import type { Workspace } from '../api/workspaces';
 import { CreateWorkspaceForm } from './CreateWorkspaceForm';
 
-export const NO_WORKSPACE_TITLE = 'You are not a member of any workspace yet';
+export { NO_WORKSPACE_TITLE } from '../model/noWorkspace';
 export const NO_WORKSPACE_TEXT =
   'Ask an administrator of your team to add you to a workspace. Until then you can manage your account in your profile.';
 
