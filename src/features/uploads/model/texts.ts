@@ -66,3 +66,8 @@ export const CONFLICT_TEXT =
 export const CONFLICT_OVERWRITE = 'Overwrite';
 export const CONFLICT_CANCEL = 'Cancel';
 export const NO_UPLOAD_PERMISSION = 'You do not have permission to upload files to this project';
+/** Before chosen files are copied to the device's storage (issue 18: nothing is queued then). */
+export const notEnoughSpace = (needed: string, free: string) =>
+  `Not enough space on this device: these files need ${needed}, ${free} is free. Free some space or choose fewer files.`;
+/** A queued upload waits for the connection (the Data Sync panel, the toast, the Outbox). */
+export const WAITING_FOR_NETWORK = 'Waiting for the network';

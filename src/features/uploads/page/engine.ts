@@ -12,7 +12,12 @@ import { onUploadQueued, onUploadSync } from '@/offline/backgroundSync';
 import type { PushPlan } from '../model/plan';
 import type { UploadOutcome, UploadProgress } from '../model/types';
 import { wantUploadEngine } from './state/engineDemand';
-import type { EngineCallbacks, UploadBackend } from '../model/engineApi';
+import type {
+  EngineCallbacks,
+  EnqueueOptions,
+  QueuedBytes,
+  UploadBackend,
+} from '../model/engineApi';
 
 export type { UploadBackend } from '../model/engineApi';
 
@@ -85,10 +90,14 @@ export function startUploadEngine(): void {
 }
 
 /** Queues an upload and starts it at once when online; resolves with its id. */
-export async function enqueueUpload(plan: PushPlan, blobs: Map<string, Blob>): Promise<string> {
+export async function enqueueUpload(
+  plan: PushPlan,
+  files: Map<string, QueuedBytes>,
+  options?: EnqueueOptions,
+): Promise<string> {
   if (api.isMaintenance()) throw ApiError.maintenance();
   const engine = await ensureStarted();
-  const id = await engine.enqueue(plan, [...blobs]);
+  const id = await engine.enqueue(plan, [...files], options);
   // Keep the queued bytes from eviction, and let Background Sync resume the queue.
   onUploadQueued();
   return id;

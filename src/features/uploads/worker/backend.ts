@@ -79,7 +79,7 @@ export function createUploadBackend(env: BackendEnv): UploadBackend {
       if (token) transport.setCsrfToken(token);
     },
     setMaintenance: (on) => transport.setMaintenance(on),
-    enqueue: (plan, blobs) => queue.enqueue(plan, blobs),
+    enqueue: (plan, files, options) => queue.enqueue(plan, files, options),
     cancel: (id) => queue.cancel(id),
     dismiss: (id) => queue.dismiss(id),
     retry: (id) => queue.retry(id),

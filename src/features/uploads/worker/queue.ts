@@ -9,7 +9,9 @@
  * - Listeners hear the full list whenever it changes (progress is throttled per upload) and
  *   each outcome once, in the tab that ran the upload.
  */
-import type { UploadRecord, WaymarkDatabase } from '@/db/db';
+import type { UploadBlob, UploadRecord, WaymarkDatabase } from '@/db/db';
+import { deleteStagedFile, stagedFileBlob, sweepStagedFiles } from '@/db/stagedChunks';
+import type { EnqueueOptions, QueuedBytes } from '../model/engineApi';
 import {
   UPLOAD_CANCELLED_MESSAGE,
   type UploadOutcome,
@@ -55,6 +57,8 @@ export interface QueueDeps extends Omit<RunnerDeps, 'blob'> {
 }
 
 export const LOCK_PREFIX = 'waymark-upload:';
+/** Staged copies no upload names are removed after a day (their pending changes were lost). */
+export const STAGED_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 /** Phases that only make sense while a tab runs the upload. */
 const RUNNING_PHASES: readonly UploadPhase[] = [
   'hashing',
@@ -72,8 +76,6 @@ interface Running {
 }
 
 export class UploadQueue {
-  private readonly memoryBlobs = new Map<string, Map<string, Blob>>();
-  private readonly blobWrites = new Map<string, Promise<unknown>>();
   private readonly records = new Map<string, UploadRecord>();
   /** Live progress: of the upload running here, and of uploads other tabs run. */
   private readonly live = new Map<string, UploadProgress>();
@@ -93,6 +95,7 @@ export class UploadQueue {
   start(): Promise<void> {
     this.started ??= (async () => {
       await this.reload();
+      await sweepStagedFiles(this.deps.db, this.deps.now(), STAGED_MAX_AGE_MS).catch(() => 0);
       void this.pump();
     })();
     return this.started;
@@ -109,10 +112,18 @@ export class UploadQueue {
       .map((record) => this.live.get(record.id) ?? this.progressOf(record));
   }
 
-  /** Stores the plan as it is (it is what every attempt sends) with its files' bytes. */
-  async enqueue(plan: PushPlan, blobs: Iterable<[string, Blob]>): Promise<string> {
+  /**
+   * Stores the plan as it is (it is what every attempt sends) with its files' bytes: staged
+   * copies are named (their chunks are in IndexedDB already), Blobs are stored as they are.
+   * Everything is in IndexedDB before this resolves, so a tab closed next loses nothing.
+   */
+  async enqueue(
+    plan: PushPlan,
+    given: Iterable<[string, QueuedBytes]>,
+    options: EnqueueOptions = {},
+  ): Promise<string> {
     await this.start();
-    const files = new Map(blobs);
+    const files = new Map(given);
     const uploaded = uploadedFiles(plan);
     for (const file of uploaded) {
       if (!files.has(file.path)) throw new Error(`No file was given for ${file.path}`);
@@ -133,17 +144,19 @@ export class UploadQueue {
       loadedBytes: 0,
       createdAt: now,
       updatedAt: now,
+      ...(options.offline ? { offline: options.offline } : {}),
     };
-    await this.deps.db.uploads.add(record);
-    const own = new Map(uploaded.map((f) => [f.path, files.get(f.path) as Blob]));
-    this.memoryBlobs.set(id, own);
-    // The bytes are kept for a resume after a reload; this tab uploads from memory meanwhile.
-    this.blobWrites.set(
-      id,
-      this.deps.db.uploadBlobs
-        .bulkPut([...own].map(([path, blob]) => ({ uploadId: id, path, blob })))
-        .catch(() => undefined),
-    );
+    const rows: UploadBlob[] = uploaded.map((f) => {
+      const bytes = files.get(f.path) as QueuedBytes;
+      return bytes instanceof Blob
+        ? { uploadId: id, path: f.path, blob: bytes }
+        : { uploadId: id, path: f.path, fileId: bytes.fileId };
+    });
+    const { db } = this.deps;
+    await db.transaction('rw', db.uploads, db.uploadBlobs, async () => {
+      await db.uploads.add(record);
+      await db.uploadBlobs.bulkPut(rows);
+    });
     this.records.set(id, record);
     this.post({ type: 'changed', id });
     this.emitList();
@@ -275,14 +288,17 @@ export class UploadQueue {
         .call({ method: 'POST', path: pushPaths.cancel(record.transaction) })
         .catch(() => undefined);
     }
-    await this.blobWrites.get(id);
-    this.blobWrites.delete(id);
-    await db.transaction('rw', db.uploads, db.uploadBlobs, db.uploadChunks, async () => {
-      await db.uploads.delete(id);
-      await db.uploadBlobs.where('uploadId').equals(id).delete();
-      await db.uploadChunks.where('uploadId').equals(id).delete();
-    });
-    this.memoryBlobs.delete(id);
+    await db.transaction(
+      'rw',
+      [db.uploads, db.uploadBlobs, db.uploadChunks, db.stagedChunks],
+      async () => {
+        const rows = await db.uploadBlobs.where('uploadId').equals(id).toArray();
+        for (const row of rows) if (row.fileId) await deleteStagedFile(db, row.fileId);
+        await db.uploads.delete(id);
+        await db.uploadBlobs.where('uploadId').equals(id).delete();
+        await db.uploadChunks.where('uploadId').equals(id).delete();
+      },
+    );
     this.records.delete(id);
     this.live.delete(id);
     this.elsewhere.delete(id);
@@ -441,9 +457,10 @@ export class UploadQueue {
     }
   }
 
+  /** The bytes of a file of an upload: its staged chunks as one Blob, or the stored Blob. */
   private async blob(uploadId: string, path: string): Promise<Blob | undefined> {
-    const memory = this.memoryBlobs.get(uploadId)?.get(path);
-    if (memory) return memory;
-    return (await this.deps.db.uploadBlobs.get([uploadId, path]))?.blob;
+    const row = await this.deps.db.uploadBlobs.get([uploadId, path]);
+    if (row?.blob) return row.blob;
+    return row?.fileId ? stagedFileBlob(this.deps.db, row.fileId) : undefined;
   }
 }

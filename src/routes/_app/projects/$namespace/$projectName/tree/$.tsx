@@ -12,7 +12,6 @@ import type { ProjectDetail } from '@/features/projects/model/project';
 import { ProjectDataSync } from '@/features/uploads/page/components/ProjectDataSync';
 import { UploadArea } from '@/features/uploads/page/components/UploadArea';
 import { UploadDropZone } from '@/features/uploads/page/components/UploadDropZone';
-import { useOnline } from '@/offline/useOnline';
 import { CANNOT_UPDATE_DURING_UPLOAD } from '@/features/uploads/model/texts';
 import { useProjectUploads } from '@/features/uploads/page/state/useProjectUploads';
 
@@ -48,7 +47,6 @@ function ProjectTree({ project, loggedIn }: { project: ProjectDetail; loggedIn: 
   const navigate = useNavigate();
   const config = useQuery(configQueryOptions);
   const uploads = useProjectUploads(project);
-  const online = useOnline();
   const location = normaliseFolder(_splat ?? '');
   const canUpload = loggedIn && project.permissions?.upload === true;
   const refusal = uploads.running ? CANNOT_UPDATE_DURING_UPLOAD : null;
@@ -76,7 +74,6 @@ function ProjectTree({ project, loggedIn }: { project: ProjectDetail; loggedIn: 
         canUpload={canUpload}
         onProjectTree
         running={uploads.running}
-        offline={!online}
         onFiles={(files) => uploads.choose(files, location)}
         onRefused={uploads.refuse}
       >
