@@ -33,6 +33,7 @@ import type { StagedChunk, UploadBlob, UploadChunkAck, UploadRecord } from './up
 
 export { DATABASE_NAME };
 export type {
+  FileOutcome,
   OfflineBase,
   PushPlan,
   StagedChunk,

@@ -19,7 +19,7 @@ import {
   type UploadProgress,
 } from '../model/types';
 import { chunkCount } from '../model/chunks';
-import { projectPathOf, uploadedFiles, type PushPlan } from '../model/plan';
+import { changeCounts, projectPathOf, uploadedFiles, type PushPlan } from '../model/plan';
 import { isLegacyRecord, upgradeLegacyRecord } from './legacyRecord';
 import { pushPaths, type PushHttp } from './pushHttp';
 import { ProgressTracker } from './progress';
@@ -219,6 +219,8 @@ export class UploadQueue {
       retryInSeconds: null,
       error: record.error,
       updatedAt: record.updatedAt,
+      queuedAt: record.createdAt,
+      changes: changeCounts(record.plan),
     };
   }
 
@@ -385,6 +387,8 @@ export class UploadQueue {
       projectPath: record.projectPath,
       totalBytes: record.totalBytes,
       chunksTotal: uploadedFiles(record.plan).reduce((n, f) => n + chunkCount(f.size), 0),
+      queuedAt: record.createdAt,
+      changes: changeCounts(record.plan),
       now: this.deps.now,
       intervalMs: this.deps.progressIntervalMs,
       emit: (progress) => {
@@ -432,6 +436,7 @@ export class UploadQueue {
           id,
           projectPath: record.projectPath,
           project: result.project,
+          ...(result.files ? { files: result.files } : {}),
         });
       }
     } catch (error) {
