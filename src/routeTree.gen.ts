@@ -12,6 +12,7 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as AppRouteImport } from './routes/_app'
 import { Route as AppDashboardRouteImport } from './routes/_app/dashboard'
+import { Route as AppOutboxRouteImport } from './routes/_app/outbox'
 import { Route as AppProfileRouteImport } from './routes/_app/profile'
 import { Route as AppProjectsRouteRouteImport } from './routes/_app/projects/route'
 import { Route as ChangePasswordTokenRouteImport } from './routes/change-password.$token'
@@ -44,6 +45,11 @@ const AppRoute = AppRouteImport.update({
 const AppDashboardRoute = AppDashboardRouteImport.update({
   id: '/dashboard',
   path: '/dashboard',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppOutboxRoute = AppOutboxRouteImport.update({
+  id: '/outbox',
+  path: '/outbox',
   getParentRoute: () => AppRoute,
 } as any)
 const AppProfileRoute = AppProfileRouteImport.update({
@@ -158,6 +164,7 @@ export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/projects': typeof AppProjectsRouteRouteWithChildren
   '/dashboard': typeof AppDashboardRoute
+  '/outbox': typeof AppOutboxRoute
   '/profile': typeof AppProfileRoute
   '/change-password/$token': typeof ChangePasswordTokenRoute
   '/confirm-email/$token': typeof ConfirmEmailTokenRoute
@@ -180,6 +187,7 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/dashboard': typeof AppDashboardRoute
+  '/outbox': typeof AppOutboxRoute
   '/profile': typeof AppProfileRoute
   '/change-password/$token': typeof ChangePasswordTokenRoute
   '/confirm-email/$token': typeof ConfirmEmailTokenRoute
@@ -204,6 +212,7 @@ export interface FileRoutesById {
   '/_app': typeof AppRouteWithChildren
   '/_app/projects': typeof AppProjectsRouteRouteWithChildren
   '/_app/dashboard': typeof AppDashboardRoute
+  '/_app/outbox': typeof AppOutboxRoute
   '/_app/profile': typeof AppProfileRoute
   '/change-password/$token': typeof ChangePasswordTokenRoute
   '/confirm-email/$token': typeof ConfirmEmailTokenRoute
@@ -229,6 +238,7 @@ export interface FileRouteTypes {
     | '/'
     | '/projects'
     | '/dashboard'
+    | '/outbox'
     | '/profile'
     | '/change-password/$token'
     | '/confirm-email/$token'
@@ -251,6 +261,7 @@ export interface FileRouteTypes {
   to:
     | '/'
     | '/dashboard'
+    | '/outbox'
     | '/profile'
     | '/change-password/$token'
     | '/confirm-email/$token'
@@ -274,6 +285,7 @@ export interface FileRouteTypes {
     | '/_app'
     | '/_app/projects'
     | '/_app/dashboard'
+    | '/_app/outbox'
     | '/_app/profile'
     | '/change-password/$token'
     | '/confirm-email/$token'
@@ -323,6 +335,13 @@ declare module '@tanstack/react-router' {
       path: '/dashboard'
       fullPath: '/dashboard'
       preLoaderRoute: typeof AppDashboardRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/outbox': {
+      id: '/_app/outbox'
+      path: '/outbox'
+      fullPath: '/outbox'
+      preLoaderRoute: typeof AppOutboxRouteImport
       parentRoute: typeof AppRoute
     }
     '/_app/profile': {
@@ -518,6 +537,7 @@ const AppProjectsRouteRouteWithChildren =
 interface AppRouteChildren {
   AppProjectsRouteRoute: typeof AppProjectsRouteRouteWithChildren
   AppDashboardRoute: typeof AppDashboardRoute
+  AppOutboxRoute: typeof AppOutboxRoute
   AppProfileRoute: typeof AppProfileRoute
   AppInvitationsTokenRoute: typeof AppInvitationsTokenRoute
   AppWorkspacesWorkspaceMembersRoute: typeof AppWorkspacesWorkspaceMembersRoute
@@ -526,6 +546,7 @@ interface AppRouteChildren {
 const AppRouteChildren: AppRouteChildren = {
   AppProjectsRouteRoute: AppProjectsRouteRouteWithChildren,
   AppDashboardRoute: AppDashboardRoute,
+  AppOutboxRoute: AppOutboxRoute,
   AppProfileRoute: AppProfileRoute,
   AppInvitationsTokenRoute: AppInvitationsTokenRoute,
   AppWorkspacesWorkspaceMembersRoute: AppWorkspacesWorkspaceMembersRoute,

@@ -1,6 +1,7 @@
-import { Stack } from '@mantine/core';
-import { IconFolders, IconLayoutDashboard } from '@tabler/icons-react';
+import { Badge, Stack } from '@mantine/core';
+import { IconFolders, IconInbox, IconLayoutDashboard } from '@tabler/icons-react';
 import { useRouterState } from '@tanstack/react-router';
+import { useOutboxCount } from '@/offline/outboxCount';
 import { SidebarLink } from './SidebarLink';
 
 export interface SidebarProps {
@@ -20,6 +21,8 @@ function isActive(pathname: string, to: string): boolean {
 /** Sidebar entries (spec 000 §2): a link with icon and title each, highlighted when active. */
 export function Sidebar({ onNavigate }: SidebarProps) {
   const pathname = useRouterState({ select: (state) => state.location.pathname });
+  // Uploads queued, running or failed in this browser (issue 18): the entry shows only then.
+  const outbox = useOutboxCount();
   return (
     <nav aria-label="Main">
       <Stack gap={4}>
@@ -37,6 +40,21 @@ export function Sidebar({ onNavigate }: SidebarProps) {
             />
           );
         })}
+        {outbox > 0 && (
+          <SidebarLink
+            to="/outbox"
+            label="Outbox"
+            leftSection={<IconInbox size={20} stroke={1.6} />}
+            rightSection={
+              <Badge size="sm" circle aria-label={`${outbox} uploads`}>
+                {outbox}
+              </Badge>
+            }
+            active={isActive(pathname, '/outbox')}
+            onClick={onNavigate}
+            style={{ borderRadius: 'var(--mantine-radius-md)' }}
+          />
+        )}
       </Stack>
     </nav>
   );

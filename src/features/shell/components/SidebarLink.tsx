@@ -20,15 +20,25 @@ export const NAV_LINK_CLASSES = {
 } as const;
 
 export interface SidebarLinkProps {
-  to: '/dashboard' | '/projects';
+  to: '/dashboard' | '/projects' | '/outbox';
   label: string;
   leftSection: ReactNode;
   active: boolean;
   onClick?: () => void;
   style?: CSSProperties;
+  /** After the label (NavLink's right section), e.g. a count. */
+  rightSection?: ReactNode;
 }
 
-export function SidebarLink({ to, label, leftSection, active, onClick, style }: SidebarLinkProps) {
+export function SidebarLink({
+  to,
+  label,
+  leftSection,
+  active,
+  onClick,
+  style,
+  rightSection,
+}: SidebarLinkProps) {
   return (
     <UnstyledButton
       component={Link}
@@ -56,6 +66,15 @@ export function SidebarLink({ to, label, leftSection, active, onClick, style }: 
           mod={{ active }}
         />
       </Box>
+      {rightSection !== undefined && (
+        <Box
+          component="span"
+          className={`${NAV_LINK_CLASSES.section} mantine-NavLink-section`}
+          mod={{ position: 'right' }}
+        >
+          {rightSection}
+        </Box>
+      )}
     </UnstyledButton>
   );
 }

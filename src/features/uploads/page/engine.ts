@@ -9,6 +9,8 @@ import { useSyncExternalStore } from 'react';
 import { ApiError, api } from '@/api';
 import { startUploadWorker } from './workerBridge';
 import { onUploadQueued, onUploadSync } from '@/offline/backgroundSync';
+import { setOutboxCount } from '@/offline/outboxCount';
+import { isActive } from '../model/progressText';
 import type { PushPlan } from '../model/plan';
 import type { UploadOutcome, UploadProgress } from '../model/types';
 import { wantUploadEngine } from './state/engineDemand';
@@ -40,6 +42,7 @@ async function refreshCsrf(): Promise<string | null> {
 const callbacks: EngineCallbacks = {
   list(list) {
     uploads = list;
+    setOutboxCount(list.filter((u) => isActive(u) || u.phase === 'failed').length);
     for (const listener of [...listListeners]) listener();
   },
   settled(outcome) {

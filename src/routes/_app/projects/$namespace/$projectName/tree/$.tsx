@@ -38,15 +38,29 @@ function ProjectTreePage() {
   // The project layout loads it; this reads the same cache entry.
   const project = useQuery(projectQueryOptions(namespace, projectName, viewer.loggedIn));
   if (!project.data) return null;
-  return <ProjectTree project={project.data} loggedIn={viewer.loggedIn} />;
+  return (
+    <ProjectTree
+      project={project.data}
+      loggedIn={viewer.loggedIn}
+      username={viewer.profile?.username ?? ''}
+    />
+  );
 }
 
-function ProjectTree({ project, loggedIn }: { project: ProjectDetail; loggedIn: boolean }) {
+function ProjectTree({
+  project,
+  loggedIn,
+  username,
+}: {
+  project: ProjectDetail;
+  loggedIn: boolean;
+  username: string;
+}) {
   const { namespace, projectName, _splat } = Route.useParams();
   const { file_path: filePath } = Route.useSearch();
   const navigate = useNavigate();
   const config = useQuery(configQueryOptions);
-  const uploads = useProjectUploads(project);
+  const uploads = useProjectUploads(project, username);
   const location = normaliseFolder(_splat ?? '');
   const canUpload = loggedIn && project.permissions?.upload === true;
   const refusal = uploads.running ? CANNOT_UPDATE_DURING_UPLOAD : null;
