@@ -81,6 +81,7 @@ export class UploadQueue {
   private readonly live = new Map<string, UploadProgress>();
   private readonly elsewhere = new Set<string>();
   private running: Running | null = null;
+  private readonly wakers: (() => void)[] = [];
   private pumping = false;
   private pumpAgain = false;
   private started: Promise<void> | null = null;
@@ -101,9 +102,20 @@ export class UploadQueue {
     return this.started;
   }
 
-  /** Nudges the queue (e.g. the browser came online). */
+  /**
+   * Nudges the queue (the browser came online, Background Sync fired, the app started): an
+   * upload waiting for the network tries again at once.
+   */
   wake(): void {
+    const waiting = this.wakers.splice(0);
+    for (const resolve of waiting) resolve();
     void this.pump();
+  }
+
+  /** Waits for the network as the deps do, or until the next wake(). */
+  private waitForNetwork(attempt: number, signal: AbortSignal): Promise<void> {
+    const woken = new Promise<void>((resolve) => this.wakers.push(resolve));
+    return Promise.race([this.deps.waitForNetwork(attempt, signal), woken]);
   }
 
   list(): UploadProgress[] {
@@ -411,6 +423,7 @@ export class UploadQueue {
         {
           ...this.deps,
           blob: (uploadId, path) => this.blob(uploadId, path),
+          waitForNetwork: (attempt, signal) => this.waitForNetwork(attempt, signal),
         },
         id,
         tracker,
