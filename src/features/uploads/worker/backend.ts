@@ -56,6 +56,7 @@ export function createUploadBackend(env: BackendEnv): UploadBackend {
     locks: env.locks,
     channel: env.channel,
     progressIntervalMs: env.progressIntervalMs,
+    isOnline: env.isOnline,
     onList: (list) => {
       callbacks?.list(list);
     },

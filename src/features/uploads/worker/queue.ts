@@ -52,6 +52,8 @@ export interface QueueDeps extends Omit<RunnerDeps, 'blob'> {
   channel?: ChannelLike | null;
   onList(list: UploadProgress[]): void;
   onSettled(outcome: UploadOutcome): void;
+  /** Whether the browser has a connection: a queued upload shows as waiting for the network. */
+  isOnline?(): boolean;
   /** Progress report interval (tests shorten it). */
   progressIntervalMs?: number;
 }
@@ -214,10 +216,12 @@ export class UploadQueue {
   private progressOf(record: UploadRecord): UploadProgress {
     const chunksTotal = uploadedFiles(record.plan).reduce((n, f) => n + (f.chunks?.length ?? 0), 0);
     // A running phase recorded by a tab that is gone means the upload waits to be resumed.
-    const phase =
+    const resting =
       RUNNING_PHASES.includes(record.phase) && !this.elsewhere.has(record.id)
         ? 'queued'
         : record.phase;
+    const offline = this.deps.isOnline?.() === false;
+    const phase = resting === 'queued' && offline ? 'waiting-network' : resting;
     return {
       id: record.id,
       projectPath: record.projectPath,
