@@ -297,6 +297,17 @@ class UploadRun {
     });
   }
 
+  /** The project as the server holds it now. */
+  private async latestProject(record: UploadRecord): Promise<ProjectDetail> {
+    const answer = await this.deps.http.call({
+      method: 'GET',
+      path: pushPaths.project(record.plan.namespace, record.plan.name),
+      signal: this.signal,
+    });
+    if (!isOk(answer)) throw answerError(answer);
+    return answer.data as ProjectDetail;
+  }
+
   /**
    * An upload queued offline, before its first push: the latest version is read and the plan
    * rebased onto it (model/offlineRebase.ts); the new plan, what happens to each file and the
@@ -305,13 +316,7 @@ class UploadRun {
    */
   private async rebase(record: UploadRecord): Promise<ProjectDetail | null> {
     const offline = record.offline as NonNullable<UploadRecord['offline']>;
-    const answer = await this.deps.http.call({
-      method: 'GET',
-      path: pushPaths.project(record.plan.namespace, record.plan.name),
-      signal: this.signal,
-    });
-    if (!isOk(answer)) throw answerError(answer);
-    const latest = answer.data as ProjectDetail;
+    const latest = await this.latestProject(record);
     const { plan, outcome, moved } = rebaseOfflinePlan(record.plan, offline, latest);
     const { db } = this.deps;
     await db.transaction('rw', db.uploads, db.uploadBlobs, async () => {
@@ -516,13 +521,7 @@ class UploadRun {
    * plan starts; past it with the plan's files in place the upload counts as finished.
    */
   private async resolveGone(record: UploadRecord): Promise<RunResult> {
-    const answer = await this.deps.http.call({
-      method: 'GET',
-      path: pushPaths.project(record.plan.namespace, record.plan.name),
-      signal: this.signal,
-    });
-    if (!isOk(answer)) throw answerError(answer);
-    const project = answer.data as ProjectDetail;
+    const project = await this.latestProject(record);
     if (versionNumber(project.version) === versionNumber(record.plan.body.version)) {
       await this.resetTransaction(null);
       throw new TransactionGone('Starting a new push');
