@@ -1,8 +1,13 @@
-import { Badge, Stack } from '@mantine/core';
-import { IconFolders, IconInbox, IconLayoutDashboard } from '@tabler/icons-react';
+import { Stack } from '@mantine/core';
+import { IconFolders, IconLayoutDashboard } from '@tabler/icons-react';
 import { useRouterState } from '@tanstack/react-router';
+import { Suspense, lazy } from 'react';
 import { useOutboxCount } from '@/offline/outboxCount';
 import { SidebarLink } from './SidebarLink';
+
+const OutboxEntry = lazy(() =>
+  import('./OutboxEntry').then((module) => ({ default: module.OutboxEntry })),
+);
 
 export interface SidebarProps {
   /** Called when an entry is clicked (the overlay drawer closes itself with it). */
@@ -41,19 +46,13 @@ export function Sidebar({ onNavigate }: SidebarProps) {
           );
         })}
         {outbox > 0 && (
-          <SidebarLink
-            to="/outbox"
-            label="Outbox"
-            leftSection={<IconInbox size={20} stroke={1.6} />}
-            rightSection={
-              <Badge size="sm" circle aria-label={`${outbox} uploads`}>
-                {outbox}
-              </Badge>
-            }
-            active={isActive(pathname, '/outbox')}
-            onClick={onNavigate}
-            style={{ borderRadius: 'var(--mantine-radius-md)' }}
-          />
+          <Suspense fallback={null}>
+            <OutboxEntry
+              count={outbox}
+              active={isActive(pathname, '/outbox')}
+              onNavigate={onNavigate}
+            />
+          </Suspense>
         )}
       </Stack>
     </nav>
