@@ -1,6 +1,7 @@
 import { act, renderHook } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { setOutboxCount, showAppBadge, useOutboxCount } from './outboxCount';
+import { showAppBadge } from './appBadge';
+import { setOutboxCount, useOutboxCount } from './outboxCount';
 
 describe('outbox count', () => {
   it('is what the engine last reported', () => {

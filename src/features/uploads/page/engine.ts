@@ -9,6 +9,7 @@ import { useSyncExternalStore } from 'react';
 import { ApiError, api } from '@/api';
 import { startUploadWorker } from './workerBridge';
 import { onUploadQueued, onUploadSync } from '@/offline/backgroundSync';
+import { showAppBadge } from '@/offline/appBadge';
 import { setOutboxCount } from '@/offline/outboxCount';
 import { isActive } from '../model/progressText';
 import type { PushPlan } from '../model/plan';
@@ -39,10 +40,15 @@ async function refreshCsrf(): Promise<string | null> {
   return (await api.refreshCsrf()) ? api.getCsrfToken() : null;
 }
 
+/** The count last shown on the app icon. */
+let badge = 0;
+
 const callbacks: EngineCallbacks = {
   list(list) {
     uploads = list;
-    setOutboxCount(list.filter((u) => isActive(u) || u.phase === 'failed').length);
+    const waiting = list.filter((u) => isActive(u) || u.phase === 'failed').length;
+    setOutboxCount(waiting);
+    if (waiting !== badge) showAppBadge((badge = waiting));
     for (const listener of [...listListeners]) listener();
   },
   settled(outcome) {
