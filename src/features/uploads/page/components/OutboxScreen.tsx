@@ -4,15 +4,8 @@ import { relativeTime } from '@/lib/time';
 import { notifyError } from '@/lib/notify';
 import { cancelUpload, dismissUpload, retryUpload, startUploadEngine, useUploads } from '../engine';
 import { describeChanges, describeProgress, isActive, percentOf } from '../../model/progressText';
-import {
-  CANCEL_UPLOAD,
-  DISMISS,
-  OUTBOX_EMPTY,
-  OUTBOX_INTRO,
-  RETRY,
-  canRetryFailure,
-  queuedWhen,
-} from '../../model/texts';
+import { CANCEL_UPLOAD, DISMISS, RETRY, canRetryFailure } from '../../model/texts';
+import { OUTBOX_EMPTY, OUTBOX_INTRO, queuedWhen } from '../../model/outboxTexts';
 import type { UploadProgress } from '../../model/types';
 
 /** One upload of the outbox: project, what it changes, its state, when it was queued. */

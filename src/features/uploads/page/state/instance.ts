@@ -8,7 +8,8 @@ import { notifyError, notifyInfo } from '@/lib/notify';
 import { fetchProject } from '@/features/projects';
 import { LOAD_PROJECT_FALLBACK } from '@/features/projects';
 import { cancelUpload, enqueueUpload } from '../engine';
-import { NO_CHANGES_DETECTED, OPERATION_CANCELED, notEnoughSpace } from '../../model/texts';
+import { NO_CHANGES_DETECTED, OPERATION_CANCELED } from '../../model/texts';
+import { notEnoughSpace } from '../../model/outboxTexts';
 import { createPendingUploads } from './pendingUploads';
 
 export const pendingUploads = createPendingUploads(
