@@ -12,6 +12,7 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as AppRouteImport } from './routes/_app'
 import { Route as AppDashboardRouteImport } from './routes/_app/dashboard'
+import { Route as AppOutboxRouteImport } from './routes/_app/outbox'
 import { Route as AppProfileRouteImport } from './routes/_app/profile'
 import { Route as AppProjectsRouteRouteImport } from './routes/_app/projects/route'
 import { Route as ChangePasswordTokenRouteImport } from './routes/change-password.$token'
@@ -47,6 +48,11 @@ const AppRoute = AppRouteImport.update({
 const AppDashboardRoute = AppDashboardRouteImport.update({
   id: '/dashboard',
   path: '/dashboard',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppOutboxRoute = AppOutboxRouteImport.update({
+  id: '/outbox',
+  path: '/outbox',
   getParentRoute: () => AppRoute,
 } as any)
 const AppProfileRoute = AppProfileRouteImport.update({
@@ -179,6 +185,7 @@ export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/projects': typeof AppProjectsRouteRouteWithChildren
   '/dashboard': typeof AppDashboardRoute
+  '/outbox': typeof AppOutboxRoute
   '/profile': typeof AppProfileRoute
   '/change-password/$token': typeof ChangePasswordTokenRoute
   '/confirm-email/$token': typeof ConfirmEmailTokenRoute
@@ -204,6 +211,7 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/dashboard': typeof AppDashboardRoute
+  '/outbox': typeof AppOutboxRoute
   '/profile': typeof AppProfileRoute
   '/change-password/$token': typeof ChangePasswordTokenRoute
   '/confirm-email/$token': typeof ConfirmEmailTokenRoute
@@ -231,6 +239,7 @@ export interface FileRoutesById {
   '/_app': typeof AppRouteWithChildren
   '/_app/projects': typeof AppProjectsRouteRouteWithChildren
   '/_app/dashboard': typeof AppDashboardRoute
+  '/_app/outbox': typeof AppOutboxRoute
   '/_app/profile': typeof AppProfileRoute
   '/change-password/$token': typeof ChangePasswordTokenRoute
   '/confirm-email/$token': typeof ConfirmEmailTokenRoute
@@ -259,6 +268,7 @@ export interface FileRouteTypes {
     | '/'
     | '/projects'
     | '/dashboard'
+    | '/outbox'
     | '/profile'
     | '/change-password/$token'
     | '/confirm-email/$token'
@@ -284,6 +294,7 @@ export interface FileRouteTypes {
   to:
     | '/'
     | '/dashboard'
+    | '/outbox'
     | '/profile'
     | '/change-password/$token'
     | '/confirm-email/$token'
@@ -310,6 +321,7 @@ export interface FileRouteTypes {
     | '/_app'
     | '/_app/projects'
     | '/_app/dashboard'
+    | '/_app/outbox'
     | '/_app/profile'
     | '/change-password/$token'
     | '/confirm-email/$token'
@@ -362,6 +374,13 @@ declare module '@tanstack/react-router' {
       path: '/dashboard'
       fullPath: '/dashboard'
       preLoaderRoute: typeof AppDashboardRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/outbox': {
+      id: '/_app/outbox'
+      path: '/outbox'
+      fullPath: '/outbox'
+      preLoaderRoute: typeof AppOutboxRouteImport
       parentRoute: typeof AppRoute
     }
     '/_app/profile': {
@@ -587,6 +606,7 @@ const AppProjectsRouteRouteWithChildren =
 interface AppRouteChildren {
   AppProjectsRouteRoute: typeof AppProjectsRouteRouteWithChildren
   AppDashboardRoute: typeof AppDashboardRoute
+  AppOutboxRoute: typeof AppOutboxRoute
   AppProfileRoute: typeof AppProfileRoute
   AppInvitationsTokenRoute: typeof AppInvitationsTokenRoute
   AppWorkspacesWorkspaceMembersRoute: typeof AppWorkspacesWorkspaceMembersRoute
@@ -595,6 +615,7 @@ interface AppRouteChildren {
 const AppRouteChildren: AppRouteChildren = {
   AppProjectsRouteRoute: AppProjectsRouteRouteWithChildren,
   AppDashboardRoute: AppDashboardRoute,
+  AppOutboxRoute: AppOutboxRoute,
   AppProfileRoute: AppProfileRoute,
   AppInvitationsTokenRoute: AppInvitationsTokenRoute,
   AppWorkspacesWorkspaceMembersRoute: AppWorkspacesWorkspaceMembersRoute,

@@ -21,11 +21,12 @@ afterEach(async () => {
 describe('database', () => {
   it('is called waymark and has the version 1 tables, the upload queue and offline copies', async () => {
     expect(DATABASE_NAME).toBe('waymark');
-    expect(db.verno).toBe(3);
+    expect(db.verno).toBe(4);
     expect(db.tables.map((t) => t.name).sort()).toEqual([
       'closedElements',
       'lastWorkspace',
       'offlineEntries',
+      'stagedChunks',
       'uploadBlobs',
       'uploadChunks',
       'uploads',
@@ -43,7 +44,7 @@ describe('version 2 upgrade', () => {
     v1.close();
     const upgraded = openDatabase(name);
     await upgraded.open();
-    expect(upgraded.verno).toBe(3);
+    expect(upgraded.verno).toBe(4);
     expect(await upgraded.closedElements.get('tip')).toEqual({ id: 'tip', closedAt: 5 });
     expect(await getLastWorkspace(3, upgraded)).toEqual({ userId: 3, id: 30, lastSeen: 6 });
     expect(await upgraded.uploads.count()).toBe(0);
@@ -68,10 +69,33 @@ describe('version 3 upgrade', () => {
     v2.close();
     const upgraded = openDatabase(name);
     await upgraded.open();
-    expect(upgraded.verno).toBe(3);
+    expect(upgraded.verno).toBe(4);
     expect(await upgraded.uploadChunks.get(['u', 'c'])).toMatchObject({ transaction: 't' });
     await upgraded.offlineEntries.put({ owner: 'user:1', key: 'k', data: { a: 1 }, savedAt: 3 });
     expect(await upgraded.offlineEntries.where('owner').equals('user:1').count()).toBe(1);
+    await upgraded.delete();
+  });
+});
+
+describe('version 4 upgrade', () => {
+  it('keeps a queued upload and its File, and adds the staged chunks', async () => {
+    const name = `waymark-upgrade-v4-${n}`;
+    const v3 = new Dexie(name);
+    v3.version(3).stores({
+      closedElements: 'id',
+      lastWorkspace: 'userId',
+      uploads: 'id, createdAt',
+      uploadBlobs: '[uploadId+path], uploadId',
+      uploadChunks: '[uploadId+chunkId], uploadId',
+      offlineEntries: '[owner+key], owner',
+    });
+    await v3.table('uploadBlobs').put({ uploadId: 'u', path: 'a.txt', blob: 'bytes' });
+    v3.close();
+    const upgraded = openDatabase(name);
+    await upgraded.open();
+    expect(upgraded.verno).toBe(4);
+    expect(await upgraded.uploadBlobs.get(['u', 'a.txt'])).toMatchObject({ blob: 'bytes' });
+    expect(await upgraded.stagedChunks.where('fileId').equals('f').count()).toBe(0);
     await upgraded.delete();
   });
 });

@@ -18,16 +18,25 @@
  *   saw, 'user:<id>' for what a signed-in user saw; signing out deletes every 'user:' entry.
  *   An entry is replaced each time the same call answers again.
  *
+ * - stagedChunks (version 4): the bytes of each file chosen for an upload, cut into upload
+ *   chunks and written while the file is hashed (the user's file is read once, issue 16). An
+ *   upload's `uploadBlobs` row names the staged file it sends; the rows go with the upload.
+ *   Rows of a file never queued (its pending changes discarded, the tab closed) are removed
+ *   when it is replaced or discarded, or by the queue a day later.
+ *
  * Each new version repeats the stores it keeps and says why it exists. Never change a released
  * version.
  */
 import { Dexie, type EntityTable, type Table } from 'dexie';
 import { DATABASE_NAME } from './names';
-import type { UploadBlob, UploadChunkAck, UploadRecord } from './uploadQueue';
+import type { StagedChunk, UploadBlob, UploadChunkAck, UploadRecord } from './uploadQueue';
 
 export { DATABASE_NAME };
 export type {
+  FileOutcome,
+  OfflineBase,
   PushPlan,
+  StagedChunk,
   UploadBlob,
   UploadChunkAck,
   UploadPhase,
@@ -71,6 +80,7 @@ export type WaymarkDatabase = Dexie & {
   uploadBlobs: Table<UploadBlob, [string, string]>;
   uploadChunks: Table<UploadChunkAck, [string, string]>;
   offlineEntries: Table<OfflineEntry, [string, string]>;
+  stagedChunks: Table<StagedChunk, [string, number]>;
 };
 
 export function openDatabase(name: string = DATABASE_NAME): WaymarkDatabase {
@@ -100,6 +110,17 @@ export function openDatabase(name: string = DATABASE_NAME): WaymarkDatabase {
     uploadBlobs: '[uploadId+path], uploadId',
     uploadChunks: '[uploadId+chunkId], uploadId',
     offlineEntries: '[owner+key], owner',
+  });
+  // Version 4: the chunks of chosen files written while they are hashed (issue 16), by
+  // [fileId+index]; the fileId index lets an upload's or a discarded file's rows go at once.
+  db.version(4).stores({
+    closedElements: 'id',
+    lastWorkspace: 'userId',
+    uploads: 'id, createdAt',
+    uploadBlobs: '[uploadId+path], uploadId',
+    uploadChunks: '[uploadId+chunkId], uploadId',
+    offlineEntries: '[owner+key], owner',
+    stagedChunks: '[fileId+index], fileId',
   });
   return db;
 }

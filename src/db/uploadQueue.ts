@@ -54,13 +54,55 @@ export interface UploadRecord {
   loadedBytes: number;
   createdAt: number;
   updatedAt: number;
+  /**
+   * Set for an upload queued without a connection: the plan was made against the version
+   * saved on this device; before it is sent it is rebased onto the server's latest version.
+   */
+  offline?: OfflineBase;
 }
 
-/** The bytes of one file of an upload (a File from a drop is stored as it is). */
+/** What an upload queued offline needs to be rebased when it is sent. */
+export interface OfflineBase {
+  /** The saved file list of the base version (`plan.body.version`): path, size, checksum. */
+  baseFiles: { path: string; size: number; checksum: string }[];
+  /** Who made the changes: the name in a conflicted copy's file name. */
+  username: string;
+  /** Set once the plan was rebased (or found current): what happened to each file. */
+  rebased?: FileOutcome[];
+}
+
+/** What a rebase did with one file of the plan. */
+export interface FileOutcome {
+  path: string;
+  kind:
+    | 'sent'
+    | 'removed'
+    | 'conflicted-copy'
+    | 'already-there'
+    | 'removal-dropped'
+    | 'already-removed'
+    | 'added-again';
+  /** The conflicted copy's path, for kind 'conflicted-copy'. */
+  copy?: string;
+}
+
+/**
+ * The bytes of one file of an upload: the staged file (`fileId`, its chunks in `stagedChunks`,
+ * written while it was hashed) or, in rows of older versions, the File as it was dropped.
+ */
 export interface UploadBlob {
   uploadId: string;
   path: string;
+  blob?: Blob;
+  fileId?: string;
+}
+
+/** One upload chunk of a chosen file (`index` from 0), written while the file was hashed. */
+export interface StagedChunk {
+  fileId: string;
+  index: number;
   blob: Blob;
+  at: number;
 }
 
 /** A chunk the server acknowledged (2xx) within `transaction`. */

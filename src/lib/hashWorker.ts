@@ -12,7 +12,7 @@ export type { HashProgress };
 
 /** What the bridge needs from a started worker. */
 export interface HashWorkerHandle {
-  api: { sha1(file: Blob, onProgress?: HashProgress): Promise<string> };
+  api: { sha1(file: Blob, onProgress?: HashProgress, stageAs?: string): Promise<string> };
   terminate(): void;
 }
 
@@ -21,6 +21,11 @@ export type HashWorkerFactory = () => HashWorkerHandle;
 export interface HashOptions {
   onProgress?: HashProgress;
   signal?: AbortSignal;
+  /**
+   * Also store the bytes read as upload chunks under this id (src/db/stagedChunks.ts), so
+   * the upload sends them without reading the file again.
+   */
+  stageAs?: string;
 }
 
 export interface HashClient {
@@ -46,7 +51,8 @@ function startHashWorker(): HashWorkerHandle {
   const remote = wrap<HashWorkerApi>(worker);
   return {
     api: {
-      sha1: (file, onProgress) => remote.sha1(file, onProgress ? proxy(onProgress) : undefined),
+      sha1: (file, onProgress, stageAs) =>
+        remote.sha1(file, onProgress ? proxy(onProgress) : undefined, stageAs),
     },
     terminate() {
       remote[releaseProxy]();
@@ -81,7 +87,7 @@ export function createHashClient(options: HashClientOptions = {}): HashClient {
   }
 
   return {
-    sha1(file, { onProgress, signal } = {}) {
+    sha1(file, { onProgress, signal, stageAs } = {}) {
       if (signal?.aborted) return Promise.reject(abortError(signal));
       clearTimeout(idleTimer);
       handle ??= factory();
@@ -102,7 +108,7 @@ export function createHashClient(options: HashClientOptions = {}): HashClient {
           reject(abortError(signal as AbortSignal));
         };
         signal?.addEventListener('abort', onAbort, { once: true });
-        current.api.sha1(file, onProgress).then(
+        current.api.sha1(file, onProgress, stageAs).then(
           (digest) => {
             if (settled) return;
             finish();

@@ -30,6 +30,11 @@ export interface SliceableSource {
 export interface Sha1Options {
   onProgress?: HashProgress;
   signal?: AbortSignal;
+  /**
+   * Hears each read's bytes after they were hashed, in order (the upload stages its copy of
+   * the file from them, so the file is read once); a returned promise is awaited.
+   */
+  onBytes?: (bytes: Uint8Array) => void | Promise<void>;
 }
 
 type Hasher = Awaited<ReturnType<typeof createSHA1>>;
@@ -45,7 +50,7 @@ async function hashStream(
   stream: ReadableStream<Uint8Array>,
   hasher: Hasher,
   total: number,
-  { onProgress, signal }: Sha1Options,
+  { onProgress, signal, onBytes }: Sha1Options,
 ): Promise<void> {
   const reader = stream.getReader();
   const every = SHA1_SLICE_SIZE * SLICES_PER_READ;
@@ -57,6 +62,8 @@ async function hashStream(
       const { done, value } = await reader.read();
       if (done) break;
       update(hasher, value);
+      const taken = onBytes?.(value);
+      if (taken) await taken;
       loaded += value.length;
       if (loaded - reported >= every || loaded === total) {
         reported = loaded;
@@ -75,7 +82,7 @@ export async function sha1OfBlob(
   source: SliceableSource,
   options: Sha1Options = {},
 ): Promise<string> {
-  const { onProgress, signal } = options;
+  const { onProgress, signal, onBytes } = options;
   const hasher = await createSHA1();
   hasher.init();
   const total = source.size;
@@ -87,7 +94,10 @@ export async function sha1OfBlob(
   for (let offset = 0; offset < total; offset += readSize) {
     signal?.throwIfAborted();
     const end = Math.min(offset + readSize, total);
-    update(hasher, new Uint8Array(await source.slice(offset, end).arrayBuffer()));
+    const bytes = new Uint8Array(await source.slice(offset, end).arrayBuffer());
+    update(hasher, bytes);
+    const taken = onBytes?.(bytes);
+    if (taken) await taken;
     onProgress?.(end, total);
   }
   if (total === 0) onProgress?.(0, 0);

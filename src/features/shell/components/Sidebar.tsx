@@ -1,7 +1,13 @@
 import { Stack } from '@mantine/core';
 import { IconFolders, IconLayoutDashboard, IconUsers } from '@tabler/icons-react';
 import { useRouterState } from '@tanstack/react-router';
+import { Suspense, lazy } from 'react';
+import { useOutboxCount } from '@/offline/outboxCount';
 import { SidebarLink } from './SidebarLink';
+
+const OutboxEntry = lazy(() =>
+  import('./OutboxEntry').then((module) => ({ default: module.OutboxEntry })),
+);
 
 export interface SidebarProps {
   /** Called when an entry is clicked (the overlay drawer closes itself with it). */
@@ -33,6 +39,8 @@ export function Sidebar({ onNavigate, membersOf }: SidebarProps) {
       icon: IconUsers,
     });
   }
+  // Uploads queued, running or failed in this browser (issue 18): the entry shows only then.
+  const outbox = useOutboxCount();
   return (
     <nav aria-label="Main">
       <Stack gap={4}>
@@ -47,6 +55,15 @@ export function Sidebar({ onNavigate, membersOf }: SidebarProps) {
             style={{ borderRadius: 'var(--mantine-radius-md)' }}
           />
         ))}
+        {outbox > 0 && (
+          <Suspense fallback={null}>
+            <OutboxEntry
+              count={outbox}
+              active={isActive(pathname, '/outbox')}
+              onNavigate={onNavigate}
+            />
+          </Suspense>
+        )}
       </Stack>
     </nav>
   );

@@ -20,16 +20,26 @@ export const NAV_LINK_CLASSES = {
 } as const;
 
 export interface SidebarLinkProps {
-  /** The path: '/dashboard', '/projects' or '/workspaces/{name}/members'. */
+  /** The path: '/dashboard', '/projects', '/outbox' or '/workspaces/{name}/members'. */
   to: string;
   label: string;
   leftSection: ReactNode;
   active: boolean;
   onClick?: () => void;
   style?: CSSProperties;
+  /** After the label (NavLink's right section), e.g. a count. */
+  rightSection?: ReactNode;
 }
 
-export function SidebarLink({ to, label, leftSection, active, onClick, style }: SidebarLinkProps) {
+export function SidebarLink({
+  to,
+  label,
+  leftSection,
+  active,
+  onClick,
+  style,
+  rightSection,
+}: SidebarLinkProps) {
   return (
     <UnstyledButton
       component={Link}
@@ -57,6 +67,15 @@ export function SidebarLink({ to, label, leftSection, active, onClick, style }: 
           mod={{ active }}
         />
       </Box>
+      {rightSection !== undefined && (
+        <Box
+          component="span"
+          className={`${NAV_LINK_CLASSES.section} mantine-NavLink-section`}
+          mod={{ position: 'right' }}
+        >
+          {rightSection}
+        </Box>
+      )}
     </UnstyledButton>
   );
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dragAllowed, dropRefusal, itemsRefusal } from './dropRules';
 
-const allowed = { canUpload: true, onProjectTree: true, running: false, offline: false };
+const allowed = { canUpload: true, onProjectTree: true, running: false };
 
 describe('drop rules', () => {
   it('refuses without upload permission, away from project-tree and during an upload', () => {
@@ -15,13 +15,6 @@ describe('drop rules', () => {
     expect(dropRefusal({ ...allowed, running: true })).toBe(
       'You cannot update files during upload',
     );
-  });
-
-  it('refuses offline, with the reason the Choose buttons give', () => {
-    expect(dropRefusal({ ...allowed, offline: true })).toBe(
-      'Not available offline: connect to the internet first',
-    );
-    expect(dragAllowed({ ...allowed, offline: true }, ['file'])).toBe(false);
   });
 
   it('refuses items that are not files', () => {

@@ -1,9 +1,8 @@
 /**
  * When a drop is refused (spec 001 §5): without upload permission, away from project-tree,
- * while an upload runs, and when an item is not a file entry; and offline, as the Choose
- * buttons are (an upload starts with a comparison against the server).
+ * while an upload runs, and when an item is not a file entry. Offline a drop is taken: the
+ * upload is queued and sent when the connection returns (issue 18).
  */
-import { OFFLINE_ACTION_REASON } from '@/offline/texts';
 import {
   CANNOT_UPDATE_DURING_UPLOAD,
   DROP_ONLY_FILES,
@@ -15,14 +14,12 @@ export interface DropContext {
   canUpload: boolean;
   onProjectTree: boolean;
   running: boolean;
-  offline: boolean;
 }
 
 /** Why dropping is not possible at all here, or null when it is. */
 export function dropRefusal(context: DropContext): string | null {
   if (!context.onProjectTree) return DROP_ONLY_ON_FILES_TAB;
   if (!context.canUpload) return NO_UPLOAD_PERMISSION;
-  if (context.offline) return OFFLINE_ACTION_REASON;
   if (context.running) return CANNOT_UPDATE_DURING_UPLOAD;
   return null;
 }

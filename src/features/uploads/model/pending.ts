@@ -17,6 +17,11 @@ export interface PendingFile {
   checksum: string | null;
   /** The chosen bytes; absent for files kept from the project. */
   blob?: Blob;
+  /**
+   * Once analysed: the id of its staged copy (upload chunks written to IndexedDB while it was
+   * hashed, src/db/stagedChunks.ts), which the upload sends.
+   */
+  fileId?: string;
 }
 
 export type PendingFiles = ReadonlyMap<string, PendingFile>;
@@ -90,16 +95,22 @@ export function stageDeletion(
   return files;
 }
 
-/** Sets a file's checksum once analysed. */
+/** Sets a file's checksum (and the id of its staged copy) once analysed. */
 export function withChecksum(
   current: PendingFiles,
   path: string,
   checksum: string,
+  fileId?: string,
 ): Map<string, PendingFile> {
   const files = new Map(current);
   const file = files.get(path);
-  if (file) files.set(path, { ...file, checksum });
+  if (file) files.set(path, { ...file, checksum, ...(fileId ? { fileId } : {}) });
   return files;
+}
+
+/** The ids of the staged copies of `files`. */
+export function stagedIds(files: Iterable<PendingFile>): string[] {
+  return [...files].flatMap((file) => (file.fileId ? [file.fileId] : []));
 }
 
 /** Chosen files still waiting for their checksum. */

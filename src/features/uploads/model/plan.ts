@@ -57,6 +57,12 @@ export function uploadedFiles(plan: PushPlan): PushFile[] {
   return [...plan.body.changes.added, ...plan.body.changes.updated];
 }
 
+/** How many files the plan adds, updates and removes. */
+export function changeCounts(plan: PushPlan): { added: number; updated: number; removed: number } {
+  const { added, updated, removed } = plan.body.changes;
+  return { added: added.length, updated: updated.length, removed: removed.length };
+}
+
 /** 'namespace/name' */
 export function projectPathOf(plan: PushPlan): string {
   return `${plan.namespace}/${plan.name}`;

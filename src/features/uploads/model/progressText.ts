@@ -37,6 +37,19 @@ export function percentOf(
   return Math.min(100, Math.floor((progress.loadedBytes / progress.totalBytes) * 100));
 }
 
+/** What an upload changes: '2 added · 1 updated · 1 removed · 12.0 MB'. */
+export function describeChanges(progress: UploadProgress): string {
+  const parts: string[] = [];
+  const counts = progress.changes;
+  if (counts) {
+    if (counts.added > 0) parts.push(`${counts.added} added`);
+    if (counts.updated > 0) parts.push(`${counts.updated} updated`);
+    if (counts.removed > 0) parts.push(`${counts.removed} removed`);
+  }
+  parts.push(formatFileSize(progress.totalBytes));
+  return parts.join(' · ');
+}
+
 /** One line describing the state of an upload. */
 export function describeProgress(progress: UploadProgress): string {
   switch (progress.phase) {

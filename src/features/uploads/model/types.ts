@@ -7,7 +7,7 @@ import type { ProjectDetail } from '@contract/projects';
 
 export type { PushPlan } from './plan';
 
-import type { UploadPhase } from '@/db/uploadQueue';
+import type { FileOutcome, UploadPhase } from '@/db/uploadQueue';
 
 export type { UploadPhase };
 
@@ -27,13 +27,31 @@ export interface UploadProgress {
   retryInSeconds: number | null;
   error: string | null;
   updatedAt: number;
+  /** When the upload was queued (ms since epoch). */
+  queuedAt?: number;
+  /** How many files the plan adds, updates and removes. */
+  changes?: ChangeCounts;
+}
+
+export interface ChangeCounts {
+  added: number;
+  updated: number;
+  removed: number;
 }
 
 export type UploadOutcome =
-  /** UI shows 'Upload finished: {project path}'. */
-  | { kind: 'finished'; id: string; projectPath: string; project: ProjectDetail }
-  /** The push answered without a transaction (removals only): 'Project updated'. */
-  | { kind: 'updated'; id: string; projectPath: string; project: ProjectDetail }
+  /**
+   * 'finished': UI shows 'Upload finished: {project path}'. 'updated': the push answered
+   * without a transaction (removals only, or nothing left after a rebase): 'Project updated'.
+   * `files`, for an upload queued offline: what happened to each file.
+   */
+  | {
+      kind: 'finished' | 'updated';
+      id: string;
+      projectPath: string;
+      project: ProjectDetail;
+      files?: FileOutcome[];
+    }
   | { kind: 'failed'; id: string; projectPath: string; error: string }
   /** 'Operation canceled by the user.' */
   | { kind: 'cancelled'; id: string; projectPath: string };

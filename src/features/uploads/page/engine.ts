@@ -9,10 +9,18 @@ import { useSyncExternalStore } from 'react';
 import { ApiError, api } from '@/api';
 import { startUploadWorker } from './workerBridge';
 import { onUploadQueued, onUploadSync } from '@/offline/backgroundSync';
+import { showAppBadge } from '@/offline/appBadge';
+import { setOutboxCount } from '@/offline/outboxCount';
+import { isActive } from '../model/progressText';
 import type { PushPlan } from '../model/plan';
 import type { UploadOutcome, UploadProgress } from '../model/types';
 import { wantUploadEngine } from './state/engineDemand';
-import type { EngineCallbacks, UploadBackend } from '../model/engineApi';
+import type {
+  EngineCallbacks,
+  EnqueueOptions,
+  QueuedBytes,
+  UploadBackend,
+} from '../model/engineApi';
 
 export type { UploadBackend } from '../model/engineApi';
 
@@ -32,9 +40,15 @@ async function refreshCsrf(): Promise<string | null> {
   return (await api.refreshCsrf()) ? api.getCsrfToken() : null;
 }
 
+/** The count last shown on the app icon. */
+let badge = 0;
+
 const callbacks: EngineCallbacks = {
   list(list) {
     uploads = list;
+    const waiting = list.filter((u) => isActive(u) || u.phase === 'failed').length;
+    setOutboxCount(waiting);
+    if (waiting !== badge) showAppBadge((badge = waiting));
     for (const listener of [...listListeners]) listener();
   },
   settled(outcome) {
@@ -85,10 +99,14 @@ export function startUploadEngine(): void {
 }
 
 /** Queues an upload and starts it at once when online; resolves with its id. */
-export async function enqueueUpload(plan: PushPlan, blobs: Map<string, Blob>): Promise<string> {
+export async function enqueueUpload(
+  plan: PushPlan,
+  files: Map<string, QueuedBytes>,
+  options?: EnqueueOptions,
+): Promise<string> {
   if (api.isMaintenance()) throw ApiError.maintenance();
   const engine = await ensureStarted();
-  const id = await engine.enqueue(plan, [...blobs]);
+  const id = await engine.enqueue(plan, [...files], options);
   // Keep the queued bytes from eviction, and let Background Sync resume the queue.
   onUploadQueued();
   return id;

@@ -15,7 +15,7 @@ export function startUploadWorker(): UploadBackend {
     start: (callbacks: EngineCallbacks, token) => remote.start(proxy(callbacks), token),
     setCsrfToken: (token) => void remote.setCsrfToken(token),
     setMaintenance: (on) => void remote.setMaintenance(on),
-    enqueue: (plan, blobs) => remote.enqueue(plan, blobs),
+    enqueue: (plan, files, options) => remote.enqueue(plan, files, options),
     cancel: (id) => remote.cancel(id),
     dismiss: (id) => remote.dismiss(id),
     retry: (id) => remote.retry(id),

@@ -56,6 +56,7 @@ export function createUploadBackend(env: BackendEnv): UploadBackend {
     locks: env.locks,
     channel: env.channel,
     progressIntervalMs: env.progressIntervalMs,
+    isOnline: env.isOnline,
     onList: (list) => {
       callbacks?.list(list);
     },
@@ -79,7 +80,7 @@ export function createUploadBackend(env: BackendEnv): UploadBackend {
       if (token) transport.setCsrfToken(token);
     },
     setMaintenance: (on) => transport.setMaintenance(on),
-    enqueue: (plan, blobs) => queue.enqueue(plan, blobs),
+    enqueue: (plan, files, options) => queue.enqueue(plan, files, options),
     cancel: (id) => queue.cancel(id),
     dismiss: (id) => queue.dismiss(id),
     retry: (id) => queue.retry(id),

@@ -57,6 +57,9 @@ export interface TrackerInit {
   projectPath: string;
   totalBytes: number;
   chunksTotal: number;
+  /** Carried into every report as they are (see UploadProgress). */
+  queuedAt?: number;
+  changes?: UploadProgress['changes'];
   now: () => number;
   emit: (progress: UploadProgress) => void;
   intervalMs?: number;
@@ -83,6 +86,8 @@ export class ProgressTracker {
       retryInSeconds: null,
       error: null,
       updatedAt: init.now(),
+      ...(init.queuedAt !== undefined ? { queuedAt: init.queuedAt } : {}),
+      ...(init.changes ? { changes: init.changes } : {}),
     };
   }
 

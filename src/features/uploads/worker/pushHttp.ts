@@ -32,6 +32,11 @@ export class PushHttp {
   constructor(private readonly transport: Transport) {}
 
   async call({ headers, ...request }: HttpRequest): Promise<HttpAnswer> {
+    // A page opened offline has no CSRF token yet: a write gets one first (the page's client
+    // refreshes it), else the server refuses it as missing.
+    if (request.method === 'POST' && !this.transport.getCsrfToken()) {
+      await this.transport.refreshCsrf();
+    }
     const answer = await this.transport.request({
       ...request,
       headers: isBytes(request.body)

@@ -2,9 +2,11 @@
 import { PUSH_ID_HEADER } from '@contract/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WaymarkDatabase } from '@/db/db';
+import { ChunkStager, sweepStagedFiles } from '@/db/stagedChunks';
 import { UPLOAD_CANCELLED_MESSAGE } from '../model/types';
 import { CHUNK_SIZE } from '../model/chunks';
 import { SIGNED_OUT_MESSAGE, fileChangedMessage } from './errors';
+import { STAGED_MAX_AGE_MS } from './queue';
 import { FakePushServer, sha1 } from '../testing/fakePushServer';
 import {
   FakeChannelBus,
@@ -452,5 +454,127 @@ describe('uploads stored before the one plan shape', () => {
     expect([...server.writes.keys()]).toEqual(['legacy-chunk']);
     expect(server.log.find((r) => r.kind === 'finish')?.headers[PUSH_ID_HEADER]).toBeTruthy();
     expect(await sha1(server.files.get('a.bin')!.bytes)).toBe(await sha1(data));
+  });
+});
+
+/** Stages `data` as the hashing pass does (chunk Blobs in stagedChunks) under `fileId`. */
+async function stage(fileId: string, data: Uint8Array): Promise<{ fileId: string }> {
+  const stager = new ChunkStager(db, fileId, data.length);
+  // Reads of odd sizes, as a stream hands them over.
+  for (let start = 0; start < data.length; start += 3_000_001) {
+    await stager.push(data.subarray(start, start + 3_000_001));
+  }
+  await stager.finish();
+  return { fileId };
+}
+
+describe('staged copies (the file read once)', () => {
+  it('sends the chunks written while hashing and removes them with the upload', async () => {
+    const tab = openTab(server, db);
+    const big = bytes(BIG);
+    const { plan } = await planFor(server, { 'a/big.gpkg': big });
+    const staged = await stage('file-1', big);
+    expect(await db.stagedChunks.where('fileId').equals('file-1').count()).toBe(3);
+    const outcome = tab.next();
+    await tab.queue.enqueue(plan, [['a/big.gpkg', staged]]);
+    // Nothing but the name of the staged copy is stored with the upload.
+    expect((await db.uploadBlobs.toArray()).map((row) => row.blob)).toEqual([undefined]);
+    expect((await outcome).kind).toBe('finished');
+    expect(await sha1(server.files.get('a/big.gpkg')!.bytes)).toBe(await sha1(big));
+    everyChunkWrittenOnce();
+    await until(async () => (await storedRows()) + (await db.stagedChunks.count()) === 0);
+  });
+
+  it('removes staged copies nobody queued after a day, and keeps those of queued uploads', async () => {
+    await stage('orphan', bytes(10));
+    await stage('young', bytes(10));
+    await db.stagedChunks
+      .where('fileId')
+      .equals('orphan')
+      .modify({ at: Date.now() - 2 * STAGED_MAX_AGE_MS });
+    expect(await sweepStagedFiles(db, Date.now(), STAGED_MAX_AGE_MS)).toBe(1);
+    await db.stagedChunks.where('fileId').equals('young').delete();
+    server.hook = (request) => (request.kind === 'project' ? 'network' : undefined);
+    const tab = openTab(server, db);
+    const { plan } = await planFor(server, { 'kept.txt': bytes(10, 3) });
+    await stage('kept', bytes(10, 3));
+    const id = await tab.queue.enqueue(plan, [['kept.txt', { fileId: 'kept' }]], {
+      offline: { username: 'ana', baseFiles: [] },
+    });
+    await db.stagedChunks.where('fileId').equals('kept').modify({ at: 0 });
+    // What every tab's queue does when it starts.
+    expect(await sweepStagedFiles(db, Date.now(), STAGED_MAX_AGE_MS)).toBe(0);
+    expect((await db.stagedChunks.toArray()).map((row) => row.fileId)).toEqual(['kept']);
+    await tab.queue.cancel(id);
+  });
+});
+
+describe('uploads queued offline', () => {
+  it('go as planned when the project did not move', async () => {
+    await server.seed({ 'notes.txt': 'base' });
+    const tab = openTab(server, db);
+    const { plan, blobs } = await planFor(server, { 'notes.txt': bytes(50) });
+    const outcome = tab.next();
+    await tab.queue.enqueue(plan, blobs, {
+      offline: {
+        username: 'ana',
+        baseFiles: [{ path: 'notes.txt', size: 4, checksum: await sha1('base') }],
+      },
+    });
+    const settled = await outcome;
+    expect(settled).toMatchObject({
+      kind: 'finished',
+      files: [{ path: 'notes.txt', kind: 'sent' }],
+    });
+    expect(server.version).toBe(2);
+  });
+
+  it('are rebased: a file changed on both sides goes beside the server copy, a deletion of a changed file is dropped', async () => {
+    await server.seed({ 'data.gpkg': 'base', 'old.txt': 'base', 'other.txt': 'base' });
+    const base = [...server.files.values()].map(({ path, size, checksum }) => ({
+      path,
+      size,
+      checksum,
+    }));
+    const mine = bytes(CHUNK_SIZE + 10, 5);
+    const { plan, blobs } = await planFor(server, { 'data.gpkg': mine }, ['old.txt', 'other.txt']);
+    // Meanwhile another user changed data.gpkg and old.txt on the server.
+    await server.seed({ 'data.gpkg': 'theirs', 'old.txt': 'changed' });
+    const theirs = server.files.get('data.gpkg')!.checksum;
+    const tab = openTab(server, db);
+    const outcome = tab.next();
+    await tab.queue.enqueue(plan, blobs, { offline: { username: 'ana', baseFiles: base } });
+    const settled = await outcome;
+    const copy = 'data (conflicted copy, ana v2).gpkg';
+    expect(settled).toMatchObject({
+      kind: 'finished',
+      files: [
+        { path: 'data.gpkg', kind: 'conflicted-copy', copy },
+        { path: 'old.txt', kind: 'removal-dropped' },
+        { path: 'other.txt', kind: 'removed' },
+      ],
+    });
+    expect(server.version).toBe(3);
+    expect(server.files.get('data.gpkg')!.checksum).toBe(theirs);
+    expect(await sha1(server.files.get(copy)!.bytes)).toBe(await sha1(mine));
+    expect(server.files.has('old.txt')).toBe(true);
+    expect(server.files.has('other.txt')).toBe(false);
+    everyChunkWrittenOnce();
+    await until(async () => (await storedRows()) === 0);
+  });
+
+  it('wait for the network before anything is decided', async () => {
+    await server.seed({ 'a.txt': 'base' });
+    let offline = true;
+    server.hook = () => (offline ? 'network' : undefined);
+    const tab = openTab(server, db);
+    const { plan, blobs } = await planFor(server, { 'b.txt': bytes(20) });
+    const outcome = tab.next();
+    await tab.queue.enqueue(plan, blobs, { offline: { username: 'ana', baseFiles: [] } });
+    await until(() => tab.networkWaits > 2);
+    expect(tab.phases).toContain('waiting-network');
+    expect((await db.uploads.toArray())[0]?.offline?.rebased).toBeUndefined();
+    offline = false;
+    expect((await outcome).kind).toBe('finished');
   });
 });

@@ -9,7 +9,9 @@
  * - Listeners hear the full list whenever it changes (progress is throttled per upload) and
  *   each outcome once, in the tab that ran the upload.
  */
-import type { UploadRecord, WaymarkDatabase } from '@/db/db';
+import type { UploadBlob, UploadRecord, WaymarkDatabase } from '@/db/db';
+import { deleteStagedFile, stagedFileBlob, sweepStagedFiles } from '@/db/stagedChunks';
+import type { EnqueueOptions, QueuedBytes } from '../model/engineApi';
 import {
   UPLOAD_CANCELLED_MESSAGE,
   type UploadOutcome,
@@ -17,7 +19,7 @@ import {
   type UploadProgress,
 } from '../model/types';
 import { chunkCount } from '../model/chunks';
-import { projectPathOf, uploadedFiles, type PushPlan } from '../model/plan';
+import { changeCounts, projectPathOf, uploadedFiles, type PushPlan } from '../model/plan';
 import { isLegacyRecord, upgradeLegacyRecord } from './legacyRecord';
 import { pushPaths, type PushHttp } from './pushHttp';
 import { ProgressTracker } from './progress';
@@ -50,11 +52,15 @@ export interface QueueDeps extends Omit<RunnerDeps, 'blob'> {
   channel?: ChannelLike | null;
   onList(list: UploadProgress[]): void;
   onSettled(outcome: UploadOutcome): void;
+  /** Whether the browser has a connection: a queued upload shows as waiting for the network. */
+  isOnline?(): boolean;
   /** Progress report interval (tests shorten it). */
   progressIntervalMs?: number;
 }
 
 export const LOCK_PREFIX = 'waymark-upload:';
+/** Staged copies no upload names are removed after a day (their pending changes were lost). */
+export const STAGED_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 /** Phases that only make sense while a tab runs the upload. */
 const RUNNING_PHASES: readonly UploadPhase[] = [
   'hashing',
@@ -72,13 +78,12 @@ interface Running {
 }
 
 export class UploadQueue {
-  private readonly memoryBlobs = new Map<string, Map<string, Blob>>();
-  private readonly blobWrites = new Map<string, Promise<unknown>>();
   private readonly records = new Map<string, UploadRecord>();
   /** Live progress: of the upload running here, and of uploads other tabs run. */
   private readonly live = new Map<string, UploadProgress>();
   private readonly elsewhere = new Set<string>();
   private running: Running | null = null;
+  private readonly wakers: (() => void)[] = [];
   private pumping = false;
   private pumpAgain = false;
   private started: Promise<void> | null = null;
@@ -93,14 +98,26 @@ export class UploadQueue {
   start(): Promise<void> {
     this.started ??= (async () => {
       await this.reload();
+      await sweepStagedFiles(this.deps.db, this.deps.now(), STAGED_MAX_AGE_MS).catch(() => 0);
       void this.pump();
     })();
     return this.started;
   }
 
-  /** Nudges the queue (e.g. the browser came online). */
+  /**
+   * Nudges the queue (the browser came online, Background Sync fired, the app started): an
+   * upload waiting for the network tries again at once.
+   */
   wake(): void {
+    const waiting = this.wakers.splice(0);
+    for (const resolve of waiting) resolve();
     void this.pump();
+  }
+
+  /** Waits for the network as the deps do, or until the next wake(). */
+  private waitForNetwork(attempt: number, signal: AbortSignal): Promise<void> {
+    const woken = new Promise<void>((resolve) => this.wakers.push(resolve));
+    return Promise.race([this.deps.waitForNetwork(attempt, signal), woken]);
   }
 
   list(): UploadProgress[] {
@@ -109,10 +126,18 @@ export class UploadQueue {
       .map((record) => this.live.get(record.id) ?? this.progressOf(record));
   }
 
-  /** Stores the plan as it is (it is what every attempt sends) with its files' bytes. */
-  async enqueue(plan: PushPlan, blobs: Iterable<[string, Blob]>): Promise<string> {
+  /**
+   * Stores the plan as it is (it is what every attempt sends) with its files' bytes: staged
+   * copies are named (their chunks are in IndexedDB already), Blobs are stored as they are.
+   * Everything is in IndexedDB before this resolves, so a tab closed next loses nothing.
+   */
+  async enqueue(
+    plan: PushPlan,
+    given: Iterable<[string, QueuedBytes]>,
+    options: EnqueueOptions = {},
+  ): Promise<string> {
     await this.start();
-    const files = new Map(blobs);
+    const files = new Map(given);
     const uploaded = uploadedFiles(plan);
     for (const file of uploaded) {
       if (!files.has(file.path)) throw new Error(`No file was given for ${file.path}`);
@@ -133,17 +158,19 @@ export class UploadQueue {
       loadedBytes: 0,
       createdAt: now,
       updatedAt: now,
+      ...(options.offline ? { offline: options.offline } : {}),
     };
-    await this.deps.db.uploads.add(record);
-    const own = new Map(uploaded.map((f) => [f.path, files.get(f.path) as Blob]));
-    this.memoryBlobs.set(id, own);
-    // The bytes are kept for a resume after a reload; this tab uploads from memory meanwhile.
-    this.blobWrites.set(
-      id,
-      this.deps.db.uploadBlobs
-        .bulkPut([...own].map(([path, blob]) => ({ uploadId: id, path, blob })))
-        .catch(() => undefined),
-    );
+    const rows: UploadBlob[] = uploaded.map((f) => {
+      const bytes = files.get(f.path) as QueuedBytes;
+      return bytes instanceof Blob
+        ? { uploadId: id, path: f.path, blob: bytes }
+        : { uploadId: id, path: f.path, fileId: bytes.fileId };
+    });
+    const { db } = this.deps;
+    await db.transaction('rw', db.uploads, db.uploadBlobs, async () => {
+      await db.uploads.add(record);
+      await db.uploadBlobs.bulkPut(rows);
+    });
     this.records.set(id, record);
     this.post({ type: 'changed', id });
     this.emitList();
@@ -189,10 +216,12 @@ export class UploadQueue {
   private progressOf(record: UploadRecord): UploadProgress {
     const chunksTotal = uploadedFiles(record.plan).reduce((n, f) => n + (f.chunks?.length ?? 0), 0);
     // A running phase recorded by a tab that is gone means the upload waits to be resumed.
-    const phase =
+    const resting =
       RUNNING_PHASES.includes(record.phase) && !this.elsewhere.has(record.id)
         ? 'queued'
         : record.phase;
+    const offline = this.deps.isOnline?.() === false;
+    const phase = resting === 'queued' && offline ? 'waiting-network' : resting;
     return {
       id: record.id,
       projectPath: record.projectPath,
@@ -206,6 +235,8 @@ export class UploadQueue {
       retryInSeconds: null,
       error: record.error,
       updatedAt: record.updatedAt,
+      queuedAt: record.createdAt,
+      changes: changeCounts(record.plan),
     };
   }
 
@@ -275,14 +306,17 @@ export class UploadQueue {
         .call({ method: 'POST', path: pushPaths.cancel(record.transaction) })
         .catch(() => undefined);
     }
-    await this.blobWrites.get(id);
-    this.blobWrites.delete(id);
-    await db.transaction('rw', db.uploads, db.uploadBlobs, db.uploadChunks, async () => {
-      await db.uploads.delete(id);
-      await db.uploadBlobs.where('uploadId').equals(id).delete();
-      await db.uploadChunks.where('uploadId').equals(id).delete();
-    });
-    this.memoryBlobs.delete(id);
+    await db.transaction(
+      'rw',
+      [db.uploads, db.uploadBlobs, db.uploadChunks, db.stagedChunks],
+      async () => {
+        const rows = await db.uploadBlobs.where('uploadId').equals(id).toArray();
+        for (const row of rows) if (row.fileId) await deleteStagedFile(db, row.fileId);
+        await db.uploads.delete(id);
+        await db.uploadBlobs.where('uploadId').equals(id).delete();
+        await db.uploadChunks.where('uploadId').equals(id).delete();
+      },
+    );
     this.records.delete(id);
     this.live.delete(id);
     this.elsewhere.delete(id);
@@ -369,6 +403,8 @@ export class UploadQueue {
       projectPath: record.projectPath,
       totalBytes: record.totalBytes,
       chunksTotal: uploadedFiles(record.plan).reduce((n, f) => n + chunkCount(f.size), 0),
+      queuedAt: record.createdAt,
+      changes: changeCounts(record.plan),
       now: this.deps.now,
       intervalMs: this.deps.progressIntervalMs,
       emit: (progress) => {
@@ -391,6 +427,7 @@ export class UploadQueue {
         {
           ...this.deps,
           blob: (uploadId, path) => this.blob(uploadId, path),
+          waitForNetwork: (attempt, signal) => this.waitForNetwork(attempt, signal),
         },
         id,
         tracker,
@@ -416,6 +453,7 @@ export class UploadQueue {
           id,
           projectPath: record.projectPath,
           project: result.project,
+          ...(result.files ? { files: result.files } : {}),
         });
       }
     } catch (error) {
@@ -441,9 +479,10 @@ export class UploadQueue {
     }
   }
 
+  /** The bytes of a file of an upload: its staged chunks as one Blob, or the stored Blob. */
   private async blob(uploadId: string, path: string): Promise<Blob | undefined> {
-    const memory = this.memoryBlobs.get(uploadId)?.get(path);
-    if (memory) return memory;
-    return (await this.deps.db.uploadBlobs.get([uploadId, path]))?.blob;
+    const row = await this.deps.db.uploadBlobs.get([uploadId, path]);
+    if (row?.blob) return row.blob;
+    return row?.fileId ? stagedFileBlob(this.deps.db, row.fileId) : undefined;
   }
 }

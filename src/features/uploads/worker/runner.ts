@@ -11,9 +11,10 @@
  * pass starts from the status call, so whatever happened before (reload, crash, server
  * restart) only missing chunks go out.
  */
-import type { UploadChunkAck, UploadRecord, WaymarkDatabase } from '@/db/db';
+import type { FileOutcome, UploadChunkAck, UploadRecord, WaymarkDatabase } from '@/db/db';
 import type { ProjectDetail } from '@contract/projects';
 import { uploadedFiles, type PushFile } from '../model/plan';
+import { rebaseOfflinePlan } from '../model/offlineRebase';
 import { backoffDelay } from './backoff';
 import { chunkRange } from '../model/chunks';
 import { STORAGE_LIMIT_MESSAGE } from '../model/texts';
@@ -67,7 +68,13 @@ export interface RunnerDeps {
 }
 
 export type RunResult =
-  { kind: 'finished' | 'updated'; project: ProjectDetail } | { kind: 'failed'; error: string };
+  | {
+      kind: 'finished' | 'updated';
+      project: ProjectDetail;
+      /** For an upload queued offline: what happened to each file. */
+      files?: FileOutcome[];
+    }
+  | { kind: 'failed'; error: string };
 
 /** Runs up to `limit` tasks at once; the first failure stops new tasks. */
 class TaskPool {
@@ -290,9 +297,55 @@ class UploadRun {
     });
   }
 
+  /** The project as the server holds it now. */
+  private async latestProject(record: UploadRecord): Promise<ProjectDetail> {
+    const answer = await this.deps.http.call({
+      method: 'GET',
+      path: pushPaths.project(record.plan.namespace, record.plan.name),
+      signal: this.signal,
+    });
+    if (!isOk(answer)) throw answerError(answer);
+    return answer.data as ProjectDetail;
+  }
+
+  /**
+   * An upload queued offline, before its first push: the latest version is read and the plan
+   * rebased onto it (model/offlineRebase.ts); the new plan, what happens to each file and the
+   * conflicted copies' bytes (under their new paths) are stored at once. Resolves with the
+   * project when nothing is left to send.
+   */
+  private async rebase(record: UploadRecord): Promise<ProjectDetail | null> {
+    const offline = record.offline as NonNullable<UploadRecord['offline']>;
+    const latest = await this.latestProject(record);
+    const { plan, outcome, moved } = rebaseOfflinePlan(record.plan, offline, latest);
+    const { db } = this.deps;
+    await db.transaction('rw', db.uploads, db.uploadBlobs, async () => {
+      for (const [from, to] of moved) {
+        const row = await db.uploadBlobs.get([this.id, from]);
+        if (!row) continue;
+        await db.uploadBlobs.delete([this.id, from]);
+        await db.uploadBlobs.put({ ...row, path: to });
+      }
+      await db.uploads.update(this.id, {
+        plan,
+        offline: { ...offline, rebased: outcome },
+        totalBytes: uploadedFiles(plan).reduce((sum, f) => sum + f.size, 0),
+      });
+    });
+    const left = uploadedFiles(plan).length + plan.body.changes.removed.length;
+    return left === 0 ? latest : null;
+  }
+
   private async pass(): Promise<RunResult> {
     const { http } = this.deps;
     let record = await this.record();
+    if (record.offline && !record.offline.rebased && !record.transaction) {
+      const nothingLeft = await this.rebase(record);
+      record = await this.record();
+      if (nothingLeft)
+        return { kind: 'updated', project: nothingLeft, files: record.offline?.rebased };
+    }
+    const files = record.offline?.rebased;
     if (!record.transaction) {
       this.tracker.setPhase('hashing');
       const answer = await http.call({
@@ -304,7 +357,7 @@ class UploadRun {
       if (!isOk(answer)) throw answerError(answer);
       const data = answer.data as { transaction?: unknown } | undefined;
       if (typeof data?.transaction !== 'string') {
-        return { kind: 'updated', project: answer.data as ProjectDetail };
+        return { kind: 'updated', project: answer.data as ProjectDetail, files };
       }
       await this.resetTransaction(data.transaction);
       record = await this.record();
@@ -326,11 +379,11 @@ class UploadRun {
     // What is done: acknowledged here (this transaction) or held by the server.
     const acks = await this.deps.db.uploadChunks.where('uploadId').equals(this.id).toArray();
     const done = new Set(acks.filter((a) => a.transaction === transaction).map((a) => a.chunkId));
-    const files = uploadedFiles(record.plan);
+    const uploaded = uploadedFiles(record.plan);
     const fresh: UploadChunkAck[] = [];
     let loaded = 0;
     let chunksDone = 0;
-    for (const file of files) {
+    for (const file of uploaded) {
       const ids = file.chunks ?? [];
       ids.forEach((chunkId, index) => {
         if (received.has(chunkId) && !done.has(chunkId)) {
@@ -356,7 +409,7 @@ class UploadRun {
 
     const pool = new TaskPool(this.concurrency);
     try {
-      for (const file of files) {
+      for (const file of uploaded) {
         const ids = file.chunks ?? [];
         if (ids.every((c) => done.has(c))) continue;
         await this.sendFile(file, ids, done, transaction, pool);
@@ -376,7 +429,7 @@ class UploadRun {
       headers: { [PUSH_ID_HEADER]: record.plan.pushId },
       signal: this.signal,
     });
-    if (isOk(finish)) return { kind: 'finished', project: finish.data as ProjectDetail };
+    if (isOk(finish)) return { kind: 'finished', project: finish.data as ProjectDetail, files };
     if (isGone(finish)) return this.resolveGone(await this.record());
     if (isRefusal(finish)) await this.newPushId(record);
     const missing = (finish.data as { missing_chunks?: unknown } | undefined)?.missing_chunks;
@@ -468,18 +521,14 @@ class UploadRun {
    * plan starts; past it with the plan's files in place the upload counts as finished.
    */
   private async resolveGone(record: UploadRecord): Promise<RunResult> {
-    const answer = await this.deps.http.call({
-      method: 'GET',
-      path: pushPaths.project(record.plan.namespace, record.plan.name),
-      signal: this.signal,
-    });
-    if (!isOk(answer)) throw answerError(answer);
-    const project = answer.data as ProjectDetail;
+    const project = await this.latestProject(record);
     if (versionNumber(project.version) === versionNumber(record.plan.body.version)) {
       await this.resetTransaction(null);
       throw new TransactionGone('Starting a new push');
     }
-    if (projectMatchesPlan(project, record)) return { kind: 'finished', project };
+    if (projectMatchesPlan(project, record)) {
+      return { kind: 'finished', project, files: record.offline?.rebased };
+    }
     throw new UploadFailure(projectChangedMessage(project.version));
   }
 }

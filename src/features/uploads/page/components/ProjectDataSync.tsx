@@ -18,7 +18,7 @@ export function ProjectDataSync({ uploads }: { uploads: ProjectUploads }) {
   if (!pending) return null;
 
   const update = () => {
-    void store.prepare(key).then((result) => {
+    void uploads.prepare().then((result) => {
       if (result.kind === 'conflict') setConflict({ paths: result.paths, latest: result.latest });
     });
   };

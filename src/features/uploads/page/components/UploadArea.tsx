@@ -1,8 +1,6 @@
 import { Anchor, Button, Card, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconFolderUp, IconPlugConnected, IconUpload } from '@tabler/icons-react';
 import { useRef } from 'react';
-import { OFFLINE_ACTION_REASON } from '@/offline/texts';
-import { useOnline } from '@/offline/useOnline';
 import { filesOfInput } from '../dom/readDrop';
 import type { ChosenFile } from '../../model/selection';
 import {
@@ -32,12 +30,9 @@ export interface UploadAreaProps {
 export function UploadArea({ refusal, onFiles, onRefused, docsUrl }: UploadAreaProps) {
   const filesInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
-  // Choosing files starts a comparison with the server: not offline (the reason is shown).
-  const online = useOnline();
-
+  // Offline too: the upload is queued on this device and sent when the connection returns.
   const open = (input: HTMLInputElement | null) => {
-    if (!online) onRefused(OFFLINE_ACTION_REASON);
-    else if (refusal) onRefused(refusal);
+    if (refusal) onRefused(refusal);
     else input?.click();
   };
 
@@ -67,7 +62,6 @@ export function UploadArea({ refusal, onFiles, onRefused, docsUrl }: UploadAreaP
               variant="default"
               size="md"
               leftSection={<IconUpload size={16} aria-hidden />}
-              disabled={!online}
               onClick={() => open(filesInput.current)}
             >
               {CHOOSE_FILES}
@@ -76,17 +70,11 @@ export function UploadArea({ refusal, onFiles, onRefused, docsUrl }: UploadAreaP
               variant="default"
               size="md"
               leftSection={<IconFolderUp size={16} aria-hidden />}
-              disabled={!online}
               onClick={() => open(folderInput.current)}
             >
               {CHOOSE_FOLDER}
             </Button>
           </Group>
-          {!online && (
-            <Text size="sm" c="dimmed" ta="center">
-              {OFFLINE_ACTION_REASON}
-            </Text>
-          )}
           <input
             ref={filesInput}
             type="file"

@@ -11,6 +11,7 @@ import {
   startUploadEngine,
   useUploads,
 } from '../engine';
+import { describeFileOutcome } from '../../model/offlineRebase';
 import { OPERATION_CANCELED, PROJECT_UPDATED, uploadFinished } from '../../model/texts';
 import type { UploadOutcome } from '../../model/types';
 import { usePendingUploads } from '../state/usePendingUploads';
@@ -19,6 +20,25 @@ import { UploadsToast } from './UploadsToast';
 function splitPath(projectPath: string): [string, string] {
   const slash = projectPath.indexOf('/');
   return [projectPath.slice(0, slash), projectPath.slice(slash + 1)];
+}
+
+/**
+ * The message of a landed upload; for one queued offline also what happened to each file (a
+ * rebase may have uploaded a conflicted copy or kept a file the server changed).
+ */
+function outcomeMessage(outcome: Extract<UploadOutcome, { kind: 'finished' | 'updated' }>) {
+  const title = outcome.kind === 'finished' ? uploadFinished(outcome.projectPath) : PROJECT_UPDATED;
+  if (!outcome.files?.length) return title;
+  return (
+    <>
+      <div>{title}</div>
+      <ul style={{ margin: 0, paddingLeft: '1.2em' }}>
+        {outcome.files.map((file) => (
+          <li key={file.path}>{describeFileOutcome(file)}</li>
+        ))}
+      </ul>
+    </>
+  );
 }
 
 /**
@@ -41,9 +61,7 @@ export function UploadCenter() {
       switch (outcome.kind) {
         case 'finished':
         case 'updated':
-          notifySuccess(
-            outcome.kind === 'finished' ? uploadFinished(outcome.projectPath) : PROJECT_UPDATED,
-          );
+          notifySuccess(outcomeMessage(outcome));
           void queryClient.invalidateQueries({ queryKey: projectQueryKey(namespace, name) });
           void queryClient.invalidateQueries({ queryKey: profileQueryOptions.queryKey });
           break;

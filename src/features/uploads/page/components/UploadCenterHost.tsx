@@ -44,7 +44,6 @@ export function UploadCenterHost() {
           canUpload: false,
           onProjectTree: false,
           running: false,
-          offline: false,
         }) as string,
       );
     };

@@ -1,7 +1,7 @@
 import { Button, Group, Paper, Progress, Stack, Text } from '@mantine/core';
 import { useDebouncedValue, useElementSize } from '@mantine/hooks';
 import { StorageNotice } from '@/offline/components/StorageNotice';
-import { describeProgress, isActive, percentOf } from '../../model/progressText';
+import { describeChanges, describeProgress, isActive, percentOf } from '../../model/progressText';
 import {
   CANCEL_UPLOAD,
   DISMISS,
@@ -63,6 +63,11 @@ export function UploadsToast({ uploads, onCancel, onRetry, onDismiss }: UploadsT
               <Text size="sm" fw={500} truncate="end">
                 {upload.projectPath}
               </Text>
+              {upload.changes && (
+                <Text size="xs" c="dimmed">
+                  {describeChanges(upload)}
+                </Text>
+              )}
               <Progress
                 value={percentOf(upload)}
                 aria-label={upload.projectPath}

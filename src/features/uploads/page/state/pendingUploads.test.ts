@@ -39,6 +39,10 @@ function setup(latest: ProjectDetail, overrides: Partial<PendingUploadsDeps> = {
     cancel: vi.fn(async () => undefined),
     randomId: () => `uuid-${++ids}`,
     notify,
+    isOnline: () => true,
+    isNetworkError: () => false,
+    dropStaged: vi.fn(),
+    spaceRefusal: vi.fn(async () => null),
     ...overrides,
   };
   const store = createPendingUploads(deps, { noChanges: 'NO CHANGES', cancelled: 'CANCELLED' });
@@ -47,19 +51,29 @@ function setup(latest: ProjectDetail, overrides: Partial<PendingUploadsDeps> = {
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
+/** Waits until every chosen file of ws/survey has its checksum. */
+async function analysed(store: ReturnType<typeof setup>['store']): Promise<void> {
+  await vi.waitFor(() => {
+    const files = [...(store.get('ws/survey')?.files.values() ?? [])];
+    expect(files.filter((f) => f.checksum === null)).toEqual([]);
+    expect(store.get('ws/survey')?.analysing).toEqual({});
+  });
+}
+
 describe('pending uploads', () => {
   const viewed = project('v1', [file('survey.gpkg', 'gpkg1'), file('notes.txt', 'note')]);
 
   it('analyses chosen files in the worker and hands the plan to the engine', async () => {
     const { store, plans, deps } = setup(viewed);
     store.choose(viewed, [chosen('notes.txt', 'new notes'), chosen('a.csv', 'x,y')], '', undefined);
-    await vi.waitFor(() => expect(store.get('ws/survey')?.analysing).toEqual({}));
+    await analysed(store);
     expect(deps.sha1).toHaveBeenCalledTimes(2);
     store.remove(viewed, 'survey.gpkg', false);
     expect(await store.prepare('ws/survey')).toEqual({ kind: 'started' });
     // One plan: the push request's body as it goes on the wire, chunk ids and push id made.
+    // uuid-1 and uuid-2 name the staged copies written while hashing.
     expect(plans[0]).toEqual({
-      pushId: 'uuid-1',
+      pushId: 'uuid-3',
       projectId: 'p-1',
       namespace: 'ws',
       name: 'survey',
@@ -72,7 +86,7 @@ describe('pending uploads', () => {
               checksum: 'x,y',
               size: 3,
               mtime: expect.any(String),
-              chunks: ['uuid-2'],
+              chunks: ['uuid-4'],
             },
           ],
           updated: [
@@ -81,15 +95,22 @@ describe('pending uploads', () => {
               checksum: 'new notes',
               size: 9,
               mtime: expect.any(String),
-              chunks: ['uuid-3'],
+              chunks: ['uuid-5'],
             },
           ],
           removed: [{ path: 'survey.gpkg', checksum: 'gpkg1', size: 4 }],
         },
       },
     });
-    const blobs = vi.mocked(deps.enqueue).mock.calls[0]?.[1];
-    expect([...(blobs?.keys() ?? [])].sort()).toEqual(['a.csv', 'notes.txt']);
+    // The engine gets the staged copies, never the files to read again.
+    const files = vi.mocked(deps.enqueue).mock.calls[0]?.[1];
+    const staged = vi.mocked(deps.sha1).mock.calls.map(([, options]) => options?.stageAs);
+    expect(new Set(staged)).toEqual(new Set(['uuid-1', 'uuid-2']));
+    expect([...(files ?? [])].sort(([a], [b]) => a.localeCompare(b))).toEqual([
+      ['a.csv', { fileId: expect.stringMatching(/^uuid-[12]$/) }],
+      ['notes.txt', { fileId: expect.stringMatching(/^uuid-[12]$/) }],
+    ]);
+    expect(vi.mocked(deps.enqueue).mock.calls[0]?.[2]).toEqual({});
     expect(store.get('ws/survey')?.uploadId).toBe('upload-1');
     store.settled('upload-1');
     expect(store.get('ws/survey')).toBeUndefined();
@@ -106,7 +127,7 @@ describe('pending uploads', () => {
     const latest = project('v2', [file('survey.gpkg', 'gpkg2'), file('notes.txt', 'note')]);
     const { store, plans } = setup(latest);
     store.choose(viewed, [chosen('survey.gpkg', 'mine')], '');
-    await vi.waitFor(() => expect(store.get('ws/survey')?.analysing).toEqual({}));
+    await analysed(store);
     const result = await store.prepare('ws/survey');
     expect(result).toMatchObject({ kind: 'conflict', paths: ['survey.gpkg'] });
     expect(plans).toHaveLength(0);
@@ -124,7 +145,7 @@ describe('pending uploads', () => {
     const latest = project('v2', [file('survey.gpkg', 'gpkg1'), file('other.txt', 'o')]);
     const { store, plans } = setup(latest);
     store.choose(viewed, [chosen('notes.txt', 'mine')], '');
-    await vi.waitFor(() => expect(store.get('ws/survey')?.analysing).toEqual({}));
+    await analysed(store);
     expect(await store.prepare('ws/survey')).toEqual({ kind: 'started' });
     // notes.txt is gone on the server: it is added again.
     expect(plans[0]?.body).toMatchObject({
@@ -182,5 +203,66 @@ describe('pending uploads', () => {
     store.remove(viewed, 'notes.txt', false);
     expect(await store.prepare('ws/survey')).toEqual({ kind: 'started' });
     expect(store.get('ws/survey')).toBeUndefined();
+  });
+
+  it('offline: queues the plan against the viewed version with what a rebase needs', async () => {
+    const { store, plans, deps } = setup(viewed, { isOnline: () => false });
+    store.choose(viewed, [chosen('notes.txt', 'new notes'), chosen('a.csv', 'x,y')], '', undefined);
+    await analysed(store);
+    store.remove(viewed, 'survey.gpkg', false);
+    expect(await store.prepare('ws/survey', 'martin')).toEqual({ kind: 'queued' });
+    expect(deps.fetchLatest).not.toHaveBeenCalled();
+    expect(plans[0]?.body.version).toBe('v1');
+    expect(plans[0]?.body.changes.removed).toEqual([
+      { path: 'survey.gpkg', checksum: 'gpkg1', size: 4 },
+    ]);
+    expect(vi.mocked(deps.enqueue).mock.calls[0]?.[2]).toEqual({
+      offline: {
+        username: 'martin',
+        baseFiles: [
+          { path: 'survey.gpkg', size: 4, checksum: 'gpkg1' },
+          { path: 'notes.txt', size: 4, checksum: 'note' },
+        ],
+      },
+    });
+    expect(store.get('ws/survey')?.uploadId).toBe('upload-1');
+  });
+
+  it('queues offline too when the server cannot be reached', async () => {
+    const { store, plans, deps } = setup(viewed, {
+      fetchLatest: vi.fn(async () => {
+        throw new Error('unreachable');
+      }),
+      isNetworkError: (error) => error instanceof Error && error.message === 'unreachable',
+    });
+    store.choose(viewed, [chosen('a.csv', 'x,y')], '', undefined);
+    await analysed(store);
+    expect(await store.prepare('ws/survey', 'martin')).toEqual({ kind: 'queued' });
+    expect(deps.fetchLatest).toHaveBeenCalledTimes(1);
+    expect(plans[0]?.body.version).toBe('v1');
+  });
+
+  it('refuses chosen files the device has no space for, before anything is copied', async () => {
+    const { store, deps, notify } = setup(viewed, {
+      spaceRefusal: vi.fn(async (bytes: number) => (bytes > 5 ? `NO SPACE ${bytes}` : null)),
+    });
+    store.choose(viewed, [chosen('notes.txt', 'new notes')], '', undefined);
+    await vi.waitFor(() => expect(notify).toHaveBeenCalledWith('error', 'NO SPACE 9'));
+    expect(deps.sha1).not.toHaveBeenCalled();
+    expect(store.get('ws/survey')).toBeUndefined();
+  });
+
+  it('removes staged copies no plan sends: a replaced file, a discarded upload', async () => {
+    const { store, deps } = setup(viewed);
+    store.choose(viewed, [chosen('a.csv', 'one')], '', undefined);
+    await analysed(store);
+    const first = store.get('ws/survey')?.files.get('a.csv')?.fileId;
+    expect(first).toBeDefined();
+    store.choose(viewed, [chosen('a.csv', 'two')], '', undefined);
+    expect(deps.dropStaged).toHaveBeenCalledWith([first]);
+    await analysed(store);
+    const second = store.get('ws/survey')?.files.get('a.csv')?.fileId;
+    store.discard('ws/survey');
+    expect(deps.dropStaged).toHaveBeenLastCalledWith([second]);
   });
 });

@@ -6,6 +6,7 @@
  */
 import type { HashOptions } from '@/lib/hashWorker';
 import type { ProjectDetail, ProjectFile } from '@/features/projects';
+import type { EnqueueOptions, QueuedBytes } from '../../model/engineApi';
 import type { Blacklists } from '../../model/ignore';
 import {
   applyPlacement,
@@ -13,8 +14,10 @@ import {
   filesOfProject,
   hasChanges,
   stageDeletion,
+  stagedIds,
   unanalysed,
   withChecksum,
+  type PendingFile,
   type PendingFiles,
 } from '../../model/pending';
 import { createPushPlan, type PushPlan } from '../../model/plan';
@@ -48,7 +51,19 @@ export interface PendingUpload {
 export interface PendingUploadsDeps {
   sha1(file: Blob, options?: HashOptions): Promise<string>;
   fetchLatest(namespace: string, name: string): Promise<ProjectDetail>;
-  enqueue(plan: PushPlan, blobs: Map<string, Blob>): Promise<string>;
+  enqueue(
+    plan: PushPlan,
+    files: Map<string, QueuedBytes>,
+    options?: EnqueueOptions,
+  ): Promise<string>;
+  /** Whether the browser has a connection (navigator.onLine): without, uploads are queued. */
+  isOnline(): boolean;
+  /** Whether `error` (from fetchLatest) means the server could not be reached. */
+  isNetworkError(error: unknown): boolean;
+  /** Removes staged copies never handed to the engine (src/db/stagedChunks.ts). */
+  dropStaged(fileIds: string[]): void;
+  /** Why `bytes` more cannot be stored on this device, or null when they can (or unknown). */
+  spaceRefusal(bytes: number): Promise<string | null>;
   /** Makes the plan's UUIDs (push id, chunk ids). */
   randomId(): string;
   cancel(id: string): Promise<void>;
@@ -59,6 +74,8 @@ export interface PendingUploadsDeps {
 export type PrepareResult =
   | { kind: 'conflict'; paths: string[]; latest: ProjectDetail }
   | { kind: 'started' }
+  /** No connection: queued against the version saved on this device, sent when online. */
+  | { kind: 'queued' }
   | { kind: 'empty' }
   | { kind: 'failed' };
 
@@ -109,42 +126,89 @@ export function createPendingUploads(
     };
   }
 
+  /** Sets `next` and drops the staged copies of chosen files it no longer holds. */
+  function replace(key: string, next: PendingUpload | null): void {
+    const before = state.get(key);
+    set(key, next);
+    if (!before) return;
+    const kept = new Set(next ? stagedIds(next.files.values()) : []);
+    const gone = stagedIds(before.files.values()).filter((id) => !kept.has(id));
+    if (gone.length > 0) deps.dropStaged(gone);
+  }
+
+  /**
+   * Not enough space on this device for the copies of the files waiting for analysis: they are
+   * taken out again (each path back as it was in the viewed version) and the user is told.
+   */
+  async function refusedForSpace(key: string): Promise<boolean> {
+    const waiting = unanalysed(state.get(key)?.files ?? new Map());
+    const refusal = await deps.spaceRefusal(waiting.reduce((sum, f) => sum + f.size, 0));
+    if (!refusal) return false;
+    const upload = state.get(key);
+    if (upload) {
+      const files = new Map(upload.files);
+      const base = filesOfProject(upload.baseFiles);
+      for (const file of waiting) {
+        const before = base.get(file.path);
+        if (before) files.set(file.path, before);
+        else files.delete(file.path);
+      }
+      const next = { ...upload, files };
+      set(key, hasChanges(computeDiff(upload.baseFiles, files)) ? next : null);
+    }
+    deps.notify('error', refusal);
+    return true;
+  }
+
   async function analyse(key: string): Promise<void> {
     if (analyses.has(key)) return;
     const controller = new AbortController();
     analyses.set(key, controller);
     try {
+      if (await refusedForSpace(key)) return;
       for (;;) {
         const upload = state.get(key);
         if (!upload || controller.signal.aborted) return;
         const next = unanalysed(upload.files)[0];
         if (!next?.blob) break;
         const blob = next.blob;
-        const checksum = await deps.sha1(blob, {
-          signal: controller.signal,
-          onProgress: (loaded, total) =>
-            update(key, (u) => ({
-              ...u,
-              analysing: { ...u.analysing, [next.path]: { loaded, total } },
-            })),
-        });
+        // The bytes read for the checksum are stored as upload chunks at once (issue 16).
+        const fileId = deps.randomId();
+        let checksum: string;
+        try {
+          checksum = await deps.sha1(blob, {
+            signal: controller.signal,
+            stageAs: fileId,
+            onProgress: (loaded, total) =>
+              update(key, (u) => ({
+                ...u,
+                analysing: { ...u.analysing, [next.path]: { loaded, total } },
+              })),
+          });
+        } catch (error) {
+          deps.dropStaged([fileId]);
+          throw error;
+        }
+        let taken = false;
         update(key, (u) => {
           const file = u.files.get(next.path);
           // The file was replaced or deleted meanwhile: its checksum is not this one.
-          const files = file?.blob === blob ? withChecksum(u.files, next.path, checksum) : u.files;
+          taken = file?.blob === blob;
+          const files = taken ? withChecksum(u.files, next.path, checksum, fileId) : u.files;
           const analysing = { ...u.analysing };
           delete analysing[next.path];
           return { ...u, files, analysing };
         });
+        if (!taken) deps.dropStaged([fileId]);
       }
       const upload = state.get(key);
       if (upload && !hasChanges(computeDiff(upload.baseFiles, upload.files))) {
-        set(key, null);
+        replace(key, null);
         deps.notify('info', texts.noChanges);
       }
     } catch (error) {
       if (controller.signal.aborted) return;
-      set(key, null);
+      replace(key, null);
       deps.notify('error', error instanceof Error ? error.message : String(error));
     } finally {
       if (analyses.get(key) === controller) analyses.delete(key);
@@ -159,30 +223,68 @@ export function createPendingUploads(
     return true;
   }
 
-  async function handOver(key: string, latest: ProjectDetail): Promise<PrepareResult> {
+  /**
+   * Makes the plan against `latest` (online: the server's latest version; offline: the viewed
+   * version saved on this device, with what a rebase needs) and hands it to the engine.
+   */
+  async function handOver(
+    key: string,
+    latest: { id: string; version: string; files: readonly ProjectFile[] },
+    offline?: { username: string },
+  ): Promise<PrepareResult> {
     const upload = state.get(key);
     if (!upload) return { kind: 'failed' };
     const diff = computeDiff(upload.baseFiles, upload.files);
     const changes = rebaseChanges(diff, latest.files);
     if (isEmptyChanges(changes)) {
-      set(key, null);
+      replace(key, null);
       deps.notify('info', texts.noChanges);
       return { kind: 'empty' };
     }
-    const blobs = new Map<string, Blob>();
+    const files = new Map<string, QueuedBytes>();
+    const used = new Set<string>();
     for (const file of [...changes.added, ...changes.updated]) {
-      const blob = upload.files.get(file.path)?.blob;
-      if (blob) blobs.set(file.path, blob);
+      const chosen: PendingFile | undefined = upload.files.get(file.path);
+      if (chosen?.fileId) {
+        files.set(file.path, { fileId: chosen.fileId });
+        used.add(chosen.fileId);
+      } else if (chosen?.blob) files.set(file.path, chosen.blob);
     }
     const plan = createPushPlan(
       { id: latest.id, namespace: upload.namespace, name: upload.name, version: latest.version },
       changes,
       deps.randomId,
     );
-    const id = await deps.enqueue(plan, blobs);
+    const touched = new Set(
+      [...changes.added, ...changes.updated, ...changes.removed].map((f) => f.path),
+    );
+    const options: EnqueueOptions = offline
+      ? {
+          offline: {
+            username: offline.username,
+            baseFiles: upload.baseFiles
+              .filter((f) => touched.has(f.path))
+              .map((f) => ({ path: f.path, size: f.size, checksum: f.checksum ?? '' })),
+          },
+        }
+      : {};
+    const id = await deps.enqueue(plan, files, options);
+    // Staged copies the plan does not send (files equal to the latest copy) are not needed.
+    const unused = stagedIds(upload.files.values()).filter((fileId) => !used.has(fileId));
+    if (unused.length > 0) deps.dropStaged(unused);
     if (settledIds.has(id)) set(key, null);
     else update(key, (u) => ({ ...u, starting: false, uploadId: id }));
-    return { kind: 'started' };
+    return { kind: offline ? 'queued' : 'started' };
+  }
+
+  /** No connection: the plan is made against the viewed version saved on this device. */
+  function queueOffline(key: string, username: string): Promise<PrepareResult> {
+    const upload = state.get(key) as PendingUpload;
+    return handOver(
+      key,
+      { id: upload.projectId, version: upload.baseVersion, files: upload.baseFiles },
+      { username },
+    );
   }
 
   return {
@@ -203,26 +305,35 @@ export function createPendingUploads(
       const upload = start(project);
       const placement = placeSelection(chosen, location, project.name);
       const { files, ignored } = applyPlacement(upload.files, placement, blacklists);
-      set(upload.key, { ...upload, files, ignored: [...upload.ignored, ...ignored] });
+      replace(upload.key, { ...upload, files, ignored: [...upload.ignored, ...ignored] });
       void analyse(upload.key);
     },
 
     /** Stages the deletion of a file or a folder (by prefix). */
     remove(project: ProjectDetail, path: string, isFolder: boolean): void {
       const upload = start(project);
-      set(upload.key, { ...upload, files: stageDeletion(upload.files, path, isFolder) });
+      replace(upload.key, { ...upload, files: stageDeletion(upload.files, path, isFolder) });
     },
 
     /**
      * 'Update Changes': reads the latest version; a versioned file changed there since the
      * viewed version is a conflict for the user to decide; otherwise hands over to the engine.
+     * Without a connection the upload is queued against the viewed version and rebased when
+     * it is sent (`username` names conflicted copies then).
      */
-    async prepare(key: string): Promise<PrepareResult> {
+    async prepare(key: string, username = ''): Promise<PrepareResult> {
       const upload = state.get(key);
       if (!upload || upload.starting || upload.uploadId) return { kind: 'failed' };
       update(key, (u) => ({ ...u, starting: true }));
       try {
-        const latest = await deps.fetchLatest(upload.namespace, upload.name);
+        if (!deps.isOnline()) return await queueOffline(key, username);
+        let latest: ProjectDetail;
+        try {
+          latest = await deps.fetchLatest(upload.namespace, upload.name);
+        } catch (error) {
+          if (deps.isNetworkError(error)) return await queueOffline(key, username);
+          throw error;
+        }
         if (latest.version !== upload.baseVersion) {
           const diff = computeDiff(upload.baseFiles, upload.files);
           const paths = versionedConflicts(diff, upload.baseFiles, latest.files);
@@ -260,7 +371,9 @@ export function createPendingUploads(
       const upload = state.get(key);
       if (!upload) return;
       const analysing = stopAnalysis(key);
-      set(key, null);
+      // Handed over: the engine removes the copies it holds when it cancels.
+      if (upload.uploadId) set(key, null);
+      else replace(key, null);
       if (upload.uploadId) void deps.cancel(upload.uploadId);
       else if (analysing) deps.notify('error', texts.cancelled);
     },

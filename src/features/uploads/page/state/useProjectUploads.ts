@@ -11,7 +11,7 @@ import { isActive } from '../../model/progressText';
 import type { ChosenFile } from '../../model/selection';
 import type { UploadProgress } from '../../model/types';
 import { wantUploadEngine } from './engineDemand';
-import { projectKey, type PendingUpload } from './pendingUploads';
+import { projectKey, type PendingUpload, type PendingUploads } from './pendingUploads';
 import { usePendingUpload, usePendingUploads } from './usePendingUploads';
 
 export interface ProjectUploads {
@@ -29,9 +29,11 @@ export interface ProjectUploads {
   choose(files: ChosenFile[], location: string): void;
   remove(path: string, isFolder: boolean): void;
   refuse(message: string): void;
+  /** 'Update Changes' (offline: queued, named for conflicted copies with the user's name). */
+  prepare(): ReturnType<PendingUploads['prepare']>;
 }
 
-export function useProjectUploads(project: ProjectDetail): ProjectUploads {
+export function useProjectUploads(project: ProjectDetail, username = ''): ProjectUploads {
   const store = usePendingUploads();
   const key = projectKey(project.namespace, project.name);
   const pending = usePendingUpload(key);
@@ -79,5 +81,6 @@ export function useProjectUploads(project: ProjectDetail): ProjectUploads {
     choose: (files, location) => store.choose(project, files, location, blacklists),
     remove: (path, isFolder) => store.remove(project, path, isFolder),
     refuse: (message) => notifyError(message),
+    prepare: () => store.prepare(key, username),
   };
 }

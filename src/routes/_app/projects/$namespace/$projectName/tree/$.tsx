@@ -12,7 +12,6 @@ import type { ProjectDetail } from '@/features/projects/model/project';
 import { ProjectDataSync } from '@/features/uploads/page/components/ProjectDataSync';
 import { UploadArea } from '@/features/uploads/page/components/UploadArea';
 import { UploadDropZone } from '@/features/uploads/page/components/UploadDropZone';
-import { useOnline } from '@/offline/useOnline';
 import { CANNOT_UPDATE_DURING_UPLOAD } from '@/features/uploads/model/texts';
 import { useProjectUploads } from '@/features/uploads/page/state/useProjectUploads';
 import { ConflictsNotice } from '@/features/timetravel/components/ConflictsNotice';
@@ -40,16 +39,29 @@ function ProjectTreePage() {
   // The project layout loads it; this reads the same cache entry.
   const project = useQuery(projectQueryOptions(namespace, projectName, viewer.loggedIn));
   if (!project.data) return null;
-  return <ProjectTree project={project.data} loggedIn={viewer.loggedIn} />;
+  return (
+    <ProjectTree
+      project={project.data}
+      loggedIn={viewer.loggedIn}
+      username={viewer.profile?.username ?? ''}
+    />
+  );
 }
 
-function ProjectTree({ project, loggedIn }: { project: ProjectDetail; loggedIn: boolean }) {
+function ProjectTree({
+  project,
+  loggedIn,
+  username,
+}: {
+  project: ProjectDetail;
+  loggedIn: boolean;
+  username: string;
+}) {
   const { namespace, projectName, _splat } = Route.useParams();
   const { file_path: filePath } = Route.useSearch();
   const navigate = useNavigate();
   const config = useQuery(configQueryOptions);
-  const uploads = useProjectUploads(project);
-  const online = useOnline();
+  const uploads = useProjectUploads(project, username);
   const location = normaliseFolder(_splat ?? '');
   const canUpload = loggedIn && project.permissions?.upload === true;
   const refusal = uploads.running ? CANNOT_UPDATE_DURING_UPLOAD : null;
@@ -78,7 +90,6 @@ function ProjectTree({ project, loggedIn }: { project: ProjectDetail; loggedIn: 
         canUpload={canUpload}
         onProjectTree
         running={uploads.running}
-        offline={!online}
         onFiles={(files) => uploads.choose(files, location)}
         onRefused={uploads.refuse}
       >

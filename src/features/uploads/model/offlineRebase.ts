@@ -1,0 +1,156 @@
+/**
+ * Rebasing an upload queued offline (issue 18), as the desktop plugin does: the plan was made
+ * against the version saved on this device; when the project moved on meanwhile, each file is
+ * compared between that base and the server's latest version.
+ *
+ * - A file the server did not change since the base goes as planned.
+ * - A file changed on both sides keeps the server's content; the local one is uploaded beside
+ *   it as a conflicted copy (the desktop client's `conflicted_copy_file_name`).
+ * - A file the server removed is uploaded again; one the server already holds as it is here
+ *   is left out.
+ * - A deletion of a file the server changed is dropped (its new content stays), and said so.
+ */
+import type { PushFile } from '@contract/push';
+import type { FileOutcome, OfflineBase } from '@/db/uploadQueue';
+import type { PushPlan } from './plan';
+
+export type { FileOutcome };
+
+/** The part of a file of the latest version a rebase compares. */
+export interface LatestFile {
+  path: string;
+  size: number;
+  checksum?: string | null;
+}
+
+/** Python's `Path(name).suffixes`, joined: '.tar.gz' for 'a.tar.gz', '' for '.profile'. */
+function suffixes(name: string): string {
+  if (name.endsWith('.')) return '';
+  const parts = name.replace(/^\.+/, '').split('.');
+  return parts.length > 1 ? `.${parts.slice(1).join('.')}` : '';
+}
+
+/** Python's `os.path.splitext(path)[1]` on a file name. */
+function lastExtension(name: string): string {
+  const stripped = name.replace(/^\.+/, '');
+  const dot = stripped.lastIndexOf('.');
+  return dot > 0 ? stripped.slice(dot) : '';
+}
+
+/** A QGIS project file (.qgs, .qgz): its copy gets '~' after the extension. */
+export function isQgisFile(path: string): boolean {
+  return ['.qgs', '.qgz'].includes(lastExtension(path.split('/').pop() ?? '').toLowerCase());
+}
+
+/**
+ * `<name> (conflicted copy, <username> v<version>)<extensions>` beside the file, as the
+ * desktop client names it (`conflicted_copy_file_name`: every suffix stays at the end, and a
+ * QGIS project file gets '~' after it so a project never holds two QGIS projects).
+ */
+export function conflictedCopyName(path: string, username: string, version: number): string {
+  const slash = path.lastIndexOf('/');
+  const head = slash >= 0 ? path.slice(0, slash + 1) : '';
+  const tail = path.slice(slash + 1);
+  let ext = suffixes(tail);
+  // `tail.replace(ext, "")` in the client: every occurrence goes.
+  const name = ext ? tail.split(ext).join('') : tail;
+  if (isQgisFile(path)) ext += '~';
+  return `${head}${name} (conflicted copy, ${username} v${version})${ext}`;
+}
+
+export interface RebasedPlan {
+  plan: PushPlan;
+  /** What happens to each file of the original plan. */
+  outcome: FileOutcome[];
+  /** Uploaded files that go under a new path (conflicted copies): [planned path, new path]. */
+  moved: [string, string][];
+}
+
+function versionNumber(version: string): number {
+  const digits = version.replace(/^v/i, '');
+  return /^\d+$/.test(digits) ? Number(digits) : 0;
+}
+
+/** The plan carried over onto the latest version (unchanged when the project did not move). */
+export function rebaseOfflinePlan(
+  plan: PushPlan,
+  base: OfflineBase,
+  latest: { version: string; files: readonly LatestFile[] },
+): RebasedPlan {
+  const { changes } = plan.body;
+  const sameVersion = versionNumber(latest.version) === versionNumber(plan.body.version);
+  if (sameVersion) {
+    return {
+      plan,
+      moved: [],
+      outcome: [
+        ...[...changes.added, ...changes.updated].map((f) => ({
+          path: f.path,
+          kind: 'sent' as const,
+        })),
+        ...changes.removed.map((f) => ({ path: f.path, kind: 'removed' as const })),
+      ],
+    };
+  }
+  const baseByPath = new Map(base.baseFiles.map((f) => [f.path, f]));
+  const latestByPath = new Map(latest.files.map((f) => [f.path, f]));
+  const changedOnServer = (path: string) =>
+    (baseByPath.get(path)?.checksum ?? null) !== (latestByPath.get(path)?.checksum ?? null);
+  const next = { added: [] as PushFile[], updated: [] as PushFile[], removed: [] as PushFile[] };
+  const outcome: FileOutcome[] = [];
+  const moved: [string, string][] = [];
+  const place = (file: PushFile) =>
+    (latestByPath.has(file.path) ? next.updated : next.added).push(file);
+
+  for (const file of [...changes.added, ...changes.updated]) {
+    const now = latestByPath.get(file.path);
+    if (!changedOnServer(file.path)) {
+      place(file);
+      outcome.push({ path: file.path, kind: 'sent' });
+    } else if (now && now.checksum === file.checksum) {
+      outcome.push({ path: file.path, kind: 'already-there' });
+    } else if (!now) {
+      next.added.push(file);
+      outcome.push({ path: file.path, kind: baseByPath.has(file.path) ? 'added-again' : 'sent' });
+    } else {
+      const copy = conflictedCopyName(file.path, base.username, versionNumber(latest.version));
+      place({ ...file, path: copy });
+      moved.push([file.path, copy]);
+      outcome.push({ path: file.path, kind: 'conflicted-copy', copy });
+    }
+  }
+  for (const file of changes.removed) {
+    const now = latestByPath.get(file.path);
+    if (!now) outcome.push({ path: file.path, kind: 'already-removed' });
+    else if (changedOnServer(file.path)) outcome.push({ path: file.path, kind: 'removal-dropped' });
+    else {
+      next.removed.push({ path: now.path, size: now.size, checksum: now.checksum ?? '' });
+      outcome.push({ path: file.path, kind: 'removed' });
+    }
+  }
+  return {
+    plan: { ...plan, body: { version: latest.version, changes: next } },
+    outcome,
+    moved,
+  };
+}
+
+/** What the user reads about one file once the upload landed. */
+export function describeFileOutcome(outcome: FileOutcome): string {
+  switch (outcome.kind) {
+    case 'sent':
+      return `${outcome.path}: uploaded`;
+    case 'removed':
+      return `${outcome.path}: deleted`;
+    case 'conflicted-copy':
+      return `${outcome.path}: changed on the server too; the server's version stays and yours was uploaded as ${outcome.copy}`;
+    case 'already-there':
+      return `${outcome.path}: the server already had the same content`;
+    case 'removal-dropped':
+      return `${outcome.path}: not deleted, because it changed on the server meanwhile`;
+    case 'already-removed':
+      return `${outcome.path}: already deleted on the server`;
+    case 'added-again':
+      return `${outcome.path}: deleted on the server meanwhile; yours was uploaded again`;
+  }
+}

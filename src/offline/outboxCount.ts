@@ -1,0 +1,30 @@
+/**
+ * How many uploads wait in this browser's outbox (queued, running or failed), as the upload
+ * engine last reported: the sidebar's 'Outbox' entry shows it. A tiny store, so the shell reads
+ * the count without loading the engine (the app badge is set by the engine, appBadge.ts).
+ */
+import { useSyncExternalStore } from 'react';
+
+let count = 0;
+const listeners = new Set<() => void>();
+
+/** The engine's report: the number of uploads in the outbox. */
+export function setOutboxCount(value: number): void {
+  if (value === count) return;
+  count = value;
+  for (const listener of [...listeners]) listener();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The number of uploads in the outbox (0 until the engine reported). */
+export function useOutboxCount(): number {
+  return useSyncExternalStore(
+    subscribe,
+    () => count,
+    () => 0,
+  );
+}
