@@ -100,7 +100,11 @@ describe('dashboard', () => {
       await screen.findByRole('heading', { level: 1, name: NO_WORKSPACE_TITLE }),
     ).toBeInTheDocument();
     expect(screen.queryByRole('navigation', { name: 'Main' })).not.toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Your profile' })).toHaveAttribute('href', '/profile');
+    // The onboarding's content loads lazily (first-screen budget): wait for it.
+    expect(await screen.findByRole('link', { name: 'Your profile' })).toHaveAttribute(
+      'href',
+      '/profile',
+    );
   });
 
   it("keeps /profile in the shell for a user without a workspace ('no workspace')", async () => {

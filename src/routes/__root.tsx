@@ -11,11 +11,15 @@ import type { RouterContext } from '@/app/routerContext';
 import { INIT_FALLBACK, initQueryOptions } from '@/features/auth/api/init';
 import { configQueryOptions } from '@/platform/config';
 import { pingQueryOptions } from '@/platform/ping';
-import { NotFoundPage } from '@/features/shell/components/NotFoundPage';
 import { OnboardingLayout } from '@/features/shell/components/OnboardingLayout';
 import { errorMessage } from '@/api';
 import { showNoticeFromLastPage } from '@/lib/notify';
-import { useEffect } from 'react';
+import { Suspense, lazy, useEffect } from 'react';
+
+/** Loaded when a page is not found (issue 8's first-screen budget). */
+const NotFoundPage = lazy(async () => ({
+  default: (await import('@/features/shell/components/NotFoundPage')).NotFoundPage,
+}));
 
 export const Route = createRootRouteWithContext<RouterContext>()({
   // Application start (spec 000 §4): init (which also mints the CSRF token), ping and config.
@@ -37,7 +41,11 @@ function Root() {
 
 function NotFound() {
   const session = useQuery(initQueryOptions);
-  return <NotFoundPage loggedIn={session.data?.authenticated === true} />;
+  return (
+    <Suspense fallback={null}>
+      <NotFoundPage loggedIn={session.data?.authenticated === true} />
+    </Suspense>
+  );
 }
 
 function RootError({ error }: ErrorComponentProps) {

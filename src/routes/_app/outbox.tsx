@@ -2,7 +2,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { requireLogin } from '@/app/guards';
 import { PageTitle } from '@/components/PageTitle';
 import { OutboxScreen } from '@/features/uploads/page/components/OutboxScreen';
-import { OUTBOX_TITLE } from '@/features/uploads/model/outboxTexts';
+import { OUTBOX_TITLE } from '@/features/uploads/model/outboxTitle';
 
 /**
  * /outbox (login needed; issue 18): the uploads of this browser not sent yet, across projects.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareSearchOf, validateCompareSearch, versionName } from './compareSearch';
+import { compareSearchOf } from './comparePair';
+import { validateCompareSearch, versionName } from './compareSearch';
 
 describe('compare search', () => {
   it('keeps two version names in the order given', () => {

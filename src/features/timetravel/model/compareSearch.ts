@@ -26,13 +26,3 @@ export function versionName(value: unknown): string | undefined {
 export function validateCompareSearch(search: Record<string, unknown>): CompareSearch {
   return { from: versionName(search.from), to: versionName(search.to) };
 }
-
-/** The number of a version name (v12 → 12). */
-export function versionNumber(name: string): number {
-  return Number(name.slice(1));
-}
-
-/** Two picked versions as a compare search: the older one first. */
-export function compareSearchOf(a: string, b: string): Required<CompareSearch> {
-  return versionNumber(a) <= versionNumber(b) ? { from: a, to: b } : { from: b, to: a };
-}

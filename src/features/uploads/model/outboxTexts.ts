@@ -6,7 +6,6 @@
 export const notEnoughSpace = (needed: string, free: string) =>
   `Not enough space on this device: these files need ${needed}, ${free} is free. Free some space or choose fewer files.`;
 // The Outbox (issue 18): every upload of this browser not sent yet.
-export const OUTBOX_TITLE = 'Outbox';
 export const OUTBOX_EMPTY = 'Nothing waits to be sent: every upload from this browser has landed.';
 export const OUTBOX_INTRO =
   'Uploads queued on this device are sent oldest first as soon as there is a connection, and kept until the server confirms them.';

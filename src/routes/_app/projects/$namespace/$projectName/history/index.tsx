@@ -8,7 +8,7 @@ import { VersionDetailPanel } from '@/features/history/components/VersionDetailP
 import { VersionsView } from '@/features/history/components/VersionsView';
 import { projectQueryOptions } from '@/features/projects/api/project';
 import { RestoreFileButton, VersionActions } from '@/features/timetravel/components/RestoreButtons';
-import { compareSearchOf } from '@/features/timetravel/model/compareSearch';
+import { compareSearchOf } from '@/features/timetravel/model/comparePair';
 
 /** .../history (project-versions, for logged-in users); `version_id` opens a version's details. */
 export const Route = createFileRoute('/_app/projects/$namespace/$projectName/history/')({
