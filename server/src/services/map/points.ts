@@ -142,7 +142,7 @@ function radixPass(
 }
 
 /** 0 … n-1. */
-const identityOrder = (n: number) => {
+const identityOrder = (n: number): Uint32Array => {
   const order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
   return order;
