@@ -39,6 +39,14 @@ const run = threadRunner<PointIndexRequest, PointIndex>({
   reviveError: () => null,
 });
 
+/**
+ * Starts the worker ahead of the first index (the server does at start): loading it takes
+ * a few tenths of a second, which the first map a user opens should not wait for.
+ */
+export function startPointIndexWorker(): void {
+  run.start();
+}
+
 /** The layer's point index, built in the worker thread. */
 export function buildPointIndexInThread(request: PointIndexRequest): Promise<PointIndex> {
   return run(request);

@@ -82,6 +82,11 @@ export function pointIndexOf(
   return building;
 }
 
+/** The point index of a layer when it is built and kept (nothing is built). */
+export function keptPointIndex(checksum: string, layer: string): PointIndex | undefined {
+  return pointIndexes.get(layerKeyOf(checksum, layer));
+}
+
 /** The drawable point layers of a file, whose tiles come from a point index. */
 export function pointLayers(file: MapFile): LayerInfo[] {
   return [...file.layers.values()].filter(
