@@ -10,6 +10,7 @@ import {
   CELLS,
   morton,
   readPoints,
+  readRtreeLeaves,
   thinPoints,
   THIN_MAX_ZOOM,
   type PointArrays,
@@ -90,6 +91,16 @@ describe('thinPoints', () => {
     const db = new Database(file, { readonly: true });
     try {
       const layer = readLayers(db).find((l) => l.name === 'points')!;
+      // The rtree's node blobs hold what its virtual table answers, in id order.
+      const rows = db
+        .prepare(`SELECT id, minx, miny FROM "${layer.rtree}" ORDER BY id`)
+        .raw()
+        .all() as [number, number, number][];
+      const leaves = readRtreeLeaves(db, layer.rtree!)!;
+      expect(leaves.count).toBe(20_000);
+      expect([...leaves.ids]).toEqual(rows.map((row) => row[0]));
+      expect([...leaves.xs]).toEqual(rows.map((row) => row[1]));
+      expect([...leaves.ys]).toEqual(rows.map((row) => row[2]));
       const points = readPoints(db, layer);
       expect(points.count).toBe(20_000);
       const index = buildPointIndex(db, layer);

@@ -58,6 +58,92 @@ export function morton(x: number, y: number): number {
 const clampTile = (v: number, size: number) =>
   Math.max(0, Math.min(size - 1, Math.floor(v * size)));
 
+/**
+ * The (id, minx, miny) of every entry of a GeoPackage rtree (SQLite's R*Tree module,
+ * `rtree(id, minx, maxx, miny, maxy)`) in id order, read from its node blobs: a tenth of the
+ * time of the virtual table's own scan. A node is a 2-byte depth (the root's), a 2-byte
+ * cell count, then cells of an 8-byte id and four 4-byte floats, big-endian; the leaves
+ * are `depth` levels below the root (node 1). Null when anything is not as expected (ids
+ * beyond 0 … 2³²-1, a count other than the rowid table's): the caller reads the table.
+ */
+export function readRtreeLeaves(
+  db: Database.Database,
+  rtree: string,
+): { ids: Float64Array; xs: Float64Array; ys: Float64Array; count: number } | null {
+  try {
+    const nodes = new Map<number, Buffer>();
+    for (const [nodeno, data] of db
+      .prepare(`SELECT nodeno, data FROM ${q(`${rtree}_node`)}`)
+      .raw()
+      .iterate() as Iterable<[number, unknown]>) {
+      if (!Buffer.isBuffer(data) || data.length < 4) return null;
+      nodes.set(nodeno, data);
+    }
+    const expected = (
+      db
+        .prepare(`SELECT count(*) FROM ${q(`${rtree}_rowid`)}`)
+        .raw()
+        .get() as [number]
+    )[0];
+    const root = nodes.get(1);
+    if (!root) return null;
+    const cellCount = (node: Buffer) => {
+      const cells = node.readUInt16BE(2);
+      return 4 + cells * 24 <= node.length ? cells : -1;
+    };
+    let level = [root];
+    for (let depth = root.readUInt16BE(0); depth > 0; depth--) {
+      const next: Buffer[] = [];
+      for (const node of level) {
+        const cells = cellCount(node);
+        if (cells < 0) return null;
+        for (let c = 0; c < cells; c++) {
+          const child = nodes.get(Number(node.readBigInt64BE(4 + c * 24)));
+          if (!child) return null;
+          next.push(child);
+        }
+      }
+      level = next;
+    }
+    const ids = new Uint32Array(expected);
+    const minx = new Float32Array(expected);
+    const miny = new Float32Array(expected);
+    let count = 0;
+    for (const node of level) {
+      const cells = cellCount(node);
+      if (cells < 0 || count + cells > expected) return null;
+      for (let c = 0; c < cells; c++) {
+        const at = 4 + c * 24;
+        const id = node.readBigInt64BE(at);
+        if (id < 0n || id > 0xffffffffn) return null;
+        ids[count] = Number(id);
+        minx[count] = node.readFloatBE(at + 8);
+        miny[count] = node.readFloatBE(at + 16);
+        count++;
+      }
+    }
+    if (count !== expected) return null;
+    let order = identityOrder(count);
+    order = radixPass(order, ids, 0, 16);
+    order = radixPass(order, ids, 16, 16);
+    const out = {
+      ids: new Float64Array(count),
+      xs: new Float64Array(count),
+      ys: new Float64Array(count),
+      count,
+    };
+    for (let k = 0; k < count; k++) {
+      const i = order[k]!;
+      out.ids[k] = ids[i]!;
+      out.xs[k] = minx[i]!;
+      out.ys[k] = miny[i]!;
+    }
+    return out;
+  } catch {
+    return null;
+  }
+}
+
 /** Points of a layer as unit-square coordinates, in fid order. */
 export interface PointArrays {
   xs: Float64Array;
@@ -95,7 +181,10 @@ export function readPoints(db: Database.Database, layer: LayerInfo): PointArrays
     fids[count] = fid;
     count++;
   };
-  if (layer.rtree) {
+  const leaves = layer.rtree ? readRtreeLeaves(db, layer.rtree) : null;
+  if (leaves) {
+    for (let i = 0; i < leaves.count; i++) add(leaves.ids[i]!, leaves.xs[i]!, leaves.ys[i]!);
+  } else if (layer.rtree) {
     const rows = db
       .prepare(`SELECT id, minx, miny FROM ${q(layer.rtree)} ORDER BY id`)
       .raw()
@@ -142,11 +231,11 @@ function radixPass(
 }
 
 /** 0 … n-1. */
-const identityOrder = (n: number): Uint32Array => {
+function identityOrder(n: number): Uint32Array {
   const order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
   return order;
-};
+}
 
 /**
  * The thinned index of points (pure: typed arrays in, typed arrays out). Every point gets
