@@ -75,9 +75,14 @@ export interface ThreadRunnerOptions<Request, Result> {
   reviveError(error: KnownError): Error | null;
 }
 
+/** Runs a request in the worker; `start()` starts the worker ahead of the first request. */
+export type ThreadRun<Request, Result> = ((request: Request) => Promise<Result>) & {
+  start(): void;
+};
+
 export function threadRunner<Request, Result>(
   options: ThreadRunnerOptions<Request, Result>,
-): (request: Request) => Promise<Result> {
+): ThreadRun<Request, Result> {
   let nextId = 1;
   const pending = new Map<number, Pending<Request, Result>>();
   const slot = new WorkerSlot(startWorker);
@@ -112,7 +117,7 @@ export function threadRunner<Request, Result>(
     return thread;
   }
 
-  return (request) => {
+  const runRequest = (request: Request) => {
     const thread = slot.get();
     if (!thread) return options.runHere(request);
     const id = nextId++;
@@ -123,6 +128,7 @@ export function threadRunner<Request, Result>(
       thread.postMessage({ id, request });
     });
   };
+  return Object.assign(runRequest, { start: () => void slot.get() });
 }
 
 /** In the worker module: answers every request with `run`. */

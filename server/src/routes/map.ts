@@ -27,6 +27,7 @@ import {
   type MapSource,
 } from '../services/map';
 import { closeMapFiles } from '../services/map/store';
+import { mapWarmIdle } from '../services/map/warm';
 import { EmptySchema, NamespaceNameParamsSchema, ProblemSchema, problems } from '../schemas/common';
 import { ChangesetPendingSchema } from '../schemas/history';
 import {
@@ -82,7 +83,10 @@ export function tileCoordinates(params: { z: string; x: string; y: string }): {
 
 const mapRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
-  app.addHook('onClose', async () => closeMapFiles(ctx));
+  app.addHook('onClose', async () => {
+    await mapWarmIdle(ctx);
+    closeMapFiles(ctx);
+  });
   const refOf = (params: { namespace: string; name: string }) => ({
     namespace: params.namespace,
     name: params.name,

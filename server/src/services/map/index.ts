@@ -26,7 +26,7 @@ import { layerChanges } from './changes';
 import { featureByFid, featurePage } from './features';
 import { layerView, type LayerInfo } from './gpkg';
 import { mapFile, type MapFile } from './store';
-import { renderTile, type TileAddress } from './tiles';
+import { pointIndexOf, pointLayers, renderTile, type TileAddress } from './tiles';
 
 export const NOT_A_GEOPACKAGE = 'Only GeoPackage (.gpkg) and SQLite (.sqlite) files have a map';
 export const layerNotFound = (layer: string) => `Layer ${layer} not found`;
@@ -68,8 +68,22 @@ function layerOf(file: MapFile, name: string): LayerInfo {
   return layer;
 }
 
+/**
+ * Starts building the point indexes of a file's point layers in the worker thread, without
+ * waiting: the tiles asked next find them built or being built. Failures are only logged
+ * (a tile asking for the index tries again).
+ */
+export function warmPointIndexes(ctx: AppContext, file: MapFile): void {
+  for (const layer of pointLayers(file)) {
+    pointIndexOf(file, layer.name).catch((error: unknown) => {
+      ctx.log.warn({ err: error, layer: layer.name }, 'A point index could not be built');
+    });
+  }
+}
+
 export async function mapLayers(ctx: AppContext, source: MapSource): Promise<MapLayers> {
   const file = await mapFile(ctx, source.blob);
+  warmPointIndexes(ctx, file);
   return {
     file: source.file,
     version: `v${source.version}`,

@@ -30,6 +30,8 @@ export const FILE_UNREADABLE = 'The file cannot be read as a GeoPackage';
 
 export interface MapFile {
   checksum: string;
+  /** The read-only copy on disk (a worker thread may open it too). */
+  path: string;
   db: Database.Database;
   layers: Map<string, LayerInfo>;
 }
@@ -127,7 +129,12 @@ function openFile(checksum: string, file: string): MapFile {
   try {
     db = new Database(file, { readonly: true, fileMustExist: true });
     const layers = readLayers(db);
-    return { checksum, db, layers: new Map(layers.map((layer) => [layer.name, layer])) };
+    return {
+      checksum,
+      path: file,
+      db,
+      layers: new Map(layers.map((layer) => [layer.name, layer])),
+    };
   } catch (error) {
     db?.close();
     if (error instanceof Database.SqliteError) throw new HttpProblem(422, FILE_UNREADABLE);

@@ -20,7 +20,8 @@ import { transformExtent, MAX_LATITUDE } from './crs';
 import { decodeGeometry, geometryExtent, headerEnvelope, toGeoJson } from './geometry';
 import { q, type LayerInfo } from './gpkg';
 import { Lru } from './lru';
-import { buildPointIndex, pointsInBox, type PointIndex } from './points';
+import { pointsInBox, type PointIndex } from './points';
+import { buildPointIndexInThread } from './points-thread';
 import type { MapFile } from './store';
 
 /** Buffer around a tile, in tile units (as geojson-vt's default). */
@@ -52,6 +53,46 @@ export interface TileAddress {
 /** Process-wide: the keys start with the file's SHA-1, so they hold for any app or version. */
 const tileCache = new Lru<Buffer | null>(TILE_CACHE_BYTES);
 const pointIndexes = new Lru<PointIndex>(POINT_INDEX_POINTS);
+/** Point indexes being built, by the same keys. */
+const pointIndexBuilds = new Map<string, Promise<PointIndex>>();
+
+const layerKeyOf = (checksum: string, layer: string) => `${checksum}\u0000${layer}`;
+
+/**
+ * The point index of a layer of a file (checksum, the copy's path), built once in the worker
+ * thread whoever asks first (a tile, the layers list, a push); kept in memory by content.
+ */
+export function pointIndexOf(
+  file: { checksum: string; path: string },
+  layer: string,
+): Promise<PointIndex> {
+  const key = layerKeyOf(file.checksum, layer);
+  const built = pointIndexes.get(key);
+  if (built) return Promise.resolve(built);
+  let building = pointIndexBuilds.get(key);
+  if (!building) {
+    building = buildPointIndexInThread({ file: file.path, layer })
+      .then((index) => {
+        pointIndexes.set(key, index, index.count + 1);
+        return index;
+      })
+      .finally(() => pointIndexBuilds.delete(key));
+    pointIndexBuilds.set(key, building);
+  }
+  return building;
+}
+
+/** The point index of a layer when it is built and kept (nothing is built). */
+export function keptPointIndex(checksum: string, layer: string): PointIndex | undefined {
+  return pointIndexes.get(layerKeyOf(checksum, layer));
+}
+
+/** The drawable point layers of a file, whose tiles come from a point index. */
+export function pointLayers(file: MapFile): LayerInfo[] {
+  return [...file.layers.values()].filter(
+    (layer) => layer.geometryType === 'POINT' && layer.transform,
+  );
+}
 
 /** The tile (with its buffer) in the unit square. */
 function unitBox({ z, x, y }: TileAddress): number[] {
@@ -177,19 +218,17 @@ function vectorTile(file: MapFile, layer: LayerInfo, tile: TileAddress): VtFeatu
 }
 
 /** The MVT bytes of a tile of a drawable layer; null when it holds no feature. */
-export function renderTile(file: MapFile, layer: LayerInfo, tile: TileAddress): Buffer | null {
-  const layerKey = `${file.checksum}\u0000${layer.name}`;
-  const key = `${layerKey}\u0000${tile.z}/${tile.x}/${tile.y}`;
+export async function renderTile(
+  file: MapFile,
+  layer: LayerInfo,
+  tile: TileAddress,
+): Promise<Buffer | null> {
+  const key = `${layerKeyOf(file.checksum, layer.name)}\u0000${tile.z}/${tile.x}/${tile.y}`;
   const cached = tileCache.get(key);
   if (cached !== undefined) return cached;
   let features: VtFeature[];
   if (layer.geometryType === 'POINT') {
-    let index = pointIndexes.get(layerKey);
-    if (!index) {
-      index = buildPointIndex(file.db, layer);
-      pointIndexes.set(layerKey, index, index.count + 1);
-    }
-    features = pointTile(index, tile);
+    features = pointTile(await pointIndexOf(file, layer.name), tile);
   } else {
     features = vectorTile(file, layer, tile);
   }

@@ -18,6 +18,7 @@ import {
 import type { PushDialect } from './dialect';
 import type { UploadPlan } from './plan';
 import { guardAllowance } from './quota';
+import { warmMapFiles } from '../map/warm';
 
 export const UPLOAD_CANCELED = 'Upload was probably canceled';
 
@@ -43,8 +44,9 @@ export async function commitPush(
   dialect: PushDialect,
 ): Promise<number> {
   const { upload, plan, caller, meta } = push;
+  let version: number;
   try {
-    return await ctx.database.db.transaction(async (tx) => {
+    version = await ctx.database.db.transaction(async (tx) => {
       if (!(await deleteUpload(tx, upload.id))) throw dialect.invalid(UPLOAD_CANCELED);
       const checkAllowance = await guardAllowance(tx, upload.projectId);
       const at = ctx.now();
@@ -79,4 +81,7 @@ export async function commitPush(
     if (error instanceof InvalidChangesError) throw dialect.commitRefused(error.message);
     throw error;
   }
+  // The map of the new GeoPackages, prepared in the background (never delays the answer).
+  warmMapFiles(ctx, push.files);
+  return version;
 }

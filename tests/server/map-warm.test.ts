@@ -1,0 +1,75 @@
+/**
+ * The map of a pushed GeoPackage is prepared in the background after the push (issue 19):
+ * its copy for the map and the point index of its point layers exist before anyone opens it.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cacheDir } from '../../server/src/services/map/store';
+import { keptPointIndex } from '../../server/src/services/map/tiles';
+import { mapWarmIdle } from '../../server/src/services/map/warm';
+import { gridPoints, writeGeoPackage } from './support/map-geopackage';
+import { scratch, type Scratch } from './support/geopackage';
+import { finishPush, plan, sendChunk, sha1, startPush } from './support/push-client';
+import { createProject } from './support/seed';
+import { ADMIN_PASSWORD, createTestApp, type TestApp, type TestClient } from './support/test-app';
+
+let t: TestApp;
+let s: Scratch;
+let admin: TestClient;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  s = await scratch();
+  admin = t.client();
+  await admin.login('admin', ADMIN_PASSWORD);
+});
+
+afterAll(async () => {
+  await t.close();
+  await s.cleanup();
+});
+
+async function push(project: string, files: Record<string, Buffer>): Promise<void> {
+  const changes = plan(files);
+  const start = await startPush(admin, project, 'v0', { added: changes.list });
+  expect(start.statusCode, start.body).toBe(200);
+  const { transaction } = start.json() as { transaction: string };
+  for (const [id, bytes] of changes.chunks) {
+    expect((await sendChunk(admin, transaction, id, bytes)).statusCode).toBe(200);
+  }
+  const finish = await finishPush(admin, transaction);
+  expect(finish.statusCode, finish.body).toBe(200);
+}
+
+describe('warming the map after a push', () => {
+  it('copies a pushed GeoPackage and builds its point index in the background', async () => {
+    const file = path.join(s.dir, 'warm.gpkg');
+    // A point count no other test uses: the caches are process-wide, keyed by content.
+    writeGeoPackage(file, [
+      {
+        name: 'wells',
+        srsId: 4326,
+        type: 'POINT',
+        rtree: true,
+        columns: { name: 'TEXT' },
+        rows: gridPoints(1_234, [14, 49, 24, 55]),
+      },
+    ]);
+    const bytes = await readFile(file);
+    const checksum = sha1(bytes);
+    const project = await createProject(t, { name: 'warm' });
+    expect(keptPointIndex(checksum, 'wells')).toBeUndefined();
+
+    await push(`${t.config.globalWorkspace}/${project.name}`, {
+      'survey/wells.gpkg': bytes,
+      'notes.txt': Buffer.from('not a map'),
+    });
+    await mapWarmIdle(t.app.ctx);
+
+    expect(keptPointIndex(checksum, 'wells')?.count).toBe(1_234);
+    expect((await stat(path.join(cacheDir(t.app.ctx), `${checksum}.gpkg`))).size).toBe(
+      bytes.length,
+    );
+  });
+});
