@@ -8,7 +8,7 @@ import {
   DROP_ONLY_FILES,
   DROP_ONLY_ON_FILES_TAB,
   NO_UPLOAD_PERMISSION,
-} from './texts';
+} from './dropTexts';
 
 export interface DropContext {
   canUpload: boolean;

@@ -4,8 +4,13 @@
  */
 
 // Spec 001 §8.
-export const CANNOT_UPDATE_DURING_UPLOAD = 'You cannot update files during upload';
-export const DROP_ONLY_FILES = 'Drop only files or folders';
+// The drop refusals are in dropTexts.ts (the first screens load them with the drop rules).
+export {
+  CANNOT_UPDATE_DURING_UPLOAD,
+  DROP_ONLY_FILES,
+  DROP_ONLY_ON_FILES_TAB,
+  NO_UPLOAD_PERMISSION,
+} from './dropTexts';
 export const OPERATION_CANCELED = 'Operation canceled by the user.';
 export const NO_CHANGES_DETECTED = 'No changes detected. File already exists?';
 export const PROJECT_UPDATED = 'Project updated';
@@ -21,7 +26,6 @@ export const CHOOSE_FILES = 'Choose files';
 export const CHOOSE_FOLDER = 'Choose folder';
 // The file browser's own texts ('Delete file', the state badges, the filter) are in
 // src/features/projects/model/files.ts and FileDetailPanel.tsx.
-export const DROP_ONLY_ON_FILES_TAB = "Files can be dropped only on a project's Files tab";
 export const PLUGIN_CARD_TITLE = 'Syncing from QGIS?';
 export const PLUGIN_CARD_TEXT =
   'The desktop plugin merges GeoPackage changes row by row. An upload from the browser replaces whole files and may overwrite changes other users made meanwhile.';
@@ -65,4 +69,3 @@ export const CONFLICT_TEXT =
   'These files changed on the server since the version you are viewing. Updating them replaces the other changes:';
 export const CONFLICT_OVERWRITE = 'Overwrite';
 export const CONFLICT_CANCEL = 'Cancel';
-export const NO_UPLOAD_PERMISSION = 'You do not have permission to upload files to this project';
