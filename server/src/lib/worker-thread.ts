@@ -90,7 +90,6 @@ export function threadRunner<Request, Result>(
   function startWorker(): Worker {
     const thread = new Worker(options.url);
     let loaded = false;
-    thread.unref();
     thread.on('message', (answer: Answer<Result>) => {
       loaded = true;
       if (answer.kind === 'ready') return;
@@ -114,6 +113,10 @@ export function threadRunner<Request, Result>(
     };
     thread.on('error', gone);
     thread.on('exit', (code) => gone(new Error(`${options.label} exited with code ${code}`)));
+    // After the listeners: adding a 'message' listener refs the worker's port again, and an
+    // idle worker (started ahead, e.g. the point index's at server start) must not keep the
+    // process alive.
+    thread.unref();
     return thread;
   }
 
