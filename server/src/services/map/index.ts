@@ -1,6 +1,6 @@
 /**
  * The map of a project's GeoPackage (issue 19; routes/map.ts, contract schemas/map.ts,
- * decision record draft-map-server-vector-tiles.md). The caller's access is checked as for
+ * decision record 0093-map-vector-tiles.md). The caller's access is checked as for
  * downloads (services/downloads.ts findReadableFile); everything else is computed from the
  * file's bytes, keyed by their SHA-1 (store.ts) and kept in memory.
  */

@@ -11,7 +11,7 @@
  *   SHA-1, places the files into the blob store and makes the version (commit.ts). Files
  *   that do not match are named in a 422 UploadError and their chunks forgotten: the
  *   transaction stays open, so the client may send them again or cancel
- *   (docs/decisions/draft-push-core-failed-finish.md).
+ *   (docs/decisions/0087-failed-finish.md).
  */
 import type { AppContext } from '../../context';
 import {
