@@ -6,7 +6,7 @@
  * worker thread), not by merging the stored per-version diffs: the files are always there,
  * while the chain of diffs is not (whole-file updates whose diff could not be made, a table
  * whose columns changed, a file removed and added again), and the direct comparison is by
- * construction the net change in either direction (docs/decisions draft-tt-server-compare).
+ * construction the net change in either direction (docs/decisions/0091-time-travel-server.md).
  * Results are kept for a few pairs of files, so paging through one does not compare again.
  */
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * The OpenLayers map (issue 19; docs/decisions draft-map-client-openlayers): canvas 2D, which
+ * The OpenLayers map (issue 19; docs/decisions/0094-map-openlayers.md): canvas 2D, which
  * draws in headless Chromium and on tablets without WebGL. One vector tile layer per visible
  * GeoPackage layer (the server's MVT tiles in EPSG:3857, each feature's id its fid), the
  * deleted features of a changeset drawn from their former geometry, and the configured
