@@ -61,14 +61,22 @@ export type Comparison = Static<typeof ComparisonSchema>;
 
 export const COMPARE_ROWS_MAX_PER_PAGE = 500;
 
-export const CompareRowsQuerySchema = Type.Object({
-  from: VersionNameSchema,
-  to: VersionNameSchema,
-  path: Type.String({ minLength: 1, maxLength: 1024 }),
+/** A project file's path as a query param (compare rows, conflicts). */
+export const ProjectPathParamSchema = Type.String({ minLength: 1, maxLength: 1024 });
+
+/** `page` and `per_page` of row listings (compare rows, conflict rows). */
+export const rowsPageFields = {
   page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
   per_page: Type.Optional(
     Type.Integer({ minimum: 1, maximum: COMPARE_ROWS_MAX_PER_PAGE, default: 100 }),
   ),
+};
+
+export const CompareRowsQuerySchema = Type.Object({
+  from: VersionNameSchema,
+  to: VersionNameSchema,
+  path: ProjectPathParamSchema,
+  ...rowsPageFields,
 });
 export type CompareRowsQuery = Static<typeof CompareRowsQuerySchema>;
 

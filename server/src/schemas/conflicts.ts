@@ -39,7 +39,12 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { NullableString, StringEnum } from './common';
-import { COMPARE_ROWS_MAX_PER_PAGE, RowChangeSchema, TableChangeCountsSchema } from './compare';
+import {
+  ProjectPathParamSchema,
+  RowChangeSchema,
+  TableChangeCountsSchema,
+  rowsPageFields,
+} from './compare';
 
 export const ConflictKindSchema = StringEnum(['conflicted_copy', 'edit_conflict']);
 export type ConflictKind = Static<typeof ConflictKindSchema>;
@@ -68,7 +73,7 @@ export const ConflictListSchema = Type.Object({
 export type ConflictList = Static<typeof ConflictListSchema>;
 
 export const ConflictPathQuerySchema = Type.Object({
-  path: Type.String({ minLength: 1, maxLength: 1024 }),
+  path: ProjectPathParamSchema,
 });
 export type ConflictPathQuery = Static<typeof ConflictPathQuerySchema>;
 
@@ -102,17 +107,14 @@ export const EditConflictSchema = Type.Object({
 export type EditConflict = Static<typeof EditConflictSchema>;
 
 export const ResolveConflictBodySchema = Type.Object({
-  path: Type.String({ minLength: 1, maxLength: 1024 }),
+  path: ProjectPathParamSchema,
   action: StringEnum(['keep', 'discard']),
 });
 export type ResolveConflictBody = Static<typeof ResolveConflictBodySchema>;
 
 export const ConflictRowsQuerySchema = Type.Object({
-  path: Type.String({ minLength: 1, maxLength: 1024 }),
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-  per_page: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: COMPARE_ROWS_MAX_PER_PAGE, default: 100 }),
-  ),
+  path: ProjectPathParamSchema,
+  ...rowsPageFields,
 });
 export type ConflictRowsQuery = Static<typeof ConflictRowsQuerySchema>;
 
