@@ -48,8 +48,8 @@ import {
 import { PRODUCT_READ, READ_STRATEGIES, type HashRun, type ReadAnswer } from './browser/api';
 
 const run = promisify(execFile);
-const PORT = 18471;
-const DROP_PORT = 18472;
+const PORT = Number(process.env.BENCH_PORT ?? 18471);
+const DROP_PORT = PORT + 1;
 const FILE_SIZE = Number(process.env.BENCH_HASH_BYTES ?? 1024 ** 3);
 const ROUNDS = Number(process.env.BENCH_BROWSER_ROUNDS ?? 3);
 /**

@@ -24,7 +24,7 @@ import {
 } from './browser-page';
 import { chunksAcknowledgedAgain, RequestLog } from './upload-profile';
 
-const PORT = 18474;
+const PORT = Number(process.env.BENCH_PORT ?? 18474);
 const FILE_SIZE = Number(process.env.BENCH_LINK_BYTES ?? 100_000_000);
 const RATE = Number(process.env.BENCH_LINK_RATE ?? 20_000_000);
 const DELAY_MS = 40;

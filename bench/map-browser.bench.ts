@@ -18,7 +18,7 @@ import { geopackage, feature } from './changeset.bench';
 import { report, type BenchResult } from './harness';
 import { BENCH_ADMIN_PASSWORD, adminSession } from './session';
 
-const PORT = 18489;
+const PORT = Number(process.env.BENCH_PORT ?? 18489);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 const FEATURES = Number(process.env.BENCH_MAP_FEATURES ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_MAP_ROUNDS ?? 3);
