@@ -15,7 +15,12 @@ import { applyChangeset } from '../../server/src/geodiff/apply';
 import { readChangeset } from '../../server/src/geodiff/format';
 import { changesetWorkIdle } from '../../server/src/services/changesets';
 import { projectFor } from '../../server/src/services/permissions';
-import { fileUpdate, versionFromChanges } from '../../server/src/services/time-travel/file-changes';
+import { ServerPushMoved } from '../../server/src/services/push';
+import {
+  fileUpdate,
+  MAX_ATTEMPTS,
+  versionFromChanges,
+} from '../../server/src/services/time-travel/file-changes';
 import { alreadyEqual } from '../../server/src/services/time-travel/restore';
 import {
   editGeoPackage,
@@ -335,6 +340,38 @@ describe('concurrent pushes', () => {
     const files = await filesAtVersion(t, project.id, 5);
     expect(files.get('a.txt')!.toString()).toBe('a one');
     expect(files.get('other.txt')!.toString()).toBe('x');
+  });
+
+  it('deletes the diffs it made for attempts that could not become a version', async () => {
+    const project = await threeVersions('restore-gives-up');
+    // A content no other test restores from, so no other version holds the same diff.
+    const unique = await editGeoPackage(
+      s,
+      gpkg[2]!,
+      `UPDATE trees SET name = 'mine' WHERE fid = 5;`,
+    );
+    await commit(t, project.id, { updated: { [GPKG]: unique } });
+    const access = await projectFor(t.app.ctx, adminUser, { id: project.id }, 'upload');
+    const origin = { action: 'restore_file', version: 'v1', path: GPKG, original: null } as const;
+    const diffKeys: string[] = [];
+    let plans = 0;
+    const attempt = versionFromChanges(t.app.ctx, access, adminUser, META, origin, async (now) => {
+      plans++;
+      const current = await findCurrentFile(t.database.db, now.project.id, GPKG);
+      const target = await findFileAtVersion(t.database.db, now.project.id, GPKG, 1);
+      const update = await fileUpdate(t.app.ctx, current!, target!);
+      diffKeys.push(update.diff!.blobKey);
+      expect(await t.app.ctx.blobStore.has(update.diff!.blobKey)).toBe(true);
+      // Every time, another push makes a version before this one's commit.
+      await commit(t, project.id, { added: { [`other-${plans}.txt`]: 'x' } });
+      return { added: [], updated: [update], removed: [] };
+    });
+    await expect(attempt).rejects.toBeInstanceOf(ServerPushMoved);
+    expect(plans).toBe(MAX_ATTEMPTS);
+    for (const key of diffKeys) expect(await t.app.ctx.blobStore.has(key)).toBe(false);
+    // The project's own blobs are all still there.
+    const files = await filesAtVersion(t, project.id, 4 + MAX_ATTEMPTS);
+    expect(files.get(GPKG)).toEqual(unique);
   });
 });
 

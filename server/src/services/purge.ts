@@ -44,19 +44,29 @@ export async function purgeRemovedProjects(ctx: AppContext): Promise<PurgeResult
       return deleteUnreferencedBlobs(tx, keys);
     });
     result.projects += ids.length;
-    if (orphans.length === 0) continue;
-    result.blobs += await db.transaction(async (tx) => {
-      await lockBlobsExclusive(tx);
-      const revived = await existingBlobKeys(tx, orphans);
-      let deleted = 0;
-      for (const key of orphans) {
-        if (!revived.has(key) && (await ctx.blobStore.delete(key))) deleted++;
-      }
-      return deleted;
-    });
+    result.blobs += await deleteBlobsWithoutRows(ctx, orphans);
   }
   if (result.projects > 0) {
     ctx.log.info(result, `Purged ${result.projects} deleted project(s), ${result.blobs} blob(s)`);
   }
   return result;
+}
+
+/**
+ * Deletes the bytes of those `keys` that no blob row references, under the exclusive blob
+ * lock (a commit adding a row for one of them meanwhile either comes first and keeps it, or
+ * waits). For bytes stored ahead of a commit that never happened: a purged project's, or a
+ * diff the server made for a version it could not make (time travel). Answers how many went.
+ */
+export async function deleteBlobsWithoutRows(ctx: AppContext, keys: string[]): Promise<number> {
+  if (keys.length === 0) return 0;
+  return ctx.database.db.transaction(async (tx) => {
+    await lockBlobsExclusive(tx);
+    const referenced = await existingBlobKeys(tx, keys);
+    let deleted = 0;
+    for (const key of new Set(keys)) {
+      if (!referenced.has(key) && (await ctx.blobStore.delete(key))) deleted++;
+    }
+    return deleted;
+  });
 }

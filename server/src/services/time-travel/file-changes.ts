@@ -8,7 +8,8 @@
  *   read from it. Where no diff can be made (a table's columns changed, nothing changed in
  *   the rows) the file is a whole-file update.
  * - versionFromChanges: makes the version, working the changes out again when another push
- *   made a version meanwhile (ServerPushMoved), a few times.
+ *   made a version meanwhile (ServerPushMoved), a few times. The diffs made for an attempt
+ *   that failed are deleted again unless a row references their bytes.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -23,6 +24,7 @@ import { projectFor, type ProjectAccess } from '../permissions';
 import type { PushMeta } from '../push';
 import { pushServerVersion, ServerPushMoved } from '../push';
 import { copyBlob } from '../changesets';
+import { deleteBlobsWithoutRows } from '../purge';
 import { storeComputedDiff } from '../version-diffs';
 import type { CommitFile } from '../versions';
 
@@ -90,6 +92,11 @@ export interface ServerChanges {
   removed: string[];
 }
 
+/** The blob keys of the diffs the server made for `changes` (stored ahead of the commit). */
+function madeDiffs(changes: ServerChanges): string[] {
+  return changes.updated.flatMap((file) => (file.diff ? [file.diff.blobKey] : []));
+}
+
 /**
  * Makes a version from the changes `plan` works out against the project as `access` holds
  * it; when the project moved on before the commit, reloads it and plans again.
@@ -124,6 +131,7 @@ export async function versionFromChanges(
         },
       };
     } catch (error) {
+      await deleteBlobsWithoutRows(ctx, madeDiffs(changes));
       if (!(error instanceof ServerPushMoved) || attempt >= MAX_ATTEMPTS) throw error;
       access = await projectFor(ctx, caller, { id: access.project.id }, 'upload');
     }
