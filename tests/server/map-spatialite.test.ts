@@ -286,9 +286,9 @@ describe('SpatiaLite 4 layers', () => {
       expect(features.length).toBe(1);
       const feature = features.feature(0);
       expect(feature.id).toBe(fid);
-      const [[point]] = feature.loadGeometry();
-      expect(point!.x).toBeCloseTo(px, -1);
-      expect(point!.y).toBeCloseTo(py, -1);
+      const [[point]] = feature.loadGeometry() as [[{ x: number; y: number }]];
+      expect(point.x).toBeCloseTo(px, -1);
+      expect(point.y).toBeCloseTo(py, -1);
     }
   });
 
