@@ -316,6 +316,8 @@ export function MapCanvas(props: MapCanvasProps) {
       source: new XYZ({
         url: basemapUrl,
         attributions: basemapAttribution || undefined,
+        // Shown, not behind the 'i' button: tile providers' terms ask for a visible credit.
+        attributionsCollapsible: false,
         crossOrigin: 'anonymous',
       }),
       zIndex: -1,
