@@ -503,6 +503,12 @@ describe('basemap', () => {
         url,
         attribution: '© OpenStreetMap contributors',
       });
+      // The page may load its tiles (images) and the service worker fetch them: the CSP
+      // allows the basemap's hosts, and no other.
+      const origins = ['a', 'b', 'c'].map((h) => `https://${h}.tile.example.org`).join(' ');
+      const csp = String(response.headers['content-security-policy']);
+      expect(csp).toContain(`img-src 'self' data: blob: ${origins};`);
+      expect(csp).toContain(`connect-src 'self' ${origins};`);
     } finally {
       await other.close();
     }
