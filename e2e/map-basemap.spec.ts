@@ -7,9 +7,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { deflateSync, crc32 } from 'node:zlib';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser } from '@playwright/test';
+import { tileOf } from '../tests/server/support/tiles';
 import { createProject } from './support/api';
 import { e2eAdmin, e2eDataDir, e2ePort } from './support/env';
+import { colourAtPoint } from './support/map-canvas';
 import { V1, mapGeoPackage } from './support/map-geopackage';
 import { OwnServer } from './support/own-server';
 import { pushFiles } from './support/push';
@@ -74,32 +76,6 @@ async function startTileServer(): Promise<{ server: Server; url: string; asked: 
   return { server, url: `http://127.0.0.1:${port}`, asked };
 }
 
-/** The tile x/y holding lon/lat at zoom z. */
-function tileOf(lon: number, lat: number, z: number) {
-  const n = 2 ** z;
-  const rad = (lat * Math.PI) / 180;
-  return {
-    x: Math.floor(((lon + 180) / 360) * n),
-    y: Math.floor(((1 - Math.log(Math.tan(rad) + 1 / Math.cos(rad)) / Math.PI) / 2) * n),
-  };
-}
-
-/** [r, g, b] drawn at a page position: the topmost opaque canvas of the map there. */
-function colourAt(page: Page, x: number, y: number) {
-  return page.evaluate<number[] | null>(`(() => {
-    let found = null;
-    for (const canvas of document.querySelectorAll('[aria-roledescription="map"] canvas')) {
-      const rect = canvas.getBoundingClientRect();
-      if (${x} < rect.left || ${y} < rect.top || ${x} >= rect.right || ${y} >= rect.bottom) continue;
-      const px = Math.floor(((${x} - rect.left) * canvas.width) / rect.width);
-      const py = Math.floor(((${y} - rect.top) * canvas.height) / rect.height);
-      const data = canvas.getContext('2d').getImageData(px, py, 1, 1).data;
-      if (data[3] > 200) found = [data[0], data[1], data[2]];
-    }
-    return found;
-  })()`);
-}
-
 async function seedPublicProject(browser: Browser, baseURL: string, name: string) {
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
@@ -143,7 +119,7 @@ test('a configured basemap is requested for the view, drawn, and credited', asyn
         [0.75, 0.7],
       ] as const) {
         await expect
-          .poll(() => colourAt(page, box.x + box.width * fx, box.y + box.height * fy))
+          .poll(() => colourAtPoint(page, box.x + box.width * fx, box.y + box.height * fy))
           .toEqual([...TILE_RGB]);
       }
 

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Project } from '../../server/src/db/schema';
 import type { MapFeature, MapFeaturePage, MapLayers } from '../../server/src/schemas/map';
 import { scratch, type Scratch } from './support/geopackage';
+import { tileOf } from './support/tiles';
 import { commit, createProject } from './support/seed';
 import {
   spatiaLiteBlob,
@@ -169,17 +170,6 @@ async function layersOf(file: string): Promise<MapLayers> {
   return response.json() as MapLayers;
 }
 
-/** The tile x/y containing lon/lat at zoom z, and the position in it (0-4096). */
-function tileOf(lon: number, lat: number, z: number) {
-  const n = 2 ** z;
-  const ux = ((lon + 180) / 360) * n;
-  const rad = (lat * Math.PI) / 180;
-  const uy = ((1 - Math.log(Math.tan(rad) + 1 / Math.cos(rad)) / Math.PI) / 2) * n;
-  const x = Math.floor(ux);
-  const y = Math.floor(uy);
-  return { x, y, px: (ux - x) * 4096, py: (uy - y) * 4096 };
-}
-
 async function tile(file: string, layer: string, lon: number, lat: number, z: number) {
   const { x, y, px, py } = tileOf(lon, lat, z);
   const response = await admin.get(`${base()}/tiles/${layer}/${z}/${x}/${y}.mvt?${query(file)}`);
@@ -196,6 +186,14 @@ beforeAll(async () => {
   const db = new Database(noGeometry);
   db.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)');
   db.close();
+  // No metadata: a column declared POINT holding WKB.
+  const declared = path.join(s.dir, 'declared.sqlite');
+  const plain = new Database(declared);
+  plain.exec('CREATE TABLE sites (id INTEGER PRIMARY KEY, name TEXT, geom POINT)');
+  plain
+    .prepare('INSERT INTO sites VALUES (1, ?, ?)')
+    .run('north site', wkbBlob({ point: [21, 52] }));
+  plain.close();
   await commit(t, project.id, {
     added: {
       'sl4.sqlite': await upload('sl4.sqlite', 'spatialite4', [
@@ -225,6 +223,7 @@ beforeAll(async () => {
         },
       ]),
       'plain.sqlite': await readFile(noGeometry),
+      'declared.sqlite': await readFile(declared),
       'garbage.sqlite': 'not a database',
     },
   });
@@ -365,6 +364,27 @@ describe('other SQLite layouts', () => {
     expect(response.statusCode, response.body).toBe(200);
     const feature = await admin.get(`${base()}/features/parks/7?${query('gdal.sqlite')}`);
     expect((feature.json() as MapFeature).properties).toEqual({ name: 'Hyde Park' });
+  });
+
+  it('lists tables with a geometry column but no metadata, without drawing them (no CRS)', async () => {
+    const body = await layersOf('declared.sqlite');
+    expect(body.layers).toMatchObject([
+      {
+        name: 'sites',
+        geometry_type: 'POINT',
+        srs_id: -1,
+        crs: null,
+        drawable: false,
+        feature_count: 1,
+        extent: [21, 52, 21, 52],
+      },
+    ]);
+    const { response } = await tile('declared.sqlite', 'sites', 21, 52, 8);
+    expect(response.statusCode).toBe(422);
+    const page = await admin.get(`${base()}/features/sites?${query('declared.sqlite')}`);
+    expect((page.json() as MapFeaturePage).features).toMatchObject([
+      { fid: 1, geometry_type: 'POINT', extent_3857: null, properties: { name: 'north site' } },
+    ]);
   });
 
   it('lists no layers for a SQLite file without geometry, 422 for one that is not SQLite', async () => {

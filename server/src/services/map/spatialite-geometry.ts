@@ -12,7 +12,7 @@
  * Every read is checked against the bytes left and nesting is bounded, as in
  * lib/gpkg-geometry.ts: a corrupt blob is a GeometryDecodeError, never a crash.
  */
-import { GeometryDecodeError, type WkbGeometry } from '../../lib/gpkg-geometry';
+import { GeometryDecodeError, TYPE_NAMES, type WkbGeometry } from '../../lib/gpkg-geometry';
 import type { Extent } from '../../schemas/map';
 
 const START = 0x00;
@@ -23,17 +23,6 @@ const END = 0xfe;
 const HEADER = 39;
 const MAX_DEPTH = 32;
 const COMPRESSED = 1_000_000;
-
-const TYPE_NAMES = [
-  '',
-  'POINT',
-  'LINESTRING',
-  'POLYGON',
-  'MULTIPOINT',
-  'MULTILINESTRING',
-  'MULTIPOLYGON',
-  'GEOMETRYCOLLECTION',
-];
 
 /** Whether `bytes` has the frame of a SpatiaLite geometry (start, order, MBR end, end). */
 export function isSpatiaLiteBlob(bytes: Uint8Array): boolean {
@@ -114,7 +103,8 @@ function dimsOf(code: number): { base: number } & Dims {
   const rest = compressed ? code - COMPRESSED : code;
   const dims = Math.floor(rest / 1000);
   const base = rest % 1000;
-  if (code < 0 || dims > 3 || !TYPE_NAMES[base] || (compressed && base !== 2 && base !== 3)) {
+  // SpatiaLite has POINT (1) … GEOMETRYCOLLECTION (7); only lines and polygons compress.
+  if (code < 0 || dims > 3 || base < 1 || base > 7 || (compressed && base !== 2 && base !== 3)) {
     throw new GeometryDecodeError(`Unknown SpatiaLite geometry class ${code}`);
   }
   return { base, z: dims === 1 || dims === 3, m: dims === 2 || dims === 3, compressed };

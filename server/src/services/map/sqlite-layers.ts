@@ -18,6 +18,8 @@
  * metadata and are resolved to its real table and column names.
  */
 import type Database from 'better-sqlite3';
+import { TYPE_NAMES } from '../../lib/gpkg-geometry';
+import { columnType } from '../../lib/sqlite-diff';
 import type { SrsRow } from './crs';
 
 /** What listing a layer needs to know from the file's metadata. */
@@ -33,21 +35,10 @@ export interface LayerSource {
   title: string | null;
 }
 
-const BASE_TYPES = [
-  'GEOMETRY',
-  'POINT',
-  'LINESTRING',
-  'POLYGON',
-  'MULTIPOINT',
-  'MULTILINESTRING',
-  'MULTIPOLYGON',
-  'GEOMETRYCOLLECTION',
-];
-
 /** A geometry type code (SpatiaLite's or OGR's, with Z/M as +1000s or flag bits) as a name. */
 export function geometryTypeName(code: number): string {
   const base = (code & 0x0fffffff) % 1000;
-  return BASE_TYPES[base] ?? 'GEOMETRY';
+  return TYPE_NAMES[base] ?? 'GEOMETRY';
 }
 
 function columnsOf(db: Database.Database, table: string): Set<string> {
@@ -131,8 +122,6 @@ function fromGeometryColumns(db: Database.Database, tables: Set<string>): LayerS
   return out;
 }
 
-const GEOMETRY_DECLARATION = new RegExp(`^(${BASE_TYPES.join('|')})(\\s*(Z|M|ZM))?$`, 'i');
-
 /** Tables with a column declared as a geometry type, when the file has no metadata. */
 function fromDeclaredTypes(db: Database.Database, tables: Set<string>): LayerSource[] {
   const out: LayerSource[] = [];
@@ -150,12 +139,11 @@ function fromDeclaredTypes(db: Database.Database, tables: Set<string>): LayerSou
       type: string;
     }[];
     for (const column of columns) {
-      const match = GEOMETRY_DECLARATION.exec(column.type.trim());
-      if (!match) continue;
+      if (columnType(column.type.trim(), false) !== 'geometry') continue;
       out.push({
         name,
         geometryColumn: column.name,
-        geometryType: match[1]!.toUpperCase(),
+        geometryType: column.type.trim().toUpperCase(),
         srsId: -1,
         srs: undefined,
         title: null,
