@@ -3,7 +3,7 @@
 // attributes of the feature under it, Escape closes them, the arrow keys move the map away
 // (then Enter says nothing is there) and back. Touch at 768 px: the layer drawer opens and
 // works by tap, and a two-finger pinch zooms the map (touch events dispatched through CDP).
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import { createProject } from './support/api';
 import { expectAccessible } from './support/axe';
 import { e2eAdmin } from './support/env';
@@ -29,12 +29,16 @@ const mapPath = (name: string, view: string) =>
 
 const viewOf = (page: Page) => new URL(page.url()).searchParams.get('view');
 
+/** Whether the element has the focus. */
+const focused = (locator: Locator) =>
+  locator.evaluate((element) => element === element.ownerDocument.activeElement);
+
 /** Presses Tab until the map has the focus (as a keyboard user gets there). */
 async function tabToMap(page: Page) {
   const map = page.getByRole('application', { name: 'Map' });
   for (let i = 0; i < 80; i++) {
     await page.keyboard.press('Tab');
-    if (await map.evaluate((element) => element === document.activeElement)) return map;
+    if (await focused(map)) return map;
   }
   throw new Error('Tab never reached the map');
 }
@@ -86,7 +90,7 @@ test('a keyboard user pans, zooms and opens a feature’s attributes', async ({ 
 
   // The feature panel's own control is next in the Tab order after the map's buttons.
   const close = panel.getByRole('button', { name: 'Close the feature' });
-  for (let i = 0; i < 10 && !(await close.evaluate((e) => e === document.activeElement)); i++) {
+  for (let i = 0; i < 10 && !(await focused(close)); i++) {
     await page.keyboard.press('Tab');
   }
   await expect(close).toBeFocused();
@@ -121,7 +125,10 @@ test('on a 768 px touch screen the layer drawer works by tap and a pinch zooms',
     const cx = box.x + box.width / 2;
     const cy = box.y + box.height / 2;
     const cdp = await context.newCDPSession(page);
-    const touch = (type: string, points: { x: number; y: number }[]) =>
+    const touch = (
+      type: 'touchStart' | 'touchMove' | 'touchEnd',
+      points: { x: number; y: number }[],
+    ) =>
       cdp.send('Input.dispatchTouchEvent', {
         type,
         touchPoints: points.map((p, id) => ({ ...p, id })),
