@@ -67,6 +67,10 @@ test('a keyboard user pans, zooms and opens a feature’s attributes', async ({ 
   await expect(panel.getByRole('row', { name: 'name Birch' })).toBeVisible();
   await expect(panel.getByRole('row', { name: 'height 30' })).toBeVisible();
   await expect(map).toBeFocused();
+  // Screen readers hear what Enter found.
+  await expect(page.getByRole('status').filter({ hasText: 'Feature trees 2 shown' })).toHaveCount(
+    1,
+  );
   await page.keyboard.press('Escape');
   await expect(panel).toBeHidden();
 

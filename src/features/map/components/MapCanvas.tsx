@@ -152,7 +152,7 @@ export function MapCanvas(props: MapCanvasProps) {
   const deletedLayer = useRef<VectorLayer | null>(null);
   const fitted = useRef(props.view !== null);
   const [focused, setFocused] = useState(false);
-  const [missed, setMissed] = useState(false);
+  const [result, setResult] = useState('');
   const hint = useId();
 
   // The map, once.
@@ -213,10 +213,11 @@ export function MapCanvas(props: MapCanvasProps) {
       pickAt: (center) => {
         const selection = pick(center, KEY_TOLERANCE);
         latest.current.onSelect(selection);
-        return selection !== null;
+        // Named as the feature panel names it.
+        return selection && `${selection.layer} ${selection.fid}`;
       },
       clear: () => latest.current.onSelect(null),
-      onMissed: setMissed,
+      onResult: setResult,
     });
     const element = container.current;
     map.on('loadstart', () => element.setAttribute('aria-busy', 'true'));
@@ -370,11 +371,11 @@ export function MapCanvas(props: MapCanvasProps) {
         }}
         onBlur={() => {
           setFocused(false);
-          setMissed(false);
+          setResult('');
         }}
         style={{ position: 'absolute', inset: 0 }}
       />
-      <CentreMark shown={focused} missed={missed} hintId={hint} />
+      <CentreMark shown={focused} result={result} hintId={hint} />
     </Box>
   );
 }

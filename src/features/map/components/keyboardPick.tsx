@@ -2,7 +2,8 @@
  * Picking features by keyboard (issue 19: every control reachable by keyboard). While the map
  * has the focus a mark shows its centre; the arrow keys and + / − move the map under it
  * (OpenLayers' KeyboardPan and KeyboardZoom), Enter or Space picks the feature there as a
- * click would, and Escape closes the feature. When nothing is there a status says so.
+ * click would, and Escape closes the feature. A status says what Enter found (the feature
+ * shown, for screen readers; "No feature at the centre of the map", for everyone).
  */
 import type OlMap from 'ol/Map';
 import type { CSSProperties } from 'react';
@@ -10,14 +11,15 @@ import type { CSSProperties } from 'react';
 export const KEYBOARD_HINT =
   'Arrow keys move the map, + and − zoom, Enter shows the feature at the centre mark';
 export const NO_FEATURE_AT_CENTRE = 'No feature at the centre of the map';
+export const featureShown = (name: string) => `Feature ${name} shown`;
 
 export interface KeyboardPicks {
-  /** Picks at the map's centre (EPSG:3857); whether a feature was there. */
-  pickAt(center: number[]): boolean;
+  /** Picks at the map's centre (EPSG:3857); the name of the feature there, or null. */
+  pickAt(center: number[]): string | null;
   /** Escape: the feature is closed. */
   clear(): void;
-  /** Whether the last Enter found nothing (cleared by any other key). */
-  onMissed(missed: boolean): void;
+  /** What the last Enter found, for the status ('' after any other key). */
+  onResult(text: string): void;
 }
 
 /** Listens for Enter, Space and Escape on the focused map element; returns the remover. */
@@ -33,11 +35,12 @@ export function listenForKeyboardPicks(
       const center = map.getView().getCenter();
       if (!center) return;
       event.preventDefault();
-      picks.onMissed(!picks.pickAt(center));
+      const picked = picks.pickAt(center);
+      picks.onResult(picked === null ? NO_FEATURE_AT_CENTRE : featureShown(picked));
       return;
     }
     if (event.key === 'Escape') picks.clear();
-    picks.onMissed(false);
+    picks.onResult('');
   };
   element.addEventListener('keydown', onKey);
   return () => element.removeEventListener('keydown', onKey);
@@ -83,13 +86,16 @@ const caption: CSSProperties = {
  */
 export function CentreMark({
   shown,
-  missed,
+  result,
   hintId,
 }: {
   shown: boolean;
-  missed: boolean;
+  /** The status: what Enter found ('' for nothing to say). */
+  result: string;
   hintId: string;
 }) {
+  // The miss is shown to everyone; a feature found shows its panel, so only screen readers hear it.
+  const missed = result === NO_FEATURE_AT_CENTRE;
   return (
     <>
       {shown && (
@@ -120,7 +126,7 @@ export function CentreMark({
         {KEYBOARD_HINT}
       </span>
       <span role="status" style={shown && missed ? caption : hidden}>
-        {missed ? NO_FEATURE_AT_CENTRE : ''}
+        {result}
       </span>
     </>
   );
