@@ -10,6 +10,7 @@
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import { createProject } from './support/api';
 import { expectAccessible } from './support/axe';
+import { colourAtPoint } from './support/map-canvas';
 import { e2eAdmin } from './support/env';
 import { V1, V2, mapGeoPackage, wellLonLat } from './support/map-geopackage';
 import { pushFiles } from './support/push';
@@ -77,19 +78,7 @@ async function openFeature(page: Page, at: readonly [number, number], name: stri
 async function colourAt(page: Page, at: readonly [number, number]) {
   const map = page.getByRole('application', { name: 'Map' });
   const { x, y } = await pixelOf(map, VIEW, at);
-  // A string, as the page runs it: [r, g, b] of the last canvas that is opaque there.
-  return page.evaluate<number[] | null>(`(() => {
-    let found = null;
-    for (const canvas of document.querySelectorAll('[aria-roledescription="map"] canvas')) {
-      const rect = canvas.getBoundingClientRect();
-      if (${x} < rect.left || ${y} < rect.top || ${x} >= rect.right || ${y} >= rect.bottom) continue;
-      const px = Math.floor(((${x} - rect.left) * canvas.width) / rect.width);
-      const py = Math.floor(((${y} - rect.top) * canvas.height) / rect.height);
-      const data = canvas.getContext('2d').getImageData(px, py, 1, 1).data;
-      if (data[3] > 200) found = [data[0], data[1], data[2]];
-    }
-    return found;
-  })()`);
+  return colourAtPoint(page, x, y);
 }
 
 const near = (hex: string) => {

@@ -22,6 +22,7 @@ import type {
 } from '../../server/src/schemas/map';
 import { writeGeoPackage, gridPoints, type TestLayer } from './support/map-geopackage';
 import { scratch, type Scratch } from './support/geopackage';
+import { tileOf } from './support/tiles';
 import { commit, createProject } from './support/seed';
 import {
   ADMIN_PASSWORD,
@@ -130,21 +131,6 @@ async function gpkg(name: string, layers: TestLayer[]): Promise<Buffer> {
 const base = (project: Project) => `/app/map/waymark/${project.name}`;
 const fileQuery = (version?: string) =>
   `file=${encodeURIComponent(FILE)}${version === undefined ? '' : `&version=${version}`}`;
-
-/** The tile x/y containing lon/lat at zoom z. */
-function tileOf(
-  lon: number,
-  lat: number,
-  z: number,
-): { x: number; y: number; px: number; py: number } {
-  const n = 2 ** z;
-  const ux = ((lon + 180) / 360) * n;
-  const rad = (lat * Math.PI) / 180;
-  const uy = ((1 - Math.log(Math.tan(rad) + 1 / Math.cos(rad)) / Math.PI) / 2) * n;
-  const x = Math.floor(ux);
-  const y = Math.floor(uy);
-  return { x, y, px: (ux - x) * 4096, py: (uy - y) * 4096 };
-}
 
 function decode(body: Buffer) {
   return new VectorTile(new PbfReader(body));
@@ -503,6 +489,12 @@ describe('basemap', () => {
         url,
         attribution: '© OpenStreetMap contributors',
       });
+      // The page may load its tiles (images) and the service worker fetch them: the CSP
+      // allows the basemap's hosts, and no other.
+      const origins = ['a', 'b', 'c'].map((h) => `https://${h}.tile.example.org`).join(' ');
+      const csp = String(response.headers['content-security-policy']);
+      expect(csp).toContain(`img-src 'self' data: blob: ${origins};`);
+      expect(csp).toContain(`connect-src 'self' ${origins};`);
     } finally {
       await other.close();
     }

@@ -19,7 +19,8 @@ export class GeometryDecodeError extends Error {
   }
 }
 
-const TYPE_NAMES: Record<number, string> = {
+/** WKB base type codes and their names (SpatiaLite uses 1-7 of them too). */
+export const TYPE_NAMES: Record<number, string> = {
   1: 'POINT',
   2: 'LINESTRING',
   3: 'POLYGON',

@@ -7,7 +7,8 @@
  *   (Mantine injects its CSS variables and responsive style props as <style> tags at run
  *   time, so 'unsafe-inline' is needed for styles; never for scripts), images from this
  *   origin, data: and blob: (file previews), fetches to this origin only, no plugins, no
- *   framing, forms and <base> pinned.
+ *   framing, forms and <base> pinned. A configured basemap (BASEMAP_URL) adds its tile
+ *   origins to img-src and connect-src (appCsp).
  * - Project files (any response sent as an attachment) get FILE_CSP instead: a sandbox with
  *   nothing allowed, so even a file opened directly in a tab cannot run script in the
  *   app's origin.
@@ -36,6 +37,35 @@ export const APP_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/**
+ * The origins of a basemap's XYZ URL template (`{a-c}` expands to one host per letter):
+ * its tiles are images on the map and fetches of the service worker (offline copies).
+ */
+export function basemapOrigins(template: string): string[] {
+  const letters = /\{([a-z])-([a-z])\}/.exec(template);
+  const hosts: string[] = [];
+  if (letters) {
+    for (let c = letters[1]!.charCodeAt(0); c <= letters[2]!.charCodeAt(0); c++) {
+      hosts.push(template.replace(letters[0], String.fromCharCode(c)));
+    }
+  } else hosts.push(template);
+  const origins = hosts.map((url) => new URL(url.replace(/\{[xyz]\}/g, '0')).origin);
+  return [...new Set(origins)];
+}
+
+/** APP_CSP with a basemap's origins allowed for images and fetches (none: APP_CSP). */
+export function appCsp(basemap: { url: string } | null): string {
+  if (!basemap) return APP_CSP;
+  const origins = basemapOrigins(basemap.url).join(' ');
+  return APP_CSP.split('; ')
+    .map((directive) =>
+      directive.startsWith('img-src ') || directive.startsWith('connect-src ')
+        ? `${directive} ${origins}`
+        : directive,
+    )
+    .join('; ');
+}
+
 export const FILE_CSP = "sandbox; default-src 'none'; frame-ancestors 'none'";
 
 export const PERMISSIONS_POLICY = [
@@ -58,8 +88,12 @@ function isAttachment(reply: FastifyReply): boolean {
 }
 
 /** Sets the security headers on a reply (also used where onSend hooks do not run). */
-export function applySecurityHeaders(reply: FastifyReply, https: boolean): void {
-  reply.header('content-security-policy', isAttachment(reply) ? FILE_CSP : APP_CSP);
+export function applySecurityHeaders(
+  reply: FastifyReply,
+  https: boolean,
+  csp: string = APP_CSP,
+): void {
+  reply.header('content-security-policy', isAttachment(reply) ? FILE_CSP : csp);
   reply.header('x-content-type-options', 'nosniff');
   reply.header('x-frame-options', 'DENY');
   reply.header('referrer-policy', 'same-origin');
@@ -72,8 +106,9 @@ export function applySecurityHeaders(reply: FastifyReply, https: boolean): void 
 export default fp(
   async (app) => {
     const https = app.ctx.config.secureCookies;
+    const csp = appCsp(app.ctx.config.basemap);
     app.addHook('onSend', async (_request, reply, payload) => {
-      applySecurityHeaders(reply, https);
+      applySecurityHeaders(reply, https, csp);
       return payload;
     });
   },

@@ -24,3 +24,10 @@ export const PUSH_ID_HEADER = 'mm-push-id';
  * shorter texts find nobody, so the share dialog searches from this length on.
  */
 export const USER_SEARCH_MIN_LENGTH = 3;
+
+/**
+ * Files the Map tab shows (issue 19): GeoPackages and SQLite files (SpatiaLite or GDAL's
+ * layout), the versioned kinds. Other extensions SQLite files may have (.db, .spatialite)
+ * are left out: most such files hold no geometry.
+ */
+export const MAP_FILE_PATTERN = /\.(gpkg|sqlite)$/i;

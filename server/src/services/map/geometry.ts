@@ -1,7 +1,9 @@
 /**
- * GeoPackage geometry blobs as GeoJSON (for geojson-vt and for deleted features) and their
- * extents, on top of lib/gpkg-geometry.ts (which checks every byte it reads). Curves become
- * their vertices joined by straight lines; Z and M are dropped.
+ * Geometry blobs as GeoJSON (for geojson-vt and for deleted features) and their extents, on
+ * top of lib/gpkg-geometry.ts (which checks every byte it reads). A blob is read by its
+ * form: a GeoPackage geometry (starts "GP"), a SpatiaLite one (spatialite-geometry.ts), else
+ * plain WKB (SQLite tables of GDAL's WKB layout). Curves become their vertices joined by
+ * straight lines; Z and M are dropped.
  */
 import {
   GeometryDecodeError,
@@ -10,14 +12,21 @@ import {
   type WkbGeometry,
 } from '../../lib/gpkg-geometry';
 import type { Extent, GeoJsonGeometry } from '../../schemas/map';
+import { isSpatiaLiteBlob, parseSpatiaLite, spatiaLiteMbr } from './spatialite-geometry';
 
 type Project = (x: number, y: number) => [number, number];
 type Position = [number, number];
 
-/** The WKB geometry of a GeoPackage blob; null when empty or unreadable. */
+/** A GeoPackage geometry starts with "GP". */
+const isGeoPackageBlob = (blob: Uint8Array) => blob[0] === 0x47 && blob[1] === 0x50;
+
+/** The WKB geometry of a blob (any of the forms above); null when empty or unreadable. */
 export function decodeGeometry(blob: unknown): WkbGeometry | null {
   if (!(blob instanceof Uint8Array)) return null;
   try {
+    if (!isGeoPackageBlob(blob)) {
+      return isSpatiaLiteBlob(blob) ? parseSpatiaLite(blob) : parseWkb(blob, 0);
+    }
     const header = readGeoPackageHeader(blob);
     if (header.empty && header.wkbOffset >= blob.length) return null;
     return parseWkb(blob, header.wkbOffset);
@@ -27,9 +36,13 @@ export function decodeGeometry(blob: unknown): WkbGeometry | null {
   }
 }
 
-/** The envelope of a blob from its header (`[minx, maxx, miny, maxy]` in the file), or null. */
+/**
+ * The envelope of a blob from its header (a GeoPackage's `[minx, maxx, miny, maxy]`, a
+ * SpatiaLite MBR) as `[minx, miny, maxx, maxy]`, or null (none, or plain WKB).
+ */
 export function headerEnvelope(blob: unknown): Extent | null {
   if (!(blob instanceof Uint8Array)) return null;
+  if (!isGeoPackageBlob(blob)) return spatiaLiteMbr(blob);
   try {
     const header = readGeoPackageHeader(blob);
     if (header.envelope.length < 4) return null;

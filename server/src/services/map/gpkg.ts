@@ -18,6 +18,7 @@ import {
   type SrsRow,
 } from './crs';
 import { decodeGeometry, geometryExtent, headerEnvelope } from './geometry';
+import { sqliteLayerSources, type LayerSource } from './sqlite-layers';
 
 /** A quoted SQL identifier. */
 export const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
@@ -103,10 +104,8 @@ function attributeType(declared: string): MapColumn['type'] {
   return kind === 'geometry' ? 'blob' : kind;
 }
 
-/** The feature layers of an open GeoPackage (none for a SQLite file without its tables). */
-export function readLayers(db: Database.Database): LayerInfo[] {
-  const tables = tableNames(db);
-  if (!tables.has('gpkg_geometry_columns')) return [];
+/** The feature layers of a GeoPackage's metadata (gpkg_geometry_columns, gpkg_contents). */
+function geoPackageSources(db: Database.Database, tables: Set<string>): LayerSource[] {
   const hasContents = tables.has('gpkg_contents');
   const hasSrs = tables.has('gpkg_spatial_ref_sys');
   const rows = db
@@ -127,28 +126,46 @@ export function readLayers(db: Database.Database): LayerInfo[] {
           )
           .get(id) as SrsRow | undefined)
       : undefined;
+  return rows.map((row) => ({
+    name: String(row.name),
+    geometryColumn: String(row.geom),
+    geometryType: String(row.type).toUpperCase(),
+    srsId: Number(row.srs),
+    srs: srsOf(Number(row.srs)),
+    title: typeof row.title === 'string' && row.title !== '' ? row.title : null,
+  }));
+}
+
+/**
+ * The feature layers of an open GeoPackage, or of a SQLite file's geometry tables
+ * (sqlite-layers.ts: SpatiaLite, GDAL); none for a SQLite file without either.
+ */
+export function readLayers(db: Database.Database): LayerInfo[] {
+  const tables = tableNames(db);
+  const sources = tables.has('gpkg_geometry_columns')
+    ? geoPackageSources(db, tables)
+    : sqliteLayerSources(db, tables);
   const layers: LayerInfo[] = [];
-  for (const row of rows) {
-    const name = String(row.name);
-    if (!tables.has(name)) continue;
+  for (const source of sources) {
+    const { name, srsId, srs } = source;
+    // A layer is its table: a second geometry column of a table is left out.
+    if (!tables.has(name) || layers.some((layer) => layer.name === name)) continue;
     const columns = db
       .prepare('SELECT name, type, pk FROM pragma_table_info(?)')
       .all(name) as TableColumn[];
     const geometryColumn = columns.find(
-      (c) => c.name.toLowerCase() === String(row.geom).toLowerCase(),
+      (c) => c.name.toLowerCase() === source.geometryColumn.toLowerCase(),
     );
     if (!geometryColumn) continue;
     const keys = columns.filter((c) => c.pk > 0);
     const fid =
       keys.length === 1 && keys[0]!.type.toUpperCase() === 'INTEGER' ? keys[0]!.name : 'rowid';
-    const srsId = Number(row.srs);
-    const srs = srsOf(srsId);
     const rtreeName = `rtree_${name}_${geometryColumn.name}`;
     const layer: LayerInfo = {
       name,
-      title: typeof row.title === 'string' && row.title !== '' ? row.title : null,
+      title: source.title,
       geometryColumn: geometryColumn.name,
-      geometryType: String(row.type).toUpperCase(),
+      geometryType: source.geometryType,
       fidColumn: fid,
       srsId,
       crs: crsCode(srs),

@@ -7,11 +7,11 @@
 import type { AppContext } from '../../context';
 import type { User } from '../../db/schema';
 import { badRequest, HttpProblem, notFound } from '../../errors';
-import { isVersionedFile } from '../../lib/paths';
 import { findReadableFile } from '../downloads';
 import { getChangeset, versionNumber } from '../history';
 import type { ProjectRef } from '../permissions';
 import { parseVersionName } from '../project-detail';
+import { MAP_FILE_PATTERN } from '../../schemas/protocol';
 import { MAX_CHANGESET_ENTRIES } from '../changesets';
 import type {
   MapChanges,
@@ -52,7 +52,7 @@ export async function openMapSource(
 ): Promise<MapSource> {
   const requested = parseVersionName(query.version);
   const { access, row } = await findReadableFile(ctx, caller, ref, query.file, requested);
-  if (!isVersionedFile(query.file)) throw badRequest(NOT_A_GEOPACKAGE);
+  if (!MAP_FILE_PATTERN.test(query.file)) throw badRequest(NOT_A_GEOPACKAGE);
   return {
     file: row.path,
     version: requested ?? access.project.latestVersion,

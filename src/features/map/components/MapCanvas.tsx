@@ -4,7 +4,8 @@
  * GeoPackage layer (the server's MVT tiles in EPSG:3857, each feature's id its fid), the
  * deleted features of a changeset drawn from their former geometry, and the configured
  * basemap under them. Pinch zoom, pan and keyboard pan/zoom are OpenLayers' defaults; the map
- * element is focusable. `aria-busy` is true while tiles load.
+ * element is focusable, and while it has the focus a mark shows its centre, where Enter
+ * picks a feature as a click would (keyboardPick.ts). `aria-busy` is true while tiles load.
  */
 import 'ol/ol.css';
 import { Box } from '@mantine/core';
@@ -25,12 +26,13 @@ import { Circle, Fill, Stroke, Style } from 'ol/style';
 import TileState from 'ol/TileState';
 import View from 'ol/View';
 import type VectorTile from 'ol/VectorTile';
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { postBasemapToServiceWorker } from '@/offline/serviceWorkerBasemap';
 import { CHANGE_COLOURS, featureColour, withAlpha } from '../model/colours';
 import type { ChangeLookup } from '../model/changes';
 import { FIRST_FEATURES_MARK } from '../model/marks';
 import { featureAt } from './hitTest';
+import { CentreMark, focusVisible, listenForKeyboardPicks } from './keyboardPick';
 import type { MapView } from '../model/view';
 
 /** A visible layer: its name (the MVT layer), its colour's index and its tiles' URL template. */
@@ -89,6 +91,8 @@ const CONTROL_LABELS = [
 
 /** How far from a point or line a click still chooses it, in pixels. */
 const HIT_TOLERANCE = 6;
+/** The same for Enter at the centre mark (a larger target: the keys move 128 px a press). */
+const KEY_TOLERANCE = 12;
 
 const FIT_PADDING = [40, 40, 40, 40];
 const FIT_MAX_ZOOM = 18;
@@ -147,6 +151,9 @@ export function MapCanvas(props: MapCanvasProps) {
   const tileLayers = useRef(new Map<string, VectorTileLayer>());
   const deletedLayer = useRef<VectorLayer | null>(null);
   const fitted = useRef(props.view !== null);
+  const [focused, setFocused] = useState(false);
+  const [result, setResult] = useState('');
+  const hint = useId();
 
   // The map, once.
   useEffect(() => {
@@ -179,7 +186,8 @@ export function MapCanvas(props: MapCanvasProps) {
       const view = currentView(map);
       if (view && !sameView(view, latest.current.view)) latest.current.onViewChange(view);
     });
-    map.on('singleclick', (event) => {
+    /** Chooses the feature at a place (a click, or Enter at the centre), null when none. */
+    const pick = (coordinate: number[], tolerance: number): Selection | null => {
       const resolution = map.getView().getResolution() ?? 1;
       // Top first: the deleted features, then the layers as stacked.
       const layers = [deleted, ...tileLayers.current.values()]
@@ -191,15 +199,25 @@ export function MapCanvas(props: MapCanvasProps) {
               ? (layer.getSource()?.getFeaturesInExtent(extent) ?? [])
               : layer.getFeaturesInExtent(extent),
         }));
-      const feature = featureAt(layers, event.coordinate, HIT_TOLERANCE * resolution);
+      const feature = featureAt(layers, coordinate, tolerance * resolution);
       const layer = feature?.get('layer') as unknown;
       const fid = Number(feature?.getId() ?? feature?.get('fid'));
-      if (!feature || typeof layer !== 'string' || !Number.isSafeInteger(fid)) {
-        latest.current.onSelect(null);
-        return;
-      }
+      if (!feature || typeof layer !== 'string' || !Number.isSafeInteger(fid)) return null;
       const former = feature.get('deletedFeature') as MapDeletedFeature | undefined;
-      latest.current.onSelect(former ? { layer, fid, deleted: former } : { layer, fid });
+      return former ? { layer, fid, deleted: former } : { layer, fid };
+    };
+    map.on('singleclick', (event) => {
+      latest.current.onSelect(pick(event.coordinate, HIT_TOLERANCE));
+    });
+    const removeKeys = listenForKeyboardPicks(container.current, map, {
+      pickAt: (center) => {
+        const selection = pick(center, KEY_TOLERANCE);
+        latest.current.onSelect(selection);
+        // Named as the feature panel names it.
+        return selection && `${selection.layer} ${selection.fid}`;
+      },
+      clear: () => latest.current.onSelect(null),
+      onResult: setResult,
     });
     const element = container.current;
     map.on('loadstart', () => element.setAttribute('aria-busy', 'true'));
@@ -220,6 +238,7 @@ export function MapCanvas(props: MapCanvasProps) {
 
     const layers = tileLayers.current;
     return () => {
+      removeKeys();
       map.setTarget(undefined);
       map.dispose();
       layers.clear();
@@ -298,6 +317,8 @@ export function MapCanvas(props: MapCanvasProps) {
       source: new XYZ({
         url: basemapUrl,
         attributions: basemapAttribution || undefined,
+        // Shown, not behind the 'i' button: tile providers' terms ask for a visible credit.
+        attributionsCollapsible: false,
         crossOrigin: 'anonymous',
       }),
       zIndex: -1,
@@ -332,14 +353,29 @@ export function MapCanvas(props: MapCanvasProps) {
   }, [props.zoomTo]);
 
   return (
-    <Box
-      ref={container}
-      role="application"
-      aria-label="Map"
-      aria-roledescription="map"
-      aria-busy="true"
-      tabIndex={0}
-      style={{ position: 'absolute', inset: 0 }}
-    />
+    <Box style={{ position: 'absolute', inset: 0 }}>
+      <Box
+        ref={container}
+        role="application"
+        aria-label="Map"
+        aria-roledescription="map"
+        aria-describedby={hint}
+        aria-busy="true"
+        tabIndex={0}
+        // The mark shows for keyboard focus (not after a click), and with the first key.
+        onFocus={(event) =>
+          setFocused(event.target === event.currentTarget && focusVisible(event.currentTarget))
+        }
+        onKeyDown={(event) => {
+          if (event.target === event.currentTarget) setFocused(true);
+        }}
+        onBlur={() => {
+          setFocused(false);
+          setResult('');
+        }}
+        style={{ position: 'absolute', inset: 0 }}
+      />
+      <CentreMark shown={focused} result={result} hintId={hint} />
+    </Box>
   );
 }

@@ -2,15 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { geoPackagesOf, unionExtent, versionNames } from './project';
 
 describe('the project on the map', () => {
-  it('lists the GeoPackages by path', () => {
+  it('lists the GeoPackages and SQLite files by path', () => {
     expect(
       geoPackagesOf([
         { path: 'b/roads.GPKG' },
         { path: 'a.gpkg' },
         { path: 'a.gpkg-wal' },
         { path: 'x.qgz' },
+        { path: 'c/wells.sqlite' },
+        { path: 'notes.db' },
       ]),
-    ).toEqual(['a.gpkg', 'b/roads.GPKG']);
+    ).toEqual(['a.gpkg', 'b/roads.GPKG', 'c/wells.sqlite']);
   });
 
   it('names every version newest first', () => {

@@ -43,6 +43,8 @@ describe('project view rules', () => {
     ]);
     expect(hasGeoPackage([{ path: 'a/survey.GPKG' }, { path: 'b.qgz' }])).toBe(true);
     expect(hasGeoPackage([{ path: 'survey.gpkg-wal' }, { path: 'b.qgz' }])).toBe(false);
+    expect(hasGeoPackage([{ path: 'wells.sqlite' }])).toBe(true);
+    expect(hasGeoPackage([{ path: 'notes.db' }, { path: 'x.sqlite-journal' }])).toBe(false);
     expect(projectTabOf('/projects/ns/p/map', 'ns', 'p')).toBe('map');
   });
 
