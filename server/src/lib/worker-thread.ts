@@ -73,6 +73,11 @@ export interface ThreadRunnerOptions<Request, Result> {
   runHere(request: Request): Promise<Result>;
   /** Rebuilds a known error; null turns it into a plain Error. */
   reviveError(error: KnownError): Error | null;
+  /**
+   * Ends the worker once it has had nothing to do for this long (ms), giving its memory
+   * back; the next request starts it again. Absent: kept while the process runs.
+   */
+  idleMs?: number;
 }
 
 /** Runs a request in the worker; `start()` starts the worker ahead of the first request. */
@@ -86,6 +91,20 @@ export function threadRunner<Request, Result>(
   let nextId = 1;
   const pending = new Map<number, Pending<Request, Result>>();
   const slot = new WorkerSlot(startWorker);
+  let idleTimer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * Ends a loaded worker with nothing pending after `idleMs`. It leaves the slot first, so a
+   * request that comes while it exits starts a new one instead of waiting on this one.
+   */
+  const endWhenIdle = (thread: Worker, loaded: () => boolean) => {
+    clearTimeout(idleTimer);
+    if (options.idleMs === undefined) return;
+    idleTimer = setTimeout(() => {
+      if (pending.size > 0 || !loaded() || !slot.ended(thread, true)) return;
+      void thread.terminate();
+    }, options.idleMs);
+    idleTimer.unref();
+  };
 
   function startWorker(): Worker {
     const thread = new Worker(options.url);
@@ -96,7 +115,10 @@ export function threadRunner<Request, Result>(
       const waiting = pending.get(answer.id);
       if (!waiting) return;
       pending.delete(answer.id);
-      if (pending.size === 0) thread.unref();
+      if (pending.size === 0) {
+        thread.unref();
+        endWhenIdle(thread, () => loaded);
+      }
       if (answer.kind === 'done') waiting.resolve(answer.result);
       else if (answer.kind === 'known') {
         waiting.reject(options.reviveError(answer.error) ?? new Error(answer.error.text));
@@ -117,6 +139,7 @@ export function threadRunner<Request, Result>(
     // idle worker (started ahead, e.g. the point index's at server start) must not keep the
     // process alive.
     thread.unref();
+    endWhenIdle(thread, () => loaded);
     return thread;
   }
 
@@ -124,6 +147,7 @@ export function threadRunner<Request, Result>(
     const thread = slot.get();
     if (!thread) return options.runHere(request);
     const id = nextId++;
+    clearTimeout(idleTimer);
     return new Promise<Result>((resolve, reject) => {
       pending.set(id, { request, resolve, reject });
       // Keep the process alive while an answer is due.

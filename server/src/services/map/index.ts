@@ -25,7 +25,8 @@ import type {
 import { layerChanges } from './changes';
 import { featureByFid, featurePage } from './features';
 import { layerView, type LayerInfo } from './gpkg';
-import { mapFile, type MapFile } from './store';
+import { startPointIndexWorker } from './points-thread';
+import { isOpen, mapFile, type MapFile } from './store';
 import { pointIndexOf, pointLayers, renderTile, type TileAddress } from './tiles';
 
 export const NOT_A_GEOPACKAGE = 'Only GeoPackage (.gpkg) and SQLite (.sqlite) files have a map';
@@ -82,6 +83,8 @@ export function warmPointIndexes(ctx: AppContext, file: MapFile): void {
 }
 
 export async function mapLayers(ctx: AppContext, source: MapSource): Promise<MapLayers> {
+  // Loading the worker overlaps copying and opening the file (a first opening).
+  if (!isOpen(ctx, source.checksum)) startPointIndexWorker();
   const file = await mapFile(ctx, source.blob);
   warmPointIndexes(ctx, file);
   return {

@@ -8,6 +8,7 @@
  */
 import type { AppContext } from '../../context';
 import { isVersionedFile } from '../../lib/paths';
+import { startPointIndexWorker } from './points-thread';
 import { mapFile } from './store';
 import { pointIndexOf, pointLayers } from './tiles';
 
@@ -65,6 +66,7 @@ export function warmMapFiles(
     });
   }
   if (state.running || state.queue.length === 0) return;
+  startPointIndexWorker();
   state.running = (async () => {
     for (let blob = state.queue.shift(); blob; blob = state.queue.shift()) {
       try {

@@ -91,6 +91,8 @@ const CONTROL_LABELS = [
 const HIT_TOLERANCE = 6;
 
 const FIT_PADDING = [40, 40, 40, 40];
+/** How long after the map stopped moving its view is written to the link (ms). */
+const VIEW_WRITE_DELAY_MS = 150;
 const FIT_MAX_ZOOM = 18;
 
 function currentView(map: OlMap): MapView | null {
@@ -173,11 +175,17 @@ export function MapCanvas(props: MapCanvasProps) {
     deletedLayer.current = deleted;
     mapRef.current = map;
 
+    // The view is written to the link a moment after the map stopped moving: a write
+    // re-renders the route, which must not hold up the tiles of a new view (nor the first).
+    let viewWrite: ReturnType<typeof setTimeout> | undefined;
     map.on('moveend', () => {
       // Until the map has been fitted to the data, its view is no view worth a link.
       if (!fitted.current) return;
-      const view = currentView(map);
-      if (view && !sameView(view, latest.current.view)) latest.current.onViewChange(view);
+      clearTimeout(viewWrite);
+      viewWrite = setTimeout(() => {
+        const view = currentView(map);
+        if (view && !sameView(view, latest.current.view)) latest.current.onViewChange(view);
+      }, VIEW_WRITE_DELAY_MS);
     });
     map.on('singleclick', (event) => {
       const resolution = map.getView().getResolution() ?? 1;
@@ -220,6 +228,7 @@ export function MapCanvas(props: MapCanvasProps) {
 
     const layers = tileLayers.current;
     return () => {
+      clearTimeout(viewWrite);
       map.setTarget(undefined);
       map.dispose();
       layers.clear();
