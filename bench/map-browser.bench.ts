@@ -104,6 +104,9 @@ async function projectPage(context: BrowserContext, origin: string): Promise<Pag
   const page = await context.newPage();
   await page.goto(`${origin}/projects/admin/${PROJECT}/tree`);
   await page.getByRole('tab', { name: 'Map' }).waitFor();
+  // A person clicks a tab once the page has settled, not the instant it appears: the
+  // page's idle work (the map's code preloaded) has had its moment.
+  await page.waitForLoadState('networkidle');
   return page;
 }
 

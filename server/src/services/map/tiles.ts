@@ -3,7 +3,8 @@
  * and kept in a memory LRU keyed by the file's content:
  *
  * - POINT layers: from the thinned point index (points.ts), built once per layer; a tile
- *   holds at most one point per 4×4-pixel cell, so its cost does not grow with the layer.
+ *   holds at most one point per 8×8-pixel cell (POINT_ZOOM_LAG), so its cost does not grow
+ *   with the layer.
  * - Other layers: the features whose box meets the tile (the rtree, or a scan of the
  *   geometries' headers when there is none), reprojected to lon/lat and cut by geojson-vt.
  *   Lines and polygons smaller than half a pixel at the tile's zoom are left out.
@@ -115,9 +116,19 @@ function encode(layer: string, features: VtFeature[]): Buffer | null {
 
 const mvtId = (fid: number) => (Number.isSafeInteger(fid) && fid >= 0 ? fid : undefined);
 
+/**
+ * Zooms the points of a tile lag behind it: a tile at zoom z shows the points the index shows
+ * at z - POINT_ZOOM_LAG, one per 8×8-pixel cell (the index's 4×4-pixel cells one zoom up). The
+ * map's point symbols are 12 pixels wide, so it looks the same, and a tile holds at most 1,024
+ * points instead of 4,096: drawing them was most of a dense layer's first frame in the browser
+ * (bench/map-profile.ts). Every point is still shown from zoom THIN_MAX_ZOOM + 1 + lag.
+ */
+export const POINT_ZOOM_LAG = 1;
+
 function pointTile(index: PointIndex, tile: TileAddress): VtFeature[] {
   const size = 2 ** tile.z;
-  return pointsInBox(index, tile.z, unitBox(tile)).map((p) => ({
+  const shownAt = Math.max(0, tile.z - POINT_ZOOM_LAG);
+  return pointsInBox(index, shownAt, unitBox(tile)).map((p) => ({
     id: mvtId(p.fid),
     type: 1,
     geometry: [
