@@ -340,6 +340,12 @@ export function MapCanvas(props: MapCanvasProps) {
     map.getView().fit(props.zoomTo, { padding: FIT_PADDING, maxZoom: FIT_MAX_ZOOM });
   }, [props.zoomTo]);
 
+  // New layers (after the effects above placed the view): drawn now rather than at the next
+  // animation frame, so their tiles are asked for at once (the first frame waits for them).
+  useEffect(() => {
+    if (layerKey !== '') mapRef.current?.renderSync();
+  }, [layerKey]);
+
   return (
     <Box
       ref={container}
