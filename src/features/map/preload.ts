@@ -1,15 +1,15 @@
 /**
  * Getting the Map tab ready before it opens (issue 19: the first frame with features counts
- * from the click on the tab). The project view preloads the map's code (OpenLayers) in an idle
- * moment once it has shown a project with a GeoPackage, and asks for the layers the tab shows
- * first as soon as the tab is about to be opened (pointer over it, focus, press). Both are
- * what the tab asks for itself, so it finds them in the caches (the browser's, TanStack
- * Query's).
+ * from the click on the tab): the project view preloads the map's code (OpenLayers) in an idle
+ * moment once it has shown a project with a GeoPackage, and at once when the tab is about to
+ * be opened (pointer over it, focus, press).
+ *
+ * This module is imported by the project view's route, so it must share no module with the
+ * map's own chunk: a module both import becomes a chunk of its own, whose name lands in the
+ * first screens' code (the bundle budget has no byte to spare). So the layers are not
+ * prefetched here; `MapPage` asks for them as it renders.
  */
-import type { QueryClient } from '@tanstack/react-query';
 import { afterFirstScreen } from '@/db/afterFirstScreen';
-import { layersQueryOptions } from './api/map';
-import { geoPackagesOf } from './model/project';
 
 /** How long the preload waits for an idle moment at most (ms). */
 const IDLE_TIMEOUT_MS = 2000;
@@ -33,16 +33,4 @@ export function whenIdle(load: () => void): () => void {
   return () => {
     cancelled = true;
   };
-}
-
-/** Starts the layers request of what the Map tab opens on (the first GeoPackage, latest). */
-export function prefetchMapLayers(
-  queryClient: QueryClient,
-  project: { namespace: string; name: string; files: readonly { path: string }[] },
-): void {
-  const [file] = geoPackagesOf(project.files);
-  if (!file) return;
-  void queryClient.prefetchQuery(
-    layersQueryOptions({ namespace: project.namespace, projectName: project.name, file }),
-  );
 }

@@ -1,9 +1,9 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Outlet, createFileRoute, useNavigate, useRouter } from '@tanstack/react-router';
 import { useCallback, useEffect } from 'react';
 import { useViewer } from '@/app/useViewer';
 import { LoadingIndicator } from '@/components/LoadingIndicator';
-import { prefetchMapLayers, whenIdle } from '@/features/map/preload';
+import { whenIdle } from '@/features/map/preload';
 import { projectQueryOptions } from '@/features/projects/api/project';
 import { ProjectView } from '@/features/projects/components/ProjectView';
 import { hasGeoPackage, type ProjectTab } from '@/features/projects/model/project';
@@ -35,8 +35,7 @@ function ProjectLayout() {
       }),
     [navigate, router],
   );
-  // The Map tab's code in an idle moment, its layers when it is about to open (issue 19).
-  const queryClient = useQueryClient();
+  // The Map tab's code in an idle moment, or when the tab is about to open (issue 19).
   const project = useQuery(projectQueryOptions(namespace, projectName, viewer.loggedIn));
   const withMap = project.data ? hasGeoPackage(project.data.files) : false;
   const loadMapCode = useCallback(
@@ -45,9 +44,7 @@ function ProjectLayout() {
   );
   useEffect(() => (withMap ? whenIdle(loadMapCode) : undefined), [withMap, loadMapCode]);
   const onTabIntent = (tab: ProjectTab) => {
-    if (tab !== 'map' || !project.data) return;
-    loadMapCode();
-    prefetchMapLayers(queryClient, project.data);
+    if (tab === 'map' && withMap) loadMapCode();
   };
   if (viewer.isLoading) return <LoadingIndicator label="Loading project" size="md" />;
   return (
