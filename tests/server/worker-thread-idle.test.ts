@@ -1,7 +1,7 @@
 /**
  * A thread runner with `idleMs` (lib/worker-thread.ts; the map's point index worker uses it):
  * its worker is ended once it has had nothing to do for that long, never while a request is
- * pending, and the next request starts a new one.
+ * pending, and the next request starts a new one; `ready()` says whether one is loaded.
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -49,12 +49,15 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('a thread runner with idleMs', () => {
   it('keeps its worker while busy and ends it after idleMs without work', async () => {
     const run = runner();
+    expect(run.ready()).toBe(false);
     const first = await run({ delay: 0 });
+    expect(run.ready()).toBe(true);
     // Longer than idleMs, but pending: the worker is kept.
     expect(await run({ delay: IDLE_MS * 2 })).toBe(first);
     expect(await run({ delay: 0 })).toBe(first);
     // Nothing to do for longer than idleMs: the worker ended, the next request starts another.
     await pause(IDLE_MS * 3);
+    expect(run.ready()).toBe(false);
     const next = await run({ delay: 0 });
     expect(next).not.toBe(first);
     expect(await run({ delay: 0 })).toBe(next);

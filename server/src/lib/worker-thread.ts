@@ -80,9 +80,13 @@ export interface ThreadRunnerOptions<Request, Result> {
   idleMs?: number;
 }
 
-/** Runs a request in the worker; `start()` starts the worker ahead of the first request. */
+/**
+ * Runs a request in the worker; `start()` starts the worker ahead of the first request;
+ * `ready()` says whether a worker is loaded (a request now would not wait for its start).
+ */
 export type ThreadRun<Request, Result> = ((request: Request) => Promise<Result>) & {
   start(): void;
+  ready(): boolean;
 };
 
 export function threadRunner<Request, Result>(
@@ -91,6 +95,8 @@ export function threadRunner<Request, Result>(
   let nextId = 1;
   const pending = new Map<number, Pending<Request, Result>>();
   const slot = new WorkerSlot(startWorker);
+  /** The worker that has loaded and not ended (null: none, or one still loading). */
+  let loadedWorker: Worker | null = null;
   let idleTimer: ReturnType<typeof setTimeout> | undefined;
   /**
    * Ends a loaded worker with nothing pending after `idleMs`. It leaves the slot first, so a
@@ -101,6 +107,7 @@ export function threadRunner<Request, Result>(
     if (options.idleMs === undefined) return;
     idleTimer = setTimeout(() => {
       if (pending.size > 0 || !loaded() || !slot.ended(thread, true)) return;
+      if (loadedWorker === thread) loadedWorker = null;
       void thread.terminate();
     }, options.idleMs);
     idleTimer.unref();
@@ -111,6 +118,7 @@ export function threadRunner<Request, Result>(
     let loaded = false;
     thread.on('message', (answer: Answer<Result>) => {
       loaded = true;
+      loadedWorker = thread;
       if (answer.kind === 'ready') return;
       const waiting = pending.get(answer.id);
       if (!waiting) return;
@@ -125,6 +133,7 @@ export function threadRunner<Request, Result>(
       } else waiting.reject(new Error(answer.message));
     });
     const gone = (error: Error) => {
+      if (loadedWorker === thread) loadedWorker = null;
       if (!slot.ended(thread, loaded)) return;
       const waiting = [...pending.values()];
       pending.clear();
@@ -155,7 +164,10 @@ export function threadRunner<Request, Result>(
       thread.postMessage({ id, request });
     });
   };
-  return Object.assign(runRequest, { start: () => void slot.get() });
+  return Object.assign(runRequest, {
+    start: () => void slot.get(),
+    ready: () => loadedWorker !== null,
+  });
 }
 
 /** In the worker module: answers every request with `run`. */

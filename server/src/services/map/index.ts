@@ -76,7 +76,7 @@ function layerOf(file: MapFile, name: string): LayerInfo {
  */
 export function warmPointIndexes(ctx: AppContext, file: MapFile): void {
   for (const layer of pointLayers(file)) {
-    pointIndexOf(file, layer.name).catch((error: unknown) => {
+    pointIndexOf(file, layer).catch((error: unknown) => {
       ctx.log.warn({ err: error, layer: layer.name }, 'A point index could not be built');
     });
   }

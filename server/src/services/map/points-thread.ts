@@ -54,7 +54,18 @@ export function startPointIndexWorker(): void {
   run.start();
 }
 
-/** The layer's point index, built in the worker thread. */
-export function buildPointIndexInThread(request: PointIndexRequest): Promise<PointIndex> {
+/**
+ * Layers of at most this many points are indexed on the calling thread while the worker is
+ * still loading (a few tens of ms; loading the worker takes 0.4-0.8 s): the first opening of
+ * a small file that no push warmed does not wait for the worker.
+ */
+export const HERE_MAX_POINTS = 10_000;
+
+/** The layer's point index, built in the worker thread (small layers: see HERE_MAX_POINTS). */
+export function buildPointIndexInThread(
+  request: PointIndexRequest,
+  points: number,
+): Promise<PointIndex> {
+  if (points <= HERE_MAX_POINTS && !run.ready()) return buildPointIndexOfFile(request);
   return run(request);
 }

@@ -61,18 +61,19 @@ const layerKeyOf = (checksum: string, layer: string) => `${checksum}\u0000${laye
 
 /**
  * The point index of a layer of a file (checksum, the copy's path), built once in the worker
- * thread whoever asks first (a tile, the layers list, a push); kept in memory by content.
+ * thread whoever asks first (a tile, the layers list, a push; a small layer here while the
+ * worker loads, points-thread.ts); kept in memory by content.
  */
 export function pointIndexOf(
   file: { checksum: string; path: string },
-  layer: string,
+  layer: Pick<LayerInfo, 'name' | 'featureCount'>,
 ): Promise<PointIndex> {
-  const key = layerKeyOf(file.checksum, layer);
+  const key = layerKeyOf(file.checksum, layer.name);
   const built = pointIndexes.get(key);
   if (built) return Promise.resolve(built);
   let building = pointIndexBuilds.get(key);
   if (!building) {
-    building = buildPointIndexInThread({ file: file.path, layer })
+    building = buildPointIndexInThread({ file: file.path, layer: layer.name }, layer.featureCount)
       .then((index) => {
         pointIndexes.set(key, index, index.count + 1);
         return index;
@@ -239,7 +240,7 @@ export async function renderTile(
   if (cached !== undefined) return cached;
   let features: VtFeature[];
   if (layer.geometryType === 'POINT') {
-    features = pointTile(await pointIndexOf(file, layer.name), tile);
+    features = pointTile(await pointIndexOf(file, layer), tile);
   } else {
     features = vectorTile(file, layer, tile);
   }

@@ -42,7 +42,7 @@ function stateOf(ctx: AppContext): WarmState {
 
 async function warmFile(ctx: AppContext, blob: Blob): Promise<void> {
   const file = await mapFile(ctx, blob);
-  await Promise.all(pointLayers(file).map((layer) => pointIndexOf(file, layer.name)));
+  await Promise.all(pointLayers(file).map((layer) => pointIndexOf(file, layer)));
 }
 
 /**
