@@ -21,6 +21,7 @@ import { signedInCookie, startBenchServer } from './session';
 const AREA: [number, number, number, number] = [14, 49, 24, 55];
 const FILE = 'survey/points.gpkg';
 const FIT_ZOOM = 6;
+const PORT = Number(process.env.BENCH_PORT ?? 18497);
 
 async function project(server: RunningServer, name: string, file: string): Promise<void> {
   const { blobStore } = server.app.ctx;
@@ -108,7 +109,7 @@ async function firstFrame(client: Client, name: string): Promise<void> {
 }
 
 export async function benchMap(): Promise<BenchResult[]> {
-  const { server, dataDir, close } = await startBenchServer('map', 18497);
+  const { server, dataDir, close } = await startBenchServer('map', PORT);
   try {
     const small = join(dataDir, 'small.gpkg');
     const large = join(dataDir, 'large.gpkg');

@@ -8,7 +8,6 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { startControlSocket, type ControlSocket } from './admin/control-socket';
 import { buildApp } from './app';
-import { startPointIndexWorker } from './services/map/points-thread';
 import { bootstrap, type BootstrapResult } from './bootstrap';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase, type Database } from './db/database';
@@ -83,7 +82,6 @@ export async function startServer(
     });
     await app.listen({ host: config.host, port: config.port });
     app.scheduler.start();
-    startPointIndexWorker();
     socket = await startControlSocket(config, database, {
       warn: (message) => app!.log.warn(message),
       error: (obj, message) => app!.log.error(obj, message),

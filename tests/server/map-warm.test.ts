@@ -5,6 +5,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HERE_MAX_POINTS } from '../../server/src/services/map/points-thread';
 import { cacheDir } from '../../server/src/services/map/store';
 import { keptPointIndex } from '../../server/src/services/map/tiles';
 import { mapWarmIdle } from '../../server/src/services/map/warm';
@@ -13,6 +14,8 @@ import { scratch, type Scratch } from './support/geopackage';
 import { finishPush, plan, sendChunk, sha1, startPush } from './support/push-client';
 import { createProject } from './support/seed';
 import { ADMIN_PASSWORD, createTestApp, type TestApp, type TestClient } from './support/test-app';
+
+const POINTS = 12_345;
 
 let t: TestApp;
 let s: Scratch;
@@ -45,7 +48,10 @@ async function push(project: string, files: Record<string, Buffer>): Promise<voi
 describe('warming the map after a push', () => {
   it('copies a pushed GeoPackage and builds its point index in the background', async () => {
     const file = path.join(s.dir, 'warm.gpkg');
-    // A point count no other test uses: the caches are process-wide, keyed by content.
+    // A point count no other test uses: the caches are process-wide, keyed by content. More
+    // than HERE_MAX_POINTS, so the index is built in the worker thread, whether it is loaded yet
+    // or not (a smaller layer may be indexed on the request thread while the worker loads).
+    expect(POINTS).toBeGreaterThan(HERE_MAX_POINTS);
     writeGeoPackage(file, [
       {
         name: 'wells',
@@ -53,7 +59,7 @@ describe('warming the map after a push', () => {
         type: 'POINT',
         rtree: true,
         columns: { name: 'TEXT' },
-        rows: gridPoints(1_234, [14, 49, 24, 55]),
+        rows: gridPoints(POINTS, [14, 49, 24, 55]),
       },
     ]);
     const bytes = await readFile(file);
@@ -67,7 +73,7 @@ describe('warming the map after a push', () => {
     });
     await mapWarmIdle(t.app.ctx);
 
-    expect(keptPointIndex(checksum, 'wells')?.count).toBe(1_234);
+    expect(keptPointIndex(checksum, 'wells')?.count).toBe(POINTS);
     expect((await stat(path.join(cacheDir(t.app.ctx), `${checksum}.gpkg`))).size).toBe(
       bytes.length,
     );

@@ -213,7 +213,7 @@ describe('layers', () => {
   it('keys answers by the content: ETag, 304, and caching by explicit version', async () => {
     const first = await admin.get(`${base(priv)}/layers?${fileQuery('v1')}`);
     const sha = (first.json() as MapLayers).checksum;
-    expect(first.headers.etag).toBe(`"${sha}.m1"`);
+    expect(first.headers.etag).toBe(`"${sha}.m2"`);
     expect(first.headers['cache-control']).toBe('private, max-age=300');
     const again = await admin.get(`${base(priv)}/layers?${fileQuery('v1')}`, {
       headers: { 'if-none-match': first.headers.etag as string },
@@ -287,10 +287,10 @@ describe('tiles', () => {
     expect(decode(world.rawPayload).layers.trees!.length).toBe(3);
   });
 
-  it('thins dense points at low zoom: one per 4x4-pixel cell', async () => {
+  it('thins dense points at low zoom: one per 8x8-pixel cell', async () => {
     const world = await admin.get(tileUrl(priv, 'dense', 0, 0, 0));
     expect(decode(world.rawPayload).layers.dense!.length).toBe(1);
-    // At zoom 14 the 0.01° square spans about 29 cells of 38 m: fewer points than 5,000 but many.
+    // At zoom 14 the 0.01° square spans about 14 cells of 76 m: fewer points than 5,000 but many.
     const { x, y } = tileOf(10.005, 45.005, 14);
     const near = await admin.get(tileUrl(priv, 'dense', 14, x, y));
     const shown = decode(near.rawPayload).layers.dense!.length;

@@ -73,11 +73,20 @@ export interface ThreadRunnerOptions<Request, Result> {
   runHere(request: Request): Promise<Result>;
   /** Rebuilds a known error; null turns it into a plain Error. */
   reviveError(error: KnownError): Error | null;
+  /**
+   * Ends the worker once it has had nothing to do for this long (ms), giving its memory
+   * back; the next request starts it again. Absent: kept while the process runs.
+   */
+  idleMs?: number;
 }
 
-/** Runs a request in the worker; `start()` starts the worker ahead of the first request. */
+/**
+ * Runs a request in the worker; `start()` starts the worker ahead of the first request;
+ * `ready()` says whether a worker is loaded (a request now would not wait for its start).
+ */
 export type ThreadRun<Request, Result> = ((request: Request) => Promise<Result>) & {
   start(): void;
+  ready(): boolean;
 };
 
 export function threadRunner<Request, Result>(
@@ -86,23 +95,45 @@ export function threadRunner<Request, Result>(
   let nextId = 1;
   const pending = new Map<number, Pending<Request, Result>>();
   const slot = new WorkerSlot(startWorker);
+  /** The worker that has loaded and not ended (null: none, or one still loading). */
+  let loadedWorker: Worker | null = null;
+  let idleTimer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * Ends a loaded worker with nothing pending after `idleMs`. It leaves the slot first, so a
+   * request that comes while it exits starts a new one instead of waiting on this one.
+   */
+  const endWhenIdle = (thread: Worker, loaded: () => boolean) => {
+    clearTimeout(idleTimer);
+    if (options.idleMs === undefined) return;
+    idleTimer = setTimeout(() => {
+      if (pending.size > 0 || !loaded() || !slot.ended(thread, true)) return;
+      if (loadedWorker === thread) loadedWorker = null;
+      void thread.terminate();
+    }, options.idleMs);
+    idleTimer.unref();
+  };
 
   function startWorker(): Worker {
     const thread = new Worker(options.url);
     let loaded = false;
     thread.on('message', (answer: Answer<Result>) => {
       loaded = true;
+      loadedWorker = thread;
       if (answer.kind === 'ready') return;
       const waiting = pending.get(answer.id);
       if (!waiting) return;
       pending.delete(answer.id);
-      if (pending.size === 0) thread.unref();
+      if (pending.size === 0) {
+        thread.unref();
+        endWhenIdle(thread, () => loaded);
+      }
       if (answer.kind === 'done') waiting.resolve(answer.result);
       else if (answer.kind === 'known') {
         waiting.reject(options.reviveError(answer.error) ?? new Error(answer.error.text));
       } else waiting.reject(new Error(answer.message));
     });
     const gone = (error: Error) => {
+      if (loadedWorker === thread) loadedWorker = null;
       if (!slot.ended(thread, loaded)) return;
       const waiting = [...pending.values()];
       pending.clear();
@@ -117,6 +148,7 @@ export function threadRunner<Request, Result>(
     // idle worker (started ahead, e.g. the point index's at server start) must not keep the
     // process alive.
     thread.unref();
+    endWhenIdle(thread, () => loaded);
     return thread;
   }
 
@@ -124,6 +156,7 @@ export function threadRunner<Request, Result>(
     const thread = slot.get();
     if (!thread) return options.runHere(request);
     const id = nextId++;
+    clearTimeout(idleTimer);
     return new Promise<Result>((resolve, reject) => {
       pending.set(id, { request, resolve, reject });
       // Keep the process alive while an answer is due.
@@ -131,7 +164,10 @@ export function threadRunner<Request, Result>(
       thread.postMessage({ id, request });
     });
   };
-  return Object.assign(runRequest, { start: () => void slot.get() });
+  return Object.assign(runRequest, {
+    start: () => void slot.get(),
+    ready: () => loadedWorker !== null,
+  });
 }
 
 /** In the worker module: answers every request with `run`. */

@@ -49,7 +49,7 @@ import {
 const errors = problems(400, 403, 404, 422);
 
 /** Bumped when the answers' format changes, so cached copies are not reused. */
-const FORMAT = 'm1';
+const FORMAT = 'm2';
 
 /**
  * Sets the caching headers of an answer about `source`; true when the client's copy is

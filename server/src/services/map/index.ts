@@ -25,7 +25,8 @@ import type {
 import { layerChanges } from './changes';
 import { featureByFid, featurePage } from './features';
 import { layerView, type LayerInfo } from './gpkg';
-import { mapFile, type MapFile } from './store';
+import { startPointIndexWorker } from './points-thread';
+import { isOpen, mapFile, type MapFile } from './store';
 import { pointIndexOf, pointLayers, renderTile, type TileAddress } from './tiles';
 
 export const NOT_A_GEOPACKAGE = 'Only GeoPackage (.gpkg) and SQLite (.sqlite) files have a map';
@@ -75,13 +76,15 @@ function layerOf(file: MapFile, name: string): LayerInfo {
  */
 export function warmPointIndexes(ctx: AppContext, file: MapFile): void {
   for (const layer of pointLayers(file)) {
-    pointIndexOf(file, layer.name).catch((error: unknown) => {
+    pointIndexOf(file, layer).catch((error: unknown) => {
       ctx.log.warn({ err: error, layer: layer.name }, 'A point index could not be built');
     });
   }
 }
 
 export async function mapLayers(ctx: AppContext, source: MapSource): Promise<MapLayers> {
+  // Loading the worker overlaps copying and opening the file (a first opening).
+  if (!isOpen(ctx, source.checksum)) startPointIndexWorker();
   const file = await mapFile(ctx, source.blob);
   warmPointIndexes(ctx, file);
   return {

@@ -2,7 +2,9 @@
  * Builds point indexes (points.ts) in a worker thread (lib/worker-thread.ts), so the build
  * of a large layer never holds up the server's requests. The worker opens the file copy
  * read-only itself; the index comes back as typed arrays. Without a worker thread the build
- * runs here.
+ * runs here. The worker is started when a map is first asked for (the layers of a file, a
+ * push to warm) and ended after POINT_WORKER_IDLE_MS without work, so a server whose maps
+ * nobody opens holds no worker.
  */
 import Database from 'better-sqlite3';
 import { threadRunner } from '../../lib/worker-thread';
@@ -32,22 +34,38 @@ export async function buildPointIndexOfFile({
   }
 }
 
+/** How long the worker is kept without work (ms). */
+export const POINT_WORKER_IDLE_MS = 5 * 60_000;
+
 const run = threadRunner<PointIndexRequest, PointIndex>({
   url: new URL('./points.worker.mjs', import.meta.url),
   label: 'The point index worker',
   runHere: buildPointIndexOfFile,
   reviveError: () => null,
+  idleMs: POINT_WORKER_IDLE_MS,
 });
 
 /**
- * Starts the worker ahead of the first index (the server does at start): loading it takes
- * a few tenths of a second, which the first map a user opens should not wait for.
+ * Starts the worker ahead of the first index (a file's layers asked for, a push queued for
+ * warming): loading it through tsx takes a few tenths of a second, which then overlaps the
+ * copying and opening of the file instead of following it.
  */
 export function startPointIndexWorker(): void {
   run.start();
 }
 
-/** The layer's point index, built in the worker thread. */
-export function buildPointIndexInThread(request: PointIndexRequest): Promise<PointIndex> {
+/**
+ * Layers of at most this many points are indexed on the calling thread while the worker is
+ * still loading (a few tens of ms; loading the worker takes 0.4-0.8 s): the first opening of
+ * a small file that no push warmed does not wait for the worker.
+ */
+export const HERE_MAX_POINTS = 10_000;
+
+/** The layer's point index, built in the worker thread (small layers: see HERE_MAX_POINTS). */
+export function buildPointIndexInThread(
+  request: PointIndexRequest,
+  points: number,
+): Promise<PointIndex> {
+  if (points <= HERE_MAX_POINTS && !run.ready()) return buildPointIndexOfFile(request);
   return run(request);
 }

@@ -142,6 +142,11 @@ function openFile(checksum: string, file: string): MapFile {
   }
 }
 
+/** Whether the GeoPackage with these bytes is open (its layers answer at once). */
+export function isOpen(ctx: AppContext, checksum: string): boolean {
+  return stateOf(ctx).files.has(checksum);
+}
+
 /** The open GeoPackage with these bytes (copied and opened when needed). */
 export async function mapFile(
   ctx: AppContext,

@@ -3,7 +3,8 @@
  * and kept in a memory LRU keyed by the file's content:
  *
  * - POINT layers: from the thinned point index (points.ts), built once per layer; a tile
- *   holds at most one point per 4×4-pixel cell, so its cost does not grow with the layer.
+ *   holds at most one point per 8×8-pixel cell (POINT_ZOOM_LAG), so its cost does not grow
+ *   with the layer.
  * - Other layers: the features whose box meets the tile (the rtree, or a scan of the
  *   geometries' headers when there is none), reprojected to lon/lat and cut by geojson-vt.
  *   Lines and polygons smaller than half a pixel at the tile's zoom are left out.
@@ -60,18 +61,19 @@ const layerKeyOf = (checksum: string, layer: string) => `${checksum}\u0000${laye
 
 /**
  * The point index of a layer of a file (checksum, the copy's path), built once in the worker
- * thread whoever asks first (a tile, the layers list, a push); kept in memory by content.
+ * thread whoever asks first (a tile, the layers list, a push; a small layer here while the
+ * worker loads, points-thread.ts); kept in memory by content.
  */
 export function pointIndexOf(
   file: { checksum: string; path: string },
-  layer: string,
+  layer: Pick<LayerInfo, 'name' | 'featureCount'>,
 ): Promise<PointIndex> {
-  const key = layerKeyOf(file.checksum, layer);
+  const key = layerKeyOf(file.checksum, layer.name);
   const built = pointIndexes.get(key);
   if (built) return Promise.resolve(built);
   let building = pointIndexBuilds.get(key);
   if (!building) {
-    building = buildPointIndexInThread({ file: file.path, layer })
+    building = buildPointIndexInThread({ file: file.path, layer: layer.name }, layer.featureCount)
       .then((index) => {
         pointIndexes.set(key, index, index.count + 1);
         return index;
@@ -115,9 +117,19 @@ function encode(layer: string, features: VtFeature[]): Buffer | null {
 
 const mvtId = (fid: number) => (Number.isSafeInteger(fid) && fid >= 0 ? fid : undefined);
 
+/**
+ * Zooms the points of a tile lag behind it: a tile at zoom z shows the points the index shows
+ * at z - POINT_ZOOM_LAG, one per 8×8-pixel cell (the index's 4×4-pixel cells one zoom up). The
+ * map's point symbols are 12 pixels wide, so it looks the same, and a tile holds at most 1,024
+ * points instead of 4,096: drawing them was most of a dense layer's first frame in the browser
+ * (bench/map-profile.ts). Every point is still shown from zoom THIN_MAX_ZOOM + 1 + lag.
+ */
+export const POINT_ZOOM_LAG = 1;
+
 function pointTile(index: PointIndex, tile: TileAddress): VtFeature[] {
   const size = 2 ** tile.z;
-  return pointsInBox(index, tile.z, unitBox(tile)).map((p) => ({
+  const shownAt = Math.max(0, tile.z - POINT_ZOOM_LAG);
+  return pointsInBox(index, shownAt, unitBox(tile)).map((p) => ({
     id: mvtId(p.fid),
     type: 1,
     geometry: [
@@ -228,7 +240,7 @@ export async function renderTile(
   if (cached !== undefined) return cached;
   let features: VtFeature[];
   if (layer.geometryType === 'POINT') {
-    features = pointTile(await pointIndexOf(file, layer.name), tile);
+    features = pointTile(await pointIndexOf(file, layer), tile);
   } else {
     features = vectorTile(file, layer, tile);
   }

@@ -8,6 +8,7 @@
  */
 import type { AppContext } from '../../context';
 import { isVersionedFile } from '../../lib/paths';
+import { startPointIndexWorker } from './points-thread';
 import { mapFile } from './store';
 import { pointIndexOf, pointLayers } from './tiles';
 
@@ -41,7 +42,7 @@ function stateOf(ctx: AppContext): WarmState {
 
 async function warmFile(ctx: AppContext, blob: Blob): Promise<void> {
   const file = await mapFile(ctx, blob);
-  await Promise.all(pointLayers(file).map((layer) => pointIndexOf(file, layer.name)));
+  await Promise.all(pointLayers(file).map((layer) => pointIndexOf(file, layer)));
 }
 
 /**
@@ -65,6 +66,7 @@ export function warmMapFiles(
     });
   }
   if (state.running || state.queue.length === 0) return;
+  startPointIndexWorker();
   state.running = (async () => {
     for (let blob = state.queue.shift(); blob; blob = state.queue.shift()) {
       try {

@@ -95,6 +95,8 @@ const HIT_TOLERANCE = 6;
 const KEY_TOLERANCE = 12;
 
 const FIT_PADDING = [40, 40, 40, 40];
+/** How long after the map stopped moving its view is written to the link (ms). */
+const VIEW_WRITE_DELAY_MS = 150;
 const FIT_MAX_ZOOM = 18;
 
 function currentView(map: OlMap): MapView | null {
@@ -180,11 +182,17 @@ export function MapCanvas(props: MapCanvasProps) {
     deletedLayer.current = deleted;
     mapRef.current = map;
 
+    // The view is written to the link a moment after the map stopped moving: a write
+    // re-renders the route, which must not hold up the tiles of a new view (nor the first).
+    let viewWrite: ReturnType<typeof setTimeout> | undefined;
     map.on('moveend', () => {
       // Until the map has been fitted to the data, its view is no view worth a link.
       if (!fitted.current) return;
-      const view = currentView(map);
-      if (view && !sameView(view, latest.current.view)) latest.current.onViewChange(view);
+      clearTimeout(viewWrite);
+      viewWrite = setTimeout(() => {
+        const view = currentView(map);
+        if (view && !sameView(view, latest.current.view)) latest.current.onViewChange(view);
+      }, VIEW_WRITE_DELAY_MS);
     });
     /** Chooses the feature at a place (a click, or Enter at the centre), null when none. */
     const pick = (coordinate: number[], tolerance: number): Selection | null => {
@@ -239,6 +247,7 @@ export function MapCanvas(props: MapCanvasProps) {
     const layers = tileLayers.current;
     return () => {
       removeKeys();
+      clearTimeout(viewWrite);
       map.setTarget(undefined);
       map.dispose();
       layers.clear();
@@ -351,6 +360,12 @@ export function MapCanvas(props: MapCanvasProps) {
     if (!map || !props.zoomTo) return;
     map.getView().fit(props.zoomTo, { padding: FIT_PADDING, maxZoom: FIT_MAX_ZOOM });
   }, [props.zoomTo]);
+
+  // New layers (after the effects above placed the view): drawn now rather than at the next
+  // animation frame, so their tiles are asked for at once (the first frame waits for them).
+  useEffect(() => {
+    if (layerKey !== '') mapRef.current?.renderSync();
+  }, [layerKey]);
 
   return (
     <Box style={{ position: 'absolute', inset: 0 }}>

@@ -1,7 +1,7 @@
 import { Alert, Box, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconStack2 } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import type { Extent } from '@contract/map';
 import { isApiError } from '@/api';
@@ -57,7 +57,14 @@ export function MapPage({ project, search: raw, onSearch }: MapPageProps) {
     file,
     version: search.version,
   };
-  const layersQuery = useQuery({ ...layersQueryOptions(source), enabled: file !== '' });
+  const layersOptions = layersQueryOptions(source);
+  // Asked as the page renders, not once the map below has been set up (a child's effects run
+  // before this component's, where useQuery would start it): the first frame waits for it.
+  const queryClient = useQueryClient();
+  if (file !== '' && !queryClient.getQueryState(layersOptions.queryKey)) {
+    void queryClient.prefetchQuery(layersOptions);
+  }
+  const layersQuery = useQuery({ ...layersOptions, enabled: file !== '' });
   const config = useQuery(configQueryOptions);
   const layers = layersQuery.data?.layers;
   // Every other call names the version the layers answer resolved (cacheable, and offline

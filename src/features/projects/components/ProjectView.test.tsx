@@ -94,6 +94,17 @@ describe('ProjectView', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/projects/ns/survey/map'));
   });
 
+  it('says which tab is about to be opened: pointer over it, focus', async () => {
+    const files = [{ path: 'data/survey.gpkg', size: 10, mtime: '', checksum: 'x' }];
+    fakeServer({ [PROJECT]: () => json(detail({ files })) });
+    const onTabIntent = vi.fn();
+    const { user } = await view({ onTabIntent });
+    await user.hover(await screen.findByRole('tab', { name: 'Map' }));
+    expect(onTabIntent).toHaveBeenLastCalledWith('map');
+    screen.getByRole('tab', { name: 'History' }).focus();
+    expect(onTabIntent).toHaveBeenLastCalledWith('history');
+  });
+
   it('offers Leave project to guests of the workspace and leaves', async () => {
     const server = fakeServer({
       [PROJECT]: () => json(detail()),

@@ -37,6 +37,8 @@ export interface ProjectViewProps {
   canCreate: boolean;
   /** Sends an anonymous visitor to sign in (a private project answered 403). */
   onLoginNeeded: () => void;
+  /** A tab is about to be opened (pointer over it, focus, press): its data may be fetched. */
+  onTabIntent?: (tab: ProjectTab) => void;
   children?: ReactNode;
 }
 
@@ -64,6 +66,7 @@ export function ProjectView({
   workspace,
   canCreate,
   onLoginNeeded,
+  onTabIntent,
   children,
 }: ProjectViewProps) {
   const navigate = useNavigate();
@@ -208,7 +211,13 @@ export function ProjectView({
       >
         <Tabs.List>
           {tabs.map((tab) => (
-            <Tabs.Tab key={tab} value={tab}>
+            <Tabs.Tab
+              key={tab}
+              value={tab}
+              onPointerEnter={() => onTabIntent?.(tab)}
+              onPointerDown={() => onTabIntent?.(tab)}
+              onFocus={() => onTabIntent?.(tab)}
+            >
               {TAB_LABELS[tab]}
             </Tabs.Tab>
           ))}

@@ -1,8 +1,14 @@
+import { useQuery } from '@tanstack/react-query';
 import { Outlet, createFileRoute, useNavigate, useRouter } from '@tanstack/react-router';
-import { useCallback } from 'react';
+import { useCallback, useEffect } from 'react';
 import { useViewer } from '@/app/useViewer';
 import { LoadingIndicator } from '@/components/LoadingIndicator';
+import { whenIdle } from '@/features/map/preload';
+import { projectQueryOptions } from '@/features/projects/api/project';
 import { ProjectView } from '@/features/projects/components/ProjectView';
+import { hasGeoPackage, type ProjectTab } from '@/features/projects/model/project';
+
+const MAP_ROUTE = '/_app/projects/$namespace/$projectName/map';
 
 /**
  * The project view around files, history, collaborators and settings (spec 001 §2). Public:
@@ -29,6 +35,17 @@ function ProjectLayout() {
       }),
     [navigate, router],
   );
+  // The Map tab's code in an idle moment, or when the tab is about to open (issue 19).
+  const project = useQuery(projectQueryOptions(namespace, projectName, viewer.loggedIn));
+  const withMap = project.data ? hasGeoPackage(project.data.files) : false;
+  const loadMapCode = useCallback(
+    () => void router.loadRouteChunk(router.routesById[MAP_ROUTE])?.catch(() => undefined),
+    [router],
+  );
+  useEffect(() => (withMap ? whenIdle(loadMapCode) : undefined), [withMap, loadMapCode]);
+  const onTabIntent = (tab: ProjectTab) => {
+    if (tab === 'map' && withMap) loadMapCode();
+  };
   if (viewer.isLoading) return <LoadingIndicator label="Loading project" size="md" />;
   return (
     <ProjectView
@@ -39,6 +56,7 @@ function ProjectLayout() {
       workspace={viewer.workspace}
       canCreate={viewer.canCreate}
       onLoginNeeded={toLogin}
+      onTabIntent={onTabIntent}
     >
       <Outlet />
     </ProjectView>
