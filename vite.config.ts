@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { aliases } from './aliases';
+import { compressAssets } from './scripts/compress-assets';
 
 // The API server that `npm run dev` proxies to (scripts/dev.ts starts it on this port).
 const apiTarget = process.env.WAYMARK_API_URL ?? 'http://127.0.0.1:8081';
@@ -347,6 +348,7 @@ export default defineConfig({
       },
       devOptions: { enabled: false },
     }),
+    compressAssets(),
   ],
   server: {
     port: 5173,

@@ -1,12 +1,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compressedCopies } from '../../scripts/compress-assets';
 import { createTestApp, problem, type TestApp } from './support/test-app';
 
 let t: TestApp;
 let dist: string;
 const INDEX = '<!doctype html><title>Waymark</title><div id="root"></div>';
+const BIG = Buffer.from('export const rows = [\n' + '  { a: 1, b: "two" },\n'.repeat(500) + '];\n');
 
 beforeAll(async () => {
   dist = fs.mkdtempSync(path.join(os.tmpdir(), 'waymark-dist-'));
@@ -17,6 +20,11 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dist, 'registerSW.js'), '/* register */');
   fs.writeFileSync(path.join(dist, 'manifest.webmanifest'), '{"name":"Waymark"}');
   fs.writeFileSync(path.join(dist, '.env'), 'SECRET=1');
+  // A bundle as the build writes it: the file and its compressed copies beside it.
+  for (const [ext, data] of await compressedCopies('big.js', BIG)) {
+    fs.writeFileSync(path.join(dist, 'assets', `big-9a8b7c.js${ext}`), data);
+  }
+  fs.writeFileSync(path.join(dist, 'assets', 'big-9a8b7c.js'), BIG);
   t = await createTestApp({ distDir: dist });
 });
 
@@ -45,6 +53,45 @@ describe('static PWA files', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(type);
     expect(response.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('sends the compressed copy the browser accepts, and the file itself to others', async () => {
+    const url = '/assets/big-9a8b7c.js';
+    const br = await t.app.inject({
+      method: 'GET',
+      url,
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(br.rawPayload.byteLength).toBeLessThan(BIG.byteLength / 10);
+    expect(zlib.brotliDecompressSync(br.rawPayload)).toEqual(BIG);
+
+    const gz = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.rawPayload)).toEqual(BIG);
+
+    const plain = await t.app.inject({
+      method: 'GET',
+      url,
+      headers: { 'accept-encoding': 'identity' },
+    });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.rawPayload).toEqual(BIG);
+
+    // A file without copies (small: not worth one) goes as it is to every browser.
+    const small = await t.app.inject({
+      method: 'GET',
+      url: '/assets/index-3f2a9c.js',
+      headers: { 'accept-encoding': 'br' },
+    });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.body).toBe('console.log("app");');
+    expect(await compressedCopies('small.js', Buffer.from('x'.repeat(100)))).toEqual(new Map());
+    expect(await compressedCopies('photo.png', BIG)).toEqual(new Map());
   });
 
   it('serves index.html at / and for SPA routes that accept HTML', async () => {

@@ -2,6 +2,8 @@
  * Serves the built PWA (vite's dist folder) for requests no API route handled.
  *
  * - Hashed files under /assets/ are immutable: cached for a year.
+ * - Text files go Brotli- or gzip-compressed when the build wrote such copies and the browser
+ *   accepts them (Vary: Accept-Encoding).
  * - Everything else (index.html, sw.js, registerSW.js, manifest.webmanifest, icons) is
  *   revalidated on each use (no-cache), so a new deployment is picked up at once.
  * - A GET/HEAD that accepts HTML for an unknown path outside the API prefixes gets
@@ -39,7 +41,14 @@ export function registerStaticFiles(app: FastifyInstance, distDir: string | null
   if (!distDir) return { tryServe: async () => false };
   const root = path.resolve(distDir);
   // No `root` here: the folder may not exist yet (built after start); sendFile gets it.
-  app.register(fastifyStatic, { serve: false, cacheControl: false, etag: true });
+  // The build writes .br and .gz copies beside its text files (scripts/compress-assets.ts):
+  // sent as the browser accepts them, the file itself otherwise (and where there is none).
+  app.register(fastifyStatic, {
+    serve: false,
+    cacheControl: false,
+    etag: true,
+    preCompressed: true,
+  });
   if (!fsSync.existsSync(root)) {
     app.log.info(`No built web app in ${root} (run npm run build); serving the API only`);
   }
