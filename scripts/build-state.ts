@@ -9,6 +9,7 @@ const INPUTS = [
   'public',
   'index.html',
   'vite.config.ts',
+  'scripts/compress-assets.ts',
   'tsconfig.json',
   'package-lock.json',
 ];
