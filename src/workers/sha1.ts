@@ -31,7 +31,8 @@ export interface Sha1Options {
   signal?: AbortSignal;
   /**
    * Hears each read's bytes after they were hashed, in order (the upload stages its copy of
-   * the file from them, so the file is read once); a returned promise is awaited.
+   * the file from them, so the file is read once); a returned promise is awaited. The bytes
+   * are only valid during the call: the next read reuses their buffer, so copy what you keep.
    */
   onBytes?: (bytes: Uint8Array) => void | Promise<void>;
 }
@@ -42,6 +43,39 @@ function update(hasher: Sha1Hasher, bytes: Uint8Array): void {
   }
 }
 
+/** Bytes asked for per read when the stream takes our buffer (a BYOB reader). */
+const BYOB_READ_SIZE = 1024 * 1024;
+
+/** One read: the bytes, or done. */
+type Read = () => Promise<{ done: boolean; value?: Uint8Array }>;
+
+/**
+ * The stream's reads: into one reused buffer of BYOB_READ_SIZE when the stream is a byte
+ * stream (Chromium's Blob streams are: no new 64 KiB chunk per read, a quarter less time per
+ * GiB in the bench), else the stream's own chunks.
+ */
+function readerOf(stream: ReadableStream<Uint8Array>): {
+  read: Read;
+  cancel(): Promise<void>;
+} {
+  let byob: ReadableStreamBYOBReader;
+  try {
+    byob = stream.getReader({ mode: 'byob' });
+  } catch {
+    const reader = stream.getReader();
+    return { read: () => reader.read(), cancel: () => reader.cancel() };
+  }
+  let buffer = new ArrayBuffer(BYOB_READ_SIZE);
+  return {
+    async read() {
+      const result = await byob.read(new Uint8Array(buffer));
+      if (result.value) buffer = result.value.buffer;
+      return result;
+    },
+    cancel: () => byob.cancel(),
+  };
+}
+
 /** Feeds the stream to the hasher; progress at most once per read size, and at the end. */
 async function hashStream(
   stream: ReadableStream<Uint8Array>,
@@ -49,7 +83,7 @@ async function hashStream(
   total: number,
   { onProgress, signal, onBytes }: Sha1Options,
 ): Promise<void> {
-  const reader = stream.getReader();
+  const reader = readerOf(stream);
   const every = SHA1_SLICE_SIZE * SLICES_PER_READ;
   let loaded = 0;
   let reported = 0;
@@ -57,7 +91,7 @@ async function hashStream(
     for (;;) {
       signal?.throwIfAborted();
       const { done, value } = await reader.read();
-      if (done) break;
+      if (done || !value) break;
       update(hasher, value);
       const taken = onBytes?.(value);
       if (taken) await taken;
