@@ -14,6 +14,8 @@ export default tseslint.config(
       'test-results',
       'playwright-report',
       'server/src/db/migrations',
+      // AssemblyScript (its own types; built by npm run build:sha1-wasm)
+      'src/workers/sha1-wasm/assembly',
     ],
   },
   js.configs.recommended,

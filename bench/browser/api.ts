@@ -25,9 +25,19 @@ export interface UploadRun {
 /** The hashing worker's own read (src/workers/sha1.ts), among the read strategies. */
 export const PRODUCT_READ = 'product (src/workers/sha1.ts)';
 
-/** The ways of reading a File in a worker that bench/browser/read.worker.ts measures. */
+/** The product's read with the upload's copy staged into IndexedDB as it goes (issue 16). */
+export const PRODUCT_STAGING = 'product, staging the chunks into IndexedDB';
+
+/**
+ * The ways of reading a File in a worker that bench/browser/read.worker.ts measures: with
+ * hash-wasm's SHA-1 unless named "into the WebAssembly SHA-1" (src/workers/sha1-wasm).
+ */
 export const READ_STRATEGIES = [
   PRODUCT_READ,
+  PRODUCT_STAGING,
+  'Blob.stream() into the WebAssembly SHA-1',
+  'BYOB reads of 1 MiB into the WebAssembly SHA-1',
+  'the WebAssembly SHA-1 alone (bytes in memory)',
   'Blob.stream()',
   'arrayBuffer() of 4 MiB slices',
   'arrayBuffer() of 16 MiB slices',

@@ -1,10 +1,19 @@
 // The ways a worker can read a File to hash it (bench/browser.bench.ts, issue 21): each
-// strategy feeds hash-wasm's SHA-1 and answers the digest and the time taken; `memory`
-// hashes the same number of bytes from a buffer already in memory (hash-wasm's own speed).
+// strategy feeds a SHA-1 (hash-wasm's, or the WebAssembly one built from
+// src/workers/sha1-wasm that the product uses) and answers the digest and the time taken;
+// the `alone` ones hash the same number of bytes from a buffer already in memory (the
+// hasher's own speed); `staging` is the product's pass with the upload's staged copy written
+// to IndexedDB as it goes (issue 16), removed afterwards.
 import { createSHA1 } from 'hash-wasm';
+import { deleteStagedFile } from '../../src/db/stagedChunks';
+import { db } from '../../src/db/db';
+import { stageWhileHashing } from '../../src/db/stageWhileHashing';
 import { SHA1_SLICE_SIZE, sha1OfBlob } from '../../src/workers/sha1';
+import { createSha1Wasm } from '../../src/workers/sha1-wasm/sha1Wasm';
 
-type Hasher = Awaited<ReturnType<typeof createSHA1>>;
+interface Hasher {
+  update(bytes: Uint8Array): void;
+}
 
 // This folder is type-checked with the DOM's types: the worker's own, declared here.
 declare const FileReaderSync: new () => { readAsArrayBuffer(blob: Blob): ArrayBuffer };
@@ -13,7 +22,7 @@ const scope = self as unknown as {
   postMessage(message: ReadAnswer): void;
 };
 
-import { PRODUCT_READ, type ReadAnswer, type ReadRequest } from './api';
+import { PRODUCT_READ, PRODUCT_STAGING, type ReadAnswer, type ReadRequest } from './api';
 
 const MiB = 1024 * 1024;
 
@@ -63,6 +72,18 @@ function viaFileReaderSync(file: File, hasher: Hasher, size: number): void {
   }
 }
 
+/** A BYOB reader of the stream: each read fills (up to) the same buffer, no new chunks. */
+async function viaByobReads(file: File, hasher: Hasher, size: number): Promise<void> {
+  const reader = file.stream().getReader({ mode: 'byob' });
+  let buffer = new ArrayBuffer(size);
+  for (;;) {
+    const { done, value } = await reader.read(new Uint8Array(buffer));
+    if (done || !value) return;
+    hasher.update(value);
+    buffer = value.buffer;
+  }
+}
+
 function fromMemory(total: number, hasher: Hasher): void {
   const buffer = new Uint8Array(SHA1_SLICE_SIZE);
   for (let at = 0; at < total; at += buffer.length) {
@@ -80,7 +101,20 @@ const strategies: Record<string, (file: File, hasher: Hasher) => Promise<void> |
   'FileReaderSync of 4 MiB slices': (f, h) => viaFileReaderSync(f, h, 4 * MiB),
   'FileReaderSync of 16 MiB slices': (f, h) => viaFileReaderSync(f, h, 16 * MiB),
   'hash-wasm alone (bytes in memory)': (f, h) => fromMemory(f.size, h),
+  'Blob.stream() into the WebAssembly SHA-1': viaStream,
+  'BYOB reads of 1 MiB into the WebAssembly SHA-1': (f, h) => viaByobReads(f, h, MiB),
+  'the WebAssembly SHA-1 alone (bytes in memory)': (f, h) => fromMemory(f.size, h),
 };
+
+/** The product's pass, staging the bytes into IndexedDB as the upload does. */
+async function productStaging(file: File): Promise<string> {
+  const fileId = `bench-${Date.now()}`;
+  try {
+    return await stageWhileHashing(file, fileId, (onBytes) => sha1OfBlob(file, { onBytes }));
+  } finally {
+    await deleteStagedFile(db, fileId);
+  }
+}
 
 scope.onmessage = async (event) => {
   const { strategy, file } = event.data;
@@ -88,6 +122,12 @@ scope.onmessage = async (event) => {
   let sha1: string;
   if (strategy === PRODUCT_READ) {
     sha1 = await sha1OfBlob(file);
+  } else if (strategy === PRODUCT_STAGING) {
+    sha1 = await productStaging(file);
+  } else if (strategy.includes('WebAssembly SHA-1')) {
+    const hasher = await createSha1Wasm();
+    await strategies[strategy]!(file, hasher);
+    sha1 = hasher.digest();
   } else {
     const hasher = await createSHA1();
     hasher.init();

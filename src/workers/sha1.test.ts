@@ -89,6 +89,40 @@ describe('sha1OfBlob', () => {
     expect(progress).toHaveBeenLastCalledWith(data.length, data.length);
   });
 
+  it('hands each read to onBytes in order, read into one 1 MiB buffer', async () => {
+    const data = bytes(3 * 1024 * 1024 + 5);
+    const copies: Uint8Array[] = [];
+    const buffers: number[] = [];
+    const digest = await sha1OfBlob(new Blob([data]), {
+      onBytes: (read) => {
+        buffers.push(read.buffer.byteLength);
+        copies.push(read.slice());
+      },
+    });
+    expect(digest).toBe(nodeSha1(data));
+    expect(Buffer.concat(copies).equals(Buffer.from(data))).toBe(true);
+    // A byte stream (Blob's) is read into our 1 MiB buffer (handed on from read to read).
+    expect(new Set(buffers)).toEqual(new Set([1024 * 1024]));
+  });
+
+  it('reads a stream of its own chunks (not a byte stream)', async () => {
+    const data = bytes(SHA1_SLICE_SIZE * 3 + 11);
+    const source = {
+      size: data.length,
+      slice: () => new Blob([]),
+      stream: () =>
+        new ReadableStream<Uint8Array>({
+          start(target) {
+            for (let at = 0; at < data.length; at += 100_000) {
+              target.enqueue(data.slice(at, at + 100_000));
+            }
+            target.close();
+          },
+        }),
+    };
+    await expect(sha1OfBlob(source)).resolves.toBe(nodeSha1(data));
+  });
+
   it('cancels the stream when aborted while reading', async () => {
     const controller = new AbortController();
     let cancelled = false;
