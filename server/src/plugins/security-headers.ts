@@ -2,7 +2,7 @@
  * Security headers on every response (HTML, static assets, API, errors), set in onSend.
  *
  * - Content-Security-Policy for the app (APP_CSP): only what the built PWA uses: scripts
- *   and workers from this origin, WebAssembly compilation for hash-wasm
+ *   and workers from this origin, WebAssembly compilation for the hashing worker's SHA-1
  *   ('wasm-unsafe-eval', no JS eval), styles from this origin plus inline <style> elements
  *   (Mantine injects its CSS variables and responsive style props as <style> tags at run
  *   time, so 'unsafe-inline' is needed for styles; never for scripts), images from this
