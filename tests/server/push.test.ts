@@ -21,7 +21,12 @@ import {
   type User,
 } from '../../server/src/db/schema';
 import { cleanupUploads, LOCK_EXPIRATION_MS } from '../../server/src/services/push';
-import { digestNextChunk, digestSoFar, heldByteCount } from '../../server/src/services/push/digest';
+import {
+  chunkChanged,
+  digestNextChunk,
+  digestSoFar,
+  heldByteCount,
+} from '../../server/src/services/push/digest';
 import { CHUNK_SIZE } from '../../server/src/storage/upload-staging';
 import { commit, createProject } from './support/seed';
 import { createTestApp, problem, type TestApp, type TestClient } from './support/test-app';
@@ -413,6 +418,49 @@ describe('push, chunks and finish', () => {
     ]);
     const raw = await rawFile(alice, project, 'long.bin');
     expect(raw.rawPayload.equals(content)).toBe(true);
+  });
+
+  it('finishes from the staged bytes when the running SHA-1 is gone (a restart, another instance)', async () => {
+    const content = patterned(2 * CHUNK_SIZE + 11, 239);
+    const { project, alice, plan, transaction } = await startFirstPush({ 'gone.bin': content });
+    for (const chunk of plan.list[0]!.chunks) {
+      expect((await sendChunk(alice, transaction, chunk, plan.bytes.get(chunk)!)).statusCode).toBe(
+        200,
+      );
+    }
+    expect(digestNextChunk(transaction, 0)).toBe(3);
+    // What a restart does to this process's memory: the running SHA-1 is lost.
+    chunkChanged(transaction, 0, 0);
+    expect(digestNextChunk(transaction, 0)).toBe(0);
+    const finish = await alice.post(`/v1/project/push/finish/${transaction}`);
+    expect(finish.statusCode, finish.body).toBe(200);
+    expect((await rawFile(alice, project, 'gone.bin')).rawPayload.equals(content)).toBe(true);
+  });
+
+  it('notices at finish a chunk that another instance received again with other bytes', async () => {
+    const content = patterned(2 * CHUNK_SIZE + 13, 233);
+    const { alice, plan, transaction } = await startFirstPush({ 'elsewhere.bin': content });
+    const chunks = plan.list[0]!.chunks;
+    for (const chunk of chunks) {
+      expect((await sendChunk(alice, transaction, chunk, plan.bytes.get(chunk)!)).statusCode).toBe(
+        200,
+      );
+    }
+    expect(await digestSoFar(transaction, 0)).toBe(sha1(content));
+    // Another instance (same staging, same database) takes chunk 1 again with other bytes:
+    // this process's running SHA-1 covered the first bytes and is not told.
+    const other = Buffer.alloc(CHUNK_SIZE, 9);
+    const handle = await fsp.open(path.join(stagingDir(transaction), '0.part'), 'r+');
+    await handle.write(other, 0, other.length, CHUNK_SIZE);
+    await handle.close();
+    await t.database.db
+      .update(uploadChunks)
+      .set({ sha1: sha1(other), sha256: createHash('sha256').update(other).digest('hex') })
+      .where(and(eq(uploadChunks.uploadId, transaction), eq(uploadChunks.chunkId, chunks[1]!)));
+    const refused = await alice.post(`/v1/project/push/finish/${transaction}`);
+    expect(refused.statusCode, refused.body).toBe(422);
+    expect(refused.json()).toMatchObject({ code: 'UploadError', files: ['elsewhere.bin'] });
+    await alice.post(`/v1/project/push/cancel/${transaction}`);
   });
 
   it('refuses too large chunks, unknown chunks and unknown transactions', async () => {
