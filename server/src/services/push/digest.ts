@@ -76,6 +76,20 @@ const lives = new Map<string, Live>();
 /** Running SHA-1s kept at most (an abandoned upload's is let go: it starts again if needed). */
 const MAX_LIVES = 1000;
 
+/** A file whose running SHA-1 covered every chunk: its SHA-1 and its chunks' (the hash is closed). */
+interface Finished {
+  sha1: string;
+  chunkSha1s: (string | null)[];
+}
+
+/**
+ * Finished files by upload and file, oldest first: a push of many files keeps every file's
+ * SHA-1 for its finish without keeping a hash open per file.
+ */
+const finished = new Map<string, Finished>();
+/** Finished files kept at most (about 100 bytes each plus 41 a chunk). */
+const MAX_FINISHED = 200_000;
+
 /** At most this many chunk bytes wait in memory for the running SHA-1, in one process. */
 export const HELD_LIMIT = 192 * 1024 * 1024;
 /** A held chunk the running SHA-1 has not reached after this long is let go (read back then). */
@@ -143,6 +157,7 @@ export function holdChunk(
 export function forgetHeld(uploadId: string): void {
   for (const key of [...held.keys()]) if (key.startsWith(`${uploadId}/`)) release(letGo(key));
   for (const key of [...lives.keys()]) if (key.startsWith(`${uploadId}/`)) dropLive(key);
+  for (const key of [...finished.keys()]) if (key.startsWith(`${uploadId}/`)) finished.delete(key);
 }
 
 /**
@@ -153,6 +168,7 @@ export function chunkChanged(uploadId: string, fileIndex: number, chunkIndex: nu
   const key = fileKey(uploadId, fileIndex);
   const live = lives.get(key);
   if (live && live.chunkSha1s.length > chunkIndex) dropLive(key);
+  finished.delete(key);
 }
 
 /** Bytes held now (for tests and benches). */
@@ -162,12 +178,16 @@ export function heldByteCount(): number {
 
 /** The first chunk the file's running SHA-1 has not covered yet (0 when there is none). */
 export function digestNextChunk(uploadId: string, fileIndex: number): number {
-  return lives.get(fileKey(uploadId, fileIndex))?.chunkSha1s.length ?? 0;
+  const key = fileKey(uploadId, fileIndex);
+  return (finished.get(key) ?? lives.get(key))?.chunkSha1s.length ?? 0;
 }
 
 /** The SHA-1 of what the file's running SHA-1 covers now (for tests; null when there is none). */
 export async function digestSoFar(uploadId: string, fileIndex: number): Promise<string | null> {
-  const live = lives.get(fileKey(uploadId, fileIndex));
+  const key = fileKey(uploadId, fileIndex);
+  const done = finished.get(key);
+  if (done) return done.sha1;
+  const live = lives.get(key);
   return live ? live.hash.digest() : null;
 }
 
@@ -215,7 +235,7 @@ export async function followDigest(
   onError: (error: unknown) => void,
   preload: ReceivedFrom | null = null,
 ): Promise<void> {
-  const hashed = lives.get(fileKey(file.uploadId, file.fileIndex))?.chunkSha1s.length ?? 0;
+  const hashed = digestNextChunk(file.uploadId, file.fileIndex);
   const advance = advanceDigest(db, staging, file, preload).then(() => undefined, onError);
   if (chunkIndex - hashed > maxLag || chunkIndex >= file.chunkCount - maxLag) await advance;
 }
@@ -309,6 +329,8 @@ async function advanceOnce(
   preload: ReceivedFrom | null,
 ): Promise<FileDigest> {
   const key = fileKey(file.uploadId, file.fileIndex);
+  const done = finished.get(key);
+  if (done) return { hashedChunks: done.chunkSha1s.length, ...done };
   const live = liveOf(key);
   const start = live.chunkSha1s.length;
   const received =
@@ -338,9 +360,13 @@ async function advanceOnce(
     live.chunkSha1s.push(...sha1s);
   }
   const hashedChunks = live.chunkSha1s.length;
-  return {
-    hashedChunks,
-    chunkSha1s: live.chunkSha1s,
-    sha1: hashedChunks === file.chunkCount ? await live.hash.digest() : null,
-  };
+  if (hashedChunks < file.chunkCount)
+    return { hashedChunks, chunkSha1s: live.chunkSha1s, sha1: null };
+  // Every chunk is hashed: keep the SHA-1, close the hash.
+  const sha1 = await live.hash.digest();
+  if (lives.get(key) !== live) return { hashedChunks: 0, chunkSha1s: [], sha1: null };
+  dropLive(key);
+  finished.set(key, { sha1, chunkSha1s: live.chunkSha1s });
+  while (finished.size > MAX_FINISHED) finished.delete(finished.keys().next().value!);
+  return { hashedChunks, chunkSha1s: live.chunkSha1s, sha1 };
 }
