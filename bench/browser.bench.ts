@@ -41,8 +41,10 @@ import {
   RequestLog,
   stagesText,
   uploadStages,
+  cpuText,
   withCpu,
   withCpuProfile,
+  type CpuUse,
   type UploadStages,
 } from './upload-profile';
 import { PRODUCT_READ, READ_STRATEGIES, type HashRun, type ReadAnswer } from './browser/api';
@@ -188,11 +190,11 @@ export async function benchBrowser(): Promise<BenchResult[]> {
     const copy: number[] = [];
     const durableCopy: number[] = [];
     const upload: number[] = [];
-    const uploadCpu: number[] = [];
+    const uploadCpu: CpuUse[] = [];
     const stages: UploadStages[] = [];
     const browserAlone: number[] = [];
     const direct = new Map(IN_FLIGHT.map((n) => [n, [] as number[]]));
-    const directCpu = new Map(IN_FLIGHT.map((n) => [n, [] as number[]]));
+    const directCpu = new Map(IN_FLIGHT.map((n) => [n, [] as CpuUse[]]));
     for (let round = 0; round < roundsOf('upload'); round++) {
       const sha1 = await stamp(file, round + 1);
       copy.push(await timedCopy(file, join(dir, 'copy.bin'), false));
@@ -203,7 +205,7 @@ export async function benchBrowser(): Promise<BenchResult[]> {
         benchCall(page, 'uploadChosenFile', target(`upload-${round}`), project),
       );
       upload.push(engine.result.ms);
-      uploadCpu.push(engine.cpuS);
+      uploadCpu.push(engine);
       stages.push(uploadStages(requestLog, engine.result.startedAt));
       browserAlone.push(await postSlicesInPage(dropPage, file));
       for (const n of IN_FLIGHT) {
@@ -215,11 +217,17 @@ export async function benchBrowser(): Promise<BenchResult[]> {
           ),
         );
         direct.get(n)!.push(posted.result.ms);
-        directCpu.get(n)!.push(posted.cpuS);
+        directCpu.get(n)!.push(posted);
       }
     }
     const gib = (FILE_SIZE / 1024 ** 3).toFixed(FILE_SIZE >= 1024 ** 3 ? 0 : 2);
-    const perGib = (cpuS: number[]) => median(cpuS) / (FILE_SIZE / 1024 ** 3);
+    const perGib = (uses: CpuUse[]) => median(uses.map((u) => u.cpuS)) / (FILE_SIZE / 1024 ** 3);
+    /** The round of median CPU, in words. */
+    const cpuOf = (uses: CpuUse[]) => {
+      const sorted = [...uses].sort((a, b) => a.cpuS - b.cpuS);
+      const middleUse = sorted[Math.floor(sorted.length / 2)];
+      return middleUse ? cpuText(middleUse, FILE_SIZE) : 'not measured';
+    };
     const middle = [...stages].sort((a, b) => a.chunksMs - b.chunksMs)[
       Math.floor(stages.length / 2)
     ] ?? { beforeChunksMs: NaN, chunksMs: NaN, finishMs: NaN, chunkRequestMs: NaN, chunks: 0 };
@@ -278,7 +286,7 @@ export async function benchBrowser(): Promise<BenchResult[]> {
       informationResult(
         `server CPU seconds per GiB uploaded (upload engine)`,
         perGib(uploadCpu),
-        `${perGib(uploadCpu).toFixed(2)} s/GiB`,
+        cpuOf(uploadCpu),
       ),
       informationResult(
         `where the ${gib} GiB upload's time goes (median round)`,
@@ -293,7 +301,7 @@ export async function benchBrowser(): Promise<BenchResult[]> {
             median(direct.get(n)!),
             0,
           ),
-          `no target; server CPU ${perGib(directCpu.get(n)!).toFixed(2)} s/GiB`,
+          `no target; server CPU ${cpuOf(directCpu.get(n)!)}`,
         ),
       ),
     ];

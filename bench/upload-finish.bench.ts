@@ -43,7 +43,8 @@ async function call(session: Session, path: string, body?: Buffer | string, json
       'x-csrf-token': session.csrf,
       'content-type': json ? 'application/json' : 'application/octet-stream',
     },
-    body,
+    // A copy in a plain ArrayBuffer: what fetch's BodyInit takes under the DOM's types too.
+    body: typeof body === 'string' || body === undefined ? body : new Uint8Array(body),
   });
   const text = await response.text();
   if (!response.ok) throw new Error(`${path}: ${response.status} ${text}`);

@@ -110,12 +110,81 @@ export function stagesText(stages: UploadStages): string {
   );
 }
 
-/** Runs `work`, answering its result and the CPU seconds this process spent meanwhile. */
-export async function withCpu<T>(work: () => Promise<T>): Promise<{ result: T; cpuS: number }> {
+/** CPU seconds of one thread of this process (Linux: /proc/self/task/<tid>/stat, 100 ticks a second). */
+interface ThreadCpu {
+  tid: number;
+  userS: number;
+  systemS: number;
+}
+
+async function threadCpu(): Promise<Map<number, ThreadCpu>> {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const threads = new Map<number, ThreadCpu>();
+  const tids = await readdir('/proc/self/task').catch(() => [] as string[]);
+  for (const tid of tids) {
+    try {
+      const stat = await readFile(`/proc/self/task/${tid}/stat`, 'utf8');
+      // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      threads.set(Number(tid), {
+        tid: Number(tid),
+        userS: Number(fields[11]) / 100,
+        systemS: Number(fields[12]) / 100,
+      });
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return threads;
+}
+
+export interface CpuUse {
+  /** User + system CPU seconds of the whole process (every thread). */
+  cpuS: number;
+  userS: number;
+  systemS: number;
+  /** The main thread's share (user + system seconds; NaN where /proc is missing). */
+  mainS: number;
+  /** The other threads that used at least 0.05 s, busiest first (hashing thread, libuv pool, V8). */
+  otherS: number[];
+}
+
+/** Runs `work`, answering its result and the CPU time this process spent meanwhile. */
+export async function withCpu<T>(work: () => Promise<T>): Promise<{ result: T } & CpuUse> {
+  const threadsBefore = await threadCpu();
   const before = process.cpuUsage();
   const result = await work();
   const used = process.cpuUsage(before);
-  return { result, cpuS: (used.user + used.system) / 1e6 };
+  const threadsAfter = await threadCpu();
+  const spent = [...threadsAfter.values()].map((t) => {
+    const was = threadsBefore.get(t.tid);
+    return {
+      tid: t.tid,
+      s: t.userS + t.systemS - (was ? was.userS + was.systemS : 0),
+    };
+  });
+  const main = spent.find((t) => t.tid === process.pid);
+  return {
+    result,
+    cpuS: (used.user + used.system) / 1e6,
+    userS: used.user / 1e6,
+    systemS: used.system / 1e6,
+    mainS: main?.s ?? NaN,
+    otherS: spent
+      .filter((t) => t.tid !== process.pid && t.s >= 0.05)
+      .map((t) => t.s)
+      .sort((a, b) => b - a),
+  };
+}
+
+/** CPU use per GiB of `bytes`, in words (the median round's). */
+export function cpuText(use: CpuUse, bytes: number): string {
+  const gib = bytes / 1024 ** 3;
+  const per = (s: number) => (s / gib).toFixed(2);
+  return (
+    `${per(use.cpuS)} s/GiB (user ${per(use.userS)}, system ${per(use.systemS)}; ` +
+    `main thread ${per(use.mainS)}, other threads ${use.otherS.map(per).join(' ')})`
+  );
 }
 
 /**

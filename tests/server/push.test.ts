@@ -8,7 +8,6 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
-import { createSHA1 } from 'hash-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../server/src/auth/passwords';
 import { insertUser } from '../../server/src/db/queries/users';
@@ -16,14 +15,18 @@ import {
   projectMembers,
   projectVersions,
   uploadChunks,
-  uploadDigests,
   uploads,
   workspaces,
   type Project,
   type User,
 } from '../../server/src/db/schema';
 import { cleanupUploads, LOCK_EXPIRATION_MS } from '../../server/src/services/push';
-import { heldByteCount } from '../../server/src/services/push/digest';
+import {
+  chunkChanged,
+  digestNextChunk,
+  digestSoFar,
+  heldByteCount,
+} from '../../server/src/services/push/digest';
 import { CHUNK_SIZE } from '../../server/src/storage/upload-staging';
 import { commit, createProject } from './support/seed';
 import { createTestApp, problem, type TestApp, type TestClient } from './support/test-app';
@@ -321,14 +324,7 @@ describe('push, chunks and finish', () => {
     const content = patterned(2 * CHUNK_SIZE + 5, 251);
     const { project, alice, plan, transaction } = await startFirstPush({ 'big.bin': content });
     const [c0, c1, c2] = plan.list[0]!.chunks as [string, string, string];
-    const digestRow = async () =>
-      (
-        await t.database.db
-          .select()
-          .from(uploadDigests)
-          .where(eq(uploadDigests.uploadId, transaction))
-      )[0];
-    const digest = async () => (await digestRow())?.nextChunk ?? 0;
+    const digest = async () => digestNextChunk(transaction, 0);
 
     // A chunk must fill its place exactly: 10 MiB, or the rest of the file for the last one.
     const short = await sendChunk(alice, transaction, c1, Buffer.alloc(5));
@@ -342,11 +338,11 @@ describe('push, chunks and finish', () => {
     expect(await digest()).toBe(0);
     await sendChunk(alice, transaction, c0, plan.bytes.get(c0)!);
     expect(await digest()).toBe(1);
-    const first = (await digestRow())?.sha1State;
+    expect(await digestSoFar(transaction, 0)).toBe(sha1(plan.bytes.get(c0)!));
     // Chunk 0 sent again with other bytes: the running SHA-1 starts over from them.
     await sendChunk(alice, transaction, c0, Buffer.alloc(CHUNK_SIZE, 1));
     expect(await digest()).toBe(1);
-    expect((await digestRow())?.sha1State).not.toBe(first);
+    expect(await digestSoFar(transaction, 0)).toBe(sha1(Buffer.alloc(CHUNK_SIZE, 1)));
     await sendChunk(alice, transaction, c1, plan.bytes.get(c1)!);
     expect(await digest()).toBe(3);
     const wrong = await alice.post(`/v1/project/push/finish/${transaction}`);
@@ -381,14 +377,8 @@ describe('push, chunks and finish', () => {
     // The staged file loses those bytes on disk: only the held ones can give the right SHA-1.
     await fsp.truncate(path.join(stagingDir(transaction), '0.part'), 0);
     await sendChunk(alice, transaction, c0, plan.bytes.get(c0)!);
-    const [row] = await t.database.db
-      .select()
-      .from(uploadDigests)
-      .where(eq(uploadDigests.uploadId, transaction));
-    expect(row?.nextChunk).toBe(3);
-    const hasher = await createSHA1();
-    hasher.load(Buffer.from(row!.sha1State!, 'base64'));
-    expect(hasher.digest('hex')).toBe(sha1(content));
+    expect(digestNextChunk(transaction, 0)).toBe(3);
+    expect(await digestSoFar(transaction, 0)).toBe(sha1(content));
     expect(heldByteCount()).toBe(heldBefore);
     await alice.post(`/v1/project/push/cancel/${transaction}`);
   });
@@ -428,6 +418,49 @@ describe('push, chunks and finish', () => {
     ]);
     const raw = await rawFile(alice, project, 'long.bin');
     expect(raw.rawPayload.equals(content)).toBe(true);
+  });
+
+  it('finishes from the staged bytes when the running SHA-1 is gone (a restart, another instance)', async () => {
+    const content = patterned(2 * CHUNK_SIZE + 11, 239);
+    const { project, alice, plan, transaction } = await startFirstPush({ 'gone.bin': content });
+    for (const chunk of plan.list[0]!.chunks) {
+      expect((await sendChunk(alice, transaction, chunk, plan.bytes.get(chunk)!)).statusCode).toBe(
+        200,
+      );
+    }
+    expect(digestNextChunk(transaction, 0)).toBe(3);
+    // What a restart does to this process's memory: the running SHA-1 is lost.
+    chunkChanged(transaction, 0, 0);
+    expect(digestNextChunk(transaction, 0)).toBe(0);
+    const finish = await alice.post(`/v1/project/push/finish/${transaction}`);
+    expect(finish.statusCode, finish.body).toBe(200);
+    expect((await rawFile(alice, project, 'gone.bin')).rawPayload.equals(content)).toBe(true);
+  });
+
+  it('notices at finish a chunk that another instance received again with other bytes', async () => {
+    const content = patterned(2 * CHUNK_SIZE + 13, 233);
+    const { alice, plan, transaction } = await startFirstPush({ 'elsewhere.bin': content });
+    const chunks = plan.list[0]!.chunks;
+    for (const chunk of chunks) {
+      expect((await sendChunk(alice, transaction, chunk, plan.bytes.get(chunk)!)).statusCode).toBe(
+        200,
+      );
+    }
+    expect(await digestSoFar(transaction, 0)).toBe(sha1(content));
+    // Another instance (same staging, same database) takes chunk 1 again with other bytes:
+    // this process's running SHA-1 covered the first bytes and is not told.
+    const other = Buffer.alloc(CHUNK_SIZE, 9);
+    const handle = await fsp.open(path.join(stagingDir(transaction), '0.part'), 'r+');
+    await handle.write(other, 0, other.length, CHUNK_SIZE);
+    await handle.close();
+    await t.database.db
+      .update(uploadChunks)
+      .set({ sha1: sha1(other), sha256: createHash('sha256').update(other).digest('hex') })
+      .where(and(eq(uploadChunks.uploadId, transaction), eq(uploadChunks.chunkId, chunks[1]!)));
+    const refused = await alice.post(`/v1/project/push/finish/${transaction}`);
+    expect(refused.statusCode, refused.body).toBe(422);
+    expect(refused.json()).toMatchObject({ code: 'UploadError', files: ['elsewhere.bin'] });
+    await alice.post(`/v1/project/push/cancel/${transaction}`);
   });
 
   it('refuses too large chunks, unknown chunks and unknown transactions', async () => {

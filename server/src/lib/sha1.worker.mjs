@@ -1,18 +1,18 @@
-// Worker thread: continues serialized hash-wasm SHA-1 states over the bytes the main thread
-// sends (lib/sha1-thread.ts), so the running SHA-1 of uploads never holds up requests.
-// Messages: {id, op: 'start', state} (state: a saved state, or null for a new hash),
-// {id, op: 'update', bytes}, {id, op: 'file', path, offset, length} (the thread reads the
-// bytes itself), {id, op: 'save'} → answers {id, state} or {id, error};
-// {id, op: 'drop'} forgets a hash.
+// Worker thread: running SHA-1s (Node's own, OpenSSL) continued over the bytes the main
+// thread sends (lib/sha1-thread.ts), so the file SHA-1 of uploads never holds up requests.
+// Messages, in order per hash id: {id, op: 'open'}, {id, op: 'update', bytes},
+// {id, op: 'file', path, offset, length} (the thread reads the bytes itself),
+// {id, op: 'mark', call} → {call} once everything before is hashed (or {call, error}),
+// {id, op: 'digest', call} → {call, sha1} (the hash goes on), {id, op: 'close'}.
+import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import { createSHA1 } from 'hash-wasm';
 
 const READ_PIECE = 4 * 1024 * 1024;
 let buffer = null;
 
-/** Feeds `length` bytes of `path` from `offset` into the hasher (blocking reads: this thread only). */
-function updateFromFile(hasher, path, offset, length) {
+/** Feeds `length` bytes of `path` from `offset` into the hash (blocking reads: this thread only). */
+function updateFromFile(hash, path, offset, length) {
   buffer ??= new Uint8Array(READ_PIECE);
   const fd = openSync(path, 'r');
   try {
@@ -21,7 +21,7 @@ function updateFromFile(hasher, path, offset, length) {
       const want = Math.min(buffer.length, length - done);
       const read = readSync(fd, buffer, 0, want, offset + done);
       if (read === 0) throw new Error('The file is shorter than expected');
-      hasher.update(buffer.subarray(0, read));
+      hash.update(buffer.subarray(0, read));
       done += read;
     }
   } finally {
@@ -29,41 +29,33 @@ function updateFromFile(hasher, path, offset, length) {
   }
 }
 
-const hashers = new Map();
-let queue = Promise.resolve();
-
-async function handle(message) {
-  const { id, op } = message;
-  if (op === 'start') {
-    const hasher = await createSHA1();
-    if (message.state) hasher.load(message.state);
-    else hasher.init();
-    hashers.set(id, hasher);
-    return;
-  }
-  const hasher = hashers.get(id);
-  if (op === 'drop') {
-    hashers.delete(id);
-    return;
-  }
-  if (!hasher) {
-    if (op === 'save') parentPort.postMessage({ id, error: 'Unknown hash' });
-    return;
-  }
-  if (op === 'update') hasher.update(message.bytes);
-  else if (op === 'file') updateFromFile(hasher, message.path, message.offset, message.length);
-  else if (op === 'save') {
-    hashers.delete(id);
-    parentPort.postMessage({ id, state: hasher.save() });
-  }
-}
+/** id → {hash, error}: a hash whose bytes failed keeps the error for its next answer. */
+const hashes = new Map();
 
 parentPort.on('message', (message) => {
-  // One message at a time, in the order sent.
-  queue = queue
-    .then(() => handle(message))
-    .catch((error) => {
-      hashers.delete(message.id);
-      parentPort.postMessage({ id: message.id, error: String(error?.message ?? error) });
-    });
+  const { id, op } = message;
+  if (op === 'open') {
+    hashes.set(id, { hash: createHash('sha1'), error: null });
+    return;
+  }
+  if (op === 'close') {
+    hashes.delete(id);
+    return;
+  }
+  const entry = hashes.get(id);
+  if (op === 'mark' || op === 'digest') {
+    const error = entry ? entry.error : 'Unknown hash';
+    if (error) parentPort.postMessage({ call: message.call, error });
+    else if (op === 'mark') parentPort.postMessage({ call: message.call });
+    else parentPort.postMessage({ call: message.call, sha1: entry.hash.copy().digest('hex') });
+    return;
+  }
+  if (!entry || entry.error) return;
+  try {
+    if (op === 'update') entry.hash.update(message.bytes);
+    else if (op === 'file')
+      updateFromFile(entry.hash, message.path, message.offset, message.length);
+  } catch (error) {
+    entry.error = String(error?.message ?? error);
+  }
 });

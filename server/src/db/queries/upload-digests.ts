@@ -1,17 +1,12 @@
 /**
- * SQL for the running SHA-1 of staged files (table upload_digests). Rows change only by
- * compare-and-set on `generation`, so concurrent chunk requests on any instance never
- * overwrite each other's progress.
+ * SQL for the received chunks of staged files, as the running SHA-1 (services/push/digest.ts)
+ * and finish read them, and for forgetting a file's chunks. The table upload_digests (a
+ * saved hash-wasm state per file) is no longer written: the running SHA-1 lives in the
+ * process that follows the upload (docs/decisions/draft-upload-server-openssl-running-sha1.md).
  */
-import { and, asc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../database';
 import { uploadChunks, uploadDigests } from '../schema';
-
-export interface DigestRow {
-  nextChunk: number;
-  sha1State: string | null;
-  generation: number;
-}
 
 /** A received chunk of a file: its index and the SHA-1 recorded for it. */
 export interface ReceivedChunk {
@@ -19,10 +14,8 @@ export interface ReceivedChunk {
   sha1: string | null;
 }
 
-export type LoadedDigest = DigestRow & { received: ReceivedChunk[] };
-
-/** The received chunks of `filePath` from `from` on, as two arrays in file order (SQL). */
-export function receivedFrom(uploadId: SQL | string, filePath: string, from: SQL) {
+/** The received chunks of `filePath` from chunk `from` on, as two arrays in file order (SQL). */
+export function receivedFrom(uploadId: string, filePath: string, from: number) {
   const where = sql`where ${uploadChunks.uploadId} = ${uploadId}
     and ${uploadChunks.filePath} = ${filePath} and ${uploadChunks.chunkIndex} >= ${from}
     order by ${uploadChunks.chunkIndex}`;
@@ -44,81 +37,25 @@ export function receivedList(
   return (indexes ?? []).map((index, i) => ({ index: Number(index), sha1: sha1s?.[i] ?? null }));
 }
 
-/**
- * The file's digest row (created empty when missing) with, in one statement, the file's
- * received chunks from its next_chunk on, in file order.
- */
-export async function loadDigest(
+/** The received chunks of `filePath` from chunk `from` on, in file order. */
+export async function receivedChunks(
   db: Executor,
   uploadId: string,
-  fileIndex: number,
   filePath: string,
-): Promise<LoadedDigest> {
-  const received = receivedFrom(
-    sql`${uploadDigests.uploadId}`,
-    filePath,
-    sql`${uploadDigests.nextChunk}`,
-  );
-  const select = () =>
-    db
-      .select({
-        nextChunk: uploadDigests.nextChunk,
-        sha1State: uploadDigests.sha1State,
-        generation: uploadDigests.generation,
-        indexes: received.indexes,
-        sha1s: received.sha1s,
-      })
-      .from(uploadDigests)
-      .where(and(eq(uploadDigests.uploadId, uploadId), eq(uploadDigests.fileIndex, fileIndex)));
-  let row = (await select())[0];
-  if (!row) {
-    await db.insert(uploadDigests).values({ uploadId, fileIndex }).onConflictDoNothing();
-    row = (await select())[0];
-  }
-  if (!row) return { nextChunk: 0, sha1State: null, generation: 0, received: [] };
-  const { indexes, sha1s, ...digest } = row;
-  return { ...digest, received: receivedList(indexes, sha1s) };
-}
-
-/** Stores new progress unless somebody changed the row since `generation`; true on success. */
-export async function saveDigest(
-  db: Executor,
-  uploadId: string,
-  fileIndex: number,
-  generation: number,
-  progress: { nextChunk: number; sha1State: string },
-): Promise<boolean> {
+  from: number,
+): Promise<ReceivedChunk[]> {
   const rows = await db
-    .update(uploadDigests)
-    .set({ ...progress, generation: sql`${uploadDigests.generation} + 1` })
+    .select({ index: uploadChunks.chunkIndex, sha1: uploadChunks.sha1 })
+    .from(uploadChunks)
     .where(
       and(
-        eq(uploadDigests.uploadId, uploadId),
-        eq(uploadDigests.fileIndex, fileIndex),
-        eq(uploadDigests.generation, generation),
+        eq(uploadChunks.uploadId, uploadId),
+        eq(uploadChunks.filePath, filePath),
+        gte(uploadChunks.chunkIndex, from),
       ),
     )
-    .returning({ generation: uploadDigests.generation });
-  return rows.length > 0;
-}
-
-/** Forgets the progress when it already covers chunk `chunkIndex` (its bytes changed). */
-export async function resetDigestFrom(
-  db: Executor,
-  uploadId: string,
-  fileIndex: number,
-  chunkIndex: number,
-): Promise<void> {
-  await db
-    .update(uploadDigests)
-    .set({ nextChunk: 0, sha1State: null, generation: sql`${uploadDigests.generation} + 1` })
-    .where(
-      and(
-        eq(uploadDigests.uploadId, uploadId),
-        eq(uploadDigests.fileIndex, fileIndex),
-        gt(uploadDigests.nextChunk, chunkIndex),
-      ),
-    );
+    .orderBy(asc(uploadChunks.chunkIndex));
+  return rows;
 }
 
 export interface FileChunk {

@@ -5,8 +5,8 @@
  */
 import { and, asc, eq, inArray, lt, notInArray, or, sql } from 'drizzle-orm';
 import type { Executor } from '../database';
-import { projects, uploadChunks, uploadDigests, uploads } from '../schema';
-import { receivedFrom, receivedList, type LoadedDigest } from './upload-digests';
+import { projects, uploadChunks, uploads } from '../schema';
+import { receivedFrom, receivedList, type ReceivedChunk } from './upload-digests';
 
 export type UploadRow = typeof uploads.$inferSelect;
 
@@ -177,26 +177,24 @@ export interface ChunkRecorded {
   recorded: boolean;
   /** The chunk's earlier record, when it was sent before. */
   previous: { sha1: string | null } | null;
-  /**
-   * The file's running SHA-1 row as this statement found it, with its received chunks from
-   * next_chunk on (this one included); null when the row does not exist yet.
-   */
-  digest: LoadedDigest | null;
+  /** The file's received chunks from chunk `from` on (this one included), in file order. */
+  received: ReceivedChunk[];
 }
 
 /**
  * Records an acknowledged chunk and refreshes the upload's last_ping_at, in one statement; a
  * repeated chunk replaces the record and counts a write. `recorded` is false when the upload
- * no longer exists (nothing is recorded then). The same statement reads the file's digest
- * row (upload-digests.ts), so following the running SHA-1 costs no statement of its own.
+ * no longer exists (nothing is recorded then). The same statement reads the file's received
+ * chunks from chunk `from` on (where its running SHA-1 stands, services/push/digest.ts), so
+ * following the running SHA-1 costs no statement of its own.
  */
-export async function recordChunk(db: Executor, chunk: ChunkRecord): Promise<ChunkRecorded> {
+export async function recordChunk(
+  db: Executor,
+  chunk: ChunkRecord,
+  from: number,
+): Promise<ChunkRecorded> {
   const at = chunk.at.toISOString();
-  const received = receivedFrom(
-    chunk.uploadId,
-    chunk.filePath,
-    sql`coalesce((SELECT next_chunk FROM digest), 0)`,
-  );
+  const received = receivedFrom(chunk.uploadId, chunk.filePath, from);
   const result = await db.execute(sql`
     WITH touched AS (
       UPDATE ${uploads} SET last_ping_at = ${at}::timestamptz
@@ -215,48 +213,33 @@ export async function recordChunk(db: Executor, chunk: ChunkRecord): Promise<Chu
         size = excluded.size, sha1 = excluded.sha1, sha256 = excluded.sha256,
         received_at = excluded.received_at, writes = ${uploadChunks}.writes + 1
       RETURNING 1
-    ), digest AS (
-      SELECT next_chunk, sha1_state, generation FROM ${uploadDigests}
-      WHERE upload_id = ${chunk.uploadId} AND file_index = ${chunk.fileIndex}
     )
     SELECT
       (SELECT count(*) FROM recorded)::int AS recorded,
       (SELECT count(*) FROM previous)::int AS existed,
       (SELECT sha1 FROM previous) AS previous_sha1,
-      (SELECT next_chunk FROM digest) AS next_chunk,
-      (SELECT sha1_state FROM digest) AS sha1_state,
-      (SELECT generation FROM digest) AS generation,
       ${received.indexes} AS indexes,
       ${received.sha1s} AS sha1s`);
   const row = rowsOf<{
     recorded: number;
     existed: number;
     previous_sha1: string | null;
-    next_chunk: number | null;
-    sha1_state: string | null;
-    generation: number | null;
     indexes: unknown[] | null;
     sha1s: (string | null)[] | null;
   }>(result)[0];
   const recorded = Number(row?.recorded ?? 0) > 0;
-  let digest: LoadedDigest | null = null;
-  if (recorded && row && row.next_chunk !== null && row.generation !== null) {
-    const nextChunk = Number(row.next_chunk);
-    // The statement saw the table before its own insert: this chunk's record is added here.
-    const others = receivedList(row.indexes, row.sha1s).filter((c) => c.index !== chunk.chunkIndex);
-    const mine =
-      chunk.chunkIndex >= nextChunk ? [{ index: chunk.chunkIndex, sha1: chunk.sha1 }] : [];
-    digest = {
-      nextChunk,
-      sha1State: row.sha1_state,
-      generation: Number(row.generation),
-      received: [...others, ...mine].sort((a, b) => a.index - b.index),
-    };
-  }
+  // The statement saw the table before its own insert: this chunk's record is added here.
+  const others = recorded
+    ? receivedList(row?.indexes ?? null, row?.sha1s ?? null).filter(
+        (c) => c.index !== chunk.chunkIndex,
+      )
+    : [];
+  const mine =
+    recorded && chunk.chunkIndex >= from ? [{ index: chunk.chunkIndex, sha1: chunk.sha1 }] : [];
   return {
     recorded,
     previous: Number(row?.existed ?? 0) > 0 ? { sha1: row?.previous_sha1 ?? null } : null,
-    digest,
+    received: [...others, ...mine].sort((a, b) => a.index - b.index),
   };
 }
 

@@ -10,6 +10,7 @@
  * Then withDiff applies a GeoPackage diff update (diffs.ts). Every size and checksum of the
  * version comes from these blobs, never from the client's entries.
  */
+import { createHash } from 'node:crypto';
 import type { AppContext } from '../../context';
 import { listFileChunks } from '../../db/queries/upload-digests';
 import { blobKeyFromLeaves } from '../../storage/blob-key';
@@ -18,7 +19,7 @@ import { ChunkStore, type StoredChunk } from '../../storage/chunk-store';
 import { CHUNK_SIZE, stagingOf } from '../../storage/staging';
 import type { CommitFile } from '../versions';
 import { applyPushedDiff, pushedFileEntry } from './diffs';
-import { advanceDigest, type StagedFileRef } from './digest';
+import { advanceDigest, chunkChanged, type FileDigest, type StagedFileRef } from './digest';
 import { stagedChecksum, stagedSize, type PlanFile } from './plan';
 
 /** A staged file of a v1 plan, for digest.ts. */
@@ -35,7 +36,9 @@ export function stagedRef(uploadId: string, fileIndex: number, file: PlanFile): 
 /**
  * A staged file's size and SHA-1 (from the running digest, so only chunks not hashed yet
  * are read) and its blob key (from its chunks' SHA-256 leaves); null when they do not
- * match the plan.
+ * match the plan. The running SHA-1 counts only when it covered the chunks as recorded now
+ * (a chunk may have been sent again to another instance); else it starts again from the
+ * staged bytes.
  */
 export async function verifyStaged(
   ctx: AppContext,
@@ -44,20 +47,43 @@ export async function verifyStaged(
   file: PlanFile,
 ): Promise<BlobInfo | null> {
   const db = ctx.database.db;
-  const digest = await advanceDigest(
-    db,
-    stagingOf(ctx.blobStore),
-    stagedRef(uploadId, fileIndex, file),
-  );
+  const staging = stagingOf(ctx.blobStore);
+  const ref = stagedRef(uploadId, fileIndex, file);
   const chunks = await listFileChunks(db, uploadId, file.path);
   const leaves = chunks.map((c) => c.sha256);
   if (chunks.length !== file.chunks.length || leaves.some((leaf) => !leaf)) return null;
   const info: BlobInfo = {
     key: blobKeyFromLeaves(leaves.map((leaf) => Buffer.from(leaf ?? '', 'hex'))),
     size: chunks.reduce((sum, c) => sum + c.size, 0),
-    sha1: digest.sha1 ?? '',
+    sha1: '',
   };
-  return info.size === stagedSize(file) && info.sha1 === stagedChecksum(file) ? info : null;
+  if (info.size !== stagedSize(file)) return null;
+  const asRecorded = (digest: FileDigest) =>
+    digest.hashedChunks === chunks.length &&
+    chunks.every((c, index) => digest.chunkSha1s[index] === c.sha1);
+  let sha1: string | null;
+  try {
+    let digest = await advanceDigest(db, staging, ref);
+    if (!asRecorded(digest)) {
+      chunkChanged(uploadId, fileIndex, 0);
+      digest = await advanceDigest(db, staging, ref);
+    }
+    sha1 = asRecorded(digest) ? digest.sha1 : null;
+  } catch (error) {
+    // The staged bytes are gone (an earlier finish placed them, then a restart lost the
+    // running SHA-1): the blob they became, when it is there.
+    sha1 = await placedSha1(ctx, info);
+    if (sha1 === null) throw error;
+  }
+  return sha1 === stagedChecksum(file) ? { ...info, sha1 } : null;
+}
+
+/** SHA-1 of the blob `info.key` when it exists with `info.size` bytes (read once). */
+async function placedSha1(ctx: AppContext, info: BlobInfo): Promise<string | null> {
+  if ((await ctx.blobStore.stat(info.key))?.size !== info.size) return null;
+  const hash = createHash('sha1');
+  for await (const bytes of await ctx.blobStore.open(info.key)) hash.update(bytes as Buffer);
+  return hash.digest('hex');
 }
 
 /** Puts a verified staged file into the blob store (null: its bytes are gone). */

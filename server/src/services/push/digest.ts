@@ -1,7 +1,7 @@
 /**
  * The staged files' SHA-1, computed while an upload runs instead of at finish. After each
- * acknowledged chunk the file's running SHA-1 (a serialized hash-wasm state in
- * upload_digests) is advanced over every chunk that now continues it in order; finish only
+ * acknowledged chunk the file's running SHA-1 (lib/sha1-thread.ts: Node's own SHA-1 in the
+ * hashing thread) is advanced over every chunk that now continues it in order; finish only
  * hashes what is left, so its time does not grow with the file's size.
  *
  * - The bytes come from memory: a chunk request keeps its bytes (holdChunk) once they are
@@ -11,16 +11,20 @@
  *   received byte is hashed as it arrived and never read back from the disk. Only a chunk
  *   that is not held (received by another instance or before a restart, or beyond
  *   HELD_LIMIT bytes held in this process) is read from the staging.
- * - The hashing runs in a worker thread (lib/sha1-thread.ts), beside the requests.
+ * - The running SHA-1 lives in this process only (its state cannot be saved): it remembers
+ *   the SHA-1 recorded for each chunk it covers, and finish checks them against the chunk
+ *   records, so a chunk rewritten elsewhere is noticed. When it is gone (a restart, or a
+ *   finish on an instance that took none of the chunks) or does not match, it starts again
+ *   from the staged bytes: finish then reads and hashes the file once (the rare case).
  * - Within a process, the advances of one file run one at a time: a request arriving while
  *   one runs waits for the next one, which covers its chunk and every other chunk recorded
  *   meanwhile (so four chunk requests in flight do not hash the same bytes four times).
- * - Progress is saved by compare-and-set, so concurrent requests on any number of instances
- *   stay correct: a loser simply retries from the winner's state.
+ *   No statement is spent on the running SHA-1: the chunk's record statement answers the
+ *   received chunks it needs.
  */
 import type { Executor } from '../../db/database';
-import { loadDigest, saveDigest, type LoadedDigest } from '../../db/queries/upload-digests';
-import { continueSha1, finalSha1, type Sha1Piece } from '../../lib/sha1-thread';
+import { receivedChunks, type ReceivedChunk } from '../../db/queries/upload-digests';
+import { RunningSha1, type Sha1Piece } from '../../lib/sha1-thread';
 import { CHUNK_SIZE, releaseChunkBytes, type UploadStaging } from '../../storage/staging';
 
 export interface StagedFileRef {
@@ -34,11 +38,17 @@ export interface StagedFileRef {
 export interface FileDigest {
   /** How many leading chunks the SHA-1 covers. */
   hashedChunks: number;
+  /** The SHA-1 recorded for each of those chunks when it was hashed (read it at once). */
+  chunkSha1s: readonly (string | null)[];
   /** SHA-1 (hex) of the whole file, when every chunk is hashed. */
   sha1: string | null;
 }
 
-const MAX_ATTEMPTS = 20;
+/** The received chunks of a file from chunk `from` on, as a chunk's record found them. */
+export interface ReceivedFrom {
+  from: number;
+  received: ReceivedChunk[];
+}
 
 interface Waiter {
   /** The advance this caller needs: one that started after it asked. */
@@ -50,12 +60,35 @@ interface Waiter {
 interface Flight {
   requested: number;
   waiters: Waiter[];
-  /** How many leading chunks the last pass left hashed. */
-  hashed: number;
 }
 
 /** Advances running in this process, by upload and file. */
 const flights = new Map<string, Flight>();
+
+/** A file's running SHA-1: the SHA-1 recorded for each chunk it covers, in order. */
+interface Live {
+  hash: RunningSha1;
+  chunkSha1s: (string | null)[];
+}
+
+/** Running SHA-1s by upload and file, least recently used first. */
+const lives = new Map<string, Live>();
+/** Running SHA-1s kept at most (an abandoned upload's is let go: it starts again if needed). */
+const MAX_LIVES = 1000;
+
+/** A file whose running SHA-1 covered every chunk: its SHA-1 and its chunks' (the hash is closed). */
+interface Finished {
+  sha1: string;
+  chunkSha1s: (string | null)[];
+}
+
+/**
+ * Finished files by upload and file, oldest first: a push of many files keeps every file's
+ * SHA-1 for its finish without keeping a hash open per file.
+ */
+const finished = new Map<string, Finished>();
+/** Finished files kept at most (about 100 bytes each plus 41 a chunk). */
+const MAX_FINISHED = 200_000;
 
 /** At most this many chunk bytes wait in memory for the running SHA-1, in one process. */
 export const HELD_LIMIT = 192 * 1024 * 1024;
@@ -72,6 +105,7 @@ interface Held {
 const held = new Map<string, Held>();
 let heldBytes = 0;
 
+const fileKey = (uploadId: string, fileIndex: number) => `${uploadId}/${fileIndex}`;
 const heldKey = (uploadId: string, fileIndex: number, chunkIndex: number) =>
   `${uploadId}/${fileIndex}/${chunkIndex}`;
 
@@ -86,6 +120,11 @@ function letGo(key: string): Held | undefined {
     heldBytes -= entry.bytes.length;
   }
   return entry;
+}
+
+function dropLive(key: string): void {
+  lives.get(key)?.hash.close();
+  lives.delete(key);
 }
 
 /**
@@ -111,9 +150,25 @@ export function holdChunk(
   heldBytes += bytes.length;
 }
 
-/** Lets go of every chunk held for the upload (finished, cancelled, or its chunks forgotten). */
+/**
+ * Lets go of everything kept for the upload: held chunks and running SHA-1s (finished,
+ * cancelled, or its files' chunks forgotten).
+ */
 export function forgetHeld(uploadId: string): void {
   for (const key of [...held.keys()]) if (key.startsWith(`${uploadId}/`)) release(letGo(key));
+  for (const key of [...lives.keys()]) if (key.startsWith(`${uploadId}/`)) dropLive(key);
+  for (const key of [...finished.keys()]) if (key.startsWith(`${uploadId}/`)) finished.delete(key);
+}
+
+/**
+ * Chunk `chunkIndex` of the file got other bytes than the running SHA-1 covered (or may
+ * have: a failed write): it starts again from the staged bytes.
+ */
+export function chunkChanged(uploadId: string, fileIndex: number, chunkIndex: number): void {
+  const key = fileKey(uploadId, fileIndex);
+  const live = lives.get(key);
+  if (live && live.chunkSha1s.length > chunkIndex) dropLive(key);
+  finished.delete(key);
 }
 
 /** Bytes held now (for tests and benches). */
@@ -121,22 +176,37 @@ export function heldByteCount(): number {
   return heldBytes;
 }
 
-function stateOf(text: string | null): Uint8Array | null {
-  return text ? Buffer.from(text, 'base64') : null;
+/** The first chunk the file's running SHA-1 has not covered yet (0 when there is none). */
+export function digestNextChunk(uploadId: string, fileIndex: number): number {
+  const key = fileKey(uploadId, fileIndex);
+  return (finished.get(key) ?? lives.get(key))?.chunkSha1s.length ?? 0;
 }
 
-/** Advances the file's running SHA-1 over every contiguous received chunk. */
+/** The SHA-1 of what the file's running SHA-1 covers now (for tests; null when there is none). */
+export async function digestSoFar(uploadId: string, fileIndex: number): Promise<string | null> {
+  const key = fileKey(uploadId, fileIndex);
+  const done = finished.get(key);
+  if (done) return done.sha1;
+  const live = lives.get(key);
+  return live ? live.hash.digest() : null;
+}
+
+/**
+ * Advances the file's running SHA-1 over every contiguous received chunk. `preload`: the
+ * received chunks as a chunk's record found them (saves a statement when they start where
+ * the running SHA-1 is).
+ */
 export function advanceDigest(
   db: Executor,
   staging: UploadStaging,
   file: StagedFileRef,
-  preload: LoadedDigest | null = null,
+  preload: ReceivedFrom | null = null,
 ): Promise<FileDigest> {
-  const key = `${file.uploadId}/${file.fileIndex}`;
+  const key = fileKey(file.uploadId, file.fileIndex);
   let flight = flights.get(key);
   const starting = !flight;
   if (!flight) {
-    flight = { requested: 0, waiters: [], hashed: 0 };
+    flight = { requested: 0, waiters: [] };
     flights.set(key, flight);
   }
   const need = ++flight.requested;
@@ -154,8 +224,7 @@ export function advanceDigest(
  * SHA-1 follows, yet it never falls far behind, and once the last chunks are acknowledged
  * every chunk sent in order is hashed: finish has at most a few chunks left to hash,
  * whatever the file's size. A failed advance is only logged (`onError`): finish hashes
- * whatever is left. `preload`: the digest row as the chunk's record found it (saves a
- * statement when this call starts the advance).
+ * whatever is left.
  */
 export async function followDigest(
   db: Executor,
@@ -164,9 +233,9 @@ export async function followDigest(
   chunkIndex: number,
   maxLag: number,
   onError: (error: unknown) => void,
-  preload: LoadedDigest | null = null,
+  preload: ReceivedFrom | null = null,
 ): Promise<void> {
-  const hashed = flights.get(`${file.uploadId}/${file.fileIndex}`)?.hashed ?? chunkIndex;
+  const hashed = digestNextChunk(file.uploadId, file.fileIndex);
   const advance = advanceDigest(db, staging, file, preload).then(() => undefined, onError);
   if (chunkIndex - hashed > maxLag || chunkIndex >= file.chunkCount - maxLag) await advance;
 }
@@ -177,17 +246,16 @@ async function runFlight(
   db: Executor,
   staging: UploadStaging,
   file: StagedFileRef,
-  preload: LoadedDigest | null,
+  preload: ReceivedFrom | null,
 ): Promise<void> {
   let first = preload;
   while (flight.waiters.length > 0) {
     const covers = flight.requested;
     let outcome: { digest: FileDigest } | { error: unknown };
     try {
-      const row = first;
+      const received = first;
       first = null;
-      outcome = { digest: await advanceOnce(db, staging, file, row) };
-      flight.hashed = outcome.digest.hashedChunks;
+      outcome = { digest: await advanceOnce(db, staging, file, received) };
     } catch (error) {
       outcome = { error };
     }
@@ -207,22 +275,23 @@ function rangeLength(size: number, from: number, to: number): number {
 }
 
 /**
- * The bytes of chunks [from, to) of the file for the running SHA-1: each chunk's held bytes
- * when they are the ones recorded (`sha1s`), else a range of the staged file (read there).
- * A held chunk is taken when it is reached, so a second reading finds it on the disk.
+ * The bytes of chunks `from`, `from + 1`, … of the file for the running SHA-1: each chunk's
+ * held bytes when they are the ones recorded (`sha1s`), else a range of the staged file
+ * (read there). A held chunk is taken when it is reached, so a second reading finds it on
+ * the disk.
  */
 async function* chunkBytes(
   staging: UploadStaging,
   file: StagedFileRef,
   from: number,
-  to: number,
-  sha1s: Map<number, string | null>,
+  sha1s: (string | null)[],
   used: Held[],
 ): AsyncGenerator<Sha1Piece> {
   const local = staging.localFile?.(file.uploadId, file.fileIndex);
-  for (let index = from; index < to; index++) {
+  for (const [i, sha1] of sha1s.entries()) {
+    const index = from + i;
     const kept = letGo(heldKey(file.uploadId, file.fileIndex, index));
-    if (kept && kept.sha1 === sha1s.get(index)) {
+    if (kept && kept.sha1 === sha1) {
       // The hashing thread reads the shared buffer: reusable once the advance is over.
       used.push(kept);
       yield kept.bytes;
@@ -236,55 +305,68 @@ async function* chunkBytes(
   }
 }
 
+function liveOf(key: string): Live {
+  let live = lives.get(key);
+  if (live?.hash.broken) {
+    lives.delete(key);
+    live = undefined;
+  }
+  if (live) {
+    // Most recently used last.
+    lives.delete(key);
+  } else {
+    live = { hash: new RunningSha1(), chunkSha1s: [] };
+  }
+  lives.set(key, live);
+  while (lives.size > MAX_LIVES) dropLive(lives.keys().next().value!);
+  return live;
+}
+
 async function advanceOnce(
   db: Executor,
   staging: UploadStaging,
   file: StagedFileRef,
-  preload: LoadedDigest | null,
+  preload: ReceivedFrom | null,
 ): Promise<FileDigest> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const row =
-      attempt === 0 && preload
-        ? preload
-        : await loadDigest(db, file.uploadId, file.fileIndex, file.path);
-    const start = row.nextChunk;
-    let next = start;
-    const sha1s = new Map<number, string | null>();
-    for (const chunk of row.received) {
-      if (chunk.index !== next || next >= file.chunkCount) break;
-      sha1s.set(chunk.index, chunk.sha1);
-      next += 1;
-    }
-    if (next === start) {
-      return { hashedChunks: start, sha1: await sha1When(row.sha1State, start, file) };
-    }
+  const key = fileKey(file.uploadId, file.fileIndex);
+  const done = finished.get(key);
+  if (done) return { hashedChunks: done.chunkSha1s.length, ...done };
+  const live = liveOf(key);
+  const start = live.chunkSha1s.length;
+  const received =
+    preload && preload.from === start
+      ? preload.received
+      : await receivedChunks(db, file.uploadId, file.path, start);
+  const sha1s: (string | null)[] = [];
+  for (const chunk of received) {
+    const index = start + sha1s.length;
+    if (chunk.index !== index || index >= file.chunkCount) break;
+    sha1s.push(chunk.sha1);
+  }
+  if (sha1s.length > 0) {
     const used: Held[] = [];
-    let state: Uint8Array;
     try {
-      state = await continueSha1(stateOf(row.sha1State), {
-        read: () => chunkBytes(staging, file, start, next, sha1s, used),
-      });
+      await live.hash.update(chunkBytes(staging, file, start, sha1s, used));
+    } catch (error) {
+      // Started again meanwhile (a chunk changed, its hash closed): nothing to report.
+      if (lives.get(key) !== live) return { hashedChunks: 0, chunkSha1s: [], sha1: null };
+      dropLive(key);
+      throw error;
     } finally {
       for (const entry of used) release(entry);
     }
-    const sha1State = Buffer.from(state).toString('base64');
-    if (
-      await saveDigest(db, file.uploadId, file.fileIndex, row.generation, {
-        nextChunk: next,
-        sha1State,
-      })
-    ) {
-      return { hashedChunks: next, sha1: await sha1When(sha1State, next, file) };
-    }
+    // Started again meanwhile: what this pass hashed is of no use.
+    if (lives.get(key) !== live) return { hashedChunks: 0, chunkSha1s: [], sha1: null };
+    live.chunkSha1s.push(...sha1s);
   }
-  throw new Error(`The digest of ${file.path} kept changing`);
-}
-
-async function sha1When(
-  state: string | null,
-  hashedChunks: number,
-  file: StagedFileRef,
-): Promise<string | null> {
-  if (hashedChunks < file.chunkCount) return null;
-  return finalSha1(stateOf(state));
+  const hashedChunks = live.chunkSha1s.length;
+  if (hashedChunks < file.chunkCount)
+    return { hashedChunks, chunkSha1s: live.chunkSha1s, sha1: null };
+  // Every chunk is hashed: keep the SHA-1, close the hash.
+  const sha1 = await live.hash.digest();
+  if (lives.get(key) !== live) return { hashedChunks: 0, chunkSha1s: [], sha1: null };
+  dropLive(key);
+  finished.set(key, { sha1, chunkSha1s: live.chunkSha1s });
+  while (finished.size > MAX_FINISHED) finished.delete(finished.keys().next().value!);
+  return { hashedChunks, chunkSha1s: live.chunkSha1s, sha1 };
 }

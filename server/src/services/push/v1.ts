@@ -21,7 +21,7 @@ import {
   deleteUpload,
   recordChunk,
 } from '../../db/queries/uploads';
-import { forgetChunks, resetDigestFrom } from '../../db/queries/upload-digests';
+import { forgetChunks } from '../../db/queries/upload-digests';
 import { findPushCommit } from '../../db/queries/push-records';
 import type { User } from '../../db/schema';
 import { badRequest, forbidden, HttpProblem, notFound } from '../../errors';
@@ -41,7 +41,14 @@ import { projectDetail, type ProjectDetail } from '../project-detail';
 import { placeStaged, stagedRef, verifyStaged, withDiff } from './assemble';
 import { commitPush, UPLOAD_CANCELED, type PushMeta } from './commit';
 import type { PushDialect } from './dialect';
-import { followDigest, forgetHeld, holdChunk } from './digest';
+import {
+  chunkChanged,
+  digestNextChunk,
+  followDigest,
+  forgetHeld,
+  holdChunk,
+  type ReceivedFrom,
+} from './digest';
 import { claimFinish, finishRunning, lockedProblem, takePushLock } from './lock';
 import { stagedSize, type PlanFile, type PushChanges } from './plan';
 import { forgetPlan, uploadPlan } from './plan-cache';
@@ -227,27 +234,32 @@ export async function uploadChunk(
     await forgetChunk(ctx, upload.id, chunkId, fileIndex, chunkIndex);
     throw badRequest(wrongChunkSize(chunkIndex, file.path, expectedSize, written.size));
   }
-  const { recorded, previous, digest } = await recordChunk(db, {
-    uploadId: upload.id,
-    chunkId,
-    filePath: file.path,
-    fileIndex,
-    chunkIndex,
-    size: written.size,
-    sha1: written.sha1,
-    sha256: written.sha256 ?? '',
-    at: ctx.now(),
-  });
+  const from = digestNextChunk(upload.id, fileIndex);
+  const { recorded, previous, received } = await recordChunk(
+    db,
+    {
+      uploadId: upload.id,
+      chunkId,
+      filePath: file.path,
+      fileIndex,
+      chunkIndex,
+      size: written.size,
+      sha1: written.sha1,
+      sha256: written.sha256 ?? '',
+      at: ctx.now(),
+    },
+    from,
+  );
   if (!recorded) {
     // The upload vanished meanwhile (cancel, takeover).
     forgetHeld(upload.id);
     await staging.remove(upload.id);
     throw badRequest(UPLOAD_CANCELED);
   }
-  let preload = digest;
+  let preload: ReceivedFrom | null = { from, received };
   if (previous && previous.sha1 !== written.sha1) {
     // Other bytes than before: the file's running SHA-1 must be computed again.
-    await resetDigestFrom(db, upload.id, fileIndex, chunkIndex);
+    chunkChanged(upload.id, fileIndex, chunkIndex);
     preload = null;
   }
   if (written.bytes) holdChunk(upload.id, fileIndex, chunkIndex, written.sha1, written.bytes);
@@ -274,9 +286,8 @@ async function forgetChunk(
   fileIndex: number,
   chunkIndex: number,
 ): Promise<void> {
-  const db = ctx.database.db;
-  if (await deleteChunk(db, uploadId, chunkId)) {
-    await resetDigestFrom(db, uploadId, fileIndex, chunkIndex);
+  if (await deleteChunk(ctx.database.db, uploadId, chunkId)) {
+    chunkChanged(uploadId, fileIndex, chunkIndex);
   }
 }
 
@@ -315,6 +326,7 @@ async function rejectFiles(
 ): Promise<never> {
   for (const index of bad) {
     await forgetChunks(ctx.database.db, uploadId, index, files[index]!.chunks);
+    chunkChanged(uploadId, index, 0);
   }
   const paths = bad.map((index) => files[index]!.path);
   throw uploadError(`${message}: ${paths.join(', ')}`, paths);
