@@ -7,6 +7,7 @@ import { UPLOAD_CANCELLED_MESSAGE } from '../model/types';
 import { CHUNK_SIZE } from '../model/chunks';
 import { SIGNED_OUT_MESSAGE, fileChangedMessage } from './errors';
 import { STAGED_MAX_AGE_MS } from './queue';
+import { INITIAL_IN_FLIGHT, MAX_IN_FLIGHT } from './inFlight';
 import { FakePushServer, sha1 } from '../testing/fakePushServer';
 import {
   FakeChannelBus,
@@ -57,7 +58,7 @@ describe('upload queue', () => {
     expect(await sha1(server.files.get('a/big.gpkg')!.bytes)).toBe(await sha1(big));
     expect(server.count('chunk')).toBe(6);
     everyChunkWrittenOnce();
-    expect(server.maxInflight).toBeLessThanOrEqual(4);
+    expect(server.maxInflight).toBeLessThanOrEqual(MAX_IN_FLIGHT);
     expect(server.maxInflight).toBeGreaterThan(1);
     expect(tab.phases).toContain('uploading');
     expect(tab.queue.list()).toEqual([]);
@@ -267,7 +268,7 @@ describe('upload queue', () => {
     server.hook = (request) => (request.kind === 'chunk' ? 'hang' : undefined);
     const outcome = tab.next();
     const id = await tab.queue.enqueue(plan, blobs);
-    await until(() => server.count('chunk') === 3);
+    await until(() => server.count('chunk') === INITIAL_IN_FLIGHT);
     await tab.queue.cancel(id);
     expect(await outcome).toEqual({ kind: 'cancelled', id, projectPath: 'ws/proj' });
     expect(UPLOAD_CANCELLED_MESSAGE).toBe('Operation canceled by the user.');
@@ -285,7 +286,7 @@ describe('upload queue', () => {
     server.hook = (request) => (request.kind === 'chunk' ? 'hang' : undefined);
     const outcome = a.next();
     const id = await a.queue.enqueue(plan, blobs);
-    await until(() => server.count('chunk') === 3);
+    await until(() => server.count('chunk') === INITIAL_IN_FLIGHT);
 
     const b = openTab(server, db, { locks, channel: bus.join() });
     await b.queue.start();
@@ -309,7 +310,7 @@ describe('upload queue', () => {
     server.hook = (request) => (request.kind === 'chunk' ? 'hang' : undefined);
     const outcome = a.next();
     const id = await a.queue.enqueue(plan, blobs);
-    await until(() => server.count('chunk') === 3);
+    await until(() => server.count('chunk') === INITIAL_IN_FLIGHT);
     const b = openTab(server, db, { locks, channel: bus.join() });
     await b.queue.start();
     await until(() => b.queue.list().some((p) => p.id === id));

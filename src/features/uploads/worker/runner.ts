@@ -1,9 +1,9 @@
 /**
  * Runs one upload to its end (issue 5, client section): start the push (or reuse the stored
  * transaction), ask the server what it holds, send every chunk that is neither acknowledged in
- * IndexedDB nor held by the server (at most `concurrency` at once; each request body is the
- * file's Blob slice, which the browser streams without reading it into this worker), then
- * finish. The server checks every file's size and SHA-1 against the plan at finish: a file
+ * IndexedDB nor held by the server (as many at once as the link warrants, inFlight.ts: 1–2 on a
+ * slow link, up to MAX_IN_FLIGHT on a fast one; each request body is the file's Blob slice,
+ * which the browser streams without reading it into this worker), then finish. The server checks every file's size and SHA-1 against the plan at finish: a file
  * whose bytes differ from what was analysed fails the upload (its transaction is cancelled),
  * so wrong bytes never become a version. Failures are sorted: a lost connection waits for the
  * network, 5xx/408/429 back off (1 s, 2 s, 4 s … 30 s), a vanished transaction is resolved by
@@ -39,9 +39,8 @@ import {
   type PushHttp,
 } from './pushHttp';
 import type { ProgressTracker } from './progress';
+import { InFlightControl, MAX_IN_FLIGHT, type OpenRequest } from './inFlight';
 
-/** Chunk requests in flight at once. */
-export const DEFAULT_CONCURRENCY = 4;
 /** Server answers (400) that mean "busy, try again later", not "wrong request". */
 export const BUSY_DETAILS: readonly string[] = [
   'Another process is running. Please try later.',
@@ -64,6 +63,7 @@ export interface RunnerDeps {
   now(): number;
   /** Makes UUIDs (upload ids, a new push id after a refused finish). */
   randomId(): string;
+  /** The most chunk requests in flight (default MAX_IN_FLIGHT; fewer on a slow link). */
   concurrency?: number;
 }
 
@@ -76,23 +76,35 @@ export type RunResult =
     }
   | { kind: 'failed'; error: string };
 
-/** Runs up to `limit` tasks at once; the first failure stops new tasks. */
+/** When the next chunk request may start (InFlightControl with the runner's clock). */
+interface PoolGate {
+  nextStart(open: readonly OpenRequest[], bytes: number): number | null;
+  /** Resolves at `at` or when `settled` does, whichever comes first. */
+  waitUntil(at: number | null, settled: Promise<unknown>): Promise<void>;
+}
+
+/** Runs chunk requests as the gate allows; the first failure stops new ones. */
 class TaskPool {
-  private readonly inflight = new Set<Promise<void>>();
+  private readonly inflight = new Map<Promise<void>, OpenRequest>();
   /** Work followed without holding a place (see `follow`). */
   private readonly followed = new Set<Promise<void>>();
   private failure: { error: unknown } | null = null;
 
-  constructor(private readonly limit: number) {}
+  constructor(
+    private readonly gate: PoolGate,
+    private readonly now: () => number,
+  ) {}
 
   get size(): number {
     return this.inflight.size;
   }
 
-  /** Waits for a free place, then starts `task`; throws the first failure of any task. */
-  async run(task: () => Promise<void>): Promise<void> {
-    while (this.inflight.size >= this.limit && !this.failure) {
-      await Promise.race(this.inflight);
+  /** Waits until the gate lets a request of `bytes` start, then starts `task`; throws the first failure of any task. */
+  async run(bytes: number, task: () => Promise<void>): Promise<void> {
+    while (!this.failure && this.inflight.size > 0) {
+      const at = this.gate.nextStart([...this.inflight.values()], bytes);
+      if (at !== null && at <= this.now()) break;
+      await this.gate.waitUntil(at, Promise.race(this.inflight.keys()));
     }
     this.throwIfFailed();
     const running: Promise<void> = task()
@@ -102,7 +114,7 @@ class TaskPool {
       .finally(() => {
         this.inflight.delete(running);
       });
-    this.inflight.add(running);
+    this.inflight.set(running, { bytes, startedAt: this.now() });
   }
 
   /** Follows `work` without holding a place: its failure counts as a task's. */
@@ -120,7 +132,7 @@ class TaskPool {
   /** Waits for every running task and followed work (never throws). */
   async settle(): Promise<void> {
     while (this.inflight.size + this.followed.size > 0) {
-      await Promise.all([...this.inflight, ...this.followed]);
+      await Promise.all([...this.inflight.keys(), ...this.followed]);
     }
   }
 
@@ -187,7 +199,8 @@ export function projectMatchesPlan(project: ProjectDetail, record: UploadRecord)
 }
 
 class UploadRun {
-  private readonly concurrency: number;
+  /** Requests in flight, adapted to the link; kept across passes (the link stays). */
+  private readonly inFlight: InFlightControl;
   /** Set when a chunk was acknowledged during the current pass (resets the backoff). */
   progressMade = false;
   private resyncs = 0;
@@ -198,7 +211,7 @@ class UploadRun {
     private readonly tracker: ProgressTracker,
     private readonly signal: AbortSignal,
   ) {
-    this.concurrency = Math.max(1, deps.concurrency ?? DEFAULT_CONCURRENCY);
+    this.inFlight = new InFlightControl(Math.max(1, deps.concurrency ?? MAX_IN_FLIGHT));
   }
 
   async run(): Promise<RunResult> {
@@ -260,6 +273,26 @@ class UploadRun {
       .call({ method: 'POST', path: pushPaths.cancel(transaction), signal: this.signal })
       .catch(() => undefined);
     await this.resetTransaction(null);
+  }
+
+  /** Waits until `at` (null: no time) or until `settled` settles, whichever comes first. */
+  private async waitUntil(at: number | null, settled: Promise<unknown>): Promise<void> {
+    if (at === null) {
+      await settled;
+      return;
+    }
+    const timer = new AbortController();
+    const stop = () => timer.abort();
+    this.signal.addEventListener('abort', stop, { once: true });
+    try {
+      await Promise.race([
+        settled,
+        this.deps.sleep(Math.max(0, at - this.deps.now()), timer.signal).catch(() => undefined),
+      ]);
+    } finally {
+      timer.abort();
+      this.signal.removeEventListener('abort', stop);
+    }
   }
 
   private async countdown(delay: number): Promise<void> {
@@ -407,7 +440,13 @@ class UploadRun {
     if (fresh.length > 0) await this.deps.db.uploadChunks.bulkPut(fresh);
     this.tracker.setDone(loaded, chunksDone);
 
-    const pool = new TaskPool(this.concurrency);
+    const pool = new TaskPool(
+      {
+        nextStart: (open, bytes) => this.inFlight.nextStart(open, bytes, this.deps.now()),
+        waitUntil: (at, settled) => this.waitUntil(at, settled),
+      },
+      this.deps.now,
+    );
     try {
       for (const file of uploaded) {
         const ids = file.chunks ?? [];
@@ -481,7 +520,7 @@ class UploadRun {
       const { start, end } = chunkRange(file.size, index);
       // The browser streams the slice from the file (or IndexedDB) itself: the bytes never
       // pass through this worker.
-      await pool.run(() =>
+      await pool.run(end - start, () =>
         this.sendChunk(chunkId, blob.slice(start, end), transaction, done, pool),
       );
       this.tracker.setPhase('uploading');
@@ -495,6 +534,7 @@ class UploadRun {
     done: Set<string>,
     pool: TaskPool,
   ): Promise<void> {
+    const startedAt = this.deps.now();
     const answer = await this.deps.http.call({
       method: 'POST',
       path: pushPaths.chunk(transaction, chunkId),
@@ -503,6 +543,7 @@ class UploadRun {
     });
     if (isGone(answer)) throw new TransactionGone(detailOf(answer.data) ?? 'Transaction gone');
     if (!isOk(answer)) throw answerError(answer);
+    this.inFlight.completed({ bytes: bytes.size, startedAt, endedAt: this.deps.now() });
     // The acknowledgement is written to IndexedDB while the next chunk goes out (finish waits
     // for it); should it be lost, the status call of the next attempt tells the same.
     pool.follow(
