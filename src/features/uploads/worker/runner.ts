@@ -14,11 +14,12 @@
 import type { FileOutcome, UploadChunkAck, UploadRecord, WaymarkDatabase } from '@/db/db';
 import type { ProjectDetail } from '@contract/projects';
 import { uploadedFiles, type PushFile } from '../model/plan';
-import { rebaseOfflinePlan } from '../model/offlineRebase';
+import { baseFilesOf, composeOutcomes, rebaseOfflinePlan } from '../model/offlineRebase';
 import { backoffDelay } from './backoff';
 import { chunkRange } from '../model/chunks';
 import { STORAGE_LIMIT_MESSAGE } from '../model/texts';
 import {
+  RebaseNeeded,
   ResyncNeeded,
   RetryableFailure,
   SIGNED_OUT_MESSAGE,
@@ -50,6 +51,8 @@ export const UPLOAD_CANCELED_DETAIL = 'Upload was probably canceled';
 /** Start of the finish answer (422) naming files whose size or SHA-1 differ from the plan. */
 export const FILES_MISMATCH_DETAIL = 'Files do not match their declared size or checksum';
 const MAX_RESYNCS = 5;
+/** Rebases of an upload queued offline after its first, should the project keep moving on. */
+export const MAX_REBASES = 3;
 
 export interface RunnerDeps {
   db: WaymarkDatabase;
@@ -204,6 +207,7 @@ class UploadRun {
   /** Set when a chunk was acknowledged during the current pass (resets the backoff). */
   progressMade = false;
   private resyncs = 0;
+  private rebases = 0;
 
   constructor(
     private readonly deps: RunnerDeps,
@@ -238,6 +242,15 @@ class UploadRun {
         if (error instanceof RetryableFailure) {
           await this.countdown(backoffDelay(attempt, this.deps.random));
           attempt += 1;
+          continue;
+        }
+        if (error instanceof RebaseNeeded) {
+          this.rebases += 1;
+          if (this.rebases > MAX_REBASES) {
+            return this.fail(new UploadFailure(projectChangedMessage(error.latest.version)));
+          }
+          const nothingLeft = await this.rebaseAgain(error.latest as ProjectDetail);
+          if (nothingLeft) return nothingLeft;
           continue;
         }
         if (error instanceof TransactionGone || error instanceof ResyncNeeded) {
@@ -347,10 +360,18 @@ class UploadRun {
    * conflicted copies' bytes (under their new paths) are stored at once. Resolves with the
    * project when nothing is left to send.
    */
-  private async rebase(record: UploadRecord): Promise<ProjectDetail | null> {
+  private async rebase(
+    record: UploadRecord,
+    latest?: ProjectDetail,
+  ): Promise<ProjectDetail | null> {
     const offline = record.offline as NonNullable<UploadRecord['offline']>;
-    const latest = await this.latestProject(record);
-    const { plan, outcome, moved } = rebaseOfflinePlan(record.plan, offline, latest);
+    latest ??= await this.latestProject(record);
+    const rebased = rebaseOfflinePlan(record.plan, offline, latest);
+    const { plan, moved } = rebased;
+    // A second rebase: what happened to each file of the original plan.
+    const outcome = offline.rebased
+      ? composeOutcomes(offline.rebased, rebased.outcome)
+      : rebased.outcome;
     const { db } = this.deps;
     await db.transaction('rw', db.uploads, db.uploadBlobs, async () => {
       for (const [from, to] of moved) {
@@ -361,12 +382,40 @@ class UploadRun {
       }
       await db.uploads.update(this.id, {
         plan,
-        offline: { ...offline, rebased: outcome },
+        // The base of a further rebase: the latest version's files the plan touches.
+        offline: { ...offline, baseFiles: baseFilesOf(plan, latest), rebased: outcome },
         totalBytes: uploadedFiles(plan).reduce((sum, f) => sum + f.size, 0),
       });
     });
     const left = uploadedFiles(plan).length + plan.body.changes.removed.length;
     return left === 0 ? latest : null;
+  }
+
+  /**
+   * The project moved on after the upload queued offline was rebased (and before it landed):
+   * its transaction is dropped and the plan rebased onto `latest` (what already went stays
+   * with the server's version, what changed there again gets a conflicted copy).
+   */
+  private async rebaseAgain(latest: ProjectDetail): Promise<RunResult | null> {
+    await this.dropTransaction();
+    const record = await this.record();
+    const nothingLeft = await this.rebase(record, latest);
+    if (!nothingLeft) return null;
+    return { kind: 'updated', project: nothingLeft, files: (await this.record()).offline?.rebased };
+  }
+
+  /**
+   * For an upload queued offline, a refused start or finish is checked against the project:
+   * when it moved past the plan's version, the plan is rebased again (RebaseNeeded).
+   */
+  private async refusedOffline(record: UploadRecord, refusal: HttpAnswer): Promise<never> {
+    if (record.offline && isRefusal(refusal)) {
+      const latest = await this.latestProject(record);
+      if (versionNumber(latest.version) !== versionNumber(record.plan.body.version)) {
+        throw new RebaseNeeded(latest);
+      }
+    }
+    throw answerError(refusal);
   }
 
   private async pass(): Promise<RunResult> {
@@ -387,7 +436,7 @@ class UploadRun {
         body: record.plan.body,
         signal: this.signal,
       });
-      if (!isOk(answer)) throw answerError(answer);
+      if (!isOk(answer)) return this.refusedOffline(record, answer);
       const data = answer.data as { transaction?: unknown } | undefined;
       if (typeof data?.transaction !== 'string') {
         return { kind: 'updated', project: answer.data as ProjectDetail, files };
@@ -470,7 +519,10 @@ class UploadRun {
     });
     if (isOk(finish)) return { kind: 'finished', project: finish.data as ProjectDetail, files };
     if (isGone(finish)) return this.resolveGone(await this.record());
-    if (isRefusal(finish)) await this.newPushId(record);
+    if (isRefusal(finish)) {
+      await this.newPushId(record);
+      if (record.offline && finish.status !== 422) await this.refusedOffline(record, finish);
+    }
     const missing = (finish.data as { missing_chunks?: unknown } | undefined)?.missing_chunks;
     if (finish.status === 422 && Array.isArray(missing) && missing.length > 0) {
       await this.deps.db.uploadChunks.bulkDelete(
@@ -570,6 +622,7 @@ class UploadRun {
     if (projectMatchesPlan(project, record)) {
       return { kind: 'finished', project, files: record.offline?.rebased };
     }
+    if (record.offline) throw new RebaseNeeded(project);
     throw new UploadFailure(projectChangedMessage(project.version));
   }
 }
