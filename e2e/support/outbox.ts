@@ -1,0 +1,70 @@
+// The field outbox's steps shared by the outbox specs (issue 18): a project saved on this
+// device, reloaded offline, files queued there.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, type Page } from '@playwright/test';
+import { createProject } from './api';
+import { pushFiles } from './push';
+import { ProjectFilesPage } from '../pages/project-files-page';
+
+export const stamp = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
+
+/** Writes `bytes` as `name` in a fresh folder under `dir`; answers its path. */
+export function fileOnDisk(dir: string, name: string, bytes: Buffer): string {
+  const path = join(mkdtempSync(join(dir, 'f-')), name);
+  writeFileSync(path, bytes);
+  return path;
+}
+
+/** A private project with `files` as v1, opened online once so it is saved on this device. */
+export async function savedProject(
+  page: Page,
+  files: Record<string, string>,
+): Promise<ProjectFilesPage> {
+  const name = `Outbox ${stamp()}`;
+  await createProject(page, 'waymark', name, false);
+  await pushFiles(page, 'waymark', name, { files });
+  const project = new ProjectFilesPage(page, 'waymark', name);
+  await project.goto();
+  await expect(page.getByRole('link', { name: Object.keys(files)[0] })).toBeVisible();
+  return project;
+}
+
+/** Reloads the project's files offline (from the saved copy). */
+export async function reloadOffline(page: Page, project: ProjectFilesPage): Promise<void> {
+  await project.goto();
+  await expect(page.getByRole('status').filter({ hasText: 'Offline' }).first()).toBeVisible();
+}
+
+/** Chooses `paths` (and deletes `removed`) and presses 'Update Changes' offline: queued. */
+export async function queue(project: ProjectFilesPage, paths: string[], removed: string[] = []) {
+  const { page } = project;
+  await project.filesInput().setInputFiles(paths);
+  for (const path of removed) {
+    await page.getByRole('link', { name: path }).click();
+    const panel = page.getByRole('dialog', { name: path });
+    await panel.getByRole('button', { name: 'Delete file' }).click();
+    await expect(panel.getByText('Deleted file')).toBeVisible();
+    await page.keyboard.press('Escape');
+  }
+  await expect(project.dataSync().getByRole('group', { name: 'Analysing files' })).toHaveCount(0, {
+    timeout: 60_000,
+  });
+  await project.updateChanges().click();
+  await expect(project.dataSync()).toContainText('Waiting for the network', { timeout: 30_000 });
+}
+
+/** Rows of `table` in this browser's IndexedDB 'waymark' (0 when the table is not there). */
+export function storedRows(page: Page, table: string): Promise<number> {
+  return page.evaluate(`new Promise((resolve, reject) => {
+    const request = indexedDB.open('waymark');
+    request.onerror = () => reject(request.error);
+    request.onsuccess = () => {
+      const db = request.result;
+      if (!db.objectStoreNames.contains(${JSON.stringify(table)})) { db.close(); resolve(0); return; }
+      const count = db.transaction(${JSON.stringify(table)}, 'readonly').objectStore(${JSON.stringify(table)}).count();
+      count.onsuccess = () => { db.close(); resolve(count.result); };
+      count.onerror = () => { db.close(); reject(count.error); };
+    };
+  })`);
+}
