@@ -97,6 +97,10 @@ export function newDatabase(): WaymarkDatabase {
   return openDatabase(`uploads-test-${dbCounter}-${Math.random()}`);
 }
 
+/** The SHA-1 of a Blob, as the upload worker's hashing module answers it. */
+export const blobSha1 = async (blob: Blob): Promise<string> =>
+  sha1(new Uint8Array(await blob.arrayBuffer()));
+
 let idCounter = 0;
 export const testId = () => `id-${++idCounter}`;
 
@@ -137,6 +141,7 @@ export function openTab(
     random: () => 0,
     now: () => Date.now(),
     randomId: testId,
+    sha1: blobSha1,
     concurrency: options.concurrency,
     locks: options.locks === undefined ? new FakeLocks() : options.locks,
     channel: options.channel ?? null,

@@ -10,20 +10,25 @@
  *   as the transfer itself, so several requests must overlap to keep link and server busy.
  *
  * The rule: the link's throughput is measured over the completed chunk requests; a chunk's
- * time on the link is its size over that throughput. As many requests stay in flight as fit
- * into AT_RISK_MS of link time (at least 1, at most MAX_IN_FLIGHT), so a cut costs at most
- * about that. When that allows fewer than MAX_IN_FLIGHT, one more request may start once the
- * oldest open request is expected to end within OVERLAP_FRACTION of its time on the link, so
- * the link does not idle between two requests on a slow link either. Until the first chunk
- * request completed, INITIAL_IN_FLIGHT requests go.
+ * time on the link is its size over that throughput. When that is SLOW_LINK_CHUNK_MS or more
+ * the link is slow: one request is kept in flight, and the next one starts once the open one
+ * is expected to end within OVERLAP_FRACTION of its time on the link, so the link does not
+ * idle between two requests and a cut costs about one chunk's bytes at most. Otherwise the
+ * most (MAX_IN_FLIGHT) go: the link, or the server, is fast enough that what a cut costs is
+ * small, and overlapping requests keep it busy. The threshold sits far from both cases: a
+ * 20 Mbit/s link needs 4 s per 10 MiB chunk, a busy server on localhost well under 1 s per
+ * chunk of throughput even with few requests open (a server that is busy for a while is
+ * measured again with each request: one request alone that ends within the threshold brings
+ * the most back). Until the first chunk request completed, INITIAL_IN_FLIGHT requests go.
  */
+import { CHUNK_SIZE } from '../model/chunks';
 
 /** The most chunk requests in flight (fast links). The one place to change it. */
 export const MAX_IN_FLIGHT = 4;
 /** Chunk requests in flight before anything was measured. */
 export const INITIAL_IN_FLIGHT = 2;
-/** The link time the open requests may hold at once (what one cut may cost, roughly). */
-export const AT_RISK_MS = 2000;
+/** A chunk's time on the link from which the link counts as slow (10 MiB: about 56 Mbit/s). */
+export const SLOW_LINK_CHUNK_MS = 1500;
 /** The next request starts this share of a request's expected time before that one ends. */
 export const OVERLAP_FRACTION = 0.25;
 /** Completed requests the throughput is measured over (the latest ones). */
@@ -42,6 +47,7 @@ export interface OpenRequest {
 
 export class InFlightControl {
   private readonly done: RequestTiming[] = [];
+  private slow = false;
 
   constructor(private readonly max: number = MAX_IN_FLIGHT) {}
 
@@ -49,6 +55,8 @@ export class InFlightControl {
   completed(timing: RequestTiming): void {
     this.done.push(timing);
     if (this.done.length > WINDOW) this.done.shift();
+    const onLink = CHUNK_SIZE / (this.throughput() as number);
+    this.slow = onLink >= SLOW_LINK_CHUNK_MS;
   }
 
   /**
@@ -65,20 +73,18 @@ export class InFlightControl {
   }
 
   /** The requests kept in flight at a steady pace (see the module's comment). */
-  steadyLimit(chunkBytes: number): number {
-    const rate = this.throughput();
-    if (rate === null) return Math.min(INITIAL_IN_FLIGHT, this.max);
-    const onLink = chunkBytes / rate;
-    return Math.max(1, Math.min(this.max, Math.floor(AT_RISK_MS / onLink)));
+  steadyLimit(): number {
+    if (this.done.length === 0) return Math.min(INITIAL_IN_FLIGHT, this.max);
+    return this.slow ? 1 : this.max;
   }
 
   /**
-   * When another request of `chunkBytes` may start, given the open ones: `now` if it may
-   * start at once, a later time at which it may (the oldest open request then nears its
-   * end), or null until one of the open requests completes.
+   * When another request may start, given the open ones: `now` if it may start at once, a
+   * later time at which it may (the oldest open request then nears its end), or null until one
+   * of the open requests completes.
    */
-  nextStart(open: readonly OpenRequest[], chunkBytes: number, now: number): number | null {
-    const steady = this.steadyLimit(chunkBytes);
+  nextStart(open: readonly OpenRequest[], now: number): number | null {
+    const steady = this.steadyLimit();
     if (open.length < steady) return now;
     const rate = this.throughput();
     if (rate === null || open.length > steady || steady >= this.max) return null;

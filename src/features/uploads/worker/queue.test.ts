@@ -222,6 +222,54 @@ describe('upload queue', () => {
     expect(await storedRows()).toBe(0);
   });
 
+  /** The server's answer to a finish whose `paths` do not match (their chunks forgotten). */
+  function refuseFiles(paths: string[]) {
+    for (const tx of server.transactions.values()) {
+      for (const file of [...tx.added, ...tx.updated]) {
+        if (paths.includes(file.path)) for (const chunk of file.chunks) tx.chunks.delete(chunk);
+      }
+    }
+    return {
+      status: 422,
+      body: {
+        code: 'UploadError',
+        detail: `Files do not match their declared size or checksum: ${paths.join(', ')} (UploadError)`,
+        files: paths,
+      },
+    };
+  }
+
+  it('sends a refused file again from its copy when the copy still has the planned checksum', async () => {
+    const tab = openTab(server, db);
+    const big = bytes(BIG, 1);
+    const { plan, blobs } = await planFor(server, { 'a.bin': big, 'b.txt': bytes(40, 2) });
+    // The first finish finds a.bin wrong (its bytes were damaged on the way).
+    server.hook = (request) =>
+      request.kind === 'finish' && server.count('finish') === 1
+        ? refuseFiles(['a.bin'])
+        : undefined;
+    const outcome = tab.next();
+    const id = await tab.queue.enqueue(plan, blobs);
+    expect(await outcome).toMatchObject({ kind: 'finished', id });
+    expect(server.count('start')).toBe(1);
+    expect(server.count('finish')).toBe(2);
+    // a.bin's three chunks went twice, b.txt's once.
+    expect([...server.writes.values()].sort()).toEqual([1, 2, 2, 2]);
+    expect(await sha1(server.files.get('a.bin')!.bytes)).toBe(await sha1(big));
+    expect(server.version).toBe(1);
+  });
+
+  it('sends a refused file again only once', async () => {
+    const tab = openTab(server, db);
+    const { plan, blobs } = await planFor(server, { 'a.bin': bytes(BIG, 1) });
+    server.hook = (request) => (request.kind === 'finish' ? refuseFiles(['a.bin']) : undefined);
+    const outcome = tab.next();
+    await tab.queue.enqueue(plan, blobs);
+    expect(await outcome).toMatchObject({ kind: 'failed', error: fileChangedMessage('a.bin') });
+    expect(server.count('finish')).toBe(2);
+    expect(server.count('cancel')).toBe(1);
+  });
+
   it('fails as signed out on 401, keeps the plan, and finishes on retry', async () => {
     const tab = openTab(server, db);
     const { plan, blobs } = await planFor(server, { 'a.bin': bytes(BIG, 4) });

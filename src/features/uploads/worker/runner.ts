@@ -66,6 +66,8 @@ export interface RunnerDeps {
   now(): number;
   /** Makes UUIDs (upload ids, a new push id after a refused finish). */
   randomId(): string;
+  /** Hex SHA-1 of a Blob: checks a staged copy before files the server refused go again. */
+  sha1(blob: Blob, signal: AbortSignal): Promise<string>;
   /** The most chunk requests in flight (default MAX_IN_FLIGHT; fewer on a slow link). */
   concurrency?: number;
 }
@@ -81,7 +83,7 @@ export type RunResult =
 
 /** When the next chunk request may start (InFlightControl with the runner's clock). */
 interface PoolGate {
-  nextStart(open: readonly OpenRequest[], bytes: number): number | null;
+  nextStart(open: readonly OpenRequest[]): number | null;
   /** Resolves at `at` or when `settled` does, whichever comes first. */
   waitUntil(at: number | null, settled: Promise<unknown>): Promise<void>;
 }
@@ -105,7 +107,7 @@ class TaskPool {
   /** Waits until the gate lets a request of `bytes` start, then starts `task`; throws the first failure of any task. */
   async run(bytes: number, task: () => Promise<void>): Promise<void> {
     while (!this.failure && this.inflight.size > 0) {
-      const at = this.gate.nextStart([...this.inflight.values()], bytes);
+      const at = this.gate.nextStart([...this.inflight.values()]);
       if (at !== null && at <= this.now()) break;
       await this.gate.waitUntil(at, Promise.race(this.inflight.keys()));
     }
@@ -208,6 +210,8 @@ class UploadRun {
   progressMade = false;
   private resyncs = 0;
   private rebases = 0;
+  /** Set once files the server refused at finish were sent again (once per run). */
+  private resentRefused = false;
 
   constructor(
     private readonly deps: RunnerDeps,
@@ -491,7 +495,7 @@ class UploadRun {
 
     const pool = new TaskPool(
       {
-        nextStart: (open, bytes) => this.inFlight.nextStart(open, bytes, this.deps.now()),
+        nextStart: (open) => this.inFlight.nextStart(open, this.deps.now()),
         waitUntil: (at, settled) => this.waitUntil(at, settled),
       },
       this.deps.now,
@@ -537,11 +541,42 @@ class UploadRun {
       Array.isArray(mismatched) &&
       mismatched.length > 0
     ) {
-      // The bytes sent are not the ones analysed (the file changed meanwhile): the server
-      // stored nothing; the transaction is cancelled as the upload fails.
-      throw new UploadFailure(fileChangedMessage(String(mismatched[0])));
+      // The server forgot those files' chunks and kept the transaction (record 0087). When the
+      // staged copies still hash to the plan's checksums the bytes were damaged on the way:
+      // they go once more. Otherwise the file changed since it was analysed: the server
+      // stored nothing, and the transaction is cancelled as the upload fails.
+      const paths = mismatched.map(String);
+      if (!this.resentRefused && (await this.stagedCopiesMatch(record, paths))) {
+        this.resentRefused = true;
+        await this.forgetAcks(record, paths);
+        throw new ResyncNeeded('The server refused files whose copies are intact');
+      }
+      throw new UploadFailure(fileChangedMessage(paths[0]!));
     }
     throw answerError(finish);
+  }
+
+  /** Whether the staged copy of each of `paths` has the size and SHA-1 the plan declares. */
+  private async stagedCopiesMatch(record: UploadRecord, paths: string[]): Promise<boolean> {
+    const planned = new Map(uploadedFiles(record.plan).map((f) => [f.path, f]));
+    for (const path of paths) {
+      const file = planned.get(path);
+      const blob = file && (await this.deps.blob(this.id, path));
+      if (!file || !blob || blob.size !== file.size) return false;
+      const checksum = await this.deps.sha1(blob, this.signal);
+      if (checksum.toLowerCase() !== file.checksum.toLowerCase()) return false;
+    }
+    return true;
+  }
+
+  /** Forgets the acknowledgements of the chunks of `paths` (the server forgot them too). */
+  private async forgetAcks(record: UploadRecord, paths: string[]): Promise<void> {
+    const chunks = uploadedFiles(record.plan)
+      .filter((f) => paths.includes(f.path))
+      .flatMap((f) => f.chunks ?? []);
+    await this.deps.db.uploadChunks.bulkDelete(
+      chunks.map((chunkId) => [this.id, chunkId] as [string, string]),
+    );
   }
 
   /**
