@@ -14,6 +14,7 @@ import {
   queue,
   reloadOffline,
   savedProject,
+  savedProjectOffline,
   storedRows,
 } from './support/outbox';
 import { signIn } from './pages/session';
@@ -56,11 +57,7 @@ test('a Background Sync sends a queued upload while the engine still waits', asy
   page,
   context,
 }) => {
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
-  await waitForServiceWorker(page);
-  const project = await savedProject(page, { 'site.txt': 'base\n' });
-  await context.setOffline(true);
-  await reloadOffline(page, project);
+  const project = await savedProjectOffline(page, { 'site.txt': 'base\n' });
   await queue(project, [fileOnDisk('synced.txt', 'sent by a Background Sync\n')]);
 
   // The connection returns, but the server stays out of reach for the engine: the 'online'
@@ -160,11 +157,7 @@ test('not enough space on the device is said before anything is queued', async (
       value: async () => ({ quota: 101 * 1024 * 1024, usage: 100 * 1024 * 1024 }),
     });
   });
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
-  await waitForServiceWorker(page);
-  const project = await savedProject(page, { 'site.txt': 'base\n' });
-  await context.setOffline(true);
-  await reloadOffline(page, project);
+  const project = await savedProjectOffline(page, { 'site.txt': 'base\n' });
 
   await project.filesInput().setInputFiles([fileOnDisk('big.bin', 'x'.repeat(3 * 1024 * 1024))]);
   await expect(

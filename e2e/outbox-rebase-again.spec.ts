@@ -9,8 +9,7 @@ import { expect, test } from '@playwright/test';
 import { e2eAdmin } from './support/env';
 import { pushFiles } from './support/push';
 import { removeRoutes } from './support/routes';
-import { waitForServiceWorker } from './support/service-worker';
-import { fileOnDisk, queue, reloadOffline, savedProject } from './support/outbox';
+import { fileOnDisk, queue, savedProjectOffline } from './support/outbox';
 import { signIn } from './pages/session';
 
 test.describe.configure({ timeout: 180_000 });
@@ -26,11 +25,7 @@ test('a project that moves on again after the rebase: rebased again, both conten
   context,
   browser,
 }) => {
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
-  await waitForServiceWorker(page);
-  const project = await savedProject(page, { 'site.txt': 'base\n' });
-  await context.setOffline(true);
-  await reloadOffline(page, project);
+  const project = await savedProjectOffline(page, { 'site.txt': 'base\n' });
   const mine = Buffer.from('measured in the field\n');
   await queue(project, [fileOnDisk(workDir, 'site.txt', mine)]);
 

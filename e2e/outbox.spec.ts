@@ -11,7 +11,13 @@ import { e2eAdmin } from './support/env';
 import { pushFiles } from './support/push';
 import { removeRoutes } from './support/routes';
 import { waitForServiceWorker } from './support/service-worker';
-import { fileOnDisk as writeFile, queue, reloadOffline, savedProject } from './support/outbox';
+import {
+  fileOnDisk as writeFile,
+  queue,
+  reloadOffline,
+  savedProject,
+  savedProjectOffline,
+} from './support/outbox';
 import { signIn } from './pages/session';
 
 const CHUNK_SIZE = 10 * 1024 * 1024;
@@ -108,11 +114,7 @@ test('a file another user changed meanwhile: both contents land, the local one a
   context,
   browser,
 }) => {
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
-  await waitForServiceWorker(page);
-  const project = await savedProject(page, { 'site.txt': 'base\n' });
-  await context.setOffline(true);
-  await reloadOffline(page, project);
+  const project = await savedProjectOffline(page, { 'site.txt': 'base\n' });
   const mine = Buffer.from('measured in the field\n');
   await queue(project, [fileOnDisk('site.txt', mine)]);
 

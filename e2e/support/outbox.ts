@@ -4,8 +4,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import { createProject } from './api';
+import { e2eAdmin } from './env';
 import { pushFiles } from './push';
+import { waitForServiceWorker } from './service-worker';
 import { ProjectFilesPage } from '../pages/project-files-page';
+import { signIn } from '../pages/session';
 
 export const stamp = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
 
@@ -34,6 +37,19 @@ export async function savedProject(
 export async function reloadOffline(page: Page, project: ProjectFilesPage): Promise<void> {
   await project.goto();
   await expect(page.getByRole('status').filter({ hasText: 'Offline' }).first()).toBeVisible();
+}
+
+/** Signed in as the admin, the service worker running: a saved project, reopened offline. */
+export async function savedProjectOffline(
+  page: Page,
+  files: Record<string, string>,
+): Promise<ProjectFilesPage> {
+  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await waitForServiceWorker(page);
+  const project = await savedProject(page, files);
+  await page.context().setOffline(true);
+  await reloadOffline(page, project);
+  return project;
 }
 
 /** Chooses `paths` (and deletes `removed`) and presses 'Update Changes' offline: queued. */
