@@ -107,7 +107,13 @@ export const testId = () => `id-${++idCounter}`;
 export function openTab(
   server: FakePushServer,
   db: WaymarkDatabase,
-  options: { locks?: FakeLocks | null; channel?: ChannelLike | null; concurrency?: number } = {},
+  options: {
+    locks?: FakeLocks | null;
+    channel?: ChannelLike | null;
+    concurrency?: number;
+    /** The engine's clock (default Date.now). */
+    now?: () => number;
+  } = {},
 ): Tab {
   const waiting: ((outcome: UploadOutcome) => void)[] = [];
   const tab: Tab = {
@@ -139,7 +145,7 @@ export function openTab(
       await new Promise((resolve) => setTimeout(resolve, 0));
     },
     random: () => 0,
-    now: () => Date.now(),
+    now: options.now ?? (() => Date.now()),
     randomId: testId,
     sha1: blobSha1,
     concurrency: options.concurrency,

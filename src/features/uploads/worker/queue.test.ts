@@ -65,6 +65,25 @@ describe('upload queue', () => {
     await until(async () => (await storedRows()) === 0);
   });
 
+  it('keeps one chunk request in flight on a slow link, the next one starting near its end', async () => {
+    // A clock on which every reading is a second later: each chunk request seems to take
+    // seconds, as 10 MiB do on a slow link.
+    let clock = 0;
+    const tab = openTab(server, db, { now: () => (clock += 1000) });
+    const data = bytes(4 * CHUNK_SIZE + 5, 3);
+    const { plan, blobs } = await planFor(server, { 'a.bin': data });
+    const outcome = tab.next();
+    await tab.queue.enqueue(plan, blobs);
+    expect((await outcome).kind).toBe('finished');
+    expect(server.count('chunk')).toBe(5);
+    expect(server.maxInflight).toBe(INITIAL_IN_FLIGHT);
+    // After the first two (sent together, nothing measured yet), each next one waited for the
+    // open one to near its end.
+    expect(tab.sleeps.length).toBeGreaterThan(0);
+    expect(await sha1(server.files.get('a.bin')!.bytes)).toBe(await sha1(data));
+    everyChunkWrittenOnce();
+  });
+
   it('runs uploads one after another, oldest first', async () => {
     const tab = openTab(server, db);
     const first = await planFor(server, { 'one.txt': bytes(100) });
