@@ -9,7 +9,12 @@ import { expect, test } from '@playwright/test';
 import { e2eAdmin } from './support/env';
 import { pushFiles } from './support/push';
 import { removeRoutes } from './support/routes';
-import { fileOnDisk, queue, savedProjectOffline } from './support/outbox';
+import {
+  expectConflictedCopyLanded,
+  fileOnDisk,
+  queue,
+  savedProjectOffline,
+} from './support/outbox';
 import { signIn } from './pages/session';
 
 test.describe.configure({ timeout: 180_000 });
@@ -49,16 +54,8 @@ test('a project that moves on again after the rebase: rebased again, both conten
     });
 
     await context.setOffline(false);
-    const copy = `site (conflicted copy, ${e2eAdmin.username} v2).txt`;
-    await expect(page.getByText(`Upload finished: waymark/${project.name}`)).toBeVisible({
-      timeout: 90_000,
-    });
-    await expect(page.getByText(`yours was uploaded as ${copy}`)).toBeVisible();
+    await expectConflictedCopyLanded(project, mine);
     expect(starts).toHaveLength(2);
-    const landed = await project.project();
-    expect(landed.version).toBe('v3');
-    expect((await project.download('site.txt')).toString()).toBe('theirs\n');
-    expect((await project.download(copy)).equals(mine)).toBe(true);
   } finally {
     await other.close();
   }

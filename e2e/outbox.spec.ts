@@ -17,6 +17,7 @@ import {
   reloadOffline,
   savedProject,
   savedProjectOffline,
+  expectConflictedCopyLanded,
 } from './support/outbox';
 import { signIn } from './pages/session';
 
@@ -131,15 +132,7 @@ test('a file another user changed meanwhile: both contents land, the local one a
   }
 
   await context.setOffline(false);
-  const copy = `site (conflicted copy, ${e2eAdmin.username} v2).txt`;
-  await expect(page.getByText(`Upload finished: waymark/${project.name}`)).toBeVisible({
-    timeout: 90_000,
-  });
-  await expect(page.getByText(`yours was uploaded as ${copy}`)).toBeVisible();
-  const landed = await project.project();
-  expect(landed.version).toBe('v3');
-  expect((await rawFile(page, project.name, 'site.txt')).toString()).toBe('theirs\n');
-  expect((await rawFile(page, project.name, copy)).equals(mine)).toBe(true);
+  await expectConflictedCopyLanded(project, mine);
 });
 
 test('two projects with queued uploads both land, in order, after one reconnect', async ({

@@ -70,6 +70,25 @@ export async function queue(project: ProjectFilesPage, paths: string[], removed:
   await expect(project.dataSync()).toContainText('Waiting for the network', { timeout: 30_000 });
 }
 
+/**
+ * The upload of `mine` as site.txt, queued offline while another user pushed 'theirs\n' as
+ * v2, landed as v3: theirs stays, mine beside it as the conflicted copy, and the outcome says so.
+ */
+export async function expectConflictedCopyLanded(
+  project: ProjectFilesPage,
+  mine: Buffer,
+): Promise<void> {
+  const { page } = project;
+  const copy = `site (conflicted copy, ${e2eAdmin.username} v2).txt`;
+  await expect(page.getByText(`Upload finished: waymark/${project.name}`)).toBeVisible({
+    timeout: 90_000,
+  });
+  await expect(page.getByText(`yours was uploaded as ${copy}`)).toBeVisible();
+  expect((await project.project()).version).toBe('v3');
+  expect((await project.download('site.txt')).toString()).toBe('theirs\n');
+  expect((await project.download(copy)).equals(mine)).toBe(true);
+}
+
 /** Rows of `table` in this browser's IndexedDB 'waymark' (0 when the table is not there). */
 export function storedRows(page: Page, table: string): Promise<number> {
   return page.evaluate(`new Promise((resolve, reject) => {
