@@ -71,6 +71,14 @@ export async function benchLink(): Promise<BenchResult[]> {
       benchCall(page, 'uploadChosenFile', engineTarget, engineProject),
     );
     const engineAgain = chunksAcknowledgedAgain(log.since(engineFrom));
+    if (trace) {
+      for (const r of log.since(engineFrom)) {
+        const path = r.url.replace(/[0-9a-f-]{36}/g, (id) => id.slice(0, 4));
+        console.error(
+          `${((r.start - engineFrom) / 1000).toFixed(2)}s–${((r.end - engineFrom) / 1000).toFixed(2)}s ${r.status} ${r.method} ${path}`,
+        );
+      }
+    }
 
     // The reference web app's way: given up at the cut, started again by hand.
     const referenceTarget = adminTarget('link-reference', await stamp(file, 2));

@@ -3,69 +3,34 @@
 // returns: one version with exactly those bytes (every chunk written once), a conflicted copy
 // beside a file another user changed meanwhile, and uploads of two projects in order.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type BrowserContext, type Page, type Route } from '@playwright/test';
-import { createProject } from './support/api';
 import { e2eAdmin } from './support/env';
 import { pushFiles } from './support/push';
 import { removeRoutes } from './support/routes';
 import { waitForServiceWorker } from './support/service-worker';
-import { ProjectFilesPage } from './pages/project-files-page';
+import {
+  fileOnDisk as writeFile,
+  queue,
+  reloadOffline,
+  savedProject,
+  savedProjectOffline,
+  expectConflictedCopyLanded,
+} from './support/outbox';
 import { signIn } from './pages/session';
 
 const CHUNK_SIZE = 10 * 1024 * 1024;
-const stamp = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
 
 test.describe.configure({ timeout: 180_000 });
 const workDir = mkdtempSync(join(tmpdir(), 'waymark-e2e-outbox-'));
 test.afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+const fileOnDisk = (name: string, bytes: Buffer) => writeFile(workDir, name, bytes);
 test.afterEach(async ({ context }) => {
   await context.setOffline(false);
   await removeRoutes(context);
 });
-
-function fileOnDisk(name: string, bytes: Buffer): string {
-  const path = join(mkdtempSync(join(workDir, 'f-')), name);
-  writeFileSync(path, bytes);
-  return path;
-}
-
-/** A private project with `files` as v1, opened online once so it is saved on this device. */
-async function savedProject(page: Page, files: Record<string, string>): Promise<ProjectFilesPage> {
-  const name = `Outbox ${stamp()}`;
-  await createProject(page, 'waymark', name, false);
-  await pushFiles(page, 'waymark', name, { files });
-  const project = new ProjectFilesPage(page, 'waymark', name);
-  await project.goto();
-  await expect(page.getByRole('link', { name: Object.keys(files)[0] })).toBeVisible();
-  return project;
-}
-
-/** Reloads the project's files offline (from the saved copy). */
-async function reloadOffline(page: Page, project: ProjectFilesPage): Promise<void> {
-  await project.goto();
-  await expect(page.getByRole('status').filter({ hasText: 'Offline' }).first()).toBeVisible();
-}
-
-/** Chooses `paths` and presses 'Update Changes' offline: the upload is queued. */
-async function queue(project: ProjectFilesPage, paths: string[], removed: string[] = []) {
-  const { page } = project;
-  await project.filesInput().setInputFiles(paths);
-  for (const path of removed) {
-    await page.getByRole('link', { name: path }).click();
-    const panel = page.getByRole('dialog', { name: path });
-    await panel.getByRole('button', { name: 'Delete file' }).click();
-    await expect(panel.getByText('Deleted file')).toBeVisible();
-    await page.keyboard.press('Escape');
-  }
-  await expect(project.dataSync().getByRole('group', { name: 'Analysing files' })).toHaveCount(0, {
-    timeout: 60_000,
-  });
-  await project.updateChanges().click();
-  await expect(project.dataSync()).toContainText('Waiting for the network', { timeout: 30_000 });
-}
 
 /** Checks every finish: the transaction's chunks all arrived, each written exactly once. */
 async function checkWritesAtFinish(context: BrowserContext): Promise<() => number[]> {
@@ -150,11 +115,7 @@ test('a file another user changed meanwhile: both contents land, the local one a
   context,
   browser,
 }) => {
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
-  await waitForServiceWorker(page);
-  const project = await savedProject(page, { 'site.txt': 'base\n' });
-  await context.setOffline(true);
-  await reloadOffline(page, project);
+  const project = await savedProjectOffline(page, { 'site.txt': 'base\n' });
   const mine = Buffer.from('measured in the field\n');
   await queue(project, [fileOnDisk('site.txt', mine)]);
 
@@ -171,15 +132,7 @@ test('a file another user changed meanwhile: both contents land, the local one a
   }
 
   await context.setOffline(false);
-  const copy = `site (conflicted copy, ${e2eAdmin.username} v2).txt`;
-  await expect(page.getByText(`Upload finished: waymark/${project.name}`)).toBeVisible({
-    timeout: 90_000,
-  });
-  await expect(page.getByText(`yours was uploaded as ${copy}`)).toBeVisible();
-  const landed = await project.project();
-  expect(landed.version).toBe('v3');
-  expect((await rawFile(page, project.name, 'site.txt')).toString()).toBe('theirs\n');
-  expect((await rawFile(page, project.name, copy)).equals(mine)).toBe(true);
+  await expectConflictedCopyLanded(project, mine);
 });
 
 test('two projects with queued uploads both land, in order, after one reconnect', async ({

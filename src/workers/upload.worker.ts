@@ -6,6 +6,7 @@
 import { expose } from 'comlink';
 import { db } from '@/db/db';
 import { createUploadBackend, type UploadBackend } from '@/features/uploads/worker';
+import { sha1OfBlob } from './sha1';
 
 const backend: UploadBackend = createUploadBackend({
   db,
@@ -18,6 +19,7 @@ const backend: UploadBackend = createUploadBackend({
     return () => self.removeEventListener('online', listener);
   },
   randomId: () => crypto.randomUUID(),
+  sha1: (blob, signal) => sha1OfBlob(blob, { signal }),
 });
 
 expose(backend);

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { PushPlan } from './plan';
-import { conflictedCopyName, describeFileOutcome, rebaseOfflinePlan } from './offlineRebase';
+import {
+  baseFilesOf,
+  composeOutcomes,
+  conflictedCopyName,
+  describeFileOutcome,
+  rebaseOfflinePlan,
+  type FileOutcome,
+} from './offlineRebase';
 
 describe('conflictedCopyName (the desktop client naming)', () => {
   it('puts the note before every extension, beside the file', () => {
@@ -109,6 +116,46 @@ describe('rebaseOfflinePlan', () => {
       'del-kept.txt: not deleted, because it changed on the server meanwhile',
       'del-ok.txt: deleted',
       'del-gone.txt: already deleted on the server',
+    ]);
+  });
+});
+
+describe('a second rebase (the project moved on again)', () => {
+  it('bases itself on the files of the version the plan was rebased onto', () => {
+    const latest = {
+      version: 'v4',
+      files: [file('only-mine.txt', 'b'), file('del-ok.txt', 'b'), file('elsewhere.txt', 'x')],
+    };
+    const { plan: rebased } = rebaseOfflinePlan(plan, base, latest);
+    expect(baseFilesOf(rebased, latest)).toEqual([
+      file('only-mine.txt', 'b'),
+      file('del-ok.txt', 'b'),
+    ]);
+  });
+
+  it('tells what happened to each file of the original plan', () => {
+    const first: FileOutcome[] = [
+      { path: 'a.txt', kind: 'sent' },
+      { path: 'b.gpkg', kind: 'conflicted-copy', copy: 'b (conflicted copy, ana v2).gpkg' },
+      { path: 'c.txt', kind: 'sent' },
+      { path: 'd.txt', kind: 'removed' },
+      { path: 'e.txt', kind: 'already-there' },
+      { path: 'f.txt', kind: 'sent' },
+    ];
+    const again: FileOutcome[] = [
+      { path: 'a.txt', kind: 'sent' },
+      { path: 'b (conflicted copy, ana v2).gpkg', kind: 'sent' },
+      { path: 'c.txt', kind: 'conflicted-copy', copy: 'c (conflicted copy, ana v3).txt' },
+      { path: 'd.txt', kind: 'removal-dropped' },
+      { path: 'f.txt', kind: 'added-again' },
+    ];
+    expect(composeOutcomes(first, again)).toEqual([
+      { path: 'a.txt', kind: 'sent' },
+      { path: 'b.gpkg', kind: 'conflicted-copy', copy: 'b (conflicted copy, ana v2).gpkg' },
+      { path: 'c.txt', kind: 'conflicted-copy', copy: 'c (conflicted copy, ana v3).txt' },
+      { path: 'd.txt', kind: 'removal-dropped' },
+      { path: 'e.txt', kind: 'already-there' },
+      { path: 'f.txt', kind: 'added-again' },
     ]);
   });
 });

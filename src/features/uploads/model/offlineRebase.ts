@@ -135,6 +135,48 @@ export function rebaseOfflinePlan(
   };
 }
 
+/**
+ * The files of `latest` a rebased plan touches: the base of a later rebase, should the project
+ * move on again before the plan landed (stored as `OfflineBase.baseFiles`, which always lists
+ * files of `plan.body.version`).
+ */
+export function baseFilesOf(
+  plan: PushPlan,
+  latest: { files: readonly LatestFile[] },
+): OfflineBase['baseFiles'] {
+  const { added, updated, removed } = plan.body.changes;
+  const touched = new Set([...added, ...updated, ...removed].map((f) => f.path));
+  return latest.files
+    .filter((f) => touched.has(f.path))
+    .map((f) => ({ path: f.path, size: f.size, checksum: f.checksum ?? '' }));
+}
+
+/** Outcomes that leave the file's planned change in the plan (a later rebase may alter it). */
+const IN_PLAN: ReadonlySet<FileOutcome['kind']> = new Set([
+  'sent',
+  'removed',
+  'conflicted-copy',
+  'added-again',
+]);
+
+/**
+ * What happened to each file of the original plan after a second rebase: `first` is per
+ * original path, `again` per path of the plan the first rebase made (a conflicted copy under
+ * its copy's name). A file the second rebase sent as planned keeps its first outcome;
+ * otherwise the second one counts, told of the original path.
+ */
+export function composeOutcomes(first: FileOutcome[], again: FileOutcome[]): FileOutcome[] {
+  const byPath = new Map(again.map((o) => [o.path, o]));
+  return first.map((o) => {
+    const next = IN_PLAN.has(o.kind) ? byPath.get(o.copy ?? o.path) : undefined;
+    if (!next || next.kind === 'sent' || next.kind === 'removed') return o;
+    if (next.kind === 'added-again') return o.kind === 'sent' ? { ...o, kind: next.kind } : o;
+    return next.copy
+      ? { path: o.path, kind: next.kind, copy: next.copy }
+      : { path: o.path, kind: next.kind };
+  });
+}
+
 /** What the user reads about one file once the upload landed. */
 export function describeFileOutcome(outcome: FileOutcome): string {
   switch (outcome.kind) {

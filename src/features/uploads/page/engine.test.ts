@@ -13,7 +13,7 @@ import {
   startUploadEngine,
   useUploads,
 } from './engine';
-import { newDatabase, testId } from '../testing/testHarness';
+import { blobSha1, newDatabase, testId } from '../testing/testHarness';
 import { resetUploadEngineDemand, useUploadEngineWanted } from './state/engineDemand';
 
 /** The worker's backend, built in this process on the fake server. */
@@ -26,6 +26,7 @@ function inProcessBackend(server: FakePushServer, db = newDatabase()) {
     isOnline: () => true,
     onOnline: () => () => undefined,
     randomId: testId,
+    sha1: blobSha1,
     progressIntervalMs: 0,
   });
 }

@@ -97,13 +97,23 @@ export function newDatabase(): WaymarkDatabase {
   return openDatabase(`uploads-test-${dbCounter}-${Math.random()}`);
 }
 
+/** The SHA-1 of a Blob, as the upload worker's hashing module answers it. */
+export const blobSha1 = async (blob: Blob): Promise<string> =>
+  sha1(new Uint8Array(await blob.arrayBuffer()));
+
 let idCounter = 0;
 export const testId = () => `id-${++idCounter}`;
 
 export function openTab(
   server: FakePushServer,
   db: WaymarkDatabase,
-  options: { locks?: FakeLocks | null; channel?: ChannelLike | null; concurrency?: number } = {},
+  options: {
+    locks?: FakeLocks | null;
+    channel?: ChannelLike | null;
+    concurrency?: number;
+    /** The engine's clock (default Date.now). */
+    now?: () => number;
+  } = {},
 ): Tab {
   const waiting: ((outcome: UploadOutcome) => void)[] = [];
   const tab: Tab = {
@@ -135,8 +145,9 @@ export function openTab(
       await new Promise((resolve) => setTimeout(resolve, 0));
     },
     random: () => 0,
-    now: () => Date.now(),
+    now: options.now ?? (() => Date.now()),
     randomId: testId,
+    sha1: blobSha1,
     concurrency: options.concurrency,
     locks: options.locks === undefined ? new FakeLocks() : options.locks,
     channel: options.channel ?? null,

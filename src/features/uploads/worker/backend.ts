@@ -20,6 +20,8 @@ export interface BackendEnv {
   isOnline(): boolean;
   onOnline(listener: () => void): () => void;
   randomId(): string;
+  /** Hex SHA-1 of a Blob (the hashing module, src/workers/sha1.ts): checks a staged copy. */
+  sha1(blob: Blob, signal: AbortSignal): Promise<string>;
   now?: () => number;
   random?: () => number;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
@@ -52,6 +54,7 @@ export function createUploadBackend(env: BackendEnv): UploadBackend {
     random: env.random ?? Math.random,
     now: env.now ?? Date.now,
     randomId: env.randomId,
+    sha1: env.sha1,
     concurrency: env.concurrency,
     locks: env.locks,
     channel: env.channel,

@@ -27,6 +27,18 @@ export class ResyncNeeded extends Error {
   override readonly name = 'ResyncNeeded';
 }
 
+/**
+ * An upload queued offline met a project that moved on after its rebase (its transaction was
+ * lost, or the server refused it for an older version): rebase it again onto `latest`.
+ */
+export class RebaseNeeded extends Error {
+  override readonly name = 'RebaseNeeded';
+
+  constructor(readonly latest: { version: string }) {
+    super(`The project moved on to ${latest.version}`);
+  }
+}
+
 export const SIGNED_OUT_MESSAGE = 'You were signed out. Sign in again, then retry the upload.';
 export const fileChangedMessage = (path: string) =>
   `The file ${path} changed after it was analysed. Drop the files again to upload the new content.`;

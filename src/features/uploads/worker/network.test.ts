@@ -46,20 +46,38 @@ describe('waiting for the network', () => {
     expect(calls).toHaveLength(1);
   });
 
-  it('probes every 2 s while the server is out of reach', async () => {
-    const { w, calls } = watch([false, false, true]);
+  it('probes every 0.5 s at first, then every 2 s, while the server is out of reach', async () => {
+    const { w, calls } = watch(Array.from({ length: 21 }, () => false));
     w.goOnline();
     let done = false;
+    const from = Date.now();
     void waitForNetwork(w, 0, new AbortController().signal).then(() => {
       done = true;
     });
-    await vi.advanceTimersByTimeAsync(1000);
+    await vi.advanceTimersByTimeAsync(500);
     expect(calls).toHaveLength(1);
-    await vi.advanceTimersByTimeAsync(2000);
+    await vi.advanceTimersByTimeAsync(500);
     expect(calls).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(9000);
+    // Probes at 0.5 s, 1 s … 10 s.
+    expect(calls.map((at) => at - from)).toEqual(
+      Array.from({ length: 20 }, (_, i) => 500 * (i + 1)),
+    );
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(calls.at(-1)! - from).toBe(12_000);
     expect(done).toBe(false);
     await vi.advanceTimersByTimeAsync(2000);
     expect(done).toBe(true);
+  });
+
+  it('waits longer before the first probe after failures in a row', async () => {
+    const { w, calls } = watch([true]);
+    w.goOnline();
+    void waitForNetwork(w, 2, new AbortController().signal);
+    await vi.advanceTimersByTimeAsync(3999);
+    expect(calls).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(calls).toHaveLength(1);
   });
 
   it('stops when aborted', async () => {

@@ -1,11 +1,20 @@
 /**
- * Waiting for the network to come back: first a pause that grows with each consecutive
- * network failure (1 s, 2 s, 4 s … 30 s), cut short when the browser reports 'online'; then
- * GET /ping until it answers, so the upload resumes by itself once the server is reachable.
+ * Waiting for the network to come back: first a pause, cut short when the browser reports
+ * 'online' (FIRST_PAUSE_MS after a first failure, then growing with each consecutive network
+ * failure: 2 s, 4 s … 30 s); then GET /ping until it answers, so the upload resumes by itself
+ * once the server is reachable. The probes come every FAST_PROBE_MS for the first
+ * FAST_PROBE_WINDOW_MS (most outages are short, and every second waited after the link is back
+ * is lost), then every PROBE_INTERVAL_MS.
  */
 import { backoffBase } from './backoff';
 
-/** Between two probes while the server stays out of reach. */
+/** The pause after the first network failure of a row. */
+export const FIRST_PAUSE_MS = 500;
+/** Between two probes early on. */
+export const FAST_PROBE_MS = 500;
+/** How long the probes come every FAST_PROBE_MS. */
+export const FAST_PROBE_WINDOW_MS = 10_000;
+/** Between two probes while the server stays out of reach longer. */
 export const PROBE_INTERVAL_MS = 2000;
 
 export interface NetworkWatch {
@@ -48,10 +57,14 @@ export async function waitForNetwork(
   attempt: number,
   signal: AbortSignal,
 ): Promise<void> {
-  await pause(backoffBase(attempt), watch, signal);
+  const first = attempt === 0 ? FIRST_PAUSE_MS : backoffBase(attempt);
+  await pause(first, watch, signal);
+  let waited = first;
   for (;;) {
     signal.throwIfAborted();
     if (watch.isOnline() && (await watch.probe(signal).catch(() => false))) return;
-    await pause(PROBE_INTERVAL_MS, watch, signal);
+    const interval = waited < FAST_PROBE_WINDOW_MS ? FAST_PROBE_MS : PROBE_INTERVAL_MS;
+    await pause(interval, watch, signal);
+    waited += interval;
   }
 }

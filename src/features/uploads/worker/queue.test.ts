@@ -5,8 +5,10 @@ import type { WaymarkDatabase } from '@/db/db';
 import { ChunkStager, sweepStagedFiles } from '@/db/stagedChunks';
 import { UPLOAD_CANCELLED_MESSAGE } from '../model/types';
 import { CHUNK_SIZE } from '../model/chunks';
-import { SIGNED_OUT_MESSAGE, fileChangedMessage } from './errors';
+import { SIGNED_OUT_MESSAGE, fileChangedMessage, projectChangedMessage } from './errors';
+import { MAX_REBASES } from './runner';
 import { STAGED_MAX_AGE_MS } from './queue';
+import { INITIAL_IN_FLIGHT, MAX_IN_FLIGHT } from './inFlight';
 import { FakePushServer, sha1 } from '../testing/fakePushServer';
 import {
   FakeChannelBus,
@@ -57,11 +59,30 @@ describe('upload queue', () => {
     expect(await sha1(server.files.get('a/big.gpkg')!.bytes)).toBe(await sha1(big));
     expect(server.count('chunk')).toBe(6);
     everyChunkWrittenOnce();
-    expect(server.maxInflight).toBeLessThanOrEqual(4);
+    expect(server.maxInflight).toBeLessThanOrEqual(MAX_IN_FLIGHT);
     expect(server.maxInflight).toBeGreaterThan(1);
     expect(tab.phases).toContain('uploading');
     expect(tab.queue.list()).toEqual([]);
     await until(async () => (await storedRows()) === 0);
+  });
+
+  it('keeps one chunk request in flight on a slow link, the next one starting near its end', async () => {
+    // A clock on which every reading is a second later: each chunk request seems to take
+    // seconds, as 10 MiB do on a slow link.
+    let clock = 0;
+    const tab = openTab(server, db, { now: () => (clock += 1000) });
+    const data = bytes(4 * CHUNK_SIZE + 5, 3);
+    const { plan, blobs } = await planFor(server, { 'a.bin': data });
+    const outcome = tab.next();
+    await tab.queue.enqueue(plan, blobs);
+    expect((await outcome).kind).toBe('finished');
+    expect(server.count('chunk')).toBe(5);
+    expect(server.maxInflight).toBe(INITIAL_IN_FLIGHT);
+    // After the first two (sent together, nothing measured yet), each next one waited for the
+    // open one to near its end.
+    expect(tab.sleeps.length).toBeGreaterThan(0);
+    expect(await sha1(server.files.get('a.bin')!.bytes)).toBe(await sha1(data));
+    everyChunkWrittenOnce();
   });
 
   it('runs uploads one after another, oldest first', async () => {
@@ -221,6 +242,54 @@ describe('upload queue', () => {
     expect(await storedRows()).toBe(0);
   });
 
+  /** The server's answer to a finish whose `paths` do not match (their chunks forgotten). */
+  function refuseFiles(paths: string[]) {
+    for (const tx of server.transactions.values()) {
+      for (const file of [...tx.added, ...tx.updated]) {
+        if (paths.includes(file.path)) for (const chunk of file.chunks) tx.chunks.delete(chunk);
+      }
+    }
+    return {
+      status: 422,
+      body: {
+        code: 'UploadError',
+        detail: `Files do not match their declared size or checksum: ${paths.join(', ')} (UploadError)`,
+        files: paths,
+      },
+    };
+  }
+
+  it('sends a refused file again from its copy when the copy still has the planned checksum', async () => {
+    const tab = openTab(server, db);
+    const big = bytes(BIG, 1);
+    const { plan, blobs } = await planFor(server, { 'a.bin': big, 'b.txt': bytes(40, 2) });
+    // The first finish finds a.bin wrong (its bytes were damaged on the way).
+    server.hook = (request) =>
+      request.kind === 'finish' && server.count('finish') === 1
+        ? refuseFiles(['a.bin'])
+        : undefined;
+    const outcome = tab.next();
+    const id = await tab.queue.enqueue(plan, blobs);
+    expect(await outcome).toMatchObject({ kind: 'finished', id });
+    expect(server.count('start')).toBe(1);
+    expect(server.count('finish')).toBe(2);
+    // a.bin's three chunks went twice, b.txt's once.
+    expect([...server.writes.values()].sort()).toEqual([1, 2, 2, 2]);
+    expect(await sha1(server.files.get('a.bin')!.bytes)).toBe(await sha1(big));
+    expect(server.version).toBe(1);
+  });
+
+  it('sends a refused file again only once', async () => {
+    const tab = openTab(server, db);
+    const { plan, blobs } = await planFor(server, { 'a.bin': bytes(BIG, 1) });
+    server.hook = (request) => (request.kind === 'finish' ? refuseFiles(['a.bin']) : undefined);
+    const outcome = tab.next();
+    await tab.queue.enqueue(plan, blobs);
+    expect(await outcome).toMatchObject({ kind: 'failed', error: fileChangedMessage('a.bin') });
+    expect(server.count('finish')).toBe(2);
+    expect(server.count('cancel')).toBe(1);
+  });
+
   it('fails as signed out on 401, keeps the plan, and finishes on retry', async () => {
     const tab = openTab(server, db);
     const { plan, blobs } = await planFor(server, { 'a.bin': bytes(BIG, 4) });
@@ -267,7 +336,7 @@ describe('upload queue', () => {
     server.hook = (request) => (request.kind === 'chunk' ? 'hang' : undefined);
     const outcome = tab.next();
     const id = await tab.queue.enqueue(plan, blobs);
-    await until(() => server.count('chunk') === 3);
+    await until(() => server.count('chunk') === INITIAL_IN_FLIGHT);
     await tab.queue.cancel(id);
     expect(await outcome).toEqual({ kind: 'cancelled', id, projectPath: 'ws/proj' });
     expect(UPLOAD_CANCELLED_MESSAGE).toBe('Operation canceled by the user.');
@@ -285,7 +354,7 @@ describe('upload queue', () => {
     server.hook = (request) => (request.kind === 'chunk' ? 'hang' : undefined);
     const outcome = a.next();
     const id = await a.queue.enqueue(plan, blobs);
-    await until(() => server.count('chunk') === 3);
+    await until(() => server.count('chunk') === INITIAL_IN_FLIGHT);
 
     const b = openTab(server, db, { locks, channel: bus.join() });
     await b.queue.start();
@@ -309,7 +378,7 @@ describe('upload queue', () => {
     server.hook = (request) => (request.kind === 'chunk' ? 'hang' : undefined);
     const outcome = a.next();
     const id = await a.queue.enqueue(plan, blobs);
-    await until(() => server.count('chunk') === 3);
+    await until(() => server.count('chunk') === INITIAL_IN_FLIGHT);
     const b = openTab(server, db, { locks, channel: bus.join() });
     await b.queue.start();
     await until(() => b.queue.list().some((p) => p.id === id));
@@ -576,5 +645,109 @@ describe('uploads queued offline', () => {
     expect((await db.uploads.toArray())[0]?.offline?.rebased).toBeUndefined();
     offline = false;
     expect((await outcome).kind).toBe('finished');
+  });
+});
+
+// Uploads queued offline whose project moves on again after their rebase (issue 18).
+/** Another user's version, made at once (inside a hook): `path` gets `content`. */
+function pushedByOther(path: string, content: Uint8Array, checksum: string): void {
+  server.files.set(path, { path, size: content.length, checksum, bytes: content });
+  server.version += 1;
+}
+
+async function baseFiles() {
+  return [...server.files.values()].map(({ path, size, checksum }) => ({ path, size, checksum }));
+}
+
+describe('an upload queued offline, the project moving on again', () => {
+  it('is rebased again when its transaction was lost meanwhile', async () => {
+    await server.seed({ 'data.gpkg': 'base' });
+    const base = await baseFiles();
+    const mine = bytes(CHUNK_SIZE + 10, 5);
+    const notes = bytes(30, 9);
+    const { plan, blobs } = await planFor(server, { 'data.gpkg': mine, 'notes.txt': notes });
+    // Before it is sent another user changed data.gpkg (v2) …
+    await server.seed({ 'data.gpkg': 'theirs' });
+    // … and, while its first chunk goes out, added notes.txt (v3); the transaction expired.
+    const theirNotes = new TextEncoder().encode('their notes');
+    const theirNotesSum = await sha1(theirNotes);
+    let moved = false;
+    server.hook = (request) => {
+      if (request.kind !== 'chunk' || moved) return undefined;
+      moved = true;
+      server.transactions.clear();
+      pushedByOther('notes.txt', theirNotes, theirNotesSum);
+      return { status: 404, body: { detail: 'Not found' } };
+    };
+    const tab = openTab(server, db);
+    const outcome = tab.next();
+    await tab.queue.enqueue(plan, blobs, { offline: { username: 'ana', baseFiles: base } });
+    const settled = await outcome;
+
+    const dataCopy = 'data (conflicted copy, ana v2).gpkg';
+    const notesCopy = 'notes (conflicted copy, ana v3).txt';
+    expect(settled).toMatchObject({
+      kind: 'finished',
+      files: [
+        { path: 'notes.txt', kind: 'conflicted-copy', copy: notesCopy },
+        { path: 'data.gpkg', kind: 'conflicted-copy', copy: dataCopy },
+      ],
+    });
+    expect(server.version).toBe(4);
+    expect(await sha1(server.files.get(dataCopy)!.bytes)).toBe(await sha1(mine));
+    expect(await sha1(server.files.get(notesCopy)!.bytes)).toBe(await sha1(notes));
+    expect(server.files.get('notes.txt')!.checksum).toBe(theirNotesSum);
+    expect(server.count('start')).toBe(2);
+    await until(async () => (await db.uploads.count()) + (await db.uploadBlobs.count()) === 0);
+  });
+
+  it('is rebased again when the server refused its start for an older version', async () => {
+    await server.seed({ 'a.txt': 'base', 'b.txt': 'base' });
+    const base = await baseFiles();
+    const { plan, blobs } = await planFor(server, { 'a.txt': bytes(20, 1) }, ['b.txt']);
+    const theirs = new TextEncoder().encode('theirs');
+    const theirsSum = await sha1(theirs);
+    let moved = false;
+    server.hook = (request) => {
+      if (request.kind !== 'start' || moved) return undefined;
+      // Between the rebase (nothing moved) and the start, another user changed b.txt.
+      moved = true;
+      pushedByOther('b.txt', theirs, theirsSum);
+      return undefined;
+    };
+    const tab = openTab(server, db);
+    const outcome = tab.next();
+    await tab.queue.enqueue(plan, blobs, { offline: { username: 'ana', baseFiles: base } });
+    expect(await outcome).toMatchObject({
+      kind: 'finished',
+      files: [
+        { path: 'a.txt', kind: 'sent' },
+        { path: 'b.txt', kind: 'removal-dropped' },
+      ],
+    });
+    expect(server.version).toBe(3);
+    expect(server.files.get('b.txt')!.checksum).toBe(theirsSum);
+    expect(server.count('start')).toBe(2);
+  });
+
+  it(`fails as changed after ${MAX_REBASES} more rebases when the project keeps moving`, async () => {
+    await server.seed({ 'a.txt': 'base' });
+    const base = await baseFiles();
+    const { plan, blobs } = await planFor(server, { 'a.txt': bytes(20, 1) });
+    const other = new TextEncoder().encode('other');
+    const otherSum = await sha1(other);
+    server.hook = (request) => {
+      // Every start meets a newer version.
+      if (request.kind === 'start') pushedByOther(`other-${server.version}.txt`, other, otherSum);
+      return undefined;
+    };
+    const tab = openTab(server, db);
+    const outcome = tab.next();
+    await tab.queue.enqueue(plan, blobs, { offline: { username: 'ana', baseFiles: base } });
+    expect(await outcome).toMatchObject({
+      kind: 'failed',
+      error: projectChangedMessage(`v${server.version}`),
+    });
+    expect(server.count('start')).toBe(MAX_REBASES + 1);
   });
 });

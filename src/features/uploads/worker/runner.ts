@@ -1,9 +1,9 @@
 /**
  * Runs one upload to its end (issue 5, client section): start the push (or reuse the stored
  * transaction), ask the server what it holds, send every chunk that is neither acknowledged in
- * IndexedDB nor held by the server (at most `concurrency` at once; each request body is the
- * file's Blob slice, which the browser streams without reading it into this worker), then
- * finish. The server checks every file's size and SHA-1 against the plan at finish: a file
+ * IndexedDB nor held by the server (as many at once as the link warrants, inFlight.ts: 1–2 on a
+ * slow link, up to MAX_IN_FLIGHT on a fast one; each request body is the file's Blob slice,
+ * which the browser streams without reading it into this worker), then finish. The server checks every file's size and SHA-1 against the plan at finish: a file
  * whose bytes differ from what was analysed fails the upload (its transaction is cancelled),
  * so wrong bytes never become a version. Failures are sorted: a lost connection waits for the
  * network, 5xx/408/429 back off (1 s, 2 s, 4 s … 30 s), a vanished transaction is resolved by
@@ -14,11 +14,12 @@
 import type { FileOutcome, UploadChunkAck, UploadRecord, WaymarkDatabase } from '@/db/db';
 import type { ProjectDetail } from '@contract/projects';
 import { uploadedFiles, type PushFile } from '../model/plan';
-import { rebaseOfflinePlan } from '../model/offlineRebase';
+import { baseFilesOf, composeOutcomes, rebaseOfflinePlan } from '../model/offlineRebase';
 import { backoffDelay } from './backoff';
 import { chunkRange } from '../model/chunks';
 import { STORAGE_LIMIT_MESSAGE } from '../model/texts';
 import {
+  RebaseNeeded,
   ResyncNeeded,
   RetryableFailure,
   SIGNED_OUT_MESSAGE,
@@ -39,9 +40,8 @@ import {
   type PushHttp,
 } from './pushHttp';
 import type { ProgressTracker } from './progress';
+import { InFlightControl, MAX_IN_FLIGHT, type OpenRequest } from './inFlight';
 
-/** Chunk requests in flight at once. */
-export const DEFAULT_CONCURRENCY = 4;
 /** Server answers (400) that mean "busy, try again later", not "wrong request". */
 export const BUSY_DETAILS: readonly string[] = [
   'Another process is running. Please try later.',
@@ -51,6 +51,8 @@ export const UPLOAD_CANCELED_DETAIL = 'Upload was probably canceled';
 /** Start of the finish answer (422) naming files whose size or SHA-1 differ from the plan. */
 export const FILES_MISMATCH_DETAIL = 'Files do not match their declared size or checksum';
 const MAX_RESYNCS = 5;
+/** Rebases of an upload queued offline after its first, should the project keep moving on. */
+export const MAX_REBASES = 3;
 
 export interface RunnerDeps {
   db: WaymarkDatabase;
@@ -64,6 +66,9 @@ export interface RunnerDeps {
   now(): number;
   /** Makes UUIDs (upload ids, a new push id after a refused finish). */
   randomId(): string;
+  /** Hex SHA-1 of a Blob: checks a staged copy before files the server refused go again. */
+  sha1(blob: Blob, signal: AbortSignal): Promise<string>;
+  /** The most chunk requests in flight (default MAX_IN_FLIGHT; fewer on a slow link). */
   concurrency?: number;
 }
 
@@ -76,23 +81,35 @@ export type RunResult =
     }
   | { kind: 'failed'; error: string };
 
-/** Runs up to `limit` tasks at once; the first failure stops new tasks. */
+/** When the next chunk request may start (InFlightControl with the runner's clock). */
+interface PoolGate {
+  nextStart(open: readonly OpenRequest[]): number | null;
+  /** Resolves at `at` or when `settled` does, whichever comes first. */
+  waitUntil(at: number | null, settled: Promise<unknown>): Promise<void>;
+}
+
+/** Runs chunk requests as the gate allows; the first failure stops new ones. */
 class TaskPool {
-  private readonly inflight = new Set<Promise<void>>();
+  private readonly inflight = new Map<Promise<void>, OpenRequest>();
   /** Work followed without holding a place (see `follow`). */
   private readonly followed = new Set<Promise<void>>();
   private failure: { error: unknown } | null = null;
 
-  constructor(private readonly limit: number) {}
+  constructor(
+    private readonly gate: PoolGate,
+    private readonly now: () => number,
+  ) {}
 
   get size(): number {
     return this.inflight.size;
   }
 
-  /** Waits for a free place, then starts `task`; throws the first failure of any task. */
-  async run(task: () => Promise<void>): Promise<void> {
-    while (this.inflight.size >= this.limit && !this.failure) {
-      await Promise.race(this.inflight);
+  /** Waits until the gate lets a request of `bytes` start, then starts `task`; throws the first failure of any task. */
+  async run(bytes: number, task: () => Promise<void>): Promise<void> {
+    while (!this.failure && this.inflight.size > 0) {
+      const at = this.gate.nextStart([...this.inflight.values()]);
+      if (at !== null && at <= this.now()) break;
+      await this.gate.waitUntil(at, Promise.race(this.inflight.keys()));
     }
     this.throwIfFailed();
     const running: Promise<void> = task()
@@ -102,7 +119,7 @@ class TaskPool {
       .finally(() => {
         this.inflight.delete(running);
       });
-    this.inflight.add(running);
+    this.inflight.set(running, { bytes, startedAt: this.now() });
   }
 
   /** Follows `work` without holding a place: its failure counts as a task's. */
@@ -120,7 +137,7 @@ class TaskPool {
   /** Waits for every running task and followed work (never throws). */
   async settle(): Promise<void> {
     while (this.inflight.size + this.followed.size > 0) {
-      await Promise.all([...this.inflight, ...this.followed]);
+      await Promise.all([...this.inflight.keys(), ...this.followed]);
     }
   }
 
@@ -187,10 +204,14 @@ export function projectMatchesPlan(project: ProjectDetail, record: UploadRecord)
 }
 
 class UploadRun {
-  private readonly concurrency: number;
+  /** Requests in flight, adapted to the link; kept across passes (the link stays). */
+  private readonly inFlight: InFlightControl;
   /** Set when a chunk was acknowledged during the current pass (resets the backoff). */
   progressMade = false;
   private resyncs = 0;
+  private rebases = 0;
+  /** Set once files the server refused at finish were sent again (once per run). */
+  private resentRefused = false;
 
   constructor(
     private readonly deps: RunnerDeps,
@@ -198,7 +219,7 @@ class UploadRun {
     private readonly tracker: ProgressTracker,
     private readonly signal: AbortSignal,
   ) {
-    this.concurrency = Math.max(1, deps.concurrency ?? DEFAULT_CONCURRENCY);
+    this.inFlight = new InFlightControl(Math.max(1, deps.concurrency ?? MAX_IN_FLIGHT));
   }
 
   async run(): Promise<RunResult> {
@@ -225,6 +246,15 @@ class UploadRun {
         if (error instanceof RetryableFailure) {
           await this.countdown(backoffDelay(attempt, this.deps.random));
           attempt += 1;
+          continue;
+        }
+        if (error instanceof RebaseNeeded) {
+          this.rebases += 1;
+          if (this.rebases > MAX_REBASES) {
+            return this.fail(new UploadFailure(projectChangedMessage(error.latest.version)));
+          }
+          const nothingLeft = await this.rebaseAgain(error.latest as ProjectDetail);
+          if (nothingLeft) return nothingLeft;
           continue;
         }
         if (error instanceof TransactionGone || error instanceof ResyncNeeded) {
@@ -260,6 +290,26 @@ class UploadRun {
       .call({ method: 'POST', path: pushPaths.cancel(transaction), signal: this.signal })
       .catch(() => undefined);
     await this.resetTransaction(null);
+  }
+
+  /** Waits until `at` (null: no time) or until `settled` settles, whichever comes first. */
+  private async waitUntil(at: number | null, settled: Promise<unknown>): Promise<void> {
+    if (at === null) {
+      await settled;
+      return;
+    }
+    const timer = new AbortController();
+    const stop = () => timer.abort();
+    this.signal.addEventListener('abort', stop, { once: true });
+    try {
+      await Promise.race([
+        settled,
+        this.deps.sleep(Math.max(0, at - this.deps.now()), timer.signal).catch(() => undefined),
+      ]);
+    } finally {
+      timer.abort();
+      this.signal.removeEventListener('abort', stop);
+    }
   }
 
   private async countdown(delay: number): Promise<void> {
@@ -314,10 +364,18 @@ class UploadRun {
    * conflicted copies' bytes (under their new paths) are stored at once. Resolves with the
    * project when nothing is left to send.
    */
-  private async rebase(record: UploadRecord): Promise<ProjectDetail | null> {
+  private async rebase(
+    record: UploadRecord,
+    latest?: ProjectDetail,
+  ): Promise<ProjectDetail | null> {
     const offline = record.offline as NonNullable<UploadRecord['offline']>;
-    const latest = await this.latestProject(record);
-    const { plan, outcome, moved } = rebaseOfflinePlan(record.plan, offline, latest);
+    latest ??= await this.latestProject(record);
+    const rebased = rebaseOfflinePlan(record.plan, offline, latest);
+    const { plan, moved } = rebased;
+    // A second rebase: what happened to each file of the original plan.
+    const outcome = offline.rebased
+      ? composeOutcomes(offline.rebased, rebased.outcome)
+      : rebased.outcome;
     const { db } = this.deps;
     await db.transaction('rw', db.uploads, db.uploadBlobs, async () => {
       for (const [from, to] of moved) {
@@ -328,12 +386,40 @@ class UploadRun {
       }
       await db.uploads.update(this.id, {
         plan,
-        offline: { ...offline, rebased: outcome },
+        // The base of a further rebase: the latest version's files the plan touches.
+        offline: { ...offline, baseFiles: baseFilesOf(plan, latest), rebased: outcome },
         totalBytes: uploadedFiles(plan).reduce((sum, f) => sum + f.size, 0),
       });
     });
     const left = uploadedFiles(plan).length + plan.body.changes.removed.length;
     return left === 0 ? latest : null;
+  }
+
+  /**
+   * The project moved on after the upload queued offline was rebased (and before it landed):
+   * its transaction is dropped and the plan rebased onto `latest` (what already went stays
+   * with the server's version, what changed there again gets a conflicted copy).
+   */
+  private async rebaseAgain(latest: ProjectDetail): Promise<RunResult | null> {
+    await this.dropTransaction();
+    const record = await this.record();
+    const nothingLeft = await this.rebase(record, latest);
+    if (!nothingLeft) return null;
+    return { kind: 'updated', project: nothingLeft, files: (await this.record()).offline?.rebased };
+  }
+
+  /**
+   * For an upload queued offline, a refused start or finish is checked against the project:
+   * when it moved past the plan's version, the plan is rebased again (RebaseNeeded).
+   */
+  private async refusedOffline(record: UploadRecord, refusal: HttpAnswer): Promise<never> {
+    if (record.offline && isRefusal(refusal)) {
+      const latest = await this.latestProject(record);
+      if (versionNumber(latest.version) !== versionNumber(record.plan.body.version)) {
+        throw new RebaseNeeded(latest);
+      }
+    }
+    throw answerError(refusal);
   }
 
   private async pass(): Promise<RunResult> {
@@ -354,7 +440,7 @@ class UploadRun {
         body: record.plan.body,
         signal: this.signal,
       });
-      if (!isOk(answer)) throw answerError(answer);
+      if (!isOk(answer)) return this.refusedOffline(record, answer);
       const data = answer.data as { transaction?: unknown } | undefined;
       if (typeof data?.transaction !== 'string') {
         return { kind: 'updated', project: answer.data as ProjectDetail, files };
@@ -407,7 +493,13 @@ class UploadRun {
     if (fresh.length > 0) await this.deps.db.uploadChunks.bulkPut(fresh);
     this.tracker.setDone(loaded, chunksDone);
 
-    const pool = new TaskPool(this.concurrency);
+    const pool = new TaskPool(
+      {
+        nextStart: (open) => this.inFlight.nextStart(open, this.deps.now()),
+        waitUntil: (at, settled) => this.waitUntil(at, settled),
+      },
+      this.deps.now,
+    );
     try {
       for (const file of uploaded) {
         const ids = file.chunks ?? [];
@@ -431,7 +523,10 @@ class UploadRun {
     });
     if (isOk(finish)) return { kind: 'finished', project: finish.data as ProjectDetail, files };
     if (isGone(finish)) return this.resolveGone(await this.record());
-    if (isRefusal(finish)) await this.newPushId(record);
+    if (isRefusal(finish)) {
+      await this.newPushId(record);
+      if (record.offline && finish.status !== 422) await this.refusedOffline(record, finish);
+    }
     const missing = (finish.data as { missing_chunks?: unknown } | undefined)?.missing_chunks;
     if (finish.status === 422 && Array.isArray(missing) && missing.length > 0) {
       await this.deps.db.uploadChunks.bulkDelete(
@@ -446,11 +541,42 @@ class UploadRun {
       Array.isArray(mismatched) &&
       mismatched.length > 0
     ) {
-      // The bytes sent are not the ones analysed (the file changed meanwhile): the server
-      // stored nothing; the transaction is cancelled as the upload fails.
-      throw new UploadFailure(fileChangedMessage(String(mismatched[0])));
+      // The server forgot those files' chunks and kept the transaction (record 0087). When the
+      // staged copies still hash to the plan's checksums the bytes were damaged on the way:
+      // they go once more. Otherwise the file changed since it was analysed: the server
+      // stored nothing, and the transaction is cancelled as the upload fails.
+      const paths = mismatched.map(String);
+      if (!this.resentRefused && (await this.stagedCopiesMatch(record, paths))) {
+        this.resentRefused = true;
+        await this.forgetAcks(record, paths);
+        throw new ResyncNeeded('The server refused files whose copies are intact');
+      }
+      throw new UploadFailure(fileChangedMessage(paths[0]!));
     }
     throw answerError(finish);
+  }
+
+  /** Whether the staged copy of each of `paths` has the size and SHA-1 the plan declares. */
+  private async stagedCopiesMatch(record: UploadRecord, paths: string[]): Promise<boolean> {
+    const planned = new Map(uploadedFiles(record.plan).map((f) => [f.path, f]));
+    for (const path of paths) {
+      const file = planned.get(path);
+      const blob = file && (await this.deps.blob(this.id, path));
+      if (!file || !blob || blob.size !== file.size) return false;
+      const checksum = await this.deps.sha1(blob, this.signal);
+      if (checksum.toLowerCase() !== file.checksum.toLowerCase()) return false;
+    }
+    return true;
+  }
+
+  /** Forgets the acknowledgements of the chunks of `paths` (the server forgot them too). */
+  private async forgetAcks(record: UploadRecord, paths: string[]): Promise<void> {
+    const chunks = uploadedFiles(record.plan)
+      .filter((f) => paths.includes(f.path))
+      .flatMap((f) => f.chunks ?? []);
+    await this.deps.db.uploadChunks.bulkDelete(
+      chunks.map((chunkId) => [this.id, chunkId] as [string, string]),
+    );
   }
 
   /**
@@ -481,7 +607,7 @@ class UploadRun {
       const { start, end } = chunkRange(file.size, index);
       // The browser streams the slice from the file (or IndexedDB) itself: the bytes never
       // pass through this worker.
-      await pool.run(() =>
+      await pool.run(end - start, () =>
         this.sendChunk(chunkId, blob.slice(start, end), transaction, done, pool),
       );
       this.tracker.setPhase('uploading');
@@ -495,6 +621,7 @@ class UploadRun {
     done: Set<string>,
     pool: TaskPool,
   ): Promise<void> {
+    const startedAt = this.deps.now();
     const answer = await this.deps.http.call({
       method: 'POST',
       path: pushPaths.chunk(transaction, chunkId),
@@ -503,6 +630,7 @@ class UploadRun {
     });
     if (isGone(answer)) throw new TransactionGone(detailOf(answer.data) ?? 'Transaction gone');
     if (!isOk(answer)) throw answerError(answer);
+    this.inFlight.completed({ bytes: bytes.size, startedAt, endedAt: this.deps.now() });
     // The acknowledgement is written to IndexedDB while the next chunk goes out (finish waits
     // for it); should it be lost, the status call of the next attempt tells the same.
     pool.follow(
@@ -529,6 +657,7 @@ class UploadRun {
     if (projectMatchesPlan(project, record)) {
       return { kind: 'finished', project, files: record.offline?.rebased };
     }
+    if (record.offline) throw new RebaseNeeded(project);
     throw new UploadFailure(projectChangedMessage(project.version));
   }
 }

@@ -1,0 +1,173 @@
+// The field outbox and the browser (issue 18): a Background Sync fired by Chromium reaches the
+// service worker, which wakes the pages' upload engine, and the queued upload lands; the
+// installed app's badge follows the number of uploads waiting; and not enough space on the
+// device is said before anything is queued.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { e2eAdmin } from './support/env';
+import { removeRoutes } from './support/routes';
+import { waitForServiceWorker } from './support/service-worker';
+import {
+  fileOnDisk as writeFile,
+  queue,
+  reloadOffline,
+  savedProject,
+  savedProjectOffline,
+  storedRows,
+} from './support/outbox';
+import { signIn } from './pages/session';
+
+/** The upload engine's Background Sync tag (src/sw/offline.ts UPLOAD_SYNC_TAG). */
+const UPLOAD_SYNC_TAG = 'waymark-uploads';
+
+test.describe.configure({ timeout: 180_000 });
+const workDir = mkdtempSync(join(tmpdir(), 'waymark-e2e-outbox-browser-'));
+test.afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+const fileOnDisk = (name: string, text: string) => writeFile(workDir, name, Buffer.from(text));
+test.afterEach(async ({ context }) => {
+  await context.setOffline(false);
+  await removeRoutes(context);
+});
+
+/**
+ * Fires Background Sync `tag` in the page's service worker as Chromium does (DevTools'
+ * ServiceWorker.dispatchSyncEvent, on the registration DevTools reports).
+ */
+async function dispatchSync(page: Page, tag: string): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  const registration = new Promise<string>((resolve) => {
+    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+      const live = registrations.find((r) => !r.isDeleted);
+      if (live) resolve(live.registrationId);
+    });
+  });
+  await cdp.send('ServiceWorker.enable');
+  await cdp.send('ServiceWorker.dispatchSyncEvent', {
+    origin: new URL(page.url()).origin,
+    registrationId: await registration,
+    tag,
+    lastChance: false,
+  });
+  await cdp.detach();
+}
+
+test('a Background Sync sends a queued upload while the engine still waits', async ({
+  page,
+  context,
+}) => {
+  const project = await savedProjectOffline(page, { 'site.txt': 'base\n' });
+  await queue(project, [fileOnDisk('synced.txt', 'sent by a Background Sync\n')]);
+
+  // The connection returns, but the server stays out of reach for the engine: the 'online'
+  // event's wake meets a failing request, and from then on its probes (GET /ping) fail.
+  let failedApi = 0;
+  let probes = 0;
+  await context.route('**/v1/project/**', async (route) => {
+    failedApi += 1;
+    await route.abort('internetdisconnected');
+  });
+  await context.route('**/ping', async (route) => {
+    probes += 1;
+    await route.abort('internetdisconnected');
+  });
+  const starts: string[] = [];
+  context.on('request', (request) => {
+    if (/\/v1\/project\/push\/waymark\//.test(request.url())) starts.push(request.url());
+  });
+  await context.setOffline(false);
+  await expect.poll(() => failedApi, { timeout: 30_000 }).toBeGreaterThan(0);
+  await context.unroute('**/v1/project/**');
+  // The engine keeps waiting: its probes fail, nothing is pushed.
+  const probed = probes;
+  await expect.poll(() => probes, { timeout: 30_000 }).toBeGreaterThan(probed + 1);
+  expect(starts).toEqual([]);
+  await expect(project.dataSync()).toContainText('Waiting for the network');
+
+  // Chromium fires the upload sync in the service worker, which wakes the engine.
+  await dispatchSync(page, UPLOAD_SYNC_TAG);
+  await expect(page.getByText(`Upload finished: waymark/${project.name}`)).toBeVisible({
+    timeout: 60_000,
+  });
+  expect(starts).toHaveLength(1);
+  const landed = await project.project();
+  expect(landed.version).toBe('v2');
+  expect((await project.download('synced.txt')).toString()).toBe('sent by a Background Sync\n');
+});
+
+test('the app badge counts the uploads waiting, and clears once they are sent', async ({
+  page,
+  context,
+}) => {
+  // A spy on the Badging API (an installed app's icon), as the page calls it.
+  await context.addInitScript(() => {
+    const calls: (number | 'clear')[] = [];
+    const nav = (globalThis as unknown as { navigator: object }).navigator;
+    Object.defineProperty(globalThis, '__badge', { value: calls });
+    Object.defineProperty(Object.getPrototypeOf(nav), 'setAppBadge', {
+      configurable: true,
+      value: async (count?: number) => {
+        calls.push(count ?? 0);
+      },
+    });
+    Object.defineProperty(Object.getPrototypeOf(nav), 'clearAppBadge', {
+      configurable: true,
+      value: async () => {
+        calls.push('clear');
+      },
+    });
+  });
+  const badge = () =>
+    page.evaluate(() => (globalThis as unknown as { __badge: (number | 'clear')[] }).__badge);
+  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await waitForServiceWorker(page);
+  const first = await savedProject(page, { 'a.txt': 'a\n' });
+  const second = await savedProject(page, { 'b.txt': 'b\n' });
+
+  await context.setOffline(true);
+  await reloadOffline(page, first);
+  await queue(first, [fileOnDisk('first.txt', 'one\n')]);
+  await expect.poll(badge).toEqual([1]);
+  await reloadOffline(page, second);
+  await queue(second, [fileOnDisk('second.txt', 'two\n')]);
+  // The page was reloaded: the engine reports the queue again (1), then 2.
+  await expect.poll(async () => (await badge()).at(-1)).toBe(2);
+  const sidebar = page.getByRole('link', { name: /Outbox/ });
+  await expect(sidebar).toContainText('2');
+
+  const before = (await badge()).length;
+  await context.setOffline(false);
+  await expect
+    .poll(async () => (await badge()).slice(before), { timeout: 90_000 })
+    .toEqual([1, 'clear']);
+  await expect(sidebar).toHaveCount(0);
+  expect((await second.project()).version).toBe('v2');
+});
+
+test('not enough space on the device is said before anything is queued', async ({
+  page,
+  context,
+}) => {
+  // The site may store 1 MiB more than it holds now: less than the chosen file needs.
+  await context.addInitScript(() => {
+    const storage = (globalThis as unknown as { navigator: { storage: object } }).navigator.storage;
+    Object.defineProperty(Object.getPrototypeOf(storage), 'estimate', {
+      configurable: true,
+      value: async () => ({ quota: 101 * 1024 * 1024, usage: 100 * 1024 * 1024 }),
+    });
+  });
+  const project = await savedProjectOffline(page, { 'site.txt': 'base\n' });
+
+  await project.filesInput().setInputFiles([fileOnDisk('big.bin', 'x'.repeat(3 * 1024 * 1024))]);
+  await expect(
+    page.getByText(
+      'Not enough space on this device: these files need 3.0 MB, 1.0 MB is free. Free some space or choose fewer files.',
+    ),
+  ).toBeVisible();
+  // The file was taken out again: no change to send, nothing queued or copied.
+  await expect(project.updateChanges()).toHaveCount(0);
+  await expect(page.getByRole('link', { name: /Outbox/ })).toHaveCount(0);
+  expect(await storedRows(page, 'uploads')).toBe(0);
+  expect(await storedRows(page, 'stagedChunks')).toBe(0);
+});

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { CHUNK_SIZE } from '../model/chunks';
+import {
+  INITIAL_IN_FLIGHT,
+  InFlightControl,
+  MAX_IN_FLIGHT,
+  OVERLAP_FRACTION,
+  type RequestTiming,
+} from './inFlight';
+
+const CHUNK = CHUNK_SIZE;
+/** Bytes per millisecond of a link of `mbit` Mbit/s. */
+const rate = (mbit: number) => (mbit * 1e6) / 8 / 1000;
+
+/** `count` chunk requests one after another on a link, each with `gapMs` of round trip. */
+function serial(count: number, bytesPerMs: number, gapMs: number, from = 0): RequestTiming[] {
+  const timings: RequestTiming[] = [];
+  let at = from;
+  for (let i = 0; i < count; i += 1) {
+    const endedAt = at + CHUNK / bytesPerMs + gapMs;
+    timings.push({ bytes: CHUNK, startedAt: at, endedAt });
+    at = endedAt;
+  }
+  return timings;
+}
+
+function measured(timings: RequestTiming[], max = MAX_IN_FLIGHT): InFlightControl {
+  const control = new InFlightControl(max);
+  for (const t of timings) control.completed(t);
+  return control;
+}
+
+const open = (...starts: number[]) => starts.map((startedAt) => ({ bytes: CHUNK, startedAt }));
+
+describe('requests in flight', () => {
+  it('starts with a few before anything is measured', () => {
+    const control = new InFlightControl();
+    expect(control.steadyLimit()).toBe(INITIAL_IN_FLIGHT);
+    expect(control.nextStart([], 5)).toBe(5);
+    expect(control.nextStart(open(0), 5)).toBe(5);
+    expect(control.nextStart(open(0, 1), 5)).toBeNull();
+    expect(new InFlightControl(1).steadyLimit()).toBe(1);
+  });
+
+  it('keeps the most in flight on a fast link or a busy local server', () => {
+    expect(measured(serial(4, rate(1000), 2)).steadyLimit()).toBe(MAX_IN_FLIGHT);
+    expect(measured(serial(4, rate(100), 20)).steadyLimit()).toBe(MAX_IN_FLIGHT);
+    // A loaded machine: the first two requests, together, took 2.5 s each.
+    const loaded = [0, 5].map((startedAt) => ({ bytes: CHUNK, startedAt, endedAt: 2500 }));
+    expect(measured(loaded).steadyLimit()).toBe(MAX_IN_FLIGHT);
+    // The upper bound is the one given.
+    expect(measured(serial(4, rate(1000), 2), 8).steadyLimit()).toBe(8);
+  });
+
+  it('keeps one in flight when one chunk holds the link for seconds', () => {
+    expect(measured(serial(3, rate(20), 80)).steadyLimit()).toBe(1);
+    expect(measured(serial(3, rate(40), 80)).steadyLimit()).toBe(1);
+  });
+
+  it('measures the link, not the sum of overlapping requests', () => {
+    // Two requests sharing a 20 Mbit/s link, both done after twice a chunk's time.
+    const both = (2 * CHUNK) / rate(20);
+    const control = measured([
+      { bytes: CHUNK, startedAt: 0, endedAt: both },
+      { bytes: CHUNK, startedAt: 0, endedAt: both },
+    ]);
+    expect(control.throughput()).toBeCloseTo(rate(20), 5);
+    expect(control.steadyLimit()).toBe(1);
+  });
+
+  it('starts the next request on a slow link shortly before the open one ends', () => {
+    const control = measured(serial(2, rate(20), 80));
+    const link = control.throughput()!;
+    const expectedEnd = 1000 + CHUNK / link;
+    const at = control.nextStart(open(1000), 1000)!;
+    expect(at).toBeCloseTo(expectedEnd - (OVERLAP_FRACTION * CHUNK) / link, 5);
+    expect(at).toBeGreaterThan(1000);
+    // Past that time: at once.
+    expect(control.nextStart(open(1000), at + 10)).toBe(at + 10);
+    // Never a third while two are open.
+    expect(control.nextStart(open(1000, at), at + 10)).toBeNull();
+  });
+
+  it('never overlaps beyond the most on a fast link', () => {
+    const control = measured(serial(4, rate(1000), 2));
+    expect(control.nextStart(open(0, 1, 2, 3), 1_000_000)).toBeNull();
+    expect(control.nextStart(open(1, 2, 3), 7)).toBe(7);
+  });
+
+  it('follows the link as it changes (the latest requests count)', () => {
+    const fast = serial(4, rate(1000), 2);
+    const control = measured(fast);
+    expect(control.steadyLimit()).toBe(MAX_IN_FLIGHT);
+    for (const t of serial(4, rate(20), 80, fast.at(-1)!.endedAt)) control.completed(t);
+    expect(control.steadyLimit()).toBe(1);
+    for (const t of serial(4, rate(1000), 2, 1e9)) control.completed(t);
+    expect(control.steadyLimit()).toBe(MAX_IN_FLIGHT);
+  });
+});
