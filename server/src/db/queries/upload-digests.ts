@@ -2,7 +2,7 @@
  * SQL for the received chunks of staged files, as the running SHA-1 (services/push/digest.ts)
  * and finish read them, and for forgetting a file's chunks. The table upload_digests (a
  * saved hash-wasm state per file) is no longer written: the running SHA-1 lives in the
- * process that follows the upload (docs/decisions/draft-upload-server-openssl-running-sha1.md).
+ * process that follows the upload (docs/decisions/0099-server-running-sha1-openssl.md).
  */
 import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../database';
