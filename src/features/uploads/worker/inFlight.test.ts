@@ -68,6 +68,18 @@ describe('requests in flight', () => {
     expect(control.steadyLimit()).toBe(1);
   });
 
+  it('leaves out the time no request was open (an outage, a lost request retried)', () => {
+    const before = serial(2, rate(20), 0);
+    // 8 s without an answered request (a cut, the outage, the lost chunk sent again).
+    const after = serial(2, rate(20), 0, before.at(-1)!.endedAt + 8000);
+    const control = measured([...before, ...after]);
+    expect(control.throughput()).toBeCloseTo(rate(20), 5);
+    // So the next request still starts shortly before the open one ends.
+    const now = after.at(-1)!.endedAt;
+    const at = control.nextStart(open(now), now)!;
+    expect(at).toBeCloseTo(now + ((1 - OVERLAP_FRACTION) * CHUNK) / rate(20), 5);
+  });
+
   it('starts the next request on a slow link shortly before the open one ends', () => {
     const control = measured(serial(2, rate(20), 80));
     const link = control.throughput()!;

@@ -45,6 +45,22 @@ export interface OpenRequest {
   startedAt: number;
 }
 
+/** The length of the union of the requests' open intervals (ms). */
+function busyTime(timings: readonly RequestTiming[]): number {
+  const sorted = [...timings].sort((a, b) => a.startedAt - b.startedAt);
+  let total = 0;
+  let from = sorted[0]!.startedAt;
+  let to = sorted[0]!.endedAt;
+  for (const t of sorted.slice(1)) {
+    if (t.startedAt > to) {
+      total += to - from;
+      from = t.startedAt;
+    }
+    to = Math.max(to, t.endedAt);
+  }
+  return total + (to - from);
+}
+
 export class InFlightControl {
   private readonly done: RequestTiming[] = [];
   private slow = false;
@@ -60,16 +76,15 @@ export class InFlightControl {
   }
 
   /**
-   * Bytes per millisecond over the latest completed requests: their bytes over the time from
-   * the first one's start to the last one's end (overlapping requests share the link, so
-   * their durations are not added). Null before any measure.
+   * Bytes per millisecond over the latest completed requests: their bytes over the time at
+   * least one of them was open (overlapping requests share the link, so their durations are
+   * not added; the time none was open, such as an outage and the retry of a lost request
+   * between two of them, is not the link's speed). Null before any measure.
    */
   throughput(): number | null {
     if (this.done.length === 0) return null;
     const bytes = this.done.reduce((sum, t) => sum + t.bytes, 0);
-    const from = Math.min(...this.done.map((t) => t.startedAt));
-    const to = Math.max(...this.done.map((t) => t.endedAt));
-    return bytes / Math.max(1, to - from);
+    return bytes / Math.max(1, busyTime(this.done));
   }
 
   /** The requests kept in flight at a steady pace (see the module's comment). */
