@@ -67,10 +67,12 @@ export async function benchLink(): Promise<BenchResult[]> {
     const engineTarget = adminTarget('link-engine', await stamp(file, 1));
     const engineProject = await prepare(page, file, engineTarget);
     const engineFrom = Date.now();
+    const bytesBefore = proxy.bytesUp;
     const engine = await withCutHalfway(proxy, () =>
       benchCall(page, 'uploadChosenFile', engineTarget, engineProject),
     );
     const engineAgain = chunksAcknowledgedAgain(log.since(engineFrom));
+    const engineExtra = proxy.bytesUp - bytesBefore - FILE_SIZE;
     if (trace) {
       for (const r of log.since(engineFrom)) {
         const path = r.url.replace(/[0-9a-f-]{36}/g, (id) => id.slice(0, 4));
@@ -110,6 +112,11 @@ export async function benchLink(): Promise<BenchResult[]> {
         1.1,
       ),
       countResult(`upload engine: acknowledged chunks sent again`, engineAgain, 0),
+      informationResult(
+        `upload engine: bytes over the link beyond the file's (what the cut lost, the requests' own bytes)`,
+        engineExtra,
+        `${(engineExtra / 1e6).toFixed(2)} MB`,
+      ),
       informationResult(
         `reference web app's way (every chunk at once, given up at the failure, started again): ${link}`,
         referenceMs / IDEAL_MS,

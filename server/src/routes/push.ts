@@ -3,7 +3,8 @@
  * resume status call GET /v1/project/push/{transaction} (an addition,
  * docs/decisions/0034-upload-status-call.md). Logic in services/push/ (v1.ts on the push
  * core). Push start takes bodies up to PUSH_BODY_LIMIT; finish is retry-safe with
- * `Mm-push-id` (services/push/push-id.ts).
+ * `Mm-push-id` (services/push/push-id.ts). A chunk request may continue a prefix the server
+ * holds (CHUNK_OFFSET_HEADER, services/push/chunk-prefixes.ts).
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { clientMeta, currentUser, deviceIdOf } from '../plugins/auth';
@@ -22,11 +23,14 @@ import {
 import { projectDetailSchema } from './projects';
 import { EmptySchema as emptySchema, ProblemSchema as problemSchema } from '../schemas/common';
 import {
+  CHUNK_OFFSET_HEADER,
   ChunkAnswerSchema,
+  ChunkHeadersSchema,
   PUSH_BODY_LIMIT,
   PushStartBodySchema,
   TransactionSchema,
   UploadStatusSchema,
+  type ChunkHeaders,
 } from '../schemas/push';
 import { acceptRawBodies, rawBody } from './raw-body';
 
@@ -51,7 +55,7 @@ const rawBodyRoutes: FastifyPluginAsync = async (app) => {
   const ctx = app.ctx;
   acceptRawBodies(app);
 
-  app.post<{ Params: { transaction: string; chunk: string } }>(
+  app.post<{ Params: { transaction: string; chunk: string }; Headers: ChunkHeaders }>(
     '/v1/project/push/chunk/:transaction/:chunk',
     {
       schema: {
@@ -60,17 +64,20 @@ const rawBodyRoutes: FastifyPluginAsync = async (app) => {
           required: ['transaction', 'chunk'],
           properties: { transaction: { type: 'string' }, chunk: { type: 'string' } },
         },
-        response: { 200: ChunkAnswerSchema, ...errorResponses },
+        headers: ChunkHeadersSchema,
+        response: { 200: ChunkAnswerSchema, ...errorResponses, 409: problemSchema },
       },
     },
     async (request) => {
       const body = rawBody(request);
+      const offset = request.headers[CHUNK_OFFSET_HEADER];
       return uploadChunk(
         ctx,
         request.auth.user,
         request.params.transaction,
         request.params.chunk,
         body,
+        offset === undefined ? 0 : Number(offset),
       );
     },
   );

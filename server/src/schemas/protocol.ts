@@ -20,6 +20,16 @@ export const PUSH_BODY_LIMIT = 32 * 1024 * 1024;
 export const PUSH_ID_HEADER = 'mm-push-id';
 
 /**
+ * Optional header of a v1 chunk request (a Waymark addition, docs/decisions/0104): the
+ * request carries the chunk's bytes from this offset on, continuing a prefix the server
+ * holds (the status call's `chunk_prefixes`). Lower case, as Node hands it over.
+ */
+export const CHUNK_OFFSET_HEADER = 'waymark-chunk-offset';
+
+/** Code of the 409 answered when the server does not hold the prefix a request continues. */
+export const CHUNK_PREFIX_GONE = 'ChunkPrefixGone';
+
+/**
  * Fewest characters of a username prefix the user search (GET /app/auth/user/search) looks up;
  * shorter texts find nobody, so the share dialog searches from this length on.
  */

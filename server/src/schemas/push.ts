@@ -4,7 +4,7 @@
  * (`import type … from '@contract/push'`).
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { PUSH_BODY_LIMIT, PUSH_ID_HEADER } from './protocol';
+import { CHUNK_OFFSET_HEADER, PUSH_BODY_LIMIT, PUSH_ID_HEADER } from './protocol';
 
 /** A file entry of a push (v1 and v2 payloads). */
 export const PushFileSchema = Type.Object({
@@ -38,7 +38,7 @@ export type PushStartBody = Static<typeof PushStartBodySchema>;
 export const TransactionSchema = Type.Object({ transaction: Type.String() });
 export type TransactionAnswer = Static<typeof TransactionSchema>;
 
-export { PUSH_BODY_LIMIT, PUSH_ID_HEADER };
+export { CHUNK_OFFSET_HEADER, PUSH_BODY_LIMIT, PUSH_ID_HEADER };
 
 /**
  * Headers of the finish calls (`Mm-push-id`: a UUID, optional), for clients; the server reads
@@ -47,6 +47,16 @@ export { PUSH_BODY_LIMIT, PUSH_ID_HEADER };
 export const PushIdHeadersSchema = Type.Object({
   [PUSH_ID_HEADER]: Type.Optional(Type.String()),
 });
+
+/**
+ * Headers of `POST /v1/project/push/chunk/{transaction}/{chunk}`: CHUNK_OFFSET_HEADER, the
+ * offset within the chunk the body starts at (a positive integer below the chunk size),
+ * continuing a prefix the server holds.
+ */
+export const ChunkHeadersSchema = Type.Object({
+  [CHUNK_OFFSET_HEADER]: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,7}$' })),
+});
+export type ChunkHeaders = Static<typeof ChunkHeadersSchema>;
 
 /** Answer of `POST /v1/project/push/chunk/{transaction}/{chunk}`. */
 export const ChunkAnswerSchema = Type.Object({
@@ -72,6 +82,11 @@ export const UploadStatusSchema = Type.Object({
     }),
   ),
   expires: Type.String(),
+  /**
+   * Chunks partly received on a connection that broke off: chunk id → bytes the server holds
+   * (a Waymark addition: send the rest with CHUNK_OFFSET_HEADER). Empty when none.
+   */
+  chunk_prefixes: Type.Record(Type.String(), Type.Integer()),
 });
 export type UploadStatusAnswer = Static<typeof UploadStatusSchema>;
 

@@ -44,6 +44,8 @@ const REMOVE_CONCURRENCY = 16;
 class StagedChunkMissing extends Error {}
 
 export class S3UploadStaging implements UploadStaging {
+  /** A chunk is one object, put whole: a broken-off chunk is sent again whole. */
+  readonly resumesChunks = false;
   /** False once the service answered that it has no UploadPartCopy. */
   private partCopy = true;
 
@@ -72,6 +74,7 @@ export class S3UploadStaging implements UploadStaging {
     options: ChunkWriteOptions,
   ): Promise<ChunkWritten> {
     if (offset % CHUNK_SIZE !== 0) throw new Error('Chunks start at multiples of CHUNK_SIZE');
+    if (options.from) throw new Error('The S3 staging does not continue chunks');
     const key = this.chunkKey(transaction, fileIndex, offset / CHUNK_SIZE);
     // A chunk is at most 10 MiB: held in memory, then written with its exact length.
     const pieces: Uint8Array[] = [];

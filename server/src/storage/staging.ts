@@ -45,6 +45,26 @@ export interface ChunkWriteOptions {
   truncate: boolean;
   leaf?: boolean;
   keep?: number;
+  /**
+   * Continue a chunk whose body broke off (ChunkInterrupted): its intake holds the bytes
+   * already staged (their count, digests and kept copy); the new body is the rest, written
+   * after them. Only stagings with `resumesChunks` take it.
+   */
+  from?: ChunkIntake;
+}
+
+/**
+ * The request body broke off (a lost connection) after `intake.size` bytes of the chunk were
+ * staged; `intake` can continue it (ChunkWriteOptions.from). `cause` is the body's error.
+ */
+export class ChunkInterrupted extends Error {
+  constructor(
+    readonly intake: ChunkIntake,
+    override readonly cause: unknown,
+  ) {
+    super('Chunk interrupted');
+    this.name = 'ChunkInterrupted';
+  }
 }
 
 /** Chunk-sized buffers kept for reuse: a fresh 10 MiB per chunk costs page faults and GCs. */
@@ -114,10 +134,16 @@ export class ChunkIntake {
 
 export interface UploadStaging {
   /**
+   * Whether a broken-off chunk's staged prefix is kept (writeChunk throws ChunkInterrupted
+   * and takes ChunkWriteOptions.from); false: the chunk is sent again whole.
+   */
+  readonly resumesChunks: boolean;
+  /**
    * Stores the chunk at `offset` (a multiple of CHUNK_SIZE) of a staged file, replacing what
    * was there; at most `limit` bytes (else ChunkTooBigError). `truncate`: the file ends
    * after this chunk. Durable when it resolves. Its digests are computed in the same pass
-   * as the bytes arrive (never read back).
+   * as the bytes arrive (never read back). With `resumesChunks`, a body that breaks off
+   * leaves what arrived staged and throws ChunkInterrupted.
    */
   writeChunk(
     transaction: string,

@@ -14,6 +14,7 @@ import type { BlobInfo, BlobStore } from './blob-store';
 import {
   CHUNK_SIZE,
   ChunkIntake,
+  ChunkInterrupted,
   ChunkTooBigError,
   UUID_RE,
   type ChunkWriteOptions,
@@ -54,6 +55,7 @@ async function writeAllAt(
 }
 
 export class LocalUploadStaging implements UploadStaging {
+  readonly resumesChunks = true;
   readonly root: string;
 
   constructor(
@@ -95,10 +97,11 @@ export class LocalUploadStaging implements UploadStaging {
       this.fileOf(transaction, fileIndex),
       fs.constants.O_WRONLY | fs.constants.O_CREAT,
     );
-    const intake = new ChunkIntake(options);
+    const intake = options.from ?? new ChunkIntake(options);
     let batch: Uint8Array[] = [];
     let batchBytes = 0;
-    let written = 0;
+    // A continued chunk's first bytes are staged already.
+    let written = intake.size;
     let writing: Promise<void> | null = null;
     const drain = async () => {
       const pending = writing;
@@ -117,13 +120,23 @@ export class LocalUploadStaging implements UploadStaging {
       // Its failure is thrown where it is awaited (next batch, or below).
       writing.catch(() => undefined);
     };
+    // Whether an error comes from the body (a lost connection) rather than from our writing.
+    let inBody = true;
+    let interrupted: unknown = null;
     try {
       try {
-        for await (const piece of body) {
-          const bytes = intake.take(piece);
-          batch.push(bytes);
-          batchBytes += bytes.length;
-          if (batchBytes >= WRITE_BATCH) await flush();
+        try {
+          for await (const piece of body) {
+            inBody = false;
+            const bytes = intake.take(piece);
+            batch.push(bytes);
+            batchBytes += bytes.length;
+            if (batchBytes >= WRITE_BATCH) await flush();
+            inBody = true;
+          }
+        } catch (error) {
+          if (!inBody) throw error;
+          interrupted = error;
         }
         await flush();
         await drain();
@@ -132,6 +145,8 @@ export class LocalUploadStaging implements UploadStaging {
         // loop failed first, is the loop's).
         await drain().catch(() => undefined);
       }
+      // What arrived is staged: a later request may send the rest (ChunkWriteOptions.from).
+      if (interrupted) throw new ChunkInterrupted(intake, interrupted);
       if (options.truncate) await handle.truncate(offset + intake.size);
       // fdatasync: the bytes and what reading them back needs (the file's size, its blocks)
       // are on the disk; only the times are not flushed, which saves a journal commit.

@@ -27,7 +27,15 @@ import type { User } from '../../db/schema';
 import { badRequest, forbidden, HttpProblem, notFound } from '../../errors';
 import { isoZ } from '../../lib/time';
 import type { BlobInfo } from '../../storage/blob-store';
-import { ChunkTooBigError, CHUNK_SIZE, stagingOf, type ChunkWritten } from '../../storage/staging';
+import {
+  ChunkInterrupted,
+  ChunkTooBigError,
+  CHUNK_SIZE,
+  stagingOf,
+  type ChunkWritten,
+} from '../../storage/staging';
+import { CHUNK_PREFIX_GONE } from '../../schemas/protocol';
+import { beginChunkWrite, endChunkWrite, forgetPrefixes, prefixesOf } from './chunk-prefixes';
 import { startChangesetWork } from '../changesets';
 import {
   assertSignedIn,
@@ -74,6 +82,8 @@ export const notInProject = (path: string) => `File ${path} is not in the projec
 export const wrongChunkSize = (index: number, path: string, expected: number, actual: number) =>
   `Chunk ${index + 1} of '${path}' must be ${expected} bytes, received ${actual}`;
 export const unknownChunk = (chunk: string) => `Chunk ${chunk} is not part of this upload`;
+export const prefixGone = (offset: number) =>
+  `The server does not hold the first ${offset} bytes of this chunk: send it whole`;
 const MISMATCH = 'Files do not match their declared size or checksum';
 const LOST = 'The staged bytes are lost, send these files again';
 
@@ -92,6 +102,8 @@ export interface UploadStatus {
   chunks_received: string[];
   /** Every received chunk id → how many times the server wrote it (1 unless sent again). */
   chunk_writes: Record<string, number>;
+  /** Partly received chunks the client may continue (chunk-prefixes.ts): id → bytes held. */
+  chunk_prefixes: Record<string, number>;
   files: { path: string; size: number; chunks: string[]; received: number }[];
   expires: string;
 }
@@ -201,6 +213,7 @@ export async function uploadChunk(
   transaction: string,
   chunkId: string,
   body: AsyncIterable<Uint8Array | string>,
+  offset = 0,
 ): Promise<ChunkResult> {
   const { upload, files, chunks } = await ownUploadToWrite(ctx, caller, transaction);
   const place = chunks.get(chunkId);
@@ -212,6 +225,14 @@ export async function uploadChunk(
   const staging = stagingOf(ctx.blobStore);
   const expectedSize = Math.min(CHUNK_SIZE, stagedSize(file) - chunkIndex * CHUNK_SIZE);
 
+  // A body from `offset` on continues the prefix kept when an earlier request broke off.
+  const write = beginChunkWrite(upload.id, chunkId, offset, ctx.now().getTime());
+  if (offset > 0 && !write.from) {
+    endChunkWrite(upload.id, chunkId, write.token, null, ctx.now().getTime());
+    throw new HttpProblem(409, `${prefixGone(offset)} (${CHUNK_PREFIX_GONE})`, {
+      extra: { code: CHUNK_PREFIX_GONE },
+    });
+  }
   let written: ChunkWritten;
   try {
     // Its SHA-1 and SHA-256 leaf come from the one pass that stores it, and its bytes are
@@ -220,9 +241,15 @@ export async function uploadChunk(
       limit: CHUNK_SIZE,
       truncate: chunkIndex === file.chunks.length - 1,
       keep: expectedSize,
+      ...(write.from ? { from: write.from } : {}),
     });
   } catch (error) {
+    const interrupted = error instanceof ChunkInterrupted ? error.intake : null;
+    // Only a prefix shorter than the chunk can be continued.
+    const kept = interrupted && interrupted.size < expectedSize ? interrupted : null;
+    endChunkWrite(upload.id, chunkId, write.token, kept, ctx.now().getTime());
     await forgetChunk(ctx, upload.id, chunkId, fileIndex, chunkIndex);
+    if (error instanceof ChunkInterrupted) throw error.cause;
     if (error instanceof ChunkTooBigError) {
       throw new HttpProblem(400, `${BIG_CHUNK} (BigChunkError)`, {
         extra: { code: 'BigChunkError' },
@@ -230,6 +257,7 @@ export async function uploadChunk(
     }
     throw error;
   }
+  endChunkWrite(upload.id, chunkId, write.token, null, ctx.now().getTime());
   if (written.size !== expectedSize) {
     await forgetChunk(ctx, upload.id, chunkId, fileIndex, chunkIndex);
     throw badRequest(wrongChunkSize(chunkIndex, file.path, expectedSize, written.size));
@@ -252,7 +280,7 @@ export async function uploadChunk(
   );
   if (!recorded) {
     // The upload vanished meanwhile (cancel, takeover).
-    forgetHeld(upload.id);
+    forgetMemory(upload.id);
     await staging.remove(upload.id);
     throw badRequest(UPLOAD_CANCELED);
   }
@@ -276,6 +304,12 @@ export async function uploadChunk(
     preload,
   );
   return { checksum: written.sha1, size: written.size };
+}
+
+/** Drops what this process holds of an upload beside its staging (held bytes, prefixes). */
+function forgetMemory(uploadId: string): void {
+  forgetHeld(uploadId);
+  forgetPrefixes(uploadId);
 }
 
 /** A chunk whose place may hold a part of failed bytes is no longer received. */
@@ -306,6 +340,7 @@ export async function uploadStatus(
     version: `v${upload.baseVersion}`,
     chunks_received: chunks.map((c) => c.chunkId),
     chunk_writes: Object.fromEntries(chunks.map((c) => [c.chunkId, c.writes])),
+    chunk_prefixes: prefixesOf(upload.id, ctx.now().getTime()),
     files: files.map((f) => ({
       path: f.path,
       size: stagedSize(f),
@@ -328,6 +363,8 @@ async function rejectFiles(
     await forgetChunks(ctx.database.db, uploadId, index, files[index]!.chunks);
     chunkChanged(uploadId, index, 0);
   }
+  // Their chunks go again whole.
+  forgetPrefixes(uploadId);
   const paths = bad.map((index) => files[index]!.path);
   throw uploadError(`${message}: ${paths.join(', ')}`, paths);
 }
@@ -420,13 +457,13 @@ export async function finishPush(
       ended = true;
       await deleteUpload(db, upload.id);
       forgetPlan(upload.id);
-      forgetHeld(upload.id);
+      forgetMemory(upload.id);
       await staging.remove(upload.id);
       throw error;
     }
     ended = true;
     forgetPlan(upload.id);
-    forgetHeld(upload.id);
+    forgetMemory(upload.id);
     // Row-level changesets of updated GeoPackages: computed in the background.
     startChangesetWork(ctx);
     await staging.remove(upload.id);
@@ -445,6 +482,6 @@ export async function cancelPush(
   const { upload } = await ownUpload(ctx, caller, transaction);
   await deleteUpload(ctx.database.db, upload.id);
   forgetPlan(upload.id);
-  forgetHeld(upload.id);
+  forgetMemory(upload.id);
   await stagingOf(ctx.blobStore).remove(upload.id);
 }

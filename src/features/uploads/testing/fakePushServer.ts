@@ -3,7 +3,7 @@
  * with hooks to drop connections, answer errors or lose answers, so the engine's resume,
  * retry and finish logic can be tested without a browser.
  */
-import { PUSH_ID_HEADER } from '@contract/protocol';
+import { CHUNK_OFFSET_HEADER, CHUNK_PREFIX_GONE, PUSH_ID_HEADER } from '@contract/protocol';
 import { sha1 as wasmSha1 } from 'hash-wasm';
 
 export interface FakeFile {
@@ -20,6 +20,8 @@ interface Transaction {
   removed: FakeFile[];
   chunks: Map<string, Uint8Array>;
   writes: Map<string, number>;
+  /** Bytes of chunks whose request was cut (`{ cut }`), which a request may continue. */
+  prefixes: Map<string, Uint8Array>;
 }
 
 export interface FakeRequest {
@@ -33,9 +35,11 @@ export interface FakeRequest {
 /**
  * What a hook may do with a request: 'network' fails it before the server sees it,
  * 'lost' lets the server handle it and then fails the answer, a status answers with it,
- * 'hang' never answers (until aborted); undefined handles it normally.
+ * 'hang' never answers (until aborted), `cut` (chunks) keeps that many of the chunk's bytes
+ * received in this request as its prefix and fails the request; undefined handles it normally.
  */
-export type HookAction = 'network' | 'lost' | 'hang' | { status: number; body?: unknown };
+export type HookAction =
+  'network' | 'lost' | 'hang' | { status: number; body?: unknown } | { cut: number };
 
 export class FakePushServer {
   version = 0;
@@ -100,7 +104,9 @@ export class FakePushServer {
         signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
       });
     }
-    if (action && typeof action === 'object') return json(action.status, action.body);
+    if (action && typeof action === 'object' && 'status' in action) {
+      return json(action.status, action.body);
+    }
     this.inflight += 1;
     this.maxInflight = Math.max(this.maxInflight, this.inflight);
     try {
@@ -115,7 +121,11 @@ export class FakePushServer {
             : typeof init.body === 'string'
               ? init.body
               : undefined;
-      const response = await this.handle(request, body);
+      const response = await this.handle(
+        request,
+        body,
+        action && typeof action === 'object' ? action.cut : undefined,
+      );
       if (action === 'lost') throw new TypeError('Failed to fetch');
       return response;
     } finally {
@@ -143,6 +153,7 @@ export class FakePushServer {
   private async handle(
     request: FakeRequest,
     body: Uint8Array | string | undefined,
+    cut?: number,
   ): Promise<Response> {
     if (request.kind === 'ping') return json(200, { maintenance: false });
     if (request.kind === 'csrf') {
@@ -164,7 +175,21 @@ export class FakePushServer {
         if (![...tx.added, ...tx.updated].some((f) => f.chunks.includes(chunk))) {
           return json(404, { detail: `Chunk ${chunk} is not part of this upload` });
         }
-        const bytes = body instanceof Uint8Array ? body.slice() : new Uint8Array();
+        let bytes = body instanceof Uint8Array ? body.slice() : new Uint8Array();
+        const offset = Number(request.headers[CHUNK_OFFSET_HEADER] ?? 0);
+        const prefix = tx.prefixes.get(chunk);
+        tx.prefixes.delete(chunk);
+        if (offset > 0) {
+          if (prefix?.length !== offset) {
+            return json(409, { detail: 'Prefix gone', code: CHUNK_PREFIX_GONE });
+          }
+          bytes = concat(prefix, bytes);
+        }
+        if (cut !== undefined) {
+          const kept = bytes.subarray(0, offset + cut);
+          if (kept.length > 0) tx.prefixes.set(chunk, kept.slice());
+          throw new TypeError('Failed to fetch');
+        }
         tx.chunks.set(chunk, bytes);
         tx.writes.set(chunk, (tx.writes.get(chunk) ?? 0) + 1);
         this.writes.set(chunk, (this.writes.get(chunk) ?? 0) + 1);
@@ -178,6 +203,9 @@ export class FakePushServer {
           version: `v${tx.base}`,
           chunks_received: [...tx.chunks.keys()],
           chunk_writes: Object.fromEntries(tx.writes),
+          chunk_prefixes: Object.fromEntries(
+            [...tx.prefixes].map(([chunk, bytes]) => [chunk, bytes.length]),
+          ),
         });
       }
       case 'cancel':
@@ -220,6 +248,7 @@ export class FakePushServer {
       removed,
       chunks: new Map(),
       writes: new Map(),
+      prefixes: new Map(),
     });
     return json(200, { transaction: id });
   }
@@ -271,6 +300,13 @@ export class FakePushServer {
 
 export function sha1(bytes: Uint8Array | string): Promise<string> {
   return wasmSha1(bytes);
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(a.length + b.length);
+  bytes.set(a);
+  bytes.set(b, a.length);
+  return bytes;
 }
 
 function answer(status: number, body: unknown): { status: number; body: unknown } {

@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { PUSH_ID_HEADER } from '@contract/protocol';
+import { CHUNK_OFFSET_HEADER, PUSH_ID_HEADER } from '@contract/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WaymarkDatabase } from '@/db/db';
 import { ChunkStager, sweepStagedFiles } from '@/db/stagedChunks';
@@ -133,6 +133,42 @@ describe('upload queue', () => {
     everyChunkWrittenOnce();
     expect(server.count('status')).toBeGreaterThanOrEqual(2);
     expect(server.count('finish')).toBe(1);
+  });
+
+  it('sends only the rest of a chunk cut off mid-way, and the whole chunk when the server lost it', async () => {
+    const tab = openTab(server, db, { concurrency: 1 });
+    const data = bytes(BIG);
+    const { plan, blobs } = await planFor(server, { 'big.bin': data });
+    const cut = 3 * 1024 * 1024 + 17;
+    let chunkRequests = 0;
+    server.hook = (request) => {
+      if (request.kind !== 'chunk') return undefined;
+      chunkRequests += 1;
+      // The first chunk is cut after `cut` bytes; the second after 5 bytes, and the server
+      // then forgets that prefix (a restart) before the rest comes.
+      if (chunkRequests === 1) return { cut };
+      if (chunkRequests === 3) return { cut: 5 };
+      if (chunkRequests === 4) {
+        for (const tx of server.transactions.values()) tx.prefixes.clear();
+      }
+      return undefined;
+    };
+    const outcome = tab.next();
+    await tab.queue.enqueue(plan, blobs);
+    expect((await outcome).kind).toBe('finished');
+    expect(await sha1(server.files.get('big.bin')!.bytes)).toBe(await sha1(data));
+    const [first, second] = plan.body.changes.added[0]!.chunks!;
+    const sent = server.log.filter((r) => r.kind === 'chunk');
+    // The first chunk: cut, then its rest from the prefix the status call named.
+    expect(sent[1]).toMatchObject({
+      chunk: first,
+      headers: { [CHUNK_OFFSET_HEADER]: String(cut) },
+    });
+    // The second: cut, its rest refused (409), then sent whole.
+    expect(sent[3]).toMatchObject({ chunk: second, headers: { [CHUNK_OFFSET_HEADER]: '5' } });
+    expect(sent[4]!.chunk).toBe(second);
+    expect(sent[4]!.headers[CHUNK_OFFSET_HEADER]).toBeUndefined();
+    everyChunkWrittenOnce();
   });
 
   it('resumes after a reload from the blobs and acknowledgements kept in IndexedDB', async () => {

@@ -9,10 +9,13 @@
  * network, 5xx/408/429 back off (1 s, 2 s, 4 s … 30 s), a vanished transaction is resolved by
  * looking at the project, and anything else fails the upload with the server's reason. Every
  * pass starts from the status call, so whatever happened before (reload, crash, server
- * restart) only missing chunks go out.
+ * restart) only missing chunks go out, and of a chunk cut off mid-way only what the server
+ * did not receive (its `chunk_prefixes`).
  */
 import type { FileOutcome, UploadChunkAck, UploadRecord, WaymarkDatabase } from '@/db/db';
 import type { ProjectDetail } from '@contract/projects';
+import { CHUNK_OFFSET_HEADER } from '@contract/protocol';
+import type { UploadStatusAnswer } from '@contract/push';
 import { uploadedFiles, type PushFile } from '../model/plan';
 import { baseFilesOf, composeOutcomes, rebaseOfflinePlan } from '../model/offlineRebase';
 import { backoffDelay } from './backoff';
@@ -212,6 +215,11 @@ class UploadRun {
   private rebases = 0;
   /** Set once files the server refused at finish were sent again (once per run). */
   private resentRefused = false;
+  /**
+   * Chunks the server holds a prefix of (the status call's `chunk_prefixes`, a connection
+   * that broke off mid-chunk): only the rest is sent, once.
+   */
+  private prefixes = new Map<string, number>();
 
   constructor(
     private readonly deps: RunnerDeps,
@@ -457,9 +465,12 @@ class UploadRun {
     });
     if (isGone(status)) return this.resolveGone(record);
     if (!isOk(status)) throw answerError(status);
-    const received = new Set(
-      ((status.data as { chunks_received?: unknown })?.chunks_received as string[] | undefined) ??
-        [],
+    const held = status.data as Partial<UploadStatusAnswer> | undefined;
+    const received = new Set(held?.chunks_received ?? []);
+    this.prefixes = new Map(
+      Object.entries(held?.chunk_prefixes ?? {}).filter(
+        ([, n]) => Number.isSafeInteger(n) && n > 0,
+      ),
     );
 
     // What is done: acknowledged here (this transaction) or held by the server.
@@ -605,18 +616,28 @@ class UploadRun {
       this.signal.throwIfAborted();
       pool.throwIfFailed();
       const { start, end } = chunkRange(file.size, index);
+      const prefix = this.takePrefix(chunkId, end - start);
       // The browser streams the slice from the file (or IndexedDB) itself: the bytes never
       // pass through this worker.
-      await pool.run(end - start, () =>
-        this.sendChunk(chunkId, blob.slice(start, end), transaction, done, pool),
+      await pool.run(end - start - prefix, () =>
+        this.sendChunk(chunkId, blob.slice(start, end), prefix, transaction, done, pool),
       );
       this.tracker.setPhase('uploading');
     }
   }
 
+  /** The bytes of the chunk the server holds already (0: send it whole), forgotten once asked. */
+  private takePrefix(chunkId: string, size: number): number {
+    const prefix = this.prefixes.get(chunkId) ?? 0;
+    this.prefixes.delete(chunkId);
+    return prefix < size ? prefix : 0;
+  }
+
+  /** Sends a chunk (`bytes`), or its rest after the `prefix` the server holds. */
   private async sendChunk(
     chunkId: string,
     bytes: Blob,
+    prefix: number,
     transaction: string,
     done: Set<string>,
     pool: TaskPool,
@@ -625,12 +646,17 @@ class UploadRun {
     const answer = await this.deps.http.call({
       method: 'POST',
       path: pushPaths.chunk(transaction, chunkId),
-      body: bytes,
+      body: prefix > 0 ? bytes.slice(prefix) : bytes,
+      ...(prefix > 0 ? { headers: { [CHUNK_OFFSET_HEADER]: String(prefix) } } : {}),
       signal: this.signal,
     });
+    if (prefix > 0 && answer.status === 409) {
+      // The server no longer holds the prefix (a restart, another instance): send it whole.
+      return this.sendChunk(chunkId, bytes, 0, transaction, done, pool);
+    }
     if (isGone(answer)) throw new TransactionGone(detailOf(answer.data) ?? 'Transaction gone');
     if (!isOk(answer)) throw answerError(answer);
-    this.inFlight.completed({ bytes: bytes.size, startedAt, endedAt: this.deps.now() });
+    this.inFlight.completed({ bytes: bytes.size - prefix, startedAt, endedAt: this.deps.now() });
     // The acknowledgement is written to IndexedDB while the next chunk goes out (finish waits
     // for it); should it be lost, the status call of the next attempt tells the same.
     pool.follow(
