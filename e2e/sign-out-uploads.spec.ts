@@ -7,6 +7,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { createProject } from './support/api';
 import { e2eAdmin } from './support/env';
 import { signIn } from './pages/session';
+import { storedRows } from './support/outbox';
 
 test.use({ serviceWorkers: 'block' });
 
@@ -14,19 +15,7 @@ const workDir = mkdtempSync(join(tmpdir(), 'waymark-e2e-sign-out-'));
 test.afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
 /** Uploads in this browser's queue (IndexedDB 'waymark', table 'uploads'). */
-function queuedUploads(page: Page): Promise<number> {
-  return page.evaluate(`new Promise((resolve, reject) => {
-    const request = indexedDB.open('waymark');
-    request.onerror = () => reject(request.error);
-    request.onsuccess = () => {
-      const db = request.result;
-      if (!db.objectStoreNames.contains('uploads')) { db.close(); resolve(0); return; }
-      const count = db.transaction('uploads', 'readonly').objectStore('uploads').count();
-      count.onsuccess = () => { db.close(); resolve(count.result); };
-      count.onerror = () => { db.close(); reject(count.error); };
-    };
-  })`);
-}
+const queuedUploads = (page: Page) => storedRows(page, 'uploads');
 
 async function chooseSignOut(page: Page) {
   await page
