@@ -200,11 +200,11 @@ describe('api client: CSRF', () => {
   });
 
   it('does not refresh for other 400 details', async () => {
-    const m = mockFetch(problem('The CSRF token is invalid.', 400));
+    const m = mockFetch(problem('Version mismatch', 400));
     const api = client(m.fetch);
     await expect(api.post('/x', {})).rejects.toMatchObject({
       status: 400,
-      message: 'The CSRF token is invalid.',
+      message: 'Version mismatch',
     });
     expect(m.calls).toHaveLength(1);
   });

@@ -1,7 +1,18 @@
 /** Errors produced by the API client, and how forms read server field errors from them. */
+import { CSRF_REFUSALS } from '@contract/protocol';
 
 /** Server detail that means "fetch a new CSRF token and repeat the request" (spec 000 §8). */
-export const CSRF_EXPIRED_DETAIL = 'The CSRF token has expired.';
+export const CSRF_EXPIRED_DETAIL = CSRF_REFUSALS.expired;
+
+const csrfRefusals = new Set<string>(Object.values(CSRF_REFUSALS));
+
+/**
+ * Whether a 400's detail refuses the request's CSRF token: the expired one of spec 000 §8, or
+ * a missing, unknown or foreign one (the secret cookie changed), all mended by a fresh token.
+ */
+export function isCsrfRefusal(detail: string | undefined): boolean {
+  return detail !== undefined && csrfRefusals.has(detail);
+}
 
 /** Message of the local 503 rejection of writes while the server is in maintenance (spec 000 §8). */
 export const MAINTENANCE_MESSAGE =

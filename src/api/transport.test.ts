@@ -30,6 +30,36 @@ describe('transport (page and upload worker)', () => {
     expect(transport.getCsrfToken()).toBe('fresh');
   });
 
+  it.each([
+    'The CSRF tokens do not match.',
+    'The CSRF session token is missing.',
+    'The CSRF token is missing.',
+    'The CSRF token is invalid.',
+  ])('replays once with a fresh token after "%s" (the secret cookie changed)', async (detail) => {
+    const fetch = vi.fn(async (_input: RequestInfo | URL, init: RequestInit = {}) =>
+      (init.headers as Record<string, string>)['X-CSRF-Token'] === 'fresh'
+        ? new Response('{}', { status: 200 })
+        : problem(detail, 400),
+    );
+    const transport = createTransport({
+      fetch: fetch as typeof globalThis.fetch,
+      refreshCsrf: async () => 'fresh',
+    });
+    transport.setCsrfToken('old');
+    expect((await transport.request({ method: 'POST', path: '/x' })).ok).toBe(true);
+    expect(fetch).toHaveBeenCalledTimes(2);
+  });
+
+  it('does not replay other 400s', async () => {
+    const fetch = vi.fn(async () => problem('Version mismatch', 400));
+    const refreshCsrf = vi.fn(async () => 'fresh');
+    const transport = createTransport({ fetch: fetch as typeof globalThis.fetch, refreshCsrf });
+    const answer = await transport.request({ method: 'POST', path: '/x' });
+    expect(answer).toMatchObject({ ok: false, detail: 'Version mismatch' });
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(refreshCsrf).not.toHaveBeenCalled();
+  });
+
   it('returns a failed answer with its detail when no token can be had', async () => {
     const fetch = vi.fn(async () => problem('The CSRF token has expired.', 400));
     const transport = createTransport({

@@ -5,8 +5,9 @@
  *
  * - every request carries cookies and `X-Client: vue`;
  * - the CSRF token is read from the `X-CSRF-Token` header of any response and sent on every
- *   later request; a 400 "The CSRF token has expired." gets a fresh token (`refreshCsrf`) and
- *   repeats the request once;
+ *   later request; a 400 refusing the token ("The CSRF token has expired.", or a missing,
+ *   invalid or foreign one: `isCsrfRefusal`) gets a fresh token (`refreshCsrf`) and repeats
+ *   the request once;
  * - while the server reports maintenance, writes are refused locally with a 503 `ApiError`;
  * - a request that gets no HTTP answer throws `NetworkError`; aborts pass through untouched.
  *
@@ -14,7 +15,7 @@
  * failed answer's body is read, and its `detail` is the error text.
  */
 import { readBody } from './body';
-import { ApiError, CSRF_EXPIRED_DETAIL, detailOf } from './errors';
+import { ApiError, detailOf, isCsrfRefusal } from './errors';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
 export type QueryValue = string | number | boolean | null | undefined;
@@ -58,7 +59,7 @@ export interface TransportConfig {
   baseUrl?: string;
   fetch?: typeof fetch;
   /**
-   * Gets a fresh CSRF token after 'The CSRF token has expired.', or null when none can be had.
+   * Gets a fresh CSRF token after a refused one (`isCsrfRefusal`), or null when none can be had.
    * Default: `GET /app/auth/refresh/csrf`, else `GET /app/init` (an anonymous session). The
    * upload worker asks the page instead, so one tab refreshes one token.
    */
@@ -66,7 +67,7 @@ export interface TransportConfig {
 }
 
 export interface Transport {
-  /** Sends the request; replays it once with a fresh CSRF token when the token expired. */
+  /** Sends the request; replays it once with a fresh CSRF token when the token was refused. */
   request(request: TransportRequest): Promise<TransportAnswer>;
   /** One fetch with the transport's headers and body encoding, no replay (refresh calls). */
   send(request: TransportRequest): Promise<Response>;
@@ -208,7 +209,7 @@ export function createTransport(config: TransportConfig = {}): Transport {
         const detail = detailOf(data);
         if (
           response.status === 400 &&
-          detail === CSRF_EXPIRED_DETAIL &&
+          isCsrfRefusal(detail) &&
           !replayed &&
           (await transport.refreshCsrf())
         ) {

@@ -7,16 +7,17 @@
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../config';
+import { CSRF_REFUSALS } from '../schemas/protocol';
 
 export const CSRF_TTL_SECONDS = 24 * 60 * 60;
 /** Tokens dated this far in the future (clock skew between instances) are still accepted. */
 const CSRF_FUTURE_SKEW_SECONDS = 5 * 60;
 
-export const CSRF_MISSING = 'The CSRF token is missing.';
-export const CSRF_SESSION_MISSING = 'The CSRF session token is missing.';
-export const CSRF_EXPIRED = 'The CSRF token has expired.';
-export const CSRF_INVALID = 'The CSRF token is invalid.';
-export const CSRF_MISMATCH = 'The CSRF tokens do not match.';
+export const CSRF_MISSING = CSRF_REFUSALS.missing;
+export const CSRF_SESSION_MISSING = CSRF_REFUSALS.sessionMissing;
+export const CSRF_EXPIRED = CSRF_REFUSALS.expired;
+export const CSRF_INVALID = CSRF_REFUSALS.invalid;
+export const CSRF_MISMATCH = CSRF_REFUSALS.mismatch;
 
 export const CSRF_HEADERS = ['x-csrf-token', 'x-csrftoken'] as const;
 

@@ -30,6 +30,20 @@ export const CHUNK_OFFSET_HEADER = 'waymark-chunk-offset';
 export const CHUNK_PREFIX_GONE = 'ChunkPrefixGone';
 
 /**
+ * The server's answers (400 `detail`) to a write whose CSRF token it does not take (reference
+ * §4.2). Each is mended by a fresh token (GET /app/auth/refresh/csrf, which also sets a
+ * missing secret cookie): clients fetch one and repeat the write once. Spec 000 names the
+ * expired one; the others happen after the secret cookie changed (signed in again elsewhere).
+ */
+export const CSRF_REFUSALS = {
+  missing: 'The CSRF token is missing.',
+  sessionMissing: 'The CSRF session token is missing.',
+  expired: 'The CSRF token has expired.',
+  invalid: 'The CSRF token is invalid.',
+  mismatch: 'The CSRF tokens do not match.',
+} as const;
+
+/**
  * Fewest characters of a username prefix the user search (GET /app/auth/user/search) looks up;
  * shorter texts find nobody, so the share dialog searches from this length on.
  */
