@@ -1,7 +1,8 @@
 /**
- * Running SHA-1s kept in a worker thread (lib/sha1.worker.mjs): the file SHA-1 of an upload
- * is continued chunk after chunk while the upload runs, beside the requests instead of
- * holding them up. The hash is Node's own (OpenSSL, with the CPU's SHA instructions: about
+ * Hashes kept in a worker thread (lib/sha1.worker.mjs), beside the requests instead of
+ * holding them up: the file SHA-1 of an upload, continued chunk after chunk while the upload
+ * runs (RunningSha1), and each received chunk's SHA-1 and SHA-256 leaf, batch by batch as its
+ * bytes arrive (ChunkDigests). The hash is Node's own (OpenSSL, with the CPU's SHA instructions: about
  * twice hash-wasm's speed here); its state cannot be saved, so it lives only in this process
  * (services/push/digest.ts starts it again from the staged bytes when it is gone).
  *
@@ -24,18 +25,28 @@ export interface FileRange {
 /** Bytes in memory (copied to the worker, or shared with it when shared memory), or a file range. */
 export type Sha1Piece = Uint8Array | FileRange;
 
-type Answer = { call: number; sha1?: string } | { call: number; error: string };
+interface Digests {
+  sha1?: string;
+  sha256?: string;
+}
+
+type Answer = ({ call: number } & Digests) | { call: number; error: string };
 
 interface Call {
-  resolve(sha1: string | undefined): void;
+  resolve(digests: Digests): void;
   reject(error: Error): void;
+}
+
+/** A hash kept in a worker: `broken` once the worker is gone. */
+interface ThreadHash {
+  broken: boolean;
 }
 
 let nextId = 1;
 let nextCall = 1;
 const calls = new Map<number, Call>();
 /** The running hashes of each worker (lost with it). */
-const hashesOf = new WeakMap<Worker, Set<RunningSha1>>();
+const hashesOf = new WeakMap<Worker, Set<ThreadHash>>();
 const slot = new WorkerSlot(startWorker);
 
 function startWorker(): Worker {
@@ -49,7 +60,7 @@ function startWorker(): Worker {
     calls.delete(answer.call);
     if (calls.size === 0) thread.unref();
     if ('error' in answer) call.reject(new Error(answer.error));
-    else call.resolve(answer.sha1);
+    else call.resolve(answer);
   });
   const gone = (error: Error) => {
     // A worker that never answered will not do better next time: hash on this thread.
@@ -63,6 +74,18 @@ function startWorker(): Worker {
   thread.on('exit', (code) => gone(new Error(`The SHA-1 worker exited with code ${code}`)));
   thread.unref();
   return thread;
+}
+
+/** Asks the worker `op` of hash `id`; answered once every message before it is handled. */
+function ask(thread: Worker, id: number, op: 'mark' | 'digest'): Promise<Digests> {
+  const call = nextCall++;
+  const answer = new Promise<Digests>((resolve, reject) => {
+    calls.set(call, { resolve, reject });
+  });
+  // Keep the process alive while an answer is due.
+  thread.ref();
+  thread.postMessage({ id, op, call });
+  return answer;
 }
 
 async function* readFile(file: string, offset: number, length: number): AsyncGenerator<Uint8Array> {
@@ -95,17 +118,9 @@ export class RunningSha1 {
     } else this.here = createHash('sha1');
   }
 
-  private ask(op: 'mark' | 'digest'): Promise<string | undefined> {
+  private ask(op: 'mark' | 'digest'): Promise<Digests> {
     if (this.broken) return Promise.reject(new Error('The running SHA-1 is lost'));
-    const thread = this.thread!;
-    const call = nextCall++;
-    const answer = new Promise<string | undefined>((resolve, reject) => {
-      calls.set(call, { resolve, reject });
-    });
-    // Keep the process alive while an answer is due.
-    thread.ref();
-    thread.postMessage({ id: this.id, op, call });
-    return answer;
+    return ask(this.thread!, this.id, op);
   }
 
   /**
@@ -146,7 +161,7 @@ export class RunningSha1 {
   async digest(): Promise<string> {
     if (this.broken) throw new Error('The running SHA-1 is lost');
     if (this.here) return this.here.copy().digest('hex');
-    const sha1 = await this.ask('digest');
+    const { sha1 } = await this.ask('digest');
     if (!sha1) throw new Error('The SHA-1 worker gave no digest');
     return sha1;
   }
@@ -157,5 +172,91 @@ export class RunningSha1 {
     if (!this.thread) return;
     hashesOf.get(this.thread)?.delete(this);
     this.thread.postMessage({ id: this.id, op: 'close' });
+  }
+}
+
+/** A chunk's digests: SHA-1 (hex) and, when asked for, its SHA-256 leaf (hex). */
+export interface ChunkSums {
+  sha1: string;
+  sha256: string | null;
+}
+
+/** A chunk smaller than this is hashed on this thread (a round trip would cost more). */
+const SMALL_IN_THREAD = 64 * 1024;
+
+/** Closes the worker's hashes of chunk digests dropped without a digest (a body that broke off). */
+const unclaimed = new FinalizationRegistry<{ thread: Worker; id: number }>(({ thread, id }) => {
+  thread.postMessage({ id, op: 'close' });
+});
+
+/**
+ * One chunk's SHA-1 and (`leaf`) SHA-256, over the byte ranges given in order (`add`),
+ * computed in the hashing thread: both hashes take each range in one visit, so the event
+ * loop only hands the ranges over. A range in shared memory (staging.ts `chunkBuffer`) is
+ * read in place, so it must stay unchanged until `digest` has answered; any other is copied
+ * to the thread. The first range decides: one under SMALL_IN_THREAD (a small chunk, or the
+ * whole of one), or no worker thread at all, and the hashes run here. Should the worker fail
+ * or die, `digest` hashes the ranges again here (they are still unchanged).
+ */
+export class ChunkDigests implements ThreadHash {
+  broken = false;
+  private readonly id = nextId++;
+  private thread: Worker | null | undefined;
+  private here: { sha1: Hash; sha256: Hash | null } | null = null;
+  /** The ranges the thread hashes (for hashing them here should it fail). */
+  private ranges: Uint8Array[] = [];
+  private done = false;
+
+  constructor(private readonly leaf: boolean) {}
+
+  private hashHereOver(bytes: Uint8Array): void {
+    this.here ??= { sha1: createHash('sha1'), sha256: this.leaf ? createHash('sha256') : null };
+    this.here.sha1.update(bytes);
+    this.here.sha256?.update(bytes);
+  }
+
+  /** Continues both hashes over `bytes`. */
+  add(bytes: Uint8Array): void {
+    if (this.done) throw new Error('The chunk digests are already taken');
+    if (bytes.length === 0) return;
+    if (this.thread === undefined) {
+      this.thread = bytes.length >= SMALL_IN_THREAD ? slot.get() : null;
+      if (this.thread) {
+        hashesOf.get(this.thread)?.add(this);
+        this.thread.postMessage({ id: this.id, op: 'open', leaf: this.leaf });
+        unclaimed.register(this, { thread: this.thread, id: this.id }, this);
+      }
+    }
+    if (!this.thread) {
+      this.hashHereOver(bytes);
+      return;
+    }
+    this.ranges.push(bytes);
+    this.thread.postMessage({ id: this.id, op: 'update', bytes });
+  }
+
+  /** The digests of every byte added; answered once the thread is done with every range. */
+  async digest(): Promise<ChunkSums> {
+    if (this.done) throw new Error('The chunk digests are already taken');
+    this.done = true;
+    const thread = this.thread;
+    if (thread) {
+      unclaimed.unregister(this);
+      hashesOf.get(thread)?.delete(this);
+      try {
+        if (this.broken) throw new Error('The hashing thread is gone');
+        const { sha1, sha256 } = await ask(thread, this.id, 'digest');
+        if (sha1 && (sha256 || !this.leaf)) return { sha1, sha256: sha256 ?? null };
+      } catch {
+        // Hashed again below.
+      } finally {
+        thread.postMessage({ id: this.id, op: 'close' });
+      }
+      for (const range of this.ranges) this.hashHereOver(range);
+    }
+    this.ranges = [];
+    this.hashHereOver(new Uint8Array(0));
+    const here = this.here!;
+    return { sha1: here.sha1.digest('hex'), sha256: here.sha256?.digest('hex') ?? null };
   }
 }
