@@ -285,6 +285,17 @@ export function budgetBestRatio(budget: CpuBudget): number {
   return budget.aloneMs / budgetFloorMs(budget);
 }
 
+/**
+ * The best throughput against Chromium alone when Chromium alone is itself bound by the CPU
+ * (its CPU seconds over the cores about its wall time, as on a quiet 2-core machine): the
+ * CPU seconds of Chromium alone (with the drop server) over the upload's.
+ */
+export function budgetCpuRatio(budget: CpuBudget): number {
+  return (
+    (budget.aloneBrowserS + budget.aloneServerS) / (budget.uploadBrowserS + budget.uploadServerS)
+  );
+}
+
 export function budgetText(budget: CpuBudget): string {
   const s = (v: number) => v.toFixed(2);
   const floor = budgetFloorMs(budget);
@@ -294,6 +305,9 @@ export function budgetText(budget: CpuBudget): string {
     `Chromium ${s(budget.uploadBrowserS)} s + server ${s(budget.uploadServerS)} s = ` +
     `${s(budget.uploadBrowserS + budget.uploadServerS)} s / ${budget.cores} cores ≥ ` +
     `${floor.toFixed(0)} ms: at best ${budgetBestRatio(budget).toFixed(2)}× Chromium alone ` +
-    `(reached ${(budget.aloneMs / budget.uploadMs).toFixed(2)}×)`
+    `(reached ${(budget.aloneMs / budget.uploadMs).toFixed(2)}×); Chromium alone used ` +
+    `${((budget.aloneBrowserS + budget.aloneServerS) / budget.cores / (budget.aloneMs / 1000)).toFixed(2)} ` +
+    `of the cores: if it is bound by the CPU, at best ${budgetCpuRatio(budget).toFixed(2)}× ` +
+    `(its CPU seconds over the upload's)`
   );
 }
