@@ -6,8 +6,8 @@
  * twice hash-wasm's speed here); its state cannot be saved, so it lives only in this process
  * (services/push/digest.ts starts it again from the staged bytes when it is gone).
  *
- * One worker per process is started on first use and kept (it does not keep the process
- * alive). When the worker dies its hashes are lost (`broken`); when no worker thread can
+ * Two workers per process (one for the running SHA-1s, one for the chunks' digests) are
+ * started on first use and kept (they do not keep the process alive). When the worker dies its hashes are lost (`broken`); when no worker thread can
  * start, the hashes run on this thread.
  */
 import { createHash, type Hash } from 'node:crypto';
@@ -44,43 +44,57 @@ interface ThreadHash {
 
 let nextId = 1;
 let nextCall = 1;
-const calls = new Map<number, Call>();
-/** The running hashes of each worker (lost with it). */
+/** The calls awaiting an answer, by worker. */
+const callsOf = new WeakMap<Worker, Map<number, Call>>();
+/** The hashes of each worker (lost with it). */
 const hashesOf = new WeakMap<Worker, Set<ThreadHash>>();
-const slot = new WorkerSlot(startWorker);
 
-function startWorker(): Worker {
-  const thread = new Worker(new URL('./sha1.worker.mjs', import.meta.url));
-  let answered = false;
-  hashesOf.set(thread, new Set());
-  thread.on('message', (answer: Answer) => {
-    answered = true;
-    const call = calls.get(answer.call);
-    if (!call) return;
-    calls.delete(answer.call);
-    if (calls.size === 0) thread.unref();
-    if ('error' in answer) call.reject(new Error(answer.error));
-    else call.resolve(answer);
+/** A slot of the process for one hashing worker (lib/sha1.worker.mjs). */
+function hashingSlot(): WorkerSlot {
+  const slot: WorkerSlot = new WorkerSlot(() => {
+    const thread = new Worker(new URL('./sha1.worker.mjs', import.meta.url));
+    let answered = false;
+    const calls = new Map<number, Call>();
+    callsOf.set(thread, calls);
+    hashesOf.set(thread, new Set());
+    thread.on('message', (answer: Answer) => {
+      answered = true;
+      const call = calls.get(answer.call);
+      if (!call) return;
+      calls.delete(answer.call);
+      if (calls.size === 0) thread.unref();
+      if ('error' in answer) call.reject(new Error(answer.error));
+      else call.resolve(answer);
+    });
+    const gone = (error: Error) => {
+      // A worker that never answered will not do better next time: hash on this thread.
+      if (!slot.ended(thread, answered)) return;
+      for (const hash of hashesOf.get(thread) ?? []) hash.broken = true;
+      const waiting = [...calls.values()];
+      calls.clear();
+      for (const call of waiting) call.reject(error);
+    };
+    thread.on('error', gone);
+    thread.on('exit', (code) => gone(new Error(`The SHA-1 worker exited with code ${code}`)));
+    thread.unref();
+    return thread;
   });
-  const gone = (error: Error) => {
-    // A worker that never answered will not do better next time: hash on this thread.
-    if (!slot.ended(thread, answered)) return;
-    for (const hash of hashesOf.get(thread) ?? []) hash.broken = true;
-    const waiting = [...calls.values()];
-    calls.clear();
-    for (const call of waiting) call.reject(error);
-  };
-  thread.on('error', gone);
-  thread.on('exit', (code) => gone(new Error(`The SHA-1 worker exited with code ${code}`)));
-  thread.unref();
-  return thread;
+  return slot;
 }
+
+/** The worker of the files' running SHA-1s. */
+const slot = hashingSlot();
+/**
+ * The worker of the chunks' digests, apart, so that a chunk's answer never waits behind a
+ * running SHA-1's 10 MiB, and the two run on two cores where there are.
+ */
+const chunkSlot = hashingSlot();
 
 /** Asks the worker `op` of hash `id`; answered once every message before it is handled. */
 function ask(thread: Worker, id: number, op: 'mark' | 'digest'): Promise<Digests> {
   const call = nextCall++;
   const answer = new Promise<Digests>((resolve, reject) => {
-    calls.set(call, { resolve, reject });
+    callsOf.get(thread)?.set(call, { resolve, reject });
   });
   // Keep the process alive while an answer is due.
   thread.ref();
@@ -220,7 +234,7 @@ export class ChunkDigests implements ThreadHash {
     if (this.done) throw new Error('The chunk digests are already taken');
     if (bytes.length === 0) return;
     if (this.thread === undefined) {
-      this.thread = bytes.length >= SMALL_IN_THREAD ? slot.get() : null;
+      this.thread = bytes.length >= SMALL_IN_THREAD ? chunkSlot.get() : null;
       if (this.thread) {
         hashesOf.get(this.thread)?.add(this);
         this.thread.postMessage({ id: this.id, op: 'open', leaf: this.leaf });
