@@ -254,9 +254,10 @@ export class ChunkDigests implements ThreadHash {
     if (this.done) throw new Error('The chunk digests are already taken');
     this.done = true;
     const thread = this.thread;
+    const ranges = this.ranges;
+    this.ranges = [];
     if (thread) {
       unclaimed.unregister(this);
-      hashesOf.get(thread)?.delete(this);
       try {
         if (this.broken) throw new Error('The hashing thread is gone');
         const { sha1, sha256 } = await ask(thread, this.id, 'digest');
@@ -264,11 +265,11 @@ export class ChunkDigests implements ThreadHash {
       } catch {
         // Hashed again below.
       } finally {
+        hashesOf.get(thread)?.delete(this);
         thread.postMessage({ id: this.id, op: 'close' });
       }
-      for (const range of this.ranges) this.hashHereOver(range);
+      for (const range of ranges) this.hashHereOver(range);
     }
-    this.ranges = [];
     this.hashHereOver(new Uint8Array(0));
     const here = this.here!;
     return { sha1: here.sha1.digest('hex'), sha256: here.sha256?.digest('hex') ?? null };
