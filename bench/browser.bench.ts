@@ -8,13 +8,14 @@
 //   server that drops them: the most any browser upload reaches here (throughput at least
 //   0.8× that, issue 21). The server fsyncs every chunk before acknowledging it.
 // Printed for information: the upload against `cp` + fsync and plain `cp`; the server's CPU
-// seconds per GiB uploaded; where the upload's time goes (the server's request log,
+// seconds per GiB uploaded; the CPU budget (Chromium's and the server's CPU seconds over the
+// machine's cores: the least time the upload can take, and the best ratio that allows); where the upload's time goes (the server's request log,
 // upload-profile.ts); and the v1 push posted straight from the page with 4, 6 and 8 chunk
 // requests in flight (the server's chunk path without the engine).
 import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { mkdtemp, open, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Page } from '@playwright/test';
@@ -38,12 +39,15 @@ import {
   type BenchResult,
 } from './harness';
 import {
+  budgetBestRatio,
+  budgetText,
   RequestLog,
   stagesText,
   uploadStages,
   cpuText,
   withCpu,
   withCpuProfile,
+  type CpuBudget,
   type CpuUse,
   type UploadStages,
 } from './upload-profile';
@@ -54,10 +58,7 @@ const PORT = Number(process.env.BENCH_PORT ?? 18471);
 const DROP_PORT = PORT + 1;
 const FILE_SIZE = Number(process.env.BENCH_HASH_BYTES ?? 1024 ** 3);
 const ROUNDS = Number(process.env.BENCH_BROWSER_ROUNDS ?? 3);
-/**
- * BENCH_BROWSER_PARTS: which parts run (hash, reads, upload; default all). A part left out
- * has no rounds, so its lines show no figures.
- */
+/** BENCH_BROWSER_PARTS: which parts run (hash, reads, upload; default all); only theirs are printed. */
 const PARTS = (process.env.BENCH_BROWSER_PARTS ?? 'hash,reads,upload').split(',');
 const roundsOf = (part: string) => (PARTS.includes(part) ? ROUNDS : 0);
 /** BENCH_CPU_PROFILE: a file for the server's CPU profile of the first 4-in-flight v1 push. */
@@ -193,6 +194,7 @@ export async function benchBrowser(): Promise<BenchResult[]> {
     const uploadCpu: CpuUse[] = [];
     const stages: UploadStages[] = [];
     const browserAlone: number[] = [];
+    const budgets: CpuBudget[] = [];
     const direct = new Map(IN_FLIGHT.map((n) => [n, [] as number[]]));
     const directCpu = new Map(IN_FLIGHT.map((n) => [n, [] as CpuUse[]]));
     for (let round = 0; round < roundsOf('upload'); round++) {
@@ -207,7 +209,17 @@ export async function benchBrowser(): Promise<BenchResult[]> {
       upload.push(engine.result.ms);
       uploadCpu.push(engine);
       stages.push(uploadStages(requestLog, engine.result.startedAt));
-      browserAlone.push(await postSlicesInPage(dropPage, file));
+      const alone = await withCpu(() => postSlicesInPage(dropPage, file));
+      browserAlone.push(alone.result);
+      budgets.push({
+        cores: availableParallelism(),
+        aloneMs: alone.result,
+        aloneBrowserS: alone.browserS,
+        aloneServerS: alone.cpuS,
+        uploadMs: engine.result.ms,
+        uploadBrowserS: engine.browserS,
+        uploadServerS: engine.cpuS,
+      });
       for (const n of IN_FLIGHT) {
         const name = `direct-${n}-${round}`;
         const created = await prepare(page, file, target(name));
@@ -231,7 +243,7 @@ export async function benchBrowser(): Promise<BenchResult[]> {
     const middle = [...stages].sort((a, b) => a.chunksMs - b.chunksMs)[
       Math.floor(stages.length / 2)
     ] ?? { beforeChunksMs: NaN, chunksMs: NaN, finishMs: NaN, chunkRequestMs: NaN, chunks: 0 };
-    return [
+    const hashResults = [
       throughputResult(
         `worker SHA-1 of ${gib} GiB vs sha1sum`,
         median(native),
@@ -239,17 +251,22 @@ export async function benchBrowser(): Promise<BenchResult[]> {
         0.7,
       ),
       countResult(`main-thread tasks over 50 ms while hashing ${gib} GiB ×${ROUNDS}`, longTasks, 0),
-      ...READ_STRATEGIES.map((strategy) =>
-        informationOnly(
-          throughputResult(
-            `worker SHA-1 of ${gib} GiB read by ${strategy} vs sha1sum`,
-            median(readNative),
-            median(reads.get(strategy)!),
-            0,
-          ),
-          strategy === PRODUCT_READ ? 'what the hashing worker does' : 'a way to read, measured',
+    ];
+    const readResults = READ_STRATEGIES.map((strategy) =>
+      informationOnly(
+        throughputResult(
+          `worker SHA-1 of ${gib} GiB read by ${strategy} vs sha1sum`,
+          median(readNative),
+          median(reads.get(strategy)!),
+          0,
         ),
+        strategy === PRODUCT_READ ? 'what the hashing worker does' : 'a way to read, measured',
       ),
+    );
+    const budget = [...budgets].sort((a, b) => budgetBestRatio(a) - budgetBestRatio(b))[
+      Math.floor(budgets.length / 2)
+    ];
+    const uploadResults = [
       throughputResult(
         `upload of ${gib} GiB to the local server vs Chromium alone posting the same slices`,
         median(browserAlone),
@@ -289,6 +306,11 @@ export async function benchBrowser(): Promise<BenchResult[]> {
         cpuOf(uploadCpu),
       ),
       informationResult(
+        `CPU budget of the ${gib} GiB upload: the best ratio to Chromium alone its CPU seconds allow (median round)`,
+        budget ? budgetBestRatio(budget) : NaN,
+        budget ? budgetText(budget) : 'not measured',
+      ),
+      informationResult(
         `where the ${gib} GiB upload's time goes (median round)`,
         middle.chunksMs,
         stagesText(middle),
@@ -304,6 +326,11 @@ export async function benchBrowser(): Promise<BenchResult[]> {
           `no target; server CPU ${cpuOf(directCpu.get(n)!)}`,
         ),
       ),
+    ];
+    return [
+      ...(roundsOf('hash') > 0 ? hashResults : []),
+      ...(roundsOf('reads') > 0 ? readResults : []),
+      ...(roundsOf('upload') > 0 ? uploadResults : []),
     ];
   } finally {
     await browser.close();

@@ -3,7 +3,8 @@
 // engine's queueing and its IndexedDB copy, the push start, the status call), the chunks
 // (first chunk request in to last chunk answer out), the finish, and the server time of one
 // chunk request. Also the server's CPU time (process.cpuUsage: the bench process runs the
-// server; Chromium is a process of its own).
+// server) and Chromium's (its processes are the bench process's descendants), and the CPU
+// budget they set: the least wall time their CPU seconds allow on this machine's cores.
 
 interface OpenRequest {
   method: string;
@@ -138,7 +139,48 @@ async function threadCpu(): Promise<Map<number, ThreadCpu>> {
   return threads;
 }
 
+/**
+ * CPU seconds (user + system, every thread) of the processes below `root` (not `root`
+ * itself), by pid: Chromium, which Playwright starts as a child of the bench process, with
+ * its renderer, GPU, network and utility processes (Linux: /proc/<pid>/stat).
+ */
+async function descendantsCpu(root: number): Promise<Map<number, number>> {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const parentOf = new Map<number, number>();
+  const cpuOf = new Map<number, number>();
+  const pids = (await readdir('/proc').catch(() => [] as string[])).filter((n) => /^\d+$/.test(n));
+  for (const pid of pids) {
+    try {
+      const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+      // After the command name: state (field 3), ppid (4), …, utime (14), stime (15).
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parentOf.set(Number(pid), Number(fields[1]));
+      cpuOf.set(Number(pid), (Number(fields[11]) + Number(fields[12])) / 100);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  const below = new Map<number, number>();
+  let level = [root];
+  while (level.length > 0) {
+    const next: number[] = [];
+    for (const [pid, parent] of parentOf) {
+      if (level.includes(parent) && !below.has(pid)) {
+        below.set(pid, cpuOf.get(pid) ?? 0);
+        next.push(pid);
+      }
+    }
+    level = next;
+  }
+  return below;
+}
+
 export interface CpuUse {
+  /**
+   * CPU seconds of the bench's child processes meanwhile (Chromium, all its processes; a
+   * process that ended meanwhile is missing).
+   */
+  browserS: number;
   /** User + system CPU seconds of the whole process (every thread). */
   cpuS: number;
   userS: number;
@@ -151,11 +193,15 @@ export interface CpuUse {
 
 /** Runs `work`, answering its result and the CPU time this process spent meanwhile. */
 export async function withCpu<T>(work: () => Promise<T>): Promise<{ result: T } & CpuUse> {
+  const browserBefore = await descendantsCpu(process.pid);
   const threadsBefore = await threadCpu();
   const before = process.cpuUsage();
   const result = await work();
   const used = process.cpuUsage(before);
   const threadsAfter = await threadCpu();
+  const browserAfter = await descendantsCpu(process.pid);
+  let browserS = 0;
+  for (const [pid, s] of browserAfter) browserS += s - (browserBefore.get(pid) ?? 0);
   const spent = [...threadsAfter.values()].map((t) => {
     const was = threadsBefore.get(t.tid);
     return {
@@ -166,6 +212,7 @@ export async function withCpu<T>(work: () => Promise<T>): Promise<{ result: T } 
   const main = spent.find((t) => t.tid === process.pid);
   return {
     result,
+    browserS,
     cpuS: (used.user + used.system) / 1e6,
     userS: used.user / 1e6,
     systemS: used.system / 1e6,
@@ -211,4 +258,56 @@ export async function withCpuProfile<T>(
     await writeFile(path, JSON.stringify(profile));
     session.disconnect();
   }
+}
+
+export interface CpuBudget {
+  cores: number;
+  /** Chromium alone posting the slices: its wall time, Chromium's and the drop server's CPU s. */
+  aloneMs: number;
+  aloneBrowserS: number;
+  aloneServerS: number;
+  /** The upload: its wall time, Chromium's and the server's CPU seconds. */
+  uploadMs: number;
+  uploadBrowserS: number;
+  uploadServerS: number;
+}
+
+/**
+ * The least time the upload can take on `cores` cores whatever the scheduling: every CPU
+ * second Chromium and the server spent on it, spread over every core (ms).
+ */
+export function budgetFloorMs(budget: CpuBudget): number {
+  return ((budget.uploadBrowserS + budget.uploadServerS) / budget.cores) * 1000;
+}
+
+/** The best throughput against Chromium alone that the floor allows (aloneMs / floor). */
+export function budgetBestRatio(budget: CpuBudget): number {
+  return budget.aloneMs / budgetFloorMs(budget);
+}
+
+/**
+ * The best throughput against Chromium alone when Chromium alone is itself bound by the CPU
+ * (its CPU seconds over the cores about its wall time, as on a quiet 2-core machine): the
+ * CPU seconds of Chromium alone (with the drop server) over the upload's.
+ */
+export function budgetCpuRatio(budget: CpuBudget): number {
+  return (
+    (budget.aloneBrowserS + budget.aloneServerS) / (budget.uploadBrowserS + budget.uploadServerS)
+  );
+}
+
+export function budgetText(budget: CpuBudget): string {
+  const s = (v: number) => v.toFixed(2);
+  const floor = budgetFloorMs(budget);
+  return (
+    `Chromium alone: ${budget.aloneMs.toFixed(0)} ms, CPU Chromium ${s(budget.aloneBrowserS)} s + ` +
+    `drop server ${s(budget.aloneServerS)} s; upload: ${budget.uploadMs.toFixed(0)} ms, CPU ` +
+    `Chromium ${s(budget.uploadBrowserS)} s + server ${s(budget.uploadServerS)} s = ` +
+    `${s(budget.uploadBrowserS + budget.uploadServerS)} s / ${budget.cores} cores ≥ ` +
+    `${floor.toFixed(0)} ms: at best ${budgetBestRatio(budget).toFixed(2)}× Chromium alone ` +
+    `(reached ${(budget.aloneMs / budget.uploadMs).toFixed(2)}×); Chromium alone used ` +
+    `${((budget.aloneBrowserS + budget.aloneServerS) / budget.cores / (budget.aloneMs / 1000)).toFixed(2)} ` +
+    `of the cores: if it is bound by the CPU, at best ${budgetCpuRatio(budget).toFixed(2)}× ` +
+    `(its CPU seconds over the upload's)`
+  );
 }

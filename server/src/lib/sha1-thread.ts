@@ -1,12 +1,13 @@
 /**
- * Running SHA-1s kept in a worker thread (lib/sha1.worker.mjs): the file SHA-1 of an upload
- * is continued chunk after chunk while the upload runs, beside the requests instead of
- * holding them up. The hash is Node's own (OpenSSL, with the CPU's SHA instructions: about
+ * Hashes kept in a worker thread (lib/sha1.worker.mjs), beside the requests instead of
+ * holding them up: the file SHA-1 of an upload, continued chunk after chunk while the upload
+ * runs (RunningSha1), and each received chunk's SHA-1 and SHA-256 leaf, batch by batch as its
+ * bytes arrive (ChunkDigests). The hash is Node's own (OpenSSL, with the CPU's SHA instructions: about
  * twice hash-wasm's speed here); its state cannot be saved, so it lives only in this process
  * (services/push/digest.ts starts it again from the staged bytes when it is gone).
  *
- * One worker per process is started on first use and kept (it does not keep the process
- * alive). When the worker dies its hashes are lost (`broken`); when no worker thread can
+ * Two workers per process (one for the running SHA-1s, one for the chunks' digests) are
+ * started on first use and kept (they do not keep the process alive). When the worker dies its hashes are lost (`broken`); when no worker thread can
  * start, the hashes run on this thread.
  */
 import { createHash, type Hash } from 'node:crypto';
@@ -24,45 +25,81 @@ export interface FileRange {
 /** Bytes in memory (copied to the worker, or shared with it when shared memory), or a file range. */
 export type Sha1Piece = Uint8Array | FileRange;
 
-type Answer = { call: number; sha1?: string } | { call: number; error: string };
+interface Digests {
+  sha1?: string;
+  sha256?: string;
+}
+
+type Answer = ({ call: number } & Digests) | { call: number; error: string };
 
 interface Call {
-  resolve(sha1: string | undefined): void;
+  resolve(digests: Digests): void;
   reject(error: Error): void;
+}
+
+/** A hash kept in a worker: `broken` once the worker is gone. */
+interface ThreadHash {
+  broken: boolean;
 }
 
 let nextId = 1;
 let nextCall = 1;
-const calls = new Map<number, Call>();
-/** The running hashes of each worker (lost with it). */
-const hashesOf = new WeakMap<Worker, Set<RunningSha1>>();
-const slot = new WorkerSlot(startWorker);
+/** The calls awaiting an answer, by worker. */
+const callsOf = new WeakMap<Worker, Map<number, Call>>();
+/** The hashes of each worker (lost with it). */
+const hashesOf = new WeakMap<Worker, Set<ThreadHash>>();
 
-function startWorker(): Worker {
-  const thread = new Worker(new URL('./sha1.worker.mjs', import.meta.url));
-  let answered = false;
-  hashesOf.set(thread, new Set());
-  thread.on('message', (answer: Answer) => {
-    answered = true;
-    const call = calls.get(answer.call);
-    if (!call) return;
-    calls.delete(answer.call);
-    if (calls.size === 0) thread.unref();
-    if ('error' in answer) call.reject(new Error(answer.error));
-    else call.resolve(answer.sha1);
+/** A slot of the process for one hashing worker (lib/sha1.worker.mjs). */
+function hashingSlot(): WorkerSlot {
+  const slot: WorkerSlot = new WorkerSlot(() => {
+    const thread = new Worker(new URL('./sha1.worker.mjs', import.meta.url));
+    let answered = false;
+    const calls = new Map<number, Call>();
+    callsOf.set(thread, calls);
+    hashesOf.set(thread, new Set());
+    thread.on('message', (answer: Answer) => {
+      answered = true;
+      const call = calls.get(answer.call);
+      if (!call) return;
+      calls.delete(answer.call);
+      if (calls.size === 0) thread.unref();
+      if ('error' in answer) call.reject(new Error(answer.error));
+      else call.resolve(answer);
+    });
+    const gone = (error: Error) => {
+      // A worker that never answered will not do better next time: hash on this thread.
+      if (!slot.ended(thread, answered)) return;
+      for (const hash of hashesOf.get(thread) ?? []) hash.broken = true;
+      const waiting = [...calls.values()];
+      calls.clear();
+      for (const call of waiting) call.reject(error);
+    };
+    thread.on('error', gone);
+    thread.on('exit', (code) => gone(new Error(`The SHA-1 worker exited with code ${code}`)));
+    thread.unref();
+    return thread;
   });
-  const gone = (error: Error) => {
-    // A worker that never answered will not do better next time: hash on this thread.
-    if (!slot.ended(thread, answered)) return;
-    for (const hash of hashesOf.get(thread) ?? []) hash.broken = true;
-    const waiting = [...calls.values()];
-    calls.clear();
-    for (const call of waiting) call.reject(error);
-  };
-  thread.on('error', gone);
-  thread.on('exit', (code) => gone(new Error(`The SHA-1 worker exited with code ${code}`)));
-  thread.unref();
-  return thread;
+  return slot;
+}
+
+/** The worker of the files' running SHA-1s. */
+const slot = hashingSlot();
+/**
+ * The worker of the chunks' digests, apart, so that a chunk's answer never waits behind a
+ * running SHA-1's 10 MiB, and the two run on two cores where there are.
+ */
+const chunkSlot = hashingSlot();
+
+/** Asks the worker `op` of hash `id`; answered once every message before it is handled. */
+function ask(thread: Worker, id: number, op: 'mark' | 'digest'): Promise<Digests> {
+  const call = nextCall++;
+  const answer = new Promise<Digests>((resolve, reject) => {
+    callsOf.get(thread)?.set(call, { resolve, reject });
+  });
+  // Keep the process alive while an answer is due.
+  thread.ref();
+  thread.postMessage({ id, op, call });
+  return answer;
 }
 
 async function* readFile(file: string, offset: number, length: number): AsyncGenerator<Uint8Array> {
@@ -95,17 +132,9 @@ export class RunningSha1 {
     } else this.here = createHash('sha1');
   }
 
-  private ask(op: 'mark' | 'digest'): Promise<string | undefined> {
+  private ask(op: 'mark' | 'digest'): Promise<Digests> {
     if (this.broken) return Promise.reject(new Error('The running SHA-1 is lost'));
-    const thread = this.thread!;
-    const call = nextCall++;
-    const answer = new Promise<string | undefined>((resolve, reject) => {
-      calls.set(call, { resolve, reject });
-    });
-    // Keep the process alive while an answer is due.
-    thread.ref();
-    thread.postMessage({ id: this.id, op, call });
-    return answer;
+    return ask(this.thread!, this.id, op);
   }
 
   /**
@@ -146,7 +175,7 @@ export class RunningSha1 {
   async digest(): Promise<string> {
     if (this.broken) throw new Error('The running SHA-1 is lost');
     if (this.here) return this.here.copy().digest('hex');
-    const sha1 = await this.ask('digest');
+    const { sha1 } = await this.ask('digest');
     if (!sha1) throw new Error('The SHA-1 worker gave no digest');
     return sha1;
   }
@@ -157,5 +186,92 @@ export class RunningSha1 {
     if (!this.thread) return;
     hashesOf.get(this.thread)?.delete(this);
     this.thread.postMessage({ id: this.id, op: 'close' });
+  }
+}
+
+/** A chunk's digests: SHA-1 (hex) and, when asked for, its SHA-256 leaf (hex). */
+export interface ChunkSums {
+  sha1: string;
+  sha256: string | null;
+}
+
+/** A chunk smaller than this is hashed on this thread (a round trip would cost more). */
+const SMALL_IN_THREAD = 64 * 1024;
+
+/** Closes the worker's hashes of chunk digests dropped without a digest (a body that broke off). */
+const unclaimed = new FinalizationRegistry<{ thread: Worker; id: number }>(({ thread, id }) => {
+  thread.postMessage({ id, op: 'close' });
+});
+
+/**
+ * One chunk's SHA-1 and (`leaf`) SHA-256, over the byte ranges given in order (`add`),
+ * computed in the hashing thread: both hashes take each range in one visit, so the event
+ * loop only hands the ranges over. A range in shared memory (staging.ts `chunkBuffer`) is
+ * read in place, so it must stay unchanged until `digest` has answered; any other is copied
+ * to the thread. The first range decides: one under SMALL_IN_THREAD (a small chunk, or the
+ * whole of one), or no worker thread at all, and the hashes run here. Should the worker fail
+ * or die, `digest` hashes the ranges again here (they are still unchanged).
+ */
+export class ChunkDigests implements ThreadHash {
+  broken = false;
+  private readonly id = nextId++;
+  private thread: Worker | null | undefined;
+  private here: { sha1: Hash; sha256: Hash | null } | null = null;
+  /** The ranges the thread hashes (for hashing them here should it fail). */
+  private ranges: Uint8Array[] = [];
+  private done = false;
+
+  constructor(private readonly leaf: boolean) {}
+
+  private hashHereOver(bytes: Uint8Array): void {
+    this.here ??= { sha1: createHash('sha1'), sha256: this.leaf ? createHash('sha256') : null };
+    this.here.sha1.update(bytes);
+    this.here.sha256?.update(bytes);
+  }
+
+  /** Continues both hashes over `bytes`. */
+  add(bytes: Uint8Array): void {
+    if (this.done) throw new Error('The chunk digests are already taken');
+    if (bytes.length === 0) return;
+    if (this.thread === undefined) {
+      this.thread = bytes.length >= SMALL_IN_THREAD ? chunkSlot.get() : null;
+      if (this.thread) {
+        hashesOf.get(this.thread)?.add(this);
+        this.thread.postMessage({ id: this.id, op: 'open', leaf: this.leaf });
+        unclaimed.register(this, { thread: this.thread, id: this.id }, this);
+      }
+    }
+    if (!this.thread) {
+      this.hashHereOver(bytes);
+      return;
+    }
+    this.ranges.push(bytes);
+    this.thread.postMessage({ id: this.id, op: 'update', bytes });
+  }
+
+  /** The digests of every byte added; answered once the thread is done with every range. */
+  async digest(): Promise<ChunkSums> {
+    if (this.done) throw new Error('The chunk digests are already taken');
+    this.done = true;
+    const thread = this.thread;
+    const ranges = this.ranges;
+    this.ranges = [];
+    if (thread) {
+      unclaimed.unregister(this);
+      try {
+        if (this.broken) throw new Error('The hashing thread is gone');
+        const { sha1, sha256 } = await ask(thread, this.id, 'digest');
+        if (sha1 && (sha256 || !this.leaf)) return { sha1, sha256: sha256 ?? null };
+      } catch {
+        // Hashed again below.
+      } finally {
+        hashesOf.get(thread)?.delete(this);
+        thread.postMessage({ id: this.id, op: 'close' });
+      }
+      for (const range of ranges) this.hashHereOver(range);
+    }
+    this.hashHereOver(new Uint8Array(0));
+    const here = this.here!;
+    return { sha1: here.sha1.digest('hex'), sha256: here.sha256?.digest('hex') ?? null };
   }
 }

@@ -80,7 +80,7 @@ export class S3UploadStaging implements UploadStaging {
     const pieces: Uint8Array[] = [];
     const intake = new ChunkIntake(options);
     for await (const piece of body) pieces.push(intake.take(piece));
-    const written = intake.written();
+    const written = await intake.written();
     await this.store.client.send(
       new PutObjectCommand({
         Bucket: this.store.bucket,

@@ -8,7 +8,7 @@
  * or updated file of its plan, by position) or a v2 chunk (file 0). The sweep job
  * (services/push/sweep.ts) removes owners that are neither a running upload nor a v2 chunk.
  */
-import { createHash, type Hash } from 'node:crypto';
+import { ChunkDigests, type ChunkSums } from '../lib/sha1-thread';
 import { CHUNK_SIZE } from '../schemas/protocol';
 import type { BlobInfo, BlobStore } from './blob-store';
 
@@ -36,9 +36,9 @@ export interface ChunkWritten {
 
 /**
  * How a chunk is written: at most `limit` bytes; `truncate`: the file ends after it; `leaf`
- * (default true): compute its SHA-256 leaf; `keep`: the size the chunk should have: its
- * bytes are copied as they arrive into one buffer of that size, answered as `bytes` (so
- * the caller can hash them further without reading them back) when the chunk fills it.
+ * (default true): compute its SHA-256 leaf; `keep`: the size the chunk should have: when it
+ * has that size, the buffer its bytes were gathered in is answered as `bytes` (so the caller
+ * can hash them further without reading them back; releaseChunkBytes when done).
  */
 export interface ChunkWriteOptions {
   limit: number;
@@ -92,43 +92,68 @@ export function releaseChunkBytes(bytes: Buffer): void {
   }
 }
 
+/** The received bytes are handed to the hashing thread in batches of about this size. */
+const HASH_BATCH = 1024 * 1024;
+
 /**
- * A chunk's bytes as they arrive: each piece is hashed once, in the same pass, into every
- * digest the chunk needs (its SHA-1; its SHA-256 leaf unless `leaf` is false) and, with
- * `keep`, copied into one buffer of that size, reused from chunk to chunk
- * (releaseChunkBytes); the pieces themselves are let go as soon as they are written.
+ * A chunk's bytes as they arrive. Each piece is copied into one buffer of the chunk's
+ * limit (shared memory, reused from chunk to chunk: chunkBuffer, releaseChunkBytes); every
+ * HASH_BATCH bytes the hashing thread takes the new batch from there, in place, into every
+ * digest the chunk needs (its SHA-1; its SHA-256 leaf unless `leaf` is false:
+ * lib/sha1-thread.ts ChunkDigests), so each byte is hashed once and the event loop only
+ * copies. The pieces themselves are let go as soon as they are written.
+ *
+ * Everything the chunk's intake has so far (the bytes, the hashes under way, the size) is
+ * in this object, not in the request: more pieces may follow from another body.
  */
 export class ChunkIntake {
   size = 0;
-  private readonly sha1 = createHash('sha1');
-  private readonly leaf: Hash | null;
-  private kept: Buffer | null;
+  private readonly digests: ChunkDigests;
+  /** The chunk's bytes so far (null when the limit is past CHUNK_SIZE: hashed piece by piece). */
+  private buffer: Buffer | null;
+  /** Bytes of `buffer` handed to the hashing so far. */
+  private hashed = 0;
 
   constructor(private readonly options: ChunkWriteOptions) {
-    this.leaf = options.leaf === false ? null : createHash('sha256');
-    this.kept = options.keep ? chunkBuffer(options.keep) : null;
+    this.digests = new ChunkDigests(options.leaf !== false);
+    this.buffer = options.limit <= CHUNK_SIZE ? chunkBuffer(options.limit) : null;
   }
 
   /** The next piece of the body, hashed (ChunkTooBigError past the limit). */
   take(piece: Uint8Array | string): Uint8Array {
     const bytes = typeof piece === 'string' ? Buffer.from(piece) : piece;
     if (this.size + bytes.length > this.options.limit) throw new ChunkTooBigError();
-    this.sha1.update(bytes);
-    this.leaf?.update(bytes);
-    if (this.kept && this.size + bytes.length <= this.kept.length) this.kept.set(bytes, this.size);
-    else this.kept = null;
+    if (this.buffer) this.buffer.set(bytes, this.size);
+    else this.digests.add(bytes);
     this.size += bytes.length;
+    if (this.size - this.hashed >= HASH_BATCH) this.hashBatch();
     return bytes;
   }
 
-  written(): ChunkWritten {
-    const kept = this.kept?.length === this.size ? this.kept : null;
-    return {
-      size: this.size,
-      sha1: this.sha1.digest('hex'),
-      sha256: this.leaf?.digest('hex') ?? null,
-      ...(kept ? { bytes: kept } : {}),
-    };
+  private hashBatch(): void {
+    if (!this.buffer || this.size === this.hashed) return;
+    this.digests.add(this.buffer.subarray(this.hashed, this.size));
+    this.hashed = this.size;
+  }
+
+  /**
+   * The chunk's size and digests once every byte taken is hashed (once: its buffer is then
+   * handed on, as `bytes` when `keep` is the size received, else to a later chunk).
+   */
+  async written(): Promise<ChunkWritten> {
+    this.hashBatch();
+    const buffer = this.buffer;
+    this.buffer = null;
+    let sums: ChunkSums;
+    try {
+      sums = await this.digests.digest();
+    } catch (error) {
+      if (buffer) releaseChunkBytes(buffer);
+      throw error;
+    }
+    const kept = buffer && this.options.keep === this.size ? buffer.subarray(0, this.size) : null;
+    if (buffer && !kept) releaseChunkBytes(buffer);
+    return { size: this.size, ...sums, ...(kept ? { bytes: kept } : {}) };
   }
 }
 

@@ -82,8 +82,9 @@ export class LocalUploadStaging implements UploadStaging {
   /**
    * Streams `body` into the staging file at `offset`; at most `limit` bytes (else
    * ChunkTooBigError). When `truncate` is set, the file ends after the chunk. Durable on return.
-   * The bytes are hashed as they arrive (ChunkIntake) and written in batches of WRITE_BATCH bytes, one
-   * batch on its way to the disk while the next one is received.
+   * The bytes are hashed as they arrive (ChunkIntake: in the hashing thread) and written in
+   * batches of WRITE_BATCH bytes, one batch on its way to the disk while the next one is
+   * received.
    */
   async writeChunk(
     transaction: string,
@@ -103,6 +104,7 @@ export class LocalUploadStaging implements UploadStaging {
     // A continued chunk's first bytes are staged already.
     let written = intake.size;
     let writing: Promise<void> | null = null;
+    let digests: Promise<ChunkWritten>;
     const drain = async () => {
       const pending = writing;
       writing = null;
@@ -147,6 +149,9 @@ export class LocalUploadStaging implements UploadStaging {
       }
       // What arrived is staged: a later request may send the rest (ChunkWriteOptions.from).
       if (interrupted) throw new ChunkInterrupted(intake, interrupted);
+      // The hashing thread finishes the digests while the bytes reach the disk.
+      digests = intake.written();
+      digests.catch(() => undefined);
       if (options.truncate) await handle.truncate(offset + intake.size);
       // fdatasync: the bytes and what reading them back needs (the file's size, its blocks)
       // are on the disk; only the times are not flushed, which saves a journal commit.
@@ -154,7 +159,7 @@ export class LocalUploadStaging implements UploadStaging {
     } finally {
       await handle.close();
     }
-    return intake.written();
+    return digests;
   }
 
   /**
