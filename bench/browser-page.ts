@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import { build } from 'vite';
 import { startServer, type RunningServer } from '../server/src/main';
-import { aliases } from '../aliases.ts';
+import { aliases } from '../aliases';
 import { BENCH_ADMIN_PASSWORD } from './session';
 import type { BenchWindow, NewProject, UploadTarget } from './browser/api';
 import type { RequestLog } from './upload-profile';
