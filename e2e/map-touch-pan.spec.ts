@@ -6,6 +6,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { createProject } from './support/api';
 import { e2eAdmin } from './support/env';
 import { V1, mapGeoPackage } from './support/map-geopackage';
+import { touchGesture } from './support/map-touch';
 import { pushFiles } from './support/push';
 import { signIn } from './pages/session';
 
@@ -56,19 +57,7 @@ test('on a 768 px touch screen one finger pans the map and stays on it', async (
 
     // One finger from the centre 240 px right and 80 px down, in steps, then lifted.
     const cdp = await context.newCDPSession(page);
-    const touch = (
-      type: 'touchStart' | 'touchMove' | 'touchEnd',
-      points: { x: number; y: number }[],
-    ) =>
-      cdp.send('Input.dispatchTouchEvent', {
-        type,
-        touchPoints: points.map((p, id) => ({ ...p, id })),
-      });
-    await touch('touchStart', [{ x: cx, y: cy }]);
-    for (let step = 1; step <= 12; step++) {
-      await touch('touchMove', [{ x: cx + 20 * step, y: cy + (80 * step) / 12 }]);
-    }
-    await touch('touchEnd', []);
+    await touchGesture(cdp, [{ x: cx, y: cy }], [{ x: cx + 240, y: cy + 80 }], 12);
 
     // The map moved with the finger: its centre is now west and north of Birch (a fling may
     // carry it further than the finger went, never less far), and the page is still the map.

@@ -96,18 +96,9 @@ async function tileFeatures(
 
 const polygon = (fid: number) => {
   const [x0, y0, x1, y1] = squareOf(fid).box;
-  return {
-    type: 'Polygon',
-    coordinates: [
-      [
-        [x0, y0],
-        [x1, y0],
-        [x1, y1],
-        [x0, y1],
-        [x0, y0],
-      ],
-    ],
-  };
+  const corners = [x0, y0, x1, y0, x1, y1, x0, y1, x0, y0];
+  const ring = Array.from({ length: 5 }, (_, i) => corners.slice(2 * i, 2 * i + 2));
+  return { type: 'Polygon', coordinates: [ring] };
 };
 
 let indexedFile: string;
