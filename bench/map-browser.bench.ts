@@ -4,6 +4,8 @@
 // the time to download that GeoPackage once in the same run (target ≤ 1). Each round opens the
 // tab in a fresh browser context (no HTTP cache, no service worker); the first round also pays
 // for the server's first reading of the file, and is printed apart.
+// BENCH_MAP_UNWARMED=1: that first reading is of a file no push warmed (committed directly:
+// no copy, no point index, no worker yet), as after a restart.
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -17,6 +19,7 @@ import { FIRST_FEATURES_MARK } from '../src/features/map/model/marks';
 import { geopackage, feature } from './changeset.bench';
 import { report, type BenchResult } from './harness';
 import { LinkProxy } from './link-proxy';
+import { commitFile } from './map.bench';
 import { BENCH_ADMIN_PASSWORD, adminSession } from './session';
 
 const PORT = Number(process.env.BENCH_PORT ?? 18489);
@@ -27,6 +30,7 @@ const ROUNDS = Number(process.env.BENCH_MAP_ROUNDS ?? 3);
 const LINK_ROUNDS = Number(process.env.BENCH_MAP_LINK_ROUNDS ?? 3);
 const LINK_RATE = 20e6;
 const LINK_DELAY_MS = 40;
+const UNWARMED = process.env.BENCH_MAP_UNWARMED === '1';
 const PROJECT = 'map-bench';
 const FILE = 'trees.gpkg';
 
@@ -165,7 +169,9 @@ export interface MapBench {
   close(): Promise<void>;
 }
 
-export async function startMapBench(options: { minify?: boolean } = {}): Promise<MapBench> {
+export async function startMapBench(
+  options: { minify?: boolean; unwarmed?: boolean } = {},
+): Promise<MapBench> {
   const dir = await mkdtemp(join(tmpdir(), 'waymark-bench-map-browser-'));
   const distDir = join(dir, 'dist');
   let server: RunningServer | undefined;
@@ -199,7 +205,8 @@ export async function startMapBench(options: { minify?: boolean } = {}): Promise
       },
       { handleSignals: false, exitOnError: false, print: () => {}, distDir },
     );
-    await seed(server, bytes);
+    if (options.unwarmed ?? UNWARMED) await commitFile(server, PROJECT, FILE, bytes);
+    else await seed(server, bytes);
     browser = await chromium.launch({
       executablePath: chromiumPath(),
       args: ['--no-sandbox', '--disable-gpu'],

@@ -23,7 +23,16 @@ const FILE = 'survey/points.gpkg';
 const FIT_ZOOM = 6;
 const PORT = Number(process.env.BENCH_PORT ?? 18497);
 
-async function project(server: RunningServer, name: string, file: string): Promise<void> {
+/**
+ * Creates a project whose first version holds `bytes` at `path`, committed directly (not
+ * pushed: no map warming after it).
+ */
+export async function commitFile(
+  server: RunningServer,
+  name: string,
+  path: string,
+  bytes: Buffer,
+): Promise<void> {
   const { blobStore } = server.app.ctx;
   const db = server.database.db;
   const created = await insertProjectWithInitialVersion(db, {
@@ -36,12 +45,12 @@ async function project(server: RunningServer, name: string, file: string): Promi
     ip: null,
     deviceId: null,
   });
-  const blob = await blobStore.put(Readable.from([await readFile(file)]));
+  const blob = await blobStore.put(Readable.from([bytes]));
   await db.transaction((tx) =>
     commitVersion(tx, {
       project: created,
       author: { id: 1 },
-      added: [{ path: FILE, size: blob.size, checksum: blob.sha1, blobKey: blob.key }],
+      added: [{ path, size: blob.size, checksum: blob.sha1, blobKey: blob.key }],
       at: new Date(),
       blobStore,
     }),
@@ -123,8 +132,8 @@ export async function benchMap(): Promise<BenchResult[]> {
     });
     writeGeoPackage(small, [layer(1_000)]);
     writeGeoPackage(large, [layer(100_000)]);
-    await project(server, 'small', small);
-    await project(server, 'large', large);
+    await commitFile(server, 'small', FILE, await readFile(small));
+    await commitFile(server, 'large', FILE, await readFile(large));
     // Another copy of the large file for the cold first frame (the caches are by content).
     const client: Client = {
       base: `http://127.0.0.1:${server.port}`,

@@ -8,6 +8,7 @@ import { createProject } from './support/api';
 import { expectAccessible } from './support/axe';
 import { e2eAdmin } from './support/env';
 import { V1, V2, mapGeoPackage } from './support/map-geopackage';
+import { touchGesture } from './support/map-touch';
 import { pushFiles } from './support/push';
 import { signIn } from './pages/session';
 
@@ -129,31 +130,10 @@ test('on a 768 px touch screen the layer drawer works by tap and a pinch zooms',
     const cx = box.x + box.width / 2;
     const cy = box.y + box.height / 2;
     const cdp = await context.newCDPSession(page);
-    const touch = (
-      type: 'touchStart' | 'touchMove' | 'touchEnd',
-      points: { x: number; y: number }[],
-    ) =>
-      cdp.send('Input.dispatchTouchEvent', {
-        type,
-        touchPoints: points.map((p, id) => ({ ...p, id })),
-      });
-    /** Moves fingers from `from` to `to` in steps, as a gesture does. */
-    async function gesture(from: { x: number; y: number }[], to: { x: number; y: number }[]) {
-      await touch('touchStart', from);
-      for (let step = 1; step <= 10; step++) {
-        await touch(
-          'touchMove',
-          from.map((p, i) => ({
-            x: p.x + ((to[i]!.x - p.x) * step) / 10,
-            y: p.y + ((to[i]!.y - p.y) * step) / 10,
-          })),
-        );
-      }
-      await touch('touchEnd', []);
-    }
 
     // Two fingers spread apart: the map zooms in.
-    await gesture(
+    await touchGesture(
+      cdp,
       [
         { x: cx - 40, y: cy },
         { x: cx + 40, y: cy },

@@ -1,15 +1,15 @@
 /**
  * Getting the Map tab ready before it opens (issue 19: the first frame with features counts
- * from the click on the tab): the project view preloads the map's code (OpenLayers) in an idle
- * moment once it has shown a project with a GeoPackage, and at once when the tab is about to
- * be opened (pointer over it, focus, press).
- *
- * This module is imported by the project view's route, so it must share no module with the
- * map's own chunk: a module both import becomes a chunk of its own, whose name lands in the
- * first screens' code (the bundle budget has no byte to spare). So the layers are not
- * prefetched here; `MapPage` asks for them as it renders.
+ * from the click on the tab): the project view preloads the map's code (OpenLayers) and its
+ * first layers query in an idle moment once it has shown a project with a GeoPackage, and at
+ * once when the tab is about to be opened (pointer over it, focus, press). The layers query
+ * is the one `MapPage` asks first (the first map file at the latest version), so the server's
+ * point-index worker and the file's layers are ready when the map renders.
  */
+import type { QueryClient } from '@tanstack/react-query';
 import { afterFirstScreen } from '@/db/afterFirstScreen';
+import { layersQueryOptions } from './api/map';
+import { geoPackagesOf } from './model/project';
 
 /** How long the preload waits for an idle moment at most (ms). */
 const IDLE_TIMEOUT_MS = 2000;
@@ -33,4 +33,24 @@ export function whenIdle(load: () => void): () => void {
   return () => {
     cancelled = true;
   };
+}
+
+/** What the prefetch reads of the project shown. */
+export interface MapProject {
+  namespace: string;
+  name: string;
+  files: readonly { path: string }[];
+}
+
+/**
+ * Prefetches the layers of the file the Map tab shows first (as `MapPage` chooses it, without
+ * search params); nothing when the project has no map file. A failure is left for the tab to
+ * show (the query is silent).
+ */
+export function prefetchMapLayers(queryClient: QueryClient, project: MapProject): void {
+  const file = geoPackagesOf(project.files)[0];
+  if (file === undefined) return;
+  void queryClient.prefetchQuery(
+    layersQueryOptions({ namespace: project.namespace, projectName: project.name, file }),
+  );
 }

@@ -1,7 +1,8 @@
 /**
  * A GeoPackage's feature layers, read once per file content: gpkg_geometry_columns joined
- * with gpkg_contents and gpkg_spatial_ref_sys, the table's columns, its rtree spatial index
- * (rtree_<table>_<column>) when it has one, its feature count and extent.
+ * with gpkg_contents and gpkg_spatial_ref_sys, the table's columns, its spatial index when it
+ * has one (an R*Tree: GeoPackage's rtree_<table>_<column>, SpatiaLite's idx_<table>_<column>),
+ * its feature count and extent.
  *
  * Identifiers in SQL are the file's own names (quoted), looked up from its metadata: a name
  * a request gives is only ever used to find one of these layers.
@@ -18,7 +19,7 @@ import {
   type SrsRow,
 } from './crs';
 import { decodeGeometry, geometryExtent, headerEnvelope } from './geometry';
-import { sqliteLayerSources, type LayerSource } from './sqlite-layers';
+import { realName, sqliteLayerSources, type LayerSource } from './sqlite-layers';
 
 /** A quoted SQL identifier. */
 export const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
@@ -41,12 +42,46 @@ export interface LayerInfo {
   transform: LayerTransform | null;
   /** Attribute columns (not the fid, not the geometry). */
   columns: LayerColumn[];
-  /** The rtree table, or null. */
-  rtree: string | null;
+  /** The spatial index, or null. */
+  index: SpatialIndex | null;
   featureCount: number;
   extent: Extent | null;
   extent4326: Extent | null;
   extent3857: Extent | null;
+}
+
+/**
+ * A layer's spatial index: an SQLite R*Tree virtual table of one box per feature, its columns
+ * (named differently by GeoPackage and SpatiaLite) in the module's order: the id (the
+ * feature's fid, its rowid), then min x, max x, min y, max y in the layer's CRS.
+ */
+export interface SpatialIndex {
+  table: string;
+  id: string;
+  minx: string;
+  maxx: string;
+  miny: string;
+  maxy: string;
+}
+
+/** The R*Tree named `name` (matched without case), or null when there is no such table. */
+function spatialIndexOf(
+  db: Database.Database,
+  tables: Set<string>,
+  name: string | null,
+): SpatialIndex | null {
+  const table = name === null ? undefined : realName(tables, name);
+  if (!table) return null;
+  const sql = db
+    .prepare(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?`)
+    .pluck()
+    .get(table);
+  // rtree, not rtree_i32 (integer boxes) nor any other module.
+  if (typeof sql !== 'string' || !/\busing\s+rtree\s*\(/i.test(sql)) return null;
+  const columns = db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all(table);
+  if (columns.length !== 5) return null;
+  const [id, minx, maxx, miny, maxy] = columns as [string, string, string, string, string];
+  return { table, id, minx, maxx, miny, maxy };
 }
 
 interface TableColumn {
@@ -67,12 +102,14 @@ function finiteExtent(values: unknown[]): Extent | null {
   return numbers.every(Number.isFinite) ? numbers : null;
 }
 
-/** The features' extent: from the rtree, else every geometry's header (or coordinates). */
+/** The features' extent: from the spatial index, else every geometry's header (or coordinates). */
 function layerExtent(db: Database.Database, layer: LayerInfo): Extent | null {
-  if (layer.rtree) {
+  const index = layer.index;
+  if (index) {
     const row = db
       .prepare(
-        `SELECT min(minx) AS a, min(miny) AS b, max(maxx) AS c, max(maxy) AS d FROM ${q(layer.rtree)}`,
+        `SELECT min(${q(index.minx)}), min(${q(index.miny)}), max(${q(index.maxx)}),
+                max(${q(index.maxy)}) FROM ${q(index.table)}`,
       )
       .raw()
       .get() as unknown[];
@@ -133,6 +170,7 @@ function geoPackageSources(db: Database.Database, tables: Set<string>): LayerSou
     srsId: Number(row.srs),
     srs: srsOf(Number(row.srs)),
     title: typeof row.title === 'string' && row.title !== '' ? row.title : null,
+    indexTable: `rtree_${String(row.name)}_${String(row.geom)}`,
   }));
 }
 
@@ -160,7 +198,6 @@ export function readLayers(db: Database.Database): LayerInfo[] {
     const keys = columns.filter((c) => c.pk > 0);
     const fid =
       keys.length === 1 && keys[0]!.type.toUpperCase() === 'INTEGER' ? keys[0]!.name : 'rowid';
-    const rtreeName = `rtree_${name}_${geometryColumn.name}`;
     const layer: LayerInfo = {
       name,
       title: source.title,
@@ -174,7 +211,7 @@ export function readLayers(db: Database.Database): LayerInfo[] {
       columns: columns
         .filter((c) => c !== geometryColumn && c.name !== fid)
         .map((c) => ({ name: c.name, declared: c.type, type: attributeType(c.type) })),
-      rtree: tables.has(rtreeName) ? rtreeName : null,
+      index: spatialIndexOf(db, tables, source.indexTable),
       featureCount: 0,
       extent: null,
       extent4326: null,

@@ -93,10 +93,10 @@ describe('thinPoints', () => {
       const layer = readLayers(db).find((l) => l.name === 'points')!;
       // The rtree's node blobs hold what its virtual table answers, in id order.
       const rows = db
-        .prepare(`SELECT id, minx, miny FROM "${layer.rtree}" ORDER BY id`)
+        .prepare(`SELECT id, minx, miny FROM "${layer.index!.table}" ORDER BY id`)
         .raw()
         .all() as [number, number, number][];
-      const leaves = readRtreeLeaves(db, layer.rtree!)!;
+      const leaves = readRtreeLeaves(db, layer.index!.table)!;
       expect(leaves.count).toBe(20_000);
       expect([...leaves.ids]).toEqual(rows.map((row) => row[0]));
       expect([...leaves.xs]).toEqual(rows.map((row) => row[1]));

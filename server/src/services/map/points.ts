@@ -59,9 +59,9 @@ const clampTile = (v: number, size: number) =>
   Math.max(0, Math.min(size - 1, Math.floor(v * size)));
 
 /**
- * The (id, minx, miny) of every entry of a GeoPackage rtree (SQLite's R*Tree module,
- * `rtree(id, minx, maxx, miny, maxy)`) in id order, read from its node blobs: a tenth of the
- * time of the virtual table's own scan. A node is a 2-byte depth (the root's), a 2-byte
+ * The (id, minx, miny) of every entry of a spatial index (SQLite's R*Tree module,
+ * `rtree(id, minx, maxx, miny, maxy)`: GeoPackage's or SpatiaLite's, gpkg.ts) in id order,
+ * read from its node blobs: a tenth of the time of the virtual table's own scan. A node is a 2-byte depth (the root's), a 2-byte
  * cell count, then cells of an 8-byte id and four 4-byte floats, big-endian; the leaves
  * are `depth` levels below the root (node 1). Null when anything is not as expected (ids
  * beyond 0 … 2³²-1, a count other than the rowid table's): the caller reads the table.
@@ -181,12 +181,15 @@ export function readPoints(db: Database.Database, layer: LayerInfo): PointArrays
     fids[count] = fid;
     count++;
   };
-  const leaves = layer.rtree ? readRtreeLeaves(db, layer.rtree) : null;
+  const index = layer.index;
+  const leaves = index ? readRtreeLeaves(db, index.table) : null;
   if (leaves) {
     for (let i = 0; i < leaves.count; i++) add(leaves.ids[i]!, leaves.xs[i]!, leaves.ys[i]!);
-  } else if (layer.rtree) {
+  } else if (index) {
     const rows = db
-      .prepare(`SELECT id, minx, miny FROM ${q(layer.rtree)} ORDER BY id`)
+      .prepare(
+        `SELECT ${q(index.id)}, ${q(index.minx)}, ${q(index.miny)} FROM ${q(index.table)} ORDER BY 1`,
+      )
       .raw()
       .iterate() as Iterable<[number, number, number]>;
     for (const [fid, x, y] of rows) add(fid, x, y);

@@ -13,6 +13,10 @@
  *   GEOMETRY, …) holding WKB; their CRS is unknown, so they are listed, counted and shown
  *   in the table but not drawn (srs -1).
  *
+ * SpatiaLite's spatial index (`idx_<table>_<column>`, an R*Tree of pkid, xmin, xmax, ymin,
+ * ymax, present when geometry_columns.spatial_index_enabled = 1) is used as a GeoPackage's
+ * rtree is (gpkg.ts `SpatialIndex`): for tiles, point indexes and extents.
+ *
  * Geometries are decoded by their form (geometry.ts), so each layer then goes through the
  * same tiles and attribute code as a GeoPackage layer. Identifiers come from the file's own
  * metadata and are resolved to its real table and column names.
@@ -33,6 +37,8 @@ export interface LayerSource {
   srsId: number;
   srs: SrsRow | undefined;
   title: string | null;
+  /** The spatial index's table (an R*Tree, gpkg.ts), as the metadata names it; null: none. */
+  indexTable: string | null;
 }
 
 /** A geometry type code (SpatiaLite's or OGR's, with Z/M as +1000s or flag bits) as a name. */
@@ -72,7 +78,7 @@ function srsReader(
 }
 
 /** The file's real name of `name` (metadata may change its case), or undefined. */
-function realName(tables: Set<string>, name: unknown): string | undefined {
+export function realName(tables: Set<string>, name: unknown): string | undefined {
   if (typeof name !== 'string') return undefined;
   if (tables.has(name)) return name;
   const lower = name.toLowerCase();
@@ -91,13 +97,21 @@ function fromGeometryColumns(db: Database.Database, tables: Set<string>): LayerS
       : 'NULL';
   const format = columns.has('geometry_format') ? 'geometry_format' : 'NULL';
   const srid = columns.has('srid') ? 'srid' : '-1';
+  const indexed = columns.has('spatial_index_enabled') ? 'spatial_index_enabled' : '0';
   const rows = db
     .prepare(
       `SELECT f_table_name AS name, f_geometry_column AS geom, ${type} AS type,
-              ${srid} AS srid, ${format} AS format
+              ${srid} AS srid, ${format} AS format, ${indexed} AS indexed
          FROM geometry_columns ORDER BY f_table_name, f_geometry_column`,
     )
-    .all() as { name: unknown; geom: unknown; type: unknown; srid: unknown; format: unknown }[];
+    .all() as {
+    name: unknown;
+    geom: unknown;
+    type: unknown;
+    srid: unknown;
+    format: unknown;
+    indexed: unknown;
+  }[];
   const srsOf = srsReader(db, tables);
   const out: LayerSource[] = [];
   for (const row of rows) {
@@ -117,6 +131,8 @@ function fromGeometryColumns(db: Database.Database, tables: Set<string>): LayerS
       srsId,
       srs: srsOf(srsId),
       title: null,
+      // SpatiaLite's R*Tree (1; 2 is its MBR cache, another kind of table).
+      indexTable: Number(row.indexed) === 1 ? `idx_${name}_${row.geom}` : null,
     });
   }
   return out;
@@ -147,6 +163,7 @@ function fromDeclaredTypes(db: Database.Database, tables: Set<string>): LayerSou
         srsId: -1,
         srs: undefined,
         title: null,
+        indexTable: null,
       });
     }
   }

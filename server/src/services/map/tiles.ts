@@ -5,8 +5,9 @@
  * - POINT layers: from the thinned point index (points.ts), built once per layer; a tile
  *   holds at most one point per 8×8-pixel cell (POINT_ZOOM_LAG), so its cost does not grow
  *   with the layer.
- * - Other layers: the features whose box meets the tile (the rtree, or a scan of the
- *   geometries' headers when there is none), reprojected to lon/lat and cut by geojson-vt.
+ * - Other layers: the features whose box meets the tile (the spatial index, GeoPackage's or
+ *   SpatiaLite's R*Tree, or a scan of the geometries' headers when there is none),
+ *   reprojected to lon/lat and cut by geojson-vt.
  *   Lines and polygons smaller than half a pixel at the tile's zoom are left out.
  *
  * Each feature's MVT id is its fid (when it is a non-negative integer) and it carries the
@@ -175,13 +176,17 @@ function featuresInBox(
     });
   };
   const select = `SELECT t.${q(layer.fidColumn)}, t.${q(layer.geometryColumn)} FROM ${q(layer.name)} t`;
-  if (layer.rtree) {
-    const size = skipSmall ? 'AND (r.maxx - r.minx >= ? OR r.maxy - r.miny >= ?)' : '';
+  const index = layer.index;
+  if (index) {
+    const [x0, x1, y0, y1] = [index.minx, index.maxx, index.miny, index.maxy].map(
+      (column) => `r.${q(column)}`,
+    );
+    const size = skipSmall ? `AND (${x1} - ${x0} >= ? OR ${y1} - ${y0} >= ?)` : '';
     const params = [maxx, minx, maxy, miny, ...(skipSmall ? [minSize, minSize] : [])];
     const rows = file.db
       .prepare(
-        `${select} JOIN ${q(layer.rtree)} r ON r.id = t.${q(layer.fidColumn)}
-          WHERE r.minx <= ? AND r.maxx >= ? AND r.miny <= ? AND r.maxy >= ? ${size} LIMIT ?`,
+        `${select} JOIN ${q(index.table)} r ON r.${q(index.id)} = t.${q(layer.fidColumn)}
+          WHERE ${x0} <= ? AND ${x1} >= ? AND ${y0} <= ? AND ${y1} >= ? ${size} LIMIT ?`,
       )
       .raw()
       .iterate(...params, MAX_TILE_FEATURES) as Iterable<[number, unknown]>;

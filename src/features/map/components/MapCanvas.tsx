@@ -3,7 +3,8 @@
  * draws in headless Chromium and on tablets without WebGL. One vector tile layer per visible
  * GeoPackage layer (the server's MVT tiles in EPSG:3857, each feature's id its fid), the
  * deleted features of a changeset drawn from their former geometry, and the configured
- * basemap under them. Pinch zoom, pan and keyboard pan/zoom are OpenLayers' defaults; the map
+ * basemap under them. Pinch zoom, pan and keyboard pan/zoom are OpenLayers' defaults, active
+ * without the focus (see `new OlMap`); the map owns every touch gesture on it. The map
  * element is focusable, and while it has the focus a mark shows its centre, where Enter
  * picks a feature as a click would (keyboardPick.ts). `aria-busy` is true while tiles load.
  */
@@ -12,6 +13,7 @@ import { Box } from '@mantine/core';
 import type { Basemap, Extent, MapDeletedFeature } from '@contract/map';
 import type { FeatureLike } from 'ol/Feature';
 import GeoJSON from 'ol/format/GeoJSON';
+import { defaults as defaultInteractions } from 'ol/interaction/defaults';
 import MVT from 'ol/format/MVT';
 import TileLayer from 'ol/layer/Tile';
 import VectorLayer from 'ol/layer/Vector';
@@ -163,6 +165,10 @@ export function MapCanvas(props: MapCanvasProps) {
     const initial = latest.current.view;
     const map = new OlMap({
       target: container.current,
+      // OpenLayers' own default pans and wheel-zooms only while a map element with a tabindex
+      // (ours, for the keyboard) has the focus: a mouse press focuses it first, a finger does
+      // not, so a one-finger swipe reached the browser and went back in history.
+      interactions: defaultInteractions({ onFocusOnly: false }),
       view: new View({
         center: fromLonLat(initial ? [initial.lon, initial.lat] : [0, 20]),
         zoom: initial?.zoom ?? 2,
@@ -388,7 +394,9 @@ export function MapCanvas(props: MapCanvasProps) {
           setFocused(false);
           setResult('');
         }}
-        style={{ position: 'absolute', inset: 0 }}
+        // Every gesture that starts on the map is the map's: never the browser's pan, zoom or
+        // swipe back in history (OpenLayers' viewport allows pan-x pan-y, for embedded maps).
+        style={{ position: 'absolute', inset: 0, touchAction: 'none' }}
       />
       <CentreMark shown={focused} result={result} hintId={hint} />
     </Box>

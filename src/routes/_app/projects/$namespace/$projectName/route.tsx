@@ -1,9 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Outlet, createFileRoute, useNavigate, useRouter } from '@tanstack/react-router';
 import { useCallback, useEffect } from 'react';
 import { useViewer } from '@/app/useViewer';
 import { LoadingIndicator } from '@/components/LoadingIndicator';
-import { whenIdle } from '@/features/map/preload';
+import { prefetchMapLayers, whenIdle } from '@/features/map/preload';
 import { projectQueryOptions } from '@/features/projects/api/project';
 import { ProjectView } from '@/features/projects/components/ProjectView';
 import { hasGeoPackage, type ProjectTab } from '@/features/projects/model/project';
@@ -35,13 +35,17 @@ function ProjectLayout() {
       }),
     [navigate, router],
   );
-  // The Map tab's code in an idle moment, or when the tab is about to open (issue 19).
+  // The Map tab's code and first layers in an idle moment, or when the tab is about to open
+  // (issue 19).
   const project = useQuery(projectQueryOptions(namespace, projectName, viewer.loggedIn));
   const withMap = project.data ? hasGeoPackage(project.data.files) : false;
-  const loadMapCode = useCallback(
-    () => void router.loadRouteChunk(router.routesById[MAP_ROUTE])?.catch(() => undefined),
-    [router],
-  );
+  const queryClient = useQueryClient();
+  const loadMapCode = useCallback(() => {
+    void router.loadRouteChunk(router.routesById[MAP_ROUTE])?.catch(() => undefined);
+    const { queryKey } = projectQueryOptions(namespace, projectName, viewer.loggedIn);
+    const shown = queryClient.getQueryData(queryKey);
+    if (shown) prefetchMapLayers(queryClient, shown);
+  }, [router, queryClient, namespace, projectName, viewer.loggedIn]);
   useEffect(() => (withMap ? whenIdle(loadMapCode) : undefined), [withMap, loadMapCode]);
   const onTabIntent = (tab: ProjectTab) => {
     if (tab === 'map' && withMap) loadMapCode();
