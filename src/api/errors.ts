@@ -1,9 +1,6 @@
 /** Errors produced by the API client, and how forms read server field errors from them. */
 import { CSRF_REFUSALS } from '@contract/protocol';
 
-/** Server detail that means "fetch a new CSRF token and repeat the request" (spec 000 §8). */
-export const CSRF_EXPIRED_DETAIL = CSRF_REFUSALS.expired;
-
 const csrfRefusals = new Set<string>(Object.values(CSRF_REFUSALS));
 
 /**

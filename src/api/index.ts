@@ -19,7 +19,6 @@ export {
 } from './client';
 export {
   ApiError,
-  CSRF_EXPIRED_DETAIL,
   MAINTENANCE_MESSAGE,
   detailOf,
   errorMessage,

@@ -122,24 +122,31 @@ export class LocalUploadStaging implements UploadStaging {
       // Its failure is thrown where it is awaited (next batch, or below).
       writing.catch(() => undefined);
     };
-    // Whether an error comes from the body (a lost connection) rather than from our writing.
-    let inBody = true;
-    let interrupted: unknown = null;
-    try {
+    /**
+     * Takes the body's pieces into batches on their way to the disk. A failure of the body
+     * itself (a lost connection) is answered as `{ cause }`; a failure of ours is thrown.
+     */
+    const receive = async (): Promise<{ cause: unknown } | null> => {
+      let inBody = true;
       try {
-        try {
-          for await (const piece of body) {
-            inBody = false;
-            const bytes = intake.take(piece);
-            batch.push(bytes);
-            batchBytes += bytes.length;
-            if (batchBytes >= WRITE_BATCH) await flush();
-            inBody = true;
-          }
-        } catch (error) {
-          if (!inBody) throw error;
-          interrupted = error;
+        for await (const piece of body) {
+          inBody = false;
+          const bytes = intake.take(piece);
+          batch.push(bytes);
+          batchBytes += bytes.length;
+          if (batchBytes >= WRITE_BATCH) await flush();
+          inBody = true;
         }
+        return null;
+      } catch (error) {
+        if (!inBody) throw error;
+        return { cause: error };
+      }
+    };
+    try {
+      let broken: { cause: unknown } | null;
+      try {
+        broken = await receive();
         await flush();
         await drain();
       } finally {
@@ -148,7 +155,7 @@ export class LocalUploadStaging implements UploadStaging {
         await drain().catch(() => undefined);
       }
       // What arrived is staged: a later request may send the rest (ChunkWriteOptions.from).
-      if (interrupted) throw new ChunkInterrupted(intake, interrupted);
+      if (broken) throw new ChunkInterrupted(intake, broken.cause);
       // The hashing thread finishes the digests while the bytes reach the disk.
       digests = intake.written();
       digests.catch(() => undefined);
