@@ -93,7 +93,7 @@ function cpuByGroup(
   profile: CpuProfile,
   from: number,
   to: number,
-  inclusive = false,
+  inclusive: boolean | 'components' = false,
 ): Map<string, number> {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parent = new Map<number, number>();
@@ -110,9 +110,15 @@ function cpuByGroup(
       const node = byId.get(id);
       if (node) stack.push(node);
     }
-    const names = inclusive
-      ? new Set(stack.map((node) => node.callFrame.functionName || '(anonymous)'))
-      : [groupOf(stack)];
+    const hooks = stack.findIndex((node) => node.callFrame.functionName === 'renderWithHooks');
+    const names =
+      inclusive === 'components'
+        ? hooks > 0
+          ? [`<${stack[hooks - 1]!.callFrame.functionName || '(anonymous)'}>`]
+          : []
+        : inclusive
+          ? new Set(stack.map((node) => node.callFrame.functionName || '(anonymous)'))
+          : [groupOf(stack)];
     for (const group of names) groups.set(group, (groups.get(group) ?? 0) + (next - at) / 1000);
   }
   return groups;
@@ -163,7 +169,10 @@ async function profileRound(page: Page, open: () => Promise<number>): Promise<nu
   );
   const at = (ts: number) => ((ts - from) / 1000).toFixed(0).padStart(4);
 
-  console.log(`\n— first frame with features ${ms.toFixed(0)} ms after the click`);
+  const clickEvent = await page.evaluate<number>('window.benchClickEventAt - window.benchClickAt');
+  console.log(
+    `\n— first frame with features ${ms.toFixed(0)} ms after the press (its click event at ${clickEvent.toFixed(0)} ms)`,
+  );
   console.log('requests (ms from the click):');
   for (const r of resources.sort((a, b) => a.start - b.start)) {
     console.log(
@@ -183,6 +192,25 @@ async function profileRound(page: Page, open: () => Promise<number>): Promise<nu
     console.log(
       `  ${total.toFixed(0).padStart(4)} ms  ${kind}${spans.length ? `  [${spans.slice(0, 8).join(', ')}]` : ''}`,
     );
+  }
+  if (process.env.BENCH_MAP_PROFILE_EVENTS === '1') {
+    const shown = events.filter(
+      (e) =>
+        e.tid === main?.tid &&
+        e.pid === main?.pid &&
+        e.ts >= from &&
+        e.ts <= end &&
+        /^(TimerInstall|TimerFire|RequestAnimationFrame|FireAnimationFrame|EventDispatch|FunctionCall|RunMicrotasks|ResourceSendRequest|ResourceFinish|ParseHTML|XHRReadyStateChange|RunTask)$/.test(
+          e.name,
+        ),
+    );
+    for (const e of shown) {
+      const data = e.args?.data as Record<string, unknown> | undefined;
+      const detail = data ? JSON.stringify(data).slice(0, 140) : '';
+      console.log(
+        `   ${at(e.ts)} ${e.dur ? `+${(e.dur / 1000).toFixed(1)}` : ''} ${e.name} ${detail}`,
+      );
+    }
   }
   const tasks = onMain.filter(
     (e) => e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask',
@@ -226,6 +254,18 @@ async function profileRound(page: Page, open: () => Promise<number>): Promise<nu
       console.log(`      ${top.join(', ')}`);
     }
     previous = cut;
+  }
+  if (TOP > 0) {
+    const top = [...cpuByGroup(profile, from, end, true)]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, TOP)
+      .map(([name, fnMs]) => `${fnMs.toFixed(0)} ${name}`);
+    console.log(`  functions on the stack, click → first frame (ms): ${top.join(', ')}`);
+    const components = [...cpuByGroup(profile, from, end, 'components')]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, TOP)
+      .map(([name, fnMs]) => `${fnMs.toFixed(1)} ${name}`);
+    console.log(`  React components rendering (ms, with what they call): ${components.join(', ')}`);
   }
   console.log('JS profile by group (page main thread):');
   for (const [group, groupMs] of [...cpuByGroup(profile, from, end)].sort((a, b) => b[1] - a[1])) {

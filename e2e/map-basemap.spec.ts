@@ -9,15 +9,12 @@ import { join } from 'node:path';
 import { deflateSync, crc32 } from 'node:zlib';
 import { expect, test, type Browser } from '@playwright/test';
 import { tileOf } from '../tests/server/support/tiles';
-import { createProject } from './support/api';
-import { e2eAdmin, e2eDataDir, e2ePort } from './support/env';
+import { e2eDataDir, e2ePort } from './support/env';
 import { colourAtPoint } from './support/map-canvas';
-import { V1, mapGeoPackage } from './support/map-geopackage';
+import { V1 } from './support/map-geopackage';
+import { seedMapProject } from './support/map-project';
 import { OwnServer } from './support/own-server';
-import { pushFiles } from './support/push';
-import { signIn } from './pages/session';
 
-const FILE = 'survey.gpkg';
 const ATTRIBUTION = '© Test Tiles contributors';
 /** The tiles' colour: far from the layers' palette and the change colours. */
 const TILE_RGB = [51, 102, 204] as const;
@@ -76,14 +73,8 @@ async function startTileServer(): Promise<{ server: Server; url: string; asked: 
   return { server, url: `http://127.0.0.1:${port}`, asked };
 }
 
-async function seedPublicProject(browser: Browser, baseURL: string, name: string) {
-  const context = await browser.newContext({ baseURL });
-  const page = await context.newPage();
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
-  await createProject(page, 'waymark', name, true);
-  await pushFiles(page, 'waymark', name, { files: { [FILE]: mapGeoPackage(V1) } });
-  await context.close();
-}
+const seedPublicProject = (browser: Browser, baseURL: string, name: string) =>
+  seedMapProject(browser, name, { isPublic: true, versions: [V1], baseURL });
 
 const mapPath = (name: string) =>
   `/projects/waymark/${encodeURIComponent(name)}/map?view=${VIEW.lon},${VIEW.lat},${VIEW.zoom}`;

@@ -4,26 +4,15 @@
 // (then Enter says nothing is there) and back. Touch at 768 px: the layer drawer opens and
 // works by tap, and a two-finger pinch zooms the map (touch events dispatched through CDP).
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
-import { createProject } from './support/api';
 import { expectAccessible } from './support/axe';
-import { e2eAdmin } from './support/env';
-import { V1, V2, mapGeoPackage } from './support/map-geopackage';
+import { V1, V2 } from './support/map-geopackage';
+import { seedMapProject } from './support/map-project';
 import { touchGesture } from './support/map-touch';
-import { pushFiles } from './support/push';
-import { signIn } from './pages/session';
 
-const FILE = 'survey.gpkg';
 const suffix = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 
-async function seedPublicProject(browser: Browser, name: string) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
-  await createProject(page, 'waymark', name, true);
-  await pushFiles(page, 'waymark', name, { files: { [FILE]: mapGeoPackage(V1) } });
-  await pushFiles(page, 'waymark', name, { files: { [FILE]: mapGeoPackage(V2) } });
-  await context.close();
-}
+const seedPublicProject = (browser: Browser, name: string) =>
+  seedMapProject(browser, name, { isPublic: true, versions: [V1, V2] });
 
 const mapPath = (name: string, view: string) =>
   `/projects/waymark/${encodeURIComponent(name)}/map?view=${view}`;

@@ -7,57 +7,27 @@
 //
 // Screen positions come from the view in the link (`view=lon,lat,zoom`): the map's center is
 // the middle of its element, and a zoom's resolution is Web Mercator's.
-import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
-import { createProject } from './support/api';
+import { expect, test, type Browser, type Page } from '@playwright/test';
 import { expectAccessible } from './support/axe';
 import { colourAtPoint } from './support/map-canvas';
 import { e2eAdmin } from './support/env';
-import { V1, V2, mapGeoPackage, wellLonLat } from './support/map-geopackage';
-import { pushFiles } from './support/push';
+import { V1, V2, wellLonLat } from './support/map-geopackage';
+import { MAP_FILE as FILE, pixelOf, seedMapProject } from './support/map-project';
 import { signIn } from './pages/session';
 import { waitForServiceWorker } from './support/service-worker';
 
-const FILE = 'survey.gpkg';
 const suffix = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 
 /** The admin creates a project with survey.gpkg at v1 and its changes at v2. */
 async function seedProject(browser: Browser, name: string, isPublic: boolean) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
-  await createProject(page, 'waymark', name, isPublic);
-  const v1 = await pushFiles(page, 'waymark', name, { files: { [FILE]: mapGeoPackage(V1) } });
-  const v2 = await pushFiles(page, 'waymark', name, { files: { [FILE]: mapGeoPackage(V2) } });
-  await context.close();
-  return { v1, v2 };
+  const [v1, v2] = await seedMapProject(browser, name, { isPublic, versions: [V1, V2] });
+  return { v1: v1!, v2: v2! };
 }
 
 const mapPath = (name: string, search: Record<string, string> = {}) => {
   const query = new URLSearchParams(search).toString();
   return `/projects/waymark/${encodeURIComponent(name)}/map${query ? `?${query}` : ''}`;
 };
-
-const R = 6378137;
-/** Where lon/lat is on the page, for the map's view `center` and `zoom`. */
-async function pixelOf(
-  map: Locator,
-  view: { lon: number; lat: number; zoom: number },
-  [lon, lat]: readonly [number, number],
-): Promise<{ x: number; y: number }> {
-  const box = await map.boundingBox();
-  if (!box) throw new Error('the map is not shown');
-  const mercator = (lo: number, la: number) => [
-    (R * lo * Math.PI) / 180,
-    R * Math.log(Math.tan(Math.PI / 4 + (la * Math.PI) / 360)),
-  ];
-  const resolution = (2 * Math.PI * R) / 256 / 2 ** view.zoom;
-  const [cx, cy] = mercator(view.lon, view.lat) as [number, number];
-  const [x, y] = mercator(lon, lat) as [number, number];
-  return {
-    x: box.x + box.width / 2 + (x - cx) / resolution,
-    y: box.y + box.height / 2 - (y - cy) / resolution,
-  };
-}
 
 const VIEW = { lon: 20, lat: 51, zoom: 7 };
 const viewParam = `${VIEW.lon},${VIEW.lat},${VIEW.zoom}`;

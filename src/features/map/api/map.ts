@@ -13,6 +13,7 @@ import type {
   MapLayers,
 } from '@contract/map';
 import { api } from '@/api';
+import { isPointType, type CanvasLayer } from '../model/layers';
 import { TABLE_PAGE_SIZE, type TableState } from '../model/table';
 
 export const LOAD_LAYERS_FALLBACK = 'Failed to load the layers';
@@ -62,6 +63,31 @@ export function tileUrlTemplate(source: MapSource, layer: string): string {
   return api.url(
     `${base(source)}/tiles/${encodeURIComponent(layer)}/{z}/{x}/{y}.mvt`,
     fileQuery(source),
+  );
+}
+
+/**
+ * The layers of a layers answer the map draws: those with geometry among `visible`, each with
+ * its colour (its place in the answer) and the tiles of the answer's version.
+ */
+export function canvasLayers(
+  answer: MapLayers,
+  source: MapSource,
+  visible: readonly string[],
+): CanvasLayer[] {
+  const shown = { ...source, version: answer.version };
+  return answer.layers.flatMap((layer, colourIndex) =>
+    layer.drawable && visible.includes(layer.name)
+      ? [
+          {
+            name: layer.name,
+            colourIndex,
+            tileUrl: tileUrlTemplate(shown, layer.name),
+            extent: layer.extent_3857,
+            points: isPointType(layer.geometry_type),
+          },
+        ]
+      : [],
   );
 }
 

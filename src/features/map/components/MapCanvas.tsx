@@ -4,45 +4,34 @@
  * GeoPackage layer (the server's MVT tiles in EPSG:3857, each feature's id its fid), the
  * deleted features of a changeset drawn from their former geometry, and the configured
  * basemap under them. Pinch zoom, pan and keyboard pan/zoom are OpenLayers' defaults, active
- * without the focus (see `new OlMap`); the map owns every touch gesture on it. The map
+ * without the focus (see `createMap`); the map owns every touch gesture on it. The map
  * element is focusable, and while it has the focus a mark shows its centre, where Enter
  * picks a feature as a click would (keyboardPick.ts). `aria-busy` is true while tiles load.
  */
 import 'ol/ol.css';
 import { Box } from '@mantine/core';
 import type { Basemap, Extent, MapDeletedFeature } from '@contract/map';
-import type { FeatureLike } from 'ol/Feature';
 import GeoJSON from 'ol/format/GeoJSON';
-import { defaults as defaultInteractions } from 'ol/interaction/defaults';
-import MVT from 'ol/format/MVT';
 import TileLayer from 'ol/layer/Tile';
 import VectorLayer from 'ol/layer/Vector';
-import VectorTileLayer from 'ol/layer/VectorTile';
-import OlMap from 'ol/Map';
+import type VectorTileLayer from 'ol/layer/VectorTile';
+import type OlMap from 'ol/Map';
 import { unByKey } from 'ol/Observable';
 import { fromLonLat, toLonLat } from 'ol/proj';
 import VectorSource from 'ol/source/Vector';
-import VectorTileSource from 'ol/source/VectorTile';
 import XYZ from 'ol/source/XYZ';
-import { Circle, Fill, Stroke, Style } from 'ol/style';
-import TileState from 'ol/TileState';
 import View from 'ol/View';
-import type VectorTile from 'ol/VectorTile';
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { postBasemapToServiceWorker } from '@/offline/serviceWorkerBasemap';
-import { CHANGE_COLOURS, featureColour, withAlpha } from '../model/colours';
+import { CHANGE_COLOURS, featureColour } from '../model/colours';
 import type { ChangeLookup } from '../model/changes';
+import type { CanvasLayer } from '../model/layers';
 import { FIRST_FEATURES_MARK } from '../model/marks';
 import { featureAt } from './hitTest';
 import { CentreMark, focusVisible, listenForKeyboardPicks } from './keyboardPick';
 import type { MapView } from '../model/view';
-
-/** A visible layer: its name (the MVT layer), its colour's index and its tiles' URL template. */
-export interface CanvasLayer {
-  name: string;
-  colourIndex: number;
-  tileUrl: string;
-}
+import { styleOf } from './styles';
+import { createMap, FIT_MAX_ZOOM, FIT_PADDING, MAX_ZOOM, tileLayer, tileSource } from './mapSetup';
 
 /** What a click chose: a feature of a layer, and for a deleted one its former attributes. */
 export interface Selection {
@@ -65,25 +54,6 @@ export interface MapCanvasProps {
   onSelect: (selection: Selection | null) => void;
 }
 
-const styles = new Map<string, Style>();
-function styleOf(colour: string): Style {
-  let style = styles.get(colour);
-  if (!style) {
-    const stroke = new Stroke({ color: colour, width: 2 });
-    style = new Style({
-      image: new Circle({
-        radius: 6,
-        fill: new Fill({ color: colour }),
-        stroke: new Stroke({ color: '#ffffff', width: 1.5 }),
-      }),
-      fill: new Fill({ color: withAlpha(colour, 0.3) }),
-      stroke,
-    });
-    styles.set(colour, style);
-  }
-  return style;
-}
-
 const CONTROL_LABELS = [
   ['.ol-zoom-in', 'Zoom in'],
   ['.ol-zoom-out', 'Zoom out'],
@@ -96,10 +66,8 @@ const HIT_TOLERANCE = 6;
 /** The same for Enter at the centre mark (a larger target: the keys move 128 px a press). */
 const KEY_TOLERANCE = 12;
 
-const FIT_PADDING = [40, 40, 40, 40];
 /** How long after the map stopped moving its view is written to the link (ms). */
 const VIEW_WRITE_DELAY_MS = 150;
-const FIT_MAX_ZOOM = 18;
 
 function currentView(map: OlMap): MapView | null {
   const view = map.getView();
@@ -117,33 +85,6 @@ const sameView = (a: MapView | null, b: MapView | null) =>
   Math.abs(a.lat - b.lat) < 1e-5 &&
   Math.abs(a.zoom - b.zoom) < 0.01;
 
-function tileSource(url: string, layer: string): VectorTileSource {
-  const format = new MVT({ idProperty: 'fid', layers: [layer] });
-  const source = new VectorTileSource({ format, url, maxZoom: 24 });
-  // fetch (not OpenLayers' XHR): an empty tile is a 204 without body, and the service worker
-  // answers fetches from what it kept when offline.
-  source.setTileLoadFunction((tile, src) => {
-    const vectorTile = tile as VectorTile<FeatureLike>;
-    vectorTile.setLoader((extent, _resolution, projection) => {
-      fetch(src, { credentials: 'same-origin' })
-        .then(async (response) => {
-          if (response.status === 204) {
-            vectorTile.setFeatures([]);
-            return;
-          }
-          if (!response.ok) throw new Error(String(response.status));
-          const features = format.readFeatures(await response.arrayBuffer(), {
-            extent,
-            featureProjection: projection,
-          });
-          vectorTile.setFeatures(features);
-        })
-        .catch(() => vectorTile.setState(TileState.ERROR));
-    });
-  });
-  return source;
-}
-
 export function MapCanvas(props: MapCanvasProps) {
   const container = useRef<HTMLDivElement>(null);
   const mapRef = useRef<OlMap | null>(null);
@@ -155,6 +96,7 @@ export function MapCanvas(props: MapCanvasProps) {
   const tileLayers = useRef(new Map<string, VectorTileLayer>());
   const deletedLayer = useRef<VectorLayer | null>(null);
   const fitted = useRef(props.view !== null);
+  const firstDrawn = useRef(false);
   const [focused, setFocused] = useState(false);
   const [result, setResult] = useState('');
   const hint = useId();
@@ -163,18 +105,14 @@ export function MapCanvas(props: MapCanvasProps) {
   useEffect(() => {
     if (!container.current) return;
     const initial = latest.current.view;
-    const map = new OlMap({
-      target: container.current,
-      // OpenLayers' own default pans and wheel-zooms only while a map element with a tabindex
-      // (ours, for the keyboard) has the focus: a mouse press focuses it first, a finger does
-      // not, so a one-finger swipe reached the browser and went back in history.
-      interactions: defaultInteractions({ onFocusOnly: false }),
-      view: new View({
+    const map = createMap(
+      container.current,
+      new View({
         center: fromLonLat(initial ? [initial.lon, initial.lat] : [0, 20]),
         zoom: initial?.zoom ?? 2,
-        maxZoom: 24,
+        maxZoom: MAX_ZOOM,
       }),
-    });
+    );
     // OpenLayers' buttons show '+', '–' and 'i': their names say what they do.
     for (const [selector, label] of CONTROL_LABELS) {
       container.current.querySelector(selector)?.setAttribute('aria-label', label);
@@ -245,6 +183,7 @@ export function MapCanvas(props: MapCanvasProps) {
       );
       if (!drawn) return;
       unByKey(firstFrame);
+      firstDrawn.current = true;
       if (performance.getEntriesByName(FIRST_FEATURES_MARK).length === 0) {
         performance.mark(FIRST_FEATURES_MARK);
       }
@@ -277,17 +216,22 @@ export function MapCanvas(props: MapCanvasProps) {
       let olLayer = tileLayers.current.get(url);
       if (!olLayer) {
         const colourIndex = layer.colourIndex;
-        olLayer = new VectorTileLayer({
-          source: tileSource(url, layer.name),
-          renderMode: 'hybrid',
-          style: (feature) =>
+        olLayer = tileLayer(
+          // The first tile with features is drawn at once, not at the next animation frame.
+          tileSource(url, layer.name, {
+            onFeatures: () => {
+              if (!firstDrawn.current && mapRef.current === map) map.renderSync();
+            },
+          }),
+          (feature) =>
             styleOf(
               featureColour(
                 colourIndex,
                 latest.current.changes?.(layer.name, Number(feature.getId())),
               ),
             ),
-        });
+          layer.points,
+        );
         tileLayers.current.set(url, olLayer);
         map.addLayer(olLayer);
       }

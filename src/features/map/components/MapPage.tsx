@@ -10,22 +10,29 @@ import { SidePanel } from '@/components/SidePanel';
 import type { ProjectDetail } from '@/features/projects';
 import { configQueryOptions } from '@/platform/config';
 import {
+  canvasLayers as canvasLayersOf,
   changesQueryOptions,
   layersQueryOptions,
-  tileUrlTemplate,
   type MapSource,
 } from '../api/map';
 import { changeLookup, presentChangedFids } from '../model/changes';
 import { CHANGE_COLOURS, CHANGE_LABELS, type ChangeKind } from '../model/colours';
 import { geoPackagesOf, unionExtent, versionNames } from '../model/project';
 import { layersParam, visibleLayers } from '../model/layers';
+import {
+  LAYER_PANEL_WIDTH,
+  MAP_HEIGHT_CSS,
+  MAP_MIN_HEIGHT,
+  MAP_PANEL_GAP,
+  NARROW_MEDIA,
+} from '../model/layout';
 import type { MapSearch } from '../model/search';
 import { formatView } from '../model/view';
 import { readMapSearch } from '../model/params';
 import { AttributeTable } from './AttributeTable';
 import { FeaturePanel } from './FeaturePanel';
 import { LayerPanel } from './LayerPanel';
-import { MapCanvas, type CanvasLayer, type Selection } from './MapCanvas';
+import { MapCanvas, type Selection } from './MapCanvas';
 import { PlainSelect } from './PlainSelect';
 
 export interface MapPageProps {
@@ -45,7 +52,7 @@ export const CALCULATING = 'Calculating changes…';
  */
 export function MapPage({ project, search: raw, onSearch }: MapPageProps) {
   const search = useMemo(() => readMapSearch(raw), [raw]);
-  const narrow = useMediaQuery('(max-width: 48em)') === true;
+  const narrow = useMediaQuery(NARROW_MEDIA) === true;
   const [drawer, setDrawer] = useState(false);
   const [selection, setSelection] = useState<Selection | null>(null);
   const [zoomTo, setZoomTo] = useState<Extent | null>(null);
@@ -91,11 +98,7 @@ export function MapPage({ project, search: raw, onSearch }: MapPageProps) {
 
   const names = useMemo(() => (layers ?? []).map((layer) => layer.name), [layers]);
   const visible = visibleLayers(search.layers, names);
-  const canvasLayers: CanvasLayer[] = (layers ?? []).flatMap((layer, colourIndex) =>
-    layer.drawable && visible.includes(layer.name)
-      ? [{ name: layer.name, colourIndex, tileUrl: tileUrlTemplate(shown, layer.name) }]
-      : [],
-  );
+  const canvasLayers = layersQuery.data ? canvasLayersOf(layersQuery.data, source, visible) : [];
   const dataExtent = useMemo(
     () => unionExtent((layers ?? []).map((layer) => layer.extent_3857)),
     [layers],
@@ -175,10 +178,10 @@ export function MapPage({ project, search: raw, onSearch }: MapPageProps) {
           {layersQuery.error.message}
         </Alert>
       )}
-      <Box style={{ display: 'flex', gap: 'var(--mantine-spacing-sm)', alignItems: 'stretch' }}>
+      <Box style={{ display: 'flex', gap: MAP_PANEL_GAP, alignItems: 'stretch' }}>
         <Box
           pos="relative"
-          style={{ flex: 1, minWidth: 0, height: 'min(70vh, 640px)', minHeight: 320 }}
+          style={{ flex: 1, minWidth: 0, height: MAP_HEIGHT_CSS, minHeight: MAP_MIN_HEIGHT }}
         >
           <MapCanvas
             layers={canvasLayers}
@@ -212,8 +215,8 @@ export function MapPage({ project, search: raw, onSearch }: MapPageProps) {
             aria-label="Layers"
             withBorder
             p="sm"
-            w={280}
-            style={{ flexShrink: 0, overflowY: 'auto', maxHeight: 'min(70vh, 640px)' }}
+            w={LAYER_PANEL_WIDTH}
+            style={{ flexShrink: 0, overflowY: 'auto', maxHeight: MAP_HEIGHT_CSS }}
           >
             <Text fw={600} size="sm" mb="xs">
               Layers

@@ -1,9 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Outlet, createFileRoute, useNavigate, useRouter } from '@tanstack/react-router';
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { useViewer } from '@/app/useViewer';
 import { LoadingIndicator } from '@/components/LoadingIndicator';
-import { prefetchMapLayers, whenIdle } from '@/features/map/preload';
+import { prepareMapTab, whenIdle } from '@/features/map/preload';
 import { projectQueryOptions } from '@/features/projects/api/project';
 import { ProjectView } from '@/features/projects/components/ProjectView';
 import { hasGeoPackage, type ProjectTab } from '@/features/projects/model/project';
@@ -35,20 +35,25 @@ function ProjectLayout() {
       }),
     [navigate, router],
   );
-  // The Map tab's code and first layers in an idle moment, or when the tab is about to open
-  // (issue 19).
+  // The Map tab's code, first layers and first tiles in an idle moment, or when the tab is
+  // about to open (issue 19); the tiles for a map as wide as the tabs' content.
+  const content = useRef<HTMLDivElement>(null);
   const project = useQuery(projectQueryOptions(namespace, projectName, viewer.loggedIn));
   const withMap = project.data ? hasGeoPackage(project.data.files) : false;
   const queryClient = useQueryClient();
-  const loadMapCode = useCallback(() => {
-    void router.loadRouteChunk(router.routesById[MAP_ROUTE])?.catch(() => undefined);
-    const { queryKey } = projectQueryOptions(namespace, projectName, viewer.loggedIn);
-    const shown = queryClient.getQueryData(queryKey);
-    if (shown) prefetchMapLayers(queryClient, shown);
-  }, [router, queryClient, namespace, projectName, viewer.loggedIn]);
-  useEffect(() => (withMap ? whenIdle(loadMapCode) : undefined), [withMap, loadMapCode]);
+  const prepareMap = useCallback(
+    (idle: boolean) => {
+      void router.loadRouteChunk(router.routesById[MAP_ROUTE])?.catch(() => undefined);
+      const { queryKey } = projectQueryOptions(namespace, projectName, viewer.loggedIn);
+      const shown = queryClient.getQueryData(queryKey);
+      if (shown)
+        prepareMapTab(queryClient, shown, { contentWidth: content.current?.clientWidth, idle });
+    },
+    [router, queryClient, namespace, projectName, viewer.loggedIn],
+  );
+  useEffect(() => (withMap ? whenIdle(() => prepareMap(true)) : undefined), [withMap, prepareMap]);
   const onTabIntent = (tab: ProjectTab) => {
-    if (tab === 'map' && withMap) loadMapCode();
+    if (tab === 'map' && withMap) prepareMap(false);
   };
   if (viewer.isLoading) return <LoadingIndicator label="Loading project" size="md" />;
   return (
@@ -62,7 +67,9 @@ function ProjectLayout() {
       onLoginNeeded={toLogin}
       onTabIntent={onTabIntent}
     >
-      <Outlet />
+      <div ref={content}>
+        <Outlet />
+      </div>
     </ProjectView>
   );
 }

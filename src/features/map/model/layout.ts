@@ -1,0 +1,32 @@
+/**
+ * Where the map sits on the Map tab (MapPage lays it out with these): beside the layer panel,
+ * or alone above a 'Layers' drawer button on narrow screens. The first tiles' prefetch
+ * (preload.ts) reads the map's size from them before the tab has opened.
+ */
+
+/** Narrow screens (768 px and below): the layer panel is a drawer. */
+export const NARROW_MEDIA = '(max-width: 48em)';
+/** The layer panel's width beside the map, and the gap between them (px). */
+export const LAYER_PANEL_WIDTH = 280;
+export const MAP_PANEL_GAP = 12;
+/** The map's height: this share of the viewport's, within these bounds (px). */
+export const MAP_HEIGHT_SHARE = 0.7;
+export const MAP_MAX_HEIGHT = 640;
+export const MAP_MIN_HEIGHT = 320;
+
+/** The map's CSS height (MapPage). */
+export const MAP_HEIGHT_CSS = `min(${MAP_HEIGHT_SHARE * 100}vh, ${MAP_MAX_HEIGHT}px)`;
+
+/** The map's size in px ([width, height]) in a content area `contentWidth` wide. */
+export function mapSize(
+  contentWidth: number,
+  viewportHeight: number,
+  narrow: boolean,
+): [number, number] {
+  const width = narrow ? contentWidth : contentWidth - LAYER_PANEL_WIDTH - MAP_PANEL_GAP;
+  const height = Math.max(
+    MAP_MIN_HEIGHT,
+    Math.min(MAP_HEIGHT_SHARE * viewportHeight, MAP_MAX_HEIGHT),
+  );
+  return [Math.max(0, Math.round(width)), Math.round(height)];
+}
