@@ -9,6 +9,8 @@
 //   BENCH_MAP_PROFILE_MINIFY=0 npx tsx …      # function names readable (JS grouped by them)
 //   BENCH_MAP_PROFILE_ROUNDS=3 …              # rounds after the first opening (default 2)
 //   BENCH_MAP_PROFILE_TOP=25 …                # the functions longest on the stack, per stretch
+//                                             # and overall, and the React components rendering
+//   BENCH_MAP_PROFILE_EVENTS=1 …              # the main thread's events (dispatches, timers, …)
 import type { Page } from '@playwright/test';
 import { FIRST_FEATURES_MARK } from '../src/features/map/model/marks';
 import { mapMs, signedInContext, startMapBench } from './map-browser.bench';
