@@ -16,6 +16,7 @@ import { buildApp } from '../../server/src/app';
 import { loadConfig } from '../../server/src/config';
 import { openDatabase, type Database } from '../../server/src/db/database';
 import { projectVersions, uploads } from '../../server/src/db/schema';
+import { LOCK_EXPIRATION_MS } from '../../server/src/services/push';
 import { blobKeyFromLeaves } from '../../server/src/storage/blob-key';
 import { openBlobStore } from '../../server/src/storage/open-blob-store';
 import type { S3BlobStore } from '../../server/src/storage/s3-blob-store';
@@ -246,10 +247,12 @@ describe('a server killed during finish', () => {
   /**
    * kill -9 at several moments of a finish (after the request is sent, 0-200 ms: while the
    * file is verified, placed, or the version committed): after the restart, the retried
-   * finish is answered with exactly one version within 5 s, and a new push is taken.
+   * finish is answered with exactly one version, without waiting for the dead push's lock to
+   * expire (LOCK_EXPIRATION_MS, 5 min: a tenth of it leaves a busy machine its margin; the
+   * lease on PostgreSQL is 2.5 s), and a new push is taken.
    */
   it.each([0, 20, 50, 100, 200])(
-    'recovers a finish killed %i ms in: one version, answered within 5 s',
+    'recovers a finish killed %i ms in: one version, answered without waiting for the lock',
     async (delay) => {
       await app?.close();
       await database?.close();
@@ -287,7 +290,7 @@ describe('a server killed during finish', () => {
 
       const retry = await retryFinish(client, transaction);
       expect(retry.statusCode, retry.body).toBe(200);
-      expect(Date.now() - restarted).toBeLessThan(5000);
+      expect(Date.now() - restarted).toBeLessThan(LOCK_EXPIRATION_MS / 10);
       expect(retry.json().version).toBe('v1');
       expect(await database.db.select().from(uploads).where(eq(uploads.id, transaction))).toEqual(
         [],
