@@ -420,28 +420,6 @@ export const uploadChunks = pgTable(
   (t) => [primaryKey({ columns: [t.uploadId, t.chunkId] })],
 );
 
-/**
- * The running SHA-1 of each staged file of an upload, advanced over its chunks in order as
- * they arrive (services/push-digest.ts), so finish does not read the files again.
- */
-export const uploadDigests = pgTable(
-  'upload_digests',
-  {
-    uploadId: uuid('upload_id')
-      .notNull()
-      .references(() => uploads.id, { onDelete: 'cascade' }),
-    /** Position of the file among the plan's added and updated files. */
-    fileIndex: integer('file_index').notNull(),
-    /** Chunks 0 .. next_chunk - 1 are in sha1_state. */
-    nextChunk: integer('next_chunk').notNull().default(0),
-    /** Serialized hash-wasm SHA-1 state (base64) after next_chunk chunks. */
-    sha1State: text('sha1_state'),
-    /** Bumped by every change, for compare-and-set updates. */
-    generation: integer('generation').notNull().default(0),
-  },
-  (t) => [primaryKey({ columns: [t.uploadId, t.fileIndex] })],
-);
-
 // ---------------------------------------------------------------------------------------
 // Access requests and jobs
 

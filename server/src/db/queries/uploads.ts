@@ -6,7 +6,7 @@
 import { and, asc, eq, inArray, lt, notInArray, or, sql } from 'drizzle-orm';
 import type { Executor } from '../database';
 import { projects, uploadChunks, uploads } from '../schema';
-import { receivedFrom, receivedList, type ReceivedChunk } from './upload-digests';
+import { receivedFrom, receivedList, type ReceivedChunk } from './upload-chunks';
 
 export type UploadRow = typeof uploads.$inferSelect;
 

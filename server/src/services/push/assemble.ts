@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../../context';
-import { listFileChunks } from '../../db/queries/upload-digests';
+import { listFileChunks } from '../../db/queries/upload-chunks';
 import { blobKeyFromLeaves } from '../../storage/blob-key';
 import type { BlobInfo } from '../../storage/blob-store';
 import { ChunkStore, type StoredChunk } from '../../storage/chunk-store';

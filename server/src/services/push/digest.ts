@@ -23,7 +23,7 @@
  *   received chunks it needs.
  */
 import type { Executor } from '../../db/database';
-import { receivedChunks, type ReceivedChunk } from '../../db/queries/upload-digests';
+import { receivedChunks, type ReceivedChunk } from '../../db/queries/upload-chunks';
 import { RunningSha1, type Sha1Piece } from '../../lib/sha1-thread';
 import { CHUNK_SIZE, releaseChunkBytes, type UploadStaging } from '../../storage/staging';
 

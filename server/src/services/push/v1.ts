@@ -21,7 +21,7 @@ import {
   deleteUpload,
   recordChunk,
 } from '../../db/queries/uploads';
-import { forgetChunks } from '../../db/queries/upload-digests';
+import { forgetChunks } from '../../db/queries/upload-chunks';
 import { findPushCommit } from '../../db/queries/push-records';
 import type { User } from '../../db/schema';
 import { badRequest, forbidden, HttpProblem, notFound } from '../../errors';
@@ -360,7 +360,7 @@ async function rejectFiles(
   message: string,
 ): Promise<never> {
   for (const index of bad) {
-    await forgetChunks(ctx.database.db, uploadId, index, files[index]!.chunks);
+    await forgetChunks(ctx.database.db, uploadId, files[index]!.chunks);
     chunkChanged(uploadId, index, 0);
   }
   // Their chunks go again whole.

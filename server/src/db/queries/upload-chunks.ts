@@ -1,12 +1,12 @@
 /**
  * SQL for the received chunks of staged files, as the running SHA-1 (services/push/digest.ts)
- * and finish read them, and for forgetting a file's chunks. The table upload_digests (a
- * saved hash-wasm state per file) is no longer written: the running SHA-1 lives in the
- * process that follows the upload (docs/decisions/0099-server-running-sha1-openssl.md).
+ * and finish read them, and for forgetting a file's chunks. The running SHA-1 itself lives in
+ * the process that follows the upload (docs/decisions/0099-server-running-sha1-openssl.md);
+ * the table that once saved it (upload_digests) is dropped by migration 0015.
  */
 import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../database';
-import { uploadChunks, uploadDigests } from '../schema';
+import { uploadChunks } from '../schema';
 
 /** A received chunk of a file: its index and the SHA-1 recorded for it. */
 export interface ReceivedChunk {
@@ -83,19 +83,14 @@ export async function listFileChunks(
     .orderBy(asc(uploadChunks.chunkIndex));
 }
 
-/** Forgets a staged file's chunks and its running SHA-1 (its bytes must be sent again). */
+/** Forgets a staged file's chunks (its bytes must be sent again). */
 export async function forgetChunks(
   db: Executor,
   uploadId: string,
-  fileIndex: number,
   chunkIds: string[],
 ): Promise<void> {
-  if (chunkIds.length > 0) {
-    await db
-      .delete(uploadChunks)
-      .where(and(eq(uploadChunks.uploadId, uploadId), inArray(uploadChunks.chunkId, chunkIds)));
-  }
+  if (chunkIds.length === 0) return;
   await db
-    .delete(uploadDigests)
-    .where(and(eq(uploadDigests.uploadId, uploadId), eq(uploadDigests.fileIndex, fileIndex)));
+    .delete(uploadChunks)
+    .where(and(eq(uploadChunks.uploadId, uploadId), inArray(uploadChunks.chunkId, chunkIds)));
 }
