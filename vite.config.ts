@@ -2,8 +2,8 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import { VitePWA } from 'vite-plugin-pwa';
-import { aliases } from './aliases';
-import { compressAssets } from './scripts/compress-assets';
+import { aliases } from './aliases.ts';
+import { compressAssets } from './scripts/compress-assets.ts';
 
 // The API server that `npm run dev` proxies to (scripts/dev.ts starts it on this port).
 const apiTarget = process.env.WAYMARK_API_URL ?? 'http://127.0.0.1:8081';

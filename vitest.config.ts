@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
-import { aliases } from './aliases';
+import { aliases } from './aliases.ts';
 
 export default defineConfig({
   test: {
