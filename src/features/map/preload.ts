@@ -98,7 +98,7 @@ export function prepareMapTab(
       const { prefetchFirstTiles } = await import('./components/firstTiles');
       const names = answer.layers.map((layer) => layer.name);
       const layers = canvasLayers(answer, source, visibleLayers(undefined, names));
-      prefetchFirstTiles(layers, size, { warmUp: idle });
+      prefetchFirstTiles(layers, size, { warmUpWhen: idle ? whenIdle : undefined });
     })
     .catch(() => undefined);
 }

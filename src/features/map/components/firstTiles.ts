@@ -69,15 +69,19 @@ export function firstTiles(layers: readonly CanvasLayer[], size: [number, number
 
 /**
  * Fetches the first tiles of the layers on a map of `size` ahead (tilesAhead.ts); with
- * `warmUp`, then draws the first with data on a map out of sight (warmUp.ts).
+ * `warmUpWhen` (which runs its function in an idle moment), then draws the first with data on
+ * a map out of sight (warmUp.ts).
  */
 export function prefetchFirstTiles(
   layers: readonly CanvasLayer[],
   size: [number, number],
-  { warmUp }: { warmUp: boolean },
+  { warmUpWhen }: { warmUpWhen?: (draw: () => void) => unknown },
 ): void {
   const tiles = firstTiles(layers, size);
   for (const url of tiles.urls) fetchTileAhead(url);
   prepareStyles(layers.length);
-  if (warmUp && tiles.first) warmUpMap(tiles.first.layer, tiles.first.centre, tiles.resolution);
+  const first = tiles.first;
+  if (warmUpWhen && first) {
+    warmUpWhen(() => warmUpMap(first.layer, first.centre, tiles.resolution));
+  }
 }

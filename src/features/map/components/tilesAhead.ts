@@ -1,6 +1,6 @@
 /**
  * Tile answers fetched before the map asked for them (firstTiles.ts), handed to the map's tile
- * loader (tileSource.ts) from memory: a tile the map finds here costs no request, not even one
+ * loader (mapSetup.ts `tileSource`) from memory: a tile the map finds here costs no request, not even one
  * to the HTTP cache. Each is handed over once, and kept at most a minute; within that minute
  * it is not fetched ahead again (the map has it).
  */
@@ -40,9 +40,10 @@ export function fetchTileAhead(url: string): void {
 /** The body of a tile fetched ahead (once: its body is then let go), or a new request for it. */
 export function takeTileBody(url: string): Promise<TileBody> {
   sweep(Date.now());
-  const body = ahead.get(url)?.body;
-  if (!body) return fetchTileBody(url);
-  ahead.set(url, { at: ahead.get(url)!.at, body: null });
+  const entry = ahead.get(url);
+  const body = entry?.body;
+  if (!entry || !body) return fetchTileBody(url);
+  entry.body = null;
   return body.catch(() => fetchTileBody(url));
 }
 

@@ -19,23 +19,15 @@ const SIZE_PX = 128;
 /** How long the out-of-sight map may take before it is let go unfinished (ms). */
 const GIVE_UP_MS = 10_000;
 
-/** How long the drawing waits for an idle moment at most (ms). */
-const IDLE_TIMEOUT_MS = 2000;
-
 let warmed = false;
 
-/** Draws `layer`'s tile at `centre` (EPSG:3857) at `resolution` out of sight, once a page. */
+/**
+ * Draws `layer`'s tile at `centre` (EPSG:3857) at `resolution` out of sight, once a page (the
+ * caller chooses the idle moment).
+ */
 export function warmUpMap(layer: CanvasLayer, centre: [number, number], resolution: number): void {
   if (warmed) return;
   warmed = true;
-  const request = (globalThis as { requestIdleCallback?: typeof requestIdleCallback })
-    .requestIdleCallback;
-  const draw = () => drawOutOfSight(layer, centre, resolution);
-  if (request) request(draw, { timeout: IDLE_TIMEOUT_MS });
-  else setTimeout(draw, 0);
-}
-
-function drawOutOfSight(layer: CanvasLayer, centre: [number, number], resolution: number): void {
   const element = document.createElement('div');
   element.setAttribute('aria-hidden', 'true');
   element.style.cssText = `position:fixed;left:-${4 * SIZE_PX}px;top:0;width:${SIZE_PX}px;height:${SIZE_PX}px;visibility:hidden;pointer-events:none`;
