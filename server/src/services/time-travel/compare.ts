@@ -3,7 +3,7 @@
  * changes of one GeoPackage / SQLite file between them.
  *
  * The rows are compared from the two versions' files themselves (geodiff/compare.ts, in the
- * worker thread), not by merging the stored per-version diffs: the files are always there,
+ * sandbox, geodiff/run.ts), not by merging the stored per-version diffs: the files are always there,
  * while the chain of diffs is not (whole-file updates whose diff could not be made, a table
  * whose columns changed, a file removed and added again), and the direct comparison is by
  * construction the net change in either direction (docs/decisions/0091-time-travel-server.md).
@@ -21,7 +21,8 @@ import type { User } from '../../db/schema';
 import { badRequest, notFound } from '../../errors';
 import { CannotDiffError } from '../../geodiff/create';
 import { ChangesetFormatError } from '../../geodiff/format';
-import { runGeodiffInThread } from '../../geodiff/thread';
+import { runGeodiffWork } from '../../geodiff/run';
+import { WorkTooHeavyError } from '../../lib/sandbox';
 import { isVersionedFile } from '../../lib/paths';
 import type {
   CompareFile,
@@ -37,6 +38,8 @@ import { withScratch } from './file-changes';
 
 /** Changed rows kept per comparison (the summary counts them all). */
 export const COMPARE_MAX_ENTRIES = 50_000;
+/** Why rows cannot be compared when the work passed its budget (lib/sandbox). */
+export const COMPARE_TOO_COMPLEX = 'The files are too large or too complex to compare';
 /** Comparisons kept in memory (per server). */
 const CACHE_SIZE = 4;
 
@@ -133,13 +136,17 @@ export async function compareBlobs(
     if (oldFile) await copyBlob(ctx, oldKey!, oldFile);
     if (newFile) await copyBlob(ctx, newKey!, newFile);
     try {
-      const compared = await runGeodiffInThread({
-        kind: 'compare',
-        oldFile,
-        newFile,
-        scratch: path.join(dir, 'empty.gpkg'),
-        maxEntries: COMPARE_MAX_ENTRIES,
-      });
+      const compared = await runGeodiffWork(
+        ctx,
+        {
+          kind: 'compare',
+          oldFile,
+          newFile,
+          scratch: path.join(dir, 'empty.gpkg'),
+          maxEntries: COMPARE_MAX_ENTRIES,
+        },
+        { lane: 'interactive', verdictKey: `${oldKey}/${newKey}/compare` },
+      );
       return {
         error: null,
         summary: compared.summary,
@@ -148,6 +155,9 @@ export async function compareBlobs(
     } catch (error) {
       if (error instanceof CannotDiffError || error instanceof ChangesetFormatError) {
         return { error: error.message, summary: [], entries: [] };
+      }
+      if (error instanceof WorkTooHeavyError) {
+        return { error: COMPARE_TOO_COMPLEX, summary: [], entries: [] };
       }
       throw error;
     }
