@@ -176,8 +176,7 @@ export const CONFIG_DESCRIPTIONS: Record<ConfigVariable, string> = {
     "most seconds one read of a user's file may take for a person waiting (map layers, tiles, attribute table, compare); past it the request answers 422 (1-3600)",
   FILE_WORK_BACKGROUND_SECONDS:
     "most seconds one piece of background work on a user's file may take (applying a pushed diff, computing a changeset) (1-86400)",
-  FILE_WORK_MEMORY_MB:
-    "most memory, in MiB, of a process working on a user's file (64-65536)",
+  FILE_WORK_MEMORY_MB: "most memory, in MiB, of a process working on a user's file (64-65536)",
 };
 
 type Env = Record<string, string | undefined>;

@@ -24,7 +24,13 @@ import {
 } from './support/hostile-geopackage';
 import { scratch, type Scratch } from './support/geopackage';
 import { commit, createProject } from './support/seed';
-import { ADMIN_PASSWORD, createTestApp, problem, type TestApp, type TestClient } from './support/test-app';
+import {
+  ADMIN_PASSWORD,
+  createTestApp,
+  problem,
+  type TestApp,
+  type TestClient,
+} from './support/test-app';
 import { tileOf } from './support/tiles';
 
 let t: TestApp;
@@ -159,7 +165,9 @@ describe('a pushed diff onto a file with a trigger without end', () => {
     const edited = s.file('trap-v2.gpkg');
     await writeFile(edited, v1);
     const db = new Database(edited);
-    db.exec(`DROP TRIGGER rtree_trees_geom_forever; UPDATE trees SET name = 'renamed' WHERE fid = 1;`);
+    db.exec(
+      `DROP TRIGGER rtree_trees_geom_forever; UPDATE trees SET name = 'renamed' WHERE fid = 1;`,
+    );
     db.close();
     const diff = createChangeset(s.file('trap.gpkg'), edited);
     const chunk = await admin.request('POST', `/v2/projects/${trapped.id}/chunks`, {

@@ -8,10 +8,11 @@ import { sandboxModule, type CrossedError, type SandboxCall } from '../lib/sandb
 import { ChangesImpossibleError } from '../lib/sqlite-diff';
 import type { GeodiffRequest, GeodiffResult } from './operations';
 import { REFUSALS } from './operations';
+import type * as Operations from './operations';
 
-const runGeodiff = sandboxModule<typeof import('./operations')>(
-  new URL('./operations.ts', import.meta.url),
-).fn('runGeodiff');
+const runGeodiff = sandboxModule<typeof Operations>(new URL('./operations.ts', import.meta.url)).fn(
+  'runGeodiff',
+);
 
 /** A refusal thrown in the sandbox, rebuilt; null for any other error. */
 function revive({ name, text, fields }: CrossedError): Error | null {

@@ -9,7 +9,12 @@ import { HttpProblem } from '../../../server/src/errors';
 let calls = 0;
 
 /** Its arguments back, with a Buffer, the child's pid and how often it was called there. */
-export function echo(value: unknown): { value: unknown; bytes: Buffer; pid: number; calls: number } {
+export function echo(value: unknown): {
+  value: unknown;
+  bytes: Buffer;
+  pid: number;
+  calls: number;
+} {
   calls++;
   return { value, bytes: Buffer.from('mvt'), pid: process.pid, calls };
 }
@@ -32,7 +37,9 @@ export function spin(marker?: string): never {
 export function recurse(): unknown {
   const db = new Database(':memory:');
   return db
-    .prepare('WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c')
+    .prepare(
+      'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c',
+    )
     .get();
 }
 

@@ -1,9 +1,11 @@
 /**
  * Work on users' files, run in child processes within a budget (README.md). Two pools, by
  * lane: `interactive` for a person waiting (the map, the attribute table, compare, a conflict
- * shown) and `background` for the rest (applying a pushed diff, changesets, point indexes),
- * so neither waits behind the other. A function of a server module is run there with
- * `sandboxModule<typeof import('./m')>(new URL('./m.ts', import.meta.url)).fn('name')`.
+ * shown; three processes, so one caller's heavy requests leave one for the others) and
+ * `background` for the rest (applying a pushed diff, changesets, point indexes; two), so
+ * neither waits behind the other. A function of a server module is run there with
+ * `sandboxModule<typeof M>(new URL('./m.ts', import.meta.url)).fn('name')`, with
+ * `import type * as M from './m'`.
  */
 import type { AppContext } from '../../context';
 import { workBudget, WorkTooHeavyError, type OverBudget, type WorkLane } from './budget';
@@ -14,10 +16,13 @@ export { WorkTooHeavyError, FILE_TOO_COMPLEX, type WorkLane } from './budget';
 export type { CrossedError } from './protocol';
 
 /** Most processes per lane. */
-export const SANDBOX_PROCESSES: Record<WorkLane, number> = { interactive: 2, background: 2 };
+export const SANDBOX_PROCESSES: Record<WorkLane, number> = { interactive: 3, background: 2 };
 
 const pools: Record<WorkLane, Pool> = {
-  interactive: sandboxPool({ label: 'The interactive sandbox', size: SANDBOX_PROCESSES.interactive }),
+  interactive: sandboxPool({
+    label: 'The interactive sandbox',
+    size: SANDBOX_PROCESSES.interactive,
+  }),
   background: sandboxPool({ label: 'The background sandbox', size: SANDBOX_PROCESSES.background }),
 };
 
@@ -29,6 +34,8 @@ export interface SandboxCall {
   tooHeavy?: string;
   /** Rebuilds an error the work threw (by its name); absent or null: a plain Error. */
   revive?(error: CrossedError): Error | null;
+  /** Who asks (`user:<id>`, `address:<ip>`): one caller never takes the last free process. */
+  owner?: string;
 }
 
 type AnyFunction = (...args: never[]) => unknown;
@@ -43,9 +50,7 @@ export type Sandboxed<F extends AnyFunction> = (
 /** The functions of a server module (given by its file URL), run in the sandbox. */
 export function sandboxModule<M>(module: URL) {
   return {
-    fn<K extends keyof M & string>(
-      name: K,
-    ): M[K] extends AnyFunction ? Sandboxed<M[K]> : never {
+    fn<K extends keyof M & string>(name: K): M[K] extends AnyFunction ? Sandboxed<M[K]> : never {
       const run = async (ctx: AppContext, call: SandboxCall, ...args: unknown[]) => {
         try {
           return await pools[call.lane].run(
@@ -55,6 +60,7 @@ export function sandboxModule<M>(module: URL) {
               verdictKey: call.verdictKey,
               tooHeavy: (reason: OverBudget) => new WorkTooHeavyError(reason, call.tooHeavy),
               revive: call.revive,
+              owner: call.owner,
             },
           );
         } catch (error) {
@@ -70,6 +76,11 @@ export function sandboxModule<M>(module: URL) {
       return run as never;
     },
   };
+}
+
+/** The sandbox owner of a request: its user, else its address. */
+export function ownerOf(user: { id: number } | null, address: string): string {
+  return user ? `user:${user.id}` : `address:${address}`;
 }
 
 /** Starts a process of the lane ahead of the first request (a map asked for). */

@@ -9,9 +9,7 @@ export function isOutOfMemory(error: unknown): boolean {
   }
   return (
     error instanceof RangeError &&
-    /allocation failed|invalid (string|array|typed array) length|out of memory/i.test(
-      error.message,
-    )
+    /allocation failed|invalid (string|array|typed array) length|out of memory/i.test(error.message)
   );
 }
 

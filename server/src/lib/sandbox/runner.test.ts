@@ -70,6 +70,27 @@ describe('the sandbox pool', () => {
     expect(await busy).not.toBe(beside.pid);
   });
 
+  it('keeps the last free process from one owner, for everyone else', async () => {
+    const fair = sandboxPool({ label: 'The fair test sandbox', size: 3 });
+    try {
+      const marker = path.join(scratch, 'fair');
+      const mallory = { budget: BUDGET, owner: 'address:203.0.113.9' };
+      const held = [1, 2].map(() => fair.run(call('waitFor', marker), mallory));
+      let third = false;
+      const queued = fair.run(call('echo', 'third'), mallory).then(() => {
+        third = true;
+      });
+      const answered = await fair.run(call('echo', 'alice'), { budget: BUDGET, owner: 'user:7' });
+      expect(answered).toMatchObject({ value: 'alice' });
+      expect(third).toBe(false);
+      writeFileSync(marker, '');
+      await Promise.all([...held, queued]);
+      expect(third).toBe(true);
+    } finally {
+      fair.stop();
+    }
+  });
+
   it('stops work that passes its time, with a 422, and answers the next request', async () => {
     const marker = path.join(scratch, 'spin');
     const stopped = pool
@@ -148,9 +169,13 @@ describe('the sandbox pool', () => {
       void pool.run({ module: ${JSON.stringify(WORK)}, name: 'spin', args: [${JSON.stringify(marker)}] },
         { budget: { timeMs: 3_600_000, memoryBytes: 512 * 1024 * 1024 } });
     `;
-    const server = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      stdio: 'ignore',
-    });
+    const server = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      {
+        stdio: 'ignore',
+      },
+    );
     expect(await eventually(() => existsSync(marker), 60_000)).toBe(true);
     const child = Number(readFileSync(marker, 'utf8'));
     expect(alive(child)).toBe(true);

@@ -18,7 +18,8 @@
  * CHILD_NICE), so the request thread stays responsive while they work.
  *
  * A pool has at most `size` processes, each running one request at a time; more requests
- * wait in order. Processes start on first use (`start()` starts one ahead), end after
+ * wait in order, except that the requests of one owner (a caller) never take the last free
+ * process while they have others running: it stays for everyone else. Processes start on first use (`start()` starts one ahead), end after
  * `idleMs` without work, and never keep the server process alive while nothing is due.
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -63,6 +64,11 @@ export interface RunOptions {
   tooHeavy?(reason: OverBudget): Error;
   /** Rebuilds an error the work threw; null or absent: a plain Error with its text. */
   revive?(error: CrossedError): Error | null;
+  /**
+   * Who asks (a user, or an address): one owner's requests never take the last free process,
+   * so one caller asking for heavy work cannot keep everyone else's waiting.
+   */
+  owner?: string;
 }
 
 export interface Pool {
@@ -255,17 +261,30 @@ export function sandboxPool(options: PoolOptions): Pool {
     proc.child.send(message);
   }
 
+  /** Whether `job` may start now: its owner keeps one process free for the others. */
+  function runnable(job: Job): boolean {
+    const owner = job.options.owner;
+    if (owner === undefined || options.size === 1) return true;
+    let running = 0;
+    for (const proc of processes) if (proc.job?.options.owner === owner) running++;
+    return running < options.size - 1;
+  }
+
   function pump() {
-    while (queue.length > 0) {
+    for (;;) {
+      const waiting = queue.filter(runnable);
+      const job = waiting[0];
+      if (!job) return;
       const free = [...processes].find((proc) => proc.loaded && !proc.job && proc.child.connected);
       if (free) {
-        assign(free, queue.shift()!);
+        queue.splice(queue.indexOf(job), 1);
+        assign(free, job);
         continue;
       }
       const starting = [...processes].filter((proc) => !proc.loaded).length;
-      if (processes.size < options.size && starting < queue.length) {
+      if (processes.size < options.size && starting < waiting.length) {
         // Requests wait for it: it keeps the server process alive until it answers them.
-        setKeepsAlive(spawn(queue[0]!.options.budget.memoryBytes).child, true);
+        setKeepsAlive(spawn(job.options.budget.memoryBytes).child, true);
         continue;
       }
       return;

@@ -4,12 +4,7 @@
  * the deleted features' former geometry and attributes from the file before the version.
  */
 import type { MapFile } from './store';
-import type {
-  MapChanges,
-  MapDeletedFeature,
-  MapLayer,
-  MapLayerChanges,
-} from '../../schemas/map';
+import type { MapChanges, MapDeletedFeature, MapLayer, MapLayerChanges } from '../../schemas/map';
 
 /** Most deleted features sent with their geometry per layer (the fids are all listed). */
 export const MAX_DELETED_FEATURES = 5000;

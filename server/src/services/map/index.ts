@@ -40,6 +40,8 @@ export interface MapSource {
   checksum: string;
   /** The query named a version: answers may be kept for a while. */
   explicitVersion: boolean;
+  /** Who asks (lib/sandbox owner: `user:<id>` or `address:<ip>`). */
+  owner: string;
   blob: { key: string; checksum: string; size: number };
 }
 
@@ -49,6 +51,7 @@ export async function openMapSource(
   caller: User | null,
   ref: ProjectRef,
   query: MapFileQuery,
+  owner: string,
 ): Promise<MapSource> {
   const requested = parseVersionName(query.version);
   const { access, row } = await findReadableFile(ctx, caller, ref, query.file, requested);
@@ -58,6 +61,7 @@ export async function openMapSource(
     version: requested ?? access.project.latestVersion,
     checksum: row.checksum,
     explicitVersion: requested !== null,
+    owner,
     blob: { key: row.blobKey, checksum: row.checksum, size: row.size },
   };
 }
@@ -84,7 +88,7 @@ export function warmPointIndexes(ctx: AppContext, file: MapFile): void {
 export async function mapLayers(ctx: AppContext, source: MapSource): Promise<MapLayers> {
   // Loading the reader overlaps copying the file (a first opening).
   if (!isKnown(ctx, source.checksum)) startMapReader(ctx);
-  const file = await mapFile(ctx, source.blob);
+  const file = await mapFile(ctx, source.blob, source.owner);
   warmPointIndexes(ctx, file);
   return {
     file: source.file,
@@ -100,10 +104,10 @@ export async function mapTile(
   layerName: string,
   tile: TileAddress,
 ): Promise<Buffer | null> {
-  const file = await mapFile(ctx, source.blob);
+  const file = await mapFile(ctx, source.blob, source.owner);
   const layer = layerOf(file, layerName);
   if (!layer.drawable) throw new HttpProblem(422, LAYER_NOT_DRAWABLE);
-  return renderTile(ctx, file, layer, tile);
+  return renderTile(ctx, file, layer, tile, source.owner);
 }
 
 export async function mapFeatures(
@@ -112,7 +116,7 @@ export async function mapFeatures(
   layerName: string,
   query: MapFeatureQuery,
 ): Promise<MapFeaturePage> {
-  const file = await mapFile(ctx, source.blob);
+  const file = await mapFile(ctx, source.blob, source.owner);
   const layer = layerOf(file, layerName);
   return readMap(
     ctx,
@@ -121,6 +125,7 @@ export async function mapFeatures(
       lane: 'interactive',
       verdictKey: `${file.checksum}/${layer.name}/features?${JSON.stringify(query)}`,
       tooHeavy: LAYER_TOO_COMPLEX,
+      owner: source.owner,
     },
   );
 }
@@ -131,7 +136,7 @@ export async function mapFeature(
   layerName: string,
   fid: number,
 ): Promise<MapFeature> {
-  const file = await mapFile(ctx, source.blob);
+  const file = await mapFile(ctx, source.blob, source.owner);
   const layer = layerOf(file, layerName);
   return readMap(
     ctx,
@@ -140,6 +145,7 @@ export async function mapFeature(
       lane: 'interactive',
       verdictKey: `${file.checksum}/${layer.name}/feature/${fid}`,
       tooHeavy: LAYER_TOO_COMPLEX,
+      owner: source.owner,
     },
   );
 }
@@ -150,22 +156,29 @@ export async function mapChanges(
   caller: User | null,
   ref: ProjectRef,
   query: MapChangesQuery,
+  owner: string,
 ): Promise<MapChanges | 'pending'> {
   // The changeset's own checks and answers (404 not updated or not a GeoPackage, 422 not
   // computable).
   const changeset = await getChangeset(ctx, caller, ref, query.version, query.file);
   if (changeset.status === 'pending') return 'pending';
   const version = versionNumber(query.version);
-  const after = await openMapSource(ctx, caller, ref, { file: query.file, version: query.version });
+  const after = await openMapSource(
+    ctx,
+    caller,
+    ref,
+    { file: query.file, version: query.version },
+    owner,
+  );
   // An updated file was there in the version before.
   const before = await findReadableFile(ctx, caller, ref, query.file, version - 1);
   const entries = JSON.parse(changeset.json) as Parameters<typeof layerChanges>[0];
-  const beforeFile = await mapFile(ctx, {
-    key: before.row.blobKey,
-    checksum: before.row.checksum,
-    size: before.row.size,
-  });
-  const afterFile = await mapFile(ctx, after.blob);
+  const beforeFile = await mapFile(
+    ctx,
+    { key: before.row.blobKey, checksum: before.row.checksum, size: before.row.size },
+    owner,
+  );
+  const afterFile = await mapFile(ctx, after.blob, owner);
   return layerChanges(
     entries,
     entries.length >= MAX_CHANGESET_ENTRIES,
@@ -179,6 +192,7 @@ export async function mapChanges(
           lane: 'interactive',
           verdictKey: `${beforeFile.checksum}/${layer}/deleted/${afterFile.checksum}`,
           tooHeavy: LAYER_TOO_COMPLEX,
+          owner,
         },
       ),
   );

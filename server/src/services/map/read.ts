@@ -7,13 +7,14 @@
 import type { AppContext } from '../../context';
 import { sandboxModule, startSandbox, type WorkLane } from '../../lib/sandbox';
 import type { MapReadRequest, MapReadResults } from './reader';
+import type * as Reader from './reader';
 
 export const FILE_TOO_COMPLEX = 'This file is too large or too complex to show on the map';
 export const LAYER_TOO_COMPLEX = 'This layer is too large or too complex to show';
 
-const runMapRead = sandboxModule<typeof import('./reader')>(
-  new URL('./reader.ts', import.meta.url),
-).fn('runMapRead');
+const runMapRead = sandboxModule<typeof Reader>(new URL('./reader.ts', import.meta.url)).fn(
+  'runMapRead',
+);
 
 export interface ReadOptions {
   lane: WorkLane;
@@ -21,6 +22,8 @@ export interface ReadOptions {
   verdictKey: string;
   /** The 422's text when the work is stopped over its budget. */
   tooHeavy: string;
+  /** Who asks (lib/sandbox: one caller never takes the last free process). */
+  owner?: string;
 }
 
 /** Runs a read in the sandbox. */

@@ -100,7 +100,8 @@ function read(request: MapReadRequest): MapReadResults[MapReadRequest['kind']] {
       return featuresWithGeometry(file.db, layerOf(file, request.layer), request.fids);
     case 'points': {
       const layer = drawable(layerOf(file, request.layer));
-      if (layer.geometryType !== 'POINT') throw new Error(`Layer ${layer.name} is not a point layer`);
+      if (layer.geometryType !== 'POINT')
+        throw new Error(`Layer ${layer.name} is not a point layer`);
       return buildPointIndex(file.db, layer);
     }
   }

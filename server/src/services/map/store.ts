@@ -124,11 +124,16 @@ async function localCopy(
 }
 
 /** The layers of the copy `file` with these bytes, as the map reader reads them. */
-async function openFile(ctx: AppContext, checksum: string, file: string): Promise<MapFile> {
+async function openFile(
+  ctx: AppContext,
+  checksum: string,
+  file: string,
+  owner: string | undefined,
+): Promise<MapFile> {
   const layers = await readMap(
     ctx,
     { kind: 'layers', file },
-    { lane: 'interactive', verdictKey: `${checksum}/layers`, tooHeavy: FILE_TOO_COMPLEX },
+    { lane: 'interactive', verdictKey: `${checksum}/layers`, tooHeavy: FILE_TOO_COMPLEX, owner },
   );
   return { checksum, path: file, layers: new Map(layers.map((layer) => [layer.name, layer])) };
 }
@@ -140,11 +145,12 @@ export function isKnown(ctx: AppContext, checksum: string): boolean {
 
 /**
  * The GeoPackage with these bytes, its copy on disk made when missing and its layers read
- * when not known.
+ * when not known (for `owner`, lib/sandbox).
  */
 export async function mapFile(
   ctx: AppContext,
   blob: { key: string; checksum: string; size: number },
+  owner?: string,
 ): Promise<MapFile> {
   const state = stateOf(ctx);
   const known = state.files.get(blob.checksum);
@@ -156,7 +162,7 @@ export async function mapFile(
   let loading = state.loading.get(blob.checksum);
   if (!loading) {
     loading = (async () => {
-      const file = await openFile(ctx, blob.checksum, await localCopy(ctx, blob));
+      const file = await openFile(ctx, blob.checksum, await localCopy(ctx, blob), owner);
       state.files.set(blob.checksum, file);
       return file;
     })().finally(() => state.loading.delete(blob.checksum));

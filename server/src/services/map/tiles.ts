@@ -110,6 +110,7 @@ export async function renderTile(
   file: MapFile,
   layer: MapLayer,
   tile: TileAddress,
+  owner?: string,
 ): Promise<Buffer | null> {
   const key = `${layerKeyOf(file.checksum, layer.name)}\u0000${tile.z}/${tile.x}/${tile.y}`;
   const cached = tileCache.get(key);
@@ -125,6 +126,7 @@ export async function renderTile(
             // One tile too heavy: the layer's other tiles would be too (the same features).
             verdictKey: `${file.checksum}/${layer.name}/tiles`,
             tooHeavy: LAYER_TOO_COMPLEX,
+            owner,
           },
         );
   tileCache.set(key, bytes, (bytes?.length ?? 0) + 64);

@@ -116,11 +116,15 @@ function cacheOf(ctx: AppContext): Map<string, RowsResult> {
   return cache;
 }
 
-/** The net rows from the blob `oldKey` to `newKey` (null: absent), kept for a few pairs. */
+/**
+ * The net rows from the blob `oldKey` to `newKey` (null: absent), kept for a few pairs;
+ * compared in the sandbox for `owner` (lib/sandbox).
+ */
 export async function compareBlobs(
   ctx: AppContext,
   oldKey: string | null,
   newKey: string | null,
+  owner?: string,
 ): Promise<RowsResult> {
   const key = `${oldKey ?? '-'}:${newKey ?? '-'}`;
   const cache = cacheOf(ctx);
@@ -145,7 +149,7 @@ export async function compareBlobs(
           scratch: path.join(dir, 'empty.gpkg'),
           maxEntries: COMPARE_MAX_ENTRIES,
         },
-        { lane: 'interactive', verdictKey: `${oldKey}/${newKey}/compare` },
+        { lane: 'interactive', verdictKey: `${oldKey}/${newKey}/compare`, owner },
       );
       return {
         error: null,
@@ -173,6 +177,7 @@ export async function compareRows(
   caller: User | null,
   ref: ProjectRef,
   query: { from: string; to: string; path: string; page?: number; per_page?: number },
+  owner?: string,
 ): Promise<CompareRows> {
   const access = await projectFor(ctx, caller, ref, 'read');
   const [from, to] = await versionsOf(ctx, access, [query.from, query.to]);
@@ -186,7 +191,7 @@ export async function compareRows(
   const result =
     a && b && a.checksum === b.checksum
       ? NO_CHANGES
-      : await compareBlobs(ctx, a?.blobKey ?? null, b?.blobKey ?? null);
+      : await compareBlobs(ctx, a?.blobKey ?? null, b?.blobKey ?? null, owner);
   return {
     path: query.path,
     from: `v${from}`,

@@ -27,11 +27,7 @@ import type { PushMeta } from '../push';
 import type { CommitFile } from '../versions';
 import { compareBlobs, NO_CHANGES, rowsPage } from './compare';
 import { originalOfEditConflict, parseConflictName, type ConflictName } from './conflict-names';
-import {
-  MAX_EDIT_CONFLICT_BYTES,
-  parseEditConflict,
-  type ConflictField,
-} from './edit-conflict';
+import { MAX_EDIT_CONFLICT_BYTES, parseEditConflict, type ConflictField } from './edit-conflict';
 import { copyBlob } from '../changesets';
 import {
   fileEntry,
@@ -40,9 +36,10 @@ import {
   withScratch,
   type ServerChanges,
 } from './file-changes';
+import type * as EditConflictModule from './edit-conflict';
 
 /** edit-conflict.ts's readings of the original file, run in the sandbox (lib/sandbox). */
-const editConflict = sandboxModule<typeof import('./edit-conflict')>(
+const editConflict = sandboxModule<typeof EditConflictModule>(
   new URL('./edit-conflict.ts', import.meta.url),
 );
 const tablesInSandbox = editConflict.fn('tablesOf');
