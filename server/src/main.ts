@@ -83,8 +83,10 @@ export async function startServer(
     });
     await app.listen({ host: config.host, port: config.port });
     app.scheduler.start();
-    // A sandbox process loads in the background: the first map asked for does not wait for it.
+    // A sandbox process per lane loads in the background: the first map asked for (its
+    // layers, its point index) does not wait for one to start.
     startSandbox(app.ctx, 'interactive');
+    startSandbox(app.ctx, 'background');
     socket = await startControlSocket(config, database, {
       warn: (message) => app!.log.warn(message),
       error: (obj, message) => app!.log.error(obj, message),
