@@ -10,6 +10,7 @@ import { benchBlobStore } from './blob-store.bench';
 import { benchBrowser } from './browser.bench';
 import { benchBundleSize } from './bundle-size.bench';
 import { benchChangeset } from './changeset.bench';
+import { benchHostile } from './hostile.bench';
 import { benchHttp } from './http.bench';
 import { benchLink } from './link.bench';
 import { benchMap } from './map.bench';
@@ -33,6 +34,7 @@ const BENCHES: Record<string, () => Promise<BenchResult[]>> = {
   'bundle-size': benchBundleSize,
   map: benchMap,
   'map-browser': benchMapBrowser,
+  hostile: benchHostile,
 };
 
 const RESULTS_FILE = join(import.meta.dirname, 'RESULTS.md');

@@ -69,6 +69,17 @@ export interface Config {
   readonly trustProxy: boolean | string;
   /** The map's basemap (BASEMAP_URL, BASEMAP_ATTRIBUTION); null: none (no outside requests). */
   readonly basemap: { readonly url: string; readonly attribution: string } | null;
+  /** What work on a user's file may spend (lib/sandbox/budget.ts). */
+  readonly fileWork: FileWorkConfig;
+}
+
+export interface FileWorkConfig {
+  /** Most seconds of interactive work (the map, the attribute table, compare). */
+  readonly seconds: number;
+  /** Most seconds of background work (applying a diff, computing a changeset). */
+  readonly backgroundSeconds: number;
+  /** Most resident memory of a process doing such work, in bytes. */
+  readonly memoryBytes: number;
 }
 
 export interface S3Config {
@@ -118,6 +129,9 @@ export const CONFIG_DEFAULTS = {
   TRUST_PROXY: 'false',
   BASEMAP_URL: '(unset: the map has no basemap)',
   BASEMAP_ATTRIBUTION: '(empty)',
+  FILE_WORK_SECONDS: '20',
+  FILE_WORK_BACKGROUND_SECONDS: '900',
+  FILE_WORK_MEMORY_MB: '1024',
 } as const satisfies Record<string, string>;
 
 export type ConfigVariable = keyof typeof CONFIG_DEFAULTS;
@@ -158,6 +172,11 @@ export const CONFIG_DESCRIPTIONS: Record<ConfigVariable, string> = {
   BASEMAP_URL:
     "XYZ tile address of the map's basemap, with {z}, {x} and {y} (and optionally {a-c}), e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png",
   BASEMAP_ATTRIBUTION: 'attribution shown on the map for the basemap (HTML not allowed)',
+  FILE_WORK_SECONDS:
+    "most seconds one read of a user's file may take for a person waiting (map layers, tiles, attribute table, compare); past it the request answers 422 (1-3600)",
+  FILE_WORK_BACKGROUND_SECONDS:
+    "most seconds one piece of background work on a user's file may take (applying a pushed diff, computing a changeset) (1-86400)",
+  FILE_WORK_MEMORY_MB: "most memory, in MiB, of a process working on a user's file (64-65536)",
 };
 
 type Env = Record<string, string | undefined>;
@@ -261,6 +280,33 @@ function readTrustProxy(env: Env): boolean | string {
     'TRUST_PROXY',
     `TRUST_PROXY must be true/false or addresses/CIDRs, comma-separated (got ${quoted(raw)})`,
   );
+}
+
+/** A whole number of a variable within [min, max], or its default. */
+function readInteger(
+  env: Env,
+  name: ConfigVariable,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  return parseVar(
+    name,
+    raw,
+    z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(min).max(max)),
+    `must be an integer between ${min} and ${max}`,
+  );
+}
+
+/** FILE_WORK_SECONDS, FILE_WORK_BACKGROUND_SECONDS, FILE_WORK_MEMORY_MB. */
+function readFileWork(env: Env): FileWorkConfig {
+  return Object.freeze({
+    seconds: readInteger(env, 'FILE_WORK_SECONDS', 20, 1, 3600),
+    backgroundSeconds: readInteger(env, 'FILE_WORK_BACKGROUND_SECONDS', 900, 1, 86_400),
+    memoryBytes: readInteger(env, 'FILE_WORK_MEMORY_MB', 1024, 64, 65_536) * 1024 * 1024,
+  });
 }
 
 /** BASEMAP_URL and BASEMAP_ATTRIBUTION. */
@@ -485,19 +531,11 @@ export function loadConfig(env: Env = process.env): Config {
           `must be one of ${LOG_LEVELS.join('|')}`,
         );
 
-  const poolRaw = read(env, 'DATABASE_POOL_SIZE');
-  const databasePoolSize =
-    poolRaw === undefined
-      ? 10
-      : parseVar(
-          'DATABASE_POOL_SIZE',
-          poolRaw,
-          z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1).max(1000)),
-          'must be an integer between 1 and 1000',
-        );
+  const databasePoolSize = readInteger(env, 'DATABASE_POOL_SIZE', 10, 1, 1000);
 
   const s3 = readS3(env);
   const basemap = readBasemap(env);
+  const fileWork = readFileWork(env);
 
   // Side effects last, once every pure check has passed.
   ensureDataDir(dataDir);
@@ -529,6 +567,7 @@ export function loadConfig(env: Env = process.env): Config {
     databasePoolSize,
     s3,
     basemap,
+    fileWork,
   });
 }
 
