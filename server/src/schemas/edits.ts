@@ -57,7 +57,9 @@ export type EditOp = (typeof EDIT_OPS)[number];
 /** Column → value, as the map's attribute rows give them (MapValue). */
 export const EditValuesSchema = Type.Unsafe<Record<string, MapValue>>({
   type: 'object',
-  additionalProperties: { type: ['string', 'number', 'boolean', 'null'] },
+  additionalProperties: {
+    anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }],
+  },
   maxProperties: 2000,
 });
 
