@@ -352,6 +352,92 @@ interface Written {
   after: unknown[] | null;
 }
 
+type RowOf = (d: Database.Database, table: Table, fid: number | bigint) => unknown[] | undefined;
+
+const maxOf = (values: bigint[]) => values.reduce((a, b) => (a > b ? a : b), 0n);
+
+/**
+ * The fid of each insert, as geodiff's rebase maps them (`_find_mapping_for_new_changeset`):
+ * with `theirs` the fids the latest version inserted since the base, an insert whose fid is
+ * one of theirs gets the next fid after theirs (in order); then an insert whose fid one of
+ * those new fids took is moved on too. Beyond geodiff: a fid still taken in the file (or
+ * the base) is skipped, and temporary fids (zero or negative) get the next free fid after
+ * all. Runs before any change is written (`db` still holds the latest rows).
+ */
+function insertFids(
+  db: Database.Database,
+  base: string | null,
+  changes: NetChange[],
+  rowOf: RowOf,
+): Map<NetChange, bigint> {
+  const assigned = new Map<NetChange, bigint>();
+  const tables = [...new Set(changes.filter((c) => c.op === 'insert').map((c) => c.table))];
+  if (tables.length === 0) return assigned;
+  if (base) db.prepare('ATTACH DATABASE ? AS b').run(base);
+  try {
+    for (const table of tables) {
+      const t = q(table.gpkg.name);
+      const fidCol = q(table.gpkg.fid!);
+      const maxFid = () =>
+        (db.prepare(`SELECT max(${fidCol}) FROM main.${t}`).pluck().safeIntegers(true).get() as
+          bigint | null) ?? 0n;
+      const inBase =
+        base !== null &&
+        db
+          .prepare(`SELECT 1 FROM b.sqlite_master WHERE type = 'table' AND name = ?`)
+          .get(table.gpkg.name) !== undefined;
+      const theirs: bigint[] = base
+        ? (db
+            .prepare(
+              inBase
+                ? `SELECT ${fidCol} FROM main.${t} WHERE ${fidCol} NOT IN (SELECT ${fidCol} FROM b.${t})`
+                : `SELECT ${fidCol} FROM main.${t}`,
+            )
+            .pluck()
+            .safeIntegers(true)
+            .all() as bigint[])
+        : [];
+      const theirSet = new Set(theirs);
+      const inBaseRow = (fid: bigint) =>
+        inBase && db.prepare(`SELECT 1 FROM b.${t} WHERE ${fidCol} = ?`).get(fid) !== undefined;
+      const taken = (fid: bigint) => rowOf(db, table, fid) !== undefined || inBaseRow(fid);
+      const inserts = changes.filter((c) => c.op === 'insert' && c.table === table);
+      const used = new Set<bigint>();
+      let free =
+        theirs.length > 0
+          ? maxOf(theirs) + 1n
+          : maxOf([maxFid(), ...inserts.map((c) => BigInt(Math.max(c.fid, 0)))]) + 1n;
+      const next = () => {
+        while (used.has(free) || taken(free)) free++;
+        used.add(free);
+        return free++;
+      };
+      const unmapped: NetChange[] = [];
+      for (const c of inserts) {
+        if (c.fid <= 0) continue;
+        if (theirSet.has(BigInt(c.fid))) assigned.set(c, next());
+        else unmapped.push(c);
+      }
+      for (const c of unmapped) {
+        const fid = BigInt(c.fid);
+        if (used.has(fid) || taken(fid)) assigned.set(c, next());
+        else {
+          used.add(fid);
+          assigned.set(c, fid);
+        }
+      }
+      if (inserts.some((c) => c.fid <= 0)) {
+        // Temporary fids: after every fid of the file and of the batch.
+        free = maxOf([free - 1n, ...used, maxFid()]) + 1n;
+        for (const c of inserts) if (c.fid <= 0) assigned.set(c, next());
+      }
+    }
+  } finally {
+    if (base) db.exec('DETACH DATABASE b');
+  }
+  return assigned;
+}
+
 /** Applies one file's part of a batch (module comment). */
 export async function applyEdits(request: EditsRequest): Promise<EditsResult> {
   const latestDb = new Database(request.latest, { readonly: true, fileMustExist: true });
@@ -416,32 +502,12 @@ export async function applyEdits(request: EditsRequest): Promise<EditsResult> {
       return entry;
     };
 
-    // Free fids for inserts: past every fid in the file and every fid the batch proposes.
-    const nextFid = new Map<string, bigint>();
-    const proposals = new Map<string, bigint>();
-    for (const c of changes) {
-      if (c.op !== 'insert' || c.fid <= 0) continue;
-      const k = c.table.gpkg.name;
-      proposals.set(
-        k,
-        (proposals.get(k) ?? 0n) > BigInt(c.fid) ? proposals.get(k)! : BigInt(c.fid),
-      );
-    }
-    const freeFid = (table: Table): bigint => {
-      const k = table.gpkg.name;
-      if (!nextFid.has(k)) {
-        const max = db
-          .prepare(`SELECT max(${q(table.gpkg.fid!)}) FROM ${q(k)}`)
-          .pluck()
-          .safeIntegers(true)
-          .get() as bigint | null;
-        const top = [max ?? 0n, proposals.get(k) ?? 0n].reduce((a, b) => (a > b ? a : b));
-        nextFid.set(k, top + 1n);
-      }
-      const fid = nextFid.get(k)!;
-      nextFid.set(k, fid + 1n);
-      return fid;
-    };
+    const assigned = insertFids(
+      db,
+      request.base === request.latest ? null : request.base,
+      changes,
+      rowOf,
+    );
 
     const apply = db.transaction(() => {
       const ownTriggers = (
@@ -462,12 +528,7 @@ export async function applyEdits(request: EditsRequest): Promise<EditsResult> {
           assignments.set(table.gpkg.geometry.column, change.geometry);
         }
         if (change.op === 'insert') {
-          // geodiff: an insert whose fid is taken gets the next free one.
-          const taken =
-            change.fid <= 0 ||
-            rowOf(db, table, change.fid) !== undefined ||
-            baseRow(table, change.fid) !== undefined;
-          const fid = taken ? freeFid(table) : BigInt(change.fid);
+          const fid = assigned.get(change)!;
           const names = [table.gpkg.fid!, ...assignments.keys()];
           db.prepare(
             `INSERT INTO ${t} (${names.map(q).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
