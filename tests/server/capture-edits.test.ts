@@ -111,7 +111,7 @@ async function conflictFile(p: Project, version: number, file: string) {
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp(process.env.CAPTURE_DEBUG ? { logger: { level: 'error' } } : {});
   s = await scratch();
   admin = t.client();
   await admin.login('admin', ADMIN_PASSWORD);

@@ -7,7 +7,7 @@
  *    read-only layer too, values must fit their columns.
  * 2. Each feature's change is rebased from `base` (the version the client edited) onto
  *    `latest` with geodiff's rules (geodiff/src/geodiffrebase.cpp, see rebase.ts).
- * 3. The rebased changes are written into `output`, a copy of `latest`, in one transaction
+ * 3. The rebased changes are written into `output` (the caller's copy of the latest file), in one transaction
  *    with the GeoPackage's own triggers on (R-tree, feature counts) and the file's other
  *    triggers set aside, as applying a pushed diff does (geodiff/apply.ts); the rows
  *    written are read back, and the changeset turning `latest` into `output` is written to
@@ -16,7 +16,7 @@
  * 4. The conflicts as geodiff's edit-conflict entries, and the output's size, SHA-1 and
  *    blob key (read once), for the caller to store.
  */
-import { copyFileSync, createReadStream, writeFileSync } from 'node:fs';
+import { createReadStream, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { ChangesetWriter, type Value } from '../../geodiff/format';
@@ -55,11 +55,11 @@ export interface EditsRequest {
   kind: 'edits';
   /** Project path of the GeoPackage (for messages and results). */
   file: string;
-  /** Local copies: the base version's file, the latest one (may be the same path). */
-  base: string;
-  latest: string;
-  /** Where the new file and its changeset are written. */
+  /** Local copy of the base version's file; null when it is the latest one. */
+  base: string | null;
+  /** The latest version's file, copied by the caller: the changes are written into it. */
   output: string;
+  /** Where the changeset is written. */
   diff: string;
   changes: EditChange[];
   /** Tables the QGIS project marks read-only (lower case). */
@@ -440,9 +440,9 @@ function insertFids(
 
 /** Applies one file's part of a batch (module comment). */
 export async function applyEdits(request: EditsRequest): Promise<EditsResult> {
-  const latestDb = new Database(request.latest, { readonly: true, fileMustExist: true });
+  const latestDb = new Database(request.output, { readonly: true, fileMustExist: true });
   const baseDb =
-    request.base === request.latest
+    request.base === null
       ? latestDb
       : new Database(request.base, { readonly: true, fileMustExist: true });
   let changes: NetChange[];
@@ -468,9 +468,7 @@ export async function applyEdits(request: EditsRequest): Promise<EditsResult> {
     conflicts: [],
     written: null,
   };
-  const base =
-    request.base === request.latest ? null : new Database(request.base, { readonly: true });
-  copyFileSync(request.latest, request.output);
+  const base = request.base === null ? null : new Database(request.base, { readonly: true });
   const db = new Database(request.output, { fileMustExist: true });
   const written: Written[] = [];
   try {
@@ -502,12 +500,7 @@ export async function applyEdits(request: EditsRequest): Promise<EditsResult> {
       return entry;
     };
 
-    const assigned = insertFids(
-      db,
-      request.base === request.latest ? null : request.base,
-      changes,
-      rowOf,
-    );
+    const assigned = insertFids(db, request.base, changes, rowOf);
 
     const apply = db.transaction(() => {
       const ownTriggers = (

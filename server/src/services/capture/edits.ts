@@ -18,7 +18,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppContext } from '../../context';
-import { listCurrentFiles, listFilesAtVersion, type FileRow } from '../../db/queries/files';
+import { listCurrentFiles, listFilesAtVersion } from '../../db/queries/files';
 import type { User } from '../../db/schema';
 import { badRequest, HttpProblem, notFound } from '../../errors';
 import { isQgisProjectFile, isVersionedFile, projectPathError } from '../../lib/paths';
@@ -33,6 +33,7 @@ import { MAX_EDIT_CHANGES } from '../../schemas/edits';
 import type { BlobInfo } from '../../storage/blob-store';
 import { ChunkStore } from '../../storage/chunk-store';
 import { CHUNK_SIZE } from '../../storage/staging';
+import { copyBlob } from '../changesets';
 import { localCopy } from '../map/store';
 import { projectFor, type ProjectAccess } from '../permissions';
 import { VERSION_NOT_FOUND } from '../project-detail';
@@ -175,20 +176,22 @@ async function plan(
     for (const [file, changes] of byFile) {
       const latest = latestByPath.get(file)!;
       const base = baseByPath.get(file) ?? latest;
-      const copy = (row: FileRow) =>
-        localCopy(ctx, { key: row.blobKey, checksum: row.checksum, size: row.size });
-      const latestCopy = await copy(latest);
-      const baseCopy = base.checksum === latest.checksum ? latestCopy : await copy(base);
       const layers = forms.layers.filter((l) => l.file === file);
       const output = path.join(dir, `${randomUUID()}.gpkg`);
       const diff = path.join(dir, `${randomUUID()}.diff`);
+      // The latest bytes straight into the file the changes are written to (one copy); the
+      // base, when it differs, from the map's copies.
+      await copyBlob(ctx, latest.blobKey, output);
+      const baseCopy =
+        base.checksum === latest.checksum
+          ? null
+          : await localCopy(ctx, { key: base.blobKey, checksum: base.checksum, size: base.size });
       let applied;
       try {
         applied = await runCaptureInThread({
           kind: 'edits',
           file,
           base: baseCopy,
-          latest: latestCopy,
           output,
           diff,
           changes,
