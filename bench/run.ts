@@ -9,6 +9,7 @@ import { benchApiRps } from './api-rps.bench';
 import { benchBlobStore } from './blob-store.bench';
 import { benchBrowser } from './browser.bench';
 import { benchBundleSize } from './bundle-size.bench';
+import { benchCapture } from './capture.bench';
 import { benchChangeset } from './changeset.bench';
 import { benchHttp } from './http.bench';
 import { benchLink } from './link.bench';
@@ -33,6 +34,7 @@ const BENCHES: Record<string, () => Promise<BenchResult[]>> = {
   'bundle-size': benchBundleSize,
   map: benchMap,
   'map-browser': benchMapBrowser,
+  capture: benchCapture,
 };
 
 const RESULTS_FILE = join(import.meta.dirname, 'RESULTS.md');

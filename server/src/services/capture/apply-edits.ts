@@ -472,6 +472,10 @@ export async function applyEdits(request: EditsRequest): Promise<EditsResult> {
   const db = new Database(request.output, { fileMustExist: true });
   const written: Written[] = [];
   try {
+    // A scratch copy: no rollback journal and no syncs (a failure discards the whole file;
+    // the caller makes it durable once, when the blob store adopts it).
+    db.pragma('journal_mode = OFF');
+    db.pragma('synchronous = OFF');
     registerSpatialFunctions(db);
     const rowOf = (d: Database.Database, table: Table, fid: number | bigint) =>
       d

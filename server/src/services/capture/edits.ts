@@ -4,7 +4,7 @@
  * 1. Upload rights (as pushes), the base version, the photos' chunks assembled into blobs
  *    (push/assemble.ts, the v2 chunks) once.
  * 2. Against the latest version: the QGIS project's read-only layers and hard not-null
- *    fields (project-forms.ts), then per GeoPackage the batch's part applied to a copy of the
+ *    fields (edit-rules.ts, from the project file alone), then per GeoPackage the batch's part applied to a copy of the
  *    latest file in the capture worker (apply-edits.ts): the new file, its changeset and the
  *    conflicts. The new file is adopted by the blob store (no second copy), its changeset
  *    stored beside it as the update's diff, the conflicts written as the plugin's
@@ -42,7 +42,7 @@ import { assembleChunks } from '../push/assemble';
 import { deleteBlobsWithoutRows } from '../purge';
 import type { CommitFile } from '../versions';
 import { EditRefusal, type ConflictEntry } from './apply-edits';
-import { formsOfFiles } from './project-forms';
+import { editRulesOf } from './project-forms';
 import { runCaptureInThread } from './thread';
 
 /** Attempts while other pushes keep making versions under the batch. */
@@ -153,7 +153,7 @@ async function plan(
     }
   }
 
-  const forms = byFile.size > 0 ? await formsOfFiles(ctx, latestFiles) : { layers: [] };
+  const rules = byFile.size > 0 ? await editRulesOf(ctx, latestFiles) : {};
   const planned: Planned = {
     added: [],
     updated: [],
@@ -176,7 +176,6 @@ async function plan(
     for (const [file, changes] of byFile) {
       const latest = latestByPath.get(file)!;
       const base = baseByPath.get(file) ?? latest;
-      const layers = forms.layers.filter((l) => l.file === file);
       const output = path.join(dir, `${randomUUID()}.gpkg`);
       const diff = path.join(dir, `${randomUUID()}.diff`);
       // The latest bytes straight into the file the changes are written to (one copy); the
@@ -195,17 +194,8 @@ async function plan(
           output,
           diff,
           changes,
-          readOnly: layers
-            .filter((l) => l.not_editable_reason === 'read_only')
-            .map((l) => l.table.toLowerCase()),
-          required: Object.fromEntries(
-            layers.map((l) => [
-              l.table.toLowerCase(),
-              l.fields
-                .filter((f) => f.constraints.not_null && f.constraints.strength === 'hard')
-                .map((f) => f.name),
-            ]),
-          ),
+          readOnly: rules[file]?.readOnly ?? [],
+          required: rules[file]?.required ?? {},
         });
       } catch (error) {
         if (error instanceof EditRefusal) throw refused(error.status, error.code, error.message);

@@ -1,13 +1,18 @@
 /**
  * The capture work that reads or writes users' files, run in the capture worker thread
- * (thread.ts): building a project's forms (forms.ts) and applying an edit batch to a copy of
- * a GeoPackage (apply-edits.ts). Requests and results are plain data.
+ * (thread.ts): building a project's forms (forms.ts), what the QGIS project enforces on
+ * edits (edit-rules.ts), and applying an edit batch to a copy of a GeoPackage
+ * (apply-edits.ts). Requests and results are plain data.
  */
 import { applyEdits, EditRefusal, type EditsRequest, type EditsResult } from './apply-edits';
+import { buildEditRules, type EditRules, type EditRulesRequest } from './edit-rules';
 import { buildForms, type FormsRequest, type FormsResult } from './forms';
 
-export type CaptureRequest = FormsRequest | EditsRequest;
-export type CaptureResult = ({ kind: 'forms' } & FormsResult) | ({ kind: 'edits' } & EditsResult);
+export type CaptureRequest = FormsRequest | EditsRequest | EditRulesRequest;
+export type CaptureResult =
+  | ({ kind: 'forms' } & FormsResult)
+  | ({ kind: 'edits' } & EditsResult)
+  | { kind: 'rules'; rules: EditRules };
 
 export async function runCapture(request: CaptureRequest): Promise<CaptureResult> {
   switch (request.kind) {
@@ -15,6 +20,8 @@ export async function runCapture(request: CaptureRequest): Promise<CaptureResult
       return { kind: 'forms', ...(await buildForms(request)) };
     case 'edits':
       return { kind: 'edits', ...(await applyEdits(request)) };
+    case 'rules':
+      return { kind: 'rules', rules: await buildEditRules(request) };
   }
 }
 

@@ -25,6 +25,7 @@ import { Lru } from '../map/lru';
 import { localCopy } from '../map/store';
 import { projectFor, type ProjectAccess, type ProjectRef } from '../permissions';
 import { parseVersionName, VERSION_NOT_FOUND } from '../project-detail';
+import type { EditRules } from './edit-rules';
 import type { FormsResult } from './forms';
 import { runCaptureInThread } from './thread';
 
@@ -38,12 +39,20 @@ const GPKG = /\.gpkg$/i;
 interface State {
   cache: Lru<FormsResult>;
   loading: Map<string, Promise<FormsResult>>;
+  rules: Lru<EditRules>;
+  /** Serialised answers by ETag (a warm request only checks access and lists the files). */
+  bodies: Lru<Buffer>;
 }
 const states = new WeakMap<AppContext, State>();
 function stateOf(ctx: AppContext): State {
   let state = states.get(ctx);
   if (!state) {
-    state = { cache: new Lru<FormsResult>(FORMS_CACHED), loading: new Map() };
+    state = {
+      cache: new Lru<FormsResult>(FORMS_CACHED),
+      loading: new Map(),
+      rules: new Lru<EditRules>(FORMS_CACHED),
+      bodies: new Lru<Buffer>(FORMS_CACHED),
+    };
     states.set(ctx, state);
   }
   return state;
@@ -143,13 +152,13 @@ export function formsFor(forms: FormsResult, version: number, canUpload: boolean
   };
 }
 
-/** GET …/forms: the answer and its ETag. */
+/** GET …/forms: the answer (serialised JSON, kept by its ETag) and its ETag. */
 export async function projectForms(
   ctx: AppContext,
   caller: User | null,
   ref: ProjectRef,
   query: FormsQuery,
-): Promise<{ forms: ProjectForms; etag: string; explicitVersion: boolean }> {
+): Promise<{ body: Buffer; etag: string; explicitVersion: boolean }> {
   const access = await projectFor(ctx, caller, ref, 'read');
   const requested = parseVersionName(query.version);
   if (requested !== null && requested > access.project.latestVersion) {
@@ -157,12 +166,45 @@ export async function projectForms(
   }
   const version = requested ?? access.project.latestVersion;
   const files = await filesOf(ctx, access, version);
-  const forms = await formsOfFiles(ctx, files);
   const canUpload = access.permissions.upload;
   const { file } = chooseProjectFile(files);
-  return {
-    forms: formsFor(forms, version, canUpload),
-    etag: `"${keyOf(files, file)}.${version}.${canUpload ? 'w' : 'r'}"`,
-    explicitVersion: requested !== null,
-  };
+  const etag = `"${keyOf(files, file)}.${version}.${canUpload ? 'w' : 'r'}"`;
+  const state = stateOf(ctx);
+  let body = state.bodies.get(etag);
+  if (!body) {
+    const forms: ProjectForms = formsFor(await formsOfFiles(ctx, files), version, canUpload);
+    body = Buffer.from(JSON.stringify(forms));
+    state.bodies.set(etag, body);
+  }
+  return { body, etag, explicitVersion: requested !== null };
+}
+
+/**
+ * What the QGIS project of these files enforces on edits (edit-rules.ts), per GeoPackage:
+ * from the project file alone, cached by its checksum and the GeoPackages' paths.
+ */
+export async function editRulesOf(ctx: AppContext, files: FileRow[]): Promise<EditRules> {
+  const { file: project } = chooseProjectFile(files);
+  if (!project) return {};
+  const gpkgPaths = files.filter((f) => GPKG.test(f.path)).map((f) => f.path);
+  const key = createHash('sha1')
+    .update(`${FORMAT}:${project.path}:${project.checksum}\n${gpkgPaths.join('\n')}`)
+    .digest('hex');
+  const state = stateOf(ctx);
+  const cached = state.rules.get(key);
+  if (cached) return cached;
+  const dir = await mkdtemp(path.join(tmpdir(), 'waymark-rules-'));
+  try {
+    const local = path.join(dir, /\.qgz$/i.test(project.path) ? 'project.qgz' : 'project.qgs');
+    await copyBlob(ctx, project.blobKey, local);
+    const { rules } = await runCaptureInThread({
+      kind: 'rules',
+      project: { path: project.path, file: local },
+      gpkgPaths,
+    });
+    state.rules.set(key, rules);
+    return rules;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
