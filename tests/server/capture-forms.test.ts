@@ -34,7 +34,8 @@ async function forms(client: TestClient, p: Project, version = ''): Promise<Proj
   return response.json() as ProjectForms;
 }
 
-const layer = (f: ProjectForms, table: string): FormLayer => f.layers.find((l) => l.table === table)!;
+const layer = (f: ProjectForms, table: string): FormLayer =>
+  f.layers.find((l) => l.table === table)!;
 const field = (l: FormLayer, name: string): FormField => l.fields.find((x) => x.name === name)!;
 
 beforeAll(async () => {
@@ -73,7 +74,11 @@ afterAll(async () => {
 describe('GET /app/map/{namespace}/{name}/forms from a QGIS project', () => {
   it('lists every table with the QGIS layers first, matched through their data source', async () => {
     const f = await forms(admin, project, 'v1');
-    expect(f).toMatchObject({ version: 'v1', project_file: 'survey.qgs', project_file_problem: null });
+    expect(f).toMatchObject({
+      version: 'v1',
+      project_file: 'survey.qgs',
+      project_file_problem: null,
+    });
     expect(f.layers.map((l) => [l.name, l.file, l.table, l.geometry_type, l.crs])).toEqual([
       ['Plots', 'survey.gpkg', 'plots', 'POLYGON', 'EPSG:3857'],
       ['Species', 'survey.gpkg', 'species', null, null],
@@ -134,7 +139,11 @@ describe('GET /app/map/{namespace}/{name}/forms from a QGIS project', () => {
       mode: 'datetime',
       display_format: 'dd.MM.yyyy HH:mm',
     });
-    expect(field(trees, 'healthy').widget).toEqual({ type: 'checkbox', checked: true, unchecked: false });
+    expect(field(trees, 'healthy').widget).toEqual({
+      type: 'checkbox',
+      checked: true,
+      unchecked: false,
+    });
     expect(field(trees, 'photo').widget).toEqual({ type: 'photo', directory: 'photos' });
   });
 
@@ -144,7 +153,9 @@ describe('GET /app/map/{namespace}/{name}/forms from a QGIS project', () => {
       widget: { type: 'text', multiline: false },
       fallback: 'Color',
     });
-    expect(trees.fields.filter((x) => x.fallback !== null).map((x) => x.name)).toEqual(['surveyor']);
+    expect(trees.fields.filter((x) => x.fallback !== null).map((x) => x.name)).toEqual([
+      'surveyor',
+    ]);
   });
 
   it('gives the defaults it can compute and leaves other expressions empty', async () => {
@@ -191,7 +202,11 @@ describe('GET /app/map/{namespace}/{name}/forms from a QGIS project', () => {
 
   it('gives plain forms when the project has several QGIS project files', async () => {
     const f = await forms(admin, project);
-    expect(f).toMatchObject({ version: 'v3', project_file: null, project_file_problem: 'multiple' });
+    expect(f).toMatchObject({
+      version: 'v3',
+      project_file: null,
+      project_file_problem: 'multiple',
+    });
     const trees = layer(f, 'trees');
     expect(trees).toMatchObject({ name: 'trees', qgis_layer_id: null, layout: 'auto' });
     expect(field(trees, 'name')).toMatchObject({ alias: null, label: 'name', default: null });
