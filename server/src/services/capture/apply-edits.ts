@@ -19,6 +19,7 @@
 import { createReadStream, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
+import { setAsideOwnTriggers } from '../../geodiff/apply';
 import { ChangesetWriter, type Value } from '../../geodiff/format';
 import { coveredTables, quote as q, type TableInfo } from '../../geodiff/schema';
 import { registerSpatialFunctions } from '../../geodiff/st-functions';
@@ -166,11 +167,6 @@ function bindable(v: Value): unknown {
     : v;
 }
 
-/** Triggers that belong to the GeoPackage itself and stay active (as geodiff/apply.ts). */
-function isGeoPackageTrigger(name: string): boolean {
-  return /^(gpkg_|rtree_|trigger_insert_feature_count_|trigger_delete_feature_count_)/i.test(name);
-}
-
 function openTables(db: Database.Database): Map<string, Table> {
   const covered = coveredTables(db);
   const tables = new Map<string, Table>();
@@ -262,20 +258,15 @@ function foldChanges(
     const id = `${key}|${change.fid}`;
     const existing = net.get(id);
     const changeId = change.id ?? null;
+    const add = (op: NetChange['op']) => {
+      const entry: NetChange = { op, table, fid: change.fid, changeId, values, old, geometry };
+      net.set(id, entry);
+      order.push(entry);
+    };
     if (change.op === 'insert') {
       if (existing && existing.op !== 'delete')
         throw bad(`Feature ${change.fid} of ${layer} is inserted twice`);
-      const entry: NetChange = {
-        op: 'insert',
-        table,
-        fid: change.fid,
-        changeId,
-        values,
-        old,
-        geometry,
-      };
-      net.set(id, entry);
-      order.push(entry);
+      add('insert');
     } else if (change.op === 'update') {
       if (existing?.op === 'delete')
         throw bad(`Feature ${change.fid} of ${layer} is changed after its deletion`);
@@ -284,17 +275,7 @@ function foldChanges(
         for (const [k, v] of old) if (!existing.old.has(k)) existing.old.set(k, v);
         if (geometry !== undefined) existing.geometry = geometry;
       } else {
-        const entry: NetChange = {
-          op: 'update',
-          table,
-          fid: change.fid,
-          changeId,
-          values,
-          old,
-          geometry,
-        };
-        net.set(id, entry);
-        order.push(entry);
+        add('update');
       }
     } else {
       if (existing?.op === 'insert') {
@@ -303,22 +284,15 @@ function foldChanges(
       } else if (existing) {
         existing.op = 'delete';
       } else {
-        const entry: NetChange = {
-          op: 'delete',
-          table,
-          fid: change.fid,
-          changeId,
-          values,
-          old,
-          geometry,
-        };
-        net.set(id, entry);
-        order.push(entry);
+        add('delete');
       }
     }
   }
   for (const entry of order) {
-    const required = request.required[entry.table.gpkg.name.toLowerCase()] ?? [];
+    // The QGIS project's required fields among the attribute columns (not the fid).
+    const required = (request.required[entry.table.gpkg.name.toLowerCase()] ?? []).flatMap(
+      (name) => entry.table.columns.get(name.toLowerCase())?.name ?? [],
+    );
     for (const name of required) {
       const set = entry.values.has(name);
       if (
@@ -507,13 +481,7 @@ export async function applyEdits(request: EditsRequest): Promise<EditsResult> {
     const assigned = insertFids(db, request.base, changes, rowOf);
 
     const apply = db.transaction(() => {
-      const ownTriggers = (
-        db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger'`).all() as {
-          name: string;
-          sql: string | null;
-        }[]
-      ).filter((trigger) => trigger.sql && !isGeoPackageTrigger(trigger.name));
-      for (const trigger of ownTriggers) db.exec(`DROP TRIGGER ${q(trigger.name)}`);
+      const restoreTriggers = setAsideOwnTriggers(db);
 
       for (const change of changes) {
         const { table } = change;
@@ -618,7 +586,7 @@ export async function applyEdits(request: EditsRequest): Promise<EditsResult> {
         ).run(...rebased.apply.map((a) => bindable(a.ours as Value)), change.fid);
         written.push({ table, op: 'update', before: theirs, after: rowOf(db, table, change.fid)! });
       }
-      for (const trigger of ownTriggers) db.exec(trigger.sql!);
+      restoreTriggers();
     });
     try {
       apply();
