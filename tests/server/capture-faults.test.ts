@@ -10,7 +10,7 @@ import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uploads, type Project } from '../../server/src/db/schema';
+import { uploads, workspaces, type Project } from '../../server/src/db/schema';
 import type { EditBatch, EditResult } from '../../server/src/schemas/edits';
 import { LEASE_MS } from '../../server/src/services/push';
 import {
@@ -151,5 +151,36 @@ describe('edit batches under faults', () => {
     await writeFile(file, (await filesAtVersion(t, p.id, 3)).get('trees.gpkg')!);
     const row = tableRows(file, 'trees').find((r) => r[0] === 1)!;
     expect(row.slice(2)).toEqual(['ours', 99]);
+  });
+
+  it('refuses a batch past the storage allowance, as a push', async () => {
+    const p = await newProject();
+    const db = t.database.db;
+    const [workspace] = await db
+      .select()
+      .from(workspaces)
+      .where(eq(workspaces.id, t.setup.workspaceId));
+    await db.update(workspaces).set({ storage: 1 }).where(eq(workspaces.id, t.setup.workspaceId));
+    try {
+      const response = await send(p, {
+        base_version: 'v1',
+        changes: Array.from({ length: 50 }, (_, i) => ({
+          file: 'trees.gpkg',
+          layer: 'trees',
+          op: 'insert' as const,
+          fid: -(i + 1),
+          values: { name: `tree ${'x'.repeat(200)} ${i}` },
+          geometry: { type: 'Point', coordinates: [i / 10, 1] },
+        })),
+      });
+      expect(response.statusCode).toBe(422);
+      expect(response.json()).toMatchObject({ code: 'StorageLimitHit' });
+      expect(await versionOf(p)).toBe('v1');
+    } finally {
+      await db
+        .update(workspaces)
+        .set({ storage: workspace!.storage })
+        .where(eq(workspaces.id, t.setup.workspaceId));
+    }
   });
 });
