@@ -79,7 +79,8 @@ export const EditChangeSchema = Type.Object({
   fid: Type.Integer({ minimum: -(2 ** 53 - 1), maximum: 2 ** 53 - 1 }),
   /**
    * insert: the columns to set (others: NULL / the column's SQL default);
-   * update: the changed columns only. Booleans are stored as 1 / 0, dates as ISO text.
+   * update: the changed columns only. Booleans are stored as 1 / 0; DATE columns take
+   * `YYYY-MM-DD`, DATETIME columns an ISO 8601 date-time (stored in UTC, `…T…Z`).
    */
   values: Type.Optional(EditValuesSchema),
   /**

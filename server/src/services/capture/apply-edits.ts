@@ -111,6 +111,11 @@ interface Table {
   geomIndex: number;
 }
 
+const isDate = (text: string) => {
+  const at = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(at.getTime()) && at.toISOString().startsWith(text);
+};
+
 /** A value of the contract as the SQL value of `column`; throws 400 when it does not fit. */
 export function sqlValue(value: MapValue, column: TableColumn, layer: string): Value {
   if (value === null) return null;
@@ -135,6 +140,21 @@ export function sqlValue(value: MapValue, column: TableColumn, layer: string): V
       throw wrong();
     case 'blob':
       throw bad(`Column ${column.name} of layer ${layer} holds binary data: it cannot be edited`);
+    case 'date':
+      // GeoPackage dates: `YYYY-MM-DD`.
+      if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && isDate(value)) {
+        return value;
+      }
+      throw wrong();
+    case 'datetime': {
+      // GeoPackage date-times: ISO 8601 in UTC, `YYYY-MM-DDTHH:MM:SS.SSSZ`.
+      if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(value)) {
+        throw wrong();
+      }
+      const at = new Date(value);
+      if (Number.isNaN(at.getTime())) throw wrong();
+      return at.toISOString();
+    }
     default: {
       if (typeof value === 'boolean') throw wrong();
       const text = String(value);
