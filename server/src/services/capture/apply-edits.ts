@@ -111,6 +111,13 @@ interface Table {
   geomIndex: number;
 }
 
+/** An ISO date-time as its UTC form (`…T…Z` with milliseconds); other values as they are. */
+function sameInstant(value: unknown): unknown {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(value)) return value;
+  const at = new Date(value);
+  return Number.isNaN(at.getTime()) ? value : at.toISOString();
+}
+
 const isDate = (text: string) => {
   const at = new Date(`${text}T00:00:00Z`);
   return !Number.isNaN(at.getTime()) && at.toISOString().startsWith(text);
@@ -569,16 +576,17 @@ export async function applyEdits(request: EditsRequest): Promise<EditsResult> {
         const rebased = rebaseUpdate(
           columnsOf.map((name) => {
             const i = table.index.get(name.toLowerCase())!;
+            // Date-times compare as instants (`…:00Z` and `…:00.000Z` are one value).
+            const when = table.columns.get(name.toLowerCase())?.type === 'datetime';
+            const v = (value: unknown) => (when ? sameInstant(value) : value);
             return {
               name,
               column: i,
-              base: change.old.has(name)
-                ? change.old.get(name)
-                : ancestor
-                  ? ancestor[i]
-                  : theirs[i],
-              theirs: theirs[i],
-              ours: assignments.get(name),
+              base: v(
+                change.old.has(name) ? change.old.get(name) : ancestor ? ancestor[i] : theirs[i],
+              ),
+              theirs: v(theirs[i]),
+              ours: v(assignments.get(name)),
             };
           }),
         );
