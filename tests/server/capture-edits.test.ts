@@ -304,6 +304,11 @@ describe('POST /v2/projects/{id}/edits', () => {
     });
     expect(nameless.statusCode).toBe(422);
     expect(nameless.json()).toMatchObject({ code: 'NotNull' });
+    const unknownTemporary = await send(survey, {
+      base_version: 'v1',
+      changes: [{ file: FILE, layer: 'trees', op: 'update', fid: -5, values: { notes: 'x' } }],
+    });
+    expect(unknownTemporary.statusCode).toBe(400);
     const bad = await send(survey, {
       base_version: 'v1',
       changes: [{ file: FILE, layer: 'trees', op: 'update', fid: 1, values: { height: 'tall' } }],

@@ -290,6 +290,9 @@ function foldChanges(
       net.set(id, entry);
       order.push(entry);
     };
+    if (change.op !== 'insert' && !existing && change.fid <= 0) {
+      throw bad(`Feature ${change.fid} of ${layer} is not inserted by this batch`);
+    }
     if (change.op === 'insert') {
       if (existing && existing.op !== 'delete')
         throw bad(`Feature ${change.fid} of ${layer} is inserted twice`);
