@@ -6,12 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { hashPassword } from '../../server/src/auth/passwords';
-import {
-  RESET_MAX_PER_ADDRESS,
-  RESET_MAX_PER_EMAIL,
-  RESET_WINDOW_MS,
-  TOO_MANY_RESETS,
-} from '../../server/src/auth/reset-limits';
+import { RESET_MAILS, TOO_MANY_RESETS } from '../../server/src/auth/rate-limits';
 import {
   ADDRESS_MAX_FAILURES,
   ADDRESS_WINDOW_MS,
@@ -27,6 +22,10 @@ import {
   withSecondInstance,
   type TestApp,
 } from './support/test-app';
+
+const RESET_MAX_PER_EMAIL = RESET_MAILS.perSubject!;
+const RESET_MAX_PER_ADDRESS = RESET_MAILS.perSource!;
+const RESET_WINDOW_MS = RESET_MAILS.windowMs;
 
 const PASSWORD = 'Limit-Password-1';
 let t: TestApp;
