@@ -109,7 +109,7 @@ describe('instance endpoints', () => {
 describe('maintenance mode', () => {
   const flag = () => path.join(t.config.dataDir, 'MAINTENANCE');
 
-  it('is reported by /ping and blocks mutations, but not sign-in', async () => {
+  it('is reported by /ping and blocks mutations, but not sign-in and sign-out', async () => {
     const client = t.client();
     await client.init();
     fs.writeFileSync(flag(), '');
@@ -133,6 +133,8 @@ describe('maintenance mode', () => {
       // GETs still work.
       const profile = await client.get('/v1/user/profile');
       expect(profile.statusCode).toBe(200);
+      // Sign-out is a POST (issue 29) and works as sign-in does.
+      expect((await client.post('/app/auth/logout')).statusCode).toBe(200);
     } finally {
       fs.rmSync(flag(), { force: true });
     }

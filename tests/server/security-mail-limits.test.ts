@@ -19,7 +19,8 @@ import {
 } from '../../server/src/auth/rate-limits';
 import { insertUser } from '../../server/src/db/queries/users';
 import { insertWorkspace, setWorkspaceMember } from '../../server/src/db/queries/workspaces';
-import { rateLimitHits, users, type User } from '../../server/src/db/schema';
+import type { users } from '../../server/src/db/schema';
+import { rateLimitHits, type User } from '../../server/src/db/schema';
 import {
   createTestApp,
   problem,

@@ -49,7 +49,6 @@ export function VerifyEmailBanner({ email, pendingEmail }: VerifyEmailBannerProp
         variant="light"
         icon={<IconMailForward size={20} />}
         mb="md"
-        aria-label="Email change"
         title={PENDING_EMAIL_TITLE}
       >
         <Stack gap="sm">
