@@ -84,7 +84,8 @@ describe('instance endpoints', () => {
   it('GET /app/init mints a CSRF token and an HttpOnly csrf cookie', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/app/init' });
     expect(response.json()).toEqual({ authenticated: false, superuser: false });
-    expect(response.headers['x-csrf-token']).toMatch(/^[\w-]{43}\.\d+\.[\w-]{43}$/);
+    // digest(secret).time.session tag (`anon` without a session).signature
+    expect(response.headers['x-csrf-token']).toMatch(/^[\w-]{43}\.\d+\.anon\.[\w-]{43}$/);
     const cookie = response.cookies.find((c) => c.name === 'csrf');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
     expect(response.headers['cache-control']).toBe('no-store');

@@ -509,8 +509,9 @@ export async function registerFromInvitation(
   return withInvitationLink(ctx, address, () =>
     ctx.database.db.transaction(async (tx) => {
       const { invitation, workspace } = await invitationFor(tx, token);
-      if (invitation.expiresAt.getTime() <= ctx.now().getTime())
+      if (invitation.expiresAt.getTime() <= ctx.now().getTime()) {
         throw badRequest(INVITATION_EXPIRED);
+      }
       if (await findUserByEmail(tx, invitation.email)) throw new HttpProblem(409, EMAIL_TAKEN);
       if (await findUserByUsername(tx, username)) {
         throw new FormError(400, { username: [USERNAME_TAKEN] });
