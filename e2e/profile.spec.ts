@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { createUser, linkFromOutbox } from './support/admin';
+import { expectAccessible } from './support/axe';
 import { signIn } from './pages/session';
 
 async function openProfile(page: Page) {
@@ -47,6 +48,7 @@ test('a changed email stays pending until the emailed link is opened', async ({ 
   await expect(pending).toContainText(`We sent a confirmation link to ${newEmail}`);
   await expect(pending).toContainText(`${user.email} stays the address you sign in with`);
   await expect(page.getByText(user.email, { exact: true })).toBeVisible();
+  await expectAccessible(page, 'pending email change');
 
   await page.goto(await linkFromOutbox(newEmail, '/confirm-email/'));
   await expect(page.getByText('Your email address has been verified.')).toBeVisible();

@@ -59,8 +59,7 @@ export function VerifyEmailBanner({ email, pendingEmail }: VerifyEmailBannerProp
             {sendButton}
             <Button
               size="xs"
-              variant="subtle"
-              color="red"
+              variant="default"
               loading={cancel.isPending}
               onClick={() =>
                 cancel.mutate(undefined, {
