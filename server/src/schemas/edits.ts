@@ -11,7 +11,7 @@
  *     makes one version whose file change carries its changeset (a geodiff diff, as the
  *     desktop plugin pushes it: pulled as a diff, listed by the changeset view). When the
  *     project moved on since `base_version`, the changes are rebased as geodiff's rebase
- *     does (docs/decisions/draft-capture-server-forms-and-edits.md):
+ *     does (docs/decisions/0112-forms-and-edits.md):
  *       - a field changed on both sides: ours (the batch's value) wins; conflict recorded;
  *       - a field changed to the same value on both sides: nothing to do, no conflict;
  *       - an update of a feature deleted meanwhile: dropped (the delete wins); conflict;
