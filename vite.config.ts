@@ -309,9 +309,27 @@ function firstScreenChunks() {
 
 const firstScreens = firstScreenChunks();
 
+/**
+ * The service worker's own build (vite-plugin-pwa starts it with Vite's default `info` log
+ * level) logs at the app build's level: `npm start` builds with `--logLevel warn` and shows
+ * no build chatter before the address and the sign-in lines.
+ */
+let appLogLevel: 'info' | 'warn' | 'error' | 'silent' = 'info';
+const appLogLevelProbe: Plugin = {
+  name: 'waymark:app-log-level',
+  configResolved(config) {
+    appLogLevel = config.logLevel;
+  },
+};
+const workerLogLevel: Plugin = {
+  name: 'waymark:worker-log-level',
+  config: () => ({ logLevel: appLogLevel }),
+};
+
 export default defineConfig({
   resolve: { alias: aliases },
   plugins: [
+    appLogLevelProbe,
     mantineComponentCss(),
     shellWithoutFloatingCode(),
     firstScreens.plugin,
@@ -348,6 +366,9 @@ export default defineConfig({
         // A classic script (the worker is registered as one): the plugin's ES build of the
         // worker asks Rolldown for the deprecated `inlineDynamicImports` on every build.
         rollupFormat: 'iife',
+        // The worker's own build: no timing warnings either (see build.rolldownOptions).
+        rollupOptions: { checks: { bundlerTimings: false } },
+        buildPlugins: { vite: [workerLogLevel] },
       },
       devOptions: { enabled: false },
     }),
@@ -357,6 +378,8 @@ export default defineConfig({
     port: 5173,
     proxy: Object.fromEntries(apiPrefixes.map((prefix) => [prefix, apiTarget])),
   },
+  // The Comlink workers' own bundles: no timing warnings either (see build.rolldownOptions).
+  worker: { rolldownOptions: { checks: { bundlerTimings: false } } },
   build: {
     outDir: 'dist',
     sourcemap: true,
