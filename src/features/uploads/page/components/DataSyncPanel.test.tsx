@@ -28,6 +28,7 @@ function pending(change: Partial<PendingUpload> = {}, chosen: PendingFile[] = []
     analysing: {},
     starting: false,
     uploadId: null,
+    queuedBelow: false,
     ...change,
   };
 }
