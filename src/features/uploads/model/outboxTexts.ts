@@ -21,4 +21,8 @@ export const NOT_QUEUED_TITLE = 'Not queued yet';
 export const NOT_QUEUED_INTRO =
   "These changes are still in a project's Data Sync panel: open the project and press 'Update Changes' to send them.";
 /** What a queued upload does to each file it names (the file list's badges say the same). */
-export const QUEUED_FILE_LABELS = { added: 'new', updated: 'modified', removed: 'deleted' } as const;
+export const QUEUED_FILE_LABELS = {
+  added: 'new',
+  updated: 'modified',
+  removed: 'deleted',
+} as const;

@@ -30,6 +30,8 @@ export interface DataSyncPanelProps {
   progress?: UploadProgress;
   onUpdate: () => void;
   onClose: () => void;
+  /** Why nothing can be sent now (maintenance): 'Update Changes' is disabled, this said. */
+  blocked?: string | null;
 }
 
 /**
@@ -37,7 +39,13 @@ export interface DataSyncPanelProps {
  * removed files, per-file analysis progress, and 'Update Changes', disabled while files are
  * analysed or the upload runs. Bottom-right; top-left below the sidebar overlay breakpoint.
  */
-export function DataSyncPanel({ upload, progress, onUpdate, onClose }: DataSyncPanelProps) {
+export function DataSyncPanel({
+  upload,
+  progress,
+  onUpdate,
+  onClose,
+  blocked,
+}: DataSyncPanelProps) {
   const wide = useMediaQuery(WIDE, true, { getInitialValueInEffect: false });
   const summary = summarize(computeDiff(upload.baseFiles, upload.files));
   const waiting = unanalysed(upload.files);
@@ -146,9 +154,14 @@ export function DataSyncPanel({ upload, progress, onUpdate, onClose }: DataSyncP
             <Text size="xs">{describeProgress(progress)}</Text>
           </Stack>
         )}
+        {blocked && (
+          <Text size="xs" c="dimmed">
+            {blocked}
+          </Text>
+        )}
         <Button
           onClick={onUpdate}
-          disabled={analysing || running || !changed}
+          disabled={analysing || running || !changed || Boolean(blocked)}
           loading={upload.starting}
           fullWidth
           size="md"

@@ -28,6 +28,7 @@ export function ProjectDataSync({ uploads }: { uploads: ProjectUploads }) {
       <DataSyncPanel
         upload={pending}
         progress={uploads.progress}
+        blocked={uploads.blocked}
         onUpdate={update}
         onClose={() => {
           setConflict(null);

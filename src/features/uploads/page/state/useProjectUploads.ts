@@ -2,13 +2,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { notifyError } from '@/lib/notify';
+import { MAINTENANCE_MESSAGE } from '@/api';
 import { configQueryOptions } from '@/platform/config';
+import { useMaintenance } from '@/platform/ping';
 import type { ProjectDetail, ProjectFile } from '@/features/projects';
 import { useUploads } from '../engine';
 import { NO_BLACKLISTS, type Blacklists } from '../../model/ignore';
-import { filesOfProject, type ChangeKind } from '../../model/pending';
+import { applyQueued, changesAgainst, filesOfProject, type ChangeKind } from '../../model/pending';
 import { isActive } from '../../model/progressText';
-import { applyQueued, changesAgainst } from '../../model/queued';
 import type { ChosenFile } from '../../model/selection';
 import type { UploadProgress } from '../../model/types';
 import { wantUploadEngine } from './engineDemand';
@@ -25,6 +26,11 @@ export interface ProjectUploads {
    * network do not count: changes go on top of them (issue 31).
    */
   running: boolean;
+  /**
+   * Why no change can be made or sent now (the server is read-only for maintenance: the
+   * spec's read-only message), or null (issue 31: disabled with the reason, not refused on click).
+   */
+  blocked: string | null;
   /**
    * Files to list: the viewed version with the changes of the uploads queued for it and the
    * pending ones (removed files stay, badged).
@@ -94,11 +100,13 @@ export function useProjectUploads(project: ProjectDetail, username = ''): Projec
   }, [pending, base, project.files]);
 
   const below = queued.length > 0;
+  const maintenance = useMaintenance();
   return {
     key,
     pending,
     progress,
     running,
+    blocked: maintenance ? MAINTENANCE_MESSAGE : null,
     ...derived,
     choose: (files, location) => store.choose(base, files, location, blacklists, below),
     remove: (path, isFolder) => store.remove(base, path, isFolder, below),

@@ -76,7 +76,7 @@ function ProjectTree({
       location={location}
       changes={uploads.changes}
       onDelete={
-        canUpload && !uploads.running
+        canUpload && !uploads.running && !uploads.blocked
           ? (path, isFolder) => uploads.remove(path, isFolder)
           : undefined
       }
@@ -90,12 +90,14 @@ function ProjectTree({
         canUpload={canUpload}
         onProjectTree
         running={uploads.running}
+        blocked={uploads.blocked}
         onFiles={(files) => uploads.choose(files, location)}
         onRefused={uploads.refuse}
       >
         {canUpload && (
           <UploadArea
             refusal={refusal}
+            blocked={uploads.blocked}
             onFiles={(files) => uploads.choose(files, location)}
             onRefused={uploads.refuse}
             docsUrl={config.data?.docs_url || undefined}
@@ -110,7 +112,7 @@ function ProjectTree({
         change={change}
         newSize={filePath ? uploads.chosenSizes.get(filePath) : undefined}
         onDelete={
-          canUpload && !uploads.running && filePath
+          canUpload && !uploads.running && !uploads.blocked && filePath
             ? () => uploads.remove(filePath, false)
             : undefined
         }
