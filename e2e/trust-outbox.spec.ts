@@ -25,9 +25,11 @@ test('after an offline reload the files list marks what is queued, and the Outbo
   page,
 }) => {
   const project = await savedProjectOffline(page, { 'keep.txt': 'kept\n', 'old.txt': 'old\n' });
-  await queue(project, [fileOnDisk('new.txt', 'new\n'), fileOnDisk('keep.txt', 'changed\n')], [
-    'old.txt',
-  ]);
+  await queue(
+    project,
+    [fileOnDisk('new.txt', 'new\n'), fileOnDisk('keep.txt', 'changed\n')],
+    ['old.txt'],
+  );
 
   await page.reload();
   await expect(page.getByRole('status').filter({ hasText: 'Offline' }).first()).toBeVisible();

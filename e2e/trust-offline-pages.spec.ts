@@ -1,0 +1,54 @@
+// Issue 31, "states that are not true", offline: a changeset page never opened on this device
+// says so, as other pages do (not 'Changes cannot be calculated'); one opened before shows its
+// rows offline.
+import { expect, test } from '@playwright/test';
+import { createProject } from './support/api';
+import { e2eAdmin } from './support/env';
+import { pointsGeoPackage, type PointFeature } from './support/geopackage';
+import { pushFiles } from './support/push';
+import { waitForServiceWorker } from './support/service-worker';
+import { signIn } from './pages/session';
+
+const NOT_SAVED =
+  'You are offline and this page has not been saved on this device. Connect to the internet to open it.';
+const V1: PointFeature[] = [
+  { fid: 1, name: 'oak', height: 12.5, x: 14.1, y: 50.1 },
+  { fid: 2, name: 'ash', height: 8.25, x: 14.2, y: 50.2 },
+];
+const V2: PointFeature[] = [{ ...(V1[0] as PointFeature), name: 'beech' }, V1[1] as PointFeature];
+
+test.afterEach(({ context }) => context.setOffline(false));
+
+test('offline, a changeset page never opened says it was not saved on this device; one opened before shows its rows', async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(120_000);
+  const name = `Changeset offline ${Date.now().toString(36)}`;
+  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await waitForServiceWorker(page);
+  await createProject(page, 'waymark', name);
+  await pushFiles(page, 'waymark', name, {
+    files: { 'survey.gpkg': pointsGeoPackage('points', V1) },
+  });
+  await pushFiles(page, 'waymark', name, {
+    files: { 'survey.gpkg': pointsGeoPackage('points', V2) },
+  });
+  const base = `/projects/waymark/${encodeURIComponent(name)}`;
+  await page.goto(`${base}/tree`);
+  await expect(page.getByRole('link', { name: 'survey.gpkg' })).toBeVisible({ timeout: 30_000 });
+
+  await context.setOffline(true);
+  await page.goto(`${base}/history/v2/survey.gpkg`);
+  await expect(page.getByText(NOT_SAVED)).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText('Changes cannot be calculated')).toHaveCount(0);
+  await expect(page.getByText('Failed to display changeset of file')).toHaveCount(0);
+
+  await context.setOffline(false);
+  await page.reload();
+  await expect(page.getByRole('cell', { name: 'beech' })).toBeVisible({ timeout: 30_000 });
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByRole('cell', { name: 'beech' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText('Changes cannot be calculated')).toHaveCount(0);
+});
