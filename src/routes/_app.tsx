@@ -103,7 +103,7 @@ function AppShellRoute() {
   return (
     <AppLayout
       user={user}
-      workspaceName={workspace?.name ?? null}
+      workspaceName={current.isLoading ? undefined : (workspace?.name ?? null)}
       workspaceSwitcher={
         user
           ? {
