@@ -8,7 +8,7 @@
 import type { Table } from 'dexie';
 import { loadDb } from '@/db/lazy';
 import { ownerOfCache } from '@/sw/offline';
-import { offlineCache } from './instance';
+import { HELD_COPIES_KEY, offlineCache } from './instance';
 import { OUTBOX_NOTICES_KEY, setOutboxNoticeCount } from './outboxCount';
 import { USER_OWNER_PREFIX } from './owner';
 
@@ -29,9 +29,11 @@ const defaultDeps = (): PrivateDataDeps => ({
 
 /** Deletes every signed-in user's data kept in this browser; each part is tried on its own. */
 export async function deletePrivateData(deps: PrivateDataDeps = defaultDeps()): Promise<void> {
-  // Notices of landed uploads (outboxNotices.ts) name the user's files.
+  // Notices of landed uploads (outboxNotices.ts) name the user's files; copies a first visit
+  // left to store (instance.ts) may be the user's.
   try {
     localStorage.removeItem(OUTBOX_NOTICES_KEY);
+    localStorage.removeItem(HELD_COPIES_KEY);
   } catch {
     // No storage: nothing was kept.
   }
