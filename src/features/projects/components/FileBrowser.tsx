@@ -16,6 +16,7 @@ import { parentFolder } from '@/lib/paths';
 import { Paginator } from '@/components/Paginator';
 import { SortMenu } from '@/components/SortMenu';
 import { formatFileSize } from '@/lib/fileSize';
+import { LazyTooltip } from '@/components/lazyTooltip';
 import { AnchorLink } from '@/lib/routerLinks';
 import { formatDateTime, relativeTime } from '@/lib/time';
 import {
@@ -207,11 +208,12 @@ export function FileBrowser({
                 </Table.Td>
                 <Table.Td>
                   {entry.mtime && (
-                    <Tooltip label={formatDateTime(entry.mtime)} withArrow>
+                    // For a mouse only: a tooltip opened by a tap would stay (issue 31).
+                    <LazyTooltip label={formatDateTime(entry.mtime)} withArrow>
                       <Text component="time" dateTime={entry.mtime} size="sm">
                         {relativeTime(entry.mtime)}
                       </Text>
-                    </Tooltip>
+                    </LazyTooltip>
                   )}
                 </Table.Td>
                 <Table.Td>
