@@ -105,12 +105,19 @@ describe('DataSyncPanel', () => {
     expect(screen.getByText('Connection problem, retrying in 8 s')).toBeInTheDocument();
   });
 
-  it('closes (discarding) with its close button', async () => {
+  it('closes (discarding) with its close button, after asking (issue 31)', async () => {
     const onClose = vi.fn();
     const { user } = await renderWithRouter(
       <DataSyncPanel upload={pending()} onUpdate={() => undefined} onClose={onClose} />,
     );
     await user.click(screen.getByRole('button', { name: 'Discard pending changes' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Discard pending changes?' });
+    expect(dialog).toHaveTextContent('The pending changes (1 deleted) will be discarded');
+    await user.click(within(dialog).getByRole('button', { name: 'Keep them' }));
+    expect(onClose).not.toHaveBeenCalled();
+    await user.click(screen.getByRole('button', { name: 'Discard pending changes' }));
+    dialog = await screen.findByRole('dialog', { name: 'Discard pending changes?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Discard' }));
     expect(onClose).toHaveBeenCalledTimes(1);
   });
 });

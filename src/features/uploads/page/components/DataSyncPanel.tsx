@@ -2,13 +2,20 @@ import { ActionIcon, Button, Group, Paper, Progress, Stack, Text, Title } from '
 import { useMediaQuery } from '@mantine/hooks';
 import { IconChevronDown, IconChevronUp, IconX } from '@tabler/icons-react';
 import { useId, useState } from 'react';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { formatFileSize } from '@/lib/fileSize';
 import { fileName } from '@/features/projects';
 import { computeDiff, summarize, unanalysed } from '../../model/pending';
 import { describeProgress, percentOf } from '../../model/progressText';
 import {
   ANALYSING_FILES,
+  CANCEL_UPLOAD_TEXT,
+  CANCEL_UPLOAD_TITLE,
   CLOSE_DATA_SYNC,
+  DISCARD,
+  DISCARD_TITLE,
+  KEEP_CHANGES,
+  discardText,
   COLLAPSE_DATA_SYNC,
   COUNT_LABELS,
   DATA_SYNC_TITLE,
@@ -56,7 +63,12 @@ export function DataSyncPanel({
   // Collapsible to its title: below the breakpoint it sits over the page's top (breadcrumbs,
   // title, tabs), which must not stay hidden.
   const [collapsed, setCollapsed] = useState(false);
+  const [closing, setClosing] = useState(false);
   const contentId = useId();
+  const counts = (['added', 'updated', 'removed'] as const)
+    .filter((kind) => summary[kind] > 0)
+    .map((kind) => `${summary[kind]} ${kind === 'removed' ? 'deleted' : kind}`)
+    .join(', ');
 
   return (
     <Paper
@@ -91,7 +103,13 @@ export function DataSyncPanel({
               <IconChevronUp size={18} aria-hidden />
             )}
           </ActionIcon>
-          <ActionIcon variant="subtle" color="gray" aria-label={CLOSE_DATA_SYNC} onClick={onClose}>
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            aria-label={CLOSE_DATA_SYNC}
+            // It discards every pending change (or stops the upload): it asks first (issue 31).
+            onClick={() => (changed || running ? setClosing(true) : onClose())}
+          >
             <IconX size={18} aria-hidden />
           </ActionIcon>
         </Group>
@@ -169,6 +187,20 @@ export function DataSyncPanel({
           {UPDATE_CHANGES}
         </Button>
       </Stack>
+      <ConfirmDialog
+        opened={closing}
+        onClose={() => setClosing(false)}
+        onConfirm={() => {
+          setClosing(false);
+          onClose();
+        }}
+        title={running ? CANCEL_UPLOAD_TITLE : DISCARD_TITLE}
+        confirmText={DISCARD}
+        cancelText={KEEP_CHANGES}
+        danger
+      >
+        {running ? CANCEL_UPLOAD_TEXT : discardText(`The pending changes (${counts})`)}
+      </ConfirmDialog>
     </Paper>
   );
 }

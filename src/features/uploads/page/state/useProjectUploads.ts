@@ -8,7 +8,13 @@ import { useMaintenance } from '@/platform/ping';
 import type { ProjectDetail, ProjectFile } from '@/features/projects';
 import { useUploads } from '../engine';
 import { NO_BLACKLISTS, type Blacklists } from '../../model/ignore';
-import { applyQueued, changesAgainst, filesOfProject, type ChangeKind } from '../../model/pending';
+import {
+  applyQueued,
+  changesAgainst,
+  computeDiff,
+  filesOfProject,
+  type ChangeKind,
+} from '../../model/pending';
 import { isActive } from '../../model/progressText';
 import type { ChosenFile } from '../../model/selection';
 import type { UploadProgress } from '../../model/types';
@@ -37,6 +43,8 @@ export interface ProjectUploads {
    */
   files: readonly ProjectFile[];
   changes: ReadonlyMap<string, ChangeKind>;
+  /** Files with a pending change of this tab (one 'Undo change' can take back). */
+  revertable: ReadonlySet<string>;
   /** Size of each chosen file, by path (the 'new size' of an updated file). */
   chosenSizes: ReadonlyMap<string, number>;
   choose(files: ChosenFile[], location: string): void;
@@ -96,7 +104,13 @@ export function useProjectUploads(project: ProjectDetail, username = ''): Projec
     for (const file of final.values()) {
       if (changes.get(file.path) === 'updated') chosenSizes.set(file.path, file.size);
     }
-    return { files: [...files.values()], changes, chosenSizes };
+    const revertable = new Set<string>();
+    if (pending) {
+      const diff = computeDiff(pending.baseFiles, pending.files);
+      for (const file of [...diff.added, ...diff.updated, ...diff.removed])
+        revertable.add(file.path);
+    }
+    return { files: [...files.values()], changes, chosenSizes, revertable };
   }, [pending, base, project.files]);
 
   const below = queued.length > 0;

@@ -80,6 +80,8 @@ function ProjectTree({
           ? (path, isFolder) => uploads.remove(path, isFolder)
           : undefined
       }
+      onRevert={canUpload && !uploads.running && !uploads.blocked ? uploads.revert : undefined}
+      revertable={uploads.revertable}
     />
   );
 
