@@ -153,7 +153,8 @@ export function FileBrowser({
               <Table.Th>Modified</Table.Th>
               <Table.Th>Size</Table.Th>
               {onDelete && (
-                <Table.Th>
+                // A fixed width: a row's action stays where it was when a badge widens a name.
+                <Table.Th w={52}>
                   <VisuallyHidden>Actions</VisuallyHidden>
                 </Table.Th>
               )}

@@ -34,6 +34,9 @@ export const ANALYSING_FILES = 'Analysing files';
 export const PENDING_SIZE = 'Upload size';
 export const COUNT_LABELS = { added: 'Added', updated: 'Updated', removed: 'Removed' } as const;
 export const CLOSE_DATA_SYNC = 'Discard pending changes';
+/** The Data Sync column on wide screens before there is a change (issue 31; ours). */
+export const DATA_SYNC_EMPTY =
+  "Files you choose, drop or delete are listed here until you press 'Update Changes'.";
 /** The close asks first (issue 31): what would be discarded, or the upload that would stop. */
 export const DISCARD_TITLE = 'Discard pending changes?';
 export const discardText = (changes: string) =>

@@ -46,6 +46,7 @@ describe('DataSyncPanel', () => {
     const onUpdate = vi.fn();
     const { user } = await renderWithRouter(
       <DataSyncPanel
+        docked
         upload={pending({}, [chosen('notes.txt', 2048, 'n2'), chosen('new.csv', 1024, 'c')])}
         onUpdate={onUpdate}
         onClose={() => undefined}
@@ -64,6 +65,7 @@ describe('DataSyncPanel', () => {
   it("disables 'Update Changes' while files are analysed, with per-file progress", async () => {
     await renderWithRouter(
       <DataSyncPanel
+        docked
         upload={pending({ analysing: { 'big.tif': { loaded: 50, total: 200 } } }, [
           chosen('big.tif', 200, null),
         ])}
@@ -95,6 +97,7 @@ describe('DataSyncPanel', () => {
     };
     await renderWithRouter(
       <DataSyncPanel
+        docked
         upload={pending({ uploadId: 'u1' })}
         progress={progress}
         onUpdate={() => undefined}
@@ -108,7 +111,7 @@ describe('DataSyncPanel', () => {
   it('closes (discarding) with its close button, after asking (issue 31)', async () => {
     const onClose = vi.fn();
     const { user } = await renderWithRouter(
-      <DataSyncPanel upload={pending()} onUpdate={() => undefined} onClose={onClose} />,
+      <DataSyncPanel docked upload={pending()} onUpdate={() => undefined} onClose={onClose} />,
     );
     await user.click(screen.getByRole('button', { name: 'Discard pending changes' }));
     let dialog = await screen.findByRole('dialog', { name: 'Discard pending changes?' });
@@ -119,5 +122,18 @@ describe('DataSyncPanel', () => {
     dialog = await screen.findByRole('dialog', { name: 'Discard pending changes?' });
     await user.click(within(dialog).getByRole('button', { name: 'Discard' }));
     expect(onClose).toHaveBeenCalledTimes(1);
+  });
+
+  it('floating (narrow screens), starts collapsed to its title, in the bottom right corner (issue 31)', async () => {
+    const { user } = await renderWithRouter(
+      <DataSyncPanel upload={pending()} onUpdate={() => undefined} onClose={() => undefined} />,
+    );
+    const panel = screen.getByRole('region', { name: 'Data Sync' });
+    expect(panel).toHaveStyle({ position: 'fixed', bottom: '16px', right: '16px' });
+    const toggle = screen.getByRole('button', { name: 'Show or hide the Data Sync details' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('button', { name: 'Update Changes' })).toBeNull();
+    await user.click(toggle);
+    expect(screen.getByRole('button', { name: 'Update Changes' })).toBeVisible();
   });
 });
