@@ -11,14 +11,14 @@ test("after sign-in the header does not say 'no workspace' before the workspaces
   page,
 }) => {
   // Every text the header ever showed is recorded, from the first paint on.
-  await page.addInitScript(() => {
-    const seen: string[] = [];
-    (window as unknown as { headerTexts: string[] }).headerTexts = seen;
+  await page.addInitScript(`
+    const seen = [];
+    window.headerTexts = seen;
     new MutationObserver(() => {
       const header = document.querySelector('header');
       if (header) seen.push(header.textContent ?? '');
     }).observe(document, { subtree: true, childList: true, characterData: true });
-  });
+  `);
   // A slow answer (a busy server) makes the moment before it visible.
   await page.route('**/v1/workspaces', async (route) => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -31,8 +31,6 @@ test("after sign-in the header does not say 'no workspace' before the workspaces
   await expect(
     page.getByRole('banner').getByRole('button', { name: /^Profile menu admin waymark/ }),
   ).toBeVisible({ timeout: 30_000 });
-  const texts = await page.evaluate(
-    () => (window as unknown as { headerTexts: string[] }).headerTexts,
-  );
+  const texts = (await page.evaluate('window.headerTexts')) as string[];
   expect(texts.filter((text) => text.includes('no workspace'))).toEqual([]);
 });

@@ -1,6 +1,6 @@
 // Issue 31, touch at 768 px: the history's checkboxes and the image preview's buttons take a
 // finger (44 px targets), and a date's tooltip does not open, and stay, on a tap.
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { createProject } from './support/api';
 import { e2eAdmin } from './support/env';
 import { pushFiles } from './support/push';
@@ -15,9 +15,9 @@ const PNG = Buffer.from(
 );
 
 /** Two animation frames: what a tap opens has rendered by then. */
-const frames = (page: import('@playwright/test').Page) =>
+const frames = (page: Page) =>
   page.evaluate(
-    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    'new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))',
   );
 
 test('at 768 px with touch, history checkboxes and zoom buttons are 44 px targets; a tapped date opens no tooltip', async ({
@@ -46,11 +46,7 @@ test('at 768 px with touch, history checkboxes and zoom buttons are 44 px target
     [0, -18],
   ] as const) {
     const target = await page.evaluate(
-      ([x, y]) => {
-        const label = document.elementFromPoint(x, y)?.closest('label');
-        return label?.control?.getAttribute('aria-label') ?? null;
-      },
-      [centre.x + dx, centre.y + dy],
+      `document.elementFromPoint(${centre.x + dx}, ${centre.y + dy})?.closest('label')?.control?.getAttribute('aria-label') ?? null`,
     );
     expect(target, `a tap at ${dx},${dy} from the centre`).toBe('Select v1');
   }
