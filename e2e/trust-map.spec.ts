@@ -1,7 +1,7 @@
 // Issue 31 on the Map tab: a click or tap on a point drawn over a polygon opens the point (the
 // feature drawn on top), and where several features are under the finger a short list offers
 // them; 'Attribute table' brings the table into view; at 768 px the map leaves room to scroll.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { V1, type MapData } from './support/map-geopackage';
 import { pixelOf, seedMapProject } from './support/map-project';
 import { touchGesture } from './support/map-touch';
@@ -22,6 +22,22 @@ const mapPath = (name: string, search: Record<string, string> = {}) => {
   const query = new URLSearchParams(search).toString();
   return `/projects/waymark/${encodeURIComponent(name)}/map${query ? `?${query}` : ''}`;
 };
+
+/** Runs `use` on a page of a 768 px touch screen (a tablet), closed afterwards. */
+async function onTablet(
+  browser: Browser,
+  use: (page: Page, context: BrowserContext) => Promise<void>,
+): Promise<void> {
+  const context = await browser.newContext({
+    viewport: { width: 768, height: 1024 },
+    hasTouch: true,
+  });
+  try {
+    await use(await context.newPage(), context);
+  } finally {
+    await context.close();
+  }
+}
 
 async function openMap(page: Page, name: string) {
   await page.goto(mapPath(name, { view: `${VIEW.lon},${VIEW.lat},${VIEW.zoom}` }));
@@ -70,12 +86,7 @@ test('on a 768 px touch screen a tap on the point over the field opens the point
   test.setTimeout(120_000);
   const name = `Tap pick ${suffix()}`;
   await seedMapProject(browser, name, { isPublic: true, versions: [OVER] });
-  const context = await browser.newContext({
-    viewport: { width: 768, height: 1024 },
-    hasTouch: true,
-  });
-  try {
-    const page = await context.newPage();
+  await onTablet(browser, async (page) => {
     const map = await openMap(page, name);
     const lime = page.getByRole('region', { name: 'Feature trees 6' });
     // A finger lands a little off the point's centre (within its drawn circle).
@@ -84,9 +95,7 @@ test('on a 768 px touch screen a tap on the point over the field opens the point
       await page.touchscreen.tap(x + 5, y - 4);
       await expect(lime).toBeVisible({ timeout: 1000 });
     }).toPass({ timeout: 20_000 });
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test("'Attribute table' brings the table into view", async ({ page, browser }) => {
@@ -110,12 +119,7 @@ test('at 768 px with touch the table is reached: it comes into view, and the pag
   test.setTimeout(120_000);
   const name = `Table touch ${suffix()}`;
   await seedMapProject(browser, name, { isPublic: true, versions: [V1] });
-  const context = await browser.newContext({
-    viewport: { width: 768, height: 1024 },
-    hasTouch: true,
-  });
-  try {
-    const page = await context.newPage();
+  await onTablet(browser, async (page, context) => {
     const map = await openMap(page, name);
     // The map leaves part of the screen to the page: there a finger scrolls it.
     const box = (await map.boundingBox())!;
@@ -137,7 +141,5 @@ test('at 768 px with touch the table is reached: it comes into view, and the pag
     const cdp = await context.newCDPSession(page);
     await touchGesture(cdp, [{ x, y }], [{ x, y: y - 200 }], 10);
     await expect.poll(() => page.evaluate('window.scrollY')).toBeGreaterThan(50);
-  } finally {
-    await context.close();
-  }
+  });
 });

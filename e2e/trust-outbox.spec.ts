@@ -6,11 +6,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { e2eAdmin } from './support/env';
-import { pushFiles } from './support/push';
 import { removeRoutes } from './support/routes';
-import { fileOnDisk as writeFile, queue, savedProjectOffline } from './support/outbox';
-import { signIn } from './pages/session';
+import {
+  fileOnDisk as writeFile,
+  pushFromElsewhere,
+  queue,
+  savedProjectOffline,
+} from './support/outbox';
 
 test.describe.configure({ timeout: 180_000 });
 const workDir = mkdtempSync(join(tmpdir(), 'waymark-e2e-trust-outbox-'));
@@ -89,16 +91,7 @@ test('a deletion skipped because the file changed on the server is a warning kep
   await project.updateChanges().click();
   await expect(project.dataSync()).toContainText('Waiting for the network', { timeout: 30_000 });
 
-  const other = await browser.newContext({ serviceWorkers: 'block' });
-  try {
-    const otherPage = await other.newPage();
-    await signIn(otherPage, e2eAdmin.username, e2eAdmin.password);
-    expect(
-      await pushFiles(otherPage, 'waymark', project.name, { files: { 'site.txt': 'theirs\n' } }),
-    ).toBe('v2');
-  } finally {
-    await other.close();
-  }
+  expect(await pushFromElsewhere(browser, project.name, { 'site.txt': 'theirs\n' })).toBe('v2');
 
   await context.setOffline(false);
   const title = `No new version of waymark/${project.name}: nothing was left to send`;
