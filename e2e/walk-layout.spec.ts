@@ -4,7 +4,7 @@
 // tabs, and the page scrolls its last rows out from under it and the uploads toast. The first
 // 'Delete file' moves no row: the same place then undoes it, and the panel's close asks first.
 import { randomBytes } from 'node:crypto';
-import { expect, test, type Locator } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { createProject } from './support/api';
 import { e2eAdmin } from './support/env';
 import { transitionsFinished } from './support/page-predicates';
@@ -29,7 +29,7 @@ const box = async (locator: Locator): Promise<Box> => {
   return found!;
 };
 
-async function projectWithRows(page: import('@playwright/test').Page, width: number) {
+async function projectWithRows(page: Page, width: number) {
   await page.setViewportSize({ width, height: 700 });
   const name = `Layout ${width} ${Date.now().toString(36)}`;
   await signIn(page, e2eAdmin.username, e2eAdmin.password);

@@ -1,5 +1,4 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { useQuery } from '@tanstack/react-query';
 import { ChangePasswordByTokenForm } from '@/features/auth/components/ChangePasswordByTokenForm';
 import { useMaintenance } from '@/platform/ping';
 import { OnboardingLayout } from '@/features/shell/components/OnboardingLayout';

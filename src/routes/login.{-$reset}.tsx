@@ -1,5 +1,4 @@
 import { createFileRoute, notFound, useNavigate, useRouter } from '@tanstack/react-router';
-import { useQuery } from '@tanstack/react-query';
 import { redirectIfLoggedIn } from '@/app/guards';
 import { validateLoginSearch } from '@/lib/search';
 import { profileQueryOptions } from '@/features/auth/api/profile';

@@ -16,6 +16,8 @@ describe('originText', () => {
         original: 'b.gpkg',
       }),
     ).toBe('Kept b (conflicted copy, ann v3).gpkg in place of b.gpkg');
-    expect(originText({ ...none, action: 'discard_copy', path: 'x.json' })).toBe('Discarded x.json');
+    expect(originText({ ...none, action: 'discard_copy', path: 'x.json' })).toBe(
+      'Discarded x.json',
+    );
   });
 });

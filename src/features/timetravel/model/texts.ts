@@ -87,7 +87,10 @@ export function rowsKeepingChanges(original: string): string {
  * now (a colleague's edit among it), or for an edit conflict the conflicting fields' values.
  */
 export function keepCopyConfirm(
-  conflict: Pick<ConflictFile, 'kind' | 'path' | 'original' | 'original_exists' | 'user' | 'version'>,
+  conflict: Pick<
+    ConflictFile,
+    'kind' | 'path' | 'original' | 'original_exists' | 'user' | 'version'
+  >,
 ): { title: string; text: string; confirmText: string } {
   const original = conflict.original ?? '';
   const history = 'No version is removed: what is overwritten stays in the history.';

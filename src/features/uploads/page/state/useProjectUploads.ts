@@ -81,11 +81,12 @@ export function useProjectUploads(project: ProjectDetail, username = ''): Projec
   // The uploads queued for this project, not landed yet: their files are the base of more.
   const queued = engineUploads.filter((u) => u.projectPath === key && isActive(u));
   const queuedFiles = queued.flatMap((u) => u.files ?? []);
+  // The files of the queued uploads change only with the list of them.
+  const queuedKey = JSON.stringify(queuedFiles);
   const base = useMemo(
     () => ({ ...project, files: applyQueued(project.files, queuedFiles) }),
-    // The files of the queued uploads change only with the list of them.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [project, JSON.stringify(queuedFiles)],
+    [project, queuedKey],
   );
 
   const derived = useMemo(() => {
