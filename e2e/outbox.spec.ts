@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type BrowserContext, type Page, type Route } from '@playwright/test';
 import { e2eAdmin } from './support/env';
-import { pushFiles } from './support/push';
 import { removeRoutes } from './support/routes';
 import { waitForServiceWorker } from './support/service-worker';
 import {
@@ -18,6 +17,7 @@ import {
   savedProject,
   savedProjectOffline,
   expectConflictedCopyLanded,
+  pushFromElsewhere,
 } from './support/outbox';
 import { signIn } from './pages/session';
 
@@ -120,16 +120,7 @@ test('a file another user changed meanwhile: both contents land, the local one a
   await queue(project, [fileOnDisk('site.txt', mine)]);
 
   // Meanwhile, another session pushes a new site.txt.
-  const other = await browser.newContext({ serviceWorkers: 'block' });
-  try {
-    const otherPage = await other.newPage();
-    await signIn(otherPage, e2eAdmin.username, e2eAdmin.password);
-    expect(
-      await pushFiles(otherPage, 'waymark', project.name, { files: { 'site.txt': 'theirs\n' } }),
-    ).toBe('v2');
-  } finally {
-    await other.close();
-  }
+  expect(await pushFromElsewhere(browser, project.name, { 'site.txt': 'theirs\n' })).toBe('v2');
 
   await context.setOffline(false);
   await expectConflictedCopyLanded(project, mine);

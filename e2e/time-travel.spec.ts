@@ -9,6 +9,7 @@ import { expectAccessible } from './support/axe';
 import { e2eAdmin } from './support/env';
 import { pointWkt, pointsGeoPackage, type PointFeature } from './support/geopackage';
 import { pushFiles } from './support/push';
+import { transitionsFinished } from './support/page-predicates';
 import { signIn } from './pages/session';
 
 const NS = 'waymark';
@@ -124,7 +125,7 @@ test('restoring v1 makes v4 with the files of v1 and leaves v2 and v3; one file 
   await confirm.getByRole('button', { name: 'Restore' }).click();
   await expect(page).toHaveURL(/\/history\?version_id=v4$/);
   const v4 = page.getByRole('dialog', { name: 'v4' });
-  await expect(v4.getByText('Restores v1', { exact: true })).toBeVisible();
+  await expect(v4.getByText('Restored v1', { exact: true })).toBeVisible();
   await expect(
     page.getByRole('table', { name: 'Versions' }).getByRole('link', { name: 'v4', exact: true }),
   ).toBeVisible();
@@ -144,7 +145,7 @@ test('restoring v1 makes v4 with the files of v1 and leaves v2 and v3; one file 
   await expect(
     page
       .getByRole('dialog', { name: 'v5' })
-      .getByText('Restores notes.txt from v2', { exact: true }),
+      .getByText('Restored notes.txt from v2', { exact: true }),
   ).toBeVisible();
   expect(await filesAt(page.request, name, 'v5')).toEqual({
     ...before.v1,
@@ -340,7 +341,19 @@ test("a conflicted copy is listed, shown beside its original, and 'Keep this cop
   await expect(copy).toContainText('My field notes, edited offline');
   await expectAccessible(page, 'conflicted copy');
 
+  // It asks first, naming what it overwrites (issue 31); cancelled, nothing changes.
   await page.getByRole('button', { name: 'Keep this copy' }).click();
+  let confirm = page.getByRole('dialog', { name: 'Overwrite notes.txt?' });
+  await expect(confirm).toContainText(
+    `notes.txt gets the content of ${copyPath}, the copy ann made (v1): everything notes.txt holds now, including changes others made since, is overwritten`,
+  );
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toHaveCount(0);
+  expect(await latestVersion(page.request, name)).toBe('v2');
+  await page.getByRole('button', { name: 'Keep this copy' }).click();
+  confirm = page.getByRole('dialog', { name: 'Overwrite notes.txt?' });
+  await page.waitForFunction(transitionsFinished);
+  await confirm.getByRole('button', { name: 'Overwrite' }).click();
   await expect(page).toHaveURL(/\/tree\/?$/);
   expect(await latestVersion(page.request, name)).toBe('v3');
   const files = await filesAt(page.request, name, 'v3');
@@ -358,7 +371,7 @@ test("a conflicted copy is listed, shown beside its original, and 'Keep this cop
     .getByRole('link', { name: gpkgCopy })
     .click();
   const rows = page
-    .getByRole('region', { name: "Rows 'Keep this copy' changes in survey.gpkg" })
+    .getByRole('region', { name: 'Rows of survey.gpkg that keeping this copy changes' })
     .getByRole('table', { name: 'Changes of points' });
   await expect(rows.locator('tbody tr')).toHaveCount(1, { timeout: 30_000 });
   expect(await tableRows(rows)).toEqual([{ Change: 'update', fid: '1', name: 'oak → ash' }]);
@@ -417,6 +430,10 @@ test("an edit conflict shows base, ours and theirs per field; 'Keep this copy' w
   await expectAccessible(page, 'edit conflict');
 
   await page.getByRole('button', { name: 'Keep this copy' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Overwrite fields of survey.gpkg?' });
+  await expect(confirm).toContainText("get the values of ann's edit (Theirs)");
+  await page.waitForFunction(transitionsFinished);
+  await confirm.getByRole('button', { name: 'Overwrite' }).click();
   await expect(page).toHaveURL(/\/tree\/?$/);
   await expect(page.getByRole('region', { name: 'Conflicts' })).toHaveCount(0);
   expect(await latestVersion(page.request, name)).toBe('v3');

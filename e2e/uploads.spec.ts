@@ -254,6 +254,9 @@ test("the toast follows a running upload; closing the Data Sync panel cancels it
   await expect(page.getByText('You cannot update files during upload')).toBeVisible();
 
   await files.dataSync().getByRole('button', { name: 'Discard pending changes' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Cancel this upload?' });
+  await page.waitForFunction(transitionsFinished);
+  await confirm.getByRole('button', { name: 'Discard' }).click();
   await expect(page.getByText('Operation canceled by the user.')).toBeVisible();
   await expect(files.dataSync()).toBeHidden();
   release();

@@ -148,6 +148,10 @@ test('a person without an account registers from the invitation link and lands i
     visitor.getByText(`You are invited to join the workspace ${crew} as reader.`),
   ).toBeVisible();
   await expect(visitor.getByRole('textbox', { name: 'Email' })).toHaveValue(email);
+  // At 1280 px the form keeps to the onboarding column (spec 000 §2: 480px; issue 31).
+  const field = await visitor.getByRole('textbox', { name: 'Username' }).boundingBox();
+  expect(field?.width ?? 0).toBeGreaterThan(200);
+  expect(field?.width ?? Infinity).toBeLessThanOrEqual(480);
   const username = `fresh${Date.now().toString(36)}`;
   await visitor.getByRole('textbox', { name: 'Username' }).fill(username);
   await visitor.getByLabel(/^Password/).fill('short');

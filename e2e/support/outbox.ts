@@ -2,7 +2,7 @@
 // device, reloaded offline, files queued there.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
 import { createProject } from './api';
 import { e2eAdmin } from './env';
 import { pushFiles } from './push';
@@ -11,6 +11,25 @@ import { ProjectFilesPage } from '../pages/project-files-page';
 import { signIn } from '../pages/session';
 
 export const stamp = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
+
+/**
+ * Another device (a session of its own, no service worker) pushes `files` to the project
+ * `name` in the waymark workspace meanwhile; answers the version it made.
+ */
+export async function pushFromElsewhere(
+  browser: Browser,
+  name: string,
+  files: Record<string, string>,
+): Promise<string> {
+  const other = await browser.newContext({ serviceWorkers: 'block' });
+  try {
+    const otherPage = await other.newPage();
+    await signIn(otherPage, e2eAdmin.username, e2eAdmin.password);
+    return await pushFiles(otherPage, 'waymark', name, { files });
+  } finally {
+    await other.close();
+  }
+}
 
 /** Writes `bytes` as `name` in a fresh folder under `dir`; answers its path. */
 export function fileOnDisk(dir: string, name: string, bytes: Buffer): string {

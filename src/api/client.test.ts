@@ -296,8 +296,9 @@ describe('api client: errors', () => {
 });
 
 describe('api client: maintenance', () => {
-  it('refuses non-GET requests locally while in maintenance', async () => {
-    const m = mockFetch(json({}), json({}), json({}), json({}), json({}));
+  it('refuses non-GET requests locally while in maintenance, once the status still says so', async () => {
+    const on = () => json({ maintenance: true });
+    const m = mockFetch(on(), on(), on(), on(), json({}), json({}), json({}), json({}), json({}));
     const api = client(m.fetch);
     api.setMaintenance(true);
     expect(api.isMaintenance()).toBe(true);
@@ -310,13 +311,19 @@ describe('api client: maintenance', () => {
       expect(error.isMaintenance).toBe(true);
       expect(error.message).toBe(MAINTENANCE_MESSAGE);
     }
-    expect(m.calls).toHaveLength(0);
+    // Only the status was read before each refusal: no write went out.
+    expect(m.calls.map((c) => `${c.init.method} ${c.url}`)).toEqual([
+      'GET /ping',
+      'GET /ping',
+      'GET /ping',
+      'GET /ping',
+    ]);
     await api.get('/v1/project/paginated');
     await api.post('/app/auth/login', {});
     await api.post('/v1/project/by_names', {});
     // Sign-out is a POST (issue 29): it works in maintenance as sign-in does.
     await api.post('/app/auth/logout');
-    expect(m.calls.map((c) => c.url)).toEqual([
+    expect(m.calls.slice(4).map((c) => c.url)).toEqual([
       '/v1/project/paginated',
       '/app/auth/login',
       '/v1/project/by_names',
@@ -324,7 +331,30 @@ describe('api client: maintenance', () => {
     ]);
     api.setMaintenance(false);
     await api.post('/v1/project/mergin', {});
-    expect(m.calls).toHaveLength(5);
+    expect(m.calls).toHaveLength(9);
+  });
+
+  it('lets a write through when the maintenance ended since the last ping (issue 31)', async () => {
+    const m = mockFetch(json({ maintenance: false }), json({ created: true }));
+    const api = client(m.fetch);
+    api.setMaintenance(true);
+    const heard: boolean[] = [];
+    api.onMaintenanceChange((on) => heard.push(on));
+    await expect(api.post('/v1/project/mergin', {})).resolves.toEqual({ created: true });
+    expect(m.calls.map((c) => `${c.init.method} ${c.url}`)).toEqual([
+      'GET /ping',
+      'POST /v1/project/mergin',
+    ]);
+    expect(api.isMaintenance()).toBe(false);
+    expect(heard).toEqual([false]);
+  });
+
+  it('reads the status again when the server refuses a write with 503', async () => {
+    const m = mockFetch(problem(MAINTENANCE_MESSAGE, 503), json({ maintenance: true }));
+    const api = client(m.fetch);
+    await expect(api.post('/v1/project/mergin', {})).rejects.toMatchObject({ status: 503 });
+    await vi.waitFor(() => expect(api.isMaintenance()).toBe(true));
+    expect(m.calls.map((c) => c.url)).toEqual(['/v1/project/mergin', '/ping']);
   });
 
   it('uses the exact message from the specification', () => {

@@ -77,6 +77,8 @@ export interface ApiClient {
   /** Turns the read-only guard on or off (from GET /ping `maintenance`). */
   setMaintenance(on: boolean): void;
   isMaintenance(): boolean;
+  /** Reads GET /ping again and answers whether maintenance is on (see transport.ts). */
+  checkMaintenance(): Promise<boolean>;
   /** Calls `listener` whenever the guard changes; returns the function that stops it. */
   onMaintenanceChange(listener: (on: boolean) => void): () => void;
   getCsrfToken(): string | null;
@@ -194,6 +196,7 @@ export function createApiClient(config: ApiClientConfig = {}): ApiClient {
     url: transport.url,
     setMaintenance: transport.setMaintenance,
     isMaintenance: transport.isMaintenance,
+    checkMaintenance: transport.checkMaintenance,
     onMaintenanceChange: transport.onMaintenanceChange,
     getCsrfToken: transport.getCsrfToken,
     setCsrfToken: transport.setCsrfToken,

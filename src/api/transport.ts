@@ -8,7 +8,9 @@
  *   later request; a 400 refusing the token ("The CSRF token has expired.", or a missing,
  *   invalid or foreign one: `isCsrfRefusal`) gets a fresh token (`refreshCsrf`) and repeats
  *   the request once;
- * - while the server reports maintenance, writes are refused locally with a 503 `ApiError`;
+ * - while the server reports maintenance, writes are refused locally with a 503 `ApiError`,
+ *   after the status was read again (GET /ping): a maintenance that ended meanwhile refuses
+ *   nothing (issue 31); a write the server refuses with 503 reads it again too;
  * - a request that gets no HTTP answer throws `NetworkError`; aborts pass through untouched.
  *
  * A successful answer's body is left for the caller to read (JSON, text, a Blob, a stream); a
@@ -24,6 +26,7 @@ export type QueryParams = Record<string, QueryValue | readonly QueryValue[]>;
 export const CSRF_HEADER = 'X-CSRF-Token';
 export const CSRF_REFRESH_PATH = '/app/auth/refresh/csrf';
 export const INIT_PATH = '/app/init';
+export const PING_PATH = '/ping';
 /** Writes that stay allowed in maintenance: the URL contains one of these (spec 000 §8). */
 export const MAINTENANCE_EXEMPT_PATHS: readonly string[] = [
   '/project/by_names',
@@ -85,6 +88,11 @@ export interface Transport {
   /** Turns the read-only guard on or off (from GET /ping `maintenance`). */
   setMaintenance(on: boolean): void;
   isMaintenance(): boolean;
+  /**
+   * Reads the server's status again (GET /ping; concurrent callers share one read), turns the
+   * guard on or off by it and answers whether maintenance is on. Unreadable: the guard stays.
+   */
+  checkMaintenance(): Promise<boolean>;
   /** Calls `listener` whenever the guard changes; returns the function that stops it. */
   onMaintenanceChange(listener: (on: boolean) => void): () => void;
 }
@@ -154,6 +162,7 @@ export function createTransport(config: TransportConfig = {}): Transport {
   let maintenance = false;
   const maintenanceListeners = new Set<(on: boolean) => void>();
   let csrfRefresh: Promise<boolean> | null = null;
+  let maintenanceCheck: Promise<boolean> | null = null;
 
   async function send(request: TransportRequest): Promise<Response> {
     const { method } = request;
@@ -191,16 +200,19 @@ export function createTransport(config: TransportConfig = {}): Transport {
   const transport: Transport = {
     async request(request) {
       const url = buildUrl(baseUrl, request.path, request.query);
-      if (
-        maintenance &&
+      const guarded =
         request.method !== 'GET' &&
-        !MAINTENANCE_EXEMPT_PATHS.some((path) => url.includes(path))
-      ) {
+        request.method !== 'HEAD' &&
+        !MAINTENANCE_EXEMPT_PATHS.some((path) => url.includes(path));
+      // Refused only once the server still says so: the maintenance may have ended.
+      if (guarded && maintenance && (await transport.checkMaintenance())) {
         throw ApiError.maintenance();
       }
       let replayed = false;
       for (;;) {
         const response = await send(request);
+        // Maintenance began meanwhile: the guard learns it for the next writes.
+        if (guarded && response.status === 503) void transport.checkMaintenance();
         if (response.ok) {
           return {
             response,
@@ -250,6 +262,26 @@ export function createTransport(config: TransportConfig = {}): Transport {
       for (const listener of maintenanceListeners) listener(on);
     },
     isMaintenance: () => maintenance,
+    checkMaintenance() {
+      maintenanceCheck ??= (async () => {
+        try {
+          const response = await send({ method: 'GET', path: PING_PATH });
+          const data = await readBody(response);
+          if (!response.ok) return maintenance;
+          transport.setMaintenance(
+            typeof data === 'object' &&
+              data !== null &&
+              (data as { maintenance?: unknown }).maintenance === true,
+          );
+        } catch {
+          // Unreachable: what was known stays.
+        } finally {
+          maintenanceCheck = null;
+        }
+        return maintenance;
+      })();
+      return maintenanceCheck;
+    },
     onMaintenanceChange(listener) {
       maintenanceListeners.add(listener);
       return () => maintenanceListeners.delete(listener);

@@ -1,8 +1,9 @@
 /**
  * A hover tooltip whose code loads when it is first wanted (issue 8's bundle budget: Mantine's
  * Tooltip and floating-ui stay out of the first screens). Its element is rendered as it is and
- * never replaced (so a press on it is never lost): the pointer entering it (a mouse, as Mantine's
- * tooltips open on hover only) loads the tooltip, which then shows beside the element through
+ * never replaced (so a press on it is never lost): the pointer entering it (a mouse on a device
+ * that hovers; never a touch screen, where a tap's tooltip would stay: issue 31) loads the
+ * tooltip, which then shows beside the element through
  * Mantine's `target`, for as long as the pointer stays. As with Mantine's own tooltip, it has
  * role "tooltip", describes the element while shown (`aria-describedby`) and Escape closes it.
  * The element's own `ref`, if any, is replaced.
@@ -26,6 +27,11 @@ interface ChildProps {
   onPointerLeave?: (event: PointerEvent<HTMLElement>) => void;
   'aria-describedby'?: string;
   ref?: Ref<HTMLElement>;
+}
+
+/** Whether the device's main pointer can hover (not a touch screen). */
+function canHover(): boolean {
+  return globalThis.matchMedia?.('(hover: none)').matches !== true;
 }
 
 const LoadedTooltip = lazy(async () => ({ default: (await import('./loadedTooltip')).Tooltip }));
@@ -61,7 +67,9 @@ export function LazyTooltip({ label, withArrow, children }: LazyTooltipProps) {
     'aria-describedby': describedBy || undefined,
     onPointerEnter: (event: PointerEvent<HTMLElement>) => {
       own.onPointerEnter?.(event);
-      if (event.pointerType !== 'mouse') return;
+      // A touch screen's taps arrive as a mouse too, and nothing would close the tooltip then
+      // (issue 31): only a device that can hover gets it.
+      if (event.pointerType !== 'mouse' || !canHover()) return;
       setWanted(true);
       setOpened(true);
     },

@@ -19,4 +19,20 @@ describe('offline status', () => {
     status.served('c', 1);
     expect(listener).toHaveBeenCalledTimes(4);
   });
+
+  it('keeps, after the shown pages were read again, only the copies served again (issue 31)', async () => {
+    const status = createOfflineStatus();
+    status.served('left-page', 100);
+    status.served('shown', 200);
+    status.served('answered', 300);
+    const listener = vi.fn();
+    status.subscribe(listener);
+    await status.recheck(async () => {
+      status.served('shown', 200);
+      status.fresh('answered');
+    });
+    expect(status.savedAt()).toBe(200);
+    await status.recheck(async () => status.fresh('shown'));
+    expect(status.savedAt()).toBeNull();
+  });
 });

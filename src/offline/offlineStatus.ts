@@ -10,6 +10,11 @@ export interface OfflineStatus {
   fresh(key: string): void;
   /** Forgets every served copy (back online). */
   reset(): void;
+  /**
+   * Runs `reread` (the shown pages read again) and then keeps only the copies served again
+   * meanwhile: copies of pages no longer shown are forgotten, without the notice flickering.
+   */
+  recheck(reread: () => Promise<unknown>): Promise<void>;
   /** When the oldest copy shown was saved, or null when none is shown. */
   savedAt(): number | null;
   subscribe(listener: () => void): () => void;
@@ -19,6 +24,8 @@ export function createOfflineStatus(): OfflineStatus {
   const served = new Map<string, number>();
   const listeners = new Set<() => void>();
   let snapshot: number | null = null;
+  /** Keys served while a recheck runs. */
+  let round: Set<string> | null = null;
 
   function update(): void {
     const next = served.size > 0 ? Math.min(...served.values()) : null;
@@ -30,6 +37,7 @@ export function createOfflineStatus(): OfflineStatus {
   return {
     served(key, savedAt) {
       served.set(key, savedAt);
+      round?.add(key);
       update();
     },
     fresh(key) {
@@ -37,6 +45,18 @@ export function createOfflineStatus(): OfflineStatus {
     },
     reset() {
       served.clear();
+      update();
+    },
+    async recheck(reread) {
+      const before = [...served.keys()];
+      const again = new Set<string>();
+      round = again;
+      try {
+        await reread();
+      } finally {
+        if (round === again) round = null;
+      }
+      for (const key of before) if (!again.has(key)) served.delete(key);
       update();
     },
     savedAt: () => snapshot,

@@ -1,17 +1,35 @@
 /**
  * How many uploads wait in this browser's outbox (queued, running or failed), as the upload
- * engine last reported: the sidebar's 'Outbox' entry shows it. A tiny store, so the shell reads
- * the count without loading the engine (the app badge is set by the engine, appBadge.ts).
+ * engine last reported, and how many landed uploads are left to check (outboxNotices.ts): the
+ * sidebar's 'Outbox' entry shows them. A tiny store, so the shell reads the counts without
+ * loading the engine (the app badge is set by the engine, appBadge.ts).
  */
 import { useSyncExternalStore } from 'react';
 
+/** localStorage key of the notices of uploads that did not do all that was asked. */
+export const OUTBOX_NOTICES_KEY = 'waymark.outboxNotices';
+
 let count = 0;
+let notices = 0;
+try {
+  const kept: unknown = JSON.parse(localStorage.getItem(OUTBOX_NOTICES_KEY) ?? '[]');
+  notices = Array.isArray(kept) ? kept.length : 0;
+} catch {
+  // No storage, or an unreadable list: none shown.
+}
 const listeners = new Set<() => void>();
 
 /** The engine's report: the number of uploads in the outbox. */
 export function setOutboxCount(value: number): void {
   if (value === count) return;
   count = value;
+  for (const listener of [...listeners]) listener();
+}
+
+/** outboxNotices.ts: the number of notices kept. */
+export function setOutboxNoticeCount(value: number): void {
+  if (value === notices) return;
+  notices = value;
   for (const listener of [...listeners]) listener();
 }
 
@@ -25,6 +43,15 @@ export function useOutboxCount(): number {
   return useSyncExternalStore(
     subscribe,
     () => count,
+    () => 0,
+  );
+}
+
+/** The number of landed uploads left to check in the Outbox. */
+export function useOutboxNoticeCount(): number {
+  return useSyncExternalStore(
+    subscribe,
+    () => notices,
     () => 0,
   );
 }

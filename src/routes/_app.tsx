@@ -14,7 +14,7 @@ import { initQueryOptions } from '@/features/auth/api/init';
 import { useLogoutMutation } from '@/features/auth/api/logout';
 import { profileQueryOptions } from '@/features/auth/api/profile';
 import { configQueryOptions } from '@/platform/config';
-import { pingQueryOptions } from '@/platform/ping';
+import { useMaintenance } from '@/platform/ping';
 import { AppLayout } from '@/features/shell/components/AppLayout';
 import { UploadCenterHost } from '@/features/uploads/page/components/UploadCenterHost';
 import { OnboardingLayout } from '@/features/shell/components/OnboardingLayout';
@@ -57,7 +57,7 @@ function AppShellRoute() {
   const current = useCurrentWorkspace(user);
   const { workspace } = current;
   const config = useQuery(configQueryOptions);
-  const ping = useQuery(pingQueryOptions);
+  const maintenance = useMaintenance();
   const matches = useMatches();
   const crumbs = useMemo(() => collectCrumbs(matches), [matches]);
   const href = useRouterState({ select: (state) => state.location.href });
@@ -71,7 +71,6 @@ function AppShellRoute() {
     });
   };
 
-  const maintenance = ping.data?.maintenance === true;
   const invitations = user?.invitations ?? [];
 
   // The list must hold the new workspace before it is chosen (else the memory falls back).
@@ -104,7 +103,7 @@ function AppShellRoute() {
   return (
     <AppLayout
       user={user}
-      workspaceName={workspace?.name ?? null}
+      workspaceName={current.isLoading ? undefined : (workspace?.name ?? null)}
       workspaceSwitcher={
         user
           ? {

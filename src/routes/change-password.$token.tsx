@@ -1,7 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { useQuery } from '@tanstack/react-query';
 import { ChangePasswordByTokenForm } from '@/features/auth/components/ChangePasswordByTokenForm';
-import { pingQueryOptions } from '@/platform/ping';
+import { useMaintenance } from '@/platform/ping';
 import { OnboardingLayout } from '@/features/shell/components/OnboardingLayout';
 
 /** /change-password/:token (public): set a new password from a reset link. */
@@ -11,9 +10,9 @@ export const Route = createFileRoute('/change-password/$token')({
 
 function ChangePasswordPage() {
   const { token } = Route.useParams();
-  const ping = useQuery(pingQueryOptions);
+  const maintenance = useMaintenance();
   return (
-    <OnboardingLayout title="Set a new password" maintenance={ping.data?.maintenance === true}>
+    <OnboardingLayout title="Set a new password" maintenance={maintenance}>
       <ChangePasswordByTokenForm token={token} />
     </OnboardingLayout>
   );

@@ -1,11 +1,10 @@
 import { createFileRoute, notFound, useNavigate, useRouter } from '@tanstack/react-router';
-import { useQuery } from '@tanstack/react-query';
 import { redirectIfLoggedIn } from '@/app/guards';
 import { validateLoginSearch } from '@/lib/search';
 import { profileQueryOptions } from '@/features/auth/api/profile';
 import { LoginForm } from '@/features/auth/components/LoginForm';
 import { ResetPasswordForm } from '@/features/auth/components/ResetPasswordForm';
-import { pingQueryOptions } from '@/platform/ping';
+import { useMaintenance } from '@/platform/ping';
 import { OnboardingLayout } from '@/features/shell/components/OnboardingLayout';
 import { safeRedirectTarget } from '@/lib/redirect';
 
@@ -29,12 +28,12 @@ function LoginPage() {
   const { redirect } = Route.useSearch();
   const router = useRouter();
   const navigate = useNavigate();
-  const ping = useQuery(pingQueryOptions);
+  const maintenance = useMaintenance();
 
   return (
     <OnboardingLayout
       title={reset === 'reset' ? 'Reset your password' : 'Sign in to Waymark'}
-      maintenance={ping.data?.maintenance === true}
+      maintenance={maintenance}
     >
       {reset === 'reset' ? (
         <ResetPasswordForm

@@ -2,7 +2,7 @@
  * The projects feature's public face: what other features may use (src/README.md). Everything
  * else in this folder is internal; routes and the app import it directly.
  */
-export { fetchProject, projectQueryKey } from './api/project';
+export { fetchProject, projectQueryKey, showLandedVersion } from './api/project';
 export { projectArchiveUrl } from './api/projectArchive';
 export { FileIcon } from './components/FileIcon';
 export { fileName, pageOf } from './model/files';

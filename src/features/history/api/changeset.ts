@@ -1,9 +1,11 @@
 /**
  * GET /v1/resource/changesets/{namespace}/{name}/{version}?path=: the row-level changes of one
- * GeoPackage in one version, geometries as WKT.
+ * GeoPackage in one version, geometries as WKT; kept for offline use as the other reads are.
  */
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '@/api';
+import { stableKey } from '@/offline/offlineCache';
+import { withOfflineCopy } from '@/offline/instance';
 import { DISPLAY_CHANGESET_FALLBACK, toChangeset, type ChangesetEntry } from '../model/changeset';
 import { CHANGESET_POLL_LIMIT, CHANGESET_POLL_MS } from '../model/version';
 
@@ -20,13 +22,17 @@ export async function fetchChangeset(
   path: string,
   signal?: AbortSignal,
 ): Promise<ChangesetAnswer> {
-  const data = await api.get(
-    `/v1/resource/changesets/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/${encodeURIComponent(version)}`,
-    { query: { path }, signal, fallbackMessage: DISPLAY_CHANGESET_FALLBACK },
-  );
-  const pending =
-    !Array.isArray(data) && (data as { status?: unknown } | undefined)?.status === 'pending';
-  return { pending, entries: toChangeset(data) };
+  // Saved for offline use (issue 31): offline, a changeset opened before shows as it was; one
+  // never opened says so (NOT_SAVED_OFFLINE), not that it cannot be calculated.
+  return withOfflineCopy(stableKey('changeset', namespace, name, version, path), async () => {
+    const data = await api.get(
+      `/v1/resource/changesets/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/${encodeURIComponent(version)}`,
+      { query: { path }, signal, fallbackMessage: DISPLAY_CHANGESET_FALLBACK },
+    );
+    const pending =
+      !Array.isArray(data) && (data as { status?: unknown } | undefined)?.status === 'pending';
+    return { pending, entries: toChangeset(data) };
+  });
 }
 
 export const changesetQueryOptions = (

@@ -1,5 +1,5 @@
 import { Table, Text } from '@mantine/core';
-import { useState } from 'react';
+import { useState, type CSSProperties } from 'react';
 import { Paginator } from '@/components/Paginator';
 import { pageOf } from '@/features/projects';
 import {
@@ -10,17 +10,45 @@ import {
 } from '../model/changeset';
 import { ChangeTypeIcon } from './ChangeTypeIcon';
 
+/** The Change column's width (px). */
+const CHANGE_WIDTH = 56;
+/** The key column kept in place beside the Change column when a wide table scrolls. */
+const KEY_COLUMN = 'fid';
+
+/**
+ * A cell kept in place while the table scrolls sideways (issue 31: the Change and fid columns
+ * scrolled away). Opaque, so the columns scrolling under it do not show through; a striped
+ * row's cell keeps the stripe.
+ */
+export function stickyCell(left: number, striped: boolean, header = false): CSSProperties {
+  return {
+    position: 'sticky',
+    left,
+    zIndex: header ? 3 : 1,
+    backgroundColor: 'var(--mantine-color-body)',
+    backgroundImage: striped
+      ? 'linear-gradient(var(--table-striped-color), var(--table-striped-color))'
+      : undefined,
+  };
+}
+
 /**
  * The changes of one database table (spec 001 §2 "File version detail"): a change-type icon
- * column and a column per field, 10 rows per page, scrolling within 400 px.
+ * column and a column per field, 10 rows per page, scrolling within 400 px. A wide table shows
+ * its horizontal scrollbar at all times and keeps the Change and fid columns in place.
  */
 export function ChangesetTable({ table }: { table: ChangesetTableData }) {
   const [page, setPage] = useState(1);
   const rows = pageOf(table.rows, page, CHANGESET_ROWS_PER_PAGE);
-  const width = 56 + table.columns.length * 140;
+  const width = CHANGE_WIDTH + table.columns.length * 140;
+  const keyed = table.columns[0] === KEY_COLUMN;
   return (
     <>
-      <Table.ScrollContainer minWidth={width} maxHeight={CHANGESET_SCROLL_HEIGHT}>
+      <Table.ScrollContainer
+        minWidth={width}
+        maxHeight={CHANGESET_SCROLL_HEIGHT}
+        scrollAreaProps={{ type: 'always' }}
+      >
         <Table
           aria-label={`Changes of ${table.name}`}
           stickyHeader
@@ -31,9 +59,16 @@ export function ChangesetTable({ table }: { table: ChangesetTableData }) {
         >
           <Table.Thead>
             <Table.Tr>
-              <Table.Th w={56}>Change</Table.Th>
-              {table.columns.map((column) => (
-                <Table.Th key={column}>{column}</Table.Th>
+              <Table.Th w={CHANGE_WIDTH} style={stickyCell(0, false, true)}>
+                Change
+              </Table.Th>
+              {table.columns.map((column, index) => (
+                <Table.Th
+                  key={column}
+                  style={keyed && index === 0 ? stickyCell(CHANGE_WIDTH, false, true) : undefined}
+                >
+                  {column}
+                </Table.Th>
               ))}
             </Table.Tr>
           </Table.Thead>
@@ -49,11 +84,18 @@ export function ChangesetTable({ table }: { table: ChangesetTableData }) {
             )}
             {rows.map((row, index) => (
               <Table.Tr key={(page - 1) * CHANGESET_ROWS_PER_PAGE + index}>
-                <Table.Td>
+                <Table.Td w={CHANGE_WIDTH} style={stickyCell(0, index % 2 === 0)}>
                   <ChangeTypeIcon type={row.type} />
                 </Table.Td>
-                {table.columns.map((column) => (
-                  <Table.Td key={column} style={{ wordBreak: 'break-word', minWidth: 100 }}>
+                {table.columns.map((column, at) => (
+                  <Table.Td
+                    key={column}
+                    style={{
+                      wordBreak: 'break-word',
+                      minWidth: 100,
+                      ...(keyed && at === 0 ? stickyCell(CHANGE_WIDTH, index % 2 === 0) : {}),
+                    }}
+                  >
                     {row.cells[column] ?? ''}
                   </Table.Td>
                 ))}

@@ -4,6 +4,7 @@ import { useMemo, type ReactNode } from 'react';
 import { LoadingIndicator } from '@/components/LoadingIndicator';
 import { TitledSection } from '@/components/TitledSection';
 import { configQueryOptions } from '@/platform/config';
+import { isNotSavedOffline } from '@/offline/offlineCache';
 import { AnchorLink } from '@/lib/routerLinks';
 import { FileIcon, fileName } from '@/features/projects';
 import { changesetQueryOptions } from '../api/changeset';
@@ -71,8 +72,17 @@ export function FileVersionDetail({
     [entries.data, changeset?.summary],
   );
 
+  // Offline, a page never opened here says so, as other pages do (issue 31).
+  const notSaved = [detail.error, entries.error].find(isNotSavedOffline);
+
   let body;
-  if (detail.isPending || (entries.isPending && entries.fetchStatus !== 'idle')) {
+  if (notSaved) {
+    body = (
+      <Text c="dimmed" ta="center" py="md" role="status">
+        {notSaved.message}
+      </Text>
+    );
+  } else if (detail.isPending || (entries.isPending && entries.fetchStatus !== 'idle')) {
     body = <LoadingIndicator label="Loading changes" size="md" />;
   } else if (calculating || entries.data?.pending) {
     body = (

@@ -184,8 +184,8 @@ describe('VersionDetailPanel', { timeout: 20_000 }, () => {
       actions: <button type="button">Version action</button>,
       fileActions: (path) => <button type="button">{`File action ${path}`}</button>,
     });
-    expect(await screen.findByText('Made by')).toBeInTheDocument();
-    expect(field('Made by')).toBe('Restores v1');
+    expect(await screen.findByText('Action')).toBeInTheDocument();
+    expect(field('Action')).toBe('Restored v1');
     expect(screen.getByRole('button', { name: 'Version action' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'File action notes.txt' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'File action a.txt' })).toBeInTheDocument();
@@ -197,6 +197,6 @@ describe('VersionDetailPanel', { timeout: 20_000 }, () => {
     fakeServer({ [`GET ${DETAIL}`]: () => json(detail({})) });
     await panel();
     expect(await screen.findByText('User agent')).toBeInTheDocument();
-    expect(screen.queryByText('Made by')).toBeNull();
+    expect(screen.queryByText('Action')).toBeNull();
   });
 });

@@ -1,4 +1,6 @@
-import { ActionIcon, Checkbox, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Box, Checkbox, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import type { CSSProperties } from 'react';
+import { LazyTooltip } from '@/components/lazyTooltip';
 import { IconDownload } from '@tabler/icons-react';
 import { formatFileSize } from '@/lib/fileSize';
 import { AnchorLink } from '@/lib/routerLinks';
@@ -21,6 +23,16 @@ export interface VersionsTableProps {
 }
 
 const COLUMNS = 8;
+
+/** A touch target of 44 px around a row's checkbox. */
+const PICK_TARGET: CSSProperties = {
+  display: 'flex',
+  alignItems: 'center',
+  justifyContent: 'center',
+  minWidth: 44,
+  minHeight: 44,
+  cursor: 'pointer',
+};
 
 /**
  * The versions of a project (spec 001 §2 "Versions"): name, creation, author, changed files,
@@ -81,12 +93,15 @@ export function VersionsTable({
               }}
             >
               {onPick && (
-                <Table.Td data-pick>
-                  <Checkbox
-                    aria-label={`Select ${version.name}`}
-                    checked={picked?.includes(version.name) ?? false}
-                    onChange={() => onPick(version.name)}
-                  />
+                <Table.Td data-pick p={0}>
+                  {/* The whole 44 px square takes the tap, not the 20 px box alone (issue 31). */}
+                  <Box component="label" style={PICK_TARGET}>
+                    <Checkbox
+                      aria-label={`Select ${version.name}`}
+                      checked={picked?.includes(version.name) ?? false}
+                      onChange={() => onPick(version.name)}
+                    />
+                  </Box>
                 </Table.Td>
               )}
               <Table.Td>
@@ -102,11 +117,12 @@ export function VersionsTable({
               </Table.Td>
               <Table.Td>
                 {version.created && (
-                  <Tooltip label={formatDateTime(version.created)} withArrow>
+                  // For a mouse only: a tooltip opened by a tap would stay (issue 31).
+                  <LazyTooltip label={formatDateTime(version.created)} withArrow>
                     <Text component="time" dateTime={version.created} size="sm">
                       {relativeTime(version.created)}
                     </Text>
-                  </Tooltip>
+                  </LazyTooltip>
                 )}
               </Table.Td>
               <Table.Td>

@@ -4,9 +4,9 @@ import { originText } from './origin';
 describe('originText', () => {
   it('says what a time-travel version did', () => {
     const none = { version: null, path: null, original: null };
-    expect(originText({ ...none, action: 'restore_version', version: 'v1' })).toBe('Restores v1');
+    expect(originText({ ...none, action: 'restore_version', version: 'v1' })).toBe('Restored v1');
     expect(originText({ ...none, action: 'restore_file', version: 'v2', path: 'a/b.gpkg' })).toBe(
-      'Restores a/b.gpkg from v2',
+      'Restored a/b.gpkg from v2',
     );
     expect(
       originText({
@@ -15,7 +15,9 @@ describe('originText', () => {
         path: 'b (conflicted copy, ann v3).gpkg',
         original: 'b.gpkg',
       }),
-    ).toBe('Keeps b (conflicted copy, ann v3).gpkg in place of b.gpkg');
-    expect(originText({ ...none, action: 'discard_copy', path: 'x.json' })).toBe('Discards x.json');
+    ).toBe('Kept b (conflicted copy, ann v3).gpkg in place of b.gpkg');
+    expect(originText({ ...none, action: 'discard_copy', path: 'x.json' })).toBe(
+      'Discarded x.json',
+    );
   });
 });

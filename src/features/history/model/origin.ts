@@ -4,17 +4,18 @@
  */
 import type { VersionOrigin } from '@contract/restore';
 
-export const ORIGIN_LABEL = 'Made by';
+/** The field's label (issue 31: 'Made by: Restores …' read as if the action were an author). */
+export const ORIGIN_LABEL = 'Action';
 
 export function originText(origin: VersionOrigin): string {
   switch (origin.action) {
     case 'restore_version':
-      return `Restores ${origin.version ?? ''}`;
+      return `Restored ${origin.version ?? ''}`;
     case 'restore_file':
-      return `Restores ${origin.path ?? ''} from ${origin.version ?? ''}`;
+      return `Restored ${origin.path ?? ''} from ${origin.version ?? ''}`;
     case 'keep_copy':
-      return `Keeps ${origin.path ?? ''} in place of ${origin.original ?? ''}`;
+      return `Kept ${origin.path ?? ''} in place of ${origin.original ?? ''}`;
     case 'discard_copy':
-      return `Discards ${origin.path ?? ''}`;
+      return `Discarded ${origin.path ?? ''}`;
   }
 }

@@ -13,7 +13,7 @@ import type {
   MapLayers,
 } from '@contract/map';
 import { api } from '@/api';
-import { isPointType, type CanvasLayer } from '../model/layers';
+import { isLineType, isPointType, type CanvasLayer } from '../model/layers';
 import { TABLE_PAGE_SIZE, type TableState } from '../model/table';
 
 export const LOAD_LAYERS_FALLBACK = 'Failed to load the layers';
@@ -85,6 +85,7 @@ export function canvasLayers(
             tileUrl: tileUrlTemplate(shown, layer.name),
             extent: layer.extent_3857,
             points: isPointType(layer.geometry_type),
+            lines: isLineType(layer.geometry_type),
           },
         ]
       : [],

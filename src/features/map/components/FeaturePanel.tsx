@@ -1,4 +1,14 @@
-import { Alert, Badge, CloseButton, Group, Paper, ScrollArea, Table, Text } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  CloseButton,
+  Group,
+  Paper,
+  ScrollArea,
+  Table,
+  Text,
+} from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { MapValue } from '@contract/map';
 import { LoadingIndicator } from '@/components/LoadingIndicator';
@@ -11,7 +21,12 @@ export interface FeaturePanelProps {
   selection: Selection;
   change: ChangeKind | undefined;
   onClose: () => void;
+  /** Opens another feature that was under the click (`selection.others`). */
+  onChoose?: (selection: Selection) => void;
 }
+
+/** The list of the other features under the click. */
+export const ALSO_HERE = 'Also here';
 
 /** A value as the panel and the table show it. */
 export function displayValue(value: MapValue | undefined): string {
@@ -20,7 +35,7 @@ export function displayValue(value: MapValue | undefined): string {
 }
 
 /** The attributes of the feature clicked on the map (issue 19), over the map's corner. */
-export function FeaturePanel({ source, selection, change, onClose }: FeaturePanelProps) {
+export function FeaturePanel({ source, selection, change, onClose, onChoose }: FeaturePanelProps) {
   const query = useQuery({
     ...featureQueryOptions(source, selection.layer, selection.fid),
     enabled: !selection.deleted,
@@ -58,6 +73,30 @@ export function FeaturePanel({ source, selection, change, onClose }: FeaturePane
         </Group>
         <CloseButton aria-label="Close the feature" onClick={onClose} />
       </Group>
+      {onChoose && selection.others && selection.others.length > 0 && (
+        // Several features under the finger: the one drawn on top opened; the others are here.
+        <Group gap={4} mb="xs" role="group" aria-label={ALSO_HERE}>
+          <Text size="xs" c="dimmed">
+            {ALSO_HERE}:
+          </Text>
+          {selection.others.map((other) => (
+            <Button
+              key={`${other.layer}/${other.fid}`}
+              size="compact-xs"
+              variant="default"
+              onClick={() => {
+                const rest = [
+                  { ...selection, others: undefined },
+                  ...(selection.others ?? []).filter((o) => o !== other),
+                ];
+                onChoose({ ...other, others: rest });
+              }}
+            >
+              {other.layer} {other.fid}
+            </Button>
+          ))}
+        </Group>
+      )}
       {query.isPending && !selection.deleted && (
         <LoadingIndicator label="Loading the feature" size="sm" />
       )}

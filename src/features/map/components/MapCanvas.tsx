@@ -25,9 +25,9 @@ import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { postBasemapToServiceWorker } from '@/offline/serviceWorkerBasemap';
 import { CHANGE_COLOURS, featureColour } from '../model/colours';
 import type { ChangeLookup } from '../model/changes';
-import type { CanvasLayer } from '../model/layers';
+import { drawOrder, type CanvasLayer } from '../model/layers';
 import { FIRST_FEATURES_MARK } from '../model/marks';
-import { featureAt } from './hitTest';
+import { featuresAt } from './hitTest';
 import { CentreMark, focusVisible, listenForKeyboardPicks } from './keyboardPick';
 import type { MapView } from '../model/view';
 import { styleOf } from './styles';
@@ -38,6 +38,8 @@ export interface Selection {
   layer: string;
   fid: number;
   deleted?: MapDeletedFeature;
+  /** The other features under the click, topmost first (issue 31: offered to choose from). */
+  others?: Selection[];
 }
 
 export interface MapCanvasProps {
@@ -63,6 +65,10 @@ const CONTROL_LABELS = [
 
 /** How far from a point or line a click still chooses it, in pixels. */
 const HIT_TOLERANCE = 6;
+/** The same for a tap: a finger is less precise than a mouse. */
+const TOUCH_TOLERANCE = 12;
+/** The other features under a click offered at most. */
+const MAX_OTHERS = 5;
 /** The same for Enter at the centre mark (a larger target: the keys move 128 px a press). */
 const KEY_TOLERANCE = 12;
 
@@ -151,15 +157,26 @@ export function MapCanvas(props: MapCanvasProps) {
               ? (layer.getSource()?.getFeaturesInExtent(extent) ?? [])
               : layer.getFeaturesInExtent(extent),
         }));
-      const feature = featureAt(layers, coordinate, tolerance * resolution);
-      const layer = feature?.get('layer') as unknown;
-      const fid = Number(feature?.getId() ?? feature?.get('fid'));
-      if (!feature || typeof layer !== 'string' || !Number.isSafeInteger(fid)) return null;
-      const former = feature.get('deletedFeature') as MapDeletedFeature | undefined;
-      return former ? { layer, fid, deleted: former } : { layer, fid };
+      const chosen = featuresAt(layers, coordinate, tolerance * resolution).flatMap(
+        (feature): Selection[] => {
+          const layer = feature.get('layer') as unknown;
+          const fid = Number(feature.getId() ?? feature.get('fid'));
+          if (typeof layer !== 'string' || !Number.isSafeInteger(fid)) return [];
+          const former = feature.get('deletedFeature') as MapDeletedFeature | undefined;
+          return [former ? { layer, fid, deleted: former } : { layer, fid }];
+        },
+      );
+      // A feature drawn over itself (a tile's edge) is one choice.
+      const unique = chosen.filter(
+        (one, i) => chosen.findIndex((o) => o.layer === one.layer && o.fid === one.fid) === i,
+      );
+      const [top, ...others] = unique;
+      if (!top) return null;
+      return others.length > 0 ? { ...top, others: others.slice(0, MAX_OTHERS) } : top;
     };
     map.on('singleclick', (event) => {
-      latest.current.onSelect(pick(event.coordinate, HIT_TOLERANCE));
+      const touch = (event.originalEvent as PointerEvent).pointerType === 'touch';
+      latest.current.onSelect(pick(event.coordinate, touch ? TOUCH_TOLERANCE : HIT_TOLERANCE));
     });
     const removeKeys = listenForKeyboardPicks(container.current, map, {
       pickAt: (center) => {
@@ -235,7 +252,7 @@ export function MapCanvas(props: MapCanvasProps) {
         tileLayers.current.set(url, olLayer);
         map.addLayer(olLayer);
       }
-      olLayer.setZIndex(100 - layer.colourIndex);
+      olLayer.setZIndex(drawOrder(layer));
     }
   }, [layerKey]);
 

@@ -2,7 +2,7 @@ import { Alert, Box, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconStack2 } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Extent } from '@contract/map';
 import { isApiError } from '@/api';
 import { LoadingIndicator } from '@/components/LoadingIndicator';
@@ -21,7 +21,7 @@ import { geoPackagesOf, unionExtent, versionNames } from '../model/project';
 import { layersParam, visibleLayers } from '../model/layers';
 import {
   LAYER_PANEL_WIDTH,
-  MAP_HEIGHT_CSS,
+  mapHeightCss,
   MAP_MIN_HEIGHT,
   MAP_PANEL_GAP,
   NARROW_MEDIA,
@@ -105,6 +105,14 @@ export function MapPage({ project, search: raw, onSearch }: MapPageProps) {
   );
   const view = search.view;
   const tableLayer = layers?.find((layer) => layer.name === search.table);
+  // 'Attribute table' opened below the map: it is brought into view (issue 31).
+  const revealTable = useRef(false);
+  const tableBox = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!tableLayer || !revealTable.current) return;
+    revealTable.current = false;
+    tableBox.current?.scrollIntoView({ block: 'start', behavior: 'smooth' });
+  }, [tableLayer]);
 
   const toggle = (name: string, on: boolean) => {
     const next = on ? [...visible, name] : visible.filter((other) => other !== name);
@@ -117,6 +125,7 @@ export function MapPage({ project, search: raw, onSearch }: MapPageProps) {
       onToggle={toggle}
       onOpenTable={(table) => {
         setDrawer(false);
+        revealTable.current = true;
         onSearch({ table });
       }}
     />
@@ -181,7 +190,7 @@ export function MapPage({ project, search: raw, onSearch }: MapPageProps) {
       <Box style={{ display: 'flex', gap: MAP_PANEL_GAP, alignItems: 'stretch' }}>
         <Box
           pos="relative"
-          style={{ flex: 1, minWidth: 0, height: MAP_HEIGHT_CSS, minHeight: MAP_MIN_HEIGHT }}
+          style={{ flex: 1, minWidth: 0, height: mapHeightCss(narrow), minHeight: MAP_MIN_HEIGHT }}
         >
           <MapCanvas
             layers={canvasLayers}
@@ -206,6 +215,7 @@ export function MapPage({ project, search: raw, onSearch }: MapPageProps) {
               selection={selection}
               change={lookup?.(selection.layer, selection.fid)}
               onClose={() => setSelection(null)}
+              onChoose={setSelection}
             />
           )}
         </Box>
@@ -216,7 +226,7 @@ export function MapPage({ project, search: raw, onSearch }: MapPageProps) {
             withBorder
             p="sm"
             w={LAYER_PANEL_WIDTH}
-            style={{ flexShrink: 0, overflowY: 'auto', maxHeight: MAP_HEIGHT_CSS }}
+            style={{ flexShrink: 0, overflowY: 'auto', maxHeight: mapHeightCss(narrow) }}
           >
             <Text fw={600} size="sm" mb="xs">
               Layers
@@ -236,19 +246,21 @@ export function MapPage({ project, search: raw, onSearch }: MapPageProps) {
         </SidePanel>
       )}
       {tableLayer && (
-        <AttributeTable
-          key={`${tableLayer.name}/${shown.version ?? ''}/${changes ? 'changes' : 'all'}`}
-          source={shown}
-          layer={tableLayer}
-          fids={
-            changes
-              ? presentChangedFids(changes.layers.find((l) => l.layer === tableLayer.name))
-              : undefined
-          }
-          change={lookup ? (fid) => lookup(tableLayer.name, fid) : undefined}
-          onZoom={(extent) => setZoomTo([...extent])}
-          onClose={() => onSearch({ table: undefined })}
-        />
+        <Box ref={tableBox} style={{ scrollMarginTop: 76 }}>
+          <AttributeTable
+            key={`${tableLayer.name}/${shown.version ?? ''}/${changes ? 'changes' : 'all'}`}
+            source={shown}
+            layer={tableLayer}
+            fids={
+              changes
+                ? presentChangedFids(changes.layers.find((l) => l.layer === tableLayer.name))
+                : undefined
+            }
+            change={lookup ? (fid) => lookup(tableLayer.name, fid) : undefined}
+            onZoom={(extent) => setZoomTo([...extent])}
+            onClose={() => onSearch({ table: undefined })}
+          />
+        </Box>
       )}
     </Stack>
   );

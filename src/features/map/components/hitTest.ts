@@ -1,8 +1,9 @@
 /**
- * Which feature a click chose (issue 19): the topmost layer's feature under the click, the
- * nearest one for points and lines within a tolerance, the one containing the click for
- * polygons. Worked out from the features of the tiles drawn (`getFeaturesInExtent`), because
- * OpenLayers' pixel hit detection found nothing in the vector tiles loaded by our own loader.
+ * Which features a click found (issues 19 and 31): in every layer, topmost layer first, those
+ * under the click, the nearest first: points and lines within a tolerance, polygons containing
+ * the click. The first one (drawn on top) opens; the others are offered beside it. Worked out
+ * from the features of the tiles drawn (`getFeaturesInExtent`), because OpenLayers' pixel hit
+ * detection found nothing in the vector tiles loaded by our own loader.
  */
 import type { Coordinate } from 'ol/coordinate';
 import { boundingExtent, buffer } from 'ol/extent';
@@ -14,15 +15,17 @@ export interface FeatureSource {
   featuresIn(extent: number[]): FeatureLike[];
 }
 
-export function featureAt(
+/** The features under `coordinate`, topmost layer first, the nearest first within a layer. */
+export function featuresAt(
   layers: readonly FeatureSource[],
   coordinate: Coordinate,
   tolerance: number,
-): FeatureLike | undefined {
+): FeatureLike[] {
   const [x = 0, y = 0] = coordinate;
   const extent = buffer(boundingExtent([coordinate]), tolerance);
+  const found: FeatureLike[] = [];
   for (const layer of layers) {
-    let best: { feature: FeatureLike; distance: number } | undefined;
+    const here: { feature: FeatureLike; distance: number }[] = [];
     for (const feature of layer.featuresIn(extent)) {
       const geometry =
         feature instanceof RenderFeature ? toGeometry(feature) : feature.getGeometry();
@@ -39,9 +42,19 @@ export function featureAt(
         distance = Math.hypot(cx - x, cy - y);
         if (distance > tolerance) continue;
       }
-      if (!best || distance < best.distance) best = { feature, distance };
+      here.push({ feature, distance });
     }
-    if (best) return best.feature;
+    here.sort((a, b) => a.distance - b.distance);
+    found.push(...here.map((item) => item.feature));
   }
-  return undefined;
+  return found;
+}
+
+/** The feature a click chose: the first of `featuresAt`. */
+export function featureAt(
+  layers: readonly FeatureSource[],
+  coordinate: Coordinate,
+  tolerance: number,
+): FeatureLike | undefined {
+  return featuresAt(layers, coordinate, tolerance)[0];
 }

@@ -12,10 +12,25 @@ export interface CanvasLayer {
   extent: Extent | null;
   /** Points only (POINT, MULTIPOINT): drawn as vectors, with no tile images. */
   points: boolean;
+  /** Lines only (LINESTRING, MULTILINESTRING and curves). */
+  lines?: boolean;
 }
 
 /** Whether a GeoPackage geometry type holds points only. */
 export const isPointType = (geometryType: string) => /^(MULTI)?POINT$/i.test(geometryType);
+/** Whether a GeoPackage geometry type holds lines only. */
+export const isLineType = (geometryType: string) =>
+  /^(MULTI)?(LINESTRING|CURVE)$|^(COMPOUNDCURVE|CIRCULARSTRING)$/i.test(geometryType);
+
+/**
+ * The stacking of a layer on the map (OpenLayers' z-index): points over lines over polygons,
+ * as GIS maps draw them, so nothing hides a point; within each kind, the layers in their order.
+ * A click chooses in the same order (issue 31: a point drawn over a field opened the field).
+ */
+export function drawOrder(layer: Pick<CanvasLayer, 'points' | 'lines' | 'colourIndex'>): number {
+  const kind = layer.points ? 2 : layer.lines ? 1 : 0;
+  return 100 + kind * 100 - layer.colourIndex;
+}
 
 /** The visible layers of `layers` (undefined: all of `all`). */
 export const visibleLayers = (layers: string | undefined, all: readonly string[]): string[] =>

@@ -11,11 +11,19 @@ export const LAYER_PANEL_WIDTH = 280;
 export const MAP_PANEL_GAP = 12;
 /** The map's height: this share of the viewport's, within these bounds (px). */
 export const MAP_HEIGHT_SHARE = 0.7;
+/**
+ * On narrow screens a smaller share: a finger pans the map, so the page is scrolled on what is
+ * left of the screen around it (issue 31: at 768 px the map took the whole height).
+ */
+export const NARROW_MAP_HEIGHT_SHARE = 0.5;
 export const MAP_MAX_HEIGHT = 640;
 export const MAP_MIN_HEIGHT = 320;
 
+const share = (narrow: boolean) => (narrow ? NARROW_MAP_HEIGHT_SHARE : MAP_HEIGHT_SHARE);
+
 /** The map's CSS height (MapPage). */
-export const MAP_HEIGHT_CSS = `min(${MAP_HEIGHT_SHARE * 100}vh, ${MAP_MAX_HEIGHT}px)`;
+export const mapHeightCss = (narrow: boolean) =>
+  `min(${share(narrow) * 100}vh, ${MAP_MAX_HEIGHT}px)`;
 
 /** The map's size in px ([width, height]) in a content area `contentWidth` wide. */
 export function mapSize(
@@ -24,9 +32,6 @@ export function mapSize(
   narrow: boolean,
 ): [number, number] {
   const width = narrow ? contentWidth : contentWidth - LAYER_PANEL_WIDTH - MAP_PANEL_GAP;
-  const height = Math.max(
-    MAP_MIN_HEIGHT,
-    Math.min(MAP_HEIGHT_SHARE * viewportHeight, MAP_MAX_HEIGHT),
-  );
+  const height = Math.max(MAP_MIN_HEIGHT, Math.min(share(narrow) * viewportHeight, MAP_MAX_HEIGHT));
   return [Math.max(0, Math.round(width)), Math.round(height)];
 }

@@ -3,7 +3,7 @@
  * becomes a 409 when the user already has a pending access request (spec 001 §4).
  */
 import type { ProjectDetail as ProjectAnswer } from '@contract/projects';
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { ApiError, api, isApiError } from '@/api';
 import { stableKey } from '@/offline/offlineCache';
 import { withOfflineCopy } from '@/offline/instance';
@@ -51,3 +51,34 @@ export const projectQueryOptions = (namespace: string, name: string, loggedIn: b
     // The view shows its own failure screens.
     meta: { silent: true },
   });
+
+function versionNumber(version: string | undefined): number {
+  const digits = (version ?? '').replace(/^v/i, '');
+  return /^\d+$/.test(digits) ? Number(digits) : -1;
+}
+
+/**
+ * A new version of the project landed (an upload's answer, `landed`): every cached copy of the
+ * project shows it at once (the files, the version), and the project and the project lists
+ * (which show its version: the projects pages, the dashboard) are read again. Wrapped by the
+ * caller in `notifyManager.batch` to land in the same render as what it clears.
+ */
+export function showLandedVersion(
+  queryClient: QueryClient,
+  namespace: string,
+  name: string,
+  landed?: ProjectAnswer,
+): void {
+  if (landed && Array.isArray(landed.files)) {
+    const files = landed.files.map((file) => ({ ...file, mtime: file.mtime ?? '' }));
+    queryClient.setQueriesData<ProjectDetail>(
+      { queryKey: projectQueryKey(namespace, name) },
+      (old) =>
+        old && versionNumber(landed.version) > versionNumber(old.version)
+          ? { ...old, ...landed, files }
+          : old,
+    );
+  }
+  void queryClient.invalidateQueries({ queryKey: projectQueryKey(namespace, name) });
+  void queryClient.invalidateQueries({ queryKey: ['projects', 'paginated'] });
+}

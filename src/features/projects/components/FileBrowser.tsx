@@ -16,11 +16,13 @@ import { parentFolder } from '@/lib/paths';
 import { Paginator } from '@/components/Paginator';
 import { SortMenu } from '@/components/SortMenu';
 import { formatFileSize } from '@/lib/fileSize';
+import { LazyTooltip } from '@/components/lazyTooltip';
 import { AnchorLink } from '@/lib/routerLinks';
 import { formatDateTime, relativeTime } from '@/lib/time';
 import {
   DELETE_FILE,
   DELETE_FOLDER,
+  UNDO_CHANGE,
   FILE_CHANGE_COLORS,
   FILE_CHANGE_LABELS,
   FILES_PER_PAGE,
@@ -50,6 +52,10 @@ export interface FileBrowserProps {
   changes?: ReadonlyMap<string, FileChange>;
   /** Stages the deletion of a file or a folder (shown with upload permission). */
   onDelete?: (path: string, isFolder: boolean) => void;
+  /** Undoes the pending change of a file (in place of its delete action; issue 31). */
+  onRevert?: (path: string) => void;
+  /** Files whose change `onRevert` can undo (pending ones, not those of queued uploads). */
+  revertable?: ReadonlySet<string>;
 }
 
 export type FileFilter = 'all' | 'diff';
@@ -68,6 +74,8 @@ export function FileBrowser({
   location,
   changes,
   onDelete,
+  onRevert,
+  revertable,
 }: FileBrowserProps) {
   const navigate = useNavigate();
   const folder = normaliseFolder(location);
@@ -112,29 +120,31 @@ export function FileBrowser({
 
   return (
     <>
+      {/* The filter sits beside the search, so showing it moves no row (issue 31: the first
+          'Delete file' pushed the rows down, and a second press deleted another file). */}
       <Group mb="md" gap="sm" wrap="nowrap">
         <TextInput
           flex={1}
+          miw={0}
           aria-label={SEARCH_FILES_PLACEHOLDER}
           placeholder={SEARCH_FILES_PLACEHOLDER}
           leftSection={<IconSearch size={16} aria-hidden />}
           value={search}
           onChange={(event) => setSearch(event.currentTarget.value)}
         />
+        {hasChanges && (
+          <SegmentedControl
+            aria-label="Filter files"
+            value={filter}
+            onChange={(value) => setFilter(value as FileFilter)}
+            data={(['all', 'diff'] as const).map((value) => ({
+              value,
+              label: FILE_FILTER_LABELS[value],
+            }))}
+          />
+        )}
         <SortMenu options={FILE_SORT_OPTIONS} value={sort} onChange={setSort} />
       </Group>
-      {hasChanges && (
-        <SegmentedControl
-          mb="md"
-          aria-label="Filter files"
-          value={filter}
-          onChange={(value) => setFilter(value as FileFilter)}
-          data={(['all', 'diff'] as const).map((value) => ({
-            value,
-            label: FILE_FILTER_LABELS[value],
-          }))}
-        />
-      )}
       <Table.ScrollContainer minWidth={480}>
         <Table highlightOnHover verticalSpacing="xs">
           <Table.Thead>
@@ -143,7 +153,8 @@ export function FileBrowser({
               <Table.Th>Modified</Table.Th>
               <Table.Th>Size</Table.Th>
               {onDelete && (
-                <Table.Th>
+                // A fixed width: a row's action stays where it was when a badge widens a name.
+                <Table.Th w={52}>
                   <VisuallyHidden>Actions</VisuallyHidden>
                 </Table.Th>
               )}
@@ -207,11 +218,12 @@ export function FileBrowser({
                 </Table.Td>
                 <Table.Td>
                   {entry.mtime && (
-                    <Tooltip label={formatDateTime(entry.mtime)} withArrow>
+                    // For a mouse only: a tooltip opened by a tap would stay (issue 31).
+                    <LazyTooltip label={formatDateTime(entry.mtime)} withArrow>
                       <Text component="time" dateTime={entry.mtime} size="sm">
                         {relativeTime(entry.mtime)}
                       </Text>
-                    </Tooltip>
+                    </LazyTooltip>
                   )}
                 </Table.Td>
                 <Table.Td>
@@ -219,24 +231,41 @@ export function FileBrowser({
                 </Table.Td>
                 {onDelete && (
                   <Table.Td>
-                    {(entry.type === 'folder' || changes?.get(entry.path) !== 'removed') && (
-                      <Tooltip
-                        label={entry.type === 'folder' ? DELETE_FOLDER : DELETE_FILE}
-                        withArrow
-                      >
+                    {entry.type === 'file' && onRevert && revertable?.has(entry.path) ? (
+                      // In the delete action's place: pressed again, it undoes, never deletes
+                      // another file.
+                      <Tooltip label={UNDO_CHANGE} withArrow>
                         <ActionIcon
                           variant="subtle"
-                          color="red"
-                          aria-label={`${entry.type === 'folder' ? DELETE_FOLDER : DELETE_FILE} ${entry.name}`}
+                          aria-label={`${UNDO_CHANGE} ${entry.name}`}
                           onClick={(event) => {
-                            // Not also the row's own click (opening the file or folder).
                             event.stopPropagation();
-                            onDelete(entry.path, entry.type === 'folder');
+                            onRevert(entry.path);
                           }}
                         >
-                          <IconTrash size={16} aria-hidden />
+                          <IconArrowBackUp size={16} aria-hidden />
                         </ActionIcon>
                       </Tooltip>
+                    ) : (
+                      (entry.type === 'folder' || changes?.get(entry.path) !== 'removed') && (
+                        <Tooltip
+                          label={entry.type === 'folder' ? DELETE_FOLDER : DELETE_FILE}
+                          withArrow
+                        >
+                          <ActionIcon
+                            variant="subtle"
+                            color="red"
+                            aria-label={`${entry.type === 'folder' ? DELETE_FOLDER : DELETE_FILE} ${entry.name}`}
+                            onClick={(event) => {
+                              // Not also the row's own click (opening the file or folder).
+                              event.stopPropagation();
+                              onDelete(entry.path, entry.type === 'folder');
+                            }}
+                          >
+                            <IconTrash size={16} aria-hidden />
+                          </ActionIcon>
+                        </Tooltip>
+                      )
                     )}
                   </Table.Td>
                 )}

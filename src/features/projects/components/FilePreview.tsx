@@ -1,6 +1,7 @@
 import { ActionIcon, Box, Code, Group, Image, Text } from '@mantine/core';
 import { IconRotateClockwise, IconZoomIn, IconZoomOut } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
 import { LoadingIndicator } from '@/components/LoadingIndicator';
 import { filePreviewQueryOptions, type RawFileRef } from '../api/rawFile';
@@ -21,11 +22,14 @@ import {
 export function ImagePreview({ url, alt }: { url: string; alt: string }) {
   const [zoom, setZoom] = useState(1);
   const [rotation, setRotation] = useState(0);
+  // A finger needs 44 px targets (issue 31: they were 28 px); a mouse keeps the compact ones.
+  const size = useMediaQuery('(pointer: coarse)') ? 44 : 'md';
   return (
     <Box>
       <Group gap="xs" mb="xs">
         <ActionIcon
           variant="default"
+          size={size}
           aria-label="Zoom out"
           disabled={zoom <= ZOOM_MIN}
           onClick={() => setZoom(zoomOut)}
@@ -37,13 +41,19 @@ export function ImagePreview({ url, alt }: { url: string; alt: string }) {
         </Text>
         <ActionIcon
           variant="default"
+          size={size}
           aria-label="Zoom in"
           disabled={zoom >= ZOOM_MAX}
           onClick={() => setZoom(zoomIn)}
         >
           <IconZoomIn size={16} aria-hidden />
         </ActionIcon>
-        <ActionIcon variant="default" aria-label="Rotate" onClick={() => setRotation(rotate)}>
+        <ActionIcon
+          variant="default"
+          size={size}
+          aria-label="Rotate"
+          onClick={() => setRotation(rotate)}
+        >
           <IconRotateClockwise size={16} aria-hidden />
         </ActionIcon>
       </Group>

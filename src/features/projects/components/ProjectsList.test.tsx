@@ -265,6 +265,12 @@ describe('ProjectsList', () => {
     expect(await screen.findByText("You don't have any projects yet.")).toBeInTheDocument();
     expect(screen.queryByText('Let’s start by creating a first one!')).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Create new project' })).not.toBeInTheDocument();
+    // Issue 31: it says who creates projects.
+    expect(
+      screen.getByText(
+        'Projects are created by the admins of your workspace: ask one to create a project or to share one with you.',
+      ),
+    ).toBeInTheDocument();
   });
 
   it('reports an unknown namespace', async () => {

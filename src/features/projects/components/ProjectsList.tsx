@@ -19,6 +19,7 @@ import {
   PROJECT_SORT_OPTIONS,
   SEARCH_PROJECTS_PLACEHOLDER,
   START_CREATING,
+  ADMINS_CREATE_PROJECTS,
   projectListParams,
   type ProjectListScope,
   type ProjectSortKey,
@@ -92,11 +93,13 @@ export function ProjectsList({
       ) : (
         <>
           <Text>{NO_PROJECTS_YET}</Text>
-          {mayCreate && (
+          {mayCreate ? (
             <>
               <Text c="dimmed">{START_CREATING}</Text>
               <Button onClick={() => setCreating(true)}>Create new project</Button>
             </>
+          ) : (
+            !onlyPublic && <Text c="dimmed">{ADMINS_CREATE_PROJECTS}</Text>
           )}
         </>
       )}

@@ -207,3 +207,5 @@ export function listChanges(
 /** The delete actions of a file (its row and its detail panel) and of a folder (its row). */
 export const DELETE_FILE = 'Delete file';
 export const DELETE_FOLDER = 'Delete folder';
+/** A row's action undoing its pending change (issue 31; ours). */
+export const UNDO_CHANGE = 'Undo change';

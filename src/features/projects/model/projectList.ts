@@ -90,6 +90,9 @@ export const PROJECT_SEARCH_DEBOUNCE_MS = 500;
 export const SEARCH_PROJECTS_PLACEHOLDER = 'Search projects by name';
 export const NO_MATCHING_PROJECTS = "We couldn't find any projects matching your search criteria.";
 export const START_CREATING = 'Let’s start by creating a first one!';
+/** Ours (issue 31): the empty list of one who may not create projects says who does. */
+export const ADMINS_CREATE_PROJECTS =
+  'Projects are created by the admins of your workspace: ask one to create a project or to share one with you.';
 export const NAMESPACE_NOT_FOUND =
   'Namespace not found. Please check if address is written correctly';
 

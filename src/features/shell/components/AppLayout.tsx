@@ -28,7 +28,8 @@ const SIDEBAR_WIDTH = 248;
 export interface AppLayoutProps {
   /** The logged user; null renders the anonymous header with a 'Sign in' link and no sidebar. */
   user: ShellUser | null;
-  workspaceName: string | null;
+  /** The current workspace's name; null: none; undefined: not known yet (nothing shown). */
+  workspaceName: string | null | undefined;
   /** The workspace switcher in the profile menu. */
   workspaceSwitcher?: WorkspaceSwitcher;
   docsUrl?: string;
@@ -68,7 +69,7 @@ export function AppLayout({
   const [dockOpen, dock] = useDisclosure(true);
   const [drawerOpen, drawer] = useDisclosure(false);
   const withSidebar = user !== null;
-  const membersOf = workspaceSwitcher?.canManageMembers ? workspaceName : null;
+  const membersOf = workspaceSwitcher?.canManageMembers ? (workspaceName ?? null) : null;
 
   useEffect(() => {
     if (docked) drawer.close();

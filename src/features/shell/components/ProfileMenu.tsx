@@ -29,8 +29,11 @@ export interface ProfileMenuProps {
   user: ShellUser;
   /** The user's workspaces; without it the menu has no switcher. */
   switcher?: WorkspaceSwitcher;
-  /** Current workspace name; null shows 'no workspace'. */
-  workspaceName: string | null;
+  /**
+   * Current workspace name; null shows 'no workspace'; undefined (still loading, e.g. right
+   * after sign-in) shows nothing yet, so 'no workspace' never flashes (issue 31).
+   */
+  workspaceName: string | null | undefined;
   /** Whether the workspace name shows on the button. @default true */
   showWorkspace?: boolean;
   onSignOut: () => void;
@@ -71,7 +74,7 @@ export function ProfileMenu({
               </Text>
               {showWorkspace && (
                 <Text size="xs" c="dimmed">
-                  {workspaceName ?? 'no workspace'}
+                  {workspaceName === undefined ? '\u00a0' : (workspaceName ?? 'no workspace')}
                 </Text>
               )}
             </Box>

@@ -2,7 +2,7 @@ import { Stack } from '@mantine/core';
 import { IconFolders, IconLayoutDashboard, IconUsers } from '@tabler/icons-react';
 import { useRouterState } from '@tanstack/react-router';
 import { Suspense, lazy } from 'react';
-import { useOutboxCount } from '@/offline/outboxCount';
+import { useOutboxCount, useOutboxNoticeCount } from '@/offline/outboxCount';
 import { SidebarLink } from './SidebarLink';
 
 const OutboxEntry = lazy(() =>
@@ -41,6 +41,8 @@ export function Sidebar({ onNavigate, membersOf }: SidebarProps) {
   }
   // Uploads queued, running or failed in this browser (issue 18): the entry shows only then.
   const outbox = useOutboxCount();
+  // Landed uploads that did not do all that was asked stay there to read (issue 31).
+  const notices = useOutboxNoticeCount();
   return (
     <nav aria-label="Main">
       <Stack gap={4}>
@@ -55,10 +57,11 @@ export function Sidebar({ onNavigate, membersOf }: SidebarProps) {
             style={{ borderRadius: 'var(--mantine-radius-md)' }}
           />
         ))}
-        {outbox > 0 && (
+        {(outbox > 0 || notices > 0) && (
           <Suspense fallback={null}>
             <OutboxEntry
               count={outbox}
+              notices={notices}
               active={isActive(pathname, '/outbox')}
               onNavigate={onNavigate}
             />

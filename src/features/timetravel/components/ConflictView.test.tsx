@@ -120,7 +120,18 @@ describe('conflicts', { timeout: 20_000 }, () => {
     expect(side).toHaveTextContent(COPY);
     expect(side).toHaveTextContent('12 B');
 
+    // It asks first, naming what it overwrites (issue 31); cancelled, nothing is sent.
     await user.click(screen.getByRole('button', { name: 'Keep this copy' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Overwrite notes.txt?' });
+    expect(dialog).toHaveTextContent(
+      `notes.txt gets the content of ${COPY}, the copy ann made (v1): everything notes.txt holds now, including changes others made since, is overwritten`,
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(server.calls(`POST ${RESOLVE}`)).toHaveLength(0);
+    await user.click(screen.getByRole('button', { name: 'Keep this copy' }));
+    dialog = await screen.findByRole('dialog', { name: 'Overwrite notes.txt?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Overwrite' }));
     await waitFor(() => expect(onResolved).toHaveBeenCalledWith(made));
     const [request] = server.calls(`POST ${RESOLVE}`);
     expect(request?.body).toEqual({ path: COPY, action: 'keep' });
@@ -209,7 +220,7 @@ describe('conflicts', { timeout: 20_000 }, () => {
     });
     await view(gpkgCopy);
     const section = await screen.findByRole('region', {
-      name: "Rows 'Keep this copy' changes in survey.gpkg",
+      name: 'Rows of survey.gpkg that keeping this copy changes',
     });
     const table = await within(section).findByRole('table', { name: 'Changes of points' });
     expect(within(table).getByText('elm → ash')).toBeInTheDocument();
@@ -221,7 +232,9 @@ describe('conflicts', { timeout: 20_000 }, () => {
     const server = fakeServer({ [`GET ${LIST}`]: () => json(list) });
     await view(COPY);
     expect(await screen.findByRole('region', { name: 'Original' })).toBeInTheDocument();
-    expect(screen.queryByRole('region', { name: /^Rows 'Keep this copy' changes/ })).toBeNull();
+    expect(
+      screen.queryByRole('region', { name: /^Rows of .* that keeping this copy changes$/ }),
+    ).toBeNull();
     expect(server.calls(`GET ${ROWS}`)).toHaveLength(0);
   });
 });

@@ -19,6 +19,7 @@ import {
   ORIGINAL_GONE,
   conflictSummary,
   conflictTitle,
+  keepCopyConfirm,
   rowsKeepingChanges,
 } from '../model/texts';
 import { EditConflictTable } from './EditConflictTable';
@@ -46,8 +47,8 @@ export interface ConflictViewProps {
 /**
  * One conflict file (issue 20): a conflicted copy side by side with the file it copies (sizes,
  * dates, previews; for a GeoPackage the rows that keeping the copy would change in the
- * original), an edit conflict as base, ours and theirs per field; 'Keep this copy' and
- * 'Discard copy' each make a new version.
+ * original), an edit conflict as base, ours and theirs per field; 'Keep this copy' (after a
+ * confirmation naming what it overwrites) and 'Discard copy' each make a new version.
  */
 export function ConflictView({
   namespace,
@@ -90,6 +91,7 @@ export function ConflictView({
             label={KEEP_COPY}
             variant="filled"
             leftSection={<IconCheck size={16} aria-hidden />}
+            confirm={keepCopyConfirm(conflict)}
             onDone={onResolved}
           />
           <NewVersionButton

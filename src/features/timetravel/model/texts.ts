@@ -79,8 +79,42 @@ export function conflictTitle(path: string): string {
 
 /** Title of a conflicted GeoPackage's rows: what keeping the copy changes in the original. */
 export function rowsKeepingChanges(original: string): string {
-  return `Rows 'Keep this copy' changes in ${original}`;
+  return `Rows of ${original} that keeping this copy changes`;
 }
+
+/**
+ * 'Keep this copy' asks first (issue 31), naming what it overwrites: the original's content
+ * now (a colleague's edit among it), or for an edit conflict the conflicting fields' values.
+ */
+export function keepCopyConfirm(
+  conflict: Pick<
+    ConflictFile,
+    'kind' | 'path' | 'original' | 'original_exists' | 'user' | 'version'
+  >,
+): { title: string; text: string; confirmText: string } {
+  const original = conflict.original ?? '';
+  const history = 'No version is removed: what is overwritten stays in the history.';
+  if (conflict.kind !== 'conflicted_copy') {
+    return {
+      title: `Overwrite fields of ${original}?`,
+      text: `The conflicting fields of ${original} get the values of ${conflict.user}'s edit (Theirs); the values they hold now (Ours) are overwritten, and ${conflict.path} is removed. ${history}`,
+      confirmText: KEEP_OVERWRITE,
+    };
+  }
+  if (!conflict.original_exists) {
+    return {
+      title: `Keep ${conflict.path} as ${original}?`,
+      text: `${original} is not in the project any more: the copy ${conflict.user} made (${conflict.version}) is put back as ${original}, and ${conflict.path} is removed. ${history}`,
+      confirmText: KEEP_COPY,
+    };
+  }
+  return {
+    title: `Overwrite ${original}?`,
+    text: `${original} gets the content of ${conflict.path}, the copy ${conflict.user} made (${conflict.version}): everything ${original} holds now, including changes others made since, is overwritten, and the copy is removed. ${history}`,
+    confirmText: KEEP_OVERWRITE,
+  };
+}
+export const KEEP_OVERWRITE = 'Overwrite';
 export const EDIT_CONFLICT_TABLE = 'Conflicting fields';
 export const NO_CONFLICTING_FIELDS = 'The file names no conflicting field.';
 

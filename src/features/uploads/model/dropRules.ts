@@ -14,12 +14,15 @@ export interface DropContext {
   canUpload: boolean;
   onProjectTree: boolean;
   running: boolean;
+  /** Why nothing may be changed now (maintenance), or null. */
+  blocked?: string | null;
 }
 
 /** Why dropping is not possible at all here, or null when it is. */
 export function dropRefusal(context: DropContext): string | null {
   if (!context.onProjectTree) return DROP_ONLY_ON_FILES_TAB;
   if (!context.canUpload) return NO_UPLOAD_PERMISSION;
+  if (context.blocked) return context.blocked;
   if (context.running) return CANNOT_UPDATE_DURING_UPLOAD;
   return null;
 }

@@ -78,8 +78,15 @@ export function rebaseOfflinePlan(
   latest: { version: string; files: readonly LatestFile[] },
 ): RebasedPlan {
   const { changes } = plan.body;
+  const baseByPath = new Map(base.baseFiles.map((f) => [f.path, f]));
+  const latestByPath = new Map(latest.files.map((f) => [f.path, f]));
+  const changedOnServer = (path: string) =>
+    (baseByPath.get(path)?.checksum ?? null) !== (latestByPath.get(path)?.checksum ?? null);
   const sameVersion = versionNumber(latest.version) === versionNumber(plan.body.version);
-  if (sameVersion) {
+  // A plan queued on top of others (issue 31) is based on the files as they would be after
+  // them: at the same version they differ when one of those did not land.
+  const touched = [...changes.added, ...changes.updated, ...changes.removed];
+  if (sameVersion && !touched.some((f) => changedOnServer(f.path))) {
     return {
       plan,
       moved: [],
@@ -92,10 +99,6 @@ export function rebaseOfflinePlan(
       ],
     };
   }
-  const baseByPath = new Map(base.baseFiles.map((f) => [f.path, f]));
-  const latestByPath = new Map(latest.files.map((f) => [f.path, f]));
-  const changedOnServer = (path: string) =>
-    (baseByPath.get(path)?.checksum ?? null) !== (latestByPath.get(path)?.checksum ?? null);
   const next = { added: [] as PushFile[], updated: [] as PushFile[], removed: [] as PushFile[] };
   const outcome: FileOutcome[] = [];
   const moved: [string, string][] = [];

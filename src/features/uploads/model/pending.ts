@@ -6,6 +6,7 @@
  */
 import type { ProjectFile } from '@/features/projects';
 import { isIgnored, type Blacklists } from './ignore';
+import type { QueuedFile } from './queued';
 import type { Placement } from './selection';
 
 export interface PendingFile {
@@ -163,4 +164,54 @@ export function summarize(diff: Diff): DiffSummary {
     removed: diff.removed.length,
     size,
   };
+}
+
+/**
+ * The project's files with the changes of the uploads queued for it applied, in the order they
+ * are sent: the base of further changes queued on top (issue 31,
+ * docs/decisions/draft-trust-changes-on-top.md).
+ */
+export function applyQueued(
+  files: readonly ProjectFile[],
+  queued: readonly QueuedFile[],
+): ProjectFile[] {
+  if (queued.length === 0) return [...files];
+  const byPath = new Map(files.map((f) => [f.path, f]));
+  for (const change of queued) {
+    if (change.kind === 'removed') byPath.delete(change.path);
+    else {
+      byPath.set(change.path, {
+        path: change.path,
+        size: change.size,
+        checksum: change.checksum,
+        mtime: byPath.get(change.path)?.mtime ?? '',
+      });
+    }
+  }
+  return [...byPath.values()];
+}
+
+/**
+ * Marks against the saved version (`saved`): what `final` (the files as they will be: the
+ * pending files, or the queued state) adds, changes (a known checksum that differs) and
+ * removes; `listed` are the other files shown (the queued state under pending changes), whose
+ * absence from `final` is a removal too.
+ */
+export function changesAgainst(
+  saved: readonly ProjectFile[],
+  final: PendingFiles,
+  listed: readonly ProjectFile[] = [],
+): Map<string, ChangeKind> {
+  const before = new Map(saved.map((f) => [f.path, f]));
+  const changes = new Map<string, ChangeKind>();
+  for (const file of final.values()) {
+    const old = before.get(file.path);
+    if (!old) changes.set(file.path, 'added');
+    else if (file.checksum !== null && file.checksum !== (old.checksum ?? ''))
+      changes.set(file.path, 'updated');
+  }
+  for (const file of [...saved, ...listed]) {
+    if (!final.has(file.path)) changes.set(file.path, 'removed');
+  }
+  return changes;
 }

@@ -34,6 +34,18 @@ export const ANALYSING_FILES = 'Analysing files';
 export const PENDING_SIZE = 'Upload size';
 export const COUNT_LABELS = { added: 'Added', updated: 'Updated', removed: 'Removed' } as const;
 export const CLOSE_DATA_SYNC = 'Discard pending changes';
+/** The Data Sync column on wide screens before there is a change (issue 31; ours). */
+export const DATA_SYNC_EMPTY =
+  "Files you choose, drop or delete are listed here until you press 'Update Changes'.";
+/** The close asks first (issue 31): what would be discarded, or the upload that would stop. */
+export const DISCARD_TITLE = 'Discard pending changes?';
+export const discardText = (changes: string) =>
+  `${changes} will be discarded; nothing of them is sent. To take back one file, use 'Undo change' in its row instead.`;
+export const CANCEL_UPLOAD_TITLE = 'Cancel this upload?';
+export const CANCEL_UPLOAD_TEXT =
+  'The upload stops and its changes are discarded; the project stays as it is on the server.';
+export const DISCARD = 'Discard';
+export const KEEP_CHANGES = 'Keep them';
 /** The Data Sync panel's toggle between its title alone and its whole content. */
 export const COLLAPSE_DATA_SYNC = 'Show or hide the Data Sync details';
 export const IGNORED_FILES = (count: number) =>

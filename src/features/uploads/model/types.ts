@@ -8,6 +8,7 @@ import type { ProjectDetail } from '@contract/projects';
 export type { PushPlan } from './plan';
 
 import type { FileOutcome, UploadPhase } from '@/db/uploadQueue';
+import type { QueuedFile } from './queued';
 
 export type { UploadPhase };
 
@@ -31,6 +32,8 @@ export interface UploadProgress {
   queuedAt?: number;
   /** How many files the plan adds, updates and removes. */
   changes?: ChangeCounts;
+  /** Which files the plan adds, updates and removes (issue 31: shown in the list and the Outbox). */
+  files?: QueuedFile[];
 }
 
 export interface ChangeCounts {

@@ -74,6 +74,7 @@ describe('upload engine facade', () => {
   it("the worker's engine sends no write during maintenance: the upload fails with the read-only message", async () => {
     const server = new FakePushServer();
     await server.seed({ 'old.txt': 'old' });
+    server.maintenance = true;
     const backend = inProcessBackend(server);
     const outcomes: UploadOutcome[] = [];
     backend.setMaintenance(true);
@@ -85,9 +86,14 @@ describe('upload engine facade', () => {
       removal({ path: 'old.txt', size: 3, checksum: server.files.get('old.txt')!.checksum }),
       [],
     );
-    await waitFor(() => expect(outcomes).toHaveLength(1));
-    expect(outcomes[0]).toMatchObject({ kind: 'failed', error: MAINTENANCE_MESSAGE });
-    expect(server.log.filter((request) => request.method !== 'GET')).toEqual([]);
+    try {
+      await waitFor(() => expect(outcomes).toHaveLength(1));
+      expect(outcomes[0]).toMatchObject({ kind: 'failed', error: MAINTENANCE_MESSAGE });
+      expect(server.log.filter((request) => request.method !== 'GET')).toEqual([]);
+    } finally {
+      // The in-process engine's guard outlives the test: the next tests write.
+      backend.setMaintenance(false);
+    }
   });
 
   it('lists uploads for React and reports each outcome once', async () => {

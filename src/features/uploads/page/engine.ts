@@ -3,10 +3,11 @@
  * live list, hear each outcome once. The work runs in the upload worker; this module keeps the
  * list for React (useUploads) and hands the worker the session's CSRF token and the server's
  * read-only maintenance: during maintenance no upload is queued or retried (spec 000 §8), the
- * refusal comes before any request, and the worker sends no writes either.
+ * refusal comes before any push (after the status was read again: it may have ended), and the
+ * worker sends no writes either.
  */
 import { useSyncExternalStore } from 'react';
-import { ApiError, api } from '@/api';
+import { ApiError, MAINTENANCE_MESSAGE, api } from '@/api';
 import { startUploadWorker } from './workerBridge';
 import { onUploadQueued, onUploadSync } from '@/offline/backgroundSync';
 import { showAppBadge } from '@/offline/appBadge';
@@ -52,6 +53,11 @@ const callbacks: EngineCallbacks = {
     for (const listener of [...listListeners]) listener();
   },
   settled(outcome) {
+    // The worker met a maintenance the page did not know of: the page reads the status, so
+    // the banner shows and the status is read often until it ends (issue 31).
+    if (outcome.kind === 'failed' && outcome.error === MAINTENANCE_MESSAGE) {
+      void api.checkMaintenance();
+    }
     if (settledListeners.size === 0) {
       unheard.push(outcome);
       return;
@@ -104,7 +110,10 @@ export async function enqueueUpload(
   files: Map<string, QueuedBytes>,
   options?: EnqueueOptions,
 ): Promise<string> {
-  if (api.isMaintenance()) throw ApiError.maintenance();
+  // The status is read again first (issue 31): a maintenance that began since the last ping
+  // refuses the upload here, with its changes kept, and one that ended refuses nothing.
+  const online = globalThis.navigator?.onLine !== false;
+  if (online ? await api.checkMaintenance() : api.isMaintenance()) throw ApiError.maintenance();
   const engine = await ensureStarted();
   const id = await engine.enqueue(plan, [...files], options);
   // Keep the queued bytes from eviction, and let Background Sync resume the queue.
@@ -123,7 +132,7 @@ export async function dismissUpload(id: string): Promise<void> {
 
 /** Queues a failed upload again. */
 export async function retryUpload(id: string): Promise<void> {
-  if (api.isMaintenance()) throw ApiError.maintenance();
+  if (api.isMaintenance() && (await api.checkMaintenance())) throw ApiError.maintenance();
   await (await ensureStarted()).retry(id);
 }
 

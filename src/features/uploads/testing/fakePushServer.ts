@@ -52,6 +52,8 @@ export class FakePushServer {
   inflight = 0;
   maxInflight = 0;
   csrfToken = 'token-1';
+  /** What GET /ping says of maintenance (the client reads it again before refusing a write). */
+  maintenance = false;
   /** Finish outcomes by `Mm-push-id` (refusals included), answered again to a repeated id. */
   finishOutcomes = new Map<string, { status: number; body: unknown }>();
   hook: ((request: FakeRequest) => HookAction | undefined) | null = null;
@@ -155,7 +157,7 @@ export class FakePushServer {
     body: Uint8Array | string | undefined,
     cut?: number,
   ): Promise<Response> {
-    if (request.kind === 'ping') return json(200, { maintenance: false });
+    if (request.kind === 'ping') return json(200, { maintenance: this.maintenance });
     if (request.kind === 'csrf') {
       return json(200, { csrf: this.csrfToken }, { 'X-CSRF-Token': this.csrfToken });
     }

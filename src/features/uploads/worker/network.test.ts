@@ -46,28 +46,38 @@ describe('waiting for the network', () => {
     expect(calls).toHaveLength(1);
   });
 
-  it('probes every 0.5 s at first, then every 2 s, while the server is out of reach', async () => {
-    const { w, calls } = watch(Array.from({ length: 21 }, () => false));
+  it('backs off between probes while the server is out of reach: 0.5 s, 1 s, 2 s … 10 s', async () => {
+    const { w, calls } = watch(Array.from({ length: 8 }, () => false));
     w.goOnline();
     let done = false;
     const from = Date.now();
     void waitForNetwork(w, 0, new AbortController().signal).then(() => {
       done = true;
     });
-    await vi.advanceTimersByTimeAsync(500);
-    expect(calls).toHaveLength(1);
-    await vi.advanceTimersByTimeAsync(500);
-    expect(calls).toHaveLength(2);
-    await vi.advanceTimersByTimeAsync(9000);
-    // Probes at 0.5 s, 1 s … 10 s.
-    expect(calls.map((at) => at - from)).toEqual(
-      Array.from({ length: 20 }, (_, i) => 500 * (i + 1)),
-    );
-    await vi.advanceTimersByTimeAsync(2000);
-    expect(calls.at(-1)! - from).toBe(12_000);
+    await vi.advanceTimersByTimeAsync(15_000);
+    // Issue 31: not a probe twice a second (25 status requests in 15 s), but 5.
+    expect(calls.map((at) => at - from)).toEqual([500, 1000, 2000, 4000, 8000]);
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(calls.map((at) => at - from).slice(5)).toEqual([16_000, 26_000, 36_000]);
     expect(done).toBe(false);
-    await vi.advanceTimersByTimeAsync(2000);
+    await vi.advanceTimersByTimeAsync(1000);
     expect(done).toBe(true);
+  });
+
+  it("stops backing off when the browser reports 'online'", async () => {
+    const { w, calls } = watch([false, false, false, false, true]);
+    w.goOnline();
+    let done = false;
+    const from = Date.now();
+    void waitForNetwork(w, 0, new AbortController().signal).then(() => {
+      done = true;
+    });
+    await vi.advanceTimersByTimeAsync(7000);
+    expect(calls).toHaveLength(4);
+    w.goOnline();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(done).toBe(true);
+    expect(calls.at(-1)! - from).toBe(7000);
   });
 
   it('waits longer before the first probe after failures in a row', async () => {

@@ -2,20 +2,19 @@
  * Waiting for the network to come back: first a pause, cut short when the browser reports
  * 'online' (FIRST_PAUSE_MS after a first failure, then growing with each consecutive network
  * failure: 2 s, 4 s … 30 s); then GET /ping until it answers, so the upload resumes by itself
- * once the server is reachable. The probes come every FAST_PROBE_MS for the first
- * FAST_PROBE_WINDOW_MS (most outages are short, and every second waited after the link is back
- * is lost), then every PROBE_INTERVAL_MS.
+ * once the server is reachable. The probes back off (issue 31: a probe twice a second for ten
+ * seconds was 25 status requests in 15 s): FIRST_PROBE_INTERVAL_MS after the first, doubling
+ * up to MAX_PROBE_INTERVAL_MS; the browser's 'online' event still cuts any pause short. No probe
+ * goes while the browser reports no connection at all.
  */
 import { backoffBase } from './backoff';
 
 /** The pause after the first network failure of a row. */
 export const FIRST_PAUSE_MS = 500;
-/** Between two probes early on. */
-export const FAST_PROBE_MS = 500;
-/** How long the probes come every FAST_PROBE_MS. */
-export const FAST_PROBE_WINDOW_MS = 10_000;
-/** Between two probes while the server stays out of reach longer. */
-export const PROBE_INTERVAL_MS = 2000;
+/** Between the first two probes; each later pause doubles. */
+export const FIRST_PROBE_INTERVAL_MS = 500;
+/** The longest pause between two probes. */
+export const MAX_PROBE_INTERVAL_MS = 10_000;
 
 export interface NetworkWatch {
   isOnline(): boolean;
@@ -59,12 +58,11 @@ export async function waitForNetwork(
 ): Promise<void> {
   const first = attempt === 0 ? FIRST_PAUSE_MS : backoffBase(attempt);
   await pause(first, watch, signal);
-  let waited = first;
+  let interval = FIRST_PROBE_INTERVAL_MS;
   for (;;) {
     signal.throwIfAborted();
     if (watch.isOnline() && (await watch.probe(signal).catch(() => false))) return;
-    const interval = waited < FAST_PROBE_WINDOW_MS ? FAST_PROBE_MS : PROBE_INTERVAL_MS;
     await pause(interval, watch, signal);
-    waited += interval;
+    interval = Math.min(interval * 2, MAX_PROBE_INTERVAL_MS);
   }
 }

@@ -60,6 +60,7 @@ export interface TrackerInit {
   /** Carried into every report as they are (see UploadProgress). */
   queuedAt?: number;
   changes?: UploadProgress['changes'];
+  files?: UploadProgress['files'];
   now: () => number;
   emit: (progress: UploadProgress) => void;
   intervalMs?: number;
@@ -88,6 +89,7 @@ export class ProgressTracker {
       updatedAt: init.now(),
       ...(init.queuedAt !== undefined ? { queuedAt: init.queuedAt } : {}),
       ...(init.changes ? { changes: init.changes } : {}),
+      ...(init.files ? { files: init.files } : {}),
     };
   }
 

@@ -20,6 +20,7 @@ import {
 } from '../model/types';
 import { chunkCount } from '../model/chunks';
 import { changeCounts, projectPathOf, uploadedFiles, type PushPlan } from '../model/plan';
+import { queuedFilesOf } from '../model/queued';
 import { isLegacyRecord, upgradeLegacyRecord } from './legacyRecord';
 import { pushPaths, type PushHttp } from './pushHttp';
 import { ProgressTracker } from './progress';
@@ -237,6 +238,7 @@ export class UploadQueue {
       updatedAt: record.updatedAt,
       queuedAt: record.createdAt,
       changes: changeCounts(record.plan),
+      files: queuedFilesOf(record.plan),
     };
   }
 
@@ -405,6 +407,7 @@ export class UploadQueue {
       chunksTotal: uploadedFiles(record.plan).reduce((n, f) => n + chunkCount(f.size), 0),
       queuedAt: record.createdAt,
       changes: changeCounts(record.plan),
+      files: queuedFilesOf(record.plan),
       now: this.deps.now,
       intervalMs: this.deps.progressIntervalMs,
       emit: (progress) => {

@@ -1,3 +1,4 @@
+import { Box } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, useNavigate, useRouterState } from '@tanstack/react-router';
 import { initQueryOptions } from '@/features/auth/api/init';
@@ -8,6 +9,7 @@ import { AcceptInvitation } from '@/features/workspaces/components/AcceptInvitat
 import { useCurrentWorkspace } from '@/features/workspaces/hooks/useCurrentWorkspace';
 import { useJoinWorkspace } from '@/features/workspaces/hooks/useJoinWorkspace';
 import { notifySuccess } from '@/lib/notify';
+import { ONBOARDING_MAX_WIDTH } from '@/features/shell/components/OnboardingLayout';
 
 /**
  * /invitations/{token} (the link of an invitation mail; allowed without a workspace): signed-in
@@ -31,18 +33,21 @@ function InvitationPage() {
 
   const joinWorkspace = useJoinWorkspace(setCurrentWorkspace);
 
+  // The onboarding column (spec 000 §2: at most 480px), not the whole width (issue 31).
   return (
-    <AcceptInvitation
-      token={token}
-      loggedIn={loggedIn}
-      signInRedirect={href}
-      onAccepted={joinWorkspace}
-      onRegistered={async (offer: InvitationOffer) => {
-        // The new account's preferred workspace is the one it joined: it becomes current.
-        await initialiseSession(queryClient);
-        notifySuccess(`You joined ${offer.workspace}`);
-        await navigate({ to: '/dashboard' });
-      }}
-    />
+    <Box maw={ONBOARDING_MAX_WIDTH} mx="auto">
+      <AcceptInvitation
+        token={token}
+        loggedIn={loggedIn}
+        signInRedirect={href}
+        onAccepted={joinWorkspace}
+        onRegistered={async (offer: InvitationOffer) => {
+          // The new account's preferred workspace is the one it joined: it becomes current.
+          await initialiseSession(queryClient);
+          notifySuccess(`You joined ${offer.workspace}`);
+          await navigate({ to: '/dashboard' });
+        }}
+      />
+    </Box>
   );
 }

@@ -28,6 +28,7 @@ function pending(change: Partial<PendingUpload> = {}, chosen: PendingFile[] = []
     analysing: {},
     starting: false,
     uploadId: null,
+    queuedBelow: false,
     ...change,
   };
 }
@@ -45,6 +46,7 @@ describe('DataSyncPanel', () => {
     const onUpdate = vi.fn();
     const { user } = await renderWithRouter(
       <DataSyncPanel
+        docked
         upload={pending({}, [chosen('notes.txt', 2048, 'n2'), chosen('new.csv', 1024, 'c')])}
         onUpdate={onUpdate}
         onClose={() => undefined}
@@ -63,6 +65,7 @@ describe('DataSyncPanel', () => {
   it("disables 'Update Changes' while files are analysed, with per-file progress", async () => {
     await renderWithRouter(
       <DataSyncPanel
+        docked
         upload={pending({ analysing: { 'big.tif': { loaded: 50, total: 200 } } }, [
           chosen('big.tif', 200, null),
         ])}
@@ -94,6 +97,7 @@ describe('DataSyncPanel', () => {
     };
     await renderWithRouter(
       <DataSyncPanel
+        docked
         upload={pending({ uploadId: 'u1' })}
         progress={progress}
         onUpdate={() => undefined}
@@ -104,12 +108,32 @@ describe('DataSyncPanel', () => {
     expect(screen.getByText('Connection problem, retrying in 8 s')).toBeInTheDocument();
   });
 
-  it('closes (discarding) with its close button', async () => {
+  it('closes (discarding) with its close button, after asking (issue 31)', async () => {
     const onClose = vi.fn();
     const { user } = await renderWithRouter(
-      <DataSyncPanel upload={pending()} onUpdate={() => undefined} onClose={onClose} />,
+      <DataSyncPanel docked upload={pending()} onUpdate={() => undefined} onClose={onClose} />,
     );
     await user.click(screen.getByRole('button', { name: 'Discard pending changes' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Discard pending changes?' });
+    expect(dialog).toHaveTextContent('The pending changes (1 deleted) will be discarded');
+    await user.click(within(dialog).getByRole('button', { name: 'Keep them' }));
+    expect(onClose).not.toHaveBeenCalled();
+    await user.click(screen.getByRole('button', { name: 'Discard pending changes' }));
+    dialog = await screen.findByRole('dialog', { name: 'Discard pending changes?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Discard' }));
     expect(onClose).toHaveBeenCalledTimes(1);
+  });
+
+  it('floating (narrow screens), starts collapsed to its title, in the bottom right corner (issue 31)', async () => {
+    const { user } = await renderWithRouter(
+      <DataSyncPanel upload={pending()} onUpdate={() => undefined} onClose={() => undefined} />,
+    );
+    const panel = screen.getByRole('region', { name: 'Data Sync' });
+    expect(panel).toHaveStyle({ position: 'fixed', bottom: '16px', right: '16px' });
+    const toggle = screen.getByRole('button', { name: 'Show or hide the Data Sync details' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('button', { name: 'Update Changes' })).toBeNull();
+    await user.click(toggle);
+    expect(screen.getByRole('button', { name: 'Update Changes' })).toBeVisible();
   });
 });

@@ -16,6 +16,8 @@ import {
 export interface UploadAreaProps {
   /** Choosing is refused while an upload runs (the reason goes to onRefused). */
   refusal: string | null;
+  /** Choosing is not possible now (maintenance): the buttons are disabled, this said under them. */
+  blocked?: string | null;
   onFiles: (files: ChosenFile[]) => void;
   onRefused: (message: string) => void;
   /** Documentation address from /config, for the plugin card's link. */
@@ -27,7 +29,7 @@ export interface UploadAreaProps {
  * folders, buttons opening a file and a folder picker (touch devices have no drag and drop),
  * and the card recommending the desktop plugin.
  */
-export function UploadArea({ refusal, onFiles, onRefused, docsUrl }: UploadAreaProps) {
+export function UploadArea({ refusal, blocked, onFiles, onRefused, docsUrl }: UploadAreaProps) {
   const filesInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
   // Offline too: the upload is queued on this device and sent when the connection returns.
@@ -62,6 +64,7 @@ export function UploadArea({ refusal, onFiles, onRefused, docsUrl }: UploadAreaP
               variant="default"
               size="md"
               leftSection={<IconUpload size={16} aria-hidden />}
+              disabled={Boolean(blocked)}
               onClick={() => open(filesInput.current)}
             >
               {CHOOSE_FILES}
@@ -70,11 +73,17 @@ export function UploadArea({ refusal, onFiles, onRefused, docsUrl }: UploadAreaP
               variant="default"
               size="md"
               leftSection={<IconFolderUp size={16} aria-hidden />}
+              disabled={Boolean(blocked)}
               onClick={() => open(folderInput.current)}
             >
               {CHOOSE_FOLDER}
             </Button>
           </Group>
+          {blocked && (
+            <Text size="sm" c="dimmed" ta="center">
+              {blocked}
+            </Text>
+          )}
           <input
             ref={filesInput}
             type="file"

@@ -46,6 +46,12 @@ export interface PendingUpload {
   starting: boolean;
   /** The engine's upload once started. */
   uploadId: string | null;
+  /**
+   * The base holds changes of uploads queued for the project and not landed yet: these
+   * changes go on top of them, as the next version, rebased when sent like an upload queued
+   * offline (docs/decisions/draft-trust-changes-on-top.md).
+   */
+  queuedBelow: boolean;
 }
 
 export interface PendingUploadsDeps {
@@ -107,10 +113,16 @@ export function createPendingUploads(
     if (current) set(key, change(current));
   }
 
-  function start(project: ProjectDetail): PendingUpload {
+  /**
+   * The pending upload of `project` (its files: the base of new changes), made when there is
+   * none or the last one was handed to the engine (changes on top of queued ones).
+   */
+  function start(project: ProjectDetail, queuedBelow: boolean): PendingUpload {
     const key = projectKey(project.namespace, project.name);
     const existing = state.get(key);
-    if (existing) return existing;
+    if (existing && existing.uploadId === null) return existing;
+    // Handed over: the engine holds its files now (its staged copies must stay).
+    if (existing) set(key, null);
     return {
       key,
       projectId: project.id,
@@ -123,6 +135,7 @@ export function createPendingUploads(
       analysing: {},
       starting: false,
       uploadId: null,
+      queuedBelow,
     };
   }
 
@@ -295,14 +308,19 @@ export function createPendingUploads(
     getSnapshot: (): ReadonlyMap<string, PendingUpload> => state,
     get: (key: string): PendingUpload | undefined => state.get(key),
 
-    /** Places chosen files at `location` (or replaces everything) and analyses them. */
+    /**
+     * Places chosen files at `location` (or replaces everything) and analyses them. `project`
+     * holds the files the changes start from: with `queuedBelow`, the files as they will be
+     * once the uploads queued for the project landed.
+     */
     choose(
       project: ProjectDetail,
       chosen: readonly ChosenFile[],
       location: string,
       blacklists?: Blacklists,
+      queuedBelow = false,
     ): void {
-      const upload = start(project);
+      const upload = start(project, queuedBelow);
       const placement = placeSelection(chosen, location, project.name);
       const { files, ignored } = applyPlacement(upload.files, placement, blacklists);
       replace(upload.key, { ...upload, files, ignored: [...upload.ignored, ...ignored] });
@@ -310,9 +328,24 @@ export function createPendingUploads(
     },
 
     /** Stages the deletion of a file or a folder (by prefix). */
-    remove(project: ProjectDetail, path: string, isFolder: boolean): void {
-      const upload = start(project);
+    remove(project: ProjectDetail, path: string, isFolder: boolean, queuedBelow = false): void {
+      const upload = start(project, queuedBelow);
       replace(upload.key, { ...upload, files: stageDeletion(upload.files, path, isFolder) });
+    },
+
+    /**
+     * Undoes the pending change of one file: it is as in the base again (a deleted file comes
+     * back, a chosen one goes). Without changes left the pending upload is over.
+     */
+    revert(key: string, path: string): void {
+      const upload = state.get(key);
+      if (!upload || upload.uploadId !== null || upload.starting) return;
+      const files = new Map(upload.files);
+      const before = filesOfProject(upload.baseFiles).get(path);
+      if (before) files.set(path, before);
+      else files.delete(path);
+      const next = { ...upload, files };
+      replace(key, hasChanges(computeDiff(upload.baseFiles, files)) ? next : null);
     },
 
     /**
@@ -326,7 +359,8 @@ export function createPendingUploads(
       if (!upload || upload.starting || upload.uploadId) return { kind: 'failed' };
       update(key, (u) => ({ ...u, starting: true }));
       try {
-        if (!deps.isOnline()) return await queueOffline(key, username);
+        // Offline, or on top of queued uploads: rebased when sent.
+        if (!deps.isOnline() || upload.queuedBelow) return await queueOffline(key, username);
         let latest: ProjectDetail;
         try {
           latest = await deps.fetchLatest(upload.namespace, upload.name);

@@ -30,7 +30,13 @@ function MapRoute() {
       project={project.data}
       search={search}
       onSearch={(change, replace) =>
-        void navigate({ search: (previous) => ({ ...previous, ...change }), replace })
+        // The same page with other parameters: where the page was scrolled stays (issue 31:
+        // a reset to the top took away the attribute table just brought into view).
+        void navigate({
+          search: (previous) => ({ ...previous, ...change }),
+          replace,
+          resetScroll: false,
+        })
       }
     />
   );

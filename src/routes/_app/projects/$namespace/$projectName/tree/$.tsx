@@ -1,3 +1,5 @@
+import { Box, Group } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { pathCrumbs } from '@/app/breadcrumbs';
@@ -9,7 +11,11 @@ import { FileBrowser } from '@/features/projects/components/FileBrowser';
 import { FileDetailPanel } from '@/features/projects/components/FileDetailPanel';
 import { normaliseFolder } from '@/features/projects/model/files';
 import type { ProjectDetail } from '@/features/projects/model/project';
-import { ProjectDataSync } from '@/features/uploads/page/components/ProjectDataSync';
+import {
+  DATA_SYNC_BESIDE,
+  DATA_SYNC_COLUMN,
+  ProjectDataSync,
+} from '@/features/uploads/page/components/ProjectDataSync';
 import { UploadArea } from '@/features/uploads/page/components/UploadArea';
 import { UploadDropZone } from '@/features/uploads/page/components/UploadDropZone';
 import { CANNOT_UPDATE_DURING_UPLOAD } from '@/features/uploads/model/texts';
@@ -66,6 +72,7 @@ function ProjectTree({
   const canUpload = loggedIn && project.permissions?.upload === true;
   const refusal = uploads.running ? CANNOT_UPDATE_DURING_UPLOAD : null;
   const file = filePath ? uploads.files.find((f) => f.path === filePath) : undefined;
+  const wide = useMediaQuery(DATA_SYNC_BESIDE, true, { getInitialValueInEffect: false });
   const change = filePath ? uploads.changes.get(filePath) : undefined;
 
   const browser = (
@@ -76,33 +83,55 @@ function ProjectTree({
       location={location}
       changes={uploads.changes}
       onDelete={
-        canUpload && !uploads.running
+        canUpload && !uploads.running && !uploads.blocked
           ? (path, isFolder) => uploads.remove(path, isFolder)
           : undefined
       }
+      onRevert={canUpload && !uploads.running && !uploads.blocked ? uploads.revert : undefined}
+      revertable={uploads.revertable}
     />
+  );
+
+  // Wide screens: the Data Sync panel sits beside the files, in a column kept for it, so it
+  // covers no row and its coming moves none (issue 31); narrow ones: it floats, collapsed.
+  const docked = wide && canUpload;
+  const files = (
+    <UploadDropZone
+      canUpload={canUpload}
+      onProjectTree
+      running={uploads.running}
+      blocked={uploads.blocked}
+      onFiles={(files) => uploads.choose(files, location)}
+      onRefused={uploads.refuse}
+    >
+      {canUpload && (
+        <UploadArea
+          refusal={refusal}
+          blocked={uploads.blocked}
+          onFiles={(files) => uploads.choose(files, location)}
+          onRefused={uploads.refuse}
+          docsUrl={config.data?.docs_url || undefined}
+        />
+      )}
+      {browser}
+    </UploadDropZone>
   );
 
   return (
     <>
       <ConflictsNotice namespace={namespace} projectName={projectName} version={project.version} />
-      <UploadDropZone
-        canUpload={canUpload}
-        onProjectTree
-        running={uploads.running}
-        onFiles={(files) => uploads.choose(files, location)}
-        onRefused={uploads.refuse}
-      >
-        {canUpload && (
-          <UploadArea
-            refusal={refusal}
-            onFiles={(files) => uploads.choose(files, location)}
-            onRefused={uploads.refuse}
-            docsUrl={config.data?.docs_url || undefined}
-          />
-        )}
-        {browser}
-      </UploadDropZone>
+      {docked ? (
+        <Group align="flex-start" gap="md" wrap="nowrap">
+          <Box flex={1} miw={0}>
+            {files}
+          </Box>
+          <Box w={DATA_SYNC_COLUMN} style={{ flexShrink: 0, position: 'sticky', top: 76 }}>
+            <ProjectDataSync uploads={uploads} docked />
+          </Box>
+        </Group>
+      ) : (
+        files
+      )}
       <FileDetailPanel
         namespace={namespace}
         projectName={projectName}
@@ -110,7 +139,7 @@ function ProjectTree({
         change={change}
         newSize={filePath ? uploads.chosenSizes.get(filePath) : undefined}
         onDelete={
-          canUpload && !uploads.running && filePath
+          canUpload && !uploads.running && !uploads.blocked && filePath
             ? () => uploads.remove(filePath, false)
             : undefined
         }
@@ -122,7 +151,7 @@ function ProjectTree({
           })
         }
       />
-      {canUpload && <ProjectDataSync uploads={uploads} />}
+      {canUpload && !docked && <ProjectDataSync uploads={uploads} />}
     </>
   );
 }
