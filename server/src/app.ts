@@ -35,6 +35,7 @@ import { authRoutes, publicAuthRoutes } from './routes/auth';
 import collaboratorRoutes from './routes/collaborators';
 import diagnosticLogRoutes from './routes/diagnostic-logs';
 import downloadRoutes from './routes/downloads';
+import exportRoutes from './routes/export';
 import historyRoutes from './routes/history';
 import instanceRoutes from './routes/instance';
 import mapRoutes from './routes/map';
@@ -195,6 +196,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   app.register(historyRoutes);
   app.register(downloadRoutes);
   app.register(mapRoutes);
+  app.register(exportRoutes);
   app.register(pullV2Routes);
   app.register(diagnosticLogRoutes);
   app.register(publicInvitationRoutes);
