@@ -36,6 +36,7 @@ import collaboratorRoutes from './routes/collaborators';
 import diagnosticLogRoutes from './routes/diagnostic-logs';
 import downloadRoutes from './routes/downloads';
 import exportRoutes from './routes/export';
+import ogcRoutes from './routes/ogc';
 import historyRoutes from './routes/history';
 import instanceRoutes from './routes/instance';
 import mapRoutes from './routes/map';
@@ -50,7 +51,7 @@ import workspaceMemberRoutes, { publicInvitationRoutes } from './routes/workspac
 import type { BlobStore } from './storage/blob-store';
 
 /** Paths that always answer JSON (never the SPA's index.html). */
-export const API_PREFIXES = ['/v1', '/v2', '/app', '/ping', '/config', '/alive'] as const;
+export const API_PREFIXES = ['/v1', '/v2', '/app', '/ogc', '/ping', '/config', '/alive'] as const;
 
 /** Longest path parameter accepted (characters, as sent). */
 export const MAX_PARAM_LENGTH = 2048;
@@ -197,6 +198,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   app.register(downloadRoutes);
   app.register(mapRoutes);
   app.register(exportRoutes);
+  app.register(ogcRoutes);
   app.register(pullV2Routes);
   app.register(diagnosticLogRoutes);
   app.register(publicInvitationRoutes);
