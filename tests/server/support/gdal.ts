@@ -23,23 +23,36 @@ export interface GdalRead {
   args?: string[];
   /** More environment (GDAL_HTTP_HEADERS, …). */
   env?: Record<string, string>;
+  /** Adds the source's feature id as the property `source_fid` (needs `layer`). */
+  withFid?: boolean;
 }
 
 /** The features GDAL reads from `source`, as GeoJSON (no reprojection). */
 export async function gdalFeatures(source: string, read: GdalRead = {}): Promise<GdalFeature[]> {
-  const { stdout } = await run(
+  return (await gdalRead(source, read)).features;
+}
+
+/** The features GDAL reads, and what it logged (with `CPL_DEBUG=ON` in `env`: its requests). */
+export async function gdalRead(
+  source: string,
+  read: GdalRead = {},
+): Promise<{ features: GdalFeature[]; log: string }> {
+  const { stdout, stderr } = await run(
     OGR2OGR,
     [
       '-f',
       'GeoJSON',
       '/vsistdout/',
       ...(read.args ?? []),
+      ...(read.withFid && read.layer
+        ? ['-dialect', 'OGRSQL', '-sql', `SELECT FID AS source_fid, * FROM "${read.layer}"`]
+        : []),
       source,
-      ...(read.layer ? [read.layer] : []),
+      ...(read.layer && !read.withFid ? [read.layer] : []),
     ],
     { maxBuffer: 512 * 1024 * 1024, env: { ...process.env, ...read.env } },
   );
-  return (JSON.parse(stdout) as { features: GdalFeature[] }).features;
+  return { features: (JSON.parse(stdout) as { features: GdalFeature[] }).features, log: stderr };
 }
 
 /** ogrinfo's summary of `source` (-so -al: layers, counts, extents, CRS, fields). */
