@@ -46,6 +46,7 @@ import pullV2Routes from './routes/pull-v2';
 import pushV2Routes from './routes/push-v2';
 import { timeTravelReadRoutes, timeTravelWriteRoutes } from './routes/time-travel';
 import userRoutes from './routes/users';
+import { publicViewLinkRoutes, viewLinkRoutes } from './routes/view-links';
 import workspaceRoutes from './routes/workspaces';
 import workspaceMemberRoutes, { publicInvitationRoutes } from './routes/workspace-members';
 import type { BlobStore } from './storage/blob-store';
@@ -199,6 +200,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   app.register(mapRoutes);
   app.register(exportRoutes);
   app.register(ogcRoutes);
+  app.register(publicViewLinkRoutes);
   app.register(pullV2Routes);
   app.register(diagnosticLogRoutes);
   app.register(publicInvitationRoutes);
@@ -216,6 +218,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
       pushRoutes,
       pushV2Routes,
       timeTravelWriteRoutes,
+      viewLinkRoutes,
     ),
   );
 
