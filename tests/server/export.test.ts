@@ -73,7 +73,13 @@ afterAll(async () => {
 describe('GeoJSON', () => {
   it('exports the filtered, sorted rows of a version that is not the latest, read back by GDAL', async () => {
     const response = await admin.get(
-      url(priv, 'trees', { version: 'v1', format: 'geojson', filter: 'o', sort: 'height', order: 'desc' }),
+      url(priv, 'trees', {
+        version: 'v1',
+        format: 'geojson',
+        filter: 'o',
+        sort: 'height',
+        order: 'desc',
+      }),
     );
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['content-type']).toBe('application/geo+json');
@@ -198,7 +204,10 @@ describe('GeoPackage', () => {
     const db = new Database(file, { readonly: true });
     try {
       const tables = (
-        db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).pluck().all() as string[]
+        db
+          .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`)
+          .pluck()
+          .all() as string[]
       ).filter((name) => !/^gpkg_|_(node|parent|rowid)$/.test(name));
       expect(tables).toEqual(['plots', 'rtree_plots_geom', 'sqlite_sequence']);
       expect(db.prepare('SELECT count(*) FROM rtree_plots_geom').pluck().get()).toBe(2);
@@ -206,7 +215,10 @@ describe('GeoPackage', () => {
         db.prepare(`SELECT count(*) FROM sqlite_master WHERE type = 'trigger'`).pluck().get(),
       ).toBe(6);
       expect(
-        db.prepare('SELECT organization_coordsys_id FROM gpkg_spatial_ref_sys WHERE srs_id = 2180').pluck().get(),
+        db
+          .prepare('SELECT organization_coordsys_id FROM gpkg_spatial_ref_sys WHERE srs_id = 2180')
+          .pluck()
+          .get(),
       ).toBe(2180);
     } finally {
       db.close();
@@ -219,7 +231,13 @@ describe('GeoPackage', () => {
     ]);
     // GDAL uses the index for a spatial filter.
     const near = await gdalFeatures(file, {
-      args: ['-spat', String(PLOT.x - 1), String(PLOT.y - 1), String(PLOT.x + 1), String(PLOT.y + 1)],
+      args: [
+        '-spat',
+        String(PLOT.x - 1),
+        String(PLOT.y - 1),
+        String(PLOT.x + 1),
+        String(PLOT.y + 1),
+      ],
     });
     expect(near.map((f) => f.properties.code)).toEqual(['PL-10']);
   });
@@ -237,8 +255,12 @@ describe('requests', () => {
     const badSort = await admin.get(url(priv, 'trees', { format: 'csv', sort: 'nope' }));
     expect(problem(badSort)).toMatchObject({ status: 400, detail: 'Unknown column nope' });
     expect((await admin.get(url(priv, 'trees', { format: 'shp' }))).statusCode).toBe(400);
-    expect((await admin.get(url(priv, 'trees', { format: 'csv', version: 'v9' }))).statusCode).toBe(404);
-    expect((await admin.get(`/app/export/waymark/survey/trees?format=csv&file=notes.txt`)).statusCode).toBe(404);
+    expect((await admin.get(url(priv, 'trees', { format: 'csv', version: 'v9' }))).statusCode).toBe(
+      404,
+    );
+    expect(
+      (await admin.get(`/app/export/waymark/survey/trees?format=csv&file=notes.txt`)).statusCode,
+    ).toBe(404);
   });
 
   it('has the permissions of downloads', async () => {

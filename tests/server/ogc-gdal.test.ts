@@ -71,7 +71,13 @@ function byFid(features: GdalFeature[]) {
       const { source_fid: fid, ...properties } = f.properties;
       return [
         Number(fid),
-        { properties, geometry: f.geometry && { type: f.geometry.type, coordinates: round(f.geometry.coordinates) } },
+        {
+          properties,
+          geometry: f.geometry && {
+            type: f.geometry.type,
+            coordinates: round(f.geometry.coordinates),
+          },
+        },
       ];
     }),
   );

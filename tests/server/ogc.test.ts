@@ -47,7 +47,11 @@ interface Collection {
 }
 interface Items {
   type: string;
-  features: { id: number; geometry: { coordinates: number[] } | null; properties: Record<string, unknown> }[];
+  features: {
+    id: number;
+    geometry: { coordinates: number[] } | null;
+    properties: Record<string, unknown>;
+  }[];
   numberMatched?: number;
   numberReturned: number;
   links: { href: string; rel: string; type: string }[];
@@ -109,12 +113,20 @@ describe('landing page and conformance', () => {
     expect(rels).toContain('data /ogc/waymark/survey/v1/collections');
     expect(rels.some((r) => r.startsWith('service-doc '))).toBe(true);
 
-    const page = await admin.get(base(priv), { headers: { accept: 'text/html,application/xhtml+xml,*/*' } });
+    const page = await admin.get(base(priv), {
+      headers: { accept: 'text/html,application/xhtml+xml,*/*' },
+    });
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(page.body).toContain('<a href="http://localhost:80/ogc/waymark/survey/v1/collections?f=html"');
-    expect((await admin.get(`${base(priv)}/?f=html`)).headers['content-type']).toContain('text/html');
+    expect(page.body).toContain(
+      '<a href="http://localhost:80/ogc/waymark/survey/v1/collections?f=html"',
+    );
+    expect((await admin.get(`${base(priv)}/?f=html`)).headers['content-type']).toContain(
+      'text/html',
+    );
 
-    const conformance = (await admin.get(`${base(priv)}/conformance`)).json() as { conformsTo: string[] };
+    const conformance = (await admin.get(`${base(priv)}/conformance`)).json() as {
+      conformsTo: string[];
+    };
     expect(conformance.conformsTo).toEqual(
       expect.arrayContaining([
         'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core',
@@ -128,25 +140,37 @@ describe('landing page and conformance', () => {
 
 describe('collections', () => {
   it('lists one collection per layer with its extent, CRSs and time', async () => {
-    const body = (await admin.get(`${base(priv)}/collections`)).json() as { collections: Collection[] };
+    const body = (await admin.get(`${base(priv)}/collections`)).json() as {
+      collections: Collection[];
+    };
     expect(body.collections.map((c) => c.id)).toEqual(['notes', 'parks', 'plots', 'trees']);
     const byId = Object.fromEntries(body.collections.map((c) => [c.id, c]));
     expect(byId.plots!.crs).toEqual([CRS84, EPSG_2180]);
     expect(byId.plots!.storageCrs).toBe(EPSG_2180);
     expect(byId.trees!.crs).toEqual([CRS84, EPSG_4326]);
     const [w, south, e, n] = byId.trees!.extent.spatial.bbox[0]!;
-    expect([w, south, e, n].map((v) => Math.round(v! * 100) / 100)).toEqual([-0.13, 48.86, 13.41, 52.52]);
-    expect(byId.trees!.extent.temporal!.interval).toEqual([['1990-04-01T00:00:00Z', '2015-09-30T00:00:00Z']]);
+    expect([w, south, e, n].map((v) => Math.round(v! * 100) / 100)).toEqual([
+      -0.13, 48.86, 13.41, 52.52,
+    ]);
+    expect(byId.trees!.extent.temporal!.interval).toEqual([
+      ['1990-04-01T00:00:00Z', '2015-09-30T00:00:00Z'],
+    ]);
     expect(byId.parks!.extent.temporal).toBeUndefined();
-    const items = byId.trees!.links.find((l) => l.rel === 'items' && l.type === 'application/geo+json');
+    const items = byId.trees!.links.find(
+      (l) => l.rel === 'items' && l.type === 'application/geo+json',
+    );
     expect(local(items!.href)).toBe('/ogc/waymark/survey/v1/collections/trees/items?f=json');
   });
 
   it('names a layer by its file where two files have a layer of that name', async () => {
-    const body = (await admin.get(`${base(priv, 'latest')}/collections`)).json() as { collections: Collection[] };
+    const body = (await admin.get(`${base(priv, 'latest')}/collections`)).json() as {
+      collections: Collection[];
+    };
     expect(body.collections.map((c) => c.id)).toContain('survey/data.gpkg:trees');
     expect(body.collections.map((c) => c.id)).toContain('extra.gpkg:trees');
-    const one = await admin.get(`${base(priv, 'latest')}/collections/${encodeURIComponent('extra.gpkg:trees')}`);
+    const one = await admin.get(
+      `${base(priv, 'latest')}/collections/${encodeURIComponent('extra.gpkg:trees')}`,
+    );
     expect(one.statusCode, one.body).toBe(200);
     expect((one.json() as Collection).id).toBe('extra.gpkg:trees');
     expect((await admin.get(`${base(priv)}/collections/nope`)).statusCode).toBe(404);
@@ -160,7 +184,9 @@ describe('items', () => {
     expect(page.numberMatched).toBe(3);
     expect(page.numberReturned).toBe(2);
     const next = page.links.find((l) => l.rel === 'next')!;
-    expect(local(next.href)).toBe('/ogc/waymark/survey/v1/collections/trees/items?limit=2&f=json&cursor=2');
+    expect(local(next.href)).toBe(
+      '/ogc/waymark/survey/v1/collections/trees/items?limit=2&f=json&cursor=2',
+    );
     page = await items(local(next.href));
     expect(ids(page)).toEqual([3]);
     expect(page.links.find((l) => l.rel === 'next')).toBeUndefined();
@@ -171,21 +197,33 @@ describe('items', () => {
       properties: { name: 'berlin oak', height: 30.25, planted: '2015-09-30', healthy: null },
     });
     // Limits: past the most a page serves is served as the most; 0 is refused.
-    expect(ids(await items(`${base(priv)}/collections/trees/items?limit=20000`))).toEqual([1, 2, 3]);
+    expect(ids(await items(`${base(priv)}/collections/trees/items?limit=20000`))).toEqual([
+      1, 2, 3,
+    ]);
     expect((await admin.get(`${base(priv)}/collections/trees/items?limit=0`)).statusCode).toBe(400);
   });
 
   it('serves v1, vN and latest', async () => {
-    const latest = await items(`${base(priv, 'latest')}/collections/${encodeURIComponent('survey/data.gpkg:trees')}/items`);
-    expect(latest.features.map((f) => f.properties.name)).toEqual(['old plane', 'paris lime', 'warsaw elm']);
-    const v2 = await items(`${base(priv, 'v2')}/collections/${encodeURIComponent('survey/data.gpkg:trees')}/items`);
+    const latest = await items(
+      `${base(priv, 'latest')}/collections/${encodeURIComponent('survey/data.gpkg:trees')}/items`,
+    );
+    expect(latest.features.map((f) => f.properties.name)).toEqual([
+      'old plane',
+      'paris lime',
+      'warsaw elm',
+    ]);
+    const v2 = await items(
+      `${base(priv, 'v2')}/collections/${encodeURIComponent('survey/data.gpkg:trees')}/items`,
+    );
     expect(ids(v2)).toEqual([1, 2, 4]);
     expect((await admin.get(`${base(priv, 'v9')}/collections`)).statusCode).toBe(404);
     expect((await admin.get(`/ogc/waymark/survey/v1x/collections`)).statusCode).toBe(400);
   });
 
   it('filters by bbox, in lon/lat or in the layer CRS, with the spatial index', async () => {
-    expect(ids(await items(`${base(priv)}/collections/trees/items?bbox=-1,50,14,53`))).toEqual([1, 3]);
+    expect(ids(await items(`${base(priv)}/collections/trees/items?bbox=-1,50,14,53`))).toEqual([
+      1, 3,
+    ]);
     const near = [PLOT.lon - 0.001, PLOT.lat - 0.001, PLOT.lon + 0.001, PLOT.lat + 0.001].join(',');
     expect(ids(await items(`${base(priv)}/collections/plots/items?bbox=${near}`))).toEqual([10]);
     // EPSG:2180 is northing first.
@@ -194,8 +232,12 @@ describe('items', () => {
       `${base(priv)}/collections/plots/items?bbox=${own}&bbox-crs=${encodeURIComponent(EPSG_2180)}`,
     );
     expect(ids(page)).toEqual([10, 12]);
-    expect((await admin.get(`${base(priv)}/collections/trees/items?bbox=1,2,3`)).statusCode).toBe(400);
-    expect((await admin.get(`${base(priv)}/collections/trees/items?bbox=3,2,1,4`)).statusCode).toBe(400);
+    expect((await admin.get(`${base(priv)}/collections/trees/items?bbox=1,2,3`)).statusCode).toBe(
+      400,
+    );
+    expect((await admin.get(`${base(priv)}/collections/trees/items?bbox=3,2,1,4`)).statusCode).toBe(
+      400,
+    );
   });
 
   it('answers in the layer CRS in its axis order, saying so in Content-Crs', async () => {
@@ -208,10 +250,17 @@ describe('items', () => {
     expect(page.features[0]!.geometry!.coordinates).toEqual([PLOT.y, PLOT.x]);
     const lonLat = await admin.get(`${base(priv)}/collections/plots/items`);
     expect(lonLat.headers['content-crs']).toBe(`<${CRS84}>`);
-    const trees = (await admin.get(`${base(priv)}/collections/trees/items?crs=EPSG:4326`)).json() as Items;
+    const trees = (
+      await admin.get(`${base(priv)}/collections/trees/items?crs=EPSG:4326`)
+    ).json() as Items;
     expect(trees.features[0]!.geometry!.coordinates).toEqual([51.5072, -0.1276]);
-    const refused = await admin.get(`${base(priv)}/collections/trees/items?crs=${encodeURIComponent(EPSG_2180)}`);
-    expect(problem(refused)).toMatchObject({ status: 400, detail: 'The collection does not offer this CRS' });
+    const refused = await admin.get(
+      `${base(priv)}/collections/trees/items?crs=${encodeURIComponent(EPSG_2180)}`,
+    );
+    expect(problem(refused)).toMatchObject({
+      status: 400,
+      detail: 'The collection does not offer this CRS',
+    });
   });
 
   it('filters by datetime on the date column', async () => {
@@ -248,7 +297,10 @@ describe('items', () => {
     expect(feature.links.length).toBeGreaterThan(0);
     expect((await admin.get(`${base(priv)}/collections/plots/items/999`)).statusCode).toBe(404);
     const own = await admin.get(`${base(priv)}/collections/plots/items/10?crs=EPSG:2180`);
-    expect((own.json() as Items['features'][number]).geometry!.coordinates).toEqual([PLOT.y, PLOT.x]);
+    expect((own.json() as Items['features'][number]).geometry!.coordinates).toEqual([
+      PLOT.y,
+      PLOT.x,
+    ]);
   });
 
   it('escapes every value in HTML', async () => {
@@ -280,11 +332,15 @@ describe('access', () => {
     expect(viaBasic.statusCode).toBe(200);
     const wrong = Buffer.from('reader:Field-Password-1').toString('base64');
     expect(
-      (await anonymous.get(`${base(priv)}/collections`, { headers: { authorization: `Basic ${wrong}` } })).statusCode,
+      (
+        await anonymous.get(`${base(priv)}/collections`, {
+          headers: { authorization: `Basic ${wrong}` },
+        })
+      ).statusCode,
     ).toBe(403);
   });
 
-  it("refuses the token of a user who lost access", async () => {
+  it('refuses the token of a user who lost access', async () => {
     const leaver = await insertUser(t.database.db, {
       username: 'leaver',
       email: 'leaver@example.com',
@@ -297,6 +353,8 @@ describe('access', () => {
     expect((await anonymous.get(`${base(priv)}/collections`, { headers })).statusCode).toBe(200);
     await deleteProjectMembers(t.database.db, priv.id, [leaver.id]);
     expect((await anonymous.get(`${base(priv)}/collections`, { headers })).statusCode).toBe(403);
-    expect((await anonymous.get(`${base(priv)}/collections/trees/items/1`, { headers })).statusCode).toBe(403);
+    expect(
+      (await anonymous.get(`${base(priv)}/collections/trees/items/1`, { headers })).statusCode,
+    ).toBe(403);
   });
 });

@@ -670,7 +670,9 @@ const CASES: Record<string, Case> = {
     expect: own(200),
   },
   'GET /app/view/:token': {
-    request: async ({ project }) => ({ url: `/app/view/${(await viewLink(project, 'live')).token}` }),
+    request: async ({ project }) => ({
+      url: `/app/view/${(await viewLink(project, 'live')).token}`,
+    }),
     expect: open(200),
   },
 
@@ -841,7 +843,9 @@ const TEMPLATE_NAME = 'matrix-template';
 /** View links after they ended, and what they open (issue 32). */
 const linkVariants = (state: 'expired' | 'revoked'): Record<string, Case> => ({
   [`GET /app/view/:token (${state} link)`]: {
-    request: async ({ project }) => ({ url: `/app/view/${(await viewLink(project, state)).token}` }),
+    request: async ({ project }) => ({
+      url: `/app/view/${(await viewLink(project, state)).token}`,
+    }),
     expect: open(404),
   },
   [`GET /app/map/:namespace/:name/layers (${state} view link)`]: {
@@ -871,7 +875,7 @@ Object.assign(VARIANTS, linkVariants('expired'), linkVariants('revoked'), {
     request: async ({ actor, project }) => ({
       url: `/ogc/${path(project)}/v1/collections`,
       client: await anonymousClient(),
-      headers: actor === 'anonymous' ? {} : { authorization: `Bearer ${tokenOf(actor)}` },
+      headers: tokenHeaders(actor),
     }),
     expect: read(200),
   },
@@ -879,7 +883,7 @@ Object.assign(VARIANTS, linkVariants('expired'), linkVariants('revoked'), {
     request: async ({ actor, project }) => ({
       url: `/app/export/${path(project)}/trees?file=data.txt&format=csv`,
       client: await anonymousClient(),
-      headers: actor === 'anonymous' ? {} : { authorization: `Bearer ${tokenOf(actor)}` },
+      headers: tokenHeaders(actor),
     }),
     expect: read(400),
   },
@@ -917,6 +921,11 @@ async function viewLink(
     await revokeViewLink(t.database.db, project.id, link.id, people.owner!.id, now);
   }
   return { id: link.id, token: viewLinkToken(t.config.secretKey, link) };
+}
+
+/** The actor's bearer token in an Authorization header (none for anonymous). */
+function tokenHeaders(actor: Actor): Record<string, string> {
+  return actor === 'anonymous' ? {} : { authorization: `Bearer ${tokenOf(actor)}` };
 }
 
 /** The actor's bearer token (as the desktop clients' login gives it). */

@@ -19,7 +19,13 @@ import {
 import { dataOutGeoPackage } from './support/data-out';
 import { scratch, type Scratch } from './support/geopackage';
 import { commit, createProject } from './support/seed';
-import { ADMIN_PASSWORD, createTestApp, problem, type TestApp, type TestClient } from './support/test-app';
+import {
+  ADMIN_PASSWORD,
+  createTestApp,
+  problem,
+  type TestApp,
+  type TestClient,
+} from './support/test-app';
 
 let t: TestApp;
 let s: Scratch;
@@ -61,7 +67,9 @@ beforeAll(async () => {
   survey = await createProject(t, { name: 'survey' });
   other = await createProject(t, { name: 'other' });
   await upsertProjectMembers(t.database.db, survey.id, [{ userId: readerUser.id, role: 'reader' }]);
-  await commit(t, survey.id, { added: { [FILE]: await dataOutGeoPackage(s.dir, false), 'notes.txt': 'x' } });
+  await commit(t, survey.id, {
+    added: { [FILE]: await dataOutGeoPackage(s.dir, false), 'notes.txt': 'x' },
+  });
   await commit(t, other.id, { added: { [FILE]: await dataOutGeoPackage(s.dir, false) } });
 });
 
@@ -73,7 +81,12 @@ afterAll(async () => {
 describe('view links', () => {
   it('opens the map and attribute tables of a private project, and logs each use', async () => {
     const link = await makeLink(survey);
-    expect(link).toMatchObject({ label: 'for the council', status: 'active', uses: 0, created_by: 'admin' });
+    expect(link).toMatchObject({
+      label: 'for the council',
+      status: 'active',
+      uses: 0,
+      created_by: 'admin',
+    });
     expect(link.token).toMatch(/^\d+\.[A-Za-z0-9_-]{43}$/);
 
     expect((await anonymous.get(layersWith(survey, 'x'))).statusCode).toBe(400);
@@ -115,11 +128,16 @@ describe('view links', () => {
   it('gives neither files, members nor exports', async () => {
     const link = await makeLink(survey);
     const q = `link=${link.token}`;
-    expect((await anonymous.get(`/v1/project/raw/waymark/survey?file=notes.txt&${q}`)).statusCode).toBe(403);
+    expect(
+      (await anonymous.get(`/v1/project/raw/waymark/survey?file=notes.txt&${q}`)).statusCode,
+    ).toBe(403);
     expect((await anonymous.get(`/v1/project/waymark/survey?${q}`)).statusCode).toBe(403);
     expect(
-      (await anonymous.get(`/app/export/waymark/survey/trees?file=${encodeURIComponent(FILE)}&format=csv&${q}`))
-        .statusCode,
+      (
+        await anonymous.get(
+          `/app/export/waymark/survey/trees?file=${encodeURIComponent(FILE)}&format=csv&${q}`,
+        )
+      ).statusCode,
     ).toBe(403);
   });
 

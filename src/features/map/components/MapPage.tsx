@@ -30,6 +30,8 @@ import type { MapSearch } from '../model/search';
 import { formatView } from '../model/view';
 import { readMapSearch } from '../model/params';
 import { AttributeTable } from './AttributeTable';
+import { ExportMenu } from './ExportMenu';
+import { MapLinks } from './MapLinks';
 import { FeaturePanel } from './FeaturePanel';
 import { LayerPanel } from './LayerPanel';
 import { MapCanvas, type Selection } from './MapCanvas';
@@ -119,6 +121,7 @@ export function MapPage({ project, search: raw, onSearch }: MapPageProps) {
         setDrawer(false);
         onSearch({ table });
       }}
+      actions={(layer) => <ExportMenu source={shown} layer={layer.name} size="compact-xs" />}
     />
   );
 
@@ -163,6 +166,7 @@ export function MapPage({ project, search: raw, onSearch }: MapPageProps) {
             Layers
           </Button>
         )}
+        <MapLinks project={project} version={layersQuery.data?.version} search={raw} />
         {changesWanted && (
           <ChangesLegend
             pending={changesQuery.data === 'pending'}
