@@ -318,14 +318,18 @@ function readFileWork(env: Env): FileWorkConfig {
 }
 
 /** An origin EMBED_ORIGINS accepts: scheme, host (a `*.` wildcard first), optional port. */
-const EMBED_ORIGIN = /^https?:\/\/(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/i;
+const EMBED_ORIGIN =
+  /^https?:\/\/(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/i;
 
 /** EMBED_ORIGINS: null (unset: any site), [] (`none`), or the origins. */
 function readEmbedOrigins(env: Env): readonly string[] | null {
   const raw = read(env, 'EMBED_ORIGINS');
   if (raw === undefined) return null;
   if (raw.toLowerCase() === 'none') return Object.freeze([]);
-  const origins = raw.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  const origins = raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
   const wrong = origins.find((origin) => !EMBED_ORIGIN.test(origin));
   if (wrong !== undefined || origins.length === 0) {
     throw new ConfigError(

@@ -84,8 +84,12 @@ function send(reply: FastifyReply, type: string, body: string, project: OgcProje
     .send(Buffer.from(body));
 }
 
-const sendJson = (reply: FastifyReply, doc: unknown, project: OgcProject, type = 'application/json') =>
-  send(reply, type, JSON.stringify(doc), project);
+const sendJson = (
+  reply: FastifyReply,
+  doc: unknown,
+  project: OgcProject,
+  type = 'application/json',
+) => send(reply, type, JSON.stringify(doc), project);
 const sendHtml = (reply: FastifyReply, page: string, project: OgcProject) =>
   send(reply, 'text/html; charset=utf-8', page, project);
 
@@ -117,7 +121,8 @@ const ogcRoutes: FastifyPluginAsync = async (app) => {
     const format = formatOf(request);
     const project = await open(request);
     const doc = landing(ctx, project, format);
-    if (format === 'html') return sendHtml(reply, landingHtml(doc, crumbs(project).slice(0, 1)), project);
+    if (format === 'html')
+      return sendHtml(reply, landingHtml(doc, crumbs(project).slice(0, 1)), project);
     return sendJson(reply, doc, project);
   };
   const landingSchema = { params: OgcParamsSchema, querystring: OgcQuerySchema, response: errors };
@@ -140,7 +145,11 @@ const ogcRoutes: FastifyPluginAsync = async (app) => {
       const project = await open(request);
       const doc = conformance();
       if (format === 'html') {
-        return sendHtml(reply, conformanceHtml(doc.conformsTo, crumbs(project, { label: 'Conformance' })), project);
+        return sendHtml(
+          reply,
+          conformanceHtml(doc.conformsTo, crumbs(project, { label: 'Conformance' })),
+          project,
+        );
       }
       return sendJson(reply, doc, project);
     },
@@ -154,7 +163,11 @@ const ogcRoutes: FastifyPluginAsync = async (app) => {
       const project = await open(request);
       const doc = await collections(ctx, project, format);
       if (format === 'html') {
-        return sendHtml(reply, collectionsHtml(doc, crumbs(project, { label: 'Collections' })), project);
+        return sendHtml(
+          reply,
+          collectionsHtml(doc, crumbs(project, { label: 'Collections' })),
+          project,
+        );
       }
       return sendJson(reply, doc, project);
     },
@@ -167,7 +180,9 @@ const ogcRoutes: FastifyPluginAsync = async (app) => {
 
   app.get<{ Params: OgcCollectionParams; Querystring: OgcQuery }>(
     '/ogc/:namespace/:name/:version/collections/:collectionId',
-    { schema: { params: OgcCollectionParamsSchema, querystring: OgcQuerySchema, response: errors } },
+    {
+      schema: { params: OgcCollectionParamsSchema, querystring: OgcQuerySchema, response: errors },
+    },
     async (request, reply) => {
       const format = formatOf(request);
       const project = await open(request);
@@ -186,7 +201,13 @@ const ogcRoutes: FastifyPluginAsync = async (app) => {
 
   app.get<{ Params: OgcCollectionParams; Querystring: OgcItemsQuery }>(
     '/ogc/:namespace/:name/:version/collections/:collectionId/items',
-    { schema: { params: OgcCollectionParamsSchema, querystring: OgcItemsQuerySchema, response: errors } },
+    {
+      schema: {
+        params: OgcCollectionParamsSchema,
+        querystring: OgcItemsQuerySchema,
+        response: errors,
+      },
+    },
     async (request, reply) => {
       const format = formatOf(request);
       const project = await open(request);

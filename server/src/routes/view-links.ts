@@ -61,7 +61,12 @@ export const viewLinkRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const link = await createViewLink(ctx, currentUser(request), ref(request.params), request.body);
+      const link = await createViewLink(
+        ctx,
+        currentUser(request),
+        ref(request.params),
+        request.body,
+      );
       return reply.code(201).send(link);
     },
   );
@@ -75,7 +80,12 @@ export const viewLinkRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      await revokeViewLink(ctx, currentUser(request), ref(request.params), Number(request.params.id));
+      await revokeViewLink(
+        ctx,
+        currentUser(request),
+        ref(request.params),
+        Number(request.params.id),
+      );
       return reply.code(204).send();
     },
   );
@@ -90,7 +100,12 @@ export const viewLinkRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       reply.header('cache-control', 'private, no-store');
-      return viewLinkUses(ctx, currentUser(request), ref(request.params), Number(request.params.id));
+      return viewLinkUses(
+        ctx,
+        currentUser(request),
+        ref(request.params),
+        Number(request.params.id),
+      );
     },
   );
 };

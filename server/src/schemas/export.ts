@@ -35,13 +35,12 @@ export const EXPORT_FORMATS = ['geojson', 'csv', 'gpkg', 'kml'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** Extension and Content-Type of each format. */
-export const EXPORT_FILE_TYPES: Record<ExportFormat, { extension: string; contentType: string }> =
-  {
-    geojson: { extension: 'geojson', contentType: 'application/geo+json' },
-    csv: { extension: 'csv', contentType: 'text/csv; charset=utf-8' },
-    gpkg: { extension: 'gpkg', contentType: 'application/geopackage+sqlite3' },
-    kml: { extension: 'kml', contentType: 'application/vnd.google-earth.kml+xml' },
-  };
+export const EXPORT_FILE_TYPES: Record<ExportFormat, { extension: string; contentType: string }> = {
+  geojson: { extension: 'geojson', contentType: 'application/geo+json' },
+  csv: { extension: 'csv', contentType: 'text/csv; charset=utf-8' },
+  gpkg: { extension: 'gpkg', contentType: 'application/geopackage+sqlite3' },
+  kml: { extension: 'kml', contentType: 'application/vnd.google-earth.kml+xml' },
+};
 
 export const ExportParamsSchema = MapLayerParamsSchema;
 export type ExportParams = Static<typeof ExportParamsSchema>;

@@ -42,7 +42,9 @@ function linkKey(secretKey: string): Buffer {
 }
 
 function signature(secretKey: string, link: Pick<ViewLink, 'id' | 'salt'>): string {
-  return createHmac('sha256', linkKey(secretKey)).update(`${link.id}.${link.salt}`).digest('base64url');
+  return createHmac('sha256', linkKey(secretKey))
+    .update(`${link.id}.${link.salt}`)
+    .digest('base64url');
 }
 
 export function viewLinkToken(secretKey: string, link: Pick<ViewLink, 'id' | 'salt'>): string {
@@ -132,7 +134,8 @@ export async function createViewLink(
   const now = ctx.now();
   const expiresAt = new Date(body.expires_at);
   const ms = expiresAt.getTime() - now.getTime();
-  if (Number.isNaN(ms) || ms <= 0 || ms > MAX_VIEW_LINK_DAYS * DAY) throw badRequest(VIEW_LINK_EXPIRY);
+  if (Number.isNaN(ms) || ms <= 0 || ms > MAX_VIEW_LINK_DAYS * DAY)
+    throw badRequest(VIEW_LINK_EXPIRY);
   const link = await insertViewLink(ctx.database.db, {
     projectId: access.project.id,
     label: (body.label ?? '').trim(),

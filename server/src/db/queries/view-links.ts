@@ -5,7 +5,14 @@ import { users, viewLinks, viewLinkUses, type ViewLink } from '../schema';
 
 export async function insertViewLink(
   db: Executor,
-  values: { projectId: string; label: string; salt: string; createdBy: number; expiresAt: Date; createdAt: Date },
+  values: {
+    projectId: string;
+    label: string;
+    salt: string;
+    createdBy: number;
+    expiresAt: Date;
+    createdAt: Date;
+  },
 ): Promise<ViewLink> {
   const [row] = await db.insert(viewLinks).values(values).returning();
   return row!;
@@ -72,7 +79,13 @@ export async function revokeViewLink(
 
 export async function insertViewLinkUse(
   db: Executor,
-  values: { linkId: number; usedAt: Date; userId: number | null; ip: string | null; userAgent: string | null },
+  values: {
+    linkId: number;
+    usedAt: Date;
+    userId: number | null;
+    ip: string | null;
+    userAgent: string | null;
+  },
 ): Promise<void> {
   await db.insert(viewLinkUses).values(values);
 }

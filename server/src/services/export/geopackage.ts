@@ -82,7 +82,11 @@ function geoPackageGeometry(blob: unknown, srsId: number): Buffer | null {
   if (blob[0] === 0x47 && blob[1] === 0x50) return Buffer.from(blob);
   const geometry = decodeGeometry(blob);
   if (!geometry) return null;
-  return geoPackageBlob(geometry, srsId, geometryExtent(geometry, (x, y) => [x, y]));
+  return geoPackageBlob(
+    geometry,
+    srsId,
+    geometryExtent(geometry, (x, y) => [x, y]),
+  );
 }
 
 /** Writes the GeoPackage of `layer` with `rows` to `path`; returns the number of features. */
@@ -96,9 +100,30 @@ export function writeLayerGeoPackage(path: string, layer: LayerInfo, rows: Rows)
     registerSpatialFunctions(db);
     db.exec(SCHEMA);
     const srs = db.prepare('INSERT OR REPLACE INTO gpkg_spatial_ref_sys VALUES (?, ?, ?, ?, ?, ?)');
-    srs.run('Undefined cartesian SRS', -1, 'NONE', -1, 'undefined', 'undefined cartesian coordinate reference system');
-    srs.run('Undefined geographic SRS', 0, 'NONE', 0, 'undefined', 'undefined geographic coordinate reference system');
-    srs.run('WGS 84 geodetic', 4326, 'EPSG', 4326, WGS84, 'longitude/latitude coordinates in decimal degrees on the WGS 84 spheroid');
+    srs.run(
+      'Undefined cartesian SRS',
+      -1,
+      'NONE',
+      -1,
+      'undefined',
+      'undefined cartesian coordinate reference system',
+    );
+    srs.run(
+      'Undefined geographic SRS',
+      0,
+      'NONE',
+      0,
+      'undefined',
+      'undefined geographic coordinate reference system',
+    );
+    srs.run(
+      'WGS 84 geodetic',
+      4326,
+      'EPSG',
+      4326,
+      WGS84,
+      'longitude/latitude coordinates in decimal degrees on the WGS 84 spheroid',
+    );
     // The layer's CRS as its file defines it; a layer whose file does not define it is
     // written with the undefined cartesian CRS.
     let srsId = layer.srsId;

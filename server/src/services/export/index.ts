@@ -92,7 +92,12 @@ export async function prepareExport(
   await mkdir(dir, { recursive: true });
   await sweep(ctx, dir);
   const out = path.join(dir, `${randomUUID()}.${type.extension}`);
-  const selection = { filter: query.filter, sort: query.sort, order: query.order, fids: query.fids };
+  const selection = {
+    filter: query.filter,
+    sort: query.sort,
+    order: query.order,
+    fids: query.fids,
+  };
   try {
     const { features } = await runExport(
       ctx,

@@ -60,7 +60,9 @@ export async function writeExport(request: ExportRequest): Promise<ExportResult>
           .iterate(...params) as Rows;
       switch (request.format) {
         case 'geojson':
-          return { features: writeText(request.out, (s) => writeGeoJson(s, drawable(layer), rows())) };
+          return {
+            features: writeText(request.out, (s) => writeGeoJson(s, drawable(layer), rows())),
+          };
         case 'kml':
           return { features: writeText(request.out, (s) => writeKml(s, drawable(layer), rows())) };
         case 'csv':

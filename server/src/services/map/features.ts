@@ -135,7 +135,9 @@ export function featurePage(
     .pluck()
     .get(...params);
   const rows = db
-    .prepare(`SELECT ${selectList(layer)} FROM ${q(layer.name)} ${clause} ${orderBy} LIMIT ? OFFSET ?`)
+    .prepare(
+      `SELECT ${selectList(layer)} FROM ${q(layer.name)} ${clause} ${orderBy} LIMIT ? OFFSET ?`,
+    )
     .raw()
     .all(...params, perPage, (page - 1) * perPage) as unknown[][];
   return {

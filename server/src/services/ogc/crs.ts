@@ -22,7 +22,11 @@ export function crsUri(code: string | null): string | null {
  */
 export function normaliseCrs(value: string): string | null {
   const text = value.trim();
-  if (text === CRS84 || /^\[?OGC:CRS84\]?$/i.test(text) || /^urn:ogc:def:crs:OGC:1\.3:CRS84$/i.test(text)) {
+  if (
+    text === CRS84 ||
+    /^\[?OGC:CRS84\]?$/i.test(text) ||
+    /^urn:ogc:def:crs:OGC:1\.3:CRS84$/i.test(text)
+  ) {
     return CRS84;
   }
   if (EPSG_URI.test(text)) return text;

@@ -37,7 +37,9 @@ function render(part: Part): string {
 
 /** A template whose interpolations are escaped unless they are Html already. */
 export function html(strings: TemplateStringsArray, ...parts: Part[]): Html {
-  return new Html(strings.reduce((out, text, i) => out + text + (i < parts.length ? render(parts[i]) : ''), ''));
+  return new Html(
+    strings.reduce((out, text, i) => out + text + (i < parts.length ? render(parts[i]) : ''), ''),
+  );
 }
 
 const STYLE = `body{font-family:system-ui,sans-serif;margin:0;color:#1a1b1e}
@@ -56,26 +58,65 @@ export interface Crumb {
 /** A whole page. */
 export function page(title: string, crumbs: Crumb[], body: Html): string {
   return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title}</title><style>${new Html(STYLE)}</style></head>
-<body><header><nav aria-label="Breadcrumbs"><ol>${crumbs.map(
-    (crumb) => html`<li>${crumb.href ? html`<a href="${crumb.href}">${crumb.label}</a>` : crumb.label}</li>`,
-  )}</ol></nav></header>
-<main><h1>${title}</h1>${body}</main></body></html>`.text;
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${title}</title>
+        <style>
+          ${new Html(STYLE)}
+        </style>
+      </head>
+      <body>
+        <header>
+          <nav aria-label="Breadcrumbs">
+            <ol>
+              ${crumbs.map(
+                (crumb) =>
+                  html`<li>
+                    ${crumb.href ? html`<a href="${crumb.href}">${crumb.label}</a>` : crumb.label}
+                  </li>`,
+              )}
+            </ol>
+          </nav>
+        </header>
+        <main>
+          <h1>${title}</h1>
+          ${body}
+        </main>
+      </body>
+    </html>`.text;
 }
 
 function linkList(links: OgcLink[]): Html {
-  return html`<ul>${links.map(
-    (link) => html`<li><a href="${link.href}">${link.title ?? link.rel}</a> <span class="meta">(${link.rel}, ${link.type})</span></li>`,
-  )}</ul>`;
+  return html`<ul>
+    ${links.map(
+      (link) =>
+        html`<li>
+          <a href="${link.href}">${link.title ?? link.rel}</a>
+          <span class="meta">(${link.rel}, ${link.type})</span>
+        </li>`,
+    )}
+  </ul>`;
 }
 
 export function landingHtml(doc: OgcLanding, crumbs: Crumb[]): string {
-  return page(doc.title, crumbs, html`<p>${doc.description}</p>${linkList(doc.links)}`);
+  return page(
+    doc.title,
+    crumbs,
+    html`<p>${doc.description}</p>
+      ${linkList(doc.links)}`,
+  );
 }
 
 export function conformanceHtml(classes: string[], crumbs: Crumb[]): string {
-  return page('Conformance', crumbs, html`<ul>${classes.map((c) => html`<li><code>${c}</code></li>`)}</ul>`);
+  return page(
+    'Conformance',
+    crumbs,
+    html`<ul>
+      ${classes.map((c) => html`<li><code>${c}</code></li>`)}
+    </ul>`,
+  );
 }
 
 const itemsLink = (collection: OgcCollection) =>
@@ -90,10 +131,25 @@ export function collectionsHtml(doc: OgcCollections, crumbs: Crumb[]): string {
   return page(
     'Collections',
     crumbs,
-    html`<table><thead><tr><th>Collection</th><th>Description</th><th>Features</th></tr></thead><tbody>${doc.collections.map(
-      (c) =>
-        html`<tr><td><a href="${selfHtml(c)}">${c.title}</a><br><code>${c.id}</code></td><td>${c.description}</td><td><a href="${itemsLink(c)}">Browse</a></td></tr>`,
-    )}</tbody></table>`,
+    html`<table>
+      <thead>
+        <tr>
+          <th>Collection</th>
+          <th>Description</th>
+          <th>Features</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${doc.collections.map(
+          (c) =>
+            html`<tr>
+              <td><a href="${selfHtml(c)}">${c.title}</a><br /><code>${c.id}</code></td>
+              <td>${c.description}</td>
+              <td><a href="${itemsLink(c)}">Browse</a></td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>`,
   );
 }
 
@@ -103,13 +159,37 @@ export function collectionHtml(c: OgcCollection, crumbs: Crumb[]): string {
   return page(
     c.title,
     crumbs,
-    html`<p>${c.description}</p><table><tbody>
-<tr><th>Id</th><td><code>${c.id}</code></td></tr>
-<tr><th>Extent (lon/lat)</th><td>${bbox ? bbox.join(', ') : 'none'}</td></tr>
-${interval ? html`<tr><th>Time</th><td>${interval.map((v) => v ?? '..').join(' – ')}</td></tr>` : ''}
-<tr><th>Coordinate reference systems</th><td>${c.crs.map((crs) => html`<code>${crs}</code><br>`)}</td></tr>
-<tr><th>Storage CRS</th><td><code>${c.storageCrs}</code></td></tr>
-</tbody></table><p><a href="${itemsLink(c)}">Browse the features</a></p>${linkList(c.links)}`,
+    html`<p>${c.description}</p>
+      <table>
+        <tbody>
+          <tr>
+            <th>Id</th>
+            <td><code>${c.id}</code></td>
+          </tr>
+          <tr>
+            <th>Extent (lon/lat)</th>
+            <td>${bbox ? bbox.join(', ') : 'none'}</td>
+          </tr>
+          ${
+            interval
+              ? html`<tr>
+                  <th>Time</th>
+                  <td>${interval.map((v) => v ?? '..').join(' – ')}</td>
+                </tr>`
+              : ''
+          }
+          <tr>
+            <th>Coordinate reference systems</th>
+            <td>${c.crs.map((crs) => html`<code>${crs}</code><br />`)}</td>
+          </tr>
+          <tr>
+            <th>Storage CRS</th>
+            <td><code>${c.storageCrs}</code></td>
+          </tr>
+        </tbody>
+      </table>
+      <p><a href="${itemsLink(c)}">Browse the features</a></p>
+      ${linkList(c.links)}`,
   );
 }
 
@@ -120,7 +200,11 @@ export interface HtmlFeature {
 }
 
 const cellText = (value: unknown) =>
-  value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  value === null || value === undefined
+    ? ''
+    : typeof value === 'object'
+      ? JSON.stringify(value)
+      : String(value);
 
 export function itemsHtml(
   title: string,
@@ -134,13 +218,28 @@ export function itemsHtml(
     title,
     crumbs,
     html`<p>${features.length === 1 ? '1 feature' : `${features.length} features`} on this page</p>
-<table><thead><tr><th>fid</th><th>Geometry</th>${columns.map((c) => html`<th>${c}</th>`)}</tr></thead><tbody>${features.map(
-      (f) =>
-        html`<tr><td><a href="${itemHref(f.id)}">${f.id}</a></td><td>${f.geometry?.type ?? ''}</td>${columns.map(
-          (c) => html`<td>${cellText(f.properties[c])}</td>`,
-        )}</tr>`,
-    )}</tbody></table>
-<p>${links.first ? html`<a href="${links.first}">First page</a> ` : ''}${links.next ? html`<a href="${links.next}" rel="next">Next page</a>` : ''}</p>`,
+      <table>
+        <thead>
+          <tr>
+            <th>fid</th>
+            <th>Geometry</th>
+            ${columns.map((c) => html`<th>${c}</th>`)}
+          </tr>
+        </thead>
+        <tbody>
+          ${features.map(
+            (f) =>
+              html`<tr>
+                <td><a href="${itemHref(f.id)}">${f.id}</a></td>
+                <td>${f.geometry?.type ?? ''}</td>
+                ${columns.map((c) => html`<td>${cellText(f.properties[c])}</td>`)}
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+      <p>
+        ${links.first ? html`<a href="${links.first}">First page</a> ` : ''}${links.next ? html`<a href="${links.next}" rel="next">Next page</a>` : ''}
+      </p>`,
   );
 }
 
@@ -148,9 +247,26 @@ export function itemHtml(title: string, feature: HtmlFeature, crumbs: Crumb[]): 
   return page(
     title,
     crumbs,
-    html`<table><tbody><tr><th>fid</th><td>${feature.id}</td></tr>
-<tr><th>Geometry</th><td>${feature.geometry ? html`${feature.geometry.type} <code>${JSON.stringify(feature.geometry.coordinates)}</code>` : ''}</td></tr>
-${Object.entries(feature.properties).map(([key, value]) => html`<tr><th>${key}</th><td>${cellText(value)}</td></tr>`)}
-</tbody></table>`,
+    html`<table>
+      <tbody>
+        <tr>
+          <th>fid</th>
+          <td>${feature.id}</td>
+        </tr>
+        <tr>
+          <th>Geometry</th>
+          <td>
+            ${feature.geometry ? html`${feature.geometry.type} <code>${JSON.stringify(feature.geometry.coordinates)}</code>` : ''}
+          </td>
+        </tr>
+        ${Object.entries(feature.properties).map(
+          ([key, value]) =>
+            html`<tr>
+              <th>${key}</th>
+              <td>${cellText(value)}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>`,
   );
 }

@@ -81,7 +81,12 @@ export async function openOgcProject(
   origin: string,
   owner: string,
 ): Promise<OgcProject> {
-  const access = await projectFor(ctx, caller, { namespace: params.namespace, name: params.name }, 'read');
+  const access = await projectFor(
+    ctx,
+    caller,
+    { namespace: params.namespace, name: params.name },
+    'read',
+  );
   const project = access.project;
   const latest = params.version === 'latest';
   const resolved = latest ? project.latestVersion : Number(params.version.slice(1));
@@ -92,7 +97,11 @@ export async function openOgcProject(
     : await listFilesAtVersion(db, project.id, resolved);
   const found: Omit<OgcLayer, 'id'>[] = [];
   for (const row of rows.filter((r) => MAP_FILE_PATTERN.test(r.path))) {
-    const file = await mapFile(ctx, { key: row.blobKey, checksum: row.checksum, size: row.size }, owner);
+    const file = await mapFile(
+      ctx,
+      { key: row.blobKey, checksum: row.checksum, size: row.size },
+      owner,
+    );
     for (const layer of file.layers.values()) {
       if (!layer.drawable) continue;
       const own = crsUri(layer.crs);
@@ -116,7 +125,8 @@ export async function openOgcProject(
     appUrl: `${origin}/projects/${enc(params.namespace)}/${enc(params.name)}`,
     layers: found.map((entry) => ({
       ...entry,
-      id: counts.get(entry.layer.name) === 1 ? entry.layer.name : `${entry.path}:${entry.layer.name}`,
+      id:
+        counts.get(entry.layer.name) === 1 ? entry.layer.name : `${entry.path}:${entry.layer.name}`,
     })),
     owner,
   };
@@ -137,13 +147,25 @@ const link = (href: string, rel: string, type: string, title?: string): OgcLink 
 
 /** Both encodings of a resource: `self` in `format`, `alternate` in the other. */
 function selfLinks(href: string, format: 'json' | 'html', jsonType = JSON_TYPE): OgcLink[] {
-  const json = link(`${href}?f=json`, format === 'json' ? 'self' : 'alternate', jsonType, 'This document as JSON');
-  const page = link(`${href}?f=html`, format === 'html' ? 'self' : 'alternate', HTML, 'This document as HTML');
+  const json = link(
+    `${href}?f=json`,
+    format === 'json' ? 'self' : 'alternate',
+    jsonType,
+    'This document as JSON',
+  );
+  const page = link(
+    `${href}?f=html`,
+    format === 'html' ? 'self' : 'alternate',
+    HTML,
+    'This document as HTML',
+  );
   return format === 'json' ? [json, page] : [page, json];
 }
 
 export function versionLabel(project: OgcProject): string {
-  return project.versionName === 'latest' ? `the latest version (v${project.resolved})` : project.versionName;
+  return project.versionName === 'latest'
+    ? `the latest version (v${project.resolved})`
+    : project.versionName;
 }
 
 export function landing(ctx: AppContext, project: OgcProject, format: 'json' | 'html'): OgcLanding {
@@ -177,7 +199,9 @@ export function dateColumn(layer: MapLayer): string | null {
 function rfc3339(value: string | null): string | null {
   if (value === null) return null;
   if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return `${value}T00:00:00Z`;
-  const time = Date.parse(value.includes('T') || !value.includes(' ') ? value : value.replace(' ', 'T'));
+  const time = Date.parse(
+    value.includes('T') || !value.includes(' ') ? value : value.replace(' ', 'T'),
+  );
   return Number.isNaN(time) ? null : new Date(time).toISOString();
 }
 
@@ -212,7 +236,12 @@ export async function collection(
     if (!range) {
       range = await runDateRange(
         ctx,
-        { lane: 'interactive', verdictKey: `${key}/dates`, tooHeavy: LAYER_TOO_COMPLEX, owner: project.owner },
+        {
+          lane: 'interactive',
+          verdictKey: `${key}/dates`,
+          tooHeavy: LAYER_TOO_COMPLEX,
+          owner: project.owner,
+        },
         { file: entry.file.path, layer: layer.name, column },
       );
       dateRanges.set(key, range);
@@ -274,7 +303,10 @@ export function crsOf(entry: OgcLayer, crs: OutputCrs): string {
 const ITEM_PARAMETERS = new Set(['f', 'limit', 'bbox', 'bbox-crs', 'crs', 'datetime', 'cursor']);
 
 /** The sandbox request of an items query (400 for what the collection does not take). */
-export function itemsRequest(entry: OgcLayer, query: OgcItemsQuery): ItemsRequest & { filtered: boolean } {
+export function itemsRequest(
+  entry: OgcLayer,
+  query: OgcItemsQuery,
+): ItemsRequest & { filtered: boolean } {
   const properties: ItemsRequest['properties'] = [];
   for (const [key, raw] of Object.entries(query)) {
     if (raw === undefined) continue;
@@ -299,7 +331,8 @@ export function itemsRequest(entry: OgcLayer, query: OgcItemsQuery): ItemsReques
     if ((numbers.length !== 4 && numbers.length !== 6) || !numbers.every(Number.isFinite)) {
       throw badRequest(invalidParameter('bbox'));
     }
-    const box = numbers.length === 6 ? [numbers[0]!, numbers[1]!, numbers[3]!, numbers[4]!] : numbers;
+    const box =
+      numbers.length === 6 ? [numbers[0]!, numbers[1]!, numbers[3]!, numbers[4]!] : numbers;
     if (box[0]! > box[2]! || box[1]! > box[3]!) throw badRequest(invalidParameter('bbox'));
     bbox = { box, crs: offeredCrs(entry, query['bbox-crs'], 'bbox-crs') };
   } else if (query['bbox-crs'] !== undefined) {
@@ -367,12 +400,34 @@ export async function readItemsPage(
   const next =
     page.next === null ? null : `${href}?${linkQuery(query, { f, cursor: String(page.next) })}`;
   const links: OgcLink[] = [
-    link(`${href}?${linkQuery(query, { f: 'json', ...(query.cursor ? { cursor: query.cursor } : {}) })}`, format === 'json' ? 'self' : 'alternate', GEOJSON, 'This page as GeoJSON'),
-    link(`${href}?${linkQuery(query, { f: 'html', ...(query.cursor ? { cursor: query.cursor } : {}) })}`, format === 'html' ? 'self' : 'alternate', HTML, 'This page as HTML'),
-    link(`${project.base}/collections/${enc(entry.id)}?f=json`, 'collection', JSON_TYPE, 'The collection'),
+    link(
+      `${href}?${linkQuery(query, { f: 'json', ...(query.cursor ? { cursor: query.cursor } : {}) })}`,
+      format === 'json' ? 'self' : 'alternate',
+      GEOJSON,
+      'This page as GeoJSON',
+    ),
+    link(
+      `${href}?${linkQuery(query, { f: 'html', ...(query.cursor ? { cursor: query.cursor } : {}) })}`,
+      format === 'html' ? 'self' : 'alternate',
+      HTML,
+      'This page as HTML',
+    ),
+    link(
+      `${project.base}/collections/${enc(entry.id)}?f=json`,
+      'collection',
+      JSON_TYPE,
+      'The collection',
+    ),
   ];
   if (page.next !== null) {
-    links.push(link(`${href}?${linkQuery(query, { f: 'json', cursor: String(page.next) })}`, 'next', GEOJSON, 'Next page'));
+    links.push(
+      link(
+        `${href}?${linkQuery(query, { f: 'json', cursor: String(page.next) })}`,
+        'next',
+        GEOJSON,
+        'Next page',
+      ),
+    );
   }
   const matched = filtered ? '' : `,"numberMatched":${entry.layer.feature_count}`;
   const body = `{"type":"FeatureCollection","features":[${page.features}]${matched},"numberReturned":${page.returned},"timeStamp":${JSON.stringify(
@@ -410,7 +465,15 @@ export async function readOneItem(
   const href = `${project.base}/collections/${enc(entry.id)}/items/${fid}`;
   const links = [
     ...selfLinks(href, format, GEOJSON),
-    link(`${project.base}/collections/${enc(entry.id)}?f=json`, 'collection', JSON_TYPE, 'The collection'),
+    link(
+      `${project.base}/collections/${enc(entry.id)}?f=json`,
+      'collection',
+      JSON_TYPE,
+      'The collection',
+    ),
   ];
-  return { body: `${feature.slice(0, -1)},"links":${JSON.stringify(links)}}`, crs: crsOf(entry, crs) };
+  return {
+    body: `${feature.slice(0, -1)},"links":${JSON.stringify(links)}}`,
+    crs: crsOf(entry, crs),
+  };
 }

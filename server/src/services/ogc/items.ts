@@ -57,7 +57,9 @@ function projection(layer: LayerInfo, crs: OutputCrs): (x: number, y: number) =>
     if (!layer.transform) throw new HttpProblem(422, LAYER_NOT_DRAWABLE);
     return layer.transform.toLonLat;
   }
-  return northFirst(layer.crs, layer.srs?.definition ?? undefined) ? (x, y) => [y, x] : (x, y) => [x, y];
+  return northFirst(layer.crs, layer.srs?.definition ?? undefined)
+    ? (x, y) => [y, x]
+    : (x, y) => [x, y];
 }
 
 /** The feature text of a row `[fid, geometry, ...attributes]`. */
@@ -91,7 +93,9 @@ function boxOf(blob: unknown): Extent | null {
 function bboxFilter(layer: LayerInfo, bbox: NonNullable<ItemsRequest['bbox']>) {
   const [a, b, c, d] = bbox.box as [number, number, number, number];
   if (bbox.crs === 'own') {
-    const box = northFirst(layer.crs, layer.srs?.definition ?? undefined) ? [b, a, d, c] : [a, b, c, d];
+    const box = northFirst(layer.crs, layer.srs?.definition ?? undefined)
+      ? [b, a, d, c]
+      : [a, b, c, d];
     return { layerBox: box, test: (own: Extent) => intersects(own, box) };
   }
   const transform = layer.transform;
@@ -149,15 +153,23 @@ export function readItems(request: ItemsRequest): ItemsPage {
         params.push(datetime.start);
       }
       if (datetime.end !== null) {
-        where.push(datetime.endIsDay ? `${column} < julianday(?, '+1 day')` : `${column} <= julianday(?)`);
+        where.push(
+          datetime.endIsDay ? `${column} < julianday(?, '+1 day')` : `${column} <= julianday(?)`,
+        );
         params.push(datetime.end);
       }
-      if (datetime.start === null && datetime.end === null) where.push(`${q(datetime.column)} IS NOT NULL`);
+      if (datetime.start === null && datetime.end === null)
+        where.push(`${q(datetime.column)} IS NOT NULL`);
     }
     const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
     const sql = `SELECT ${selectList(layer)} FROM ${q(layer.name)} ${clause} ORDER BY ${fid}`;
-    const statement = file.db.prepare(bbox ? sql : `${sql} LIMIT ?`).raw().safeIntegers();
-    const rows = (bbox ? statement.iterate(...params) : statement.iterate(...params, request.limit + 1)) as Iterable<unknown[]>;
+    const statement = file.db
+      .prepare(bbox ? sql : `${sql} LIMIT ?`)
+      .raw()
+      .safeIntegers();
+    const rows = (
+      bbox ? statement.iterate(...params) : statement.iterate(...params, request.limit + 1)
+    ) as Iterable<unknown[]>;
     const texts: string[] = [];
     let more = false;
     let last: unknown = null;
@@ -178,7 +190,12 @@ export function readItems(request: ItemsRequest): ItemsPage {
 }
 
 /** One feature (GET …/items/{fid}). */
-export function readItem(request: { file: string; layer: string; fid: number; crs: OutputCrs }): string {
+export function readItem(request: {
+  file: string;
+  layer: string;
+  fid: number;
+  crs: OutputCrs;
+}): string {
   return readingFile(() => {
     const file = openFile(request.file);
     const layer = layerOf(file, request.layer);
@@ -194,14 +211,20 @@ export function readItem(request: { file: string; layer: string; fid: number; cr
 }
 
 /** The first and last value of a date column, as the file holds them (null when none). */
-export function readDateRange(request: { file: string; layer: string; column: string }): [string | null, string | null] {
+export function readDateRange(request: {
+  file: string;
+  layer: string;
+  column: string;
+}): [string | null, string | null] {
   return readingFile(() => {
     const file = openFile(request.file);
     const layer = layerOf(file, request.layer);
     if (!layer.columns.some((c) => c.name === request.column)) return [null, null];
     const c = q(request.column);
     const row = file.db
-      .prepare(`SELECT min(${c}), max(${c}) FROM ${q(layer.name)} WHERE julianday(${c}) IS NOT NULL`)
+      .prepare(
+        `SELECT min(${c}), max(${c}) FROM ${q(layer.name)} WHERE julianday(${c}) IS NOT NULL`,
+      )
       .raw()
       .get() as [unknown, unknown];
     const text = (value: unknown) => (value === null || value === undefined ? null : String(value));
