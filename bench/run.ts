@@ -9,6 +9,7 @@ import { benchApiRps } from './api-rps.bench';
 import { benchBlobStore } from './blob-store.bench';
 import { benchBrowser } from './browser.bench';
 import { benchBundleSize } from './bundle-size.bench';
+import { benchCapture } from './capture.bench';
 import { benchChangeset } from './changeset.bench';
 import { benchHostile } from './hostile.bench';
 import { benchHttp } from './http.bench';
@@ -35,6 +36,7 @@ const BENCHES: Record<string, () => Promise<BenchResult[]>> = {
   map: benchMap,
   'map-browser': benchMapBrowser,
   hostile: benchHostile,
+  capture: benchCapture,
 };
 
 const RESULTS_FILE = join(import.meta.dirname, 'RESULTS.md');

@@ -25,6 +25,8 @@ export class ConfigError extends Error {
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+export const LOG_FORMATS = ['pretty', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export interface Config {
   /** TCP port the HTTP server listens on. */
@@ -57,6 +59,8 @@ export interface Config {
   readonly adminEmail: string;
   readonly adminPassword: string | null;
   readonly logLevel: LogLevel;
+  /** `json` lines, or `pretty` one-line entries for a person at a terminal (logging.ts). */
+  readonly logFormat: LogFormat;
   /** Most PostgreSQL connections this instance opens (node-postgres pool size). */
   readonly databasePoolSize: number;
   /** S3-compatible blob store, or null for the local folder DATA_DIR/blobs. */
@@ -123,6 +127,7 @@ export const CONFIG_DEFAULTS = {
   ADMIN_EMAIL: 'admin@example.com',
   ADMIN_PASSWORD: '(unset: generated on first start and printed once)',
   LOG_LEVEL: 'info',
+  LOG_FORMAT: 'pretty on a terminal, json otherwise',
   DATABASE_POOL_SIZE: '10',
   S3_BUCKET: '(unset: files are kept in DATA_DIR/blobs)',
   S3_ENDPOINT: '(unset: AWS S3 of S3_REGION)',
@@ -164,6 +169,8 @@ export const CONFIG_DESCRIPTIONS: Record<ConfigVariable, string> = {
   ADMIN_EMAIL: 'email of the superuser created on first start',
   ADMIN_PASSWORD: 'password of the superuser created on first start',
   LOG_LEVEL: `log level: ${LOG_LEVELS.join('|')}`,
+  LOG_FORMAT:
+    'pretty: short one-line entries (requests shown at debug); json: one JSON object a line',
   DATABASE_POOL_SIZE: 'most PostgreSQL connections per instance (1-1000)',
   S3_BUCKET: 'bucket of an S3-compatible store for files and upload staging (3-63 characters)',
   S3_ENDPOINT: 'http(s) address of an S3-compatible service (MinIO, Ceph, Garage, ...)',
@@ -562,6 +569,19 @@ export function loadConfig(env: Env = process.env): Config {
           `must be one of ${LOG_LEVELS.join('|')}`,
         );
 
+  const formatRaw = read(env, 'LOG_FORMAT');
+  const logFormat: LogFormat =
+    formatRaw === undefined
+      ? process.stdout.isTTY
+        ? 'pretty'
+        : 'json'
+      : parseVar(
+          'LOG_FORMAT',
+          formatRaw.toLowerCase(),
+          z.enum(LOG_FORMATS),
+          `must be one of ${LOG_FORMATS.join('|')}`,
+        );
+
   const databasePoolSize = readInteger(env, 'DATABASE_POOL_SIZE', 10, 1, 1000);
 
   const s3 = readS3(env);
@@ -596,6 +616,7 @@ export function loadConfig(env: Env = process.env): Config {
     adminEmail,
     adminPassword,
     logLevel,
+    logFormat,
     databasePoolSize,
     s3,
     basemap,
