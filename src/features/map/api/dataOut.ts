@@ -4,6 +4,7 @@
  * (server/src/schemas/view-links.ts).
  */
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ExportQuery } from '@contract/export';
 import type { MapFeatureQuery } from '@contract/map';
 import type { CreateViewLink, ViewLink, ViewLinkList, ViewLinkOpen } from '@contract/view-links';
 import { api } from '@/api';
@@ -27,7 +28,7 @@ export function exportUrl(
   format: ExportFormatName,
   rows: ExportRows = {},
 ): string {
-  return api.url(`/app/export/${enc(source.namespace)}/${enc(source.projectName)}/${enc(layer)}`, {
+  const query: ExportQuery = {
     file: source.file,
     version: source.version,
     format,
@@ -35,7 +36,11 @@ export function exportUrl(
     sort: rows.sort,
     order: rows.sort ? rows.order : undefined,
     fids: rows.fids,
-  });
+  };
+  return api.url(
+    `/app/export/${enc(source.namespace)}/${enc(source.projectName)}/${enc(layer)}`,
+    query,
+  );
 }
 
 const linksPath = (namespace: string, name: string) =>

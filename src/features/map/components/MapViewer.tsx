@@ -82,11 +82,16 @@ export function MapViewer({
 
   const map = (
     <Box
-      pos="relative"
       style={
         mode === 'embed'
           ? { position: 'absolute', inset: 0 }
-          : { flex: 1, minWidth: 0, height: MAP_HEIGHT_CSS, minHeight: MAP_MIN_HEIGHT }
+          : {
+              position: 'relative',
+              flex: 1,
+              minWidth: 0,
+              height: MAP_HEIGHT_CSS,
+              minHeight: MAP_MIN_HEIGHT,
+            }
       }
     >
       <MapCanvas

@@ -4,15 +4,21 @@
  * address and its iframe snippet (every value escaped for the attribute it lands in), and a
  * view link's address.
  */
+import type { ExportFormat } from '@contract/export';
 import type { MapSearch } from './search';
 
-export const EXPORT_FORMATS = [
-  { format: 'geojson', label: 'GeoJSON' },
-  { format: 'csv', label: 'CSV' },
-  { format: 'gpkg', label: 'GeoPackage' },
-  { format: 'kml', label: 'KML' },
-] as const;
-export type ExportFormatName = (typeof EXPORT_FORMATS)[number]['format'];
+/** A label for each export format of the contract (schemas/export.ts), in the menu's order. */
+const FORMAT_LABELS: Record<ExportFormat, string> = {
+  geojson: 'GeoJSON',
+  csv: 'CSV',
+  gpkg: 'GeoPackage',
+  kml: 'KML',
+};
+export const EXPORT_FORMATS = (Object.keys(FORMAT_LABELS) as ExportFormat[]).map((format) => ({
+  format,
+  label: FORMAT_LABELS[format],
+}));
+export type ExportFormatName = ExportFormat;
 
 const enc = encodeURIComponent;
 
