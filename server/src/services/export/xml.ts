@@ -3,8 +3,8 @@
  * not allow at all (most control characters, lone surrogates, U+FFFE/U+FFFF) replaced with
  * U+FFFD, so the document stays well-formed whatever a cell holds.
  */
-// eslint-disable-next-line no-control-regex
 const NOT_XML =
+  // eslint-disable-next-line no-control-regex
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 const ESCAPES: Record<string, string> = {
