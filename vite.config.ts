@@ -7,7 +7,7 @@ import { compressAssets } from './scripts/compress-assets.ts';
 
 // The API server that `npm run dev` proxies to (scripts/dev.ts starts it on this port).
 const apiTarget = process.env.WAYMARK_API_URL ?? 'http://127.0.0.1:8081';
-const apiPrefixes = ['/v1', '/v2', '/app', '/ping', '/config'];
+const apiPrefixes = ['/v1', '/v2', '/app', '/ogc', '/ping', '/config'];
 
 /**
  * Mantine stylesheets per component, in the chunk that uses the component (issue 8's bundle

@@ -46,6 +46,10 @@ createRoot(container).render(
 // The service worker registers once the first screen has rendered (issue 8's bundle budget:
 // workbox-window and the update prompt are not needed before); it then precaches in the
 // background, as before.
-void afterFirstScreen(async () => {
-  (await import('@/app/serviceWorker')).registerServiceWorker();
-});
+// Not on the embed page of a public map (in other sites' frames): nothing there is offline,
+// and its frame permission comes from the server's answer, not from a cached copy.
+if (!location.pathname.startsWith('/embed/')) {
+  void afterFirstScreen(async () => {
+    (await import('@/app/serviceWorker')).registerServiceWorker();
+  });
+}

@@ -18,9 +18,11 @@ import { Route as AppProjectsRouteRouteImport } from './routes/_app/projects/rou
 import { Route as ChangePasswordTokenRouteImport } from './routes/change-password.$token'
 import { Route as ConfirmEmailTokenRouteImport } from './routes/confirm-email.$token'
 import { Route as LoginChar123ResetChar125RouteImport } from './routes/login.{-$reset}'
+import { Route as ViewTokenRouteImport } from './routes/view.$token'
 import { Route as AppInvitationsTokenRouteImport } from './routes/_app/invitations/$token'
 import { Route as AppProjectsIndexRouteImport } from './routes/_app/projects/index'
 import { Route as AppProjectsExploreRouteImport } from './routes/_app/projects/explore'
+import { Route as EmbedNamespaceProjectNameRouteImport } from './routes/embed.$namespace.$projectName'
 import { Route as AppProjectsNamespaceIndexRouteImport } from './routes/_app/projects/$namespace/index'
 import { Route as AppProjectsNamespaceProjectNameRouteRouteImport } from './routes/_app/projects/$namespace/$projectName/route'
 import { Route as AppWorkspacesWorkspaceMembersRouteImport } from './routes/_app/workspaces/$workspace/members'
@@ -81,6 +83,11 @@ const LoginChar123ResetChar125Route =
     path: '/login/{-$reset}',
     getParentRoute: () => rootRouteImport,
   } as any)
+const ViewTokenRoute = ViewTokenRouteImport.update({
+  id: '/view/$token',
+  path: '/view/$token',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const AppInvitationsTokenRoute = AppInvitationsTokenRouteImport.update({
   id: '/invitations/$token',
   path: '/invitations/$token',
@@ -96,6 +103,12 @@ const AppProjectsExploreRoute = AppProjectsExploreRouteImport.update({
   path: '/explore',
   getParentRoute: () => AppProjectsRouteRoute,
 } as any)
+const EmbedNamespaceProjectNameRoute =
+  EmbedNamespaceProjectNameRouteImport.update({
+    id: '/embed/$namespace/$projectName',
+    path: '/embed/$namespace/$projectName',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const AppProjectsNamespaceIndexRoute =
   AppProjectsNamespaceIndexRouteImport.update({
     id: '/$namespace/',
@@ -190,8 +203,10 @@ export interface FileRoutesByFullPath {
   '/change-password/$token': typeof ChangePasswordTokenRoute
   '/confirm-email/$token': typeof ConfirmEmailTokenRoute
   '/login/{-$reset}': typeof LoginChar123ResetChar125Route
+  '/view/$token': typeof ViewTokenRoute
   '/invitations/$token': typeof AppInvitationsTokenRoute
   '/projects/explore': typeof AppProjectsExploreRoute
+  '/embed/$namespace/$projectName': typeof EmbedNamespaceProjectNameRoute
   '/projects/': typeof AppProjectsIndexRoute
   '/projects/$namespace/$projectName': typeof AppProjectsNamespaceProjectNameRouteRouteWithChildren
   '/workspaces/$workspace/members': typeof AppWorkspacesWorkspaceMembersRoute
@@ -216,8 +231,10 @@ export interface FileRoutesByTo {
   '/change-password/$token': typeof ChangePasswordTokenRoute
   '/confirm-email/$token': typeof ConfirmEmailTokenRoute
   '/login/{-$reset}': typeof LoginChar123ResetChar125Route
+  '/view/$token': typeof ViewTokenRoute
   '/invitations/$token': typeof AppInvitationsTokenRoute
   '/projects/explore': typeof AppProjectsExploreRoute
+  '/embed/$namespace/$projectName': typeof EmbedNamespaceProjectNameRoute
   '/projects': typeof AppProjectsIndexRoute
   '/workspaces/$workspace/members': typeof AppWorkspacesWorkspaceMembersRoute
   '/projects/$namespace': typeof AppProjectsNamespaceIndexRoute
@@ -244,8 +261,10 @@ export interface FileRoutesById {
   '/change-password/$token': typeof ChangePasswordTokenRoute
   '/confirm-email/$token': typeof ConfirmEmailTokenRoute
   '/login/{-$reset}': typeof LoginChar123ResetChar125Route
+  '/view/$token': typeof ViewTokenRoute
   '/_app/invitations/$token': typeof AppInvitationsTokenRoute
   '/_app/projects/explore': typeof AppProjectsExploreRoute
+  '/embed/$namespace/$projectName': typeof EmbedNamespaceProjectNameRoute
   '/_app/projects/': typeof AppProjectsIndexRoute
   '/_app/projects/$namespace/$projectName': typeof AppProjectsNamespaceProjectNameRouteRouteWithChildren
   '/_app/workspaces/$workspace/members': typeof AppWorkspacesWorkspaceMembersRoute
@@ -273,8 +292,10 @@ export interface FileRouteTypes {
     | '/change-password/$token'
     | '/confirm-email/$token'
     | '/login/{-$reset}'
+    | '/view/$token'
     | '/invitations/$token'
     | '/projects/explore'
+    | '/embed/$namespace/$projectName'
     | '/projects/'
     | '/projects/$namespace/$projectName'
     | '/workspaces/$workspace/members'
@@ -299,8 +320,10 @@ export interface FileRouteTypes {
     | '/change-password/$token'
     | '/confirm-email/$token'
     | '/login/{-$reset}'
+    | '/view/$token'
     | '/invitations/$token'
     | '/projects/explore'
+    | '/embed/$namespace/$projectName'
     | '/projects'
     | '/workspaces/$workspace/members'
     | '/projects/$namespace'
@@ -326,8 +349,10 @@ export interface FileRouteTypes {
     | '/change-password/$token'
     | '/confirm-email/$token'
     | '/login/{-$reset}'
+    | '/view/$token'
     | '/_app/invitations/$token'
     | '/_app/projects/explore'
+    | '/embed/$namespace/$projectName'
     | '/_app/projects/'
     | '/_app/projects/$namespace/$projectName'
     | '/_app/workspaces/$workspace/members'
@@ -351,6 +376,8 @@ export interface RootRouteChildren {
   ChangePasswordTokenRoute: typeof ChangePasswordTokenRoute
   ConfirmEmailTokenRoute: typeof ConfirmEmailTokenRoute
   LoginChar123ResetChar125Route: typeof LoginChar123ResetChar125Route
+  ViewTokenRoute: typeof ViewTokenRoute
+  EmbedNamespaceProjectNameRoute: typeof EmbedNamespaceProjectNameRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -418,6 +445,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof LoginChar123ResetChar125RouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/view/$token': {
+      id: '/view/$token'
+      path: '/view/$token'
+      fullPath: '/view/$token'
+      preLoaderRoute: typeof ViewTokenRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/_app/invitations/$token': {
       id: '/_app/invitations/$token'
       path: '/invitations/$token'
@@ -438,6 +472,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/projects/explore'
       preLoaderRoute: typeof AppProjectsExploreRouteImport
       parentRoute: typeof AppProjectsRouteRoute
+    }
+    '/embed/$namespace/$projectName': {
+      id: '/embed/$namespace/$projectName'
+      path: '/embed/$namespace/$projectName'
+      fullPath: '/embed/$namespace/$projectName'
+      preLoaderRoute: typeof EmbedNamespaceProjectNameRouteImport
+      parentRoute: typeof rootRouteImport
     }
     '/_app/projects/$namespace/': {
       id: '/_app/projects/$namespace/'
@@ -629,6 +670,8 @@ const rootRouteChildren: RootRouteChildren = {
   ChangePasswordTokenRoute: ChangePasswordTokenRoute,
   ConfirmEmailTokenRoute: ConfirmEmailTokenRoute,
   LoginChar123ResetChar125Route: LoginChar123ResetChar125Route,
+  ViewTokenRoute: ViewTokenRoute,
+  EmbedNamespaceProjectNameRoute: EmbedNamespaceProjectNameRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

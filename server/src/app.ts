@@ -36,6 +36,8 @@ import collaboratorRoutes from './routes/collaborators';
 import { editRoutes, formRoutes } from './routes/capture';
 import diagnosticLogRoutes from './routes/diagnostic-logs';
 import downloadRoutes from './routes/downloads';
+import exportRoutes from './routes/export';
+import ogcRoutes from './routes/ogc';
 import historyRoutes from './routes/history';
 import instanceRoutes from './routes/instance';
 import mapRoutes from './routes/map';
@@ -45,13 +47,14 @@ import pullV2Routes from './routes/pull-v2';
 import pushV2Routes from './routes/push-v2';
 import { timeTravelReadRoutes, timeTravelWriteRoutes } from './routes/time-travel';
 import userRoutes from './routes/users';
+import { publicViewLinkRoutes, viewLinkRoutes } from './routes/view-links';
 import workspaceRoutes from './routes/workspaces';
 import workspaceMemberRoutes, { publicInvitationRoutes } from './routes/workspace-members';
 import type { BlobStore } from './storage/blob-store';
 import { loggerOptions } from './logging';
 
 /** Paths that always answer JSON (never the SPA's index.html). */
-export const API_PREFIXES = ['/v1', '/v2', '/app', '/ping', '/config', '/alive'] as const;
+export const API_PREFIXES = ['/v1', '/v2', '/app', '/ogc', '/ping', '/config', '/alive'] as const;
 
 /** Longest path parameter accepted (characters, as sent). */
 export const MAX_PARAM_LENGTH = 2048;
@@ -197,6 +200,9 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   app.register(historyRoutes);
   app.register(downloadRoutes);
   app.register(mapRoutes);
+  app.register(exportRoutes);
+  app.register(ogcRoutes);
+  app.register(publicViewLinkRoutes);
   app.register(formRoutes);
   app.register(pullV2Routes);
   app.register(diagnosticLogRoutes);
@@ -215,6 +221,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
       pushRoutes,
       pushV2Routes,
       timeTravelWriteRoutes,
+      viewLinkRoutes,
       editRoutes,
     ),
   );

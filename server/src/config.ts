@@ -75,6 +75,11 @@ export interface Config {
   readonly basemap: { readonly url: string; readonly attribution: string } | null;
   /** What work on a user's file may spend (lib/sandbox/budget.ts). */
   readonly fileWork: FileWorkConfig;
+  /**
+   * Who may show the embed page of a public project's map in a frame (EMBED_ORIGINS): null
+   * any site; otherwise these origins only (empty: no site).
+   */
+  readonly embedOrigins: readonly string[] | null;
 }
 
 export interface FileWorkConfig {
@@ -137,6 +142,7 @@ export const CONFIG_DEFAULTS = {
   FILE_WORK_SECONDS: '20',
   FILE_WORK_BACKGROUND_SECONDS: '900',
   FILE_WORK_MEMORY_MB: '1024',
+  EMBED_ORIGINS: '(unset: any site may embed a public map)',
 } as const satisfies Record<string, string>;
 
 export type ConfigVariable = keyof typeof CONFIG_DEFAULTS;
@@ -184,6 +190,8 @@ export const CONFIG_DESCRIPTIONS: Record<ConfigVariable, string> = {
   FILE_WORK_BACKGROUND_SECONDS:
     "most seconds one piece of background work on a user's file may take (applying a pushed diff, computing a changeset) (1-86400)",
   FILE_WORK_MEMORY_MB: "most memory, in MiB, of a process working on a user's file (64-65536)",
+  EMBED_ORIGINS:
+    "the sites that may show a public project's embedded map in a frame: comma-separated origins (https://example.org, https://*.example.org), or none",
 };
 
 type Env = Record<string, string | undefined>;
@@ -314,6 +322,29 @@ function readFileWork(env: Env): FileWorkConfig {
     backgroundSeconds: readInteger(env, 'FILE_WORK_BACKGROUND_SECONDS', 900, 1, 86_400),
     memoryBytes: readInteger(env, 'FILE_WORK_MEMORY_MB', 1024, 64, 65_536) * 1024 * 1024,
   });
+}
+
+/** An origin EMBED_ORIGINS accepts: scheme, host (a `*.` wildcard first), optional port. */
+const EMBED_ORIGIN =
+  /^https?:\/\/(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/i;
+
+/** EMBED_ORIGINS: null (unset: any site), [] (`none`), or the origins. */
+function readEmbedOrigins(env: Env): readonly string[] | null {
+  const raw = read(env, 'EMBED_ORIGINS');
+  if (raw === undefined) return null;
+  if (raw.toLowerCase() === 'none') return Object.freeze([]);
+  const origins = raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+  const wrong = origins.find((origin) => !EMBED_ORIGIN.test(origin));
+  if (wrong !== undefined || origins.length === 0) {
+    throw new ConfigError(
+      'EMBED_ORIGINS',
+      `EMBED_ORIGINS must be none or origins such as https://example.org, comma-separated (got ${quoted(wrong ?? raw)})`,
+    );
+  }
+  return Object.freeze(origins.map((origin) => origin.toLowerCase()));
 }
 
 /** BASEMAP_URL and BASEMAP_ATTRIBUTION. */
@@ -556,6 +587,7 @@ export function loadConfig(env: Env = process.env): Config {
   const s3 = readS3(env);
   const basemap = readBasemap(env);
   const fileWork = readFileWork(env);
+  const embedOrigins = readEmbedOrigins(env);
 
   // Side effects last, once every pure check has passed.
   ensureDataDir(dataDir);
@@ -589,6 +621,7 @@ export function loadConfig(env: Env = process.env): Config {
     s3,
     basemap,
     fileWork,
+    embedOrigins,
   });
 }
 

@@ -16,6 +16,8 @@ describe('isClientRoute', () => {
       '/change-password/abc.def',
       '/some/unknown/page',
       '/application',
+      '/view/12.abc',
+      '/embedded',
     ]) {
       expect(isClientRoute(path), path).toBe(true);
     }
@@ -30,6 +32,8 @@ describe('isClientRoute', () => {
       '/ping',
       '/config',
       '/alive',
+      '/ogc/ns/p/latest/collections',
+      '/embed/ns/p',
       '/sw.js',
       '/manifest.webmanifest',
       '/favicon.svg',

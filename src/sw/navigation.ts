@@ -1,13 +1,17 @@
 /**
  * Which navigations the service worker answers with the precached index.html (client routes),
- * and which go to the network: the API and instance endpoints, and file URLs (anything whose
- * last path segment has an extension), except under client routes whose parameters may contain
- * dots (project and folder names, email and password tokens).
+ * and which go to the network: the API and instance endpoints (OGC API - Features pages too),
+ * the embed page of a public map (shown in other sites' frames: the server's answer carries
+ * the frame permission EMBED_ORIGINS gives, which the precached copy does not), and file URLs
+ * (anything whose last path segment has an extension), except under client routes whose
+ * parameters may contain dots (project and folder names, email and password tokens).
  */
 export const SERVER_PREFIXES: readonly string[] = [
   '/v1',
   '/v2',
   '/app',
+  '/ogc',
+  '/embed',
   '/ping',
   '/config',
   '/alive',

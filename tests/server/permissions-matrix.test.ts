@@ -12,6 +12,10 @@ import { insertAccessRequest } from '../../server/src/db/queries/access-requests
 import { upsertProjectMembers } from '../../server/src/db/queries/projects';
 import { insertUser } from '../../server/src/db/queries/users';
 import { insertWorkspace, setWorkspaceMember } from '../../server/src/db/queries/workspaces';
+import { insertViewLink, revokeViewLink } from '../../server/src/db/queries/view-links';
+import { makeBearerToken } from '../../server/src/auth/bearer';
+import { deleteProjectMembers } from '../../server/src/db/queries/projects';
+import { viewLinkToken } from '../../server/src/services/view-links';
 import { AUTH_REQUIRED_TEXT, PROBLEM_CONTENT_TYPE } from '../../server/src/errors';
 import {
   rateLimitHits,
@@ -637,6 +641,78 @@ const CASES: Record<string, Case> = {
     expect: read(404),
   },
 
+  // Exports (issue 32): the download permission; data.txt is no GeoPackage (400 after the
+  // access check).
+  'GET /app/export/:namespace/:name/:layer': {
+    request: ({ project }) => ({
+      url: `/app/export/${path(project)}/trees?file=data.txt&format=csv`,
+    }),
+    expect: read(400),
+  },
+
+  // OGC API - Features (issue 32): the download permission. The shared projects have no
+  // GeoPackage: no collections (a named one is 404 after the access check).
+  'GET /ogc/:namespace/:name/:version': {
+    request: ({ project }) => ({ url: `/ogc/${path(project)}/latest` }),
+    expect: read(200),
+  },
+  'GET /ogc/:namespace/:name/:version/': {
+    request: ({ project }) => ({ url: `/ogc/${path(project)}/v1/` }),
+    expect: read(200),
+  },
+  'GET /ogc/:namespace/:name/:version/conformance': {
+    request: ({ project }) => ({ url: `/ogc/${path(project)}/v1/conformance` }),
+    expect: read(200),
+  },
+  'GET /ogc/:namespace/:name/:version/collections': {
+    request: ({ project }) => ({ url: `/ogc/${path(project)}/v1/collections` }),
+    expect: read(200),
+  },
+  'GET /ogc/:namespace/:name/:version/collections/:collectionId': {
+    request: ({ project }) => ({ url: `/ogc/${path(project)}/v1/collections/trees` }),
+    expect: read(404),
+  },
+  'GET /ogc/:namespace/:name/:version/collections/:collectionId/items': {
+    request: ({ project }) => ({ url: `/ogc/${path(project)}/v1/collections/trees/items` }),
+    expect: read(404),
+  },
+  'GET /ogc/:namespace/:name/:version/collections/:collectionId/items/:featureId': {
+    request: ({ project }) => ({ url: `/ogc/${path(project)}/v1/collections/trees/items/1` }),
+    expect: read(404),
+  },
+
+  // Read-only view links (issue 32): owner's rights to make, list and revoke them; opening
+  // one needs nothing but the link.
+  'GET /app/project/view-links/:namespace/:name': {
+    request: ({ project }) => ({ url: `/app/project/view-links/${path(project)}` }),
+    expect: own(200),
+  },
+  'POST /app/project/view-links/:namespace/:name': {
+    request: ({ project }) => ({
+      url: `/app/project/view-links/${path(project)}`,
+      json: { expires_at: new Date(t.clock.now().getTime() + DAY).toISOString() },
+    }),
+    expect: own(201),
+  },
+  'DELETE /app/project/view-links/:namespace/:name/:id': {
+    request: async ({ project }) => ({
+      url: `/app/project/view-links/${path(project)}/${(await viewLink(project, 'live')).id}`,
+    }),
+    expect: own(204),
+  },
+  'GET /app/project/view-links/:namespace/:name/:id/uses': {
+    request: async ({ project }) => ({
+      url: `/app/project/view-links/${path(project)}/${(await viewLink(project, 'live')).id}/uses`,
+    }),
+    expect: own(200),
+  },
+  'GET /app/view/:token': {
+    request: async ({ project }) => ({
+      url: `/app/view/${(await viewLink(project, 'live')).token}`,
+    }),
+    expect: open(200),
+  },
+
   'GET /v1/project/versions/paginated/:namespace/:name': {
     request: ({ project }) => ({
       url: `/v1/project/versions/paginated/${path(project)}?page=1&per_page=50`,
@@ -800,6 +876,100 @@ const VARIANTS: Record<string, Case> = {
   },
 };
 const TEMPLATE_NAME = 'matrix-template';
+
+/** View links after they ended, and what they open (issue 32). */
+const linkVariants = (state: 'expired' | 'revoked'): Record<string, Case> => ({
+  [`GET /app/view/:token (${state} link)`]: {
+    request: async ({ project }) => ({
+      url: `/app/view/${(await viewLink(project, state)).token}`,
+    }),
+    expect: open(404),
+  },
+  [`GET /app/map/:namespace/:name/layers (${state} view link)`]: {
+    request: async ({ project }) => ({
+      url: `/app/map/${path(project)}/layers?file=data.txt&link=${(await viewLink(project, state)).token}`,
+    }),
+    expect: open(404),
+  },
+});
+Object.assign(VARIANTS, linkVariants('expired'), linkVariants('revoked'), {
+  // A live link reads the map as a reader would (data.txt is no GeoPackage: 400 after the
+  // access check), for anybody; it gives no files.
+  'GET /app/map/:namespace/:name/layers (view link)': {
+    request: async ({ project }) => ({
+      url: `/app/map/${path(project)}/layers?file=data.txt&link=${(await viewLink(project, 'live')).token}`,
+    }),
+    expect: open(400),
+  },
+  'GET /v1/project/raw/:namespace/:name (view link)': {
+    request: async ({ project }) => ({
+      url: `/v1/project/raw/${path(project)}?file=data.txt&link=${(await viewLink(project, 'live')).token}`,
+    }),
+    expect: read(200),
+  },
+  // Tokens in the Authorization header (GIS clients): the actor's own, without a session.
+  'GET /ogc/:namespace/:name/:version/collections (bearer token)': {
+    request: async ({ actor, project }) => ({
+      url: `/ogc/${path(project)}/v1/collections`,
+      client: await anonymousClient(),
+      headers: tokenHeaders(actor),
+    }),
+    expect: read(200),
+  },
+  'GET /app/export/:namespace/:name/:layer (bearer token)': {
+    request: async ({ actor, project }) => ({
+      url: `/app/export/${path(project)}/trees?file=data.txt&format=csv`,
+      client: await anonymousClient(),
+      headers: tokenHeaders(actor),
+    }),
+    expect: read(400),
+  },
+  // The token of a user who was a reader and lost access: public projects only.
+  'GET /ogc/:namespace/:name/:version/collections (token of a user who lost access)': {
+    request: async ({ project }) => {
+      const user = await freshUser(project);
+      const token = makeBearerToken(t.config.secretKey, user, t.clock.now()).token;
+      await deleteProjectMembers(t.database.db, project.id, [user.id]);
+      return {
+        url: `/ogc/${path(project)}/v1/collections`,
+        client: await anonymousClient(),
+        headers: { authorization: `Bearer ${token}` },
+      };
+    },
+    expect: (_actor, visibility) => (visibility === 'public' ? 200 : 403),
+  },
+} satisfies Record<string, Case>);
+
+/** A view link of the project, live, expired or revoked: its id and token. */
+async function viewLink(
+  project: Project,
+  state: 'live' | 'expired' | 'revoked',
+): Promise<{ id: number; token: string }> {
+  const now = t.clock.now();
+  const link = await insertViewLink(t.database.db, {
+    projectId: project.id,
+    label: '',
+    salt: randomUUID(),
+    createdBy: people.owner!.id,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + (state === 'expired' ? -DAY : DAY)),
+  });
+  if (state === 'revoked') {
+    await revokeViewLink(t.database.db, project.id, link.id, people.owner!.id, now);
+  }
+  return { id: link.id, token: viewLinkToken(t.config.secretKey, link) };
+}
+
+/** The actor's bearer token in an Authorization header (none for anonymous). */
+function tokenHeaders(actor: Actor): Record<string, string> {
+  return actor === 'anonymous' ? {} : { authorization: `Bearer ${tokenOf(actor)}` };
+}
+
+/** The actor's bearer token (as the desktop clients' login gives it). */
+function tokenOf(actor: Actor): string {
+  const user = people[actor === 'superuser' ? 'admin' : actor]!;
+  return makeBearerToken(t.config.secretKey, { ...user, passwordHash }, t.clock.now()).token;
+}
 
 /** A pending invitation of the actor's email into a new workspace: its uuid (anonymous: any). */
 async function ownInvitation(actor: Actor): Promise<string> {

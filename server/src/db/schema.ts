@@ -457,6 +457,52 @@ export const accessRequests = pgTable(
   ],
 );
 
+// ---------------------------------------------------------------------------------------
+// Read-only view links of private projects (issue 32, services/view-links.ts)
+
+/**
+ * A link that shows a project's map and attribute tables to whoever holds it until it
+ * expires or is revoked. The token is not stored: it is the id and an HMAC of the id and
+ * `salt` under SECRET_KEY, so an owner can copy the link again and the database alone does
+ * not give it away.
+ */
+export const viewLinks = pgTable(
+  'view_links',
+  {
+    id: serial('id').primaryKey(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    label: varchar('label', { length: 200 }).notNull().default(''),
+    salt: text('salt').notNull(),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+    revokedAt: ts('revoked_at'),
+    revokedBy: integer('revoked_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [index('view_links_project_idx').on(t.projectId)],
+);
+
+/** Each opening of a view link (who, from where, when). */
+export const viewLinkUses = pgTable(
+  'view_link_uses',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    linkId: integer('link_id')
+      .notNull()
+      .references(() => viewLinks.id, { onDelete: 'cascade' }),
+    usedAt: ts('used_at').notNull().defaultNow(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [index('view_link_uses_link_idx').on(t.linkId, t.usedAt)],
+);
+
+export type ViewLink = typeof viewLinks.$inferSelect;
+export type ViewLinkUse = typeof viewLinkUses.$inferSelect;
+
 /**
  * Sign-in attempts for the rate limits (auth/sign-in-limits.ts), shared by all instances.
  * A row is written before the password is checked and removed again when it was right, so

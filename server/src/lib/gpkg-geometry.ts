@@ -239,6 +239,11 @@ function memberText(collection: number, member: WkbGeometry): string {
   }
 }
 
+/** WKT of a parsed geometry (Z and M kept). */
+export function geometryToWkt(g: WkbGeometry): string {
+  return wktText(g);
+}
+
 /** WKT of a WKB geometry (the whole buffer must be one geometry). */
 export function wkbToWkt(bytes: Uint8Array): string {
   return wktText(parseWkb(bytes));

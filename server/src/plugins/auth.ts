@@ -1,20 +1,20 @@
 /**
  * Loads the signed-in user of each request into `request.auth`: from the session cookie,
- * else from an `Authorization: Bearer` token (desktop and mobile clients, auth/bearer.ts).
+ * else from a token in the `Authorization` header (auth/request-token.ts: the desktop and
+ * mobile clients' bearer tokens, also as a Basic password for GIS clients).
  * A valid session cookie wins over the header, as in the reference; an invalid token is
  * an anonymous request. Routes that need a user are registered through `signedIn(…)`, which
  * adds `requireLogin` once for its whole scope.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { bearerTokenOf, bearerUserMatches, readBearerToken } from '../auth/bearer';
+import { requestToken, tokenUser } from '../auth/request-token';
 import {
   resolveSession,
   sessionCookieName,
   sessionCookieOptions,
   type ClientMeta,
 } from '../auth/sessions';
-import { findUserById } from '../db/queries/users';
 import type { User } from '../db/schema';
 import { authRequired } from '../errors';
 import { AuthErrorSchema } from '../schemas/common';
@@ -90,14 +90,10 @@ export default fp(
   async (app) => {
     const { config, database, now, readCache } = app.ctx;
 
-    /** The user of a valid bearer token in the Authorization header, or null. */
+    /** The user of a valid token in the Authorization header, or null (auth/request-token.ts). */
     async function bearerUser(request: FastifyRequest, at: Date): Promise<User | null> {
-      const token = bearerTokenOf(request.headers.authorization);
-      if (!token) return null;
-      const payload = readBearerToken(config.secretKey, token, at);
-      if (!payload) return null;
-      const user = await findUserById(database.db, payload.user_id);
-      return user && bearerUserMatches(config.secretKey, payload, user) ? user : null;
+      const token = requestToken(request.headers.authorization);
+      return token ? tokenUser({ secretKey: config.secretKey, db: database.db }, token, at) : null;
     }
 
     const cookieName = sessionCookieName(config);

@@ -12,6 +12,9 @@
  * - Project files (any response sent as an attachment) get FILE_CSP instead: a sandbox with
  *   nothing allowed, so even a file opened directly in a tab cannot run script in the
  *   app's origin.
+ * - The embed page of a public project's map (`/embed/…`, a page of the PWA) may be shown in
+ *   frames: its CSP's frame-ancestors are the sites EMBED_ORIGINS allows (any by default),
+ *   and it has no X-Frame-Options (which cannot name sites).
  * - X-Content-Type-Options nosniff, X-Frame-Options DENY, Referrer-Policy same-origin,
  *   Cross-Origin-Opener-Policy same-origin, Cross-Origin-Resource-Policy same-origin,
  *   Permissions-Policy denying sensors and devices the app never uses, and HSTS when
@@ -66,6 +69,23 @@ export function appCsp(basemap: { url: string } | null): string {
     .join('; ');
 }
 
+/** The frame-ancestors of the embed page under EMBED_ORIGINS (null: any site). */
+export function embedFrameAncestors(origins: readonly string[] | null): string {
+  if (origins === null) return 'frame-ancestors *';
+  return origins.length === 0 ? "frame-ancestors 'none'" : `frame-ancestors ${origins.join(' ')}`;
+}
+
+/** A CSP with its frame-ancestors replaced. */
+export function withFrameAncestors(csp: string, ancestors: string): string {
+  return csp
+    .split('; ')
+    .map((directive) => (directive.startsWith('frame-ancestors ') ? ancestors : directive))
+    .join('; ');
+}
+
+/** Paths of the embed page (client routes, src/routes/embed.*). */
+export const EMBED_PATH = /^\/embed\//;
+
 export const FILE_CSP = "sandbox; default-src 'none'; frame-ancestors 'none'";
 
 export const PERMISSIONS_POLICY = [
@@ -92,10 +112,12 @@ export function applySecurityHeaders(
   reply: FastifyReply,
   https: boolean,
   csp: string = APP_CSP,
+  framed = false,
 ): void {
   reply.header('content-security-policy', isAttachment(reply) ? FILE_CSP : csp);
   reply.header('x-content-type-options', 'nosniff');
-  reply.header('x-frame-options', 'DENY');
+  if (framed) reply.removeHeader('x-frame-options');
+  else reply.header('x-frame-options', 'DENY');
   reply.header('referrer-policy', 'same-origin');
   reply.header('cross-origin-opener-policy', 'same-origin');
   reply.header('cross-origin-resource-policy', 'same-origin');
@@ -107,8 +129,10 @@ export default fp(
   async (app) => {
     const https = app.ctx.config.secureCookies;
     const csp = appCsp(app.ctx.config.basemap);
-    app.addHook('onSend', async (_request, reply, payload) => {
-      applySecurityHeaders(reply, https, csp);
+    const embedCsp = withFrameAncestors(csp, embedFrameAncestors(app.ctx.config.embedOrigins));
+    app.addHook('onSend', async (request, reply, payload) => {
+      const embed = EMBED_PATH.test(request.url);
+      applySecurityHeaders(reply, https, embed ? embedCsp : csp, embed);
       return payload;
     });
   },

@@ -6,6 +6,8 @@
  *
  *   file     project path of a .gpkg / .sqlite file (required)
  *   version  `vN`; absent or empty: the latest version
+ *   link     a read-only view link's token (schemas/view-links.ts): read access to its
+ *            project while it lasts (layers, tiles, features), 404 once it has ended
  *
  * Answers for an explicit version are keyed by the file's content (its SHA-1, the ETag):
  * versions sharing bytes share them. They carry `ETag` and `Cache-Control: private,
@@ -48,6 +50,7 @@ import {
   VersionNameSchema,
   VersionParamSchema,
 } from './common';
+import { ViewLinkTokenSchema } from './view-links';
 
 /** Longest layer (table) name accepted in a path. */
 export const MAX_LAYER_NAME = 255;
@@ -78,6 +81,7 @@ const NullableExtent = (): TUnsafe<Extent | null> =>
 export const MapFileQuerySchema = Type.Object({
   file: Type.String({ minLength: 1 }),
   version: Type.Optional(VersionParamSchema),
+  link: Type.Optional(ViewLinkTokenSchema),
 });
 export type MapFileQuery = Static<typeof MapFileQuerySchema>;
 

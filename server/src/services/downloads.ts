@@ -53,7 +53,8 @@ async function readHead(ctx: AppContext, key: string, size: number): Promise<Buf
 
 /**
  * A file of a project the caller may read (as downloads check it: read access, public
- * projects for anyone), at `version` or the latest (null); 404 when there is none.
+ * projects for anyone), at `version` or the latest (null); 404 when there is none. `granted`:
+ * read access already established otherwise (a view link).
  */
 export async function findReadableFile(
   ctx: AppContext,
@@ -61,8 +62,9 @@ export async function findReadableFile(
   ref: ProjectRef,
   file: string,
   version: number | null,
+  granted?: ProjectAccess,
 ): Promise<{ access: ProjectAccess; row: FileRow }> {
-  const access = await projectFor(ctx, caller, ref, 'read');
+  const access = granted ?? (await projectFor(ctx, caller, ref, 'read'));
   if (!isValidProjectPath(file)) throw notFound(fileNotFound(file));
   if (version !== null && version > access.project.latestVersion) {
     throw notFound(VERSION_NOT_FOUND);

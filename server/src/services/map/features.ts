@@ -60,7 +60,7 @@ function featureOf(layer: LayerInfo, row: unknown[]): MapFeature {
   return { fid: Number(fid), ...geometryFacts(layer, blob), properties };
 }
 
-function selectList(layer: LayerInfo): string {
+export function selectList(layer: LayerInfo): string {
   return [layer.fidColumn, layer.geometryColumn, ...layer.columns.map((c) => c.name)]
     .map(q)
     .join(', ');
@@ -73,14 +73,24 @@ export function parseFids(text: string): number[] {
   return fids;
 }
 
-/** GET …/features/{layer}. */
-export function featurePage(
-  db: Database.Database,
+/** Which rows a query selects and in which order (the attribute table, exports). */
+export interface RowSelection {
+  /** `WHERE …`, or '' for every row. */
+  where: string;
+  params: unknown[];
+  /** `ORDER BY …` (the fid breaks ties). */
+  orderBy: string;
+}
+
+/**
+ * The rows of a layer a table query selects: `fids`, then `filter` (rows where any text or
+ * number column contains the text, case-insensitive), sorted by `sort` (an attribute column
+ * or the fid, checked against the layer's columns) and `order`.
+ */
+export function rowSelection(
   layer: LayerInfo,
-  query: MapFeatureQuery,
-): MapFeaturePage {
-  const page = query.page ?? 1;
-  const perPage = query.per_page ?? DEFAULT_FEATURES_PER_PAGE;
+  query: Pick<MapFeatureQuery, 'sort' | 'order' | 'filter' | 'fids'>,
+): RowSelection {
   const sort = query.sort ?? layer.fidColumn;
   if (sort !== layer.fidColumn && !layer.columns.some((c) => c.name === sort)) {
     throw badRequest(unknownColumn(sort));
@@ -103,16 +113,30 @@ export function featurePage(
     );
     params.push(...searched.map(() => filter));
   }
-  const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+  const direction = query.order === 'desc' ? 'DESC' : 'ASC';
+  return {
+    where: where.length > 0 ? `WHERE ${where.join(' AND ')}` : '',
+    params,
+    orderBy: `ORDER BY ${q(sort)} ${direction}, ${q(layer.fidColumn)} ${direction}`,
+  };
+}
+
+/** GET …/features/{layer}. */
+export function featurePage(
+  db: Database.Database,
+  layer: LayerInfo,
+  query: MapFeatureQuery,
+): MapFeaturePage {
+  const page = query.page ?? 1;
+  const perPage = query.per_page ?? DEFAULT_FEATURES_PER_PAGE;
+  const { where: clause, params, orderBy } = rowSelection(layer, query);
   const count = db
     .prepare(`SELECT count(*) FROM ${q(layer.name)} ${clause}`)
     .pluck()
     .get(...params);
-  const direction = query.order === 'desc' ? 'DESC' : 'ASC';
   const rows = db
     .prepare(
-      `SELECT ${selectList(layer)} FROM ${q(layer.name)} ${clause}
-        ORDER BY ${q(sort)} ${direction}, ${q(layer.fidColumn)} ${direction} LIMIT ? OFFSET ?`,
+      `SELECT ${selectList(layer)} FROM ${q(layer.name)} ${clause} ${orderBy} LIMIT ? OFFSET ?`,
     )
     .raw()
     .all(...params, perPage, (page - 1) * perPage) as unknown[][];

@@ -38,6 +38,8 @@ export interface LayerInfo {
   srsId: number;
   crs: string | null;
   crsName: string | null;
+  /** The CRS as the file defines it (its WKT definition); undefined when it does not. */
+  srs: SrsRow | undefined;
   /** Layer CRS ⇄ lon/lat; null when the layer cannot be reprojected. */
   transform: LayerTransform | null;
   /** Attribute columns (not the fid, not the geometry). */
@@ -223,6 +225,7 @@ export function readLayers(db: Database.Database): LayerInfo[] {
       srsId,
       crs: crsCode(srs),
       crsName: srs?.srs_name ?? null,
+      srs,
       transform: layerTransform(srsId, srs),
       columns: columns
         .filter((c) => c !== geometryColumn && c.name !== fid)

@@ -11,6 +11,7 @@ import { findReadableFile } from '../downloads';
 import { getChangeset, versionNumber } from '../history';
 import type { ProjectRef } from '../permissions';
 import { parseVersionName } from '../project-detail';
+import { viewLinkAccess } from '../view-links';
 import { MAP_FILE_PATTERN } from '../../schemas/protocol';
 import { MAX_CHANGESET_ENTRIES } from '../changesets';
 import type {
@@ -54,7 +55,9 @@ export async function openMapSource(
   owner: string,
 ): Promise<MapSource> {
   const requested = parseVersionName(query.version);
-  const { access, row } = await findReadableFile(ctx, caller, ref, query.file, requested);
+  // A view link's holder reads the project while the link lasts.
+  const granted = query.link ? await viewLinkAccess(ctx, ref, query.link) : undefined;
+  const { access, row } = await findReadableFile(ctx, caller, ref, query.file, requested, granted);
   if (!MAP_FILE_PATTERN.test(query.file)) throw badRequest(NOT_A_GEOPACKAGE);
   return {
     file: row.path,

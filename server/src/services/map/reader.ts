@@ -50,14 +50,18 @@ export interface MapReadResults {
   points: PointIndex;
 }
 
-interface OpenFile {
+export interface OpenFile {
   db: Database.Database;
   layers: Map<string, LayerInfo>;
 }
 
 const files = new Lru<OpenFile>(OPEN_FILES, (_path, file) => file.db.close());
 
-function openFile(path: string): OpenFile {
+/**
+ * The file at `path`, opened read-only with its layers, kept open in this process (other
+ * modules run in the sandbox share it: exports, OGC API items).
+ */
+export function openFile(path: string): OpenFile {
   const open = files.get(path);
   if (open) return open;
   const db = new Database(path, { readonly: true, fileMustExist: true });
@@ -71,7 +75,7 @@ function openFile(path: string): OpenFile {
   }
 }
 
-function layerOf(file: OpenFile, name: string): LayerInfo {
+export function layerOf(file: OpenFile, name: string): LayerInfo {
   const layer = file.layers.get(name);
   if (!layer) throw notFound(layerNotFound(name));
   return layer;
@@ -107,16 +111,23 @@ function read(request: MapReadRequest): MapReadResults[MapReadRequest['kind']] {
   }
 }
 
-/** Answers one request (in a map reader process). */
-export function runMapRead(request: MapReadRequest): MapReadResults[MapReadRequest['kind']] {
+/**
+ * Runs `work` on a user's file: a file SQLite cannot read (not a database, corrupt, a schema
+ * it refuses) is the file's fault, a 422. Running out of memory is reported as such by the
+ * sandbox.
+ */
+export function readingFile<T>(work: () => T): T {
   try {
-    return read(request);
+    return work();
   } catch (error) {
-    // A file SQLite cannot read (not a database, corrupt, a schema it refuses) is the file's
-    // fault: 422. Running out of memory is reported as such by the sandbox.
     if (error instanceof Database.SqliteError && !isOutOfMemory(error)) {
       throw new HttpProblem(422, FILE_UNREADABLE);
     }
     throw error;
   }
+}
+
+/** Answers one request (in a map reader process). */
+export function runMapRead(request: MapReadRequest): MapReadResults[MapReadRequest['kind']] {
+  return readingFile(() => read(request));
 }

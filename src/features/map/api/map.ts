@@ -14,7 +14,7 @@ import type {
 } from '@contract/map';
 import { api } from '@/api';
 import { isLineType, isPointType, type CanvasLayer } from '../model/layers';
-import { TABLE_PAGE_SIZE, type TableState } from '../model/table';
+import { TABLE_PAGE_SIZE, tableRows, type TableState } from '../model/table';
 
 export const LOAD_LAYERS_FALLBACK = 'Failed to load the layers';
 export const LOAD_FEATURES_FALLBACK = 'Failed to load the attribute table';
@@ -27,12 +27,14 @@ export interface MapSource {
   projectName: string;
   file: string;
   version?: string;
+  /** A read-only view link's token: read access through it (the view link page). */
+  link?: string;
 }
 
 const base = ({ namespace, projectName }: MapSource) =>
   `/app/map/${encodeURIComponent(namespace)}/${encodeURIComponent(projectName)}`;
 
-const fileQuery = ({ file, version }: MapSource) => ({ file, version });
+const fileQuery = ({ file, version, link }: MapSource) => ({ file, version, link });
 
 const key = (source: MapSource, ...rest: unknown[]) =>
   [
@@ -41,6 +43,7 @@ const key = (source: MapSource, ...rest: unknown[]) =>
     source.projectName,
     source.file,
     source.version ?? '',
+    source.link ?? '',
     ...rest,
   ] as const;
 
@@ -97,14 +100,7 @@ export function featurePageQuery(
   state: TableState,
   fids?: readonly number[],
 ): Omit<MapFeatureQuery, 'file' | 'version'> {
-  return {
-    page: state.page,
-    per_page: TABLE_PAGE_SIZE,
-    sort: state.sort?.column,
-    order: state.sort?.direction,
-    filter: state.filter || undefined,
-    fids: fids ? fids.join(',') : undefined,
-  };
+  return { page: state.page, per_page: TABLE_PAGE_SIZE, ...tableRows(state, fids) };
 }
 
 export const featurePageQueryOptions = (

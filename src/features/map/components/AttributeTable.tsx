@@ -19,7 +19,14 @@ import { LoadingIndicator } from '@/components/LoadingIndicator';
 import { Paginator } from '@/components/Paginator';
 import { featurePageQueryOptions, type MapSource } from '../api/map';
 import { CHANGE_COLOURS, CHANGE_LABELS, type ChangeKind } from '../model/colours';
-import { INITIAL_TABLE_STATE, TABLE_PAGE_SIZE, ariaSort, tableReducer } from '../model/table';
+import {
+  INITIAL_TABLE_STATE,
+  TABLE_PAGE_SIZE,
+  ariaSort,
+  tableReducer,
+  tableRows,
+} from '../model/table';
+import { ExportMenu } from './ExportMenu';
 import { displayValue } from './FeaturePanel';
 
 export interface AttributeTableProps {
@@ -77,7 +84,14 @@ export function AttributeTable({
         <Title order={2} fz="h4" style={{ wordBreak: 'break-all' }}>
           {layer.name}
         </Title>
-        <CloseButton aria-label="Close the attribute table" onClick={onClose} />
+        <Group gap="xs" wrap="nowrap">
+          <ExportMenu
+            source={source}
+            layer={layer.name}
+            shown={{ rows: tableRows(state, fids), count: query.data?.count }}
+          />
+          <CloseButton aria-label="Close the attribute table" onClick={onClose} />
+        </Group>
       </Group>
       <Group align="flex-end" mb="xs">
         <TextInput

@@ -1,5 +1,6 @@
 import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { IconTable } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import type { MapLayer } from '@contract/map';
 import { layerColour } from '../model/colours';
 
@@ -7,7 +8,10 @@ export interface LayerPanelProps {
   layers: readonly MapLayer[];
   visible: readonly string[];
   onToggle: (layer: string, visible: boolean) => void;
-  onOpenTable: (layer: string) => void;
+  /** Absent: no attribute tables (the embed page). */
+  onOpenTable?: (layer: string) => void;
+  /** More of a layer's actions, after its table (its export). */
+  actions?: (layer: MapLayer) => ReactNode;
 }
 
 export const CANNOT_DRAW = 'Not drawn: its coordinate system is unknown';
@@ -16,7 +20,7 @@ export const CANNOT_DRAW = 'Not drawn: its coordinate system is unknown';
  * The layers of the GeoPackage (issue 19): each by name with a toggle in its colour, its
  * feature count and an 'Attribute table' button.
  */
-export function LayerPanel({ layers, visible, onToggle, onOpenTable }: LayerPanelProps) {
+export function LayerPanel({ layers, visible, onToggle, onOpenTable, actions }: LayerPanelProps) {
   if (layers.length === 0) {
     return (
       <Text size="sm" c="dimmed">
@@ -66,16 +70,22 @@ export function LayerPanel({ layers, visible, onToggle, onOpenTable }: LayerPane
               {CANNOT_DRAW}
             </Text>
           )}
-          <Button
-            variant="subtle"
-            size="compact-xs"
-            ml={22}
-            leftSection={<IconTable size={14} aria-hidden />}
-            aria-label={`Attribute table of ${layer.name}`}
-            onClick={() => onOpenTable(layer.name)}
-          >
-            Attribute table
-          </Button>
+          {(onOpenTable || actions) && (
+            <Group gap={4} ml={22}>
+              {onOpenTable && (
+                <Button
+                  variant="subtle"
+                  size="compact-xs"
+                  leftSection={<IconTable size={14} aria-hidden />}
+                  aria-label={`Attribute table of ${layer.name}`}
+                  onClick={() => onOpenTable(layer.name)}
+                >
+                  Attribute table
+                </Button>
+              )}
+              {actions?.(layer)}
+            </Group>
+          )}
         </li>
       ))}
     </Stack>

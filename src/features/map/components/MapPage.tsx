@@ -30,6 +30,8 @@ import type { MapSearch } from '../model/search';
 import { formatView } from '../model/view';
 import { readMapSearch } from '../model/params';
 import { AttributeTable } from './AttributeTable';
+import { ExportMenu } from './ExportMenu';
+import { MapLinks } from './MapLinks';
 import { FeaturePanel } from './FeaturePanel';
 import { LayerPanel } from './LayerPanel';
 import { MapCanvas, type Selection } from './MapCanvas';
@@ -128,6 +130,7 @@ export function MapPage({ project, search: raw, onSearch }: MapPageProps) {
         revealTable.current = true;
         onSearch({ table });
       }}
+      actions={(layer) => <ExportMenu source={shown} layer={layer.name} size="compact-xs" />}
     />
   );
 
@@ -172,6 +175,7 @@ export function MapPage({ project, search: raw, onSearch }: MapPageProps) {
             Layers
           </Button>
         )}
+        <MapLinks project={project} version={layersQuery.data?.version} search={raw} />
         {changesWanted && (
           <ChangesLegend
             pending={changesQuery.data === 'pending'}

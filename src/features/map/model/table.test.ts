@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { INITIAL_TABLE_STATE, ariaSort, pageCount, tableReducer, type TableState } from './table';
+import {
+  INITIAL_TABLE_STATE,
+  ariaSort,
+  pageCount,
+  tableReducer,
+  tableRows,
+  type TableState,
+} from './table';
 
 describe('attribute table state', () => {
   it('sorts a column ascending, then descending, then not at all, from page 1', () => {
@@ -38,5 +45,25 @@ describe('attribute table state', () => {
     expect(pageCount(0)).toBe(1);
     expect(pageCount(50)).toBe(1);
     expect(pageCount(51)).toBe(2);
+  });
+
+  it('gives an export the rows the table shows: its filter, sort and changed fids', () => {
+    expect(tableRows(INITIAL_TABLE_STATE)).toEqual({
+      filter: undefined,
+      sort: undefined,
+      order: undefined,
+      fids: undefined,
+    });
+    const state: TableState = {
+      page: 3,
+      filter: 'oak',
+      sort: { column: 'height', direction: 'desc' },
+    };
+    expect(tableRows(state, [4, 9])).toEqual({
+      filter: 'oak',
+      sort: 'height',
+      order: 'desc',
+      fids: '4,9',
+    });
   });
 });

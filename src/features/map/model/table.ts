@@ -50,3 +50,16 @@ export function ariaSort(state: TableState, column: string): 'ascending' | 'desc
   if (state.sort?.column !== column) return 'none';
   return state.sort.direction === 'asc' ? 'ascending' : 'descending';
 }
+
+/** The rows the table shows, as an export takes them (its filter, sort and changed fids). */
+export function tableRows(
+  state: TableState,
+  fids?: readonly number[],
+): { filter?: string; sort?: string; order?: SortDirection; fids?: string } {
+  return {
+    filter: state.filter || undefined,
+    sort: state.sort?.column,
+    order: state.sort?.direction,
+    fids: fids ? fids.join(',') : undefined,
+  };
+}
