@@ -1,4 +1,4 @@
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type LogLevel, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -314,11 +314,11 @@ const firstScreens = firstScreenChunks();
  * level) logs at the app build's level: `npm start` builds with `--logLevel warn` and shows
  * no build chatter before the address and the sign-in lines.
  */
-let appLogLevel: 'info' | 'warn' | 'error' | 'silent' = 'info';
+let appLogLevel: LogLevel = 'info';
 const appLogLevelProbe: Plugin = {
   name: 'waymark:app-log-level',
   configResolved(config) {
-    appLogLevel = config.logLevel;
+    appLogLevel = config.logLevel ?? 'info';
   },
 };
 const workerLogLevel: Plugin = {
@@ -366,8 +366,6 @@ export default defineConfig({
         // A classic script (the worker is registered as one): the plugin's ES build of the
         // worker asks Rolldown for the deprecated `inlineDynamicImports` on every build.
         rollupFormat: 'iife',
-        // The worker's own build: no timing warnings either (see build.rolldownOptions).
-        rollupOptions: { checks: { bundlerTimings: false } },
         buildPlugins: { vite: [workerLogLevel] },
       },
       devOptions: { enabled: false },

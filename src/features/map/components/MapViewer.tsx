@@ -1,4 +1,5 @@
 import { Alert, Box, Paper, Stack, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState, type ReactNode } from 'react';
 import type { Extent } from '@contract/map';
@@ -6,7 +7,13 @@ import { LoadingIndicator } from '@/components/LoadingIndicator';
 import { configQueryOptions } from '@/platform/config';
 import { canvasLayers as canvasLayersOf, layersQueryOptions, type MapSource } from '../api/map';
 import { layersParam, visibleLayers } from '../model/layers';
-import { LAYER_PANEL_WIDTH, MAP_HEIGHT_CSS, MAP_MIN_HEIGHT, MAP_PANEL_GAP } from '../model/layout';
+import {
+  LAYER_PANEL_WIDTH,
+  MAP_MIN_HEIGHT,
+  MAP_PANEL_GAP,
+  NARROW_MEDIA,
+  mapHeightCss,
+} from '../model/layout';
 import { unionExtent } from '../model/project';
 import { formatView, type MapView } from '../model/view';
 import type { MapSearch } from '../model/search';
@@ -52,6 +59,7 @@ export function MapViewer({
   mode,
   credit,
 }: MapViewerProps) {
+  const narrow = useMediaQuery(NARROW_MEDIA) === true;
   const [selection, setSelection] = useState<Selection | null>(null);
   const [zoomTo, setZoomTo] = useState<Extent | null>(null);
   const layersQuery = useQuery({ ...layersQueryOptions(source), enabled: source.file !== '' });
@@ -89,7 +97,7 @@ export function MapViewer({
               position: 'relative',
               flex: 1,
               minWidth: 0,
-              height: MAP_HEIGHT_CSS,
+              height: mapHeightCss(narrow),
               minHeight: MAP_MIN_HEIGHT,
             }
       }
@@ -211,7 +219,7 @@ export function MapViewer({
           withBorder
           p="sm"
           w={LAYER_PANEL_WIDTH}
-          style={{ flexShrink: 0, overflowY: 'auto', maxHeight: MAP_HEIGHT_CSS }}
+          style={{ flexShrink: 0, overflowY: 'auto', maxHeight: mapHeightCss(narrow) }}
         >
           <Text fw={600} size="sm" mb="xs">
             Layers
