@@ -45,6 +45,7 @@ export type {
   EditPhoto,
   EditValue,
   FeatureEdit,
+  UploadedPhoto,
 } from './editQueue';
 export type {
   FileOutcome,

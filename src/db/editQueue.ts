@@ -26,6 +26,8 @@ export interface FeatureEdit {
   id: string;
   /** 'namespace/name' */
   projectPath: string;
+  /** The project's id (the edits call is /v2/projects/{id}/edits). */
+  projectId: string;
   /** The GeoPackage's project path. */
   file: string;
   layer: string;
@@ -69,9 +71,23 @@ export interface EditBatch {
   id: string;
   projectPath: string;
   editIds: string[];
+  projectId: string;
   /** 'sending' until the server answered; 'refused' with the server's message (kept). */
   phase: 'sending' | 'refused';
+  /**
+   * The photos uploaded as chunks so far, by path: their checksum, size and the chunk ids the
+   * server gave, valid until `validUntil` (ms since epoch); a resumed batch uploads the rest.
+   */
+  photoChunks: Record<string, UploadedPhoto>;
   error: string | null;
   createdAt: number;
   updatedAt: number;
+}
+
+/** A photo's bytes on the server as upload chunks (POST /v2/projects/{id}/chunks). */
+export interface UploadedPhoto {
+  checksum: string;
+  size: number;
+  chunks: string[];
+  validUntil: number;
 }

@@ -12,6 +12,7 @@ import {
 let ids = 0;
 const context = (over: Partial<SaveContext> = {}): SaveContext => ({
   projectPath: 'ws/trees',
+  projectId: 'p1',
   file: 'survey.gpkg',
   version: 'v3',
   now: 100,
@@ -184,6 +185,7 @@ describe('counts and renumbering', () => {
   const row = (kind: FeatureEdit['kind'], photos: string[] = []): FeatureEdit => ({
     id: `${kind}${photos.length}`,
     projectPath: 'ws/trees',
+    projectId: 'p1',
     file: 'survey.gpkg',
     layer: 'trees',
     kind,

@@ -43,6 +43,7 @@ export type Save =
 /** Where a save goes and when. */
 export interface SaveContext {
   projectPath: string;
+  projectId: string;
   file: string;
   /** The version the feature was seen at. */
   version: string;
@@ -83,6 +84,7 @@ export function mergeSave(
 ): MergeResult {
   const base = {
     projectPath: context.projectPath,
+    projectId: context.projectId,
     file: context.file,
     layer: save.layer,
     baseVersion: context.version,

@@ -28,7 +28,7 @@ afterEach(async () => {
   await db.delete();
 });
 
-const target = { projectPath: 'ws/trees', file: 'survey.gpkg', version: 'v2' };
+const target = { projectPath: 'ws/trees', projectId: 'p1', file: 'survey.gpkg', version: 'v2' };
 const point = { type: 'Point', coordinates: [14.4, 50.1] };
 const photo = (path: string) => ({ path, blob: new Blob([path]) });
 

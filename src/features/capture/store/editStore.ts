@@ -9,6 +9,7 @@ import { mergeSave, renumber, type Save } from '../model/queue';
 
 export interface SaveTarget {
   projectPath: string;
+  projectId: string;
   file: string;
   /** The version the feature was seen at. */
   version: string;
@@ -60,6 +61,7 @@ export async function saveEdit(
     const now = clock.now();
     const result = mergeSave(open, save, {
       projectPath: target.projectPath,
+      projectId: target.projectId,
       file: target.file,
       version: target.version,
       now,
@@ -128,7 +130,9 @@ export async function nextBatch(
     const batch: EditBatch = {
       id: clock.newId(),
       projectPath,
+      projectId: (open[0] as FeatureEdit).projectId,
       editIds: open.map((row) => row.id),
+      photoChunks: {},
       phase: 'sending',
       error: null,
       createdAt: now,
@@ -181,6 +185,15 @@ export async function finishBatch(
   });
 }
 
+/** Photos uploaded as chunks for the batch (kept, so a resumed batch uploads only the rest). */
+export async function recordPhotoChunks(
+  db: WaymarkDatabase,
+  batchId: string,
+  photoChunks: EditBatch['photoChunks'],
+): Promise<void> {
+  await db.editBatches.update(batchId, { photoChunks, updatedAt: Date.now() });
+}
+
 /** The server refused the batch: it stays, with the server's message, until the user acts. */
 export async function refuseBatch(db: WaymarkDatabase, batchId: string, message: string) {
   await db.editBatches.update(batchId, { phase: 'refused', error: message, updatedAt: Date.now() });
@@ -202,6 +215,7 @@ export async function retryBatch(
       id,
       phase: 'sending',
       error: null,
+      photoChunks: {},
       updatedAt: clock.now(),
     });
     const rows = (await db.featureEdits.bulkGet(batch.editIds)).filter(
