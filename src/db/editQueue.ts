@@ -43,6 +43,11 @@ export interface FeatureEdit {
   before: Record<string, EditValue>;
   /** insert: the geometry (null for none); update: the new geometry when moved; else absent. */
   geometry?: EditGeometry | null;
+  /**
+   * What the map draws while the row is queued (EPSG:4326): the new or moved geometry, or the
+   * one the feature had when it was changed or deleted; null when not known. Not sent.
+   */
+  display?: EditGeometry | null;
   /** The project paths of the photos this row adds (their bytes in editPhotos). */
   photos: string[];
   /** The version the feature was seen at when first changed. */

@@ -31,6 +31,8 @@ export type Save =
       before: Record<string, EditValue>;
       /** Set when the geometry was moved. */
       geometry?: EditGeometry | null;
+      /** The geometry as shown (drawn while the change is queued). */
+      display?: EditGeometry | null;
     }
   | {
       kind: 'delete';
@@ -38,6 +40,8 @@ export type Save =
       fid: number;
       /** The feature's values as shown (kept with the delete). */
       before: Record<string, EditValue>;
+      /** The geometry as shown (drawn while the delete is queued). */
+      display?: EditGeometry | null;
     };
 
 /** Where a save goes and when. */
@@ -106,6 +110,7 @@ export function mergeSave(
         values,
         before: {},
         geometry: save.geometry,
+        display: save.geometry,
         photos,
       },
       remove: null,
@@ -128,6 +133,7 @@ export function mergeSave(
         fid: save.fid,
         values: {},
         before,
+        display: open?.display ?? save.display ?? null,
         photos: [],
       },
       remove: null,
@@ -145,6 +151,7 @@ export function mergeSave(
         ...open,
         values,
         geometry: save.geometry !== undefined ? save.geometry : open.geometry,
+        display: save.geometry !== undefined ? save.geometry : open.display,
         photos,
         updatedAt: context.now,
       },
@@ -179,6 +186,7 @@ export function mergeSave(
       values,
       before,
       ...(geometry !== undefined ? { geometry } : {}),
+      display: geometry !== undefined ? geometry : (open?.display ?? save.display ?? null),
       photos,
     },
     remove: null,

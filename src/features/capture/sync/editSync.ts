@@ -115,6 +115,11 @@ export class EditSync {
     return this.states.get(projectPath);
   }
 
+  /** Every project's state while this tab sends it. */
+  snapshot(): [string, ProjectSyncState][] {
+    return [...this.states];
+  }
+
   /** Sends what waits (a save, the network back, the app started); waits end at once. */
   wake(): void {
     if (this.stopped) return;
