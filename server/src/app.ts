@@ -33,6 +33,7 @@ import { registerStaticFiles } from './plugins/static-files';
 import accessRequestRoutes from './routes/access-requests';
 import { authRoutes, publicAuthRoutes } from './routes/auth';
 import collaboratorRoutes from './routes/collaborators';
+import { editRoutes, formRoutes } from './routes/capture';
 import diagnosticLogRoutes from './routes/diagnostic-logs';
 import downloadRoutes from './routes/downloads';
 import historyRoutes from './routes/history';
@@ -195,6 +196,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   app.register(historyRoutes);
   app.register(downloadRoutes);
   app.register(mapRoutes);
+  app.register(formRoutes);
   app.register(pullV2Routes);
   app.register(diagnosticLogRoutes);
   app.register(publicInvitationRoutes);
@@ -212,6 +214,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
       pushRoutes,
       pushV2Routes,
       timeTravelWriteRoutes,
+      editRoutes,
     ),
   );
 

@@ -94,7 +94,7 @@ async function trimDiskCache(dir: string, keep: string): Promise<void> {
 }
 
 /** The local copy of a blob, made when missing. */
-async function localCopy(
+export async function localCopy(
   ctx: AppContext,
   blob: { key: string; checksum: string; size: number },
 ): Promise<string> {
