@@ -21,9 +21,7 @@ import { Circle, Fill, Stroke, Style } from 'ol/style';
 import type { EditGeometry } from '@/db/editQueue';
 import type { Coordinate, DrawKind } from '../model/drawing';
 import type { PendingFeature, PendingKind } from '../model/pending';
-
-/** Marks a layer whose features a click may pick (MapCanvas reads it). */
-export const PICKABLE = 'waymark:pickable';
+import { PICKABLE } from './pickable';
 
 export const PENDING_COLOURS: Record<PendingKind, string> = {
   added: '#2f9e44',

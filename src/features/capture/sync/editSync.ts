@@ -288,8 +288,9 @@ export class EditSync {
           Number.isFinite(until) ? until : this.now() + DEFAULT_CHUNK_LIFE_MS,
         );
       }
-      uploaded[photo.path] = { checksum, size: photo.blob.size, chunks, validUntil };
-      batch.photoChunks = { ...batch.photoChunks, [photo.path]: uploaded[photo.path] };
+      const sent: UploadedPhoto = { checksum, size: photo.blob.size, chunks, validUntil };
+      uploaded[photo.path] = sent;
+      batch.photoChunks = { ...batch.photoChunks, [photo.path]: sent };
       await recordPhotoChunks(db, batch.id, batch.photoChunks);
     }
     return uploaded;

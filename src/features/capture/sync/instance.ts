@@ -13,6 +13,7 @@ import { hashClient } from '@/lib/hashWorker';
 import { onUploadQueued, onUploadSync } from '@/offline/backgroundSync';
 import { setOutboxCount } from '@/offline/outboxCount';
 import { editHttp } from '../api/editHttp';
+import { wantEditSync } from './demand';
 import { EditSync, type LocksLike, type ProjectSyncState } from './editSync';
 
 export type EditOutcome =
@@ -58,6 +59,8 @@ let started = false;
 
 /** Starts the sender once per page: it sends what waits now and whenever it can. */
 export function startEditSync(): void {
+  // The shell's runner reports outcomes and refreshes the project (EditSyncHost).
+  wantEditSync();
   if (started) return;
   started = true;
   const sender = instance();

@@ -2,9 +2,10 @@ import { Alert, Box, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconStack2 } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import type { Extent } from '@contract/map';
 import { isApiError } from '@/api';
+import { useFieldCapture } from '@/features/capture';
 import { LoadingIndicator } from '@/components/LoadingIndicator';
 import { SidePanel } from '@/components/SidePanel';
 import type { ProjectDetail } from '@/features/projects';
@@ -12,6 +13,7 @@ import { configQueryOptions } from '@/platform/config';
 import {
   canvasLayers as canvasLayersOf,
   changesQueryOptions,
+  featureQueryOptions,
   layersQueryOptions,
   type MapSource,
 } from '../api/map';
@@ -106,6 +108,24 @@ export function MapPage({ project, search: raw, onSearch }: MapPageProps) {
   const view = search.view;
   const tableLayer = layers?.find((layer) => layer.name === search.table);
 
+  // Field capture (issue 34): adding, editing and deleting features of the latest version.
+  const clearSelection = useCallback(() => setSelection(null), []);
+  const loadFeature = useCallback(
+    (layer: string, fid: number) => queryClient.fetchQuery(featureQueryOptions(shown, layer, fid)),
+    // `shown` is made anew each render; its parts name it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [queryClient, shown.namespace, shown.projectName, shown.file, shown.version],
+  );
+  const capture = useFieldCapture({
+    project,
+    file,
+    layers: layersQuery.data,
+    latest: layersQuery.data?.version === project.version,
+    selection,
+    clearSelection,
+    loadFeature,
+  });
+
   const toggle = (name: string, on: boolean) => {
     const next = on ? [...visible, name] : visible.filter((other) => other !== name);
     onSearch({ layers: layersParam(next, names) }, true);
@@ -163,6 +183,7 @@ export function MapPage({ project, search: raw, onSearch }: MapPageProps) {
             Layers
           </Button>
         )}
+        {capture.toolbar}
         {changesWanted && (
           <ChangesLegend
             pending={changesQuery.data === 'pending'}
@@ -193,21 +214,24 @@ export function MapPage({ project, search: raw, onSearch }: MapPageProps) {
             zoomTo={zoomTo}
             onViewChange={(next) => onSearch({ view: formatView(next) }, true)}
             onSelect={setSelection}
+            {...capture.canvas}
           />
           {layersQuery.isPending && file !== '' && (
             <Box pos="absolute" top={8} right={8} style={{ zIndex: 2 }}>
               <LoadingIndicator label="Loading the layers" size="sm" />
             </Box>
           )}
-          {selection && (
+          {selection && !capture.busy && (
             <FeaturePanel
               key={`${selection.layer}/${selection.fid}/${shown.version ?? ''}`}
               source={shown}
               selection={selection}
               change={lookup?.(selection.layer, selection.fid)}
               onClose={() => setSelection(null)}
+              {...capture.panel(selection)}
             />
           )}
+          {capture.overlay}
         </Box>
         {!narrow && (
           <Paper
@@ -246,6 +270,7 @@ export function MapPage({ project, search: raw, onSearch }: MapPageProps) {
               : undefined
           }
           change={lookup ? (fid) => lookup(tableLayer.name, fid) : undefined}
+          pending={capture.table(tableLayer.name)}
           onZoom={(extent) => setZoomTo([...extent])}
           onClose={() => onSearch({ table: undefined })}
         />

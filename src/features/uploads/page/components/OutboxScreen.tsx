@@ -64,7 +64,7 @@ function OutboxItem({ upload }: { upload: UploadProgress }) {
  * failed, across projects, oldest first (the order they are sent in), with Retry and Cancel.
  * It reads the engine's list, which comes from IndexedDB: it lasts across reloads.
  */
-export function OutboxScreen() {
+export function OutboxScreen({ othersWaiting = false }: { othersWaiting?: boolean } = {}) {
   const uploads = useUploads().filter((u) => isActive(u) || u.phase === 'failed');
   useEffect(() => {
     if (typeof Worker !== 'undefined') startUploadEngine();
@@ -75,7 +75,8 @@ export function OutboxScreen() {
         {OUTBOX_INTRO}
       </Text>
       {uploads.length === 0 ? (
-        <Text>{OUTBOX_EMPTY}</Text>
+        // Field edits waiting (issue 34) are listed beside: nothing to say then.
+        !othersWaiting && <Text>{OUTBOX_EMPTY}</Text>
       ) : (
         <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }}>
           {uploads.map((upload) => (
