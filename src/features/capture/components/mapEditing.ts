@@ -15,6 +15,8 @@ import Polygon from 'ol/geom/Polygon';
 import Modify from 'ol/interaction/Modify';
 import Translate from 'ol/interaction/Translate';
 import VectorLayer from 'ol/layer/Vector';
+import VectorTileLayer from 'ol/layer/VectorTile';
+import RenderFeature, { toGeometry } from 'ol/render/Feature';
 import type OlMap from 'ol/Map';
 import VectorSource from 'ol/source/Vector';
 import { Circle, Fill, Stroke, Style } from 'ol/style';
@@ -47,12 +49,12 @@ export function fromMapGeometry(geometry: OlGeometry): EditGeometry {
   return format.writeGeometryObject(geometry, { ...projection, decimals: 7 }) as EditGeometry;
 }
 
-function dashedStyle(colour: string, opacity = 1): Style {
+function dashedStyle(colour: string): Style {
   const stroke = new Stroke({ color: colour, width: 3, lineDash: [8, 6] });
   return new Style({
     image: new Circle({
       radius: 8,
-      fill: new Fill({ color: `${colour}${opacity < 1 ? '55' : 'cc'}` }),
+      fill: new Fill({ color: `${colour}cc` }),
       stroke: new Stroke({ color: '#ffffff', width: 2, lineDash: [3, 2] }),
     }),
     stroke,
@@ -63,7 +65,7 @@ function dashedStyle(colour: string, opacity = 1): Style {
 const pendingStyles: Record<PendingKind, Style> = {
   added: dashedStyle(PENDING_COLOURS.added),
   changed: dashedStyle(PENDING_COLOURS.changed),
-  deleted: dashedStyle(PENDING_COLOURS.deleted, 0.5),
+  deleted: dashedStyle(PENDING_COLOURS.deleted),
 };
 
 const vertexStyle = new Style({
@@ -195,6 +197,25 @@ export class MapEditing {
     moved.translate((centre[0] ?? 0) - (minX + maxX) / 2, (centre[1] ?? 0) - (minY + maxY) / 2);
     feature.setGeometry(moved);
     return fromMapGeometry(moved);
+  }
+
+  /**
+   * A feature's geometry as the server's tiles drew it (EPSG:4326), when its own is not at hand
+   * (offline, a feature known from an attribute page only); null when no tile in view has it.
+   */
+  tileGeometry(layer: string, fid: number): EditGeometry | null {
+    const extent = this.map.getView().calculateExtent(this.map.getSize());
+    for (const tiles of this.map.getLayers().getArray()) {
+      if (!(tiles instanceof VectorTileLayer)) continue;
+      const found = tiles
+        .getFeaturesInExtent(extent)
+        .find((feature) => feature.get('layer') === layer && Number(feature.getId()) === fid);
+      if (found) {
+        const geometry = found instanceof RenderFeature ? toGeometry(found) : found.getGeometry();
+        if (geometry) return fromMapGeometry(geometry);
+      }
+    }
+    return null;
   }
 
   stopEditing(): void {

@@ -375,7 +375,7 @@ export function useFieldCapture(args: FieldCaptureArgs): FieldCapture {
         );
       }
     },
-    [formOf, pending, loadFeature, openForm, clearSelection],
+    [formOf, pending, loadFeature, openForm, clearSelection, editing],
   );
 
   const record = useCallback(
@@ -440,6 +440,7 @@ export function useFieldCapture(args: FieldCaptureArgs): FieldCapture {
           before = { ...feature.properties, ...before };
           display ??= (feature.geometry as EditGeometry | null | undefined) ?? null;
         }
+        display ??= editing?.tileGeometry(target.layer, target.fid) ?? null;
       }
       await record({ kind: 'delete', layer: target.layer, fid: target.fid, before, display });
       clearSelection();
@@ -447,7 +448,7 @@ export function useFieldCapture(args: FieldCaptureArgs): FieldCapture {
     } catch (error) {
       notifyError(error instanceof Error ? error.message : String(error));
     }
-  }, [deleting, pending, loadFeature, record, clearSelection]);
+  }, [deleting, pending, loadFeature, record, clearSelection, editing]);
 
   const isTaken = useCallback(
     async (field: FormField, value: EditValue) => {

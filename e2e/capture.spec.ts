@@ -1,0 +1,274 @@
+// Field capture (issue 34) in Chromium at 768 px with touch, against the real server, with the
+// QGIS project real QGIS wrote (tests/fixtures/qgis): the form shows the project's aliases,
+// widgets and tabs; an empty not-null field blocks 'Save' with the reason beside it; offline,
+// a point is added where the map is tapped (with a photo), another point's attribute changed,
+// a polygon drawn and a third point deleted; after a reload, still offline, all four are
+// pending, drawn and listed in the Outbox; once online they make exactly one new version whose
+// changeset lists 2 inserts, 1 update and 1 delete and whose files include the photo.
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import {
+  CAPTURE_FILE,
+  TREES,
+  browserJpeg,
+  changesetCounts,
+  projectInfo,
+  seedCaptureProject,
+  versionCount,
+} from './support/capture-project';
+import { e2eAdmin } from './support/env';
+import { colourAtPoint } from './support/map-canvas';
+import { pixelOf, type LinkView } from './support/map-project';
+import { storedRows } from './support/outbox';
+import { waitForServiceWorker } from './support/service-worker';
+import { signIn } from './pages/session';
+
+const suffix = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+
+const VIEW: LinkView = { lon: 21.0131, lat: 52.2296, zoom: 17 };
+const mapUrl = (name: string, table?: string) =>
+  `/projects/waymark/${encodeURIComponent(name)}/map?view=${VIEW.lon},${VIEW.lat},${VIEW.zoom}${table ? `&table=${table}` : ''}`;
+
+const PENDING_GREEN = [0x2f, 0x9e, 0x44];
+const PENDING_ORANGE = [0xf0, 0x8c, 0x00];
+const PENDING_RED = [0xe0, 0x31, 0x31];
+const near = (expected: number[]) => (actual: number[] | null) =>
+  actual !== null && actual.every((channel, i) => Math.abs(channel - expected[i]!) <= 40);
+
+/** Taps a tree until its feature panel opens (tiles may still be loading). */
+async function openTree(page: Page, map: Locator, tree: keyof typeof TREES, fid: number) {
+  const panel = page.getByRole('region', { name: `Feature trees ${fid}` });
+  await expect(async () => {
+    const { x, y } = await pixelOf(map, VIEW, TREES[tree]);
+    await page.touchscreen.tap(x, y);
+    await expect(panel).toBeVisible({ timeout: 1500 });
+  }).toPass({ timeout: 30_000 });
+  return panel;
+}
+
+/** A point of the map element, from its centre (px). */
+async function mapPoint(map: Locator, dx: number, dy: number) {
+  const box = (await map.boundingBox())!;
+  return { x: box.x + box.width / 2 + dx, y: box.y + box.height / 2 + dy };
+}
+
+async function startAdding(page: Page, layer: string) {
+  await page.getByRole('button', { name: 'Add feature' }).click();
+  await page.getByRole('menuitem', { name: layer }).click();
+  await expect(page.getByRole('region', { name: `New feature in ${layer}` })).toBeVisible();
+}
+
+test('offline: add, change, draw and delete; reloaded still pending; online one version', async ({
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  const name = `Capture ${suffix()}`;
+  await seedCaptureProject(browser, name, { editablePlots: true });
+
+  const context = await browser.newContext({
+    viewport: { width: 768, height: 1024 },
+    hasTouch: true,
+  });
+  try {
+    const page = await context.newPage();
+    await signIn(page, e2eAdmin.username, e2eAdmin.password);
+    await waitForServiceWorker(page);
+    const jpeg = await browserJpeg(page);
+
+    // Online once: the map, its forms and the trees' table are seen (and kept for offline use).
+    await page.goto(mapUrl(name, 'trees'));
+    const map = page.getByRole('application', { name: 'Map' });
+    const table = page.getByRole('region', { name: 'Attribute table of trees' });
+    await expect(table.getByRole('row')).toHaveCount(4);
+    await expect(page.getByRole('button', { name: 'Add feature' })).toBeVisible();
+    await expect(map).toHaveAttribute('aria-busy', 'false');
+    // The point and polygon layers are offered; the attribute-only table is not on the map.
+    await page.getByRole('button', { name: 'Add feature' }).click();
+    await expect(page.getByRole('menuitem')).toHaveText(['Plots', 'Trees']);
+    await page.keyboard.press('Escape');
+    // Pine's and Plane's panels were never opened: offline they come from the table seen.
+
+    await context.setOffline(true);
+
+    // 1. A tree where the map is tapped, with a photo.
+    await startAdding(page, 'Trees');
+    const placed = await mapPoint(map, -70, 90);
+    await page.touchscreen.tap(placed.x, placed.y);
+    const form = page.getByRole('region', { name: 'New feature in Trees' });
+    await expect(form).toBeVisible();
+    // The QGIS form: its two tabs, aliases, widgets and group; the hidden uuid is not shown.
+    await expect(form.getByRole('tab')).toHaveText(['Tree', 'Survey']);
+    await expect(form.getByRole('tab', { name: 'Tree' })).toHaveAttribute('aria-selected', 'true');
+    await expect(form.getByRole('textbox', { name: 'Tree name' })).toBeVisible();
+    const condition = form.getByRole('combobox', { name: 'Condition' });
+    await expect(condition.getByRole('option')).toHaveText(['Good', 'Poor', 'Dead']);
+    // Its default ('good'), as QGIS's default value says.
+    await expect(condition).toHaveValue('string:good');
+    // The value relation lists the species its filter ("native" = 1) keeps.
+    await expect(form.getByRole('combobox', { name: 'Species' }).getByRole('option')).toHaveText([
+      '(no value)',
+      'Oak',
+      'Pine',
+    ]);
+    await expect(form.getByRole('checkbox', { name: 'Healthy' })).toBeVisible();
+    const measures = form.getByRole('group', { name: 'Measures' });
+    await expect(measures.getByRole('spinbutton', { name: 'Height (m)' })).toBeVisible();
+    await expect(measures.getByText('Height below 100 m')).toBeVisible();
+    await expect(form.getByText('uuid', { exact: true })).toHaveCount(0);
+    await form.getByRole('tab', { name: 'Survey' }).click();
+    // now(): the date and time of the moment the form opened.
+    await expect(form.getByLabel('Surveyed on')).toHaveValue(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/);
+    await expect(form.getByRole('textbox', { name: 'Notes' })).toBeVisible();
+    await expect(form.getByRole('group', { name: 'Photo' })).toBeVisible();
+    await expect(form.getByRole('button', { name: 'Take photo' })).toBeVisible();
+    // A widget the browser does not have falls back to text, and the form says which.
+    await expect(form.getByText(/surveyor \(Color\)/)).toBeVisible();
+
+    // The empty not-null field blocks 'Save': its tab comes back, the reason is beside it.
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect(form.getByRole('tab', { name: 'Tree' })).toHaveAttribute('aria-selected', 'true');
+    const treeName = form.getByRole('textbox', { name: 'Tree name' });
+    await expect(treeName).toHaveAttribute('aria-invalid', 'true');
+    await expect(treeName).toHaveAccessibleDescription(/A value is required/);
+    await expect(form.getByRole('alert')).toContainText('Not saved: 1 field needs a change');
+    expect(await storedRows(page, 'featureEdits')).toBe(0);
+
+    await treeName.fill('Young lime');
+    await expect(treeName).not.toHaveAttribute('aria-invalid', 'true');
+    await form.getByRole('tab', { name: 'Survey' }).click();
+    const chooser = page.waitForEvent('filechooser');
+    await form.getByRole('button', { name: 'Choose photo' }).click();
+    await (await chooser).setFiles({ name: 'IMG_0042.jpg', mimeType: 'image/jpeg', buffer: jpeg });
+    const thumbnail = form.getByRole('img', { name: /^Photo photos\/\d{8}_\d{6}_\w+\.jpg$/ });
+    await expect(thumbnail).toBeVisible();
+    const photoPath = (await thumbnail.getAttribute('alt'))!.replace(/^Photo /, '');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect(form).toBeHidden();
+    expect(await storedRows(page, 'featureEdits')).toBe(1);
+    expect(await storedRows(page, 'editPhotos')).toBe(1);
+
+    // 2. Pine's condition changes (its panel offline comes from the table seen online).
+    const pine = await openTree(page, map, 'Pine', 2);
+    await expect(pine.getByRole('row', { name: 'name Pine' })).toBeVisible();
+    await pine.getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('region', { name: 'Edit Trees 2' });
+    await expect(edit.getByRole('textbox', { name: 'Tree name' })).toHaveValue('Pine');
+    await edit.getByRole('combobox', { name: 'Condition' }).selectOption({ label: 'Dead' });
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await expect(edit).toBeHidden();
+
+    // 3. A polygon of three tapped vertices, with undo of a wrong one.
+    await startAdding(page, 'Plots');
+    const bar = page.getByRole('region', { name: 'New feature in Plots' });
+    const corners = [
+      await mapPoint(map, -250, 120),
+      await mapPoint(map, -140, 120),
+      await mapPoint(map, -140, 230),
+    ];
+    const stray = await mapPoint(map, 0, 250);
+    await page.touchscreen.tap(corners[0]!.x, corners[0]!.y);
+    await page.touchscreen.tap(corners[1]!.x, corners[1]!.y);
+    await page.touchscreen.tap(stray.x, stray.y);
+    await expect(bar.getByRole('status')).toHaveText('3 vertices');
+    await bar.getByRole('button', { name: 'Undo last vertex' }).click();
+    await expect(bar.getByRole('status')).toHaveText('2 vertices');
+    await expect(bar.getByRole('button', { name: 'Finish' })).toBeDisabled();
+    await page.touchscreen.tap(corners[2]!.x, corners[2]!.y);
+    await bar.getByRole('button', { name: 'Finish' }).click();
+    const plot = page.getByRole('region', { name: 'New feature in Plots' });
+    await plot.getByRole('textbox', { name: 'label' }).fill('Plot B');
+    await plot.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByRole('region', { name: 'New feature in Plots' })).toBeHidden();
+
+    // 4. Plane is deleted, after a question.
+    const plane = await openTree(page, map, 'Plane', 3);
+    await plane.getByRole('button', { name: 'Delete feature' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete feature' });
+    await expect(dialog).toContainText('Delete trees 3?');
+    await dialog.getByRole('button', { name: 'Delete feature' }).click();
+    await expect(dialog).toBeHidden();
+    expect(await storedRows(page, 'featureEdits')).toBe(4);
+
+    // Reloaded, still offline: all four pending, drawn and in the table with their marks.
+    await page.reload();
+    await expect(table.getByRole('row')).toHaveCount(5);
+    await expect(table.getByRole('row', { name: /Pending: added.*Young lime/ })).toBeVisible();
+    await expect(table.getByRole('row', { name: /Pending: changed.*Pine/ })).toContainText('dead');
+    await expect(table.getByRole('row', { name: /Pending: deleted.*Plane/ })).toBeVisible();
+    await expect(map).toHaveAttribute('aria-busy', 'false');
+    await expect.poll(() => colourAtPoint(page, placed.x, placed.y)).toSatisfy(near(PENDING_GREEN));
+    const pineAt = await pixelOf(map, VIEW, TREES.Pine);
+    await expect
+      .poll(() => colourAtPoint(page, pineAt.x, pineAt.y))
+      .toSatisfy(near(PENDING_ORANGE));
+    const planeAt = await pixelOf(map, VIEW, TREES.Plane);
+    await expect.poll(() => colourAtPoint(page, planeAt.x, planeAt.y)).toSatisfy(near(PENDING_RED));
+    // The polygon's outline runs between its first two corners.
+    await expect
+      .poll(async () => {
+        for (let step = 1; step < 10; step++) {
+          const x = corners[0]!.x + ((corners[1]!.x - corners[0]!.x) * step) / 10;
+          if (near(PENDING_GREEN)(await colourAtPoint(page, x, corners[0]!.y))) return true;
+        }
+        return false;
+      })
+      .toBe(true);
+    // The new tree's panel shows its photo from this device.
+    await page.touchscreen.tap(placed.x, placed.y);
+    const added = page.getByRole('region', { name: 'Feature trees (new)' });
+    await expect(added.getByText('Pending: added')).toBeVisible();
+    await expect(added.getByRole('img', { name: `Photo ${photoPath}` })).toBeVisible();
+
+    // The Outbox lists them, waiting for the network.
+    await page.goto('/outbox');
+    const item = page.getByRole('listitem', { name: `Edits of waymark/${name}` });
+    await expect(item).toContainText(
+      '2 features added · 1 feature changed · 1 feature deleted · 1 photo',
+    );
+    await expect(item).toContainText(photoPath);
+    await expect(item).toContainText('Waiting for the network…');
+
+    // Online: one new version with the four row changes and the photo.
+    const sent: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && /\/v2\/projects\/[^/]+\/edits$/.test(request.url())) {
+        sent.push(request.headers()['mm-push-id'] ?? '');
+      }
+    });
+    await context.setOffline(false);
+    await expect(page.getByText(`Edits of waymark/${name} sent: version v2`)).toBeVisible({
+      timeout: 60_000,
+    });
+    await expect(item).toHaveCount(0);
+    expect(new Set(sent).size).toBe(1);
+    expect(await versionCount(page, name)).toBe(2);
+    const project = await projectInfo(page, name);
+    expect(project.version).toBe('v2');
+    expect(project.files.map((file) => file.path)).toContain(photoPath);
+    expect(await changesetCounts(page, name, 'v2', CAPTURE_FILE)).toEqual({
+      insert: 2,
+      update: 1,
+      delete: 1,
+    });
+    const photo = await page.request.get(
+      `/v1/project/raw/waymark/${encodeURIComponent(name)}?file=${encodeURIComponent(photoPath)}`,
+    );
+    expect((await photo.body()).equals(jpeg)).toBe(true);
+    expect(await storedRows(page, 'featureEdits')).toBe(0);
+    expect(await storedRows(page, 'editPhotos')).toBe(0);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a layer the QGIS project marks read-only is not offered for editing', async ({
+  browser,
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const name = `Read-only plots ${suffix()}`;
+  await seedCaptureProject(browser, name, { editablePlots: false });
+  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await page.goto(mapUrl(name));
+  await page.getByRole('button', { name: 'Add feature' }).click();
+  await expect(page.getByRole('menuitem')).toHaveText(['Trees']);
+});
