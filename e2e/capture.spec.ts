@@ -31,8 +31,14 @@ const mapUrl = (name: string, table?: string) =>
 const PENDING_GREEN = [0x2f, 0x9e, 0x44];
 const PENDING_ORANGE = [0xf0, 0x8c, 0x00];
 const PENDING_RED = [0xe0, 0x31, 0x31];
-const near = (expected: number[]) => (actual: number[] | null) =>
+const near = (actual: number[] | null, expected: number[]) =>
   actual !== null && actual.every((channel, i) => Math.abs(channel - expected[i]!) <= 40);
+
+/** Whether the map shows `colour` at a page position (waits for it to be drawn). */
+const drawnIn = (page: Page, at: { x: number; y: number }, colour: number[]) =>
+  expect
+    .poll(async () => near(await colourAtPoint(page, at.x, at.y), colour), { timeout: 20_000 })
+    .toBe(true);
 
 /** Taps a tree until its feature panel opens (tiles may still be loading). */
 async function openTree(page: Page, map: Locator, tree: keyof typeof TREES, fid: number) {
@@ -78,8 +84,12 @@ test('offline: add, change, draw and delete; reloaded still pending; online one 
     await page.goto(mapUrl(name, 'trees'));
     const map = page.getByRole('application', { name: 'Map' });
     const table = page.getByRole('region', { name: 'Attribute table of trees' });
-    await expect(table.getByRole('row')).toHaveCount(4);
-    await expect(page.getByRole('button', { name: 'Add feature' })).toBeVisible();
+    await expect(table.getByRole('row')).toHaveCount(4, { timeout: 60_000 });
+    // The forms come from the QGIS project, read by the server's capture worker (which may start
+    // with this first call).
+    await expect(page.getByRole('button', { name: 'Add feature' })).toBeVisible({
+      timeout: 60_000,
+    });
     await expect(map).toHaveAttribute('aria-busy', 'false');
     // The point and polygon layers are offered; the attribute-only table is not on the map.
     await page.getByRole('button', { name: 'Add feature' }).click();
@@ -100,7 +110,7 @@ test('offline: add, change, draw and delete; reloaded still pending; online one 
     await expect(form.getByRole('tab', { name: 'Tree' })).toHaveAttribute('aria-selected', 'true');
     await expect(form.getByRole('textbox', { name: 'Tree name' })).toBeVisible();
     const condition = form.getByRole('combobox', { name: 'Condition' });
-    await expect(condition.getByRole('option')).toHaveText(['Good', 'Poor', 'Dead']);
+    await expect(condition.getByRole('option')).toHaveText(['(no value)', 'Good', 'Poor', 'Dead']);
     // Its default ('good'), as QGIS's default value says.
     await expect(condition).toHaveValue('string:good');
     // The value relation lists the species its filter ("native" = 1) keeps.
@@ -190,24 +200,20 @@ test('offline: add, change, draw and delete; reloaded still pending; online one 
 
     // Reloaded, still offline: all four pending, drawn and in the table with their marks.
     await page.reload();
-    await expect(table.getByRole('row')).toHaveCount(5);
+    await expect(table.getByRole('row')).toHaveCount(5, { timeout: 30_000 });
     await expect(table.getByRole('row', { name: /Pending: added.*Young lime/ })).toBeVisible();
     await expect(table.getByRole('row', { name: /Pending: changed.*Pine/ })).toContainText('dead');
     await expect(table.getByRole('row', { name: /Pending: deleted.*Plane/ })).toBeVisible();
     await expect(map).toHaveAttribute('aria-busy', 'false');
-    await expect.poll(() => colourAtPoint(page, placed.x, placed.y)).toSatisfy(near(PENDING_GREEN));
-    const pineAt = await pixelOf(map, VIEW, TREES.Pine);
-    await expect
-      .poll(() => colourAtPoint(page, pineAt.x, pineAt.y))
-      .toSatisfy(near(PENDING_ORANGE));
-    const planeAt = await pixelOf(map, VIEW, TREES.Plane);
-    await expect.poll(() => colourAtPoint(page, planeAt.x, planeAt.y)).toSatisfy(near(PENDING_RED));
+    await drawnIn(page, placed, PENDING_GREEN);
+    await drawnIn(page, await pixelOf(map, VIEW, TREES.Pine), PENDING_ORANGE);
+    await drawnIn(page, await pixelOf(map, VIEW, TREES.Plane), PENDING_RED);
     // The polygon's outline runs between its first two corners.
     await expect
       .poll(async () => {
         for (let step = 1; step < 10; step++) {
           const x = corners[0]!.x + ((corners[1]!.x - corners[0]!.x) * step) / 10;
-          if (near(PENDING_GREEN)(await colourAtPoint(page, x, corners[0]!.y))) return true;
+          if (near(await colourAtPoint(page, x, corners[0]!.y), PENDING_GREEN)) return true;
         }
         return false;
       })
@@ -269,6 +275,6 @@ test('a layer the QGIS project marks read-only is not offered for editing', asyn
   await seedCaptureProject(browser, name, { editablePlots: false });
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
   await page.goto(mapUrl(name));
-  await page.getByRole('button', { name: 'Add feature' }).click();
+  await page.getByRole('button', { name: 'Add feature' }).click({ timeout: 60_000 });
   await expect(page.getByRole('menuitem')).toHaveText(['Trees']);
 });

@@ -119,8 +119,9 @@ export class MapEditing {
       if (!pending.geometry || hide?.(pending)) continue;
       const geometry = toMapGeometry(pending.geometry);
       if (!geometry) continue;
+      // No id: a click reads the fid from the properties (ids are unique per source, fids
+      // per layer only).
       const feature = new Feature({ geometry });
-      feature.setId(`${pending.layer}/${pending.fid}`);
       feature.setProperties({ layer: pending.layer, fid: pending.fid, pending: pending.kind });
       drawn.push(feature);
     }

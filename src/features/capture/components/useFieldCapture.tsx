@@ -364,7 +364,10 @@ export function useFieldCapture(args: FieldCaptureArgs): FieldCapture {
         const feature = await loadFeature(target.layer, target.fid);
         const values: FormValues = { ...feature.properties, ...(queued?.values ?? {}) };
         const start =
-          queued?.geometry ?? (feature.geometry as EditGeometry | null | undefined) ?? null;
+          queued?.geometry ??
+          (feature.geometry as EditGeometry | null | undefined) ??
+          editing?.tileGeometry(target.layer, target.fid) ??
+          null;
         openForm(layer, target.fid, false, values, start);
         clearSelection();
       } catch (error) {

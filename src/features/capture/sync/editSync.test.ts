@@ -151,6 +151,24 @@ describe('sending queued edits', () => {
     expect(sync.state('ws/trees')).toBeUndefined();
   });
 
+  it('saves made offline one by one still go out as one batch once online', async () => {
+    const server = new FakeServer();
+    const online = { value: false };
+    const sync = makeSync(server, online);
+    await saveEdit(db, target, { kind: 'insert', layer: 'trees', values: {}, geometry: point });
+    sync.wake();
+    await sync.idle();
+    await saveEdit(db, target, { kind: 'delete', layer: 'trees', fid: 3, before: {} });
+    sync.wake();
+    await sync.idle();
+    expect(await currentBatch(db, 'ws/trees')).toBeUndefined();
+    online.value = true;
+    sync.wake();
+    await sync.idle();
+    expect(server.calls).toHaveLength(1);
+    expect(server.calls[0]!.body.changes.map((c) => c.op)).toEqual(['insert', 'delete']);
+  });
+
   it('a lost answer is retried under the same batch id: one version, never two', async () => {
     const server = new FakeServer();
     const sync = makeSync(server, { value: true });

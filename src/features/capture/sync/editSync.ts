@@ -16,6 +16,7 @@ import { CHUNK_SIZE } from '@contract/protocol';
 import { batchBody } from '../model/batchBody';
 import {
   batchContents,
+  currentBatch,
   finishBatch,
   nextBatch,
   projectsWithEdits,
@@ -177,6 +178,11 @@ export class EditSync {
     const work = async () => {
       for (;;) {
         if (this.stopped) return;
+        // Offline no batch is made: saves made until the network is back go out together.
+        if (!this.deps.isOnline() && !(await currentBatch(db, projectPath))) {
+          this.setState(projectPath, { phase: 'waiting-network' });
+          return;
+        }
         const batch = await nextBatch(db, projectPath);
         if (!batch) {
           this.setState(projectPath, undefined);

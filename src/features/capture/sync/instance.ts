@@ -67,13 +67,12 @@ export function startEditSync(): void {
   window.addEventListener('online', () => sender.wake());
   onUploadSync(() => sender.wake());
   void loadDb().then((db) => {
-    // The sidebar's count, and a wake for rows another tab of this browser queued.
+    // The sidebar's count (rows another tab queued are sent by that tab, or at the next wake).
     liveQuery(
       async () => new Set((await db.featureEdits.toArray()).map((row) => row.projectPath)).size,
     ).subscribe({
       next: (projects) => {
         setOutboxCount(projects, 'edits');
-        if (projects > 0) sender.wake();
       },
       error: () => undefined,
     });
@@ -81,11 +80,19 @@ export function startEditSync(): void {
   sender.wake();
 }
 
+/**
+ * Online, a save is sent this long after the last one, so saves made in a row (a feature, then
+ * its neighbour) go out together as one version rather than one version each.
+ */
+export const SAVE_SETTLE_MS = 2000;
+let settle: ReturnType<typeof setTimeout> | undefined;
+
 /** After a save: the sender starts (or is woken), and the browser is asked to keep the queue. */
 export function editSaved(): void {
   startEditSync();
   onUploadQueued();
-  instance().wake();
+  clearTimeout(settle);
+  settle = setTimeout(() => instance().wake(), SAVE_SETTLE_MS);
 }
 
 /** Sends again at once (the Outbox's 'Try again', the network back). */

@@ -181,9 +181,14 @@ export function MapCanvas(props: MapCanvasProps) {
       return former ? { layer, fid, deleted: former } : { layer, fid };
     };
     map.on('singleclick', (event) => {
-      const onTap = latest.current.onTap;
-      if (onTap) onTap(event.coordinate);
-      else latest.current.onSelect(pick(event.coordinate, HIT_TOLERANCE));
+      if (!latest.current.onTap) latest.current.onSelect(pick(event.coordinate, HIT_TOLERANCE));
+    });
+    // While a feature is drawn every tap counts at once (a quick second one is no double
+    // click: it neither zooms the map nor swallows the first).
+    map.on('click', (event) => latest.current.onTap?.(event.coordinate));
+    map.on('dblclick', (event) => {
+      // Stopped here, the map's interactions (double-click zoom) never see it.
+      if (latest.current.onTap) event.stopPropagation();
     });
     const removeKeys = listenForKeyboardPicks(container.current, map, {
       tapAt: (center) => {
