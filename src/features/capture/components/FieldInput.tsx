@@ -81,7 +81,8 @@ export function FieldInput({ field, value, onChange, issue, photos, onPhoto }: F
   }
   const common = {
     label: field.label,
-    withAsterisk: constraints.not_null,
+    // The asterisk, and `required` for assistive technology (no <form> validates it).
+    required: constraints.not_null,
     readOnly: !field.editable,
     disabled: !field.editable,
     error: issue && issue.blocking ? issue.message : undefined,
@@ -270,7 +271,7 @@ function UniqueValuesInput({
   field: FormField;
   common: {
     label: string;
-    withAsterisk: boolean;
+    required: boolean;
     readOnly: boolean;
     disabled: boolean;
     error?: string;
