@@ -1,5 +1,4 @@
 import { Button, Group, Paper, Text } from '@mantine/core';
-import { IconArrowBackUp, IconCheck, IconCurrentLocation, IconX } from '@tabler/icons-react';
 import { canFinish, type DrawState } from '../model/drawing';
 import {
   CANCEL_DRAWING,
@@ -63,12 +62,7 @@ export function DrawBar({
         {location ? `${many ? ' · ' : ''}${location}` : ''}
       </Text>
       <Group gap="xs" mt={6}>
-        <Button
-          size="compact-sm"
-          variant="default"
-          leftSection={<IconCurrentLocation size={16} aria-hidden />}
-          onClick={onLocate}
-        >
+        <Button size="compact-sm" variant="default" onClick={onLocate}>
           {USE_MY_LOCATION}
         </Button>
         {many && (
@@ -76,28 +70,17 @@ export function DrawBar({
             <Button
               size="compact-sm"
               variant="default"
-              leftSection={<IconArrowBackUp size={16} aria-hidden />}
               onClick={onUndo}
               disabled={draw.vertices.length === 0}
             >
               {UNDO_VERTEX}
             </Button>
-            <Button
-              size="compact-sm"
-              leftSection={<IconCheck size={16} aria-hidden />}
-              onClick={onFinish}
-              disabled={!canFinish(draw)}
-            >
+            <Button size="compact-sm" onClick={onFinish} disabled={!canFinish(draw)}>
               {FINISH}
             </Button>
           </>
         )}
-        <Button
-          size="compact-sm"
-          variant="subtle"
-          leftSection={<IconX size={16} aria-hidden />}
-          onClick={onCancel}
-        >
+        <Button size="compact-sm" variant="subtle" onClick={onCancel}>
           {CANCEL_DRAWING}
         </Button>
       </Group>

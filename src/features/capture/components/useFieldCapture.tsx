@@ -7,8 +7,7 @@
  * panel's extras (pending mark, values as the form shows them, 'Edit' and 'Delete feature'),
  * and the attribute table's pending rows.
  */
-import { Badge, Button, Group, Menu } from '@mantine/core';
-import { IconEdit, IconPlus, IconTrash } from '@tabler/icons-react';
+import { Badge, Button, Group } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type OlMap from 'ol/Map';
 import { fromLonLat, toLonLat } from 'ol/proj';
@@ -24,10 +23,10 @@ import {
 } from 'react';
 import type { FormField, FormLayer } from '@contract/forms';
 import type { MapFeature, MapLayers, MapValue } from '@contract/map';
-import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { lazyMenu } from '@/components/lazyMenu';
+import { lazyWhenOpened } from '@/components/lazyWhenOpened';
 import type { EditGeometry, EditValue } from '@/db/editQueue';
 import { loadDb } from '@/db/lazy';
-import { profileQueryOptions } from '@/features/auth';
 import { notifyError, notifySuccess } from '@/lib/notify';
 import { formsQueryOptions } from '../api/forms';
 import { valueTaken } from '../api/uniqueCheck';
@@ -67,14 +66,23 @@ import {
 } from '../model/texts';
 import { saveEdit } from '../store/editStore';
 import { useProjectEdits } from '../store/useLiveEdits';
-import { editSaved, startEditSync } from '../sync/instance';
+import type { AddFeatureMenuProps } from './AddFeatureDropdown';
 import { DrawBar } from './DrawBar';
 import type { MapEditing } from './mapEditing';
 import { PhotoThumbnail } from './PhotoThumbnail';
 
+// Loaded when first used, so the Map tab's own code (and what the first screens list of it)
+// stays small: the form, the menu, the dialog, the sender.
 const FeatureForm = lazy(() =>
   import('./FeatureForm').then((module) => ({ default: module.FeatureForm })),
 );
+const AddFeatureMenu = lazyMenu<AddFeatureMenuProps>(
+  async () => (await import('./AddFeatureDropdown')).AddFeatureDropdown,
+);
+const ConfirmDialog = lazyWhenOpened(
+  async () => (await import('@/components/ConfirmDialog')).ConfirmDialog,
+);
+const sender = () => import('../sync/instance');
 
 /** A feature the map chose (the map's `Selection`). */
 export interface CaptureSelection {
@@ -99,6 +107,8 @@ export interface FieldCaptureArgs {
   clearSelection: () => void;
   /** The feature with its geometry (the map's query, with its offline copies). */
   loadFeature: (layer: string, fid: number) => Promise<MapFeature>;
+  /** The signed-in user: @mergin_username and @mergin_user_email of defaults. */
+  user: { username: string; email: string } | null;
 }
 
 export interface PendingPanel {
@@ -157,7 +167,7 @@ function toLonLatGeometry(draw: DrawState, multi: boolean): EditGeometry | null 
 }
 
 export function useFieldCapture(args: FieldCaptureArgs): FieldCapture {
-  const { project, file, layers, latest, selection, clearSelection, loadFeature } = args;
+  const { project, file, layers, latest, selection, clearSelection, loadFeature, user } = args;
   const projectPath = `${project.namespace}/${project.name}`;
   const mayUpload = project.permissions?.upload === true;
   const version = layers?.version ?? '';
@@ -165,7 +175,6 @@ export function useFieldCapture(args: FieldCaptureArgs): FieldCapture {
     ...formsQueryOptions({ namespace: project.namespace, projectName: project.name, version }),
     enabled: mayUpload && version !== '',
   });
-  const profile = useQuery({ ...profileQueryOptions, enabled: mayUpload });
   const rows = useProjectEdits(projectPath);
   const pending = useMemo(() => pendingFeatures(rows ?? [], file), [rows, file]);
 
@@ -207,7 +216,7 @@ export function useFieldCapture(args: FieldCaptureArgs): FieldCapture {
 
   // The sender runs while the tab is open (it also starts at the app's start when edits wait).
   useEffect(() => {
-    if (mayUpload) startEditSync();
+    if (mayUpload) void sender().then((module) => module.startEditSync());
   }, [mayUpload]);
 
   // The editing layers and interactions, loaded with the map for users who may edit.
@@ -285,11 +294,11 @@ export function useFieldCapture(args: FieldCaptureArgs): FieldCapture {
       insertValues(layer, {
         now: new Date(),
         uuid: () => crypto.randomUUID(),
-        username: profile.data?.username ?? '',
-        email: profile.data?.email ?? '',
+        username: user?.username ?? '',
+        email: user?.email ?? '',
         projectName: project.name,
       }),
-    [profile.data, project.name],
+    [user?.username, user?.email, project.name],
   );
 
   const finishDrawing = useCallback(
@@ -390,7 +399,7 @@ export function useFieldCapture(args: FieldCaptureArgs): FieldCapture {
         save,
         [...photos].map(([path, blob]) => ({ path, blob })),
       );
-      editSaved();
+      void sender().then((module) => module.editSaved());
     },
     [projectPath, project.id, file, version],
   );
@@ -508,18 +517,13 @@ export function useFieldCapture(args: FieldCaptureArgs): FieldCapture {
         renderValue: layer ? renderValue : undefined,
         actions: canEdit ? (
           <Group gap="xs" mt="xs">
-            <Button
-              size="compact-sm"
-              leftSection={<IconEdit size={16} aria-hidden />}
-              onClick={() => void startEdit(target)}
-            >
+            <Button size="compact-sm" onClick={() => void startEdit(target)}>
               {EDIT}
             </Button>
             <Button
               size="compact-sm"
               variant="default"
               color="red"
-              leftSection={<IconTrash size={16} aria-hidden />}
               onClick={() => setDeleting(target)}
             >
               {DELETE_FEATURE}
@@ -556,31 +560,28 @@ export function useFieldCapture(args: FieldCaptureArgs): FieldCapture {
 
   const toolbar =
     editableLayers.length > 0 && mode.kind === 'idle' ? (
-      <Menu position="bottom-start" withinPortal>
-        <Menu.Target>
-          <Button variant="default" leftSection={<IconPlus size={16} aria-hidden />}>
+      <AddFeatureMenu
+        layers={editableLayers}
+        onChoose={(table) => {
+          const layer = editableLayers.find((editable) => editable.table === table);
+          if (!layer) return;
+          clearSelection();
+          setLocation(null);
+          setMode({
+            kind: 'drawing',
+            layer,
+            draw: startDrawing(drawKindOf(layer.geometry_type ?? '') ?? 'point'),
+          });
+        }}
+        target={
+          <Button variant="default">
+            <span aria-hidden style={{ marginRight: 6 }}>
+              +
+            </span>
             {ADD_FEATURE}
           </Button>
-        </Menu.Target>
-        <Menu.Dropdown>
-          {editableLayers.map((layer) => (
-            <Menu.Item
-              key={layer.table}
-              onClick={() => {
-                clearSelection();
-                setLocation(null);
-                setMode({
-                  kind: 'drawing',
-                  layer,
-                  draw: startDrawing(drawKindOf(layer.geometry_type ?? '') ?? 'point'),
-                });
-              }}
-            >
-              {layer.name}
-            </Menu.Item>
-          ))}
-        </Menu.Dropdown>
-      </Menu>
+        }
+      />
     ) : null;
 
   const moveToCentre = () => {

@@ -2,7 +2,6 @@
  * The queued edits as React state, kept current by Dexie's live queries (a save, a batch that
  * landed, another tab's change: IndexedDB is the one source of truth).
  */
-import { liveQuery } from 'dexie';
 import { useEffect, useState } from 'react';
 import type { EditBatch, FeatureEdit, WaymarkDatabase } from '@/db/db';
 import { loadDb } from '@/db/lazy';
@@ -12,7 +11,8 @@ function useLive<T>(query: (db: WaymarkDatabase) => Promise<T>, key: string): T 
   useEffect(() => {
     let active = true;
     let stop: (() => void) | undefined;
-    void loadDb().then((db) => {
+    // Dexie's live queries load with the database, not with the Map tab's code.
+    void Promise.all([loadDb(), import('dexie')]).then(([db, { liveQuery }]) => {
       if (!active) return;
       const subscription = liveQuery(() => query(db)).subscribe({
         next: (next) => setValue({ key, value: next }),

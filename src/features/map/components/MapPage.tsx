@@ -40,6 +40,8 @@ import { PlainSelect } from './PlainSelect';
 export interface MapPageProps {
   project: ProjectDetail;
   search: MapSearch;
+  /** The signed-in user (field capture's defaults), or null. */
+  user?: { username: string; email: string } | null;
   /** Changes the search params (replace: the history entry is replaced, e.g. for panning). */
   onSearch: (change: Partial<MapSearch>, replace?: boolean) => void;
 }
@@ -52,7 +54,7 @@ export const CALCULATING = 'Calculating changes…';
  * with its layer panel (a drawer at 768 px and below), the attributes of the feature clicked,
  * the attribute table of a layer, and the changes of a version in three colours.
  */
-export function MapPage({ project, search: raw, onSearch }: MapPageProps) {
+export function MapPage({ project, search: raw, onSearch, user = null }: MapPageProps) {
   const search = useMemo(() => readMapSearch(raw), [raw]);
   const narrow = useMediaQuery(NARROW_MEDIA) === true;
   const [drawer, setDrawer] = useState(false);
@@ -124,6 +126,7 @@ export function MapPage({ project, search: raw, onSearch }: MapPageProps) {
     selection,
     clearSelection,
     loadFeature,
+    user,
   });
 
   const toggle = (name: string, on: boolean) => {

@@ -29,6 +29,7 @@ function MapRoute() {
     <MapPage
       project={project.data}
       search={search}
+      user={viewer.profile}
       onSearch={(change, replace) =>
         void navigate({ search: (previous) => ({ ...previous, ...change }), replace })
       }
