@@ -278,3 +278,112 @@ test('a layer the QGIS project marks read-only is not offered for editing', asyn
   await page.getByRole('button', { name: 'Add feature' }).click({ timeout: 60_000 });
   await expect(page.getByRole('menuitem')).toHaveText(['Trees']);
 });
+
+/** Whether the element has the focus. */
+const focused = (locator: Locator) =>
+  locator.evaluate((element) => element === element.ownerDocument.activeElement);
+
+/** Presses Tab until `target` has the focus (as a keyboard user gets there). */
+async function tabTo(page: Page, target: Locator) {
+  for (let i = 0; i < 80; i++) {
+    if (await focused(target)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error('Tab never reached the element');
+}
+
+test('by keyboard at 768 px: a point added at the centre mark, another moved there', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const name = `Keyboard capture ${suffix()}`;
+  await seedCaptureProject(browser, name, { editablePlots: false });
+  const context = await browser.newContext({ viewport: { width: 768, height: 1024 } });
+  try {
+    const page = await context.newPage();
+    await signIn(page, e2eAdmin.username, e2eAdmin.password);
+    const oak = TREES['Old oak'];
+    await page.goto(
+      `/projects/waymark/${encodeURIComponent(name)}/map?view=${oak[0]},${oak[1]},17`,
+    );
+    const map = page.getByRole('application', { name: 'Map' });
+    const add = page.getByRole('button', { name: 'Add feature' });
+    await expect(add).toBeVisible({ timeout: 60_000 });
+    await expect(map).toHaveAttribute('aria-busy', 'false');
+
+    // 'Add feature' → Trees, by keys; the map takes the focus; an arrow moves it off the oak.
+    await tabTo(page, add);
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('menuitem', { name: 'Trees' })).toBeVisible();
+    await page.keyboard.press('ArrowDown');
+    await expect(page.getByRole('menuitem', { name: 'Trees' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('region', { name: 'New feature in Trees' })).toBeVisible();
+    await expect(map).toBeFocused();
+    const start = new URL(page.url()).searchParams.get('view');
+    await page.keyboard.press('ArrowLeft');
+    // Once the map has moved (the link follows it).
+    await expect.poll(() => new URL(page.url()).searchParams.get('view')).not.toBe(start);
+    await page.keyboard.press('Enter');
+    const form = page.getByRole('region', { name: 'New feature in Trees' });
+    await expect(form.getByRole('heading', { name: 'New feature in Trees' })).toBeFocused();
+    const treeName = form.getByRole('textbox', { name: 'Tree name' });
+    await tabTo(page, treeName);
+    await page.keyboard.type('Keyboard elm');
+    await form.getByRole('button', { name: 'Save' }).press('Enter');
+    await expect(form).toBeHidden();
+    await expect(map).toBeFocused();
+
+    // Back over the oak: Enter opens it, 'Edit', the map moved, the oak moved to the centre.
+    await page.keyboard.press('ArrowRight');
+    const panel = page.getByRole('region', { name: 'Feature trees 1' });
+    await expect(async () => {
+      await page.keyboard.press('Enter');
+      await expect(panel).toBeVisible({ timeout: 1000 });
+    }).toPass({ timeout: 20_000 });
+    await tabTo(page, panel.getByRole('button', { name: 'Edit' }));
+    await page.keyboard.press('Enter');
+    const edit = page.getByRole('region', { name: 'Edit Trees 1' });
+    await expect(edit.getByRole('heading', { name: 'Edit Trees 1' })).toBeFocused();
+    await map.focus();
+    await page.keyboard.press('ArrowDown');
+    await expect
+      .poll(() => new URL(page.url()).searchParams.get('view'))
+      .not.toContain(`${oak[1]}`);
+    await tabTo(page, edit.getByRole('button', { name: 'Move to the map centre' }));
+    await page.keyboard.press('Enter');
+    await edit.getByRole('button', { name: 'Save' }).press('Enter');
+    await expect(edit).toBeHidden();
+
+    // Online, both saves are sent: the server's features say where they are now.
+    const base = `/app/map/waymark/${encodeURIComponent(name)}/features/trees`;
+    let elm = 0;
+    await expect
+      .poll(
+        async () => {
+          const response = await page.request.get(`${base}?file=${CAPTURE_FILE}`);
+          const body = (await response.json()) as {
+            features: { fid: number; properties: Record<string, unknown> }[];
+          };
+          elm = body.features.find((f) => f.properties.name === 'Keyboard elm')?.fid ?? 0;
+          return elm;
+        },
+        { timeout: 60_000 },
+      )
+      .toBeGreaterThan(3);
+    const geometryOf = async (fid: number) => {
+      const response = await page.request.get(`${base}/${fid}?file=${CAPTURE_FILE}`);
+      return ((await response.json()) as { geometry: { coordinates: number[] } }).geometry
+        .coordinates;
+    };
+    // The arrow key moved the map left by a fraction of its width: the new tree is west of the oak.
+    expect((await geometryOf(elm))[0]!).toBeLessThan(oak[0]);
+    // The oak moved south (the map went down, the oak to its centre), not east or west.
+    await expect
+      .poll(async () => (await geometryOf(1))[1]!, { timeout: 60_000 })
+      .toBeLessThan(oak[1]);
+    expect(Math.abs((await geometryOf(1))[0]! - oak[0])).toBeLessThan(0.0001);
+  } finally {
+    await context.close();
+  }
+});

@@ -10,7 +10,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { FormField, FormItem, FormLayer } from '@contract/forms';
 import type { EditValue } from '@/db/editQueue';
 import { blocksSave, formIssues, type FieldIssue, type FormValues } from '../model/form';
@@ -68,6 +68,12 @@ export function FeatureForm({
   const tabbed = layer.layout === 'tabs' && items.every((item) => item.kind === 'tab');
   const [tab, setTab] = useState<string | null>(tabbed ? '0' : null);
   const root = useRef<HTMLElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Opened, the form's heading takes the focus: screen readers say which form, and Tab goes
+  // on to its fields (no field is focused: that would open a tablet's keyboard over the map).
+  useEffect(() => {
+    heading.current?.focus();
+  }, []);
   const source: PhotoSource = { ...photos, local };
   const fallbacks = layer.fields.filter((f) => f.fallback && !f.hidden);
 
@@ -176,7 +182,13 @@ export function FeatureForm({
       style={{ display: 'flex', flexDirection: 'column', maxHeight: '100%', minHeight: 0 }}
     >
       <Group justify="space-between" wrap="nowrap" mb="xs">
-        <Title order={2} fz="h5" style={{ wordBreak: 'break-word' }}>
+        <Title
+          ref={heading}
+          tabIndex={-1}
+          order={2}
+          fz="h5"
+          style={{ wordBreak: 'break-word', outline: 'none' }}
+        >
           {title}
         </Title>
         <CloseButton aria-label={`${CANCEL}: ${title}`} onClick={onCancel} />

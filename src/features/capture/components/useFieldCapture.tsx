@@ -433,9 +433,10 @@ export function useFieldCapture(args: FieldCaptureArgs): FieldCapture {
         );
       }
       setMode({ kind: 'idle' });
+      map?.getTargetElement()?.focus();
       notifySuccess(online() ? SAVED_ONLINE : SAVED_OFFLINE);
     },
-    [mode, record],
+    [mode, record, map],
   );
 
   const confirmDelete = useCallback(async () => {
@@ -572,6 +573,8 @@ export function useFieldCapture(args: FieldCaptureArgs): FieldCapture {
             layer,
             draw: startDrawing(drawKindOf(layer.geometry_type ?? '') ?? 'point'),
           });
+          // The map takes the focus: Enter at its centre mark adds a vertex (keyboard users).
+          map?.getTargetElement()?.focus();
         }}
         target={
           <Button variant="default">
@@ -634,7 +637,10 @@ export function useFieldCapture(args: FieldCaptureArgs): FieldCapture {
             photos={photoSource}
             isTaken={isTaken}
             onSave={saveForm}
-            onCancel={() => setMode({ kind: 'idle' })}
+            onCancel={() => {
+              setMode({ kind: 'idle' });
+              map?.getTargetElement()?.focus();
+            }}
             tools={
               mode.geometry ? (
                 <Group gap="xs" align="center">
