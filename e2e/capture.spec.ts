@@ -298,11 +298,16 @@ test('by keyboard at 768 px: a point added at the centre mark, another moved the
   test.setTimeout(180_000);
   const name = `Keyboard capture ${suffix()}`;
   await seedCaptureProject(browser, name, { editablePlots: false });
-  const context = await browser.newContext({ viewport: { width: 768, height: 1024 } });
+  const oak = TREES['Old oak'];
+  // The device's position: 40 m north of the oak, to within 12 m.
+  const context = await browser.newContext({
+    viewport: { width: 768, height: 1024 },
+    geolocation: { longitude: oak[0], latitude: oak[1] + 0.00036, accuracy: 12 },
+    permissions: ['geolocation'],
+  });
   try {
     const page = await context.newPage();
     await signIn(page, e2eAdmin.username, e2eAdmin.password);
-    const oak = TREES['Old oak'];
     await page.goto(
       `/projects/waymark/${encodeURIComponent(name)}/map?view=${oak[0]},${oak[1]},17`,
     );
@@ -355,7 +360,21 @@ test('by keyboard at 768 px: a point added at the centre mark, another moved the
     await edit.getByRole('button', { name: 'Save' }).press('Enter');
     await expect(edit).toBeHidden();
 
-    // Online, both saves are sent: the server's features say where they are now.
+    // 'Use my location' places a point at the device's position and says how exact it is.
+    await tabTo(page, add);
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    const bar = page.getByRole('region', { name: 'New feature in Trees' });
+    await bar.getByRole('button', { name: 'Use my location' }).press('Enter');
+    const located = page.getByRole('region', { name: 'New feature in Trees' });
+    await expect(located.getByRole('heading', { name: 'New feature in Trees' })).toBeFocused();
+    await expect(located.getByRole('status')).toHaveText('Your position, accuracy ±12 m');
+    await located.getByRole('textbox', { name: 'Tree name' }).fill('Located ash');
+    await located.getByRole('button', { name: 'Save' }).press('Enter');
+    await expect(located).toBeHidden();
+
+    // Online, the saves are sent: the server's features say where they are now.
     const base = `/app/map/waymark/${encodeURIComponent(name)}/features/trees`;
     let elm = 0;
     await expect
@@ -376,6 +395,17 @@ test('by keyboard at 768 px: a point added at the centre mark, another moved the
       return ((await response.json()) as { geometry: { coordinates: number[] } }).geometry
         .coordinates;
     };
+    const ash = async () => {
+      const response = await page.request.get(`${base}?file=${CAPTURE_FILE}`);
+      const body = (await response.json()) as {
+        features: { fid: number; properties: Record<string, unknown> }[];
+      };
+      return body.features.find((f) => f.properties.name === 'Located ash')?.fid ?? 0;
+    };
+    await expect.poll(ash, { timeout: 60_000 }).toBeGreaterThan(3);
+    const [ashLon, ashLat] = await geometryOf(await ash());
+    expect(Math.abs(ashLon! - oak[0])).toBeLessThan(1e-6);
+    expect(Math.abs(ashLat! - (oak[1] + 0.00036))).toBeLessThan(1e-6);
     // The arrow key moved the map left by a fraction of its width: the new tree is west of the oak.
     expect((await geometryOf(elm))[0]!).toBeLessThan(oak[0]);
     // The oak moved south (the map went down, the oak to its centre), not east or west.

@@ -650,6 +650,12 @@ export function useFieldCapture(args: FieldCaptureArgs): FieldCapture {
                   <span style={{ fontSize: 12, color: 'var(--mantine-color-dimmed)' }}>
                     {GEOMETRY_HINT}
                   </span>
+                  {/* A point placed by 'Use my location': how exact the position was. */}
+                  {location && mode.fid === null && (
+                    <span role="status" style={{ fontSize: 14 }}>
+                      {location}
+                    </span>
+                  )}
                 </Group>
               ) : undefined
             }
