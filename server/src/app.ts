@@ -48,6 +48,7 @@ import userRoutes from './routes/users';
 import workspaceRoutes from './routes/workspaces';
 import workspaceMemberRoutes, { publicInvitationRoutes } from './routes/workspace-members';
 import type { BlobStore } from './storage/blob-store';
+import { loggerOptions } from './logging';
 
 /** Paths that always answer JSON (never the SPA's index.html). */
 export const API_PREFIXES = ['/v1', '/v2', '/app', '/ping', '/config', '/alive'] as const;
@@ -71,7 +72,7 @@ export interface BuildAppOptions {
   mailer?: Mailer;
   /** Folder of the built PWA; null disables static serving. Default <repo>/dist. */
   distDir?: string | null;
-  /** Fastify logger setting; default: pino at config.logLevel. */
+  /** Fastify logger setting; default: pino at config.logLevel, in config.logFormat (logging.ts). */
   logger?: FastifyServerOptions['logger'];
   /** Trust X-Forwarded-* from a reverse proxy (request.ip, protocol); default TRUST_PROXY. */
   trustProxy?: boolean;
@@ -121,7 +122,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   const now = options.now ?? (() => new Date());
 
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger: options.logger ?? loggerOptions(config),
     bodyLimit: JSON_BODY_LIMIT,
     trustProxy: options.trustProxy ?? config.trustProxy,
     return503OnClosing: true,

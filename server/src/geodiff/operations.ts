@@ -1,8 +1,9 @@
 /**
- * The file-level geodiff operations the server runs (in a worker thread, see thread.ts):
- * applying a diff file to a copy of a stored file, creating the diff between two files,
- * reading a diff file as row-level history entries, comparing two files' rows (compare.ts),
- * and merging consecutive diff files into one (concat.ts).
+ * The file-level geodiff operations the server runs (in the sandbox, see run.ts): applying
+ * a diff file to a copy of a stored file, creating the diff between two files, reading a diff
+ * file as row-level history entries, comparing two files' rows (compare.ts), the row-level
+ * changes of a whole-file update (lib/sqlite-diff.ts), and merging consecutive diff files
+ * into one (concat.ts).
  */
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import Database from 'better-sqlite3';
@@ -12,12 +13,14 @@ import { concatChangesets } from './concat';
 import { CannotDiffError, createChangeset } from './create';
 import { changesetEntries } from './entries';
 import { ChangesetFormatError, readChangeset, writeChangeset } from './format';
+import { diffSqliteFiles, type TableSummary } from '../lib/sqlite-diff';
 
 export type GeodiffRequest =
   | { kind: 'apply'; base: string; diff: string; output: string }
   | { kind: 'create'; oldFile: string; newFile: string; output: string }
   | { kind: 'entries'; file: string; diff: string; maxEntries: number }
   | { kind: 'concat'; diffs: string[]; output: string }
+  | { kind: 'changes'; oldFile: string; newFile: string; maxEntries: number }
   | {
       kind: 'compare';
       oldFile: string | null;
@@ -31,22 +34,23 @@ export type GeodiffResult =
   | { kind: 'create'; size: number }
   | { kind: 'entries'; summary: unknown; changesJson: string; truncated: boolean }
   | { kind: 'concat'; size: number; unsupported: number }
+  | ({ kind: 'changes' } & RowChanges)
   | ({ kind: 'compare' } & FileComparison);
 
-/** Errors that mean "refused", carried across the thread by name. */
+/** The row-level changes of a file between two versions. */
+export interface RowChanges {
+  summary: TableSummary[];
+  /** The change list as JSON text. */
+  changesJson: string;
+  truncated: boolean;
+}
+
+/** Errors that mean "refused", rebuilt by name when they cross from the sandbox (run.ts). */
 export const REFUSALS = {
   ChangesetConflictError,
   ChangesetFormatError,
   CannotDiffError,
 } as const;
-export type RefusalName = keyof typeof REFUSALS;
-
-export function refusalName(error: unknown): RefusalName | null {
-  if (error instanceof ChangesetConflictError) return 'ChangesetConflictError';
-  if (error instanceof ChangesetFormatError) return 'ChangesetFormatError';
-  if (error instanceof CannotDiffError) return 'CannotDiffError';
-  return null;
-}
 
 export async function runGeodiff(request: GeodiffRequest): Promise<GeodiffResult> {
   switch (request.kind) {
@@ -68,6 +72,17 @@ export async function runGeodiff(request: GeodiffRequest): Promise<GeodiffResult
       const bytes = writeChangeset(changeset);
       await writeFile(request.output, bytes);
       return { kind: 'concat', size: bytes.length, unsupported };
+    }
+    case 'changes': {
+      const diff = await diffSqliteFiles(request.oldFile, request.newFile, {
+        maxEntries: request.maxEntries,
+      });
+      return {
+        kind: 'changes',
+        summary: diff.summary,
+        changesJson: JSON.stringify(diff.entries),
+        truncated: diff.truncated,
+      };
     }
     case 'compare': {
       const { oldFile, newFile, scratch, maxEntries } = request;

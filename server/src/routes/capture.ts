@@ -29,21 +29,19 @@ export const formRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { forms, etag, explicitVersion } = await projectForms(
+      const { body, etag, explicitVersion } = await projectForms(
         app.ctx,
         request.auth.user,
         { namespace: request.params.namespace, name: request.params.name },
         request.query,
       );
-      reply
+      // Serialised once per ETag (ProjectForms): sent as bytes.
+      const raw: FastifyReply = reply;
+      raw
         .header('etag', etag)
         .header('cache-control', explicitVersion ? 'private, max-age=300' : 'private, no-cache');
-      if (notModified(request, etag)) {
-        // No body: no 304 schema to serialise with.
-        const raw: FastifyReply = reply;
-        return raw.code(304).send();
-      }
-      return forms;
+      if (notModified(request, etag)) return raw.code(304).send();
+      return raw.code(200).header('content-type', 'application/json; charset=utf-8').send(body);
     },
   );
 };

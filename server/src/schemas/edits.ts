@@ -11,7 +11,7 @@
  *     makes one version whose file change carries its changeset (a geodiff diff, as the
  *     desktop plugin pushes it: pulled as a diff, listed by the changeset view). When the
  *     project moved on since `base_version`, the changes are rebased as geodiff's rebase
- *     does (docs/decisions/draft-capture-server-forms-and-edits.md):
+ *     does (docs/decisions/0112-forms-and-edits.md):
  *       - a field changed on both sides: ours (the batch's value) wins; conflict recorded;
  *       - a field changed to the same value on both sides: nothing to do, no conflict;
  *       - an update of a feature deleted meanwhile: dropped (the delete wins); conflict;
@@ -57,7 +57,9 @@ export type EditOp = (typeof EDIT_OPS)[number];
 /** Column → value, as the map's attribute rows give them (MapValue). */
 export const EditValuesSchema = Type.Unsafe<Record<string, MapValue>>({
   type: 'object',
-  additionalProperties: { type: ['string', 'number', 'boolean', 'null'] },
+  additionalProperties: {
+    anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }],
+  },
   maxProperties: 2000,
 });
 
@@ -77,7 +79,8 @@ export const EditChangeSchema = Type.Object({
   fid: Type.Integer({ minimum: -(2 ** 53 - 1), maximum: 2 ** 53 - 1 }),
   /**
    * insert: the columns to set (others: NULL / the column's SQL default);
-   * update: the changed columns only. Booleans are stored as 1 / 0, dates as ISO text.
+   * update: the changed columns only. Booleans are stored as 1 / 0; DATE columns take
+   * `YYYY-MM-DD`, DATETIME columns an ISO 8601 date-time (stored in UTC, `…T…Z`).
    */
   values: Type.Optional(EditValuesSchema),
   /**

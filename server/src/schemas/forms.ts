@@ -148,7 +148,7 @@ export const FormConstraintsSchema = Type.Object({
   max_length: Type.Union([Type.Integer(), Type.Null()]),
   /**
    * A QGIS expression constraint: shown by its description, not enforced (decision record
-   * draft-capture-server-forms-and-edits). Null when none.
+   * 0112-forms-and-edits). Null when none.
    */
   expression: NullableString(),
   /** Its description (or the expression when QGIS has none). */

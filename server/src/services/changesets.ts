@@ -6,7 +6,7 @@
  * not wait); a scheduled job (COMPUTE_CHANGESETS_JOB) also runs the queue, for rows left
  * behind by a crash or made while no server ran. Each row is claimed with a lease (see
  * db/queries/changesets.ts), both files are copied from the blob store to a temporary folder,
- * compared in a worker thread (lib/sqlite-diff.ts, lib/sqlite-diff-thread.ts), and the result
+ * compared in the sandbox (lib/sqlite-diff.ts through geodiff/run.ts), and the result
  * is stored as done, or as error with the reason the changes cannot be calculated. Other failures (the blob store, the database) are
  * retried a minute later, at most MAX_ATTEMPTS times in all.
  */
@@ -22,8 +22,9 @@ import {
   releaseChangeset,
   type ClaimedChangeset,
 } from '../db/queries/changesets';
+import { runGeodiffWork } from '../geodiff/run';
+import { WorkTooHeavyError } from '../lib/sandbox';
 import { CHANGES_CANNOT_BE_CALCULATED, ChangesImpossibleError } from '../lib/sqlite-diff';
-import { diffSqliteFilesInThread } from '../lib/sqlite-diff-thread';
 import { changesFromStoredDiff, recordComputedDiff } from './version-diffs';
 
 export const COMPUTE_CHANGESETS_JOB = 'compute-changesets';
@@ -37,6 +38,8 @@ export const MAX_ATTEMPTS = 3;
 export const MAX_CHANGESET_ENTRIES = 100_000;
 
 export const CALCULATION_FAILED = `${CHANGES_CANNOT_BE_CALCULATED}: the calculation failed`;
+/** The changeset's error when the work passed its budget (lib/sandbox). */
+export const CHANGES_TOO_COMPLEX = `${CHANGES_CANNOT_BE_CALCULATED}: the file is too large or too complex`;
 
 /** Copies a blob to a file on disk. */
 export async function copyBlob(ctx: AppContext, key: string, file: string): Promise<void> {
@@ -53,11 +56,15 @@ async function computeOne(ctx: AppContext, job: ClaimedChangeset): Promise<void>
     await copyBlob(ctx, job.oldBlobKey, before);
     await copyBlob(ctx, job.newBlobKey, after);
     try {
-      // In a worker thread: a large layer does not hold up the server's requests. A version
-      // pushed as a diff has its changes read from the diff.
+      // In the sandbox: a large or hostile file does not hold up the server's requests. A
+      // version pushed as a diff has its changes read from the diff.
       const diff =
         (await changesFromStoredDiff(ctx, job, dir, after, MAX_CHANGESET_ENTRIES)) ??
-        (await diffSqliteFilesInThread(before, after, { maxEntries: MAX_CHANGESET_ENTRIES }));
+        (await runGeodiffWork(
+          ctx,
+          { kind: 'changes', oldFile: before, newFile: after, maxEntries: MAX_CHANGESET_ENTRIES },
+          { lane: 'background' },
+        ));
       await finishChangeset(db, job.id, {
         status: 'done',
         summary: diff.summary,
@@ -66,12 +73,14 @@ async function computeOne(ctx: AppContext, job: ClaimedChangeset): Promise<void>
         at: ctx.now(),
       });
     } catch (error) {
-      if (!(error instanceof ChangesImpossibleError)) throw error;
+      if (!(error instanceof ChangesImpossibleError || error instanceof WorkTooHeavyError)) {
+        throw error;
+      }
       await finishChangeset(db, job.id, {
         status: 'error',
         summary: null,
         changesJson: null,
-        error: error.message,
+        error: error instanceof WorkTooHeavyError ? CHANGES_TOO_COMPLEX : error.message,
         at: ctx.now(),
       });
     }

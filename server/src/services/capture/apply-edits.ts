@@ -1,5 +1,5 @@
 /**
- * One GeoPackage's part of an edit batch (schemas/edits.ts), in the capture worker:
+ * One GeoPackage's part of an edit batch (schemas/edits.ts), in the sandbox:
  *
  * 1. The batch's changes of the file are folded per feature (an insert then an update of
  *    the same fid is one insert; an insert then a delete is nothing) and checked against
@@ -7,7 +7,7 @@
  *    read-only layer too, values must fit their columns.
  * 2. Each feature's change is rebased from `base` (the version the client edited) onto
  *    `latest` with geodiff's rules (geodiff/src/geodiffrebase.cpp, see rebase.ts).
- * 3. The rebased changes are written into `output`, a copy of `latest`, in one transaction
+ * 3. The rebased changes are written into `output` (the caller's copy of the latest file), in one transaction
  *    with the GeoPackage's own triggers on (R-tree, feature counts) and the file's other
  *    triggers set aside, as applying a pushed diff does (geodiff/apply.ts); the rows
  *    written are read back, and the changeset turning `latest` into `output` is written to
@@ -16,9 +16,10 @@
  * 4. The conflicts as geodiff's edit-conflict entries, and the output's size, SHA-1 and
  *    blob key (read once), for the caller to store.
  */
-import { copyFileSync, createReadStream, writeFileSync } from 'node:fs';
+import { createReadStream, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
+import { setAsideOwnTriggers } from '../../geodiff/apply';
 import { ChangesetWriter, type Value } from '../../geodiff/format';
 import { coveredTables, quote as q, type TableInfo } from '../../geodiff/schema';
 import { registerSpatialFunctions } from '../../geodiff/st-functions';
@@ -29,7 +30,7 @@ import { encodeGeometry, GeometryInputError } from './geometry-encode';
 import { gpkgTables, type GpkgTable, type TableColumn } from './gpkg-tables';
 import { rebaseUpdate, sameValue, type ConflictItem } from './rebase';
 
-/** A refusal of the batch (crosses the thread; the route answers `status`). */
+/** A refusal of the batch (crosses from the sandbox; the route answers `status`). */
 export class EditRefusal extends Error {
   constructor(
     readonly status: number,
@@ -55,11 +56,11 @@ export interface EditsRequest {
   kind: 'edits';
   /** Project path of the GeoPackage (for messages and results). */
   file: string;
-  /** Local copies: the base version's file, the latest one (may be the same path). */
-  base: string;
-  latest: string;
-  /** Where the new file and its changeset are written. */
+  /** Local copy of the base version's file; null when it is the latest one. */
+  base: string | null;
+  /** The latest version's file, copied by the caller: the changes are written into it. */
   output: string;
+  /** Where the changeset is written. */
   diff: string;
   changes: EditChange[];
   /** Tables the QGIS project marks read-only (lower case). */
@@ -110,6 +111,18 @@ interface Table {
   geomIndex: number;
 }
 
+/** An ISO date-time as its UTC form (`…T…Z` with milliseconds); other values as they are. */
+function sameInstant(value: unknown): unknown {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(value)) return value;
+  const at = new Date(value);
+  return Number.isNaN(at.getTime()) ? value : at.toISOString();
+}
+
+const isDate = (text: string) => {
+  const at = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(at.getTime()) && at.toISOString().startsWith(text);
+};
+
 /** A value of the contract as the SQL value of `column`; throws 400 when it does not fit. */
 export function sqlValue(value: MapValue, column: TableColumn, layer: string): Value {
   if (value === null) return null;
@@ -134,6 +147,21 @@ export function sqlValue(value: MapValue, column: TableColumn, layer: string): V
       throw wrong();
     case 'blob':
       throw bad(`Column ${column.name} of layer ${layer} holds binary data: it cannot be edited`);
+    case 'date':
+      // GeoPackage dates: `YYYY-MM-DD`.
+      if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && isDate(value)) {
+        return value;
+      }
+      throw wrong();
+    case 'datetime': {
+      // GeoPackage date-times: ISO 8601 in UTC, `YYYY-MM-DDTHH:MM:SS.SSSZ`.
+      if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(value)) {
+        throw wrong();
+      }
+      const at = new Date(value);
+      if (Number.isNaN(at.getTime())) throw wrong();
+      return at.toISOString();
+    }
     default: {
       if (typeof value === 'boolean') throw wrong();
       const text = String(value);
@@ -164,11 +192,6 @@ function bindable(v: Value): unknown {
   return v instanceof Uint8Array && !Buffer.isBuffer(v)
     ? Buffer.from(v.buffer, v.byteOffset, v.byteLength)
     : v;
-}
-
-/** Triggers that belong to the GeoPackage itself and stay active (as geodiff/apply.ts). */
-function isGeoPackageTrigger(name: string): boolean {
-  return /^(gpkg_|rtree_|trigger_insert_feature_count_|trigger_delete_feature_count_)/i.test(name);
 }
 
 function openTables(db: Database.Database): Map<string, Table> {
@@ -262,20 +285,18 @@ function foldChanges(
     const id = `${key}|${change.fid}`;
     const existing = net.get(id);
     const changeId = change.id ?? null;
+    const add = (op: NetChange['op']) => {
+      const entry: NetChange = { op, table, fid: change.fid, changeId, values, old, geometry };
+      net.set(id, entry);
+      order.push(entry);
+    };
+    if (change.op !== 'insert' && !existing && change.fid <= 0) {
+      throw bad(`Feature ${change.fid} of ${layer} is not inserted by this batch`);
+    }
     if (change.op === 'insert') {
       if (existing && existing.op !== 'delete')
         throw bad(`Feature ${change.fid} of ${layer} is inserted twice`);
-      const entry: NetChange = {
-        op: 'insert',
-        table,
-        fid: change.fid,
-        changeId,
-        values,
-        old,
-        geometry,
-      };
-      net.set(id, entry);
-      order.push(entry);
+      add('insert');
     } else if (change.op === 'update') {
       if (existing?.op === 'delete')
         throw bad(`Feature ${change.fid} of ${layer} is changed after its deletion`);
@@ -284,17 +305,7 @@ function foldChanges(
         for (const [k, v] of old) if (!existing.old.has(k)) existing.old.set(k, v);
         if (geometry !== undefined) existing.geometry = geometry;
       } else {
-        const entry: NetChange = {
-          op: 'update',
-          table,
-          fid: change.fid,
-          changeId,
-          values,
-          old,
-          geometry,
-        };
-        net.set(id, entry);
-        order.push(entry);
+        add('update');
       }
     } else {
       if (existing?.op === 'insert') {
@@ -303,22 +314,15 @@ function foldChanges(
       } else if (existing) {
         existing.op = 'delete';
       } else {
-        const entry: NetChange = {
-          op: 'delete',
-          table,
-          fid: change.fid,
-          changeId,
-          values,
-          old,
-          geometry,
-        };
-        net.set(id, entry);
-        order.push(entry);
+        add('delete');
       }
     }
   }
   for (const entry of order) {
-    const required = request.required[entry.table.gpkg.name.toLowerCase()] ?? [];
+    // The QGIS project's required fields among the attribute columns (not the fid).
+    const required = (request.required[entry.table.gpkg.name.toLowerCase()] ?? []).flatMap(
+      (name) => entry.table.columns.get(name.toLowerCase())?.name ?? [],
+    );
     for (const name of required) {
       const set = entry.values.has(name);
       if (
@@ -352,11 +356,97 @@ interface Written {
   after: unknown[] | null;
 }
 
+type RowOf = (d: Database.Database, table: Table, fid: number | bigint) => unknown[] | undefined;
+
+const maxOf = (values: bigint[]) => values.reduce((a, b) => (a > b ? a : b), 0n);
+
+/**
+ * The fid of each insert, as geodiff's rebase maps them (`_find_mapping_for_new_changeset`):
+ * with `theirs` the fids the latest version inserted since the base, an insert whose fid is
+ * one of theirs gets the next fid after theirs (in order); then an insert whose fid one of
+ * those new fids took is moved on too. Beyond geodiff: a fid still taken in the file (or
+ * the base) is skipped, and temporary fids (zero or negative) get the next free fid after
+ * all. Runs before any change is written (`db` still holds the latest rows).
+ */
+function insertFids(
+  db: Database.Database,
+  base: string | null,
+  changes: NetChange[],
+  rowOf: RowOf,
+): Map<NetChange, bigint> {
+  const assigned = new Map<NetChange, bigint>();
+  const tables = [...new Set(changes.filter((c) => c.op === 'insert').map((c) => c.table))];
+  if (tables.length === 0) return assigned;
+  if (base) db.prepare('ATTACH DATABASE ? AS b').run(base);
+  try {
+    for (const table of tables) {
+      const t = q(table.gpkg.name);
+      const fidCol = q(table.gpkg.fid!);
+      const maxFid = () =>
+        (db.prepare(`SELECT max(${fidCol}) FROM main.${t}`).pluck().safeIntegers(true).get() as
+          bigint | null) ?? 0n;
+      const inBase =
+        base !== null &&
+        db
+          .prepare(`SELECT 1 FROM b.sqlite_master WHERE type = 'table' AND name = ?`)
+          .get(table.gpkg.name) !== undefined;
+      const theirs: bigint[] = base
+        ? (db
+            .prepare(
+              inBase
+                ? `SELECT ${fidCol} FROM main.${t} WHERE ${fidCol} NOT IN (SELECT ${fidCol} FROM b.${t})`
+                : `SELECT ${fidCol} FROM main.${t}`,
+            )
+            .pluck()
+            .safeIntegers(true)
+            .all() as bigint[])
+        : [];
+      const theirSet = new Set(theirs);
+      const inBaseRow = (fid: bigint) =>
+        inBase && db.prepare(`SELECT 1 FROM b.${t} WHERE ${fidCol} = ?`).get(fid) !== undefined;
+      const taken = (fid: bigint) => rowOf(db, table, fid) !== undefined || inBaseRow(fid);
+      const inserts = changes.filter((c) => c.op === 'insert' && c.table === table);
+      const used = new Set<bigint>();
+      let free =
+        theirs.length > 0
+          ? maxOf(theirs) + 1n
+          : maxOf([maxFid(), ...inserts.map((c) => BigInt(Math.max(c.fid, 0)))]) + 1n;
+      const next = () => {
+        while (used.has(free) || taken(free)) free++;
+        used.add(free);
+        return free++;
+      };
+      const unmapped: NetChange[] = [];
+      for (const c of inserts) {
+        if (c.fid <= 0) continue;
+        if (theirSet.has(BigInt(c.fid))) assigned.set(c, next());
+        else unmapped.push(c);
+      }
+      for (const c of unmapped) {
+        const fid = BigInt(c.fid);
+        if (used.has(fid) || taken(fid)) assigned.set(c, next());
+        else {
+          used.add(fid);
+          assigned.set(c, fid);
+        }
+      }
+      if (inserts.some((c) => c.fid <= 0)) {
+        // Temporary fids: after every fid of the file and of the batch.
+        free = maxOf([free - 1n, ...used, maxFid()]) + 1n;
+        for (const c of inserts) if (c.fid <= 0) assigned.set(c, next());
+      }
+    }
+  } finally {
+    if (base) db.exec('DETACH DATABASE b');
+  }
+  return assigned;
+}
+
 /** Applies one file's part of a batch (module comment). */
 export async function applyEdits(request: EditsRequest): Promise<EditsResult> {
-  const latestDb = new Database(request.latest, { readonly: true, fileMustExist: true });
+  const latestDb = new Database(request.output, { readonly: true, fileMustExist: true });
   const baseDb =
-    request.base === request.latest
+    request.base === null
       ? latestDb
       : new Database(request.base, { readonly: true, fileMustExist: true });
   let changes: NetChange[];
@@ -382,12 +472,14 @@ export async function applyEdits(request: EditsRequest): Promise<EditsResult> {
     conflicts: [],
     written: null,
   };
-  const base =
-    request.base === request.latest ? null : new Database(request.base, { readonly: true });
-  copyFileSync(request.latest, request.output);
+  const base = request.base === null ? null : new Database(request.base, { readonly: true });
   const db = new Database(request.output, { fileMustExist: true });
   const written: Written[] = [];
   try {
+    // A scratch copy: no rollback journal and no syncs (a failure discards the whole file;
+    // the caller makes it durable once, when the blob store adopts it).
+    db.pragma('journal_mode = OFF');
+    db.pragma('synchronous = OFF');
     registerSpatialFunctions(db);
     const rowOf = (d: Database.Database, table: Table, fid: number | bigint) =>
       d
@@ -416,41 +508,10 @@ export async function applyEdits(request: EditsRequest): Promise<EditsResult> {
       return entry;
     };
 
-    // Free fids for inserts: past every fid in the file and every fid the batch proposes.
-    const nextFid = new Map<string, bigint>();
-    const proposals = new Map<string, bigint>();
-    for (const c of changes) {
-      if (c.op !== 'insert' || c.fid <= 0) continue;
-      const k = c.table.gpkg.name;
-      proposals.set(
-        k,
-        (proposals.get(k) ?? 0n) > BigInt(c.fid) ? proposals.get(k)! : BigInt(c.fid),
-      );
-    }
-    const freeFid = (table: Table): bigint => {
-      const k = table.gpkg.name;
-      if (!nextFid.has(k)) {
-        const max = db
-          .prepare(`SELECT max(${q(table.gpkg.fid!)}) FROM ${q(k)}`)
-          .pluck()
-          .safeIntegers(true)
-          .get() as bigint | null;
-        const top = [max ?? 0n, proposals.get(k) ?? 0n].reduce((a, b) => (a > b ? a : b));
-        nextFid.set(k, top + 1n);
-      }
-      const fid = nextFid.get(k)!;
-      nextFid.set(k, fid + 1n);
-      return fid;
-    };
+    const assigned = insertFids(db, request.base, changes, rowOf);
 
     const apply = db.transaction(() => {
-      const ownTriggers = (
-        db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger'`).all() as {
-          name: string;
-          sql: string | null;
-        }[]
-      ).filter((trigger) => trigger.sql && !isGeoPackageTrigger(trigger.name));
-      for (const trigger of ownTriggers) db.exec(`DROP TRIGGER ${q(trigger.name)}`);
+      const restoreTriggers = setAsideOwnTriggers(db);
 
       for (const change of changes) {
         const { table } = change;
@@ -462,12 +523,7 @@ export async function applyEdits(request: EditsRequest): Promise<EditsResult> {
           assignments.set(table.gpkg.geometry.column, change.geometry);
         }
         if (change.op === 'insert') {
-          // geodiff: an insert whose fid is taken gets the next free one.
-          const taken =
-            change.fid <= 0 ||
-            rowOf(db, table, change.fid) !== undefined ||
-            baseRow(table, change.fid) !== undefined;
-          const fid = taken ? freeFid(table) : BigInt(change.fid);
+          const fid = assigned.get(change)!;
           const names = [table.gpkg.fid!, ...assignments.keys()];
           db.prepare(
             `INSERT INTO ${t} (${names.map(q).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
@@ -523,16 +579,17 @@ export async function applyEdits(request: EditsRequest): Promise<EditsResult> {
         const rebased = rebaseUpdate(
           columnsOf.map((name) => {
             const i = table.index.get(name.toLowerCase())!;
+            // Date-times compare as instants (`…:00Z` and `…:00.000Z` are one value).
+            const when = table.columns.get(name.toLowerCase())?.type === 'datetime';
+            const v = (value: unknown) => (when ? sameInstant(value) : value);
             return {
               name,
               column: i,
-              base: change.old.has(name)
-                ? change.old.get(name)
-                : ancestor
-                  ? ancestor[i]
-                  : theirs[i],
-              theirs: theirs[i],
-              ours: assignments.get(name),
+              base: v(
+                change.old.has(name) ? change.old.get(name) : ancestor ? ancestor[i] : theirs[i],
+              ),
+              theirs: v(theirs[i]),
+              ours: v(assignments.get(name)),
             };
           }),
         );
@@ -560,7 +617,7 @@ export async function applyEdits(request: EditsRequest): Promise<EditsResult> {
         ).run(...rebased.apply.map((a) => bindable(a.ours as Value)), change.fid);
         written.push({ table, op: 'update', before: theirs, after: rowOf(db, table, change.fid)! });
       }
-      for (const trigger of ownTriggers) db.exec(trigger.sql!);
+      restoreTriggers();
     });
     try {
       apply();

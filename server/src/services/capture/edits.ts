@@ -4,8 +4,8 @@
  * 1. Upload rights (as pushes), the base version, the photos' chunks assembled into blobs
  *    (push/assemble.ts, the v2 chunks) once.
  * 2. Against the latest version: the QGIS project's read-only layers and hard not-null
- *    fields (project-forms.ts), then per GeoPackage the batch's part applied to a copy of the
- *    latest file in the capture worker (apply-edits.ts): the new file, its changeset and the
+ *    fields (edit-rules.ts, from the project file alone), then per GeoPackage the batch's part applied to a copy of the
+ *    latest file in the sandbox (apply-edits.ts): the new file, its changeset and the
  *    conflicts. The new file is adopted by the blob store (no second copy), its changeset
  *    stored beside it as the update's diff, the conflicts written as the plugin's
  *    edit-conflict file.
@@ -18,7 +18,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppContext } from '../../context';
-import { listCurrentFiles, listFilesAtVersion, type FileRow } from '../../db/queries/files';
+import { listCurrentFiles, listFilesAtVersion } from '../../db/queries/files';
 import type { User } from '../../db/schema';
 import { badRequest, HttpProblem, notFound } from '../../errors';
 import { isQgisProjectFile, isVersionedFile, projectPathError } from '../../lib/paths';
@@ -33,6 +33,7 @@ import { MAX_EDIT_CHANGES } from '../../schemas/edits';
 import type { BlobInfo } from '../../storage/blob-store';
 import { ChunkStore } from '../../storage/chunk-store';
 import { CHUNK_SIZE } from '../../storage/staging';
+import { copyBlob } from '../changesets';
 import { localCopy } from '../map/store';
 import { projectFor, type ProjectAccess } from '../permissions';
 import { VERSION_NOT_FOUND } from '../project-detail';
@@ -41,8 +42,8 @@ import { assembleChunks } from '../push/assemble';
 import { deleteBlobsWithoutRows } from '../purge';
 import type { CommitFile } from '../versions';
 import { EditRefusal, type ConflictEntry } from './apply-edits';
-import { formsOfFiles } from './project-forms';
-import { runCaptureInThread } from './thread';
+import { editRulesOf } from './project-forms';
+import { runCaptureWork } from './run';
 
 /** Attempts while other pushes keep making versions under the batch. */
 export const MAX_ATTEMPTS = 3;
@@ -152,7 +153,7 @@ async function plan(
     }
   }
 
-  const forms = byFile.size > 0 ? await formsOfFiles(ctx, latestFiles) : { layers: [] };
+  const rules = byFile.size > 0 ? await editRulesOf(ctx, latestFiles) : {};
   const planned: Planned = {
     added: [],
     updated: [],
@@ -175,35 +176,31 @@ async function plan(
     for (const [file, changes] of byFile) {
       const latest = latestByPath.get(file)!;
       const base = baseByPath.get(file) ?? latest;
-      const copy = (row: FileRow) =>
-        localCopy(ctx, { key: row.blobKey, checksum: row.checksum, size: row.size });
-      const latestCopy = await copy(latest);
-      const baseCopy = base.checksum === latest.checksum ? latestCopy : await copy(base);
-      const layers = forms.layers.filter((l) => l.file === file);
       const output = path.join(dir, `${randomUUID()}.gpkg`);
       const diff = path.join(dir, `${randomUUID()}.diff`);
+      // The latest bytes straight into the file the changes are written to (one copy); the
+      // base, when it differs, from the map's copies.
+      await copyBlob(ctx, latest.blobKey, output);
+      const baseCopy =
+        base.checksum === latest.checksum
+          ? null
+          : await localCopy(ctx, { key: base.blobKey, checksum: base.checksum, size: base.size });
       let applied;
       try {
-        applied = await runCaptureInThread({
-          kind: 'edits',
-          file,
-          base: baseCopy,
-          latest: latestCopy,
-          output,
-          diff,
-          changes,
-          readOnly: layers
-            .filter((l) => l.not_editable_reason === 'read_only')
-            .map((l) => l.table.toLowerCase()),
-          required: Object.fromEntries(
-            layers.map((l) => [
-              l.table.toLowerCase(),
-              l.fields
-                .filter((f) => f.constraints.not_null && f.constraints.strength === 'hard')
-                .map((f) => f.name),
-            ]),
-          ),
-        });
+        applied = await runCaptureWork(
+          ctx,
+          {
+            kind: 'edits',
+            file,
+            base: baseCopy,
+            output,
+            diff,
+            changes,
+            readOnly: rules[file]?.readOnly ?? [],
+            required: rules[file]?.required ?? {},
+          },
+          'background',
+        );
       } catch (error) {
         if (error instanceof EditRefusal) throw refused(error.status, error.code, error.message);
         throw error;

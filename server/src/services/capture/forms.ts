@@ -1,7 +1,7 @@
 /**
  * The form description of a project's GeoPackage layers (schemas/forms.ts) from its QGIS
  * project (qgis-project.ts) and the GeoPackages' own tables (gpkg-tables.ts). Runs in the
- * capture worker (thread.ts): it reads the files it is given (local copies) and returns
+ * sandbox (run.ts): it reads the files it is given (local copies) and returns
  * plain data.
  */
 import { readFile } from 'node:fs/promises';

@@ -1,7 +1,7 @@
 /**
  * GET /app/map/{namespace}/{name}/forms (schemas/forms.ts): the caller's read access (as the
  * map's), the version's files, the QGIS project file chosen as the mobile app chooses it,
- * the forms built in the capture worker (forms.ts) from local copies and kept in memory by
+ * the forms built in the sandbox (forms.ts) from local copies and kept in memory by
  * the files' checksums (versions sharing those bytes share the forms), then the caller's
  * right to edit laid over them.
  */
@@ -25,8 +25,9 @@ import { Lru } from '../map/lru';
 import { localCopy } from '../map/store';
 import { projectFor, type ProjectAccess, type ProjectRef } from '../permissions';
 import { parseVersionName, VERSION_NOT_FOUND } from '../project-detail';
+import type { EditRules } from './edit-rules';
 import type { FormsResult } from './forms';
-import { runCaptureInThread } from './thread';
+import { runCaptureWork } from './run';
 
 /** Forms kept in memory (by the files' checksums). */
 export const FORMS_CACHED = 64;
@@ -38,12 +39,20 @@ const GPKG = /\.gpkg$/i;
 interface State {
   cache: Lru<FormsResult>;
   loading: Map<string, Promise<FormsResult>>;
+  rules: Lru<EditRules>;
+  /** Serialised answers by ETag (a warm request only checks access and lists the files). */
+  bodies: Lru<Buffer>;
 }
 const states = new WeakMap<AppContext, State>();
 function stateOf(ctx: AppContext): State {
   let state = states.get(ctx);
   if (!state) {
-    state = { cache: new Lru<FormsResult>(FORMS_CACHED), loading: new Map() };
+    state = {
+      cache: new Lru<FormsResult>(FORMS_CACHED),
+      loading: new Map(),
+      rules: new Lru<EditRules>(FORMS_CACHED),
+      bodies: new Lru<Buffer>(FORMS_CACHED),
+    };
     states.set(ctx, state);
   }
   return state;
@@ -83,7 +92,7 @@ function keyOf(files: FileRow[], project: FileRow | null): string {
   return hash.digest('hex');
 }
 
-/** The forms of these files (from the cache, or built in the capture worker). */
+/** The forms of these files (from the cache, or built in the sandbox). */
 export async function formsOfFiles(ctx: AppContext, files: FileRow[]): Promise<FormsResult> {
   const { file: project, problem } = chooseProjectFile(files);
   const key = keyOf(files, project);
@@ -112,12 +121,11 @@ export async function formsOfFiles(ctx: AppContext, files: FileRow[]): Promise<F
           await copyBlob(ctx, project.blobKey, local);
           projectCopy = { path: project.path, file: local };
         }
-        const { kind: _kind, ...forms } = await runCaptureInThread({
-          kind: 'forms',
-          project: projectCopy,
-          problem,
-          gpkgs,
-        });
+        const { kind: _kind, ...forms } = await runCaptureWork(
+          ctx,
+          { kind: 'forms', project: projectCopy, problem, gpkgs },
+          'interactive',
+        );
         state.cache.set(key, forms);
         return forms;
       } finally {
@@ -143,13 +151,13 @@ export function formsFor(forms: FormsResult, version: number, canUpload: boolean
   };
 }
 
-/** GET …/forms: the answer and its ETag. */
+/** GET …/forms: the answer (serialised JSON, kept by its ETag) and its ETag. */
 export async function projectForms(
   ctx: AppContext,
   caller: User | null,
   ref: ProjectRef,
   query: FormsQuery,
-): Promise<{ forms: ProjectForms; etag: string; explicitVersion: boolean }> {
+): Promise<{ body: Buffer; etag: string; explicitVersion: boolean }> {
   const access = await projectFor(ctx, caller, ref, 'read');
   const requested = parseVersionName(query.version);
   if (requested !== null && requested > access.project.latestVersion) {
@@ -157,12 +165,45 @@ export async function projectForms(
   }
   const version = requested ?? access.project.latestVersion;
   const files = await filesOf(ctx, access, version);
-  const forms = await formsOfFiles(ctx, files);
   const canUpload = access.permissions.upload;
   const { file } = chooseProjectFile(files);
-  return {
-    forms: formsFor(forms, version, canUpload),
-    etag: `"${keyOf(files, file)}.${version}.${canUpload ? 'w' : 'r'}"`,
-    explicitVersion: requested !== null,
-  };
+  const etag = `"${keyOf(files, file)}.${version}.${canUpload ? 'w' : 'r'}"`;
+  const state = stateOf(ctx);
+  let body = state.bodies.get(etag);
+  if (!body) {
+    const forms: ProjectForms = formsFor(await formsOfFiles(ctx, files), version, canUpload);
+    body = Buffer.from(JSON.stringify(forms));
+    state.bodies.set(etag, body);
+  }
+  return { body, etag, explicitVersion: requested !== null };
+}
+
+/**
+ * What the QGIS project of these files enforces on edits (edit-rules.ts), per GeoPackage:
+ * from the project file alone, cached by its checksum and the GeoPackages' paths.
+ */
+export async function editRulesOf(ctx: AppContext, files: FileRow[]): Promise<EditRules> {
+  const { file: project } = chooseProjectFile(files);
+  if (!project) return {};
+  const gpkgPaths = files.filter((f) => GPKG.test(f.path)).map((f) => f.path);
+  const key = createHash('sha1')
+    .update(`${FORMAT}:${project.path}:${project.checksum}\n${gpkgPaths.join('\n')}`)
+    .digest('hex');
+  const state = stateOf(ctx);
+  const cached = state.rules.get(key);
+  if (cached) return cached;
+  const dir = await mkdtemp(path.join(tmpdir(), 'waymark-rules-'));
+  try {
+    const local = path.join(dir, /\.qgz$/i.test(project.path) ? 'project.qgz' : 'project.qgs');
+    await copyBlob(ctx, project.blobKey, local);
+    const { rules } = await runCaptureWork(
+      ctx,
+      { kind: 'rules', project: { path: project.path, file: local }, gpkgPaths },
+      'interactive',
+    );
+    state.rules.set(key, rules);
+    return rules;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }

@@ -3,8 +3,8 @@
  * .sqlite) in `updated` may carry `diff: {path, checksum, size}`; its chunks then hold the
  * diff (a session-extension changeset), its top-level `checksum` is the file's current
  * (base) checksum and `size` the new full size. Push start checks the entry and its base;
- * finish applies the staged diff to a copy of the stored file in a worker thread
- * (geodiff/thread.ts) and stores the result as the new version of the file, with the diff.
+ * finish applies the staged diff to a copy of the stored file in the sandbox
+ * (geodiff/run.ts) and stores the result as the new version of the file, with the diff.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -16,7 +16,8 @@ import { findCurrentFile } from '../../db/queries/files';
 import { badRequest, HttpProblem } from '../../errors';
 import { ChangesetConflictError } from '../../geodiff/apply';
 import { ChangesetFormatError } from '../../geodiff/format';
-import { runGeodiffInThread } from '../../geodiff/thread';
+import { runGeodiffWork } from '../../geodiff/run';
+import { WorkTooHeavyError } from '../../lib/sandbox';
 import { isVersionedFile } from '../../lib/paths';
 import type { BlobInfo } from '../../storage/blob-store';
 import type { CommitFile } from '../versions';
@@ -40,6 +41,9 @@ export const diffWrongBase = (file: string) =>
 /** The reference's finish error for a sync error, with the reason the diff was refused. */
 export const diffDoesNotApply = (file: string, reason: string) =>
   `Failed to create new version: ${file} error=sync error: its diff does not apply to the latest version of the file: ${reason}`;
+
+/** Why a diff was not applied when the work passed its budget (lib/sandbox). */
+export const DIFF_TOO_COMPLEX = 'the file is too large or too complex to update';
 
 const SHA1 = /^[0-9a-fA-F]{40}$/;
 
@@ -99,10 +103,13 @@ export async function applyPushedDiff(
     await pipeline(await ctx.blobStore.open(current.blobKey), createWriteStream(base));
     await pipeline(await ctx.blobStore.open(diffKey), createWriteStream(diff));
     try {
-      await runGeodiffInThread({ kind: 'apply', base, diff, output });
+      await runGeodiffWork(ctx, { kind: 'apply', base, diff, output }, { lane: 'background' });
     } catch (error) {
       if (error instanceof ChangesetConflictError || error instanceof ChangesetFormatError) {
         throw new HttpProblem(422, diffDoesNotApply(file.path, error.message));
+      }
+      if (error instanceof WorkTooHeavyError) {
+        throw new HttpProblem(422, diffDoesNotApply(file.path, DIFF_TOO_COMPLEX));
       }
       throw error;
     }

@@ -11,7 +11,8 @@ import type { AppContext } from '../../context';
 import { findCurrentFile, listCurrentFiles, type FileRow } from '../../db/queries/files';
 import type { User } from '../../db/schema';
 import { badRequest, notFound } from '../../errors';
-import { runGeodiffInThread } from '../../geodiff/thread';
+import { runGeodiffWork } from '../../geodiff/run';
+import { sandboxModule } from '../../lib/sandbox';
 import type {
   ConflictFile,
   ConflictList,
@@ -26,13 +27,7 @@ import type { PushMeta } from '../push';
 import type { CommitFile } from '../versions';
 import { compareBlobs, NO_CHANGES, rowsPage } from './compare';
 import { originalOfEditConflict, parseConflictName, type ConflictName } from './conflict-names';
-import {
-  MAX_EDIT_CONFLICT_BYTES,
-  parseEditConflict,
-  tablesOf,
-  theirsChangeset,
-  type ConflictField,
-} from './edit-conflict';
+import { MAX_EDIT_CONFLICT_BYTES, parseEditConflict, type ConflictField } from './edit-conflict';
 import { copyBlob } from '../changesets';
 import {
   fileEntry,
@@ -41,6 +36,14 @@ import {
   withScratch,
   type ServerChanges,
 } from './file-changes';
+import type * as EditConflictModule from './edit-conflict';
+
+/** edit-conflict.ts's readings of the original file, run in the sandbox (lib/sandbox). */
+const editConflict = sandboxModule<typeof EditConflictModule>(
+  new URL('./edit-conflict.ts', import.meta.url),
+);
+const tablesInSandbox = editConflict.fn('tablesOf');
+const theirsInSandbox = editConflict.fn('theirsChangeset');
 
 export const notAConflictFile = (file: string) =>
   `${file} is not a conflicted copy or an edit-conflict file`;
@@ -134,7 +137,7 @@ export async function readEditConflict(
     ? await withScratch(async (dir) => {
         const copy = path.join(dir, 'original.gpkg');
         await copyBlob(ctx, original.blobKey, copy);
-        return tablesOf(copy);
+        return tablesInSandbox(ctx, { lane: 'interactive' }, copy);
       })
     : new Map();
   return {
@@ -196,10 +199,10 @@ async function withTheirs(
     const diff = path.join(dir, 'theirs.diff');
     const output = path.join(dir, 'resolved.gpkg');
     await copyBlob(ctx, original.blobKey, base);
-    const changeset = theirsChangeset(base, fields);
+    const changeset = await theirsInSandbox(ctx, { lane: 'background' }, base, fields);
     if (!changeset) return null;
     await writeFile(diff, changeset);
-    await runGeodiffInThread({ kind: 'apply', base, diff, output });
+    await runGeodiffWork(ctx, { kind: 'apply', base, diff, output }, { lane: 'background' });
     const file = await ctx.blobStore.put(createReadStream(output));
     const stored = await ctx.blobStore.put(createReadStream(diff), {
       expectedSize: changeset.length,
