@@ -19,6 +19,7 @@ import { e2eAdmin } from './support/env';
 import { colourAtPoint } from './support/map-canvas';
 import { pixelOf, type LinkView } from './support/map-project';
 import { storedRows } from './support/outbox';
+import { pushFiles } from './support/push';
 import { waitForServiceWorker } from './support/service-worker';
 import { signIn } from './pages/session';
 
@@ -266,7 +267,7 @@ test('offline: add, change, draw and delete; reloaded still pending; online one 
   }
 });
 
-test('a layer the QGIS project marks read-only is not offered for editing', async ({
+test('a layer the QGIS project marks read-only is not offered; an older version says why not', async ({
   browser,
   page,
 }) => {
@@ -277,6 +278,69 @@ test('a layer the QGIS project marks read-only is not offered for editing', asyn
   await page.goto(mapUrl(name));
   await page.getByRole('button', { name: 'Add feature' }).click({ timeout: 60_000 });
   await expect(page.getByRole('menuitem')).toHaveText(['Trees']);
+  await page.keyboard.press('Escape');
+
+  // v2 comes: the map of v1 offers no editing, and says so beside the disabled button.
+  expect(await pushFiles(page, 'waymark', name, { files: { 'notes.txt': 'v2' } })).toBe('v2');
+  await page.goto(`${mapUrl(name)}&version=v1`);
+  const add = page.getByRole('button', { name: 'Add feature' });
+  await expect(add).toBeDisabled({ timeout: 60_000 });
+  await expect(add).toHaveAccessibleDescription(
+    'Features are added and edited on the latest version: choose it to edit',
+  );
+});
+
+test('offline, a map seen without its forms says why features cannot be added', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const name = `Formless ${suffix()}`;
+  await seedCaptureProject(browser, name, { editablePlots: false });
+  const context = await browser.newContext({
+    viewport: { width: 768, height: 1024 },
+    hasTouch: true,
+  });
+  try {
+    const page = await context.newPage();
+    await signIn(page, e2eAdmin.username, e2eAdmin.password);
+    await waitForServiceWorker(page);
+    await page.goto(mapUrl(name, 'trees'));
+    await expect(
+      page.getByRole('region', { name: 'Attribute table of trees' }).getByRole('row'),
+    ).toHaveCount(4, { timeout: 60_000 });
+    await expect(page.getByRole('button', { name: 'Add feature' })).toBeEnabled({
+      timeout: 60_000,
+    });
+    // The map was kept for offline use, its forms not (as on a device that saw the map before
+    // this app version served forms).
+    const removed = await page.evaluate(async () => {
+      let count = 0;
+      for (const cacheName of await caches.keys()) {
+        const cache = await caches.open(cacheName);
+        for (const request of await cache.keys()) {
+          if (new URL(request.url).pathname.endsWith('/forms')) {
+            await cache.delete(request);
+            count++;
+          }
+        }
+      }
+      return count;
+    });
+    expect(removed).toBeGreaterThan(0);
+
+    await context.setOffline(true);
+    await page.reload();
+    await expect(
+      page.getByRole('region', { name: 'Attribute table of trees' }).getByRole('row'),
+    ).toHaveCount(4, { timeout: 60_000 });
+    const add = page.getByRole('button', { name: 'Add feature' });
+    await expect(add).toBeDisabled();
+    await expect(add).toHaveAccessibleDescription(
+      'Not available offline: open this map online once to edit its layers here',
+    );
+  } finally {
+    await context.close();
+  }
 });
 
 /** Whether the element has the focus. */

@@ -28,6 +28,7 @@ import { lazyWhenOpened } from '@/components/lazyWhenOpened';
 import type { EditGeometry, EditValue } from '@/db/editQueue';
 import { loadDb } from '@/db/lazy';
 import { notifyError, notifySuccess } from '@/lib/notify';
+import { useOnline } from '@/offline/useOnline';
 import { formsQueryOptions } from '../api/forms';
 import { valueTaken } from '../api/uniqueCheck';
 import {
@@ -56,6 +57,8 @@ import {
   LOCATING,
   MOVE_TO_CENTRE,
   NO_LOCATION,
+  NOT_EDITABLE_OFFLINE,
+  NOT_LATEST_VERSION,
   SAVED_OFFLINE,
   SAVED_ONLINE,
   accuracyText,
@@ -67,6 +70,7 @@ import {
 import { saveEdit } from '../store/editStore';
 import { useProjectEdits } from '../store/useLiveEdits';
 import type { AddFeatureMenuProps } from './AddFeatureDropdown';
+import { AddFeatureUnavailable } from './AddFeatureUnavailable';
 import { DrawBar } from './DrawBar';
 import type { MapEditing } from './mapEditing';
 import { PhotoThumbnail } from './PhotoThumbnail';
@@ -199,6 +203,19 @@ export function useFieldCapture(args: FieldCaptureArgs): FieldCapture {
         : [],
     [formLayers, mayUpload, latest, drawable],
   );
+  // Why a user who may upload gets no 'Add feature' here (null: it is offered, or nothing to add).
+  const isOnline = useOnline();
+  let unavailable: string | null = null;
+  if (mayUpload && version !== '') {
+    if (forms.isError && formLayers.length === 0) {
+      unavailable = isOnline ? forms.error.message : NOT_EDITABLE_OFFLINE;
+    } else if (
+      !latest &&
+      formLayers.some((layer) => layer.editable && drawable.has(layer.table))
+    ) {
+      unavailable = NOT_LATEST_VERSION;
+    }
+  }
   const formOf = useCallback(
     (table: string) => formLayers.find((layer) => layer.table === table),
     [formLayers],
@@ -560,7 +577,9 @@ export function useFieldCapture(args: FieldCaptureArgs): FieldCapture {
   );
 
   const toolbar =
-    editableLayers.length > 0 && mode.kind === 'idle' ? (
+    mode.kind !== 'idle' ? null : unavailable !== null ? (
+      <AddFeatureUnavailable reason={unavailable} />
+    ) : editableLayers.length > 0 ? (
       <AddFeatureMenu
         layers={editableLayers}
         onChoose={(table) => {

@@ -35,6 +35,8 @@ export const DELETED_OFFLINE =
 export const DELETED_ONLINE = 'Deletion saved. Sending…';
 export const NOT_EDITABLE_OFFLINE =
   'Not available offline: open this map online once to edit its layers here';
+export const NOT_LATEST_VERSION =
+  'Features are added and edited on the latest version: choose it to edit';
 export const LOAD_FEATURE_FOR_EDIT = 'The feature could not be loaded for editing';
 export const editsLanded = (project: string, version: string) =>
   `Edits of ${project} sent: version ${version}`;
