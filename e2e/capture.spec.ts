@@ -329,6 +329,9 @@ test('offline, a map seen without its forms says why features cannot be added', 
     expect(removed).toBeGreaterThan(0);
 
     await context.setOffline(true);
+    // Offline emulation does not always reach the service worker's own fetches (seen with
+    // Playwright 1.65: after a reload they went to the server): the forms are cut off for sure.
+    await context.route('**/app/map/**/forms?*', (route) => route.abort('internetdisconnected'));
     await page.reload();
     await expect(
       page.getByRole('region', { name: 'Attribute table of trees' }).getByRole('row'),
