@@ -484,3 +484,118 @@ test('by keyboard at 768 px: a point added at the centre mark, another moved the
     await context.close();
   }
 });
+
+/** A finger dragged from one page point to another, in steps (Chromium's touch events). */
+async function touchDrag(page: Page, from: { x: number; y: number }, to: { x: number; y: number }) {
+  const cdp = await page.context().newCDPSession(page);
+  const at = (step: number) => ({
+    x: from.x + ((to.x - from.x) * step) / 10,
+    y: from.y + ((to.y - from.y) * step) / 10,
+  });
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [at(0)] });
+  for (let step = 1; step <= 10; step++) {
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [at(step)] });
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
+}
+
+/** EPSG:3857 metres as lon/lat (the fixture's plots are stored in Web Mercator). */
+const lonLatOf = (x: number, y: number): [number, number] => [
+  (x / 6378137) * (180 / Math.PI),
+  (Math.atan(Math.sinh(y / 6378137)) * 180) / Math.PI,
+];
+
+test('by touch at 768 px: while editing, a tree is dragged whole and a plot’s corner moved', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const name = `Touch geometry ${suffix()}`;
+  await seedCaptureProject(browser, name, { editablePlots: true });
+  const context = await browser.newContext({
+    viewport: { width: 768, height: 1024 },
+    hasTouch: true,
+  });
+  try {
+    const page = await context.newPage();
+    await signIn(page, e2eAdmin.username, e2eAdmin.password);
+    await page.goto(mapUrl(name));
+    const map = page.getByRole('application', { name: 'Map' });
+    await expect(page.getByRole('button', { name: 'Add feature' })).toBeVisible({
+      timeout: 60_000,
+    });
+    await expect(map).toHaveAttribute('aria-busy', 'false');
+
+    // The oak, dragged 60 px east by a finger while its form is open.
+    const oak = TREES['Old oak'];
+    const oakPanel = await openTree(page, map, 'Old oak', 1);
+    await oakPanel.getByRole('button', { name: 'Edit' }).click();
+    const editOak = page.getByRole('region', { name: 'Edit Trees 1' });
+    await expect(editOak).toBeVisible();
+    const from = await pixelOf(map, VIEW, oak);
+    await touchDrag(page, from, { x: from.x + 60, y: from.y });
+    await editOak.getByRole('button', { name: 'Save' }).click();
+    await expect(editOak).toBeHidden();
+
+    // Plot 1's north-east corner, dragged 40 px further north-east (the plots lie 1 km south;
+    // the map is centred east of them: at 768 px the form covers the map's right half).
+    const corner = lonLatOf(2339100, 6840100);
+    const [plotLon, plotLat] = lonLatOf(2339250, 6840050);
+    const plotView: LinkView = { lon: plotLon, lat: plotLat, zoom: 17 };
+    await page.goto(
+      `/projects/waymark/${encodeURIComponent(name)}/map?view=${plotView.lon},${plotView.lat},${plotView.zoom}`,
+    );
+    await expect(page.getByRole('button', { name: 'Add feature' })).toBeVisible({
+      timeout: 60_000,
+    });
+    await expect(map).toHaveAttribute('aria-busy', 'false');
+    const inside = await pixelOf(map, plotView, lonLatOf(2339030, 6840030));
+    const plotPanel = page.getByRole('region', { name: 'Feature plots 1' });
+    await expect(async () => {
+      await page.touchscreen.tap(inside.x, inside.y);
+      await expect(plotPanel).toBeVisible({ timeout: 1500 });
+    }).toPass({ timeout: 30_000 });
+    await plotPanel.getByRole('button', { name: 'Edit' }).click();
+    const editPlot = page.getByRole('region', { name: 'Edit Plots 1' });
+    await expect(editPlot).toBeVisible();
+    const vertex = await pixelOf(map, plotView, corner);
+    await touchDrag(page, vertex, { x: vertex.x + 40, y: vertex.y - 40 });
+    await editPlot.getByRole('button', { name: 'Save' }).click();
+    await expect(editPlot).toBeHidden();
+
+    // Online, both saves are sent; the server's features say where they are now.
+    const geometryOf = async (layer: string, fid: number) => {
+      const response = await page.request.get(
+        `/app/map/waymark/${encodeURIComponent(name)}/features/${layer}/${fid}?file=${CAPTURE_FILE}`,
+      );
+      return ((await response.json()) as { geometry: { coordinates: unknown } }).geometry
+        .coordinates;
+    };
+    // 60 px at zoom 17 is about 72 m: 0.001° of longitude here.
+    await expect
+      .poll(async () => ((await geometryOf('trees', 1)) as number[])[0]! - oak[0], {
+        timeout: 60_000,
+      })
+      .toBeGreaterThan(0.0006);
+    expect(Math.abs(((await geometryOf('trees', 1)) as number[])[1]! - oak[1])).toBeLessThan(
+      0.0002,
+    );
+    await expect
+      .poll(
+        async () => {
+          const ring = ((await geometryOf('plots', 1)) as number[][][])[0]!;
+          return ring.some(([lon, lat]) => lon! > corner[0] + 0.0003 && lat! > corner[1] + 0.0002);
+        },
+        { timeout: 60_000 },
+      )
+      .toBe(true);
+    // The other corners stayed.
+    const ring = ((await geometryOf('plots', 1)) as number[][][])[0]!;
+    const sw = lonLatOf(2339000, 6840000);
+    expect(
+      ring.some(([lon, lat]) => Math.abs(lon! - sw[0]) < 1e-6 && Math.abs(lat! - sw[1]) < 1e-6),
+    ).toBe(true);
+  } finally {
+    await context.close();
+  }
+});
