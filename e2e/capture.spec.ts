@@ -313,7 +313,7 @@ test('offline, a map seen without its forms says why features cannot be added', 
     });
     // The map was kept for offline use, its forms not (as on a device that saw the map before
     // this app version served forms).
-    const removed = await page.evaluate(async () => {
+    const removed = (await page.evaluate(`(async () => {
       let count = 0;
       for (const cacheName of await caches.keys()) {
         const cache = await caches.open(cacheName);
@@ -325,7 +325,7 @@ test('offline, a map seen without its forms says why features cannot be added', 
         }
       }
       return count;
-    });
+    })()`)) as number;
     expect(removed).toBeGreaterThan(0);
 
     await context.setOffline(true);

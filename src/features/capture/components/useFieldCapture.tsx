@@ -209,10 +209,7 @@ export function useFieldCapture(args: FieldCaptureArgs): FieldCapture {
   if (mayUpload && version !== '') {
     if (forms.isError && formLayers.length === 0) {
       unavailable = isOnline ? forms.error.message : NOT_EDITABLE_OFFLINE;
-    } else if (
-      !latest &&
-      formLayers.some((layer) => layer.editable && drawable.has(layer.table))
-    ) {
+    } else if (!latest && formLayers.some((layer) => layer.editable && drawable.has(layer.table))) {
       unavailable = NOT_LATEST_VERSION;
     }
   }
