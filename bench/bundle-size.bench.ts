@@ -20,7 +20,7 @@ import { startServer, type RunningServer } from '../server/src/main';
 import { BENCH_ADMIN_PASSWORD, adminSession } from './session';
 import { countResult, limitResult, report, type BenchResult } from './harness';
 
-const PORT = 18473;
+const PORT = Number(process.env.BENCH_PORT ?? 18473);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 const BUDGET_KB = 170;
 

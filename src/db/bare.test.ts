@@ -57,7 +57,7 @@ describe('bare IndexedDB rows', () => {
     // Dexie still creates its database afterwards as usual.
     const db = openDatabase(name);
     await db.open();
-    expect(db.verno).toBe(4);
+    expect(db.verno).toBe(5);
     db.close();
   });
 
@@ -88,7 +88,7 @@ describe('bare IndexedDB rows', () => {
     const db = openDatabase(name);
     await db.open();
     expect(await reading).toMatchObject({ state: expect.stringMatching(/done|failed/) });
-    expect(db.verno).toBe(4);
+    expect(db.verno).toBe(5);
     db.close();
   });
 });

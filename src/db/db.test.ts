@@ -21,9 +21,12 @@ afterEach(async () => {
 describe('database', () => {
   it('is called waymark and has the version 1 tables, the upload queue and offline copies', async () => {
     expect(DATABASE_NAME).toBe('waymark');
-    expect(db.verno).toBe(4);
+    expect(db.verno).toBe(5);
     expect(db.tables.map((t) => t.name).sort()).toEqual([
       'closedElements',
+      'editBatches',
+      'editPhotos',
+      'featureEdits',
       'lastWorkspace',
       'offlineEntries',
       'stagedChunks',
@@ -44,7 +47,7 @@ describe('version 2 upgrade', () => {
     v1.close();
     const upgraded = openDatabase(name);
     await upgraded.open();
-    expect(upgraded.verno).toBe(4);
+    expect(upgraded.verno).toBe(5);
     expect(await upgraded.closedElements.get('tip')).toEqual({ id: 'tip', closedAt: 5 });
     expect(await getLastWorkspace(3, upgraded)).toEqual({ userId: 3, id: 30, lastSeen: 6 });
     expect(await upgraded.uploads.count()).toBe(0);
@@ -69,7 +72,7 @@ describe('version 3 upgrade', () => {
     v2.close();
     const upgraded = openDatabase(name);
     await upgraded.open();
-    expect(upgraded.verno).toBe(4);
+    expect(upgraded.verno).toBe(5);
     expect(await upgraded.uploadChunks.get(['u', 'c'])).toMatchObject({ transaction: 't' });
     await upgraded.offlineEntries.put({ owner: 'user:1', key: 'k', data: { a: 1 }, savedAt: 3 });
     expect(await upgraded.offlineEntries.where('owner').equals('user:1').count()).toBe(1);
@@ -93,9 +96,37 @@ describe('version 4 upgrade', () => {
     v3.close();
     const upgraded = openDatabase(name);
     await upgraded.open();
-    expect(upgraded.verno).toBe(4);
+    expect(upgraded.verno).toBe(5);
     expect(await upgraded.uploadBlobs.get(['u', 'a.txt'])).toMatchObject({ blob: 'bytes' });
     expect(await upgraded.stagedChunks.where('fileId').equals('f').count()).toBe(0);
+    await upgraded.delete();
+  });
+});
+
+describe('version 5 upgrade', () => {
+  it('keeps the upload queue and staged copies, and adds the field edit queue', async () => {
+    const name = `waymark-upgrade-v5-${n}`;
+    const v4 = new Dexie(name);
+    v4.version(4).stores({
+      closedElements: 'id',
+      lastWorkspace: 'userId',
+      uploads: 'id, createdAt',
+      uploadBlobs: '[uploadId+path], uploadId',
+      uploadChunks: '[uploadId+chunkId], uploadId',
+      offlineEntries: '[owner+key], owner',
+      stagedChunks: '[fileId+index], fileId',
+    });
+    await v4.table('uploads').put({ id: 'u1', createdAt: 1 });
+    await v4.table('stagedChunks').put({ fileId: 'f', index: 0, blob: 'x', at: 1 });
+    v4.close();
+    const upgraded = openDatabase(name);
+    await upgraded.open();
+    expect(upgraded.verno).toBe(5);
+    expect(await upgraded.uploads.count()).toBe(1);
+    expect(await upgraded.stagedChunks.count()).toBe(1);
+    expect(await upgraded.featureEdits.count()).toBe(0);
+    expect(await upgraded.editPhotos.count()).toBe(0);
+    expect(await upgraded.editBatches.count()).toBe(0);
     await upgraded.delete();
   });
 });

@@ -24,14 +24,29 @@
  *   Rows of a file never queued (its pending changes discarded, the tab closed) are removed
  *   when it is replaced or discarded, or by the queue a day later.
  *
+ * - featureEdits, editPhotos, editBatches (version 5): field edits made on this device (issue
+ *   34): the net change of each feature not sent yet, the photos taken for them, and the batch
+ *   each went out in (features/capture). Kept until the server confirmed the batch's version;
+ *   a batch the server refused stays, with its message, until the user discards it.
+ *
  * Each new version repeats the stores it keeps and says why it exists. Never change a released
  * version.
  */
 import { Dexie, type EntityTable, type Table } from 'dexie';
 import { DATABASE_NAME } from './names';
+import type { EditBatch, EditPhoto, FeatureEdit } from './editQueue';
 import type { StagedChunk, UploadBlob, UploadChunkAck, UploadRecord } from './uploadQueue';
 
 export { DATABASE_NAME };
+export type {
+  EditBatch,
+  EditGeometry,
+  EditKind,
+  EditPhoto,
+  EditValue,
+  FeatureEdit,
+  UploadedPhoto,
+} from './editQueue';
 export type {
   FileOutcome,
   OfflineBase,
@@ -81,6 +96,9 @@ export type WaymarkDatabase = Dexie & {
   uploadChunks: Table<UploadChunkAck, [string, string]>;
   offlineEntries: Table<OfflineEntry, [string, string]>;
   stagedChunks: Table<StagedChunk, [string, number]>;
+  featureEdits: EntityTable<FeatureEdit, 'id'>;
+  editPhotos: Table<EditPhoto, [string, string]>;
+  editBatches: EntityTable<EditBatch, 'id'>;
 };
 
 export function openDatabase(name: string = DATABASE_NAME): WaymarkDatabase {
@@ -121,6 +139,21 @@ export function openDatabase(name: string = DATABASE_NAME): WaymarkDatabase {
     uploadChunks: '[uploadId+chunkId], uploadId',
     offlineEntries: '[owner+key], owner',
     stagedChunks: '[fileId+index], fileId',
+  });
+  // Version 5: field edits (issue 34). featureEdits holds each feature's net change by id,
+  // found per project (and its batch); editPhotos the photos' bytes by [projectPath+path];
+  // editBatches the batches in flight or refused, per project.
+  db.version(5).stores({
+    closedElements: 'id',
+    lastWorkspace: 'userId',
+    uploads: 'id, createdAt',
+    uploadBlobs: '[uploadId+path], uploadId',
+    uploadChunks: '[uploadId+chunkId], uploadId',
+    offlineEntries: '[owner+key], owner',
+    stagedChunks: '[fileId+index], fileId',
+    featureEdits: 'id, projectPath, batchId, createdAt',
+    editPhotos: '[projectPath+path], projectPath, editId',
+    editBatches: 'id, projectPath, createdAt',
   });
   return db;
 }

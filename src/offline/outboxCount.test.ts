@@ -25,3 +25,16 @@ describe('outbox count', () => {
     expect(() => showAppBadge(1, {})).not.toThrow();
   });
 });
+
+describe('outbox count with field edits', () => {
+  it('adds the projects with queued edits to the uploads', () => {
+    const { result } = renderHook(() => useOutboxCount());
+    act(() => setOutboxCount(1));
+    act(() => setOutboxCount(2, 'edits'));
+    expect(result.current).toBe(3);
+    act(() => setOutboxCount(0));
+    expect(result.current).toBe(2);
+    act(() => setOutboxCount(0, 'edits'));
+    expect(result.current).toBe(0);
+  });
+});

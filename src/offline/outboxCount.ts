@@ -1,6 +1,7 @@
 /**
  * How many uploads wait in this browser's outbox (queued, running or failed), as the upload
- * engine last reported, and how many landed uploads are left to check (outboxNotices.ts): the
+ * engine last reported, plus the projects with field edits not sent yet (issue 34, reported by
+ * the edit queue), and how many landed uploads are left to check (outboxNotices.ts): the
  * sidebar's 'Outbox' entry shows them. A tiny store, so the shell reads the counts without
  * loading the engine (the app badge is set by the engine, appBadge.ts).
  */
@@ -17,12 +18,15 @@ try {
 } catch {
   // No storage, or an unreadable list: none shown.
 }
+const parts = { uploads: 0, edits: 0 };
 const listeners = new Set<() => void>();
 
-/** The engine's report: the number of uploads in the outbox. */
-export function setOutboxCount(value: number): void {
-  if (value === count) return;
-  count = value;
+/** A report: the number of uploads (or of projects with queued edits) in the outbox. */
+export function setOutboxCount(value: number, part: keyof typeof parts = 'uploads'): void {
+  parts[part] = value;
+  const total = parts.uploads + parts.edits;
+  if (total === count) return;
+  count = total;
   for (const listener of [...listeners]) listener();
 }
 

@@ -1,9 +1,9 @@
 /**
  * Signing out removes what this browser kept of the signed-in user (issue 8): the user's
- * offline copies in Dexie (every 'user:' entry), the upload queue with its file bytes (queued
- * uploads of a signed-out user must never be sent under the next user's session), the notices
- * of landed uploads kept for the Outbox, and the service worker's caches of the user's image
- * previews. Public copies stay.
+ * offline copies in Dexie (every 'user:' entry), the upload queue with its file bytes and the
+ * field edits not sent yet (queued work of a signed-out user must never be sent under the next
+ * user's session), the notices of landed uploads kept for the Outbox, and the service worker's
+ * caches of the user's image previews. Public copies stay.
  */
 import type { Table } from 'dexie';
 import { loadDb } from '@/db/lazy';
@@ -22,7 +22,15 @@ const defaultDeps = (): PrivateDataDeps => ({
   deleteOfflineCopies: () => offlineCache.deletePrivate(),
   uploadTables: async () => {
     const db = await loadDb();
-    return [db.uploads, db.uploadBlobs, db.uploadChunks];
+    // The field edits not sent yet (issue 34) go with the uploads.
+    return [
+      db.uploads,
+      db.uploadBlobs,
+      db.uploadChunks,
+      db.featureEdits,
+      db.editPhotos,
+      db.editBatches,
+    ];
   },
   caches: globalThis.caches,
 });

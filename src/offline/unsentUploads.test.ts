@@ -4,6 +4,7 @@ import { countUnsentUploads } from './unsentUploads';
 
 afterEach(async () => {
   await db.uploads.clear();
+  await db.featureEdits.clear();
 });
 
 describe('countUnsentUploads', () => {
@@ -23,6 +24,29 @@ describe('countUnsentUploads', () => {
     await db.uploads.bulkPut([
       { ...base, id: 'a', phase: 'queued' },
       { ...base, id: 'b', phase: 'failed', error: 'The upload failed.' },
+    ]);
+    expect(await countUnsentUploads()).toBe(2);
+  });
+
+  it('counts each project with field edits not sent yet as one upload', async () => {
+    const row = {
+      projectId: 'p',
+      file: 'a.gpkg',
+      layer: 't',
+      kind: 'update' as const,
+      fid: 1,
+      values: {},
+      before: {},
+      photos: [],
+      baseVersion: 'v1',
+      batchId: null,
+      createdAt: 1,
+      updatedAt: 1,
+    };
+    await db.featureEdits.bulkPut([
+      { ...row, id: '1', projectPath: 'ws/p' },
+      { ...row, id: '2', projectPath: 'ws/p', fid: 2 },
+      { ...row, id: '3', projectPath: 'ws/q' },
     ]);
     expect(await countUnsentUploads()).toBe(2);
   });

@@ -17,6 +17,7 @@ import { configQueryOptions } from '@/platform/config';
 import { useMaintenance } from '@/platform/ping';
 import { AppLayout } from '@/features/shell/components/AppLayout';
 import { UploadCenterHost } from '@/features/uploads/page/components/UploadCenterHost';
+import { EditSyncHost } from '@/features/capture/components/EditSyncHost';
 import { OnboardingLayout } from '@/features/shell/components/OnboardingLayout';
 import { NO_WORKSPACE_TITLE } from '@/features/workspaces/model/noWorkspace';
 import { workspacesQueryOptions } from '@/features/workspaces/api/workspaces';
@@ -133,6 +134,7 @@ function AppShellRoute() {
     >
       <Outlet />
       {loggedIn && <UploadCenterHost />}
+      {loggedIn && <EditSyncHost />}
     </AppLayout>
   );
 }

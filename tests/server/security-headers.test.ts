@@ -52,6 +52,8 @@ function expectCommonHeaders(response: LightMyRequestResponse) {
     'cross-origin-resource-policy': 'same-origin',
   });
   expect(response.headers['permissions-policy']).toContain('camera=()');
+  // Field capture's 'Use my location' (issue 34): the app's own pages only.
+  expect(response.headers['permissions-policy']).toContain('geolocation=(self)');
   expect(response.headers['strict-transport-security']).toBeUndefined();
 }
 

@@ -17,7 +17,8 @@
  *   and it has no X-Frame-Options (which cannot name sites).
  * - X-Content-Type-Options nosniff, X-Frame-Options DENY, Referrer-Policy same-origin,
  *   Cross-Origin-Opener-Policy same-origin, Cross-Origin-Resource-Policy same-origin,
- *   Permissions-Policy denying sensors and devices the app never uses, and HSTS when
+ *   Permissions-Policy denying sensors and devices the app never uses (the app's own pages
+ *   may ask for the device's position: field capture's 'Use my location', issue 34), and HSTS when
  *   BASE_URL is https.
  */
 import type { FastifyReply } from 'fastify';
@@ -91,7 +92,7 @@ export const FILE_CSP = "sandbox; default-src 'none'; frame-ancestors 'none'";
 export const PERMISSIONS_POLICY = [
   'accelerometer=()',
   'camera=()',
-  'geolocation=()',
+  'geolocation=(self)',
   'gyroscope=()',
   'magnetometer=()',
   'microphone=()',

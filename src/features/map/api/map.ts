@@ -13,6 +13,8 @@ import type {
   MapLayers,
 } from '@contract/map';
 import { api } from '@/api';
+import { isUnreachable } from '@/offline/offlineCache';
+import { findSeenRow } from '@/offline/seenMapRows';
 import { isLineType, isPointType, type CanvasLayer } from '../model/layers';
 import { TABLE_PAGE_SIZE, tableRows, type TableState } from '../model/table';
 
@@ -125,15 +127,35 @@ export const featurePageQueryOptions = (
   });
 };
 
+/**
+ * One feature with its geometry. Offline, a feature never opened on its own is read from an
+ * attribute page of its layer seen on this device (without its geometry then; issue 34).
+ */
 export const featureQueryOptions = (source: MapSource, layer: string, fid: number) =>
   queryOptions({
     queryKey: key(source, 'feature', layer, fid),
-    queryFn: ({ signal }) =>
-      api.get<MapFeature>(`${base(source)}/features/${encodeURIComponent(layer)}/${fid}`, {
-        query: fileQuery(source),
-        signal,
-        fallbackMessage: LOAD_FEATURE_FALLBACK,
-      }),
+    queryFn: async ({ signal }) => {
+      const path = `${base(source)}/features/${encodeURIComponent(layer)}`;
+      try {
+        return await api.get<MapFeature>(`${path}/${fid}`, {
+          query: fileQuery(source),
+          signal,
+          fallbackMessage: LOAD_FEATURE_FALLBACK,
+        });
+      } catch (error) {
+        const seen =
+          isUnreachable(error) && source.version
+            ? await findSeenRow(path, source.file, source.version, fid).catch(() => undefined)
+            : undefined;
+        if (!seen) throw error;
+        return {
+          fid,
+          geometry_type: seen.geometry_type ?? null,
+          extent_3857: null,
+          properties: seen.properties,
+        } satisfies MapFeature;
+      }
+    },
     staleTime: 30_000,
     networkMode: 'always',
     meta: { silent: true },

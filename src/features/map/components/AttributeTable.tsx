@@ -14,7 +14,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconArrowDown, IconArrowUp, IconFocus2 } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useReducer, useState } from 'react';
-import type { Extent, MapLayer } from '@contract/map';
+import type { Extent, MapLayer, MapValue } from '@contract/map';
 import { LoadingIndicator } from '@/components/LoadingIndicator';
 import { Paginator } from '@/components/Paginator';
 import { featurePageQueryOptions, type MapSource } from '../api/map';
@@ -37,6 +37,21 @@ export interface AttributeTableProps {
   change?: (fid: number) => ChangeKind | undefined;
   onZoom: (extent: Extent) => void;
   onClose: () => void;
+  /**
+   * Field capture (issue 34): the layer's queued edits: each row's mark ('Pending: changed'),
+   * the values an edit sets, and the features added on this device (above the first page).
+   */
+  pending?: PendingRows;
+}
+
+export interface PendingRows {
+  markOf: (fid: number) => string | undefined;
+  valuesOf: (fid: number) => Record<string, MapValue> | undefined;
+  added: ReadonlyArray<{
+    fid: number;
+    geometry_type: string | null;
+    properties: Record<string, MapValue>;
+  }>;
 }
 
 export const FILTER_LABEL = 'Filter rows';
@@ -54,6 +69,7 @@ export function AttributeTable({
   change,
   onZoom,
   onClose,
+  pending,
 }: AttributeTableProps) {
   const [state, dispatch] = useReducer(tableReducer, INITIAL_TABLE_STATE);
   const [text, setText] = useState('');
@@ -131,16 +147,31 @@ export function AttributeTable({
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
-                {query.data.features.map((feature) => {
-                  const kind = change?.(feature.fid);
+                {[
+                  ...(state.page === 1 && !fids
+                    ? (pending?.added ?? []).map((row) => ({ ...row, extent_3857: null }))
+                    : []),
+                  ...query.data.features,
+                ].map((row) => {
+                  const kind = change?.(row.fid);
+                  const mark = pending?.markOf(row.fid);
+                  const overrides = pending?.valuesOf(row.fid);
+                  const feature = overrides
+                    ? { ...row, properties: { ...row.properties, ...overrides } }
+                    : row;
                   return (
                     <Table.Tr key={feature.fid}>
                       <Table.Td>
                         <Group gap={6} wrap="nowrap">
-                          {feature.fid}
+                          {feature.fid < 0 ? '' : feature.fid}
                           {kind && (
                             <Text size="xs" c={CHANGE_COLOURS[kind]} fw={600}>
                               {CHANGE_LABELS[kind]}
+                            </Text>
+                          )}
+                          {mark && (
+                            <Text size="xs" c="orange.9" fw={600}>
+                              {mark}
                             </Text>
                           )}
                         </Group>

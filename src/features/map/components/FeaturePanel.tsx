@@ -10,6 +10,7 @@ import {
   Text,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import type { MapValue } from '@contract/map';
 import { LoadingIndicator } from '@/components/LoadingIndicator';
 import { featureQueryOptions, type MapSource } from '../api/map';
@@ -23,6 +24,14 @@ export interface FeaturePanelProps {
   onClose: () => void;
   /** Opens another feature that was under the click (`selection.others`). */
   onChoose?: (selection: Selection) => void;
+  /**
+   * Field capture (issue 34): a queued edit of the feature (its mark and the values it sets;
+   * `local`: a feature added on this device, which the server does not have yet), how a value
+   * is shown (labels, photos), and the panel's actions ('Edit', 'Delete feature').
+   */
+  pending?: { mark: ReactNode; values: Record<string, MapValue>; local: boolean };
+  renderValue?: (name: string, value: MapValue) => ReactNode;
+  actions?: ReactNode;
 }
 
 /** The list of the other features under the click. */
@@ -35,13 +44,24 @@ export function displayValue(value: MapValue | undefined): string {
 }
 
 /** The attributes of the feature clicked on the map (issue 19), over the map's corner. */
-export function FeaturePanel({ source, selection, change, onClose, onChoose }: FeaturePanelProps) {
+export function FeaturePanel({
+  source,
+  selection,
+  change,
+  onClose,
+  onChoose,
+  pending,
+  renderValue,
+  actions,
+}: FeaturePanelProps) {
   const query = useQuery({
     ...featureQueryOptions(source, selection.layer, selection.fid),
-    enabled: !selection.deleted,
+    enabled: !selection.deleted && !pending?.local,
   });
-  const properties = selection.deleted?.properties ?? query.data?.properties;
-  const title = `${selection.layer} ${selection.fid}`;
+  const loaded = selection.deleted?.properties ?? query.data?.properties;
+  const properties =
+    pending && (loaded || pending.local) ? { ...loaded, ...pending.values } : loaded;
+  const title = pending?.local ? `${selection.layer} (new)` : `${selection.layer} ${selection.fid}`;
   return (
     <Paper
       component="section"
@@ -70,6 +90,7 @@ export function FeaturePanel({ source, selection, change, onClose, onChoose }: F
               {CHANGE_LABELS[change]}
             </Badge>
           )}
+          {pending?.mark}
         </Group>
         <CloseButton aria-label="Close the feature" onClick={onClose} />
       </Group>
@@ -97,10 +118,10 @@ export function FeaturePanel({ source, selection, change, onClose, onChoose }: F
           ))}
         </Group>
       )}
-      {query.isPending && !selection.deleted && (
+      {query.isPending && !selection.deleted && !pending?.local && (
         <LoadingIndicator label="Loading the feature" size="sm" />
       )}
-      {query.isError && (
+      {query.isError && !pending?.local && (
         <Alert color="red" role="alert">
           {query.error.message}
         </Alert>
@@ -111,20 +132,23 @@ export function FeaturePanel({ source, selection, change, onClose, onChoose }: F
             <Table.Tbody>
               <Table.Tr>
                 <Table.Th scope="row">fid</Table.Th>
-                <Table.Td>{selection.fid}</Table.Td>
+                <Table.Td>{pending?.local ? '' : selection.fid}</Table.Td>
               </Table.Tr>
               {Object.entries(properties).map(([name, value]) => (
                 <Table.Tr key={name}>
                   <Table.Th scope="row" style={{ wordBreak: 'break-all' }}>
                     {name}
                   </Table.Th>
-                  <Table.Td style={{ wordBreak: 'break-word' }}>{displayValue(value)}</Table.Td>
+                  <Table.Td style={{ wordBreak: 'break-word' }}>
+                    {renderValue ? renderValue(name, value) : displayValue(value)}
+                  </Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
           </Table>
         </ScrollArea.Autosize>
       )}
+      {actions}
     </Paper>
   );
 }

@@ -22,6 +22,7 @@ import VectorSource from 'ol/source/Vector';
 import XYZ from 'ol/source/XYZ';
 import View from 'ol/View';
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { PICKABLE } from '@/features/capture';
 import { postBasemapToServiceWorker } from '@/offline/serviceWorkerBasemap';
 import { CHANGE_COLOURS, featureColour } from '../model/colours';
 import type { ChangeLookup } from '../model/changes';
@@ -54,6 +55,14 @@ export interface MapCanvasProps {
   zoomTo: Extent | null;
   onViewChange: (view: MapView) => void;
   onSelect: (selection: Selection | null) => void;
+  /**
+   * Field capture (issue 34): the server's features not to draw (a queued edit draws them),
+   * a tap's use while a feature is drawn (instead of picking; Enter at the centre mark too),
+   * and the map itself, for the layers and interactions of editing.
+   */
+  hidden?: (layer: string, fid: number) => boolean;
+  onTap?: ((coordinate: number[]) => void) | null;
+  onMap?: (map: OlMap | null) => void;
 }
 
 const CONTROL_LABELS = [
@@ -131,6 +140,7 @@ export function MapCanvas(props: MapCanvasProps) {
     map.addLayer(deleted);
     deletedLayer.current = deleted;
     mapRef.current = map;
+    latest.current.onMap?.(map);
 
     // The view is written to the link a moment after the map stopped moving: a write
     // re-renders the route, which must not hold up the tiles of a new view (nor the first).
@@ -147,15 +157,27 @@ export function MapCanvas(props: MapCanvasProps) {
     /** Chooses the feature at a place (a click, or Enter at the centre), null when none. */
     const pick = (coordinate: number[], tolerance: number): Selection | null => {
       const resolution = map.getView().getResolution() ?? 1;
-      // Top first: the deleted features, then the layers as stacked.
-      const layers = [deleted, ...tileLayers.current.values()]
+      // Top first: the deleted features, then the layers as stacked (the server's features
+      // a queued edit draws left out).
+      const hidden = latest.current.hidden;
+      const extra = map
+        .getLayers()
+        .getArray()
+        .filter(
+          (layer): layer is VectorLayer => layer instanceof VectorLayer && layer.get(PICKABLE),
+        );
+      const layers = [deleted, ...extra, ...tileLayers.current.values()]
         .filter((layer) => layer.getVisible())
         .sort((a, b) => (b.getZIndex() ?? 0) - (a.getZIndex() ?? 0))
         .map((layer) => ({
           featuresIn: (extent: number[]) =>
             layer instanceof VectorLayer
               ? (layer.getSource()?.getFeaturesInExtent(extent) ?? [])
-              : layer.getFeaturesInExtent(extent),
+              : layer
+                  .getFeaturesInExtent(extent)
+                  .filter(
+                    (feature) => !hidden?.(String(feature.get('layer')), Number(feature.getId())),
+                  ),
         }));
       const chosen = featuresAt(layers, coordinate, tolerance * resolution).flatMap(
         (feature): Selection[] => {
@@ -175,10 +197,24 @@ export function MapCanvas(props: MapCanvasProps) {
       return others.length > 0 ? { ...top, others: others.slice(0, MAX_OTHERS) } : top;
     };
     map.on('singleclick', (event) => {
+      if (latest.current.onTap) return;
       const touch = (event.originalEvent as PointerEvent).pointerType === 'touch';
       latest.current.onSelect(pick(event.coordinate, touch ? TOUCH_TOLERANCE : HIT_TOLERANCE));
     });
+    // While a feature is drawn every tap counts at once (a quick second one is no double
+    // click: it neither zooms the map nor swallows the first).
+    map.on('click', (event) => latest.current.onTap?.(event.coordinate));
+    map.on('dblclick', (event) => {
+      // Stopped here, the map's interactions (double-click zoom) never see it.
+      if (latest.current.onTap) event.stopPropagation();
+    });
     const removeKeys = listenForKeyboardPicks(container.current, map, {
+      tapAt: (center) => {
+        const onTap = latest.current.onTap;
+        if (!onTap) return false;
+        onTap(center);
+        return true;
+      },
       pickAt: (center) => {
         const selection = pick(center, KEY_TOLERANCE);
         latest.current.onSelect(selection);
@@ -208,6 +244,7 @@ export function MapCanvas(props: MapCanvasProps) {
 
     const layers = tileLayers.current;
     return () => {
+      latest.current.onMap?.(null);
       removeKeys();
       clearTimeout(viewWrite);
       map.setTarget(undefined);
@@ -241,12 +278,14 @@ export function MapCanvas(props: MapCanvasProps) {
             },
           }),
           (feature) =>
-            styleOf(
-              featureColour(
-                colourIndex,
-                latest.current.changes?.(layer.name, Number(feature.getId())),
-              ),
-            ),
+            latest.current.hidden?.(layer.name, Number(feature.getId()))
+              ? undefined
+              : styleOf(
+                  featureColour(
+                    colourIndex,
+                    latest.current.changes?.(layer.name, Number(feature.getId())),
+                  ),
+                ),
           layer.points,
         );
         tileLayers.current.set(url, olLayer);
@@ -256,10 +295,10 @@ export function MapCanvas(props: MapCanvasProps) {
     }
   }, [layerKey]);
 
-  // Changed features are redrawn in their change's colour.
+  // Changed features are redrawn in their change's colour (and hidden ones left out).
   useEffect(() => {
     for (const layer of tileLayers.current.values()) layer.changed();
-  }, [props.changes]);
+  }, [props.changes, props.hidden]);
 
   // The deleted features, from their former geometry.
   useEffect(() => {

@@ -2,9 +2,10 @@ import { Alert, Box, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconStack2 } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Extent } from '@contract/map';
 import { isApiError } from '@/api';
+import { useFieldCapture } from '@/features/capture';
 import { LoadingIndicator } from '@/components/LoadingIndicator';
 import { SidePanel } from '@/components/SidePanel';
 import type { ProjectDetail } from '@/features/projects';
@@ -12,6 +13,7 @@ import { configQueryOptions } from '@/platform/config';
 import {
   canvasLayers as canvasLayersOf,
   changesQueryOptions,
+  featureQueryOptions,
   layersQueryOptions,
   type MapSource,
 } from '../api/map';
@@ -40,6 +42,8 @@ import { PlainSelect } from './PlainSelect';
 export interface MapPageProps {
   project: ProjectDetail;
   search: MapSearch;
+  /** The signed-in user (field capture's defaults), or null. */
+  user?: { username: string; email: string } | null;
   /** Changes the search params (replace: the history entry is replaced, e.g. for panning). */
   onSearch: (change: Partial<MapSearch>, replace?: boolean) => void;
 }
@@ -52,7 +56,7 @@ export const CALCULATING = 'Calculating changes…';
  * with its layer panel (a drawer at 768 px and below), the attributes of the feature clicked,
  * the attribute table of a layer, and the changes of a version in three colours.
  */
-export function MapPage({ project, search: raw, onSearch }: MapPageProps) {
+export function MapPage({ project, search: raw, onSearch, user = null }: MapPageProps) {
   const search = useMemo(() => readMapSearch(raw), [raw]);
   const narrow = useMediaQuery(NARROW_MEDIA) === true;
   const [drawer, setDrawer] = useState(false);
@@ -116,6 +120,25 @@ export function MapPage({ project, search: raw, onSearch }: MapPageProps) {
     tableBox.current?.scrollIntoView({ block: 'start', behavior: 'smooth' });
   }, [tableLayer]);
 
+  // Field capture (issue 34): adding, editing and deleting features of the latest version.
+  const clearSelection = useCallback(() => setSelection(null), []);
+  const loadFeature = useCallback(
+    (layer: string, fid: number) => queryClient.fetchQuery(featureQueryOptions(shown, layer, fid)),
+    // `shown` is made anew each render; its parts name it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [queryClient, shown.namespace, shown.projectName, shown.file, shown.version],
+  );
+  const capture = useFieldCapture({
+    project,
+    file,
+    layers: layersQuery.data,
+    latest: layersQuery.data?.version === project.version,
+    selection,
+    clearSelection,
+    loadFeature,
+    user,
+  });
+
   const toggle = (name: string, on: boolean) => {
     const next = on ? [...visible, name] : visible.filter((other) => other !== name);
     onSearch({ layers: layersParam(next, names) }, true);
@@ -176,6 +199,7 @@ export function MapPage({ project, search: raw, onSearch }: MapPageProps) {
           </Button>
         )}
         <MapLinks project={project} version={layersQuery.data?.version} search={raw} />
+        {capture.toolbar}
         {changesWanted && (
           <ChangesLegend
             pending={changesQuery.data === 'pending'}
@@ -206,13 +230,14 @@ export function MapPage({ project, search: raw, onSearch }: MapPageProps) {
             zoomTo={zoomTo}
             onViewChange={(next) => onSearch({ view: formatView(next) }, true)}
             onSelect={setSelection}
+            {...capture.canvas}
           />
           {layersQuery.isPending && file !== '' && (
             <Box pos="absolute" top={8} right={8} style={{ zIndex: 2 }}>
               <LoadingIndicator label="Loading the layers" size="sm" />
             </Box>
           )}
-          {selection && (
+          {selection && !capture.busy && (
             <FeaturePanel
               key={`${selection.layer}/${selection.fid}/${shown.version ?? ''}`}
               source={shown}
@@ -220,8 +245,10 @@ export function MapPage({ project, search: raw, onSearch }: MapPageProps) {
               change={lookup?.(selection.layer, selection.fid)}
               onClose={() => setSelection(null)}
               onChoose={setSelection}
+              {...capture.panel(selection)}
             />
           )}
+          {capture.overlay}
         </Box>
         {!narrow && (
           <Paper
@@ -261,6 +288,7 @@ export function MapPage({ project, search: raw, onSearch }: MapPageProps) {
                 : undefined
             }
             change={lookup ? (fid) => lookup(tableLayer.name, fid) : undefined}
+            pending={capture.table(tableLayer.name)}
             onZoom={(extent) => setZoomTo([...extent])}
             onClose={() => onSearch({ table: undefined })}
           />

@@ -14,6 +14,8 @@ export const NO_FEATURE_AT_CENTRE = 'No feature at the centre of the map';
 export const featureShown = (name: string) => `Feature ${name} shown`;
 
 export interface KeyboardPicks {
+  /** Enter while a feature is drawn: the centre is tapped (true), not picked. */
+  tapAt?(center: number[]): boolean;
   /** Picks at the map's centre (EPSG:3857); the name of the feature there, or null. */
   pickAt(center: number[]): string | null;
   /** Escape: the feature is closed. */
@@ -35,6 +37,10 @@ export function listenForKeyboardPicks(
       const center = map.getView().getCenter();
       if (!center) return;
       event.preventDefault();
+      if (picks.tapAt?.(center)) {
+        picks.onResult('');
+        return;
+      }
       const picked = picks.pickAt(center);
       picks.onResult(picked === null ? NO_FEATURE_AT_CENTRE : featureShown(picked));
       return;

@@ -161,7 +161,7 @@ const list = { component: 'ul', gap: 'sm', p: 0, m: 0, style: { listStyle: 'none
  * all that was asked, until dismissed, and changes of this tab not queued yet (so the page
  * never says all is sent while a change waits in a Data Sync panel).
  */
-export function OutboxScreen() {
+export function OutboxScreen({ othersWaiting = false }: { othersWaiting?: boolean } = {}) {
   const uploads = useUploads().filter((u) => isActive(u) || u.phase === 'failed');
   const notices = useSyncExternalStore(subscribeOutboxNotices, outboxNotices, outboxNotices);
   const store = usePendingUploads();
@@ -176,7 +176,8 @@ export function OutboxScreen() {
         {OUTBOX_INTRO}
       </Text>
       {uploads.length === 0 ? (
-        <Text>{OUTBOX_EMPTY}</Text>
+        // Field edits waiting (issue 34) are listed beside: nothing to say then.
+        !othersWaiting && <Text>{OUTBOX_EMPTY}</Text>
       ) : (
         <Stack {...list}>
           {uploads.map((upload) => (

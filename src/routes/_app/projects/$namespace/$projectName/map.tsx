@@ -29,6 +29,7 @@ function MapRoute() {
     <MapPage
       project={project.data}
       search={search}
+      user={viewer.profile}
       onSearch={(change, replace) =>
         // The same page with other parameters: where the page was scrolled stays (issue 31:
         // a reset to the top took away the attribute table just brought into view).
