@@ -19,6 +19,13 @@ import {
   setWorkspaceRole,
 } from '../services/accounts-admin';
 import { workspaceRouteWords } from '../route-table';
+import {
+  conversionStatus,
+  queueConversion,
+  runFileStoreTasks,
+  type ConversionStatus,
+  type FileStoreContext,
+} from '../services/file-store';
 
 export const USAGE = `Usage: npm run admin -- <command>
 
@@ -34,6 +41,12 @@ Commands:
       (--replace: also remove project files that are not in the folder).
   maintenance on|off
       Switch read-only maintenance mode on or off (all instances sharing DATA_DIR).
+  storage convert
+      Store the older versions of GeoPackage and SQLite files pushed as diffs as those diffs,
+      with whole copies where the checkpoint rule keeps them (in the server's background
+      while it runs, resumable; without a running server, here until done).
+  storage status
+      Show the conversion's progress and what the blob store holds.
   help
       Show this help.
 
@@ -46,7 +59,9 @@ export type Command =
   | { kind: 'workspace-create'; name: string; storage: number | null }
   | { kind: 'workspace-role'; workspace: string; username: string; role: WorkspaceRole }
   | { kind: 'project-import'; workspace: string; project: string; folder: string; replace: boolean }
-  | { kind: 'maintenance'; on: boolean };
+  | { kind: 'maintenance'; on: boolean }
+  | { kind: 'storage-convert' }
+  | { kind: 'storage-status' };
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -172,6 +187,12 @@ export function parseCommand(argv: string[]): Command {
     }
     throw new UsageError('maintenance needs "on" or "off"');
   }
+  if (group === 'storage') {
+    if ((action === 'convert' || action === 'status') && rest.length === 0) {
+      return { kind: action === 'convert' ? 'storage-convert' : 'storage-status' };
+    }
+    throw new UsageError('storage needs "convert" or "status"');
+  }
   if (group === 'user' || group === 'workspace' || group === 'project') {
     throw new UsageError(`Unknown command "${[group, action].filter(Boolean).join(' ')}"`);
   }
@@ -189,6 +210,11 @@ export interface CommandContext {
   getDatabase(): Promise<Database>;
   /** The CLI's working folder, for relative paths (the server's may differ). */
   cwd?: string;
+  /**
+   * Starts the running server's background work on files' copies (services/file-store/);
+   * absent when no server runs (the command then does the work itself).
+   */
+  fileStoreWork?: () => void;
 }
 
 const ok = (stdout: string): CommandResult => ({ code: 0, stdout: `${stdout}\n`, stderr: '' });
@@ -233,6 +259,23 @@ export async function executeCommand(
           `Created v${result.version} of ${command.workspace}/${command.project}: ${result.added} added, ${result.updated} updated, ${result.removed} removed, ${result.unchanged} unchanged.`,
         );
       }
+      case 'storage-convert': {
+        const database = await ctx.getDatabase();
+        const queued = await queueConversion(database, new Date());
+        if (!queued.started) {
+          return ok(`A conversion is already running.\n${describeStatus(queued.status)}`);
+        }
+        if (ctx.fileStoreWork) {
+          ctx.fileStoreWork();
+          return ok(
+            `Queued ${queued.status.conversion?.filesTotal ?? 0} file(s) for conversion; the server converts them in the background (npm run admin -- storage status).`,
+          );
+        }
+        await convertHere(ctx.config, database);
+        return ok(describeStatus(await conversionStatus(database)));
+      }
+      case 'storage-status':
+        return ok(describeStatus(await conversionStatus(await ctx.getDatabase())));
       case 'workspace-role': {
         const { workspace, user } = await setWorkspaceRole(await ctx.getDatabase(), command);
         return ok(
@@ -244,6 +287,53 @@ export async function executeCommand(
     if (error instanceof AdminError) return { code: 1, stdout: '', stderr: `${error.message}\n` };
     throw error;
   }
+}
+
+const MiB = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+
+/** The conversion's progress in words. */
+export function describeStatus(status: ConversionStatus): string {
+  const c = status.conversion;
+  if (!c) return 'No conversion has run.';
+  const state = c.finishedAt
+    ? `finished ${c.finishedAt.toISOString()}`
+    : `running since ${c.startedAt.toISOString()}`;
+  return [
+    `Conversion ${state}: ${c.filesDone} of ${c.filesTotal} file(s) done, ${status.waiting} waiting.`,
+    `${c.versionsWithRecipe} version(s) now stored as their diffs; ${c.copiesDropped} whole copies dropped (${MiB(c.bytesFreed)} freed).`,
+  ].join('\n');
+}
+
+/** Converts here, without a running server (the same work, to the end). */
+async function convertHere(config: Config, database: Database): Promise<void> {
+  const quiet = config.logLevel === 'silent';
+  const say =
+    (level: string) =>
+    (obj: unknown, message?: string): void => {
+      if (quiet) return;
+      const text = typeof obj === 'string' ? obj : (message ?? '');
+      const err = (obj as { err?: Error } | null)?.err;
+      process.stderr.write(`${level}: ${text}${err ? ` (${err.message})` : ''}\n`);
+    };
+  const ignore = () => {};
+  const log = {
+    level: 'warn',
+    fatal: say('fatal'),
+    error: say('error'),
+    warn: say('warn'),
+    info: ignore,
+    debug: ignore,
+    trace: ignore,
+    silent: ignore,
+    child: () => log,
+  } as unknown as FileStoreContext['log'];
+  await runFileStoreTasks({
+    config,
+    database,
+    blobStore: openBlobStore(config),
+    log,
+    now: () => new Date(),
+  });
 }
 
 /** Parses and runs one command line; usage errors come back as exit code 2. */

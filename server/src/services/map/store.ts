@@ -18,6 +18,7 @@ import { pipeline } from 'node:stream/promises';
 import Database from 'better-sqlite3';
 import type { AppContext } from '../../context';
 import { HttpProblem } from '../../errors';
+import { openStoredFile } from '../file-store';
 import { readLayers, type LayerInfo } from './gpkg';
 import { Lru } from './lru';
 
@@ -110,7 +111,7 @@ async function localCopy(
   await mkdir(dir, { recursive: true });
   const temp = path.join(dir, `.${randomUUID()}.part`);
   try {
-    await pipeline(await ctx.blobStore.open(blob.key), createWriteStream(temp));
+    await pipeline(await openStoredFile(ctx, blob.key), createWriteStream(temp));
     const written = await stat(temp);
     if (written.size !== blob.size) {
       throw new Error(`Blob ${blob.key}: ${written.size} bytes copied, ${blob.size} expected`);
