@@ -294,13 +294,16 @@ const MiB = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
 /** The conversion's progress in words. */
 export function describeStatus(status: ConversionStatus): string {
   const c = status.conversion;
-  if (!c) return 'No conversion has run.';
+  const f = status.figures;
+  const store = `Blob store: ${MiB(f.storedBytes)} stored; ${f.withRecipe} file version(s) with a recipe (a diff on the version before), ${f.asDiffs} of them without a whole copy.`;
+  if (!c) return `No conversion has run.\n${store}`;
   const state = c.finishedAt
     ? `finished ${c.finishedAt.toISOString()}`
     : `running since ${c.startedAt.toISOString()}`;
   return [
     `Conversion ${state}: ${c.filesDone} of ${c.filesTotal} file(s) done, ${status.waiting} waiting.`,
-    `${c.versionsWithRecipe} version(s) now stored as their diffs; ${c.copiesDropped} whole copies dropped (${MiB(c.bytesFreed)} freed).`,
+    `Converted so far: ${c.versionsWithRecipe} version(s) given a recipe, ${c.copiesDropped} whole copies dropped (${MiB(c.bytesFreed)} freed).`,
+    store,
   ].join('\n');
 }
 

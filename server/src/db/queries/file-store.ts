@@ -384,6 +384,18 @@ export async function finishFileTask(db: Executor, task: FileStoreTask): Promise
   return false;
 }
 
+/** Extends the claim of a task being worked on. */
+export async function renewFileTask(
+  db: Executor,
+  task: Pick<FileStoreTask, 'projectId' | 'path'>,
+  until: Date,
+): Promise<void> {
+  await db
+    .update(fileStoreTasks)
+    .set({ lockedUntil: until })
+    .where(and(eq(fileStoreTasks.projectId, task.projectId), eq(fileStoreTasks.path, task.path)));
+}
+
 /** Gives a claimed task back (to be tried again from `retryAt`, or when due). */
 export async function releaseFileTask(
   db: Executor,
@@ -447,6 +459,29 @@ export interface ConversionRow {
   versionsWithRecipe: number;
   copiesDropped: number;
   bytesFreed: number;
+}
+
+/** What the blob store holds, in figures (admin `storage status`; a scan of blobs). */
+export interface StoreFigures {
+  /** Blobs with a recipe (made from a diff, or given one by the conversion). */
+  withRecipe: number;
+  /** Blobs without their bytes in the store (stored as their diffs). */
+  asDiffs: number;
+  /** Bytes in the store (blobs whose bytes are stored). */
+  storedBytes: number;
+}
+
+export async function storeFigures(db: Executor): Promise<StoreFigures> {
+  const rows = await db
+    .select({
+      withRecipe: sql<number>`count(*) filter (where ${blobs.baseKey} is not null)`.mapWith(Number),
+      asDiffs: sql<number>`count(*) filter (where not ${blobs.stored})`.mapWith(Number),
+      storedBytes: sql<number>`coalesce(sum(${blobs.size}) filter (where ${blobs.stored}), 0)`.mapWith(
+        Number,
+      ),
+    })
+    .from(blobs);
+  return rows[0] ?? { withRecipe: 0, asDiffs: 0, storedBytes: 0 };
 }
 
 export async function findConversion(db: Executor): Promise<ConversionRow | null> {

@@ -24,7 +24,9 @@ import {
   recipeChain,
   setRecipe,
   startConversion,
+  storeFigures,
   type ConversionRow,
+  type StoreFigures,
   type HistoryStepRow,
 } from '../../db/queries/file-store';
 import { ChangesetConflictError } from '../../geodiff/apply';
@@ -110,6 +112,8 @@ export interface ConversionStatus {
   conversion: ConversionRow | null;
   /** Files waiting to be converted. */
   waiting: number;
+  /** What the blob store holds now. */
+  figures: StoreFigures;
 }
 
 /**
@@ -137,6 +141,10 @@ export async function queueConversion(
 
 export async function conversionStatus(database: Database): Promise<ConversionStatus> {
   const db = database.db;
-  const [conversion, tasks] = await Promise.all([findConversion(db), countFileTasks(db)]);
-  return { conversion, waiting: tasks.convert };
+  const [conversion, tasks, figures] = await Promise.all([
+    findConversion(db),
+    countFileTasks(db),
+    storeFigures(db),
+  ]);
+  return { conversion, waiting: tasks.convert, figures };
 }

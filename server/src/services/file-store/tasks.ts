@@ -31,6 +31,7 @@ import {
   queueFileTask,
   recipeChain,
   releaseFileTask,
+  renewFileTask,
   setStored,
   type FileStoreTask,
   type HistoryStepRow,
@@ -45,8 +46,11 @@ import { MAX_CHAIN } from './rebuild';
 import { DEFAULT_LIMITS, placeCopies, type FileStep, type RuleLimits } from './rule';
 
 export const FILE_STORE_JOB = 'arrange-file-copies';
-/** A claim lasts this long; longer than any file's arranging. */
-export const TASK_LEASE_MS = 30 * 60 * 1000;
+/**
+ * A claim lasts this long and is renewed while the file is worked on, so the work of a
+ * process that died is taken over (by another instance, or after a restart) within it.
+ */
+export const TASK_LEASE_MS = 60 * 1000;
 /** A failed task is tried again after this long. */
 export const TASK_RETRY_MS = 60 * 1000;
 
@@ -224,6 +228,10 @@ export async function runFileStoreTasks(ctx: FileStoreContext): Promise<number> 
     const task = await claimFileTask(db, now, new Date(now.getTime() + TASK_LEASE_MS));
     if (!task) return handled;
     handled++;
+    const renewal = setInterval(() => {
+      renewFileTask(db, task, new Date(ctx.now().getTime() + TASK_LEASE_MS)).catch(() => {});
+    }, TASK_LEASE_MS / 4);
+    renewal.unref();
     try {
       const outcome = await arrangeFile(ctx, task);
       await finishFileTask(db, task);
@@ -245,6 +253,8 @@ export async function runFileStoreTasks(ctx: FileStoreContext): Promise<number> 
         'The copies of a file could not be arranged',
       );
       await releaseFileTask(db, task, new Date(ctx.now().getTime() + TASK_RETRY_MS));
+    } finally {
+      clearInterval(renewal);
     }
   }
 }
