@@ -152,13 +152,23 @@ export class DiffClient {
     return info;
   }
 
+  /** The client's own working file (kept between edits with `keepLive`). */
+  private live: string | null = null;
+
   /**
-   * Edits a copy of the basefile with `sql`, pushes the changeset, applies it to the
-   * basefile; checks the server's checksum is the basefile's. Returns the diff's bytes.
+   * Edits a copy of the basefile with `sql` (with `keepLive`, the client's working file,
+   * kept from edit to edit as a GIS client keeps it), pushes the changeset, applies it to
+   * the basefile; checks the server's checksum is the basefile's. Returns the diff's bytes.
    */
-  async pushEdit(sql: string | ((db: Database.Database) => void)): Promise<Buffer> {
-    const live = path.join(this.dir, `live-${++this.n}.gpkg`);
-    await copyFile(this.basefile, live);
+  async pushEdit(
+    sql: string | ((db: Database.Database) => void),
+    options: { keepLive?: boolean } = {},
+  ): Promise<Buffer> {
+    let live = this.live;
+    if (!live) {
+      live = path.join(this.dir, `live-${++this.n}.gpkg`);
+      await copyFile(this.basefile, live);
+    }
     const db = new Database(live);
     registerSpatialFunctions(db);
     try {
@@ -183,7 +193,8 @@ export class DiffClient {
     const info = this.take(reply.json());
     applyChangeset(this.basefile, diff, { stable: true });
     expect(info.checksum).toBe(sha1(await readFile(this.basefile)));
-    await rm(live, { force: true });
+    if (options.keepLive) this.live = live;
+    else await rm(live, { force: true });
     return diff;
   }
 }
