@@ -22,7 +22,7 @@ import { defaultJobs, Scheduler, type Job } from './jobs/scheduler';
 import { reservedWorkspaceNameError, shadowingWords } from './lib/route-words';
 import authPlugin, { signedIn } from './plugins/auth';
 import { changesetWorkIdle } from './services/changesets';
-import { fileStoreWorkIdle, stopFileStoreWork } from './services/file-store';
+import { closeFileCache, fileStoreWorkIdle, stopFileStoreWork } from './services/file-store';
 import csrfPlugin from './plugins/csrf';
 import errorsPlugin, { isApiPath, sendProblem } from './plugins/errors';
 import maintenancePlugin from './plugins/maintenance';
@@ -158,6 +158,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     stopFileStoreWork(ctx);
     await fileStoreWorkIdle(ctx);
     stopFileStoreWork(ctx);
+    await closeFileCache(ctx);
   });
 
   const routes = createRouteIndex();

@@ -68,7 +68,11 @@ function startChild(): Promise<ChildProcess> {
       ['--import', 'tsx', path.join(REPO_ROOT, 'server/src/main.ts')],
       {
         cwd: REPO_ROOT,
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env },
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          HOME: process.env.HOME ?? '/tmp',
+          ...env,
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );

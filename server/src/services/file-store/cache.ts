@@ -1,7 +1,7 @@
 /**
  * Whole files of versions stored as diffs, rebuilt on this instance and kept on its disk by
- * content (SHA-1): DATA_DIR/cache/files/<host>/<sha1>-<size>, within VERSION_CACHE_BYTES (the
- * least recently used go first; a file being read is never removed).
+ * content (SHA-1): DATA_DIR/cache/files/<host>-<n>/<sha1>-<size>, within VERSION_CACHE_BYTES
+ * (the least recently used go first; a file being read is never removed).
  *
  * - A file enters only with its SHA-1 checked (a rebuild, or a push that applied its diff),
  *   written under a work name in the same folder and renamed, so a crash leaves no partial
@@ -13,12 +13,12 @@
  *   the cache when nobody reads it, and changed in place, so a push never copies the whole
  *   file; copied when someone does.
  *
- * Each instance has its own folder (instances sharing DATA_DIR on a network file system must
- * not change a file another one reads).
+ * Each cache has a folder of its own, claimed by process id (instances sharing DATA_DIR, on one
+ * machine or a network file system, must not change a file another one reads).
  */
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -47,28 +47,82 @@ const nameOf = (sha1: string, size: number) => `${sha1}-${size}`;
 const ENTRY_NAME = /^([0-9a-f]{40})-(\d+)$/;
 const WORK_PREFIX = '.work-';
 
+/** Folders claimed by a cache of this process. */
+const claimed = new Set<string>();
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * A folder of `root` for this cache alone: `<host>-<n>`, the first one no live process
+ * owns (its `.owner` file names the owner's process id; taken with an exclusive create).
+ * A restarted server finds its files again in the folder its predecessor left.
+ */
+async function claimFolder(root: string): Promise<string> {
+  const host = hostname().replace(/[^A-Za-z0-9._-]/g, '_') || 'host';
+  for (let n = 0; ; n++) {
+    const dir = path.join(root, `${host}-${n}`);
+    if (claimed.has(dir)) continue;
+    await mkdir(dir, { recursive: true });
+    const owner = path.join(dir, '.owner');
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        await writeFile(owner, String(process.pid), { flag: 'wx' });
+        claimed.add(dir);
+        return dir;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      const pid = Number(await readFile(owner, 'utf8').catch(() => 'gone'));
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) break;
+      if (pid === process.pid) break;
+      await rm(owner, { force: true });
+    }
+  }
+}
+
 export class FileCache {
   private readonly entries = new Map<string, Entry>();
   private readonly building = new Map<string, Promise<void>>();
   private opened: Promise<void> | null = null;
   private total = 0;
+  private folder: string | null = null;
   /** Files built so far by `obtain` (tests, benchmarks). */
   builds = 0;
 
   constructor(
-    readonly dir: string,
+    /** DATA_DIR/cache/files: each cache takes a folder of its own in it. */
+    private readonly root: string,
     private budget: number,
   ) {}
 
-  static folderFor(dataDir: string): string {
-    const host = hostname().replace(/[^A-Za-z0-9._-]/g, '_') || 'host';
-    return path.join(dataDir, 'cache', 'files', host);
+  static rootFor(dataDir: string): string {
+    return path.join(dataDir, 'cache', 'files');
   }
 
-  /** Reads the folder once: entries from before, work files of a crash removed. */
+  /** This cache's folder (once open). */
+  get dir(): string {
+    if (!this.folder) throw new Error('The file cache is not open');
+    return this.folder;
+  }
+
+  /** Gives the folder up (shutdown): another process may take it. */
+  async close(): Promise<void> {
+    if (!this.folder) return;
+    claimed.delete(this.folder);
+    await rm(path.join(this.folder, '.owner'), { force: true });
+  }
+
+  /** Claims a folder and reads it once: entries from before, work files of a crash removed. */
   open(): Promise<void> {
     this.opened ??= (async () => {
-      await mkdir(this.dir, { recursive: true });
+      this.folder = await claimFolder(this.root);
       for (const name of await readdir(this.dir)) {
         const file = path.join(this.dir, name);
         const match = ENTRY_NAME.exec(name);

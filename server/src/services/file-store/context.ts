@@ -17,8 +17,13 @@ const caches = new WeakMap<object, FileCache>();
 export function fileCacheOf(ctx: FileStoreContext): FileCache {
   let cache = caches.get(ctx);
   if (!cache) {
-    cache = new FileCache(FileCache.folderFor(ctx.config.dataDir), ctx.config.versionCacheBytes);
+    cache = new FileCache(FileCache.rootFor(ctx.config.dataDir), ctx.config.versionCacheBytes);
     caches.set(ctx, cache);
   }
   return cache;
+}
+
+/** Gives the cache's folder up (shutdown). */
+export async function closeFileCache(ctx: FileStoreContext): Promise<void> {
+  await caches.get(ctx)?.close();
 }
