@@ -91,7 +91,7 @@ export async function startServer(
         warn: (message) => running.log.warn(message),
         error: (obj, message) => running.log.error(obj, message),
       },
-      { fileStoreWork: () => startFileStoreWork(running.ctx) },
+      { fileStoreWork: () => startFileStoreWork(running.ctx), fileStore: running.ctx },
     );
 
     const address = app.server.address();

@@ -17,7 +17,7 @@ import {
   fileStoreWorkIdle,
   runFileStoreTasks,
 } from '../../server/src/services/file-store';
-import { S3BlobStore } from '../../server/src/storage/s3-blob-store';
+import type { S3BlobStore } from '../../server/src/storage/s3-blob-store';
 import { DiffClient, sha1 } from './support/diff-client';
 import { geopackageFromFeatures, pointFeatures, scratch, type Scratch } from './support/geopackage';
 import { startS3, type TestS3 } from './support/s3-server';

@@ -20,9 +20,11 @@ import {
 } from '../services/accounts-admin';
 import { workspaceRouteWords } from '../route-table';
 import {
+  closeFileCache,
   conversionStatus,
   queueConversion,
   runFileStoreTasks,
+  verifyRebuilds,
   type ConversionStatus,
   type FileStoreContext,
 } from '../services/file-store';
@@ -47,6 +49,9 @@ Commands:
       while it runs, resumable; without a running server, here until done).
   storage status
       Show the conversion's progress and what the blob store holds.
+  storage verify [--limit <n>]
+      Rebuild the newest n versions stored as their diffs (default 20) and check their
+      SHA-1, e.g. after upgrading the SQLite library; lists the ones that fail.
   help
       Show this help.
 
@@ -61,7 +66,8 @@ export type Command =
   | { kind: 'project-import'; workspace: string; project: string; folder: string; replace: boolean }
   | { kind: 'maintenance'; on: boolean }
   | { kind: 'storage-convert' }
-  | { kind: 'storage-status' };
+  | { kind: 'storage-status' }
+  | { kind: 'storage-verify'; limit: number };
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -191,7 +197,18 @@ export function parseCommand(argv: string[]): Command {
     if ((action === 'convert' || action === 'status') && rest.length === 0) {
       return { kind: action === 'convert' ? 'storage-convert' : 'storage-status' };
     }
-    throw new UsageError('storage needs "convert" or "status"');
+    if (action === 'verify') {
+      const { positional, flags } = splitFlags(rest, ['limit']);
+      rejectUnknownFlags(flags, ['limit']);
+      expectArgs(positional, []);
+      const text = String(flags.get('limit') ?? '20');
+      const limit = /^\d+$/.test(text) ? Number(text) : NaN;
+      if (!Number.isSafeInteger(limit) || limit < 1) {
+        throw new UsageError(`--limit must be a whole number above 0 (got "${text}")`);
+      }
+      return { kind: 'storage-verify', limit };
+    }
+    throw new UsageError('storage needs "convert", "status" or "verify"');
   }
   if (group === 'user' || group === 'workspace' || group === 'project') {
     throw new UsageError(`Unknown command "${[group, action].filter(Boolean).join(' ')}"`);
@@ -215,6 +232,8 @@ export interface CommandContext {
    * absent when no server runs (the command then does the work itself).
    */
   fileStoreWork?: () => void;
+  /** The running server's file store (its cache); absent: one is made for the command. */
+  fileStore?: FileStoreContext;
 }
 
 const ok = (stdout: string): CommandResult => ({ code: 0, stdout: `${stdout}\n`, stderr: '' });
@@ -276,6 +295,23 @@ export async function executeCommand(
       }
       case 'storage-status':
         return ok(describeStatus(await conversionStatus(await ctx.getDatabase())));
+      case 'storage-verify': {
+        const store = ctx.fileStore ?? storeContext(ctx.config, await ctx.getDatabase());
+        let result: Awaited<ReturnType<typeof verifyRebuilds>>;
+        try {
+          result = await verifyRebuilds(store, command.limit);
+        } finally {
+          if (!ctx.fileStore) await closeFileCache(store);
+        }
+        if (result.failed.length === 0) {
+          return ok(`Rebuilt ${result.checked} version(s) stored as diffs: all exact.`);
+        }
+        return {
+          code: 1,
+          stdout: '',
+          stderr: `${result.failed.length} of ${result.checked} version(s) could not be rebuilt exactly (blobs ${result.failed.join(', ')}); the log says why.\n`,
+        };
+      }
       case 'workspace-role': {
         const { workspace, user } = await setWorkspaceRole(await ctx.getDatabase(), command);
         return ok(
@@ -307,8 +343,8 @@ export function describeStatus(status: ConversionStatus): string {
   ].join('\n');
 }
 
-/** Converts here, without a running server (the same work, to the end). */
-async function convertHere(config: Config, database: Database): Promise<void> {
+/** What the file store needs, built here (the CLI without a running server, or the socket's). */
+function storeContext(config: Config, database: Database): FileStoreContext {
   const quiet = config.logLevel === 'silent';
   const say =
     (level: string) =>
@@ -330,13 +366,17 @@ async function convertHere(config: Config, database: Database): Promise<void> {
     silent: ignore,
     child: () => log,
   } as unknown as FileStoreContext['log'];
-  await runFileStoreTasks({
-    config,
-    database,
-    blobStore: openBlobStore(config),
-    log,
-    now: () => new Date(),
-  });
+  return { config, database, blobStore: openBlobStore(config), log, now: () => new Date() };
+}
+
+/** Converts here, without a running server (the same work, to the end). */
+async function convertHere(config: Config, database: Database): Promise<void> {
+  const store = storeContext(config, database);
+  try {
+    await runFileStoreTasks(store);
+  } finally {
+    await closeFileCache(store);
+  }
 }
 
 /** Parses and runs one command line; usage errors come back as exit code 2. */

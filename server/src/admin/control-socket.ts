@@ -72,7 +72,7 @@ export async function startControlSocket(
   config: Config,
   database: Database,
   log: ControlSocketLogger,
-  running?: Pick<CommandContext, 'fileStoreWork'>,
+  running?: Pick<CommandContext, 'fileStoreWork' | 'fileStore'>,
 ): Promise<ControlSocket | null> {
   const file = socketPath(config.dataDir);
   if (fs.existsSync(file)) {
@@ -129,6 +129,7 @@ export async function startControlSocket(
         cwd,
         getDatabase: async () => database,
         fileStoreWork: running?.fileStoreWork,
+        fileStore: running?.fileStore,
       }).then(
         (result: CommandResult) => reply(200, result),
         (error: unknown) => {

@@ -9,9 +9,12 @@
  * Either all of it is committed or none. Callers start the changeset computation once their
  * transaction has committed (startChangesetWork).
  *
- * The bytes must already be in the blob store (put by the caller). While the transaction
- * runs it holds the blob lock shared, so blob garbage collection (exclusive) cannot delete
- * anything it references; blobs new to the database are checked to exist in the store.
+ * The bytes must already be in the blob store (put by the caller), or, for a file made from a
+ * diff (`recipe`, services/file-store/), the diff must be and the base's blob row exist. While
+ * the transaction runs it holds the blob lock shared, so blob garbage collection (exclusive)
+ * cannot delete anything it references; blobs new to the database are checked to exist in
+ * the store. It also adds what the version stores to the project's stored bytes and queues
+ * the arranging of its GeoPackages' whole copies (file-store/tasks.ts).
  */
 import type { Tx } from '../db/database';
 import { currentBlobKeys, insertPendingChangesets } from '../db/queries/changesets';
@@ -377,11 +380,15 @@ export async function commitVersion(tx: Tx, input: CommitVersionInput): Promise<
   await queueChangedFiles(
     tx,
     input.project.id,
-    [...added, ...updated].map((f) => ({
+    [
+      ...added.map((f) => ({ file: f, added: true })),
+      ...updated.map((f) => ({ file: f, added: false })),
+    ].map(({ file: f, added: isAdded }) => ({
       path: f.path,
       blobKey: f.blobKey,
       size: f.size,
       madeFromDiff: Boolean(f.recipe),
+      added: isAdded,
     })),
     input.at,
     input.copyDelayMs ?? DEFAULT_COPY_DELAY_MS,

@@ -476,12 +476,22 @@ export async function storeFigures(db: Executor): Promise<StoreFigures> {
     .select({
       withRecipe: sql<number>`count(*) filter (where ${blobs.baseKey} is not null)`.mapWith(Number),
       asDiffs: sql<number>`count(*) filter (where not ${blobs.stored})`.mapWith(Number),
-      storedBytes: sql<number>`coalesce(sum(${blobs.size}) filter (where ${blobs.stored}), 0)`.mapWith(
-        Number,
-      ),
+      storedBytes:
+        sql<number>`coalesce(sum(${blobs.size}) filter (where ${blobs.stored}), 0)`.mapWith(Number),
     })
     .from(blobs);
   return rows[0] ?? { withRecipe: 0, asDiffs: 0, storedBytes: 0 };
+}
+
+/** The newest blobs stored as their diffs (no bytes in the store), at most `limit`. */
+export async function listUnstoredBlobs(db: Executor, limit: number): Promise<string[]> {
+  const rows = await db
+    .select({ key: blobs.key })
+    .from(blobs)
+    .where(eq(blobs.stored, false))
+    .orderBy(sql`${blobs.createdAt} desc`, blobs.key)
+    .limit(limit);
+  return rows.map((row) => row.key);
 }
 
 export async function findConversion(db: Executor): Promise<ConversionRow | null> {

@@ -20,6 +20,7 @@ import {
   fileHistoryDiffs,
   findConversion,
   listConvertibleFiles,
+  listUnstoredBlobs,
   queueFileTask,
   recipeChain,
   setRecipe,
@@ -33,8 +34,8 @@ import { ChangesetConflictError } from '../../geodiff/apply';
 import { ChangesetFormatError } from '../../geodiff/format';
 import { runGeodiffInThread } from '../../geodiff/thread';
 import { fileCacheOf, type FileStoreContext } from './context';
-import { copyStoredFile } from './reader';
-import { downloadBlob, MAX_CHAIN } from './rebuild';
+import { cachedFile, copyStoredFile } from './reader';
+import { downloadBlob, FileRebuildError, MAX_CHAIN } from './rebuild';
 import type { Database } from '../../db/database';
 
 /**
@@ -147,4 +148,25 @@ export async function conversionStatus(database: Database): Promise<ConversionSt
     storeFigures(db),
   ]);
   return { conversion, waiting: tasks.convert, figures };
+}
+
+/**
+ * Rebuilds the newest `limit` versions stored as their diffs and checks their bytes (admin
+ * `storage verify`, e.g. after upgrading the SQLite library): the keys that failed.
+ */
+export async function verifyRebuilds(
+  ctx: FileStoreContext,
+  limit: number,
+): Promise<{ checked: number; failed: string[] }> {
+  const keys = await listUnstoredBlobs(ctx.database.db, limit);
+  const failed: string[] = [];
+  for (const key of keys) {
+    try {
+      (await cachedFile(ctx, key)).release();
+    } catch (error) {
+      if (!(error instanceof FileRebuildError)) throw error;
+      failed.push(key);
+    }
+  }
+  return { checked: keys.length, failed };
 }

@@ -22,6 +22,7 @@ import {
   claimFileTask,
   dropBlobDeletion,
   fileStorageHistory,
+  findBlob,
   finishFileTask,
   isCurrentAnywhere,
   listBlobDeletions,
@@ -199,13 +200,21 @@ export async function arrangeFile(
 export async function queueChangedFiles(
   tx: Executor,
   projectId: string,
-  files: { path: string; blobKey: string; size: number; madeFromDiff: boolean }[],
+  files: {
+    path: string;
+    blobKey: string;
+    size: number;
+    madeFromDiff: boolean;
+    added: boolean;
+  }[],
   at: Date,
   delayMs: number,
   limits: RuleLimits = DEFAULT_LIMITS,
 ): Promise<void> {
   for (const file of files) {
     if (!isVersionedFile(file.path)) continue;
+    // A file added whole has nothing to arrange (unless it reuses a blob stored as a diff).
+    if (file.added && !file.madeFromDiff && (await findBlob(tx, file.blobKey))?.stored) continue;
     let dueAt = new Date(at.getTime() + delayMs);
     if (file.madeFromDiff && delayMs > 0) {
       const bytes = await chainBytes(tx, file.blobKey, limits.diffs + 1);
