@@ -484,20 +484,26 @@ async function benchFinish(
   return [target > 0 ? result : { ...result, atLeast: true, ok: true }];
 }
 
+/** BENCH_DIFF_PARTS: which parts run (default all): versions, finish, s3. */
+const PARTS = new Set((process.env.BENCH_DIFF_PARTS ?? 'versions,finish,s3').split(','));
+
 export async function benchDiffStorage(): Promise<BenchResult[]> {
   const dir = await mkdtemp(join(tmpdir(), 'waymark-bench-diff-storage-'));
   const results: BenchResult[] = [];
   try {
-    const big = await bigGeoPackage(dir);
-    {
+    const big = PARTS.has('finish') || PARTS.has('s3') ? await bigGeoPackage(dir) : '';
+    if (PARTS.has('versions') || PARTS.has('finish')) {
       const { server, close } = await startBenchServer('diff-storage', PORT);
       try {
-        results.push(...(await benchVersions(server, dir)));
-        results.push(...(await benchFinish(server, dir, big, 'local store', 0.2)));
+        if (PARTS.has('versions')) results.push(...(await benchVersions(server, dir)));
+        if (PARTS.has('finish')) {
+          results.push(...(await benchFinish(server, dir, big, 'local store', 0.2)));
+        }
       } finally {
         await close();
       }
     }
+    if (!PARTS.has('s3')) return results;
     const s3 = await startS3();
     try {
       const bucket = await s3.createBucket();

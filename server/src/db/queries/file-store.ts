@@ -304,7 +304,9 @@ export interface FileStoreTask {
 
 /**
  * Queues the file's storage to be arranged by `dueAt` (an earlier time already queued is
- * kept, so a stream of pushes cannot postpone it forever); `convert` is kept once set.
+ * kept, so a stream of pushes cannot postpone it forever; while a run holds the task, the new
+ * time, as that run may have read the file's history before this version); `convert` is kept
+ * once set.
  */
 export async function queueFileTask(
   db: Executor,
@@ -322,7 +324,8 @@ export async function queueFileTask(
     .onConflictDoUpdate({
       target: [fileStoreTasks.projectId, fileStoreTasks.path],
       set: {
-        dueAt: sql`least(${fileStoreTasks.dueAt}, excluded.due_at)`,
+        dueAt: sql`CASE WHEN ${fileStoreTasks.lockedUntil} > excluded.queued_at THEN excluded.due_at
+          ELSE least(${fileStoreTasks.dueAt}, excluded.due_at) END`,
         queuedAt: sql`excluded.queued_at`,
         convert: sql`${fileStoreTasks.convert} OR excluded.convert`,
         attempts: 0,
@@ -421,10 +424,14 @@ export async function countFileTasks(
   return rows[0] ?? { total: 0, convert: 0, due: 0 };
 }
 
-/** When the next task is due (null: none). */
+/** When the next task can be claimed: due, and its claim (if any) lapsed (null: none). */
 export async function nextFileTaskDue(db: Executor): Promise<Date | null> {
   const rows = await db
-    .select({ dueAt: sql<string | null>`min(${fileStoreTasks.dueAt})` })
+    .select({
+      dueAt: sql<
+        string | null
+      >`min(greatest(${fileStoreTasks.dueAt}, coalesce(${fileStoreTasks.lockedUntil}, ${fileStoreTasks.dueAt})))`,
+    })
     .from(fileStoreTasks);
   const due = rows[0]?.dueAt;
   return due ? new Date(due) : null;
