@@ -9,8 +9,14 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   reporter: [['list']],
-  timeout: 30_000,
+  // Bounds for conditions, not wall clocks tuned on a quiet machine: a step that is done is
+  // done at once, and with every core busy (CI beside other work) the same steps take several
+  // times longer.
+  timeout: 180_000,
+  expect: { timeout: 20_000 },
   use: {
+    actionTimeout: 30_000,
+    navigationTimeout: 60_000,
     baseURL: `http://127.0.0.1:${port}`,
     trace: 'retain-on-failure',
     launchOptions: {

@@ -345,6 +345,9 @@ export default defineConfig({
       },
       injectManifest: {
         globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest}'],
+        // A classic script (the worker is registered as one): the plugin's ES build of the
+        // worker asks Rolldown for the deprecated `inlineDynamicImports` on every build.
+        rollupFormat: 'iife',
       },
       devOptions: { enabled: false },
     }),
@@ -361,6 +364,8 @@ export default defineConfig({
     // polyfill was a file of its own on every page).
     modulePreload: { polyfill: false },
     rolldownOptions: {
+      // A slow machine is not a fault of the build: no timing warnings on a first `npm start`.
+      checks: { bundlerTimings: false },
       output: {
         codeSplitting: { groups: firstScreens.groups },
         // Chunks named by their hash alone: the entry lists every chunk's file for its

@@ -2,19 +2,50 @@ import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { aliases } from './aliases.ts';
 
+/**
+ * Unit tests written as .ts that use the DOM (window, localStorage, navigator): they run in
+ * jsdom with the component tests (.tsx). Every other .test.ts runs in Node.
+ */
+const DOM_TESTS = [
+  'src/features/auth/api/init.test.ts',
+  'src/features/map/preload.test.ts',
+  'src/features/uploads/page/engine.test.ts',
+  'src/lib/queryClient.test.ts',
+  'src/offline/outboxCount.test.ts',
+  'src/offline/owner.test.ts',
+];
+
+/** Test files run side by side: both cores (vitest's default leaves one idle here). */
+const WORKERS = 2;
+
 export default defineConfig({
   test: {
     projects: [
       {
-        plugins: [react()],
+        // Unit tests that need no DOM run in Node: no jsdom to build for each file.
         resolve: { alias: aliases },
         test: {
           name: 'unit',
+          environment: 'node',
+          include: ['src/**/*.test.ts'],
+          exclude: DOM_TESTS,
+          setupFiles: ['src/test/setup-node.ts'],
+          maxWorkers: WORKERS,
+          testTimeout: 60_000,
+        },
+      },
+      {
+        plugins: [react()],
+        resolve: { alias: aliases },
+        test: {
+          name: 'unit-dom',
           environment: 'jsdom',
-          include: ['src/**/*.test.{ts,tsx}'],
+          include: ['src/**/*.test.tsx', ...DOM_TESTS],
           setupFiles: ['src/test/setup.ts'],
-          // Rendering the whole app in jsdom takes seconds on a busy 2-core machine.
-          testTimeout: 15_000,
+          maxWorkers: WORKERS,
+          // A condition's bound, not a wall clock: rendering a whole route in jsdom takes
+          // seconds on a busy 2-core machine, and a test that passes is done at once.
+          testTimeout: 60_000,
         },
       },
       {
@@ -28,8 +59,11 @@ export default defineConfig({
             'tests/lint/**/*.test.ts',
           ],
           globalSetup: ['tests/server/global-setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          maxWorkers: WORKERS,
+          // Bounds for conditions, not wall clocks: a test that passes is done at once, and a
+          // busy machine (every core taken) makes the first sandbox process or GDAL slow.
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
         },
       },
     ],

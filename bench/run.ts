@@ -9,7 +9,9 @@ import { benchApiRps } from './api-rps.bench';
 import { benchBlobStore } from './blob-store.bench';
 import { benchBrowser } from './browser.bench';
 import { benchBundleSize } from './bundle-size.bench';
+import { benchCapture } from './capture.bench';
 import { benchChangeset } from './changeset.bench';
+import { benchHostile } from './hostile.bench';
 import { benchHttp } from './http.bench';
 import { benchLink } from './link.bench';
 import { benchMap } from './map.bench';
@@ -35,6 +37,8 @@ const BENCHES: Record<string, () => Promise<BenchResult[]>> = {
   'bundle-size': benchBundleSize,
   map: benchMap,
   'map-browser': benchMapBrowser,
+  hostile: benchHostile,
+  capture: benchCapture,
 };
 
 const RESULTS_FILE = join(import.meta.dirname, 'RESULTS.md');

@@ -20,8 +20,11 @@ export async function adminSession(
     payload: { login: 'admin', password: BENCH_ADMIN_PASSWORD },
   });
   if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
-  const cookie = [csrfCookie, ...login.cookies.map((c) => `${c.name}=${c.value}`)].join('; ');
-  return { cookie, csrf };
+  // Cookies by name: those the sign-in set replace the ones before it.
+  const jar = new Map([...init.cookies, ...login.cookies].map((c) => [c.name, c.value]));
+  const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+  // The token is bound to the session: signing in answers the session's own.
+  return { cookie, csrf: String(login.headers['x-csrf-token'] ?? csrf) };
 }
 
 export async function signedInCookie(server: RunningServer): Promise<string> {

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { createUser, linkFromOutbox } from './support/admin';
+import { expectAccessible } from './support/axe';
 import { signIn } from './pages/session';
 
 async function openProfile(page: Page) {
@@ -29,7 +30,7 @@ test('editing the account trims the values and shows server errors under the fie
   await expect(page.getByText('Jane Surveyor', { exact: true }).first()).toBeVisible();
 });
 
-test('a changed email is confirmed through the emailed link', async ({ page }) => {
+test('a changed email stays pending until the emailed link is opened', async ({ page }) => {
   const user = createUser('confirm');
   await signIn(page, user.username, user.password);
   await openProfile(page);
@@ -40,12 +41,38 @@ test('a changed email is confirmed through the emailed link', async ({ page }) =
   await dialog.getByRole('textbox', { name: /email/i }).fill(newEmail);
   await dialog.getByRole('button', { name: /save/i }).click();
   await expect(page.getByText('Profile has been changed')).toBeVisible();
-  await expect(page.getByText('Please verify your email')).toBeVisible();
+  await expect(page.getByText(`Email was sent to address: ${newEmail}`)).toBeVisible();
+  // The account keeps its address (issue 29): the new one waits for its link.
+  const pending = page.getByRole('alert', { name: 'Confirm your new email address' });
+  await expect(pending).toBeVisible();
+  await expect(pending).toContainText(`We sent a confirmation link to ${newEmail}`);
+  await expect(pending).toContainText(`${user.email} stays the address you sign in with`);
+  await expect(page.getByText(user.email, { exact: true })).toBeVisible();
+  await expectAccessible(page, 'pending email change');
 
   await page.goto(await linkFromOutbox(newEmail, '/confirm-email/'));
   await expect(page.getByText('Your email address has been verified.')).toBeVisible();
   await openProfile(page);
+  await expect(page.getByRole('alert', { name: 'Confirm your new email address' })).toHaveCount(0);
   await expect(page.getByText('Please verify your email')).toHaveCount(0);
+  await expect(page.getByText(newEmail, { exact: true })).toBeVisible();
+});
+
+test('a pending email change can be cancelled', async ({ page }) => {
+  const user = createUser('cancel');
+  await signIn(page, user.username, user.password);
+  await openProfile(page);
+
+  await page.getByRole('button', { name: 'Edit account' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('textbox', { name: /email/i }).fill(`other-${user.email}`);
+  await dialog.getByRole('button', { name: /save/i }).click();
+  const pending = page.getByRole('alert', { name: 'Confirm your new email address' });
+  await expect(pending).toBeVisible();
+  await pending.getByRole('button', { name: 'Cancel email change' }).click();
+  await expect(page.getByText('Email change cancelled')).toBeVisible();
+  await expect(pending).toHaveCount(0);
+  await expect(page.getByText(user.email, { exact: true })).toBeVisible();
 });
 
 test('changing the password ends the other sessions', async ({ page, browser }) => {

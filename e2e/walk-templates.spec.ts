@@ -10,7 +10,10 @@ import { signIn } from './pages/session';
 
 const TEMPLATES = { username: 'TEMPLATES', password: 'Field-Surv3y!' };
 
-/** The TEMPLATES user (made once per server) keeps a template in a workspace of its own. */
+/**
+ * The TEMPLATES user (made once per server, by the operator) keeps a public template in a
+ * workspace of its own.
+ */
 async function makeTemplate(browser: Browser, name: string): Promise<() => Promise<void>> {
   try {
     admin('user', 'create', TEMPLATES.username, 'templates@example.com', TEMPLATES.password);
@@ -23,7 +26,8 @@ async function makeTemplate(browser: Browser, name: string): Promise<() => Promi
   const context = await browser.newContext();
   const page = await context.newPage();
   await signIn(page, TEMPLATES.username, TEMPLATES.password);
-  await createProject(page, library, name);
+  // Public: a template is offered to those who may read it (issue 29).
+  await createProject(page, library, name, true);
   await pushFiles(page, library, name, {
     files: { 'survey.qgs': '<qgis version="3.34"/>\n', 'forms/trees.csv': 'species,height\n' },
   });

@@ -34,6 +34,7 @@ import { registerStaticFiles } from './plugins/static-files';
 import accessRequestRoutes from './routes/access-requests';
 import { authRoutes, publicAuthRoutes } from './routes/auth';
 import collaboratorRoutes from './routes/collaborators';
+import { editRoutes, formRoutes } from './routes/capture';
 import diagnosticLogRoutes from './routes/diagnostic-logs';
 import downloadRoutes from './routes/downloads';
 import historyRoutes from './routes/history';
@@ -48,6 +49,7 @@ import userRoutes from './routes/users';
 import workspaceRoutes from './routes/workspaces';
 import workspaceMemberRoutes, { publicInvitationRoutes } from './routes/workspace-members';
 import type { BlobStore } from './storage/blob-store';
+import { loggerOptions } from './logging';
 
 /** Paths that always answer JSON (never the SPA's index.html). */
 export const API_PREFIXES = ['/v1', '/v2', '/app', '/ping', '/config', '/alive'] as const;
@@ -71,7 +73,7 @@ export interface BuildAppOptions {
   mailer?: Mailer;
   /** Folder of the built PWA; null disables static serving. Default <repo>/dist. */
   distDir?: string | null;
-  /** Fastify logger setting; default: pino at config.logLevel. */
+  /** Fastify logger setting; default: pino at config.logLevel, in config.logFormat (logging.ts). */
   logger?: FastifyServerOptions['logger'];
   /** Trust X-Forwarded-* from a reverse proxy (request.ip, protocol); default TRUST_PROXY. */
   trustProxy?: boolean;
@@ -121,7 +123,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   const now = options.now ?? (() => new Date());
 
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger: options.logger ?? loggerOptions(config),
     bodyLimit: JSON_BODY_LIMIT,
     trustProxy: options.trustProxy ?? config.trustProxy,
     return503OnClosing: true,
@@ -203,6 +205,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   app.register(historyRoutes);
   app.register(downloadRoutes);
   app.register(mapRoutes);
+  app.register(formRoutes);
   app.register(pullV2Routes);
   app.register(diagnosticLogRoutes);
   app.register(publicInvitationRoutes);
@@ -220,6 +223,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
       pushRoutes,
       pushV2Routes,
       timeTravelWriteRoutes,
+      editRoutes,
     ),
   );
 

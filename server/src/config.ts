@@ -25,6 +25,8 @@ export class ConfigError extends Error {
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+export const LOG_FORMATS = ['pretty', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export interface Config {
   /** TCP port the HTTP server listens on. */
@@ -57,6 +59,8 @@ export interface Config {
   readonly adminEmail: string;
   readonly adminPassword: string | null;
   readonly logLevel: LogLevel;
+  /** `json` lines, or `pretty` one-line entries for a person at a terminal (logging.ts). */
+  readonly logFormat: LogFormat;
   /** Most PostgreSQL connections this instance opens (node-postgres pool size). */
   readonly databasePoolSize: number;
   /** S3-compatible blob store, or null for the local folder DATA_DIR/blobs. */
@@ -79,6 +83,17 @@ export interface Config {
    * written whole into the blob store (VERSION_COPY_DELAY, in ms; services/file-store/).
    */
   readonly versionCopyDelayMs: number;
+  /** What work on a user's file may spend (lib/sandbox/budget.ts). */
+  readonly fileWork: FileWorkConfig;
+}
+
+export interface FileWorkConfig {
+  /** Most seconds of interactive work (the map, the attribute table, compare). */
+  readonly seconds: number;
+  /** Most seconds of background work (applying a diff, computing a changeset). */
+  readonly backgroundSeconds: number;
+  /** Most resident memory of a process doing such work, in bytes. */
+  readonly memoryBytes: number;
 }
 
 export interface S3Config {
@@ -117,6 +132,7 @@ export const CONFIG_DEFAULTS = {
   ADMIN_EMAIL: 'admin@example.com',
   ADMIN_PASSWORD: '(unset: generated on first start and printed once)',
   LOG_LEVEL: 'info',
+  LOG_FORMAT: 'pretty on a terminal, json otherwise',
   DATABASE_POOL_SIZE: '10',
   S3_BUCKET: '(unset: files are kept in DATA_DIR/blobs)',
   S3_ENDPOINT: '(unset: AWS S3 of S3_REGION)',
@@ -130,6 +146,9 @@ export const CONFIG_DEFAULTS = {
   BASEMAP_ATTRIBUTION: '(empty)',
   VERSION_CACHE_BYTES: '2147483648',
   VERSION_COPY_DELAY: '60',
+  FILE_WORK_SECONDS: '20',
+  FILE_WORK_BACKGROUND_SECONDS: '900',
+  FILE_WORK_MEMORY_MB: '1024',
 } as const satisfies Record<string, string>;
 
 export type ConfigVariable = keyof typeof CONFIG_DEFAULTS;
@@ -156,6 +175,8 @@ export const CONFIG_DESCRIPTIONS: Record<ConfigVariable, string> = {
   ADMIN_EMAIL: 'email of the superuser created on first start',
   ADMIN_PASSWORD: 'password of the superuser created on first start',
   LOG_LEVEL: `log level: ${LOG_LEVELS.join('|')}`,
+  LOG_FORMAT:
+    'pretty: short one-line entries (requests shown at debug); json: one JSON object a line',
   DATABASE_POOL_SIZE: 'most PostgreSQL connections per instance (1-1000)',
   S3_BUCKET: 'bucket of an S3-compatible store for files and upload staging (3-63 characters)',
   S3_ENDPOINT: 'http(s) address of an S3-compatible service (MinIO, Ceph, Garage, ...)',
@@ -174,6 +195,11 @@ export const CONFIG_DESCRIPTIONS: Record<ConfigVariable, string> = {
     'most bytes of older file versions rebuilt from their diffs kept on this instance (DATA_DIR/cache/files)',
   VERSION_COPY_DELAY:
     'seconds the latest version of a GeoPackage pushed as a diff waits before it is also stored whole',
+  FILE_WORK_SECONDS:
+    "most seconds one read of a user's file may take for a person waiting (map layers, tiles, attribute table, compare); past it the request answers 422 (1-3600)",
+  FILE_WORK_BACKGROUND_SECONDS:
+    "most seconds one piece of background work on a user's file may take (applying a pushed diff, computing a changeset) (1-86400)",
+  FILE_WORK_MEMORY_MB: "most memory, in MiB, of a process working on a user's file (64-65536)",
 };
 
 type Env = Record<string, string | undefined>;
@@ -277,6 +303,33 @@ function readTrustProxy(env: Env): boolean | string {
     'TRUST_PROXY',
     `TRUST_PROXY must be true/false or addresses/CIDRs, comma-separated (got ${quoted(raw)})`,
   );
+}
+
+/** A whole number of a variable within [min, max], or its default. */
+function readInteger(
+  env: Env,
+  name: ConfigVariable,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  return parseVar(
+    name,
+    raw,
+    z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(min).max(max)),
+    `must be an integer between ${min} and ${max}`,
+  );
+}
+
+/** FILE_WORK_SECONDS, FILE_WORK_BACKGROUND_SECONDS, FILE_WORK_MEMORY_MB. */
+function readFileWork(env: Env): FileWorkConfig {
+  return Object.freeze({
+    seconds: readInteger(env, 'FILE_WORK_SECONDS', 20, 1, 3600),
+    backgroundSeconds: readInteger(env, 'FILE_WORK_BACKGROUND_SECONDS', 900, 1, 86_400),
+    memoryBytes: readInteger(env, 'FILE_WORK_MEMORY_MB', 1024, 64, 65_536) * 1024 * 1024,
+  });
 }
 
 /** BASEMAP_URL and BASEMAP_ATTRIBUTION. */
@@ -501,19 +554,24 @@ export function loadConfig(env: Env = process.env): Config {
           `must be one of ${LOG_LEVELS.join('|')}`,
         );
 
-  const poolRaw = read(env, 'DATABASE_POOL_SIZE');
-  const databasePoolSize =
-    poolRaw === undefined
-      ? 10
+  const formatRaw = read(env, 'LOG_FORMAT');
+  const logFormat: LogFormat =
+    formatRaw === undefined
+      ? process.stdout.isTTY
+        ? 'pretty'
+        : 'json'
       : parseVar(
-          'DATABASE_POOL_SIZE',
-          poolRaw,
-          z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1).max(1000)),
-          'must be an integer between 1 and 1000',
+          'LOG_FORMAT',
+          formatRaw.toLowerCase(),
+          z.enum(LOG_FORMATS),
+          `must be one of ${LOG_FORMATS.join('|')}`,
         );
+
+  const databasePoolSize = readInteger(env, 'DATABASE_POOL_SIZE', 10, 1, 1000);
 
   const s3 = readS3(env);
   const basemap = readBasemap(env);
+  const fileWork = readFileWork(env);
 
   const cacheRaw = read(env, 'VERSION_CACHE_BYTES');
   const versionCacheBytes =
@@ -563,11 +621,13 @@ export function loadConfig(env: Env = process.env): Config {
     adminEmail,
     adminPassword,
     logLevel,
+    logFormat,
     databasePoolSize,
     s3,
     basemap,
     versionCacheBytes,
     versionCopyDelayMs,
+    fileWork,
   });
 }
 

@@ -14,6 +14,7 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase, type Database } from './db/database';
 import { migrate } from './db/migrate';
 import { openBlobStore } from './storage/open-blob-store';
+import { startSandbox } from './lib/sandbox';
 
 export interface StartOptions {
   /** Install SIGINT/SIGTERM handlers that shut down and exit (default true). */
@@ -83,6 +84,10 @@ export async function startServer(
     });
     await app.listen({ host: config.host, port: config.port });
     app.scheduler.start();
+    // A sandbox process per lane loads in the background: the first map asked for (its
+    // layers, its point index) does not wait for one to start.
+    startSandbox(app.ctx, 'interactive');
+    startSandbox(app.ctx, 'background');
     const running = app;
     socket = await startControlSocket(
       config,

@@ -297,7 +297,7 @@ describe('api client: errors', () => {
 
 describe('api client: maintenance', () => {
   it('refuses non-GET requests locally while in maintenance', async () => {
-    const m = mockFetch(json({}), json({}), json({}), json({}));
+    const m = mockFetch(json({}), json({}), json({}), json({}), json({}));
     const api = client(m.fetch);
     api.setMaintenance(true);
     expect(api.isMaintenance()).toBe(true);
@@ -314,14 +314,17 @@ describe('api client: maintenance', () => {
     await api.get('/v1/project/paginated');
     await api.post('/app/auth/login', {});
     await api.post('/v1/project/by_names', {});
+    // Sign-out is a POST (issue 29): it works in maintenance as sign-in does.
+    await api.post('/app/auth/logout');
     expect(m.calls.map((c) => c.url)).toEqual([
       '/v1/project/paginated',
       '/app/auth/login',
       '/v1/project/by_names',
+      '/app/auth/logout',
     ]);
     api.setMaintenance(false);
     await api.post('/v1/project/mergin', {});
-    expect(m.calls).toHaveLength(4);
+    expect(m.calls).toHaveLength(5);
   });
 
   it('uses the exact message from the specification', () => {

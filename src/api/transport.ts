@@ -25,7 +25,12 @@ export const CSRF_HEADER = 'X-CSRF-Token';
 export const CSRF_REFRESH_PATH = '/app/auth/refresh/csrf';
 export const INIT_PATH = '/app/init';
 /** Writes that stay allowed in maintenance: the URL contains one of these (spec 000 §8). */
-export const MAINTENANCE_EXEMPT_PATHS: readonly string[] = ['/project/by_names', '/app/auth/login'];
+export const MAINTENANCE_EXEMPT_PATHS: readonly string[] = [
+  '/project/by_names',
+  '/app/auth/login',
+  // Sign-out is a POST (with the CSRF token) and must work in read-only mode too.
+  '/app/auth/logout',
+];
 
 /** The request never got an HTTP answer (offline, DNS, connection reset, server down). */
 export class NetworkError extends Error {

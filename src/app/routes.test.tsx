@@ -187,7 +187,7 @@ describe('routes for logged-in users', () => {
     const handlers = loggedIn();
     const { user, router, server } = await open('/dashboard', {
       ...handlers,
-      'GET /app/auth/logout': () => empty(),
+      'POST /app/auth/logout': () => empty(),
     });
     await user.click(await screen.findByRole('button', { name: /^Profile menu/ }));
     expect(await screen.findByText('Ada Admin')).toBeInTheDocument();
@@ -198,7 +198,11 @@ describe('routes for logged-in users', () => {
     );
     await user.click(screen.getByRole('menuitem', { name: 'Sign out' }));
     await waitFor(() => expect(href(router)).toBe('/login'));
-    expect(server.calls('GET /app/auth/logout')).toHaveLength(1);
+    // A POST with the CSRF token (a plain GET no longer signs out).
+    const [signOut, ...more] = server.calls('POST /app/auth/logout');
+    expect(more).toHaveLength(0);
+    expect(signOut!.headers['X-CSRF-Token']).toBe('csrf-1');
+    expect(server.calls('GET /app/auth/logout')).toHaveLength(0);
     expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
   });
 

@@ -1,9 +1,10 @@
 /**
- * Vitest setup for the unit project (jsdom): jest-dom matchers, an in-memory IndexedDB for
- * Dexie, and the browser APIs Mantine needs that jsdom lacks.
+ * Vitest setup for the unit-dom project (jsdom, vitest.config.ts): jest-dom matchers, an
+ * in-memory IndexedDB for Dexie (setup-node.ts), and the browser APIs Mantine needs that jsdom
+ * lacks.
  */
 import '@testing-library/jest-dom/vitest';
-import 'fake-indexeddb/auto';
+import './setup-node';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 

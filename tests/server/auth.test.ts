@@ -264,12 +264,12 @@ describe('CSRF', () => {
   });
 });
 
-describe('GET /app/auth/logout', () => {
+describe('POST /app/auth/logout', () => {
   it('deletes the session server-side', async () => {
     const client = t.client();
     await client.login('jane.doe', 'Jane-Password-1');
     const cookie = client.cookies.get('session')!;
-    const response = await client.get('/app/auth/logout');
+    const response = await client.post('/app/auth/logout');
     expect(response.statusCode).toBe(200);
     expect(response.body).toBe('');
     const rows = await t.database.db
@@ -294,7 +294,9 @@ describe('GET /app/auth/logout', () => {
   });
 
   it('answers 401 with the JSON string when not signed in', async () => {
-    const response = await t.client().get('/app/auth/logout');
+    const client = t.client();
+    await client.init();
+    const response = await client.post('/app/auth/logout');
     expect(response.statusCode).toBe(401);
     expect(response.headers['content-type']).toBe('application/json');
     expect(response.body).toBe('"Authentication information is missing or invalid."');

@@ -1,25 +1,23 @@
 /**
  * Request limits kept in the database (issue 22, Hardening): password-reset mails per email
  * and per client address, refused the same way whether or not an account has the email;
- * sign-in failures per client address across accounts.
+ * sign-in failures per client address across accounts (issue 29: past the first bar only
+ * accounts that failed from the address wait, past a far higher one every attempt does).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { hashPassword } from '../../server/src/auth/passwords';
-import {
-  RESET_MAX_PER_ADDRESS,
-  RESET_MAX_PER_EMAIL,
-  RESET_WINDOW_MS,
-  TOO_MANY_RESETS,
-} from '../../server/src/auth/reset-limits';
+import { RESET_MAILS, TOO_MANY_RESETS } from '../../server/src/auth/rate-limits';
 import {
   ADDRESS_MAX_FAILURES,
+  ADDRESS_MAX_FAILURES_ANY,
   ADDRESS_WINDOW_MS,
   PAIR_FREE_FAILURES,
   TOO_MANY_SIGN_INS,
 } from '../../server/src/auth/sign-in-limits';
 import { ConfigError, loadConfig } from '../../server/src/config';
 import { insertUser } from '../../server/src/db/queries/users';
+import { signInFailures } from '../../server/src/db/schema';
 import {
   createTestApp,
   postFrom,
@@ -27,6 +25,10 @@ import {
   withSecondInstance,
   type TestApp,
 } from './support/test-app';
+
+const RESET_MAX_PER_EMAIL = RESET_MAILS.perSubject!;
+const RESET_MAX_PER_ADDRESS = RESET_MAILS.perSource!;
+const RESET_WINDOW_MS = RESET_MAILS.windowMs;
 
 const PASSWORD = 'Limit-Password-1';
 let t: TestApp;
@@ -124,23 +126,49 @@ describe('sign-in failures per client address', () => {
   const login = (username: string, password: string, address: string) =>
     postFrom(t.app, address, '/app/auth/login', { login: username, password });
 
-  it(`stops one client after ${ADDRESS_MAX_FAILURES} failures an hour over all accounts`, async () => {
+  it(`past ${ADDRESS_MAX_FAILURES} failures an hour, only accounts that have not failed from the address go on`, async () => {
     const client = '192.0.2.240';
     // One wrong password on each of many accounts: each stays under its own limits.
+    const failed: string[] = [];
     for (let i = 0; i < ADDRESS_MAX_FAILURES; i++) {
       const { username } = await newUser();
       expect((await login(username, 'wrong', client)).statusCode).toBe(401);
+      failed.push(username);
     }
     expect(ADDRESS_MAX_FAILURES).toBeGreaterThan(PAIR_FREE_FAILURES);
-    const { username } = await newUser();
-    const refused = await login(username, PASSWORD, client);
+    // Everybody behind one address (a proxy without TRUST_PROXY): the others still sign in
+    // with their right passwords (issue 29).
+    const { username: colleague } = await newUser();
+    expect((await login(colleague, PASSWORD, client)).statusCode).toBe(200);
+    // A guess on a fresh account is checked once; after that failure the account waits too.
+    const { username: guessed } = await newUser();
+    expect((await login(guessed, 'wrong', client)).statusCode).toBe(401);
+    const refused = await login(guessed, PASSWORD, client);
     expectRefused(refused, TOO_MANY_SIGN_INS);
     expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(ADDRESS_WINDOW_MS / 1000);
-    // The same account from another client signs in.
-    expect((await login(username, PASSWORD, '192.0.2.241')).statusCode).toBe(200);
-    // An hour later the client may try again.
+    // So does an account that failed from here before, even with its right password ...
+    expectRefused(await login(failed[0]!, PASSWORD, client), TOO_MANY_SIGN_INS);
+    // ... which works from another client,
+    expect((await login(failed[0]!, PASSWORD, '192.0.2.241')).statusCode).toBe(200);
+    // and from this one an hour later.
     t.clock.advance(ADDRESS_WINDOW_MS + 1000);
-    expect((await login(username, PASSWORD, client)).statusCode).toBe(200);
+    expect((await login(failed[1]!, PASSWORD, client)).statusCode).toBe(200);
+  });
+
+  it(`past ${ADDRESS_MAX_FAILURES_ANY} failures an hour, every attempt from the address waits`, async () => {
+    const client = '192.0.2.242';
+    // The failures of many accounts (rows written directly: their count is what matters).
+    const now = t.clock.now();
+    await t.database.db.insert(signInFailures).values(
+      Array.from({ length: ADDRESS_MAX_FAILURES_ANY }, (_, i) => ({
+        account: `login:sprayed-${i}`,
+        address: client,
+        failedAt: now,
+      })),
+    );
+    const { username } = await newUser();
+    expectRefused(await login(username, PASSWORD, client), TOO_MANY_SIGN_INS);
+    expect((await login(username, PASSWORD, '192.0.2.243')).statusCode).toBe(200);
   });
 });
 

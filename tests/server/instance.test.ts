@@ -84,7 +84,8 @@ describe('instance endpoints', () => {
   it('GET /app/init mints a CSRF token and an HttpOnly csrf cookie', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/app/init' });
     expect(response.json()).toEqual({ authenticated: false, superuser: false });
-    expect(response.headers['x-csrf-token']).toMatch(/^[\w-]{43}\.\d+\.[\w-]{43}$/);
+    // digest(secret).time.session tag (`anon` without a session).signature
+    expect(response.headers['x-csrf-token']).toMatch(/^[\w-]{43}\.\d+\.anon\.[\w-]{43}$/);
     const cookie = response.cookies.find((c) => c.name === 'csrf');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
     expect(response.headers['cache-control']).toBe('no-store');
@@ -109,7 +110,7 @@ describe('instance endpoints', () => {
 describe('maintenance mode', () => {
   const flag = () => path.join(t.config.dataDir, 'MAINTENANCE');
 
-  it('is reported by /ping and blocks mutations, but not sign-in', async () => {
+  it('is reported by /ping and blocks mutations, but not sign-in and sign-out', async () => {
     const client = t.client();
     await client.init();
     fs.writeFileSync(flag(), '');
@@ -133,6 +134,8 @@ describe('maintenance mode', () => {
       // GETs still work.
       const profile = await client.get('/v1/user/profile');
       expect(profile.statusCode).toBe(200);
+      // Sign-out is a POST (issue 29) and works as sign-in does.
+      expect((await client.post('/app/auth/logout')).statusCode).toBe(200);
     } finally {
       fs.rmSync(flag(), { force: true });
     }

@@ -15,8 +15,7 @@ import { PbfReader } from 'pbf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLayers, type LayerInfo } from '../../server/src/services/map/gpkg';
 import { buildPointIndex, pointsInBox } from '../../server/src/services/map/points';
-import type { MapFile } from '../../server/src/services/map/store';
-import { renderTile } from '../../server/src/services/map/tiles';
+import { vectorTile } from '../../server/src/services/map/vector-tiles';
 import { OGR2OGR, scratch, type Scratch } from './support/geopackage';
 import { EPSG_2180_PROJ4 } from './support/spatialite';
 import { tileOf } from './support/tiles';
@@ -63,27 +62,22 @@ function spatiaLite(source: string, name: string, index: boolean): string {
 }
 
 const opened: Database.Database[] = [];
-let checksums = 0;
-function mapFile(file: string): { file: MapFile; layer: LayerInfo } {
+function mapFile(file: string): { db: Database.Database; layer: LayerInfo } {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   opened.push(db);
   const layers = readLayers(db);
   const layer = layers.find((l) => l.name === 'parcels')!;
-  return {
-    // The tile cache is keyed by content: each file its own key.
-    file: { checksum: `spatialite-index-${++checksums}`, path: file, db, layers: new Map() },
-    layer,
-  };
+  return { db, layer };
 }
 
 /** A tile's features as fid → geometry (MVT coordinates), sorted by fid. */
 async function tileFeatures(
-  map: { file: MapFile; layer: LayerInfo },
+  map: { db: Database.Database; layer: LayerInfo },
   z: number,
   x: number,
   y: number,
 ) {
-  const bytes = await renderTile(map.file, map.layer, { z, x, y });
+  const bytes = vectorTile(map.db, map.layer, { z, x, y });
   if (!bytes) return [];
   const layer = new VectorTile(new PbfReader(bytes)).layers.parcels!;
   return Array.from({ length: layer.length }, (_, i) => layer.feature(i))
@@ -180,7 +174,7 @@ describe('SpatiaLite spatial index', () => {
     const centre = squareOf(7);
     const [lon, lat] = lyingMap.layer.transform!.toLonLat(centre.x + 400, centre.y + 400);
     const { x, y } = tileOf(lon, lat, 14);
-    const fids = async (map: { file: MapFile; layer: LayerInfo }) =>
+    const fids = async (map: { db: Database.Database; layer: LayerInfo }) =>
       (await tileFeatures(map, 14, x, y)).map((f) => f.fid);
     expect(await fids(scanned)).toContain(7);
     expect(await fids(lyingMap)).not.toContain(7);
@@ -202,8 +196,8 @@ describe('SpatiaLite spatial index', () => {
       return [(x + px / 4096) / 2 ** 18, (y + py / 4096) / 2 ** 18];
     };
     const box = [...unit(west! - 0.01, north! + 0.01), ...unit(east! + 0.01, south! - 0.01)];
-    const shown = (map: { file: MapFile; layer: LayerInfo }) =>
-      pointsInBox(buildPointIndex(map.file.db, map.layer), 18, box)
+    const shown = (map: { db: Database.Database; layer: LayerInfo }) =>
+      pointsInBox(buildPointIndex(map.db, map.layer), 18, box)
         .map((p) => p.fid)
         .sort((a, b) => a - b);
     const fids = shown(withIndex);

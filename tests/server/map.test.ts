@@ -383,6 +383,7 @@ describe('attribute rows', () => {
       geometry_type: null,
       extent_3857: null,
       properties: { code: 'PL-11', area: 90 },
+      geometry: null,
     });
     const before = await admin.get(`${base(priv)}/features/trees/1?${fileQuery('v1')}`);
     expect((before.json() as MapFeature).properties.name).toBe('london plane');

@@ -102,7 +102,7 @@ describe('sessions cached on instance B end with a change committed on instance 
     const user = await newUser();
     const { a, onB } = await signedIn(user.username);
     await profileOnB(onB);
-    expect((await a.get('/app/auth/logout')).statusCode).toBe(200);
+    expect((await a.post('/app/auth/logout')).statusCode).toBe(200);
     expect((await onB.get('/v1/user/profile')).statusCode).toBe(401);
   });
 

@@ -71,7 +71,7 @@ async function sessionRows(userId: number): Promise<number> {
 describe('sessions end', () => {
   it('on logout: that session only', async () => {
     const s = await twoSessions();
-    expect((await s.a.get('/app/auth/logout')).statusCode).toBe(200);
+    expect((await s.a.post('/app/auth/logout')).statusCode).toBe(200);
     expect(await status(s.copyA)).toBe(401);
     expect(await status(s.copyB)).toBe(200);
     expect(await sessionRows(s.userId)).toBe(1);

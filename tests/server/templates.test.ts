@@ -1,13 +1,16 @@
 /**
  * Community templates (spec 001 §1, api-reference A.5): the list, and POST /v1/project/{ns}
- * with `template` starting a project at v1 with the template's latest files (by reference).
+ * with `template` starting a project at v1 with the template's latest files (by reference);
+ * only templates the caller may read, and only the operator names an account TEMPLATES
+ * (issue 29).
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../server/src/auth/passwords';
 import { insertUser } from '../../server/src/db/queries/users';
 import { insertWorkspace, setWorkspaceMember } from '../../server/src/db/queries/workspaces';
-import { fileHistory, projectFiles, projects, type User } from '../../server/src/db/schema';
+import { fileHistory, projectFiles, projects, users, type User } from '../../server/src/db/schema';
+import { USERNAME_RESERVED } from '../../server/src/services/templates';
 import { commit, createProject } from './support/seed';
 import { createTestApp, problem, type TestApp, type TestClient } from './support/test-app';
 
@@ -43,7 +46,7 @@ beforeAll(async () => {
       active: true,
     });
   }
-  // The templates live in a workspace alice cannot read: listing and using them needs no access.
+  // The templates live in a workspace alice is no member of: a public template is anybody's.
   const library = await insertWorkspace(db, { name: 'library', storage: 10_000 });
   await setWorkspaceMember(db, library.id, people.TEMPLATES!.id, 'owner');
   const small = await insertWorkspace(db, { name: 'small', storage: 10 });
@@ -56,6 +59,7 @@ beforeAll(async () => {
     workspaceId: library.id,
     name: 'tree-survey',
     creatorId: people.TEMPLATES!.id,
+    public: true,
   });
   templateId = template.id;
   await commit(t, template.id, {
@@ -75,7 +79,7 @@ afterAll(async () => {
 });
 
 describe('GET /app/project/templates', () => {
-  it('lists the TEMPLATES user’s live projects to any signed-in user', async () => {
+  it('lists the TEMPLATES user’s live public projects to any signed-in user', async () => {
     const response = await (await as('bob')).get('/app/project/templates');
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual([
@@ -187,7 +191,11 @@ describe('POST /v1/project/{namespace} with a template', () => {
   });
 
   it('does not offer a template scheduled for deletion', async () => {
-    const gone = await createProject(t, { name: 'gone', creatorId: people.TEMPLATES!.id });
+    const gone = await createProject(t, {
+      name: 'gone',
+      creatorId: people.TEMPLATES!.id,
+      public: true,
+    });
     await commit(t, gone.id, { added: { 'a.txt': 'a' } });
     await t.database.db
       .update(projects)
@@ -197,3 +205,107 @@ describe('POST /v1/project/{namespace} with a template', () => {
     expect(response.statusCode).toBe(404);
   });
 });
+
+describe('who publishes templates and who sees them (issue 29)', () => {
+  /** Alice administers `team`: she may create accounts in it through POST /v2/users. */
+  async function createAccount(body: Record<string, unknown>) {
+    return (await as('alice')).post('/v2/users', {
+      password: 'Template-Password-1',
+      role: 'writer',
+      workspace_id: await teamId(),
+      ...body,
+    });
+  }
+
+  it('a workspace admin cannot create a TEMPLATES account, in any letter case', async () => {
+    // Without the operator's account, the name is free: a workspace admin must not take it.
+    await t.database.db
+      .update(users)
+      .set({ username: 'TEMPLATES-operator' })
+      .where(eq(users.id, people.TEMPLATES!.id));
+    try {
+      for (const username of ['TEMPLATES', 'templates', 'Templates', ' TEMPLATES ']) {
+        const response = await createAccount({
+          username,
+          email: `${username.trim().toLowerCase()}-${username.length}@example.org`,
+        });
+        expect(response.statusCode, response.body).toBe(400);
+        expect(response.json()).toEqual({ username: [`Username ${USERNAME_RESERVED}`] });
+      }
+      // A name made from the email skips it too.
+      const derived = await createAccount({ email: 'templates@example.org' });
+      expect(derived.statusCode, derived.body).toBe(201);
+      expect(derived.json().username).toBe('templates1');
+      const names = (await t.database.db.select({ name: users.username }).from(users)).map((row) =>
+        row.name.toLowerCase(),
+      );
+      expect(names).not.toContain('templates');
+    } finally {
+      await t.database.db
+        .update(users)
+        .set({ username: 'TEMPLATES' })
+        .where(eq(users.id, people.TEMPLATES!.id));
+    }
+  });
+
+  it('neither can someone registering from an invitation link', async () => {
+    const invite = await (
+      await as('alice')
+    ).post(`/v2/workspaces/${await teamId()}/invitations`, {
+      email: 'newcomer@example.org',
+      role: 'reader',
+    });
+    expect(invite.statusCode, invite.body).toBe(201);
+    const mail = (await t.outbox()).filter((m) => m.to === 'newcomer@example.org').at(-1)!;
+    const token = mail.links[0]!.split('/').at(-1)!;
+    const visitor = t.client();
+    await visitor.init();
+    const response = await visitor.post(`/app/invitations/${token}/register`, {
+      username: 'templates',
+      password: 'Template-Password-1',
+    });
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json()).toEqual({ username: [`Username ${USERNAME_RESERVED}`] });
+  });
+
+  it('lists and copies only templates the caller may read', async () => {
+    const db = t.database.db;
+    const hidden = await insertWorkspace(db, { name: 'hidden-library', storage: 10_000 });
+    const secret = await createProject(t, {
+      workspaceId: hidden.id,
+      name: 'secret-template',
+      creatorId: people.TEMPLATES!.id,
+    });
+    await commit(t, secret.id, { added: { 'secret.txt': 'private' } });
+
+    const listed = async (user: string) =>
+      ((await (await as(user)).get('/app/project/templates')).json() as { name: string }[]).map(
+        (row) => row.name,
+      );
+    expect(await listed('alice')).toEqual(['tree-survey']);
+    const refused = await create('alice', 'team', {
+      name: 'from-secret',
+      template: 'secret-template',
+    });
+    expect(refused.statusCode).toBe(404);
+    expect((await (await as('alice')).get('/v1/project/team/from-secret')).statusCode).toBe(404);
+
+    // A member of its workspace reads it: it is theirs to list and copy.
+    await setWorkspaceMember(db, hidden.id, people.alice!.id, 'reader');
+    expect(await listed('alice')).toEqual(['secret-template', 'tree-survey']);
+    const copied = await create('alice', 'team', {
+      name: 'from-secret',
+      template: 'secret-template',
+    });
+    expect(copied.statusCode, copied.body).toBe(200);
+    expect(await listed('bob')).toEqual(['tree-survey']);
+  });
+});
+
+async function teamId(): Promise<number> {
+  const list = (await (await as('alice')).get('/v1/workspaces')).json() as {
+    id: number;
+    name: string;
+  }[];
+  return list.find((w) => w.name === 'team')!.id;
+}

@@ -1,4 +1,4 @@
-/** The rolling-window limit the request limits share (sign-in failures, reset mails). */
+/** The rolling-window limit the request limits share (sign-in-limits.ts, rate-limits.ts). */
 
 /**
  * With `times` (oldest first, the current request's own row included) in the last

@@ -13,8 +13,11 @@
  *   the address. Addresses the user has not signed in from within KNOWN_ADDRESS_MS stop at
  *   ACCOUNT_MAX_FAILURES_NEW_ADDRESS, so an attacker spreading guesses over many addresses
  *   leaves the real user headroom to sign in from a known address.
- * - Per address, any account: at most ADDRESS_MAX_FAILURES failures in any ADDRESS_WINDOW_MS,
- *   so one client cannot try a few passwords on every account.
+ * - Per address, any account: past ADDRESS_MAX_FAILURES failures in any ADDRESS_WINDOW_MS,
+ *   only accounts without a failure from that address in the window may still try (so one
+ *   client cannot try a few passwords on every account, and a guesser sharing the address,
+ *   e.g. a proxy without TRUST_PROXY, does not lock out the others' correct passwords); past
+ *   ADDRESS_MAX_FAILURES_ANY every attempt from the address waits.
  * Refusals are 429 with Retry-After (seconds) and TOO_MANY_SIGN_INS; nothing is checked.
  *
  * The attempt row is written before the password is checked and counted with everybody
@@ -43,6 +46,7 @@ export const ACCOUNT_MAX_FAILURES_NEW_ADDRESS = 80;
 export const KNOWN_ADDRESS_MS = 30 * 24 * 60 * 60 * 1000;
 export const ADDRESS_WINDOW_MS = 60 * 60 * 1000;
 export const ADDRESS_MAX_FAILURES = 30;
+export const ADDRESS_MAX_FAILURES_ANY = 300;
 
 export const TOO_MANY_SIGN_INS = 'Too many failed sign-in attempts. Please try again later.';
 
@@ -99,13 +103,16 @@ export async function limitSignIn<T>(
   };
 
   // Failures from this address over all accounts (the new row included, as for accounts).
-  const fromAddress = await failureTimes(
-    db,
-    { address },
-    new Date(now.getTime() - ADDRESS_WINDOW_MS),
-  );
+  const addressSince = new Date(now.getTime() - ADDRESS_WINDOW_MS);
+  const fromAddress = await failureTimes(db, { address }, addressSince);
   const addressWait = windowWaitMs(fromAddress, ADDRESS_MAX_FAILURES, ADDRESS_WINDOW_MS, now);
-  if (addressWait !== null) await refuse(addressWait);
+  if (addressWait !== null) {
+    const hardWait = windowWaitMs(fromAddress, ADDRESS_MAX_FAILURES_ANY, ADDRESS_WINDOW_MS, now);
+    if (hardWait !== null) await refuse(hardWait);
+    // Over the first bar, an account that failed from here in the window waits with it.
+    const failedHere = await pairFailures(db, account, address, addressSince, id);
+    if (failedHere.count > 0) await refuse(addressWait);
+  }
 
   const times = await failureTimes(db, { account }, new Date(now.getTime() - ACCOUNT_WINDOW_MS));
   const known =

@@ -80,6 +80,12 @@ export const users = pgTable(
     active: boolean('active').notNull().default(true),
     isAdmin: boolean('is_admin').notNull().default(false),
     verifiedEmail: boolean('verified_email').notNull().default(false),
+    /**
+     * A new address the user asked for and has not confirmed yet (services/account.ts): used
+     * for nothing (sign-in, resets, invitations, mail) until its link is followed; `email`
+     * stays the account's address until then.
+     */
+    pendingEmail: varchar('pending_email', { length: 120 }),
     receiveNotifications: boolean('receive_notifications').notNull().default(true),
     firstName: varchar('first_name', { length: 256 }),
     lastName: varchar('last_name', { length: 256 }),
@@ -506,22 +512,25 @@ export const signInFailures = pgTable(
 );
 
 /**
- * Password-reset requests of the last hour (auth/reset-limits.ts), counted per email (as
- * typed, lower-cased, whether or not an account has it) and per client address, so every
- * instance enforces the same limits.
+ * Requests counted by the rolling-window limits of auth/rate-limits.ts (mails sent, guessed
+ * invitation links), shared by all instances. `kind` names the limit; `subject` is what is
+ * protected (a recipient address, lower-cased), `source` who asks (a client address or
+ * `user:<id>`); a row is the request's, written before counting and removed again when the
+ * request does not count.
  */
-export const passwordResetRequests = pgTable(
-  'password_reset_requests',
+export const rateLimitHits = pgTable(
+  'rate_limit_hits',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    email: text('email').notNull(),
-    address: text('address').notNull(),
-    requestedAt: ts('requested_at').notNull(),
+    kind: text('kind').notNull(),
+    subject: text('subject'),
+    source: text('source').notNull(),
+    at: ts('at').notNull(),
   },
   (t) => [
-    index('password_reset_requests_email_idx').on(t.email, t.requestedAt),
-    index('password_reset_requests_address_idx').on(t.address, t.requestedAt),
-    index('password_reset_requests_requested_at_idx').on(t.requestedAt),
+    index('rate_limit_hits_subject_idx').on(t.kind, t.subject, t.at),
+    index('rate_limit_hits_source_idx').on(t.kind, t.source, t.at),
+    index('rate_limit_hits_kind_at_idx').on(t.kind, t.at),
   ],
 );
 

@@ -46,6 +46,23 @@ function isGeoPackageTrigger(name: string): boolean {
   return /^(gpkg_|rtree_|trigger_insert_feature_count_|trigger_delete_feature_count_)/i.test(name);
 }
 
+/**
+ * Inside a transaction: drops the file's own triggers (not the GeoPackage's) and returns
+ * what puts them back; rows written meanwhile carry what those triggers would have done.
+ */
+export function setAsideOwnTriggers(db: Database.Database): () => void {
+  const ownTriggers = (
+    db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger'`).all() as {
+      name: string;
+      sql: string | null;
+    }[]
+  ).filter((trigger) => trigger.sql && !isGeoPackageTrigger(trigger.name));
+  for (const trigger of ownTriggers) db.exec(`DROP TRIGGER ${q(trigger.name)}`);
+  return () => {
+    for (const trigger of ownTriggers) db.exec(trigger.sql!);
+  };
+}
+
 function bindable(v: Value): unknown {
   return v instanceof Uint8Array && !Buffer.isBuffer(v)
     ? Buffer.from(v.buffer, v.byteOffset, v.byteLength)
@@ -226,13 +243,7 @@ function applyToFile(file: string, parsed: Changeset, options: ApplyOptions): Ap
 
     const run = db.transaction(() => {
       db.pragma('defer_foreign_keys = ON');
-      const ownTriggers = (
-        db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger'`).all() as {
-          name: string;
-          sql: string | null;
-        }[]
-      ).filter((trigger) => trigger.sql && !isGeoPackageTrigger(trigger.name));
-      for (const trigger of ownTriggers) db.exec(`DROP TRIGGER ${q(trigger.name)}`);
+      const restoreTriggers = setAsideOwnTriggers(db);
 
       let retry: Pending[] = [];
       let lastConstraint: unknown = null;
@@ -287,7 +298,7 @@ function applyToFile(file: string, parsed: Changeset, options: ApplyOptions): Ap
         retry = still;
       }
 
-      for (const trigger of ownTriggers) db.exec(trigger.sql!);
+      restoreTriggers();
     });
     try {
       run();

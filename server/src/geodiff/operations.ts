@@ -1,9 +1,10 @@
 /**
- * The file-level geodiff operations the server runs (in a worker thread, see thread.ts):
- * applying a diff file to a copy of a stored file, applying a chain of diffs in place (a
- * version stored as its diff, services/file-store/), creating the diff between two files,
- * reading a diff file as row-level history entries, comparing two files' rows (compare.ts),
- * and merging consecutive diff files into one (concat.ts).
+ * The file-level geodiff operations the server runs (in the sandbox, see run.ts): applying
+ * a diff file to a copy of a stored file, applying a chain of diffs in place (a version
+ * stored as its diff, services/file-store/), creating the diff between two files, reading a
+ * diff file as row-level history entries, comparing two files' rows (compare.ts), the
+ * row-level changes of a whole-file update (lib/sqlite-diff.ts), and merging consecutive
+ * diff files into one (concat.ts).
  */
 import { createHash } from 'node:crypto';
 import { copyFile, open, readFile, writeFile } from 'node:fs/promises';
@@ -14,6 +15,7 @@ import { concatChangesets } from './concat';
 import { CannotDiffError, createChangeset } from './create';
 import { changesetEntries } from './entries';
 import { ChangesetFormatError, readChangeset, writeChangeset } from './format';
+import { diffSqliteFiles, type TableSummary } from '../lib/sqlite-diff';
 
 export type GeodiffRequest =
   | { kind: 'apply'; base: string; diff: string; output: string }
@@ -26,6 +28,7 @@ export type GeodiffRequest =
   | { kind: 'create'; oldFile: string; newFile: string; output: string }
   | { kind: 'entries'; file: string; diff: string; maxEntries: number }
   | { kind: 'concat'; diffs: string[]; output: string }
+  | { kind: 'changes'; oldFile: string; newFile: string; maxEntries: number }
   | {
       kind: 'compare';
       oldFile: string | null;
@@ -40,22 +43,23 @@ export type GeodiffResult =
   | { kind: 'create'; size: number }
   | { kind: 'entries'; summary: unknown; changesJson: string; truncated: boolean }
   | { kind: 'concat'; size: number; unsupported: number }
+  | ({ kind: 'changes' } & RowChanges)
   | ({ kind: 'compare' } & FileComparison);
 
-/** Errors that mean "refused", carried across the thread by name. */
+/** The row-level changes of a file between two versions. */
+export interface RowChanges {
+  summary: TableSummary[];
+  /** The change list as JSON text. */
+  changesJson: string;
+  truncated: boolean;
+}
+
+/** Errors that mean "refused", rebuilt by name when they cross from the sandbox (run.ts). */
 export const REFUSALS = {
   ChangesetConflictError,
   ChangesetFormatError,
   CannotDiffError,
 } as const;
-export type RefusalName = keyof typeof REFUSALS;
-
-export function refusalName(error: unknown): RefusalName | null {
-  if (error instanceof ChangesetConflictError) return 'ChangesetConflictError';
-  if (error instanceof ChangesetFormatError) return 'ChangesetFormatError';
-  if (error instanceof CannotDiffError) return 'CannotDiffError';
-  return null;
-}
 
 /** Size and SHA-1 of a file, read once in 1 MiB pieces. */
 async function sizeAndSha1(file: string): Promise<{ size: number; sha1: string }> {
@@ -102,6 +106,17 @@ export async function runGeodiff(request: GeodiffRequest): Promise<GeodiffResult
       const bytes = writeChangeset(changeset);
       await writeFile(request.output, bytes);
       return { kind: 'concat', size: bytes.length, unsupported };
+    }
+    case 'changes': {
+      const diff = await diffSqliteFiles(request.oldFile, request.newFile, {
+        maxEntries: request.maxEntries,
+      });
+      return {
+        kind: 'changes',
+        summary: diff.summary,
+        changesJson: JSON.stringify(diff.entries),
+        truncated: diff.truncated,
+      };
     }
     case 'compare': {
       const { oldFile, newFile, scratch, maxEntries } = request;

@@ -13,7 +13,38 @@
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { WorkerSlot } from './worker-thread';
+
+/**
+ * The process's one worker of a kind: started on first use and again after it died; never
+ * again once one died before it had loaded (the work then runs on the main thread).
+ */
+class WorkerSlot {
+  private worker: Worker | null = null;
+  private unavailable = false;
+
+  constructor(private readonly start: () => Worker) {}
+
+  /** The running worker, started when needed; null when no worker thread can be had. */
+  get(): Worker | null {
+    if (!this.unavailable) {
+      try {
+        this.worker ??= this.start();
+      } catch {
+        this.unavailable = true;
+      }
+    }
+    return this.worker;
+  }
+
+  /** `thread` ended: false when it was not the slot's worker any more (already handled). */
+  ended(thread: Worker, loaded: boolean): boolean {
+    if (this.worker !== thread) return false;
+    this.worker = null;
+    // A worker that never loaded cannot be had here: do the work on the main thread from now on.
+    if (!loaded) this.unavailable = true;
+    return true;
+  }
+}
 
 /** A range of a file on this machine (the worker reads it itself, outside the thread pool the requests' writes and fsyncs use). */
 export interface FileRange {

@@ -13,7 +13,7 @@ import {
   makeCsrfToken,
   newCsrfSecret,
 } from '../auth/csrf';
-import { sessionCookieName } from '../auth/sessions';
+import { hashSessionId, sessionCookieName } from '../auth/sessions';
 import { HttpProblem } from '../errors';
 
 export const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -35,10 +35,15 @@ function readSecret(request: FastifyRequest, cookieName: string): string | null 
 }
 
 /**
- * Returns a fresh CSRF token for this client, creating the secret cookie when absent.
- * Used by GET /app/init and GET /app/auth/refresh/csrf.
+ * Returns a fresh CSRF token for this client, creating the secret cookie when absent, bound
+ * to the request's session (or to `sessionIdHash`: the session the answer starts; null for
+ * none). Used by GET /app/init and GET /app/auth/refresh/csrf, and by `sendCsrfToken`.
  */
-export function issueCsrfToken(request: FastifyRequest, reply: FastifyReply): string {
+export function issueCsrfToken(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  sessionIdHash: string | null = request.auth?.sessionIdHash ?? null,
+): string {
   const { config, now } = request.server.ctx;
   const cookieName = csrfCookieName(config);
   let secret = readSecret(request, cookieName);
@@ -52,7 +57,26 @@ export function issueCsrfToken(request: FastifyRequest, reply: FastifyReply): st
       secure: config.secureCookies,
     });
   }
-  return makeCsrfToken(csrfKey(config.secretKey), secret, now().getTime() / 1000);
+  return makeCsrfToken(csrfKey(config.secretKey), secret, now().getTime() / 1000, sessionIdHash);
+}
+
+/**
+ * Puts the token for the session the answer leaves the client with (`sessionIdHash`, null
+ * when it ends the session) in the X-CSRF-Token header, which the web client reads from any
+ * answer: after sign-in, sign-out and a new session id its next mutation passes.
+ */
+export function sendCsrfToken(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  sessionIdHash: string | null,
+): void {
+  reply.header('x-csrf-token', issueCsrfToken(request, reply, sessionIdHash));
+}
+
+/** The SHA-256 of the session cookie the request sends (valid or not), or null. */
+function sentSessionHash(request: FastifyRequest, sessionCookie: string): string | null {
+  const raw = request.cookies[sessionCookie];
+  return raw ? hashSessionId(raw) : null;
 }
 
 export function csrfExempt(request: FastifyRequest, sessionCookie: string): boolean {
@@ -77,6 +101,7 @@ export default fp(
         headerValue(request),
         readSecret(request, cookieName),
         Math.floor(now().getTime() / 1000),
+        sentSessionHash(request, sessionCookie),
       );
       if (problem) throw new HttpProblem(400, problem);
     });

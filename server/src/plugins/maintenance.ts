@@ -1,6 +1,7 @@
 /**
  * Read-only mode (api-reference §5): while DATA_DIR/MAINTENANCE exists, mutations are
- * refused with 503, except sign-in, /project/by_names lookups and /alive.
+ * refused with 503, except sign-in, sign-out (a POST since it needs the CSRF token; it
+ * writes no more than sign-in does), /project/by_names lookups and /alive.
  * Registered after the CSRF plugin, so CSRF is checked first.
  */
 import fp from 'fastify-plugin';
@@ -8,7 +9,7 @@ import { HttpProblem, MAINTENANCE_TEXT } from '../errors';
 import { isMaintenance } from '../maintenance';
 import { MUTATING_METHODS } from './csrf';
 
-const EXEMPT_PARTS = ['/project/by_names', '/auth/login', '/alive'];
+const EXEMPT_PARTS = ['/project/by_names', '/auth/login', '/auth/logout', '/alive'];
 
 export default fp(
   async (app) => {

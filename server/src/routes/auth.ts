@@ -6,13 +6,19 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import type { User } from '../db/schema';
-import { createSession, sessionCookieName, sessionCookieOptions } from '../auth/sessions';
+import {
+  createSession,
+  hashSessionId,
+  sessionCookieName,
+  sessionCookieOptions,
+} from '../auth/sessions';
 import { limitSignIn } from '../auth/sign-in-limits';
 import { deleteSession } from '../db/queries/sessions';
 import { isMaintenance } from '../maintenance';
 import { clientMeta, deviceIdOf } from '../plugins/auth';
-import { issueCsrfToken } from '../plugins/csrf';
+import { issueCsrfToken, sendCsrfToken } from '../plugins/csrf';
 import {
+  cancelEmailChange,
   changePassword,
   confirmEmail,
   requestPasswordReset,
@@ -43,8 +49,8 @@ import {
 } from '../schemas/auth';
 
 /**
- * Opens a browser session for `user` (replacing the request's own) and sets its cookie: after
- * sign-in, and after registering from an invitation link.
+ * Opens a browser session for `user` (replacing the request's own) and sets its cookie, with
+ * the CSRF token bound to it: after sign-in, and after registering from an invitation link.
  */
 export async function startBrowserSession(
   ctx: AppContext,
@@ -63,6 +69,7 @@ export async function startBrowserSession(
     session.id,
     sessionCookieOptions(ctx.config, session.expiresAt, ctx.now()),
   );
+  sendCsrfToken(request, reply, hashSessionId(session.id));
 }
 
 /** Sign-in, the token login, password reset and email confirmation: anyone may call them. */
@@ -171,7 +178,9 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
   const cookieName = sessionCookieName(ctx.config);
 
-  app.get(
+  // A POST with the CSRF token (the reference's GET would let any page sign a user out with
+  // an image); a GET is the generic 405 of a known path (app.ts).
+  app.post(
     '/app/auth/logout',
     {
       schema: { response: { 200: EmptySchema } },
@@ -179,6 +188,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       await signOut(ctx, request.auth.sessionIdHash);
       reply.clearCookie(cookieName, { path: '/', secure: ctx.config.secureCookies });
+      sendCsrfToken(request, reply, null);
       return reply.code(200).send();
     },
   );
@@ -224,6 +234,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
           session.id,
           sessionCookieOptions(ctx.config, session.expiresAt, now),
         );
+        sendCsrfToken(request, reply, session.idHash);
       }
       return reply.code(200).send();
     },
@@ -232,7 +243,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/app/auth/resend-confirm-email',
     {
-      schema: { response: { 200: EmptySchema, 403: AuthErrorSchema } },
+      schema: { response: { 200: EmptySchema, 403: AuthErrorSchema, 429: ProblemSchema } },
     },
     async (request, reply) => {
       await resendConfirmation(ctx, request.auth.user);
@@ -250,12 +261,25 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
           400: FormOrProblemSchema,
           403: AuthErrorSchema,
           415: ProblemSchema,
+          429: ProblemSchema,
         },
       },
     },
     async (request, reply) => {
       await updateProfile(ctx, request.auth.user, request.body ?? {});
       return reply.code(200).send();
+    },
+  );
+
+  // The pending address of the profile is dropped (an addition to the reference).
+  app.delete(
+    '/app/auth/user/pending-email',
+    {
+      schema: { response: { 204: EmptySchema, 403: AuthErrorSchema } },
+    },
+    async (request, reply) => {
+      await cancelEmailChange(ctx, request.auth.user);
+      return reply.code(204).send();
     },
   );
 };

@@ -15,6 +15,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest } from '../errors';
 import { notModified } from '../lib/etag';
+import { ownerOf } from '../lib/sandbox';
 import { sendJson } from '../plugins/errors';
 import { CHANGES_PENDING } from '../services/history';
 import {
@@ -104,6 +105,7 @@ const mapRoutes: FastifyPluginAsyncTypebox = async (app) => {
       request.auth.user,
       refOf(request.params),
       request.query,
+      ownerOf(request.auth.user, request.ip),
     );
     return cacheHeaders(request, reply, source) ? null : source;
   };
@@ -192,7 +194,13 @@ const mapRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const answer = await mapChanges(ctx, request.auth.user, refOf(request.params), request.query);
+      const answer = await mapChanges(
+        ctx,
+        request.auth.user,
+        refOf(request.params),
+        request.query,
+        ownerOf(request.auth.user, request.ip),
+      );
       if (answer === 'pending') {
         return sendJson(reply, 202, 'application/json', {
           status: 'pending',

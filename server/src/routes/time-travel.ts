@@ -44,6 +44,7 @@ import {
   replayPushId,
   type PushMeta,
 } from '../services/push';
+import { ownerOf } from '../lib/sandbox';
 import { compareRows, compareVersions } from '../services/time-travel/compare';
 import {
   conflictRows,
@@ -85,7 +86,14 @@ export const timeTravelReadRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: CompareRowsSchema, ...readErrors },
       },
     },
-    async (request) => compareRows(ctx, request.auth.user, ref(request), request.query),
+    async (request) =>
+      compareRows(
+        ctx,
+        request.auth.user,
+        ref(request),
+        request.query,
+        ownerOf(request.auth.user, request.ip),
+      ),
   );
 
   app.get(

@@ -1,6 +1,7 @@
 /** The signed-in user: profile and closing the account (api-reference A.3). */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sessionCookieName } from '../auth/sessions';
+import { sendCsrfToken } from '../plugins/csrf';
 import { closeAccount } from '../services/account';
 import { getLegacyUserInfo, getOwnProfile } from '../services/users';
 import { EmptySchema, ProblemSchema } from '../schemas/common';
@@ -28,6 +29,8 @@ const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         path: '/',
         secure: app.ctx.config.secureCookies,
       });
+      // A browser's next mutation needs a token of no session; bearer clients use none.
+      if (request.auth.sessionIdHash) sendCsrfToken(request, reply, null);
       return reply.code(204).send();
     },
   );

@@ -128,7 +128,7 @@ const workspaceMemberRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: IdParamsSchema,
         body: CreateInvitationSchema,
-        response: { 201: WorkspaceInvitationSchema, ...problems(400, 403, 404, 409, 415) },
+        response: { 201: WorkspaceInvitationSchema, ...problems(400, 403, 404, 409, 415, 429) },
       },
     },
     async (request, reply) => {
@@ -166,10 +166,11 @@ const workspaceMemberRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         params: InvitationTokenParamsSchema,
-        response: { 200: InvitationOfferSchema, ...problems(400, 403, 404) },
+        response: { 200: InvitationOfferSchema, ...problems(400, 403, 404, 429) },
       },
     },
-    async (request) => acceptInvitation(ctx, currentUser(request), request.params.token),
+    async (request) =>
+      acceptInvitation(ctx, currentUser(request), request.params.token, request.ip),
   );
 
   // The signed-in user's own invitations (the profile's `invitations`), from the header.
@@ -210,10 +211,10 @@ export const publicInvitationRoutes: FastifyPluginAsyncTypebox = async (app) => 
     {
       schema: {
         params: InvitationTokenParamsSchema,
-        response: { 200: InvitationOfferSchema, ...problems(404) },
+        response: { 200: InvitationOfferSchema, ...problems(404, 429) },
       },
     },
-    async (request) => showInvitation(ctx, request.params.token),
+    async (request) => showInvitation(ctx, request.params.token, request.ip),
   );
 
   app.post(
@@ -225,13 +226,18 @@ export const publicInvitationRoutes: FastifyPluginAsyncTypebox = async (app) => 
         response: {
           200: InvitationOfferSchema,
           400: FormOrProblemSchema,
-          ...problems(404, 409, 415),
+          ...problems(404, 409, 415, 429),
         },
       },
     },
     async (request, reply) => {
-      const offer = await showInvitation(ctx, request.params.token);
-      const user = await registerFromInvitation(ctx, request.params.token, request.body);
+      const offer = await showInvitation(ctx, request.params.token, request.ip);
+      const user = await registerFromInvitation(
+        ctx,
+        request.params.token,
+        request.body,
+        request.ip,
+      );
       await startBrowserSession(ctx, request, reply, user);
       return { ...offer, account_exists: true };
     },

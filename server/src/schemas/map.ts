@@ -27,6 +27,7 @@
  *     (rows where any text or number column contains the text, case-insensitive) and/or by
  *     `fids` (comma-separated fids, at most 1000: e.g. a changeset's inserted + updated).
  * - GET /app/map/{namespace}/{name}/features/{layer}/{fid}?file&version → MapFeature
+ *     With `geometry`: the full geometry as GeoJSON in EPSG:4326 (for editing it).
  * - GET /app/map/{namespace}/{name}/changes?file&version → MapChanges
  *     The row-level changes of `version` (required here) for the file, per layer: fids
  *     inserted, updated and deleted, and the deleted features (they are not in the version)
@@ -152,6 +153,13 @@ export const MapFeatureSchema = Type.Object({
     type: 'object',
     additionalProperties: MapValueSchema,
   }),
+  /**
+   * The single-feature route only: the geometry as GeoJSON in EPSG:4326 (curves as their
+   * vertices); null without a drawable geometry.
+   */
+  geometry: Type.Optional(
+    Type.Unsafe<GeoJsonGeometry | null>({ type: ['object', 'null'], additionalProperties: true }),
+  ),
 });
 export type MapFeature = Static<typeof MapFeatureSchema>;
 

@@ -9,6 +9,11 @@ export const ProfileSchema = Type.Object({
   username: Type.String(),
   email: NullableString(),
   verified_email: Type.Boolean(),
+  /**
+   * A new address waiting for its confirmation link (an addition to the reference): until it
+   * is confirmed, `email` is the account's address for everything.
+   */
+  pending_email: NullableString(),
   first_name: NullableString(),
   last_name: NullableString(),
   name: Type.String(),

@@ -6,8 +6,12 @@
  * change stays signed in); a password reset and closing the account end all of them.
  * Both password paths set users.password_changed_at, so bearer tokens issued before the
  * change are refused as well.
+ *
+ * A new email is only pending (users.pending_email) until the link mailed to it is followed:
+ * until then `email` stays the account's address for everything (sign-in, resets,
+ * invitations, mail), so nobody gains anything by typing someone else's address.
  */
-import { limitPasswordReset } from '../auth/reset-limits';
+import { CONFIRMATION_MAILS, limitMail, RESET_MAILS, takeRateLimit } from '../auth/rate-limits';
 import { hashPassword, validatePassword, verifyPassword } from '../auth/passwords';
 import { makeToken, passwordFingerprint, readToken } from '../auth/tokens';
 import type { AppContext } from '../context';
@@ -89,23 +93,50 @@ function resetLink(ctx: AppContext, user: User): string {
   return `${ctx.config.baseUrl}/change-password/${token}`;
 }
 
-function confirmLink(ctx: AppContext, user: User): string {
+function confirmLink(ctx: AppContext, user: User, email: string): string {
   const token = makeToken(
     ctx.config.secretKey,
     'confirm-email',
-    { userId: user.id, email: user.email! },
+    { userId: user.id, email },
     ctx.now(),
   );
   return `${ctx.config.baseUrl}/confirm-email/${token}`;
 }
 
-async function sendConfirmation(ctx: AppContext, user: User): Promise<void> {
-  if (!user.email) return;
-  await deliver(
-    ctx.mailer,
-    ctx.log,
-    confirmEmailMessage(user.email, user.username, confirmLink(ctx, user)),
+/**
+ * Mails a confirmation link for `email` (the account's address or its pending one), within
+ * the confirmation mail limits of that address and of the user (auth/rate-limits.ts);
+ * `before` runs first, inside the limit (a refusal runs neither).
+ */
+async function sendConfirmation(
+  ctx: AppContext,
+  user: User,
+  email: string,
+  before: () => Promise<void> = async () => {},
+): Promise<void> {
+  await limitMail(
+    ctx,
+    CONFIRMATION_MAILS,
+    { subject: email, source: `user:${user.id}` },
+    async () => {
+      await before();
+      await deliver(
+        ctx.mailer,
+        ctx.log,
+        confirmEmailMessage(email, user.username, confirmLink(ctx, user, email)),
+      );
+    },
   );
+}
+
+/** The address a confirmation link is for now: the pending one, else an unverified email. */
+export function addressToConfirm(user: User): string | null {
+  if (user.pendingEmail) return user.pendingEmail;
+  return user.email && !user.verifiedEmail ? user.email : null;
+}
+
+function sameEmail(a: string | null | undefined, b: string | null | undefined): boolean {
+  return !!a && !!b && a.toLowerCase() === b.toLowerCase();
 }
 
 /** The user a link token was issued for, or the reference's errors. */
@@ -118,7 +149,9 @@ async function tokenUser(ctx: AppContext, userId: number, email: string): Promis
 
 /**
  * POST /app/auth/reset-password: mails a link to set a new password, within the reset
- * limits (auth/reset-limits.ts) of the email and the client `address`.
+ * limits (auth/rate-limits.ts) of the email and the client `address`. Every request that
+ * passes the form checks counts, whether or not an account has the email, so the limits
+ * tell nothing about accounts.
  */
 export async function requestPasswordReset(
   ctx: AppContext,
@@ -129,7 +162,7 @@ export async function requestPasswordReset(
   if (email === '') throw new FormError(400, { email: [FIELD_REQUIRED_TEXT] });
   const problem = emailError(email);
   if (problem) throw new FormError(400, { email: [problem] });
-  await limitPasswordReset(ctx, { email, address });
+  await takeRateLimit(ctx, RESET_MAILS, { subject: email, source: address });
   const user = await findUserByEmail(ctx.database.db, email);
   if (!user) throw new FormError(404, { email: [ACCOUNT_NOT_FOUND] });
   if (!user.active) throw new FormError(400, { email: [ACCOUNT_NOT_ACTIVE] });
@@ -184,19 +217,57 @@ export async function changePassword(
   });
 }
 
-/** POST /app/auth/confirm-email/:token. */
+/**
+ * POST /app/auth/confirm-email/:token: a link for the account's address verifies it; a link
+ * for its pending address makes that the account's (verified) address. A link for an address
+ * the account no longer has or asks for is 'Invalid token'; one whose address another account
+ * took meanwhile is 400 'Email already exists'.
+ */
 export async function confirmEmail(ctx: AppContext, token: string): Promise<void> {
   const claims = readToken(ctx.config.secretKey, 'confirm-email', token, ctx.now());
   if (!claims) throw badRequest(INVALID_TOKEN);
-  const user = await tokenUser(ctx, claims.userId, claims.email);
+  const user = await findUserById(ctx.database.db, claims.userId);
+  if (!user) throw notFound();
   if (!user.active || !user.passwordHash) throw forbidden(CANNOT_EDIT_PROFILE);
-  if (!user.verifiedEmail) await updateUser(ctx.database.db, user.id, { verifiedEmail: true });
+  if (sameEmail(claims.email, user.email)) {
+    if (!user.verifiedEmail) await updateUser(ctx.database.db, user.id, { verifiedEmail: true });
+    return;
+  }
+  if (!sameEmail(claims.email, user.pendingEmail)) throw badRequest(INVALID_TOKEN);
+  try {
+    await ctx.database.db.transaction(async (tx) => {
+      if (await emailTakenByOther(tx, user.pendingEmail!, user.id)) {
+        throw badRequest(EMAIL_EXISTS);
+      }
+      await updateUser(tx, user.id, {
+        email: user.pendingEmail,
+        verifiedEmail: true,
+        pendingEmail: null,
+      });
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw badRequest(EMAIL_EXISTS);
+    throw error;
+  }
 }
 
-/** GET /app/auth/resend-confirm-email. */
+/**
+ * GET /app/auth/resend-confirm-email: mails the link for the pending address, else for an
+ * unverified email; with nothing to confirm nothing is sent.
+ */
 export async function resendConfirmation(ctx: AppContext, user: User | null): Promise<void> {
   assertProfileEditable(user);
-  await sendConfirmation(ctx, user);
+  const email = addressToConfirm(user);
+  if (email) await sendConfirmation(ctx, user, email);
+}
+
+/**
+ * DELETE /app/auth/user/pending-email: drops the pending address (its link stops working);
+ * the account keeps its email.
+ */
+export async function cancelEmailChange(ctx: AppContext, user: User | null): Promise<void> {
+  assertProfileEditable(user);
+  await updateUser(ctx.database.db, user.id, { pendingEmail: null });
 }
 
 /** Trimmed optional name; '' is stored as null. */
@@ -210,7 +281,9 @@ function optionalName(value: unknown, field: string, errors: FieldErrors): strin
 
 /**
  * POST /app/auth/user/profile. Only the fields present are changed; `email` is required.
- * A changed email is unverified until confirmed through the link mailed to it.
+ * A different email becomes the pending one and its confirmation link is mailed to it (within
+ * the confirmation limits: a 429 changes nothing); the account keeps its address until the
+ * link is followed. The account's own address (any letter case) changes nothing pending.
  */
 export async function updateProfile(
   ctx: AppContext,
@@ -234,24 +307,26 @@ export async function updateProfile(
   }
   throwIfAny(errors);
 
-  const emailChanged = email.toLowerCase() !== (user.email ?? '').toLowerCase();
-  changes.email = email;
-  if (emailChanged) changes.verifiedEmail = false;
-  try {
-    await ctx.database.db.transaction(async (tx) => {
-      if (emailChanged && (await emailTakenByOther(tx, email, user.id))) {
-        throw new FormError(400, { email: [EMAIL_EXISTS] });
-      }
-      await updateUser(tx, user.id, changes);
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw new FormError(400, { email: [EMAIL_EXISTS] });
-    throw error;
-  }
-  if (emailChanged) {
-    const updated = await findUserById(ctx.database.db, user.id);
-    if (updated) await sendConfirmation(ctx, updated);
-  }
+  const emailChanged = !sameEmail(email, user.email);
+  // The same address in another letter case is saved as typed (it stays verified).
+  if (emailChanged) changes.pendingEmail = email;
+  else changes.email = email;
+  const save = async () => {
+    try {
+      await ctx.database.db.transaction(async (tx) => {
+        if (emailChanged && (await emailTakenByOther(tx, email, user.id))) {
+          throw new FormError(400, { email: [EMAIL_EXISTS] });
+        }
+        await updateUser(tx, user.id, changes);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new FormError(400, { email: [EMAIL_EXISTS] });
+      throw error;
+    }
+  };
+  // Counted before anything is saved: a refused change leaves the profile as it was.
+  if (emailChanged) await sendConfirmation(ctx, user, email, save);
+  else await save();
 }
 
 /**

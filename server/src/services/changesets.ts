@@ -6,7 +6,7 @@
  * not wait); a scheduled job (COMPUTE_CHANGESETS_JOB) also runs the queue, for rows left
  * behind by a crash or made while no server ran. Each row is claimed with a lease (see
  * db/queries/changesets.ts), both files are copied from the blob store to a temporary folder,
- * compared in a worker thread (lib/sqlite-diff.ts, lib/sqlite-diff-thread.ts), and the result
+ * compared in the sandbox (lib/sqlite-diff.ts through geodiff/run.ts), and the result
  * is stored as done, or as error with the reason the changes cannot be calculated. Other failures (the blob store, the database) are
  * retried a minute later, at most MAX_ATTEMPTS times in all.
  */
@@ -20,8 +20,9 @@ import {
   releaseChangeset,
   type ClaimedChangeset,
 } from '../db/queries/changesets';
+import { runGeodiffWork } from '../geodiff/run';
+import { WorkTooHeavyError, type WorkLane } from '../lib/sandbox';
 import { CHANGES_CANNOT_BE_CALCULATED, ChangesImpossibleError } from '../lib/sqlite-diff';
-import { diffSqliteFilesInThread } from '../lib/sqlite-diff-thread';
 import { copyStoredFile } from './file-store';
 import { changesFromStoredDiff, recordComputedDiff } from './version-diffs';
 
@@ -36,13 +37,20 @@ export const MAX_ATTEMPTS = 3;
 export const MAX_CHANGESET_ENTRIES = 100_000;
 
 export const CALCULATION_FAILED = `${CHANGES_CANNOT_BE_CALCULATED}: the calculation failed`;
+/** The changeset's error when the work passed its budget (lib/sandbox). */
+export const CHANGES_TOO_COMPLEX = `${CHANGES_CANNOT_BE_CALCULATED}: the file is too large or too complex`;
 
 /**
  * Copies a file version's bytes (blob `key`) to a file on disk, rebuilt when the version is
- * stored as its diff (services/file-store/).
+ * stored as its diff (services/file-store/; `lane`: whether a person waits for a rebuild).
  */
-export async function copyBlob(ctx: AppContext, key: string, file: string): Promise<void> {
-  await copyStoredFile(ctx, key, file);
+export async function copyBlob(
+  ctx: AppContext,
+  key: string,
+  file: string,
+  lane: WorkLane = 'interactive',
+): Promise<void> {
+  await copyStoredFile(ctx, key, file, lane);
 }
 
 /** Computes one claimed changeset and stores the result. */
@@ -55,18 +63,22 @@ async function computeOne(ctx: AppContext, job: ClaimedChangeset): Promise<void>
     let beforeCopied = false;
     const copyBefore = async () => {
       if (beforeCopied) return;
-      await copyBlob(ctx, job.oldBlobKey, before);
+      await copyBlob(ctx, job.oldBlobKey, before, 'background');
       beforeCopied = true;
     };
-    await copyBlob(ctx, job.newBlobKey, after);
+    await copyBlob(ctx, job.newBlobKey, after, 'background');
     try {
-      // In a worker thread: a large layer does not hold up the server's requests. A version
-      // pushed as a diff has its changes read from the diff (the file before is not needed:
-      // stored as a diff, it would be rebuilt for nothing).
+      // In the sandbox: a large or hostile file does not hold up the server's requests. A
+      // version pushed as a diff has its changes read from the diff (the file before is not
+      // needed: stored as a diff, it would be rebuilt for nothing).
       let diff = await changesFromStoredDiff(ctx, job, dir, after, MAX_CHANGESET_ENTRIES);
       if (!diff) {
         await copyBefore();
-        diff = await diffSqliteFilesInThread(before, after, { maxEntries: MAX_CHANGESET_ENTRIES });
+        diff = await runGeodiffWork(
+          ctx,
+          { kind: 'changes', oldFile: before, newFile: after, maxEntries: MAX_CHANGESET_ENTRIES },
+          { lane: 'background' },
+        );
       }
       await finishChangeset(db, job.id, {
         status: 'done',
@@ -76,12 +88,14 @@ async function computeOne(ctx: AppContext, job: ClaimedChangeset): Promise<void>
         at: ctx.now(),
       });
     } catch (error) {
-      if (!(error instanceof ChangesImpossibleError)) throw error;
+      if (!(error instanceof ChangesImpossibleError || error instanceof WorkTooHeavyError)) {
+        throw error;
+      }
       await finishChangeset(db, job.id, {
         status: 'error',
         summary: null,
         changesJson: null,
-        error: error.message,
+        error: error instanceof WorkTooHeavyError ? CHANGES_TOO_COMPLEX : error.message,
         at: ctx.now(),
       });
     }

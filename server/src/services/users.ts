@@ -25,6 +25,7 @@ export async function getOwnProfile(ctx: AppContext, user: User | null): Promise
     username: user.username,
     email: user.email,
     verified_email: user.verifiedEmail,
+    pending_email: user.pendingEmail,
     first_name: user.firstName,
     last_name: user.lastName,
     name: displayName(user),

@@ -9,7 +9,7 @@
  *   reference, so clients that pull get a diff instead of the whole file. A file whose
  *   tables changed shape gets none (a plain update: the client downloads it whole).
  *
- * Both run in the geodiff worker thread.
+ * Both run in the sandbox (geodiff/run.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -22,9 +22,9 @@ import { chargeNewBlobs } from '../db/queries/file-store';
 import { insertBlobRows, lockBlobsShared } from '../db/queries/versions';
 import { CannotDiffError } from '../geodiff/create';
 import { ChangesetFormatError } from '../geodiff/format';
-import { runGeodiffInThread } from '../geodiff/thread';
+import { runGeodiffWork } from '../geodiff/run';
+import type { RowChanges } from '../geodiff/operations';
 import { ChangesImpossibleError } from '../lib/sqlite-diff';
-import type { DiffResult } from '../lib/sqlite-diff-thread';
 import type { BlobInfo } from '../storage/blob-store';
 
 export const DIFF_UNREADABLE = 'the stored diff cannot be read';
@@ -40,15 +40,19 @@ export async function changesFromStoredDiff(
   dir: string,
   after: string,
   maxEntries: number,
-): Promise<DiffResult | null> {
+): Promise<RowChanges | null> {
   const row = await findVersionFileDiff(ctx.database.db, job.versionId, job.path);
   if (!row?.diff || row.change !== 'update_diff') return null;
   const diff = path.join(dir, 'pushed.diff');
   await pipeline(await ctx.blobStore.open(row.diff.blob_key), createWriteStream(diff));
   try {
-    const result = await runGeodiffInThread({ kind: 'entries', file: after, diff, maxEntries });
+    const result = await runGeodiffWork(
+      ctx,
+      { kind: 'entries', file: after, diff, maxEntries },
+      { lane: 'background' },
+    );
     return {
-      summary: result.summary as DiffResult['summary'],
+      summary: result.summary as RowChanges['summary'],
       changesJson: result.changesJson,
       truncated: result.truncated,
     };
@@ -73,12 +77,11 @@ export async function storeComputedDiff(
 ): Promise<BlobInfo | null> {
   let size: number;
   try {
-    ({ size } = await runGeodiffInThread({
-      kind: 'create',
-      oldFile: before,
-      newFile: after,
-      output,
-    }));
+    ({ size } = await runGeodiffWork(
+      ctx,
+      { kind: 'create', oldFile: before, newFile: after, output },
+      { lane: 'background' },
+    ));
   } catch (error) {
     if (error instanceof CannotDiffError) return null;
     throw error;

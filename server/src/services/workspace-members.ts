@@ -2,13 +2,25 @@
  * A workspace's members and invitations, for its admins and owners: the web app's members
  * screen and the reference's v2 calls share these. Rules: only admins and owners manage; only
  * an owner grants, changes or removes the owner role; the last owner stays.
+ *
+ * Who takes an invitation: whoever holds its link (the token mailed to the invited address;
+ * signed in with that address, or creating the account for it), or, without the link, a user
+ * whose *verified* email is the invited address (the profile's list). A new email is only
+ * pending until confirmed (services/account.ts), so typing someone's address gains nothing.
+ * Invitation mails and guessed links are limited (auth/rate-limits.ts).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import type { Executor } from '../db/database';
 import { hashPassword, validatePassword } from '../auth/passwords';
-import { findUserByEmail, findUserByUsername, insertUser } from '../db/queries/users';
+import {
+  INVITATION_GUESSES,
+  INVITATION_MAILS,
+  limitMail,
+  takeRateLimit,
+} from '../auth/rate-limits';
+import { findUserByEmail, findUserByUsername, insertUser, updateUser } from '../db/queries/users';
 import {
   countWorkspaceOwners,
   deleteInvitation,
@@ -50,6 +62,7 @@ import {
   workspaceRole,
   workspaceRoleRank,
 } from './permissions';
+import { reservedUsernameError } from './templates';
 import { NO_WORKSPACE_PERMISSION, WORKSPACE_NOT_FOUND } from './workspaces';
 
 export const MEMBER_NOT_FOUND = 'User is not a member of this workspace';
@@ -232,7 +245,11 @@ function tokenHash(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-/** Invites `email` with `role` and mails the link; a pending invitation is renewed. */
+/**
+ * Invites `email` with `role` and mails the link; a pending invitation is renewed. Within the
+ * invitation mail limits of the address and of the inviting user: a refusal (429) changes
+ * nothing, and a refused invitation (409) does not count.
+ */
 export async function inviteMember(
   ctx: AppContext,
   actor: User,
@@ -246,29 +263,36 @@ export async function inviteMember(
   if (body.role === 'owner' && actorRole !== 'owner') throw forbidden(OWNER_ROLE_NEEDS_OWNER);
   const token = randomBytes(24).toString('base64url');
   const now = ctx.now();
-  const invitation = await ctx.database.db.transaction(async (tx) => {
-    await lockWorkspace(tx, workspace.id);
-    const existing = await findUserByEmail(tx, email);
-    if (existing && (await findWorkspaceMemberRole(tx, workspace.id, existing.id))) {
-      throw new HttpProblem(409, ALREADY_WORKSPACE_MEMBER);
-    }
-    return upsertInvitation(tx, {
-      workspaceId: workspace.id,
-      email,
-      role: body.role,
-      tokenHash: tokenHash(token),
-      invitedBy: actor.id,
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
-    });
-  });
-  const url = `${ctx.config.baseUrl}/invitations/${token}`;
-  await deliver(
-    ctx.mailer,
-    ctx.log,
-    workspaceInvitationMessage(email, actor.username, workspace.name, body.role, url),
+  return limitMail(
+    ctx,
+    INVITATION_MAILS,
+    { subject: email, source: `user:${actor.id}` },
+    async () => {
+      const invitation = await ctx.database.db.transaction(async (tx) => {
+        await lockWorkspace(tx, workspace.id);
+        const existing = await findUserByEmail(tx, email);
+        if (existing && (await findWorkspaceMemberRole(tx, workspace.id, existing.id))) {
+          throw new HttpProblem(409, ALREADY_WORKSPACE_MEMBER);
+        }
+        return upsertInvitation(tx, {
+          workspaceId: workspace.id,
+          email,
+          role: body.role,
+          tokenHash: tokenHash(token),
+          invitedBy: actor.id,
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
+        });
+      });
+      const url = `${ctx.config.baseUrl}/invitations/${token}`;
+      await deliver(
+        ctx.mailer,
+        ctx.log,
+        workspaceInvitationMessage(email, actor.username, workspace.name, body.role, url),
+      );
+      return invitationView(invitation);
+    },
   );
-  return invitationView(invitation);
 }
 
 export async function listPendingInvitations(
@@ -291,6 +315,27 @@ export async function revokeInvitation(
   if (id === null || !(await deleteInvitation(ctx.database.db, workspace.id, id))) {
     throw notFound(INVITATION_NOT_FOUND);
   }
+}
+
+/**
+ * Runs `run` (a call of an invitation link) within the limit on guessed links of the client
+ * `address`: a link that names no invitation (404) counts, any other answer does not.
+ */
+async function withInvitationLink<T>(
+  ctx: AppContext,
+  address: string | null,
+  run: () => Promise<T>,
+): Promise<T> {
+  const release = await takeRateLimit(ctx, INVITATION_GUESSES, { source: address });
+  let result: T;
+  try {
+    result = await run();
+  } catch (error) {
+    if (!(error instanceof HttpProblem && error.status === 404)) await release();
+    throw error;
+  }
+  await release();
+  return result;
 }
 
 async function invitationFor(
@@ -318,29 +363,44 @@ function offerView(
   };
 }
 
-/** GET /app/invitations/{token}: what the link offers (the token is the secret). */
-export async function showInvitation(ctx: AppContext, token: string): Promise<InvitationOffer> {
-  const db = ctx.database.db;
-  const { invitation, workspace } = await invitationFor(db, token);
-  return offerView(invitation, workspace, (await findUserByEmail(db, invitation.email)) !== null);
+/**
+ * GET /app/invitations/{token}: what the link offers (the token is the secret), to the client
+ * `address` (guessed links are limited).
+ */
+export async function showInvitation(
+  ctx: AppContext,
+  token: string,
+  address: string | null,
+): Promise<InvitationOffer> {
+  return withInvitationLink(ctx, address, async () => {
+    const db = ctx.database.db;
+    const { invitation, workspace } = await invitationFor(db, token);
+    return offerView(invitation, workspace, (await findUserByEmail(db, invitation.email)) !== null);
+  });
 }
 
 /**
- * POST /app/invitations/{token}/accept: the signed-in user whose email the invitation names
- * joins with its role (a higher role they already hold stays); the link is then spent.
+ * POST /app/invitations/{token}/accept: the signed-in user whose account email is the invited
+ * address joins with its role (a higher role they already hold stays); the link is then spent.
+ * Holding the link mailed there proves the mailbox, so an unverified email becomes verified.
  */
 export async function acceptInvitation(
   ctx: AppContext,
   user: User,
   token: string,
+  address: string | null,
 ): Promise<InvitationOffer> {
-  return ctx.database.db.transaction(async (tx) => {
-    const { invitation, workspace } = await invitationFor(tx, token);
-    if (!isInvitedEmail(user, invitation)) throw forbidden(INVITATION_OTHER_EMAIL);
-    return join(ctx, tx, user, invitation, workspace);
-  });
+  return withInvitationLink(ctx, address, () =>
+    ctx.database.db.transaction(async (tx) => {
+      const { invitation, workspace } = await invitationFor(tx, token);
+      if (!isInvitedEmail(user, invitation)) throw forbidden(INVITATION_OTHER_EMAIL);
+      if (!user.verifiedEmail) await updateUser(tx, user.id, { verifiedEmail: true });
+      return join(ctx, tx, user, invitation, workspace);
+    }),
+  );
 }
 
+/** The account's email (not a pending one) is the invited address, in any letter case. */
 function isInvitedEmail(user: User, invitation: WorkspaceInvitation): boolean {
   return !!user.email && user.email.toLowerCase() === invitation.email.toLowerCase();
 }
@@ -364,10 +424,11 @@ async function join(
 
 /**
  * The profile's `invitations` (api-reference A.3: `{uuid, workspace, role}`): the unexpired
- * invitations of the user's email into active workspaces.
+ * invitations of the user's verified email into active workspaces (an unverified or pending
+ * address lists nothing: the list must not tell which addresses are invited).
  */
 export async function listOwnInvitations(ctx: AppContext, user: User): Promise<OwnInvitation[]> {
-  if (!user.email) return [];
+  if (!user.email || !user.verifiedEmail) return [];
   const rows = await listInvitationsForEmail(ctx.database.db, user.email, ctx.now());
   return rows.map(({ invitation, workspace }) => ({
     uuid: invitation.uuid,
@@ -377,8 +438,9 @@ export async function listOwnInvitations(ctx: AppContext, user: User): Promise<O
 }
 
 /**
- * One of the user's own invitations (by the profile's uuid) and its workspace. Another
- * address's invitation is not found either: the uuid reveals nothing about others.
+ * One of the user's own invitations (by the profile's uuid) and its workspace: addressed to
+ * the user's verified email. Another address's invitation (or any, while the user's email is
+ * unverified) is not found either: the uuid reveals nothing about others.
  */
 async function ownInvitation(
   tx: Executor,
@@ -387,7 +449,13 @@ async function ownInvitation(
 ): Promise<{ invitation: WorkspaceInvitation; workspace: Workspace }> {
   const invitation = isUuid(uuid) ? await findInvitationByUuid(tx, uuid.toLowerCase()) : null;
   const workspace = invitation ? await findWorkspaceById(tx, invitation.workspaceId) : null;
-  if (!invitation || !workspace || !workspace.active || !isInvitedEmail(user, invitation)) {
+  if (
+    !invitation ||
+    !workspace ||
+    !workspace.active ||
+    !user.verifiedEmail ||
+    !isInvitedEmail(user, invitation)
+  ) {
     throw notFound(INVITATION_NOT_FOUND);
   }
   return { invitation, workspace };
@@ -426,9 +494,10 @@ export async function registerFromInvitation(
   ctx: AppContext,
   token: string,
   body: InvitationRegister,
+  address: string | null,
 ): Promise<User> {
   const username = body.username.trim();
-  const usernameProblem = usernameError(username);
+  const usernameProblem = usernameError(username) ?? reservedUsernameError(username);
   const passwordProblem = validatePassword(body.password);
   if (usernameProblem || passwordProblem) {
     const fields: Record<string, string[]> = {};
@@ -437,28 +506,35 @@ export async function registerFromInvitation(
     throw new FormError(400, fields);
   }
   const passwordHash = await hashPassword(body.password);
-  return ctx.database.db.transaction(async (tx) => {
-    const { invitation, workspace } = await invitationFor(tx, token);
-    if (invitation.expiresAt.getTime() <= ctx.now().getTime()) throw badRequest(INVITATION_EXPIRED);
-    if (await findUserByEmail(tx, invitation.email)) throw new HttpProblem(409, EMAIL_TAKEN);
-    if (await findUserByUsername(tx, username)) {
-      throw new FormError(400, { username: [USERNAME_TAKEN] });
-    }
-    const user = await insertUser(tx, {
-      username,
-      email: invitation.email,
-      passwordHash,
-      active: true,
-      verifiedEmail: true,
-      preferredWorkspaceId: workspace.id,
-    });
-    await setWorkspaceMember(tx, workspace.id, user.id, invitation.role);
-    await deleteInvitation(tx, workspace.id, invitation.id);
-    return user;
-  });
+  return withInvitationLink(ctx, address, () =>
+    ctx.database.db.transaction(async (tx) => {
+      const { invitation, workspace } = await invitationFor(tx, token);
+      if (invitation.expiresAt.getTime() <= ctx.now().getTime()) {
+        throw badRequest(INVITATION_EXPIRED);
+      }
+      if (await findUserByEmail(tx, invitation.email)) throw new HttpProblem(409, EMAIL_TAKEN);
+      if (await findUserByUsername(tx, username)) {
+        throw new FormError(400, { username: [USERNAME_TAKEN] });
+      }
+      const user = await insertUser(tx, {
+        username,
+        email: invitation.email,
+        passwordHash,
+        active: true,
+        verifiedEmail: true,
+        preferredWorkspaceId: workspace.id,
+      });
+      await setWorkspaceMember(tx, workspace.id, user.id, invitation.role);
+      await deleteInvitation(tx, workspace.id, invitation.id);
+      return user;
+    }),
+  );
 }
 
-/** A free username made from the email's local part (letters, digits, _ - . kept). */
+/**
+ * A free username made from the email's local part (letters, digits, _ - . kept); never a
+ * reserved one (templates@… becomes templates1).
+ */
 async function usernameFromEmail(db: Executor, email: string): Promise<string> {
   const local = email
     .split('@')[0]!
@@ -467,6 +543,7 @@ async function usernameFromEmail(db: Executor, email: string): Promise<string> {
   const base = (local.length >= 4 ? local : `${local}user`).slice(0, 44);
   for (let n = 0; n < 100; n++) {
     const candidate = n === 0 ? base : `${base}${n}`;
+    if (reservedUsernameError(candidate)) continue;
     if (!(await findUserByUsername(db, candidate))) return candidate;
   }
   throw new HttpProblem(409, USERNAME_TAKEN);
@@ -493,7 +570,10 @@ export async function createMemberAccount(
   const passwordProblem = validatePassword(body.password);
   if (passwordProblem) throw new FormError(400, { password: [passwordProblem] });
   const given = body.username?.trim();
-  const usernameProblem = given === undefined || given === '' ? null : usernameError(given);
+  const usernameProblem =
+    given === undefined || given === ''
+      ? null
+      : (usernameError(given) ?? reservedUsernameError(given));
   if (usernameProblem) throw new FormError(400, { username: [`Username ${usernameProblem}`] });
   const passwordHash = await hashPassword(body.password);
   return ctx.database.db.transaction(async (tx) => {

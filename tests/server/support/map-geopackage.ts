@@ -55,9 +55,14 @@ function wkb(geometry: NonNullable<TestGeometry>): Buffer {
 
 export function envelope(geometry: NonNullable<TestGeometry>): [number, number, number, number] {
   const points = 'point' in geometry ? [geometry.point] : geometry.polygon.flat();
-  const xs = points.map((p) => p[0]);
-  const ys = points.map((p) => p[1]);
-  return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+  const box: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const [x, y] of points) {
+    box[0] = Math.min(box[0], x);
+    box[1] = Math.min(box[1], y);
+    box[2] = Math.max(box[2], x);
+    box[3] = Math.max(box[3], y);
+  }
+  return box;
 }
 
 /** A GeoPackage geometry blob (GP header with an xy envelope, then WKB). */

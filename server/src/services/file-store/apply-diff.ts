@@ -6,7 +6,8 @@
  *
  * - the file of the version it builds on is taken from the cache (moved, not copied: the
  *   push before left it there), or copied once from the blob store / rebuilt when missing;
- * - the diff is applied to it in place in the geodiff worker, the stable way (the bytes any
+ * - the diff is applied to it in place in the sandbox (background lane: applying a diff to
+ *   a large file may pass the interactive budget; main applied pushed diffs there too), the stable way (the bytes any
  *   later rebuild makes), and the result hashed there;
  * - the result enters the cache under its SHA-1; the version's blob gets the recipe (base,
  *   diff) and no bytes in the blob store. The file is written whole later, in the background,
@@ -16,7 +17,7 @@
  * the diff changes.
  */
 import { rm } from 'node:fs/promises';
-import { runGeodiffInThread } from '../../geodiff/thread';
+import { runGeodiffWork } from '../../geodiff/run';
 import type { BlobInfo } from '../../storage/blob-store';
 import { fileCacheOf, type FileStoreContext } from './context';
 import { copyStoredFile } from './reader';
@@ -47,10 +48,14 @@ export async function fileFromDiff(
   const diffFile = `${work}.diff`;
   try {
     if (!(await cache.take(base.checksum, base.size, work))) {
-      await copyStoredFile(ctx, base.key, work);
+      await copyStoredFile(ctx, base.key, work, 'background');
     }
     await downloadBlob(ctx, diff.key, diffFile);
-    const made = await runGeodiffInThread({ kind: 'apply-chain', file: work, diffs: [diffFile] });
+    const made = await runGeodiffWork(
+      ctx,
+      { kind: 'apply-chain', file: work, diffs: [diffFile] },
+      { lane: 'background' },
+    );
     await cache.adopt(work, made.sha1, made.size);
     const recipe = { baseKey: base.key, diffKey: diff.key };
     return { key: recipeKey(recipe), size: made.size, sha1: made.sha1, recipe };

@@ -32,7 +32,7 @@ import {
 } from '../../db/queries/file-store';
 import { ChangesetConflictError } from '../../geodiff/apply';
 import { ChangesetFormatError } from '../../geodiff/format';
-import { runGeodiffInThread } from '../../geodiff/thread';
+import { runGeodiffWork } from '../../geodiff/run';
 import { fileCacheOf, type FileStoreContext } from './context';
 import { cachedFile, copyStoredFile } from './reader';
 import { downloadBlob, FileRebuildError, MAX_CHAIN } from './rebuild';
@@ -76,13 +76,17 @@ export async function giveRecipes(
       if (candidate) {
         if (holding !== previous) {
           await rm(work, { force: true });
-          await copyStoredFile(ctx, previous!, work);
+          await copyStoredFile(ctx, previous!, work, 'background');
           holding = previous;
         }
         await downloadBlob(ctx, diff.blobKey, diffFile);
         let made: { size: number; sha1: string } | null = null;
         try {
-          made = await runGeodiffInThread({ kind: 'apply-chain', file: work, diffs: [diffFile] });
+          made = await runGeodiffWork(
+            ctx,
+            { kind: 'apply-chain', file: work, diffs: [diffFile] },
+            { lane: 'background' },
+          );
         } catch (error) {
           if (!(error instanceof ChangesetConflictError || error instanceof ChangesetFormatError)) {
             throw error;
@@ -162,7 +166,7 @@ export async function verifyRebuilds(
   const failed: string[] = [];
   for (const key of keys) {
     try {
-      (await cachedFile(ctx, key)).release();
+      (await cachedFile(ctx, key, 'background')).release();
     } catch (error) {
       if (!(error instanceof FileRebuildError)) throw error;
       failed.push(key);

@@ -12,6 +12,7 @@ import { createWriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { findBlob } from '../../db/queries/file-store';
+import type { WorkLane } from '../../lib/sandbox';
 import { BlobNotFoundError, InvalidRangeError, type ByteRange } from '../../storage/blob-store';
 import { streamHandle, type CacheHandle } from './cache';
 import { fileCacheOf, type FileStoreContext } from './context';
@@ -20,13 +21,18 @@ import { rebuildInto } from './rebuild';
 /**
  * The whole file of blob `key` in this instance's cache, held until released (rebuilt when
  * missing). Throws BlobNotFoundError for an unknown key, FileRebuildError when it cannot be
- * rebuilt exactly.
+ * rebuilt exactly. `lane`: who waits (rebuild.ts): a person (interactive, the default) or no
+ * one (background work).
  */
-export async function cachedFile(ctx: FileStoreContext, key: string): Promise<CacheHandle> {
+export async function cachedFile(
+  ctx: FileStoreContext,
+  key: string,
+  lane: WorkLane = 'interactive',
+): Promise<CacheHandle> {
   const row = await findBlob(ctx.database.db, key);
   if (!row) throw new BlobNotFoundError(key);
   if (row.stored && !row.baseKey) throw new BlobNotFoundError(key);
-  return fileCacheOf(ctx).obtain(row.sha1, row.size, (work) => rebuildInto(ctx, row, work));
+  return fileCacheOf(ctx).obtain(row.sha1, row.size, (work) => rebuildInto(ctx, row, work, lane));
 }
 
 /** The bytes of blob `key` (or an inclusive range of them), rebuilt when stored as a diff. */
@@ -34,13 +40,14 @@ export async function openStoredFile(
   ctx: FileStoreContext,
   key: string,
   range?: ByteRange,
+  lane: WorkLane = 'interactive',
 ): Promise<Readable> {
   try {
     return await ctx.blobStore.open(key, range);
   } catch (error) {
     if (!(error instanceof BlobNotFoundError)) throw error;
   }
-  const handle = await cachedFile(ctx, key);
+  const handle = await cachedFile(ctx, key, lane);
   if (!range) return streamHandle(handle);
   const end = range.end ?? handle.size - 1;
   if (
@@ -61,8 +68,9 @@ export async function copyStoredFile(
   ctx: FileStoreContext,
   key: string,
   file: string,
+  lane: WorkLane = 'interactive',
 ): Promise<void> {
-  await pipeline(await openStoredFile(ctx, key), createWriteStream(file));
+  await pipeline(await openStoredFile(ctx, key, undefined, lane), createWriteStream(file));
 }
 
 /**

@@ -1,8 +1,16 @@
 /**
  * Rebuilding a blob stored as its diff: its recipe chain is followed back to the nearest
  * whole copy (a stored blob, or a file in this instance's cache), that copy is taken, and the
- * diffs are applied in order in the geodiff worker (the same stable apply as at push time,
+ * diffs are applied in order in the sandbox (the same stable apply as at push time,
  * geodiff/apply.ts), each batch's result checked against the SHA-1 and size recorded for it.
+ *
+ * Lanes: a rebuild a person waits for (a download, the map, compare) runs on the interactive
+ * lane while its work is small enough for that lane's budget (FILE_WORK_SECONDS, 20 s): a
+ * batch of diffs whose bytes are at most INTERACTIVE_DIFF_BYTES on a file of at most
+ * INTERACTIVE_FILE_BYTES (about 3 s here under load). Larger rebuilds (a 1 GB GeoPackage, a
+ * long chain of large diffs) go to the background lane, whose budget they fit: a rebuild
+ * stopped over the interactive budget would leave an old version unreadable. A rebuild that
+ * passes the interactive budget anyway is started again, from the start, in the background.
  * A result that differs is never served or cached: the log says which blob and why, and the
  * client gets FileRebuildError (422).
  */
@@ -13,15 +21,28 @@ import { recipeChain, type BlobRow, type ChainLink } from '../../db/queries/file
 import { HttpProblem } from '../../errors';
 import { ChangesetConflictError } from '../../geodiff/apply';
 import { ChangesetFormatError } from '../../geodiff/format';
-import { runGeodiffInThread } from '../../geodiff/thread';
+import { runGeodiffWork } from '../../geodiff/run';
+import { WorkTooHeavyError, type WorkLane } from '../../lib/sandbox';
 import { BlobNotFoundError } from '../../storage/blob-store';
 import type { CacheHandle } from './cache';
 import { fileCacheOf, type FileStoreContext } from './context';
 
 /** Links of a recipe chain followed at most (the rule keeps chains far shorter). */
 export const MAX_CHAIN = 1000;
-/** Diffs applied per request to the geodiff worker (each request's work stays bounded). */
+/** Diffs applied per request to the sandbox (each request's work stays bounded). */
 export const DIFFS_PER_REQUEST = 16;
+/** Most diff bytes of a batch applied on the interactive lane. */
+export const INTERACTIVE_DIFF_BYTES = 2 * 1024 * 1024;
+/** Largest file rebuilt on the interactive lane (its hash alone takes seconds beyond). */
+export const INTERACTIVE_FILE_BYTES = 512 * 1024 * 1024;
+
+/** The lane a batch of a rebuild runs on, given the lane asked for. */
+export function rebuildLane(asked: WorkLane, fileSize: number, diffBytes: number): WorkLane {
+  if (asked === 'background') return 'background';
+  return fileSize <= INTERACTIVE_FILE_BYTES && diffBytes <= INTERACTIVE_DIFF_BYTES
+    ? 'interactive'
+    : 'background';
+}
 
 export const FILE_REBUILD_ERROR = 'FileRebuildError';
 export const FILE_REBUILD_TEXT =
@@ -76,12 +97,25 @@ export async function rebuildInto(
   ctx: FileStoreContext,
   target: BlobRow,
   work: string,
+  lane: WorkLane = 'interactive',
 ): Promise<void> {
+  let asked = lane;
   for (let attempt = 1; ; attempt++) {
     try {
-      await rebuildOnce(ctx, target, work);
+      await rebuildOnce(ctx, target, work, asked);
       return;
     } catch (error) {
+      // Over the interactive budget: the file in `work` is half-applied; start again on the
+      // background lane.
+      if (error instanceof WorkTooHeavyError && error.reason === 'time' && asked !== 'background') {
+        ctx.log.warn(
+          { blob: target.key, size: target.size },
+          'A rebuild passed the interactive budget; started again in the background',
+        );
+        asked = 'background';
+        await rm(work, { force: true });
+        continue;
+      }
       // A whole copy the chain started from went meanwhile (the checkpoint rule moved): the
       // chain is read again.
       if (!(error instanceof BlobNotFoundError) || attempt >= 3) throw error;
@@ -90,7 +124,12 @@ export async function rebuildInto(
   }
 }
 
-async function rebuildOnce(ctx: FileStoreContext, target: BlobRow, work: string): Promise<void> {
+async function rebuildOnce(
+  ctx: FileStoreContext,
+  target: BlobRow,
+  work: string,
+  asked: WorkLane,
+): Promise<void> {
   const cache = fileCacheOf(ctx);
   const chain = await chainOf(ctx, target);
   const root = chain.at(-1);
@@ -137,7 +176,12 @@ async function rebuildOnce(ctx: FileStoreContext, target: BlobRow, work: string)
       }
       let result: { size: number; sha1: string };
       try {
-        result = await runGeodiffInThread({ kind: 'apply-chain', file: work, diffs: files });
+        const diffBytes = batch.reduce((sum, link) => sum + (link.diffSize ?? 0), 0);
+        result = await runGeodiffWork(
+          ctx,
+          { kind: 'apply-chain', file: work, diffs: files },
+          { lane: rebuildLane(asked, target.size, diffBytes) },
+        );
       } catch (error) {
         if (error instanceof ChangesetConflictError || error instanceof ChangesetFormatError) {
           fail(ctx, target, `a diff of its chain does not apply: ${error.message}`);

@@ -102,7 +102,7 @@ async function stepsOf(ctx: FileStoreContext, rows: HistoryStepRow[]): Promise<F
  * went or was stored meanwhile.
  */
 export async function writeWholeCopy(ctx: FileStoreContext, key: string): Promise<boolean> {
-  const handle = await cachedFile(ctx, key);
+  const handle = await cachedFile(ctx, key, 'background');
   try {
     await ctx.blobStore.put(createReadStream(handle.path, { highWaterMark: 1024 * 1024 }), {
       expectedSize: handle.size,

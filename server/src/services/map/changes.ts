@@ -3,10 +3,8 @@
  * per layer, from the row-level changeset the server computed (services/changesets.ts), and
  * the deleted features' former geometry and attributes from the file before the version.
  */
-import type { LayerInfo } from './gpkg';
 import type { MapFile } from './store';
-import { featuresWithGeometry } from './features';
-import type { MapChanges, MapLayerChanges } from '../../schemas/map';
+import type { MapChanges, MapDeletedFeature, MapLayer, MapLayerChanges } from '../../schemas/map';
 
 /** Most deleted features sent with their geometry per layer (the fids are all listed). */
 export const MAX_DELETED_FEATURES = 5000;
@@ -17,8 +15,8 @@ interface Entry {
   changes: { name: string; old?: unknown; new?: unknown }[];
 }
 
-function fidOf(entry: Entry, layer: LayerInfo): number | null {
-  const change = entry.changes.find((c) => c.name === layer.fidColumn);
+function fidOf(entry: Entry, layer: MapLayer): number | null {
+  const change = entry.changes.find((c) => c.name === layer.fid_column);
   const raw = change?.new ?? change?.old;
   const fid = Number(raw);
   return raw !== undefined && raw !== null && Number.isSafeInteger(fid) ? fid : null;
@@ -26,14 +24,16 @@ function fidOf(entry: Entry, layer: LayerInfo): number | null {
 
 /**
  * The changes of `entries` (a changeset's JSON list) on the layers of `after` (the file at
- * the version) and `before` (the file at the version before, for deleted features).
+ * the version) and `before` (the file at the version before), with the deleted features
+ * read from `before` by `deleted`.
  */
-export function layerChanges(
+export async function layerChanges(
   entries: Entry[],
   truncated: boolean,
   files: { after: MapFile; before: MapFile | null },
   names: { file: string; version: string },
-): MapChanges {
+  deleted: (layer: string, fids: number[]) => Promise<MapDeletedFeature[]>,
+): Promise<MapChanges> {
   const byLayer = new Map<string, MapLayerChanges>();
   for (const entry of entries) {
     const layer = files.after.layers.get(entry.table) ?? files.before?.layers.get(entry.table);
@@ -56,9 +56,8 @@ export function layerChanges(
   for (const changes of byLayer.values()) {
     const old = files.before?.layers.get(changes.layer);
     if (!old || changes.deleted.length === 0) continue;
-    changes.deleted_features = featuresWithGeometry(
-      files.before!.db,
-      old,
+    changes.deleted_features = await deleted(
+      old.name,
       changes.deleted.slice(0, MAX_DELETED_FEATURES),
     );
   }

@@ -125,14 +125,16 @@ export function featurePage(
   };
 }
 
-/** GET …/features/{layer}/{fid}. */
+/** GET …/features/{layer}/{fid}: with the full geometry in lon/lat (for editing). */
 export function featureByFid(db: Database.Database, layer: LayerInfo, fid: number): MapFeature {
   const row = db
     .prepare(`SELECT ${selectList(layer)} FROM ${q(layer.name)} WHERE ${q(layer.fidColumn)} = ?`)
     .raw()
     .get(fid) as unknown[] | undefined;
   if (!row) throw notFound(featureNotFound(fid));
-  return featureOf(layer, row);
+  const wkb = decodeGeometry(row[1]);
+  const geometry = wkb && layer.transform ? toGeoJson(wkb, layer.transform.toLonLat) : null;
+  return { ...featureOf(layer, row), geometry };
 }
 
 /** Features by fid with their geometry as GeoJSON in lon/lat (deleted features). */

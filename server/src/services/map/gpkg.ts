@@ -97,6 +97,18 @@ function tableNames(db: Database.Database): Set<string> {
   return new Set(rows.map((row) => row.name));
 }
 
+/**
+ * The tables that can be layers: plain tables of the main schema (not views, virtual or
+ * shadow tables), by name, with whether they lack a rowid. A view can run any query, without
+ * end (a recursive one); it is not offered as a layer (decision record 0111).
+ */
+function plainTables(db: Database.Database): Map<string, { withoutRowid: boolean }> {
+  const rows = db
+    .prepare(`SELECT name, wr FROM pragma_table_list WHERE schema = 'main' AND type = 'table'`)
+    .all() as { name: string; wr: number }[];
+  return new Map(rows.map((row) => [row.name, { withoutRowid: row.wr === 1 }]));
+}
+
 function finiteExtent(values: unknown[]): Extent | null {
   const numbers = values.map((v) => (typeof v === 'number' ? v : NaN));
   return numbers.every(Number.isFinite) ? numbers : null;
@@ -180,6 +192,7 @@ function geoPackageSources(db: Database.Database, tables: Set<string>): LayerSou
  */
 export function readLayers(db: Database.Database): LayerInfo[] {
   const tables = tableNames(db);
+  const plain = plainTables(db);
   const sources = tables.has('gpkg_geometry_columns')
     ? geoPackageSources(db, tables)
     : sqliteLayerSources(db, tables);
@@ -187,7 +200,8 @@ export function readLayers(db: Database.Database): LayerInfo[] {
   for (const source of sources) {
     const { name, srsId, srs } = source;
     // A layer is its table: a second geometry column of a table is left out.
-    if (!tables.has(name) || layers.some((layer) => layer.name === name)) continue;
+    const table = plain.get(name);
+    if (!table || layers.some((layer) => layer.name === name)) continue;
     const columns = db
       .prepare('SELECT name, type, pk FROM pragma_table_info(?)')
       .all(name) as TableColumn[];
@@ -198,6 +212,8 @@ export function readLayers(db: Database.Database): LayerInfo[] {
     const keys = columns.filter((c) => c.pk > 0);
     const fid =
       keys.length === 1 && keys[0]!.type.toUpperCase() === 'INTEGER' ? keys[0]!.name : 'rowid';
+    // Without a rowid and an integer key, its features could not be named.
+    if (fid === 'rowid' && table.withoutRowid) continue;
     const layer: LayerInfo = {
       name,
       title: source.title,

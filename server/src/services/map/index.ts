@@ -22,16 +22,15 @@ import type {
   MapFileQuery,
   MapLayers,
 } from '../../schemas/map';
+import type { MapLayer } from '../../schemas/map';
 import { layerChanges } from './changes';
-import { featureByFid, featurePage } from './features';
-import { layerView, type LayerInfo } from './gpkg';
-import { startPointIndexWorker } from './points-thread';
-import { isOpen, mapFile, type MapFile } from './store';
+import { LAYER_TOO_COMPLEX, readMap, startMapReader } from './read';
+import { LAYER_NOT_DRAWABLE, layerNotFound } from './reader';
+import { isKnown, mapFile, type MapFile } from './store';
 import { pointIndexOf, pointLayers, renderTile, type TileAddress } from './tiles';
 
+export { LAYER_NOT_DRAWABLE, layerNotFound } from './reader';
 export const NOT_A_GEOPACKAGE = 'Only GeoPackage (.gpkg) and SQLite (.sqlite) files have a map';
-export const layerNotFound = (layer: string) => `Layer ${layer} not found`;
-export const LAYER_NOT_DRAWABLE = 'The layer has no coordinate reference system the server knows';
 
 /** A readable file of a project at a version, resolved. */
 export interface MapSource {
@@ -41,6 +40,8 @@ export interface MapSource {
   checksum: string;
   /** The query named a version: answers may be kept for a while. */
   explicitVersion: boolean;
+  /** Who asks (lib/sandbox owner: `user:<id>` or `address:<ip>`). */
+  owner: string;
   blob: { key: string; checksum: string; size: number };
 }
 
@@ -50,6 +51,7 @@ export async function openMapSource(
   caller: User | null,
   ref: ProjectRef,
   query: MapFileQuery,
+  owner: string,
 ): Promise<MapSource> {
   const requested = parseVersionName(query.version);
   const { access, row } = await findReadableFile(ctx, caller, ref, query.file, requested);
@@ -59,39 +61,40 @@ export async function openMapSource(
     version: requested ?? access.project.latestVersion,
     checksum: row.checksum,
     explicitVersion: requested !== null,
+    owner,
     blob: { key: row.blobKey, checksum: row.checksum, size: row.size },
   };
 }
 
-function layerOf(file: MapFile, name: string): LayerInfo {
+function layerOf(file: MapFile, name: string): MapLayer {
   const layer = file.layers.get(name);
   if (!layer) throw notFound(layerNotFound(name));
   return layer;
 }
 
 /**
- * Starts building the point indexes of a file's point layers in the worker thread, without
+ * Starts building the point indexes of a file's point layers in the map reader, without
  * waiting: the tiles asked next find them built or being built. Failures are only logged
  * (a tile asking for the index tries again).
  */
 export function warmPointIndexes(ctx: AppContext, file: MapFile): void {
   for (const layer of pointLayers(file)) {
-    pointIndexOf(file, layer).catch((error: unknown) => {
+    pointIndexOf(ctx, file, layer).catch((error: unknown) => {
       ctx.log.warn({ err: error, layer: layer.name }, 'A point index could not be built');
     });
   }
 }
 
 export async function mapLayers(ctx: AppContext, source: MapSource): Promise<MapLayers> {
-  // Loading the worker overlaps copying and opening the file (a first opening).
-  if (!isOpen(ctx, source.checksum)) startPointIndexWorker();
-  const file = await mapFile(ctx, source.blob);
+  // Loading the reader overlaps copying the file (a first opening).
+  if (!isKnown(ctx, source.checksum)) startMapReader(ctx);
+  const file = await mapFile(ctx, source.blob, source.owner);
   warmPointIndexes(ctx, file);
   return {
     file: source.file,
     version: `v${source.version}`,
     checksum: source.checksum,
-    layers: [...file.layers.values()].map(layerView),
+    layers: [...file.layers.values()],
   };
 }
 
@@ -101,10 +104,10 @@ export async function mapTile(
   layerName: string,
   tile: TileAddress,
 ): Promise<Buffer | null> {
-  const file = await mapFile(ctx, source.blob);
+  const file = await mapFile(ctx, source.blob, source.owner);
   const layer = layerOf(file, layerName);
-  if (!layer.transform) throw new HttpProblem(422, LAYER_NOT_DRAWABLE);
-  return renderTile(file, layer, tile);
+  if (!layer.drawable) throw new HttpProblem(422, LAYER_NOT_DRAWABLE);
+  return renderTile(ctx, file, layer, tile, source.owner);
 }
 
 export async function mapFeatures(
@@ -113,8 +116,18 @@ export async function mapFeatures(
   layerName: string,
   query: MapFeatureQuery,
 ): Promise<MapFeaturePage> {
-  const file = await mapFile(ctx, source.blob);
-  return featurePage(file.db, layerOf(file, layerName), query);
+  const file = await mapFile(ctx, source.blob, source.owner);
+  const layer = layerOf(file, layerName);
+  return readMap(
+    ctx,
+    { kind: 'features', file: file.path, layer: layer.name, query },
+    {
+      lane: 'interactive',
+      verdictKey: `${file.checksum}/${layer.name}/features?${JSON.stringify(query)}`,
+      tooHeavy: LAYER_TOO_COMPLEX,
+      owner: source.owner,
+    },
+  );
 }
 
 export async function mapFeature(
@@ -123,8 +136,18 @@ export async function mapFeature(
   layerName: string,
   fid: number,
 ): Promise<MapFeature> {
-  const file = await mapFile(ctx, source.blob);
-  return featureByFid(file.db, layerOf(file, layerName), fid);
+  const file = await mapFile(ctx, source.blob, source.owner);
+  const layer = layerOf(file, layerName);
+  return readMap(
+    ctx,
+    { kind: 'feature', file: file.path, layer: layer.name, fid },
+    {
+      lane: 'interactive',
+      verdictKey: `${file.checksum}/${layer.name}/feature/${fid}`,
+      tooHeavy: LAYER_TOO_COMPLEX,
+      owner: source.owner,
+    },
+  );
 }
 
 /** GET …/changes: 'pending' while the changeset is computed. */
@@ -133,27 +156,44 @@ export async function mapChanges(
   caller: User | null,
   ref: ProjectRef,
   query: MapChangesQuery,
+  owner: string,
 ): Promise<MapChanges | 'pending'> {
   // The changeset's own checks and answers (404 not updated or not a GeoPackage, 422 not
   // computable).
   const changeset = await getChangeset(ctx, caller, ref, query.version, query.file);
   if (changeset.status === 'pending') return 'pending';
   const version = versionNumber(query.version);
-  const after = await openMapSource(ctx, caller, ref, { file: query.file, version: query.version });
+  const after = await openMapSource(
+    ctx,
+    caller,
+    ref,
+    { file: query.file, version: query.version },
+    owner,
+  );
   // An updated file was there in the version before.
   const before = await findReadableFile(ctx, caller, ref, query.file, version - 1);
   const entries = JSON.parse(changeset.json) as Parameters<typeof layerChanges>[0];
+  const beforeFile = await mapFile(
+    ctx,
+    { key: before.row.blobKey, checksum: before.row.checksum, size: before.row.size },
+    owner,
+  );
+  const afterFile = await mapFile(ctx, after.blob, owner);
   return layerChanges(
     entries,
     entries.length >= MAX_CHANGESET_ENTRIES,
-    {
-      after: await mapFile(ctx, after.blob),
-      before: await mapFile(ctx, {
-        key: before.row.blobKey,
-        checksum: before.row.checksum,
-        size: before.row.size,
-      }),
-    },
+    { after: afterFile, before: beforeFile },
     { file: after.file, version: `v${version}` },
+    (layer, fids) =>
+      readMap(
+        ctx,
+        { kind: 'deleted', file: beforeFile.path, layer, fids },
+        {
+          lane: 'interactive',
+          verdictKey: `${beforeFile.checksum}/${layer}/deleted/${afterFile.checksum}`,
+          tooHeavy: LAYER_TOO_COMPLEX,
+          owner,
+        },
+      ),
   );
 }

@@ -1,40 +1,36 @@
 /**
- * GeoPackages opened for the map, keyed by their content (SHA-1), so versions sharing bytes
+ * GeoPackages prepared for the map, keyed by their content (SHA-1), so versions sharing bytes
  * share everything computed from them.
  *
  * - On disk: a copy of the blob in DATA_DIR/cache/map/<sha1>.gpkg (the blob store may be
  *   S3), written to a temporary name and renamed, its WAL flag cleared so it opens
  *   read-only without a -shm file. The folder is kept under DISK_CACHE_BYTES: the least
- *   recently used copies are deleted first.
- * - In memory: at most OPEN_FILES files open read-only (better-sqlite3) with their layers.
- *   Every use is synchronous between taking a file and finishing with it, so closing the
- *   least recently used file never pulls one from under a request.
+ *   recently used copies are deleted first; a copy is made again when a file still known
+ *   here was deleted meanwhile.
+ * - In memory: the layers of at most KNOWN_FILES files, as the map reader (reader.ts, in its
+ *   own processes) read them. The file itself is opened only there.
  */
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import Database from 'better-sqlite3';
 import type { AppContext } from '../../context';
-import { HttpProblem } from '../../errors';
+import type { MapLayer } from '../../schemas/map';
 import { openStoredFile } from '../file-store';
-import { readLayers, type LayerInfo } from './gpkg';
 import { Lru } from './lru';
+import { FILE_TOO_COMPLEX, readMap } from './read';
 
 /** Most bytes of GeoPackage copies kept in DATA_DIR/cache/map. */
 export const DISK_CACHE_BYTES = 4 * 1024 ** 3;
-/** Most GeoPackages open at once. */
-export const OPEN_FILES = 16;
-
-export const FILE_UNREADABLE = 'The file cannot be read as a GeoPackage';
+/** Most files whose layers are kept in memory. */
+export const KNOWN_FILES = 256;
 
 export interface MapFile {
   checksum: string;
-  /** The read-only copy on disk (a worker thread may open it too). */
+  /** The read-only copy on disk, which the map reader opens. */
   path: string;
-  db: Database.Database;
-  layers: Map<string, LayerInfo>;
+  layers: Map<string, MapLayer>;
 }
 
 interface StoreState {
@@ -48,7 +44,7 @@ function stateOf(ctx: AppContext): StoreState {
   let state = states.get(ctx);
   if (!state) {
     state = {
-      files: new Lru<MapFile>(OPEN_FILES, (_key, file) => file.db.close()),
+      files: new Lru<MapFile>(KNOWN_FILES),
       loading: new Map(),
     };
     states.set(ctx, state);
@@ -95,7 +91,7 @@ async function trimDiskCache(dir: string, keep: string): Promise<void> {
 }
 
 /** The local copy of a blob, made when missing. */
-async function localCopy(
+export async function localCopy(
   ctx: AppContext,
   blob: { key: string; checksum: string; size: number },
 ): Promise<string> {
@@ -104,8 +100,11 @@ async function localCopy(
   const file = path.join(dir, name);
   const existing = await stat(file).catch(() => null);
   if (existing?.size === blob.size) {
-    const now = new Date();
-    await utimes(file, now, now).catch(() => undefined);
+    // Its time says when it was last used (trimDiskCache), to the minute.
+    if (Date.now() - existing.mtimeMs > 60_000) {
+      const now = new Date();
+      await utimes(file, now, now).catch(() => undefined);
+    }
     return file;
   }
   await mkdir(dir, { recursive: true });
@@ -125,41 +124,46 @@ async function localCopy(
   return file;
 }
 
-function openFile(checksum: string, file: string): MapFile {
-  let db: Database.Database | null = null;
-  try {
-    db = new Database(file, { readonly: true, fileMustExist: true });
-    const layers = readLayers(db);
-    return {
-      checksum,
-      path: file,
-      db,
-      layers: new Map(layers.map((layer) => [layer.name, layer])),
-    };
-  } catch (error) {
-    db?.close();
-    if (error instanceof Database.SqliteError) throw new HttpProblem(422, FILE_UNREADABLE);
-    throw error;
-  }
+/** The layers of the copy `file` with these bytes, as the map reader reads them. */
+async function openFile(
+  ctx: AppContext,
+  checksum: string,
+  file: string,
+  owner: string | undefined,
+): Promise<MapFile> {
+  const layers = await readMap(
+    ctx,
+    { kind: 'layers', file },
+    { lane: 'interactive', verdictKey: `${checksum}/layers`, tooHeavy: FILE_TOO_COMPLEX, owner },
+  );
+  return { checksum, path: file, layers: new Map(layers.map((layer) => [layer.name, layer])) };
 }
 
-/** Whether the GeoPackage with these bytes is open (its layers answer at once). */
-export function isOpen(ctx: AppContext, checksum: string): boolean {
+/** Whether the layers of the GeoPackage with these bytes are known (they answer at once). */
+export function isKnown(ctx: AppContext, checksum: string): boolean {
   return stateOf(ctx).files.has(checksum);
 }
 
-/** The open GeoPackage with these bytes (copied and opened when needed). */
+/**
+ * The GeoPackage with these bytes, its copy on disk made when missing and its layers read
+ * when not known (for `owner`, lib/sandbox).
+ */
 export async function mapFile(
   ctx: AppContext,
   blob: { key: string; checksum: string; size: number },
+  owner?: string,
 ): Promise<MapFile> {
   const state = stateOf(ctx);
-  const open = state.files.get(blob.checksum);
-  if (open) return open;
+  const known = state.files.get(blob.checksum);
+  if (known) {
+    // The copy may have been trimmed from the disk cache meanwhile: made again then.
+    await localCopy(ctx, blob);
+    return known;
+  }
   let loading = state.loading.get(blob.checksum);
   if (!loading) {
     loading = (async () => {
-      const file = openFile(blob.checksum, await localCopy(ctx, blob));
+      const file = await openFile(ctx, blob.checksum, await localCopy(ctx, blob), owner);
       state.files.set(blob.checksum, file);
       return file;
     })().finally(() => state.loading.delete(blob.checksum));
@@ -168,7 +172,7 @@ export async function mapFile(
   return loading;
 }
 
-/** Closes every open file of the app (shutdown, tests). */
+/** Forgets every file of the app (shutdown, tests). */
 export function closeMapFiles(ctx: AppContext): void {
   states.get(ctx)?.files.clear();
 }

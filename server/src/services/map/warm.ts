@@ -1,14 +1,14 @@
 /**
  * Warming the map ahead of its first opening: when a push makes a version, its added and
  * updated GeoPackages are copied for the map (store.ts) and their point indexes built (in
- * the worker thread, tiles.ts), in the background after the push answered. One file at a
+ * the map reader, tiles.ts), in the background after the push answered. One file at a
  * time, files up to WARM_MAX_BYTES, at most WARM_QUEUE files waiting (more are skipped: the
  * first opening builds them); failures are only logged. Everything is keyed by content, so
  * a warmed file serves every version holding the same bytes.
  */
 import type { AppContext } from '../../context';
 import { isVersionedFile } from '../../lib/paths';
-import { startPointIndexWorker } from './points-thread';
+import { startMapReader } from './read';
 import { mapFile } from './store';
 import { pointIndexOf, pointLayers } from './tiles';
 
@@ -42,7 +42,7 @@ function stateOf(ctx: AppContext): WarmState {
 
 async function warmFile(ctx: AppContext, blob: Blob): Promise<void> {
   const file = await mapFile(ctx, blob);
-  await Promise.all(pointLayers(file).map((layer) => pointIndexOf(file, layer)));
+  await Promise.all(pointLayers(file).map((layer) => pointIndexOf(ctx, file, layer)));
 }
 
 /**
@@ -66,7 +66,7 @@ export function warmMapFiles(
     });
   }
   if (state.running || state.queue.length === 0) return;
-  startPointIndexWorker();
+  startMapReader(ctx);
   state.running = (async () => {
     for (let blob = state.queue.shift(); blob; blob = state.queue.shift()) {
       try {

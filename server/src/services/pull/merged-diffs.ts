@@ -5,7 +5,7 @@
  * - A stored diff's own name: that diff.
  * - `<path>-diff-v<first>-v<last>`: the diffs of `path` from version `first` to `last`, every
  *   change in between a diff update, merged into one by the project's geodiff code
- *   (geodiff/concat.ts, in the geodiff worker thread). The result is cached by content: an
+ *   (geodiff/concat.ts, in the sandbox: geodiff/run.ts). The result is cached by content: an
  *   ordinary blob recorded in merged_diffs under the SHA-256 of the chain's diff blob keys,
  *   so the same chain is merged once and later pulls read the stored blob.
  *
@@ -32,8 +32,9 @@ import { insertBlobRows, lockBlobsShared } from '../../db/queries/versions';
 import type { User } from '../../db/schema';
 import { badRequest, HttpProblem, notFound } from '../../errors';
 import { ChangesetFormatError } from '../../geodiff/format';
-import { runGeodiffInThread } from '../../geodiff/thread';
+import { runGeodiffWork } from '../../geodiff/run';
 import { baseName } from '../../lib/paths';
+import { WorkTooHeavyError } from '../../lib/sandbox';
 import { BlobNotFoundError } from '../../storage/blob-store';
 import { projectFor } from '../permissions';
 import { parseMergedDiffId, type MergedDiffId } from './diff-ids';
@@ -97,7 +98,11 @@ async function buildMergedDiff(
       inputs.push(file);
     }
     const output = path.join(dir, 'merged.diff');
-    const { size } = await runGeodiffInThread({ kind: 'concat', diffs: inputs, output });
+    const { size } = await runGeodiffWork(
+      ctx,
+      { kind: 'concat', diffs: inputs, output },
+      { lane: 'interactive' },
+    );
     const blob = await ctx.blobStore.put(createReadStream(output), { expectedSize: size });
     await ctx.database.db.transaction(async (tx) => {
       // As in a version commit: the blob row under the shared lock, so that garbage
@@ -132,7 +137,11 @@ async function mergedDiff(
   try {
     return await pending;
   } catch (error) {
-    if (error instanceof ChangesetFormatError || error instanceof BlobNotFoundError) {
+    if (
+      error instanceof ChangesetFormatError ||
+      error instanceof BlobNotFoundError ||
+      error instanceof WorkTooHeavyError
+    ) {
       ctx.log.warn({ err: error, projectId }, 'A merged diff could not be built');
       throw diffDownloadError();
     }

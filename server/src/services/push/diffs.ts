@@ -3,14 +3,15 @@
  * .sqlite) in `updated` may carry `diff: {path, checksum, size}`; its chunks then hold the
  * diff (a session-extension changeset), its top-level `checksum` is the file's current
  * (base) checksum and `size` the new full size. Push start checks the entry and its base;
- * finish applies the staged diff to the stored file in a worker thread and stores the new
- * version of the file as that diff (services/file-store/).
+ * finish applies the staged diff to the stored file in the sandbox (geodiff/run.ts) and
+ * stores the new version of the file as that diff (services/file-store/).
  */
 import type { AppContext } from '../../context';
 import { findCurrentFile } from '../../db/queries/files';
 import { badRequest, HttpProblem } from '../../errors';
 import { ChangesetConflictError } from '../../geodiff/apply';
 import { ChangesetFormatError } from '../../geodiff/format';
+import { WorkTooHeavyError } from '../../lib/sandbox';
 import { fileFromDiff, type DiffMadeFile } from '../file-store';
 import { isVersionedFile } from '../../lib/paths';
 import type { BlobInfo } from '../../storage/blob-store';
@@ -35,6 +36,9 @@ export const diffWrongBase = (file: string) =>
 /** The reference's finish error for a sync error, with the reason the diff was refused. */
 export const diffDoesNotApply = (file: string, reason: string) =>
   `Failed to create new version: ${file} error=sync error: its diff does not apply to the latest version of the file: ${reason}`;
+
+/** Why a diff was not applied when the work passed its budget (lib/sandbox). */
+export const DIFF_TOO_COMPLEX = 'the file is too large or too complex to update';
 
 const SHA1 = /^[0-9a-fA-F]{40}$/;
 
@@ -96,6 +100,9 @@ export async function applyPushedDiff(
   } catch (error) {
     if (error instanceof ChangesetConflictError || error instanceof ChangesetFormatError) {
       throw new HttpProblem(422, diffDoesNotApply(file.path, error.message));
+    }
+    if (error instanceof WorkTooHeavyError) {
+      throw new HttpProblem(422, diffDoesNotApply(file.path, DIFF_TOO_COMPLEX));
     }
     throw error;
   }

@@ -50,7 +50,8 @@ export interface ServerPushInput {
   added: CommitFile[];
   updated: CommitFile[];
   removed: string[];
-  origin: VersionOrigin;
+  /** What a time-travel version did; null for other server-made versions (field edits). */
+  origin: VersionOrigin | null;
 }
 
 function planFile(file: CommitFile): PlanFile {

@@ -3,7 +3,7 @@
  * changes of one GeoPackage / SQLite file between them.
  *
  * The rows are compared from the two versions' files themselves (geodiff/compare.ts, in the
- * worker thread), not by merging the stored per-version diffs: the files are always there,
+ * sandbox, geodiff/run.ts), not by merging the stored per-version diffs: the files are always there,
  * while the chain of diffs is not (whole-file updates whose diff could not be made, a table
  * whose columns changed, a file removed and added again), and the direct comparison is by
  * construction the net change in either direction (docs/decisions/0091-time-travel-server.md).
@@ -21,7 +21,8 @@ import type { User } from '../../db/schema';
 import { badRequest, notFound } from '../../errors';
 import { CannotDiffError } from '../../geodiff/create';
 import { ChangesetFormatError } from '../../geodiff/format';
-import { runGeodiffInThread } from '../../geodiff/thread';
+import { runGeodiffWork } from '../../geodiff/run';
+import { WorkTooHeavyError } from '../../lib/sandbox';
 import { isVersionedFile } from '../../lib/paths';
 import type {
   CompareFile,
@@ -37,6 +38,8 @@ import { withScratch } from './file-changes';
 
 /** Changed rows kept per comparison (the summary counts them all). */
 export const COMPARE_MAX_ENTRIES = 50_000;
+/** Why rows cannot be compared when the work passed its budget (lib/sandbox). */
+export const COMPARE_TOO_COMPLEX = 'The files are too large or too complex to compare';
 /** Comparisons kept in memory (per server). */
 const CACHE_SIZE = 4;
 
@@ -113,11 +116,15 @@ function cacheOf(ctx: AppContext): Map<string, RowsResult> {
   return cache;
 }
 
-/** The net rows from the blob `oldKey` to `newKey` (null: absent), kept for a few pairs. */
+/**
+ * The net rows from the blob `oldKey` to `newKey` (null: absent), kept for a few pairs;
+ * compared in the sandbox for `owner` (lib/sandbox).
+ */
 export async function compareBlobs(
   ctx: AppContext,
   oldKey: string | null,
   newKey: string | null,
+  owner?: string,
 ): Promise<RowsResult> {
   const key = `${oldKey ?? '-'}:${newKey ?? '-'}`;
   const cache = cacheOf(ctx);
@@ -133,13 +140,17 @@ export async function compareBlobs(
     if (oldFile) await copyBlob(ctx, oldKey!, oldFile);
     if (newFile) await copyBlob(ctx, newKey!, newFile);
     try {
-      const compared = await runGeodiffInThread({
-        kind: 'compare',
-        oldFile,
-        newFile,
-        scratch: path.join(dir, 'empty.gpkg'),
-        maxEntries: COMPARE_MAX_ENTRIES,
-      });
+      const compared = await runGeodiffWork(
+        ctx,
+        {
+          kind: 'compare',
+          oldFile,
+          newFile,
+          scratch: path.join(dir, 'empty.gpkg'),
+          maxEntries: COMPARE_MAX_ENTRIES,
+        },
+        { lane: 'interactive', verdictKey: `${oldKey}/${newKey}/compare`, owner },
+      );
       return {
         error: null,
         summary: compared.summary,
@@ -148,6 +159,9 @@ export async function compareBlobs(
     } catch (error) {
       if (error instanceof CannotDiffError || error instanceof ChangesetFormatError) {
         return { error: error.message, summary: [], entries: [] };
+      }
+      if (error instanceof WorkTooHeavyError) {
+        return { error: COMPARE_TOO_COMPLEX, summary: [], entries: [] };
       }
       throw error;
     }
@@ -163,6 +177,7 @@ export async function compareRows(
   caller: User | null,
   ref: ProjectRef,
   query: { from: string; to: string; path: string; page?: number; per_page?: number },
+  owner?: string,
 ): Promise<CompareRows> {
   const access = await projectFor(ctx, caller, ref, 'read');
   const [from, to] = await versionsOf(ctx, access, [query.from, query.to]);
@@ -176,7 +191,7 @@ export async function compareRows(
   const result =
     a && b && a.checksum === b.checksum
       ? NO_CHANGES
-      : await compareBlobs(ctx, a?.blobKey ?? null, b?.blobKey ?? null);
+      : await compareBlobs(ctx, a?.blobKey ?? null, b?.blobKey ?? null, owner);
   return {
     path: query.path,
     from: `v${from}`,

@@ -10,6 +10,7 @@ import type { AppContext } from '../../context';
 import { findCurrentFile, listCurrentFiles, type FileRow } from '../../db/queries/files';
 import type { User } from '../../db/schema';
 import { badRequest, notFound } from '../../errors';
+import { sandboxModule } from '../../lib/sandbox';
 import { fileFromDiff, openStoredFile } from '../file-store';
 import type {
   ConflictFile,
@@ -25,13 +26,7 @@ import type { PushMeta } from '../push';
 import type { CommitFile } from '../versions';
 import { compareBlobs, NO_CHANGES, rowsPage } from './compare';
 import { originalOfEditConflict, parseConflictName, type ConflictName } from './conflict-names';
-import {
-  MAX_EDIT_CONFLICT_BYTES,
-  parseEditConflict,
-  tablesOf,
-  theirsChangeset,
-  type ConflictField,
-} from './edit-conflict';
+import { MAX_EDIT_CONFLICT_BYTES, parseEditConflict, type ConflictField } from './edit-conflict';
 import { copyBlob } from '../changesets';
 import {
   fileEntry,
@@ -40,6 +35,14 @@ import {
   withScratch,
   type ServerChanges,
 } from './file-changes';
+import type * as EditConflictModule from './edit-conflict';
+
+/** edit-conflict.ts's readings of the original file, run in the sandbox (lib/sandbox). */
+const editConflict = sandboxModule<typeof EditConflictModule>(
+  new URL('./edit-conflict.ts', import.meta.url),
+);
+const tablesInSandbox = editConflict.fn('tablesOf');
+const theirsInSandbox = editConflict.fn('theirsChangeset');
 
 export const notAConflictFile = (file: string) =>
   `${file} is not a conflicted copy or an edit-conflict file`;
@@ -133,7 +136,7 @@ export async function readEditConflict(
     ? await withScratch(async (dir) => {
         const copy = path.join(dir, 'original.gpkg');
         await copyBlob(ctx, original.blobKey, copy);
-        return tablesOf(copy);
+        return tablesInSandbox(ctx, { lane: 'interactive' }, copy);
       })
     : new Map();
   return {
@@ -192,8 +195,8 @@ async function withTheirs(
 ): Promise<CommitFile | null> {
   return withScratch(async (dir) => {
     const base = path.join(dir, 'original.gpkg');
-    await copyBlob(ctx, original.blobKey, base);
-    const changeset = theirsChangeset(base, fields);
+    await copyBlob(ctx, original.blobKey, base, 'background');
+    const changeset = await theirsInSandbox(ctx, { lane: 'background' }, base, fields);
     if (!changeset) return null;
     const stored = await ctx.blobStore.put(Readable.from([Buffer.from(changeset)]), {
       expectedSize: changeset.length,

@@ -1,5 +1,6 @@
 /**
- * GET /app/auth/logout: signs out. What this browser kept of the user (offline copies, the
+ * POST /app/auth/logout: signs out (a POST with the CSRF token, so no other page can sign the
+ * user out; spec 000 §7 names a GET, which the server now refuses with 405). What this browser kept of the user (offline copies, the
  * upload queue, cached previews) is deleted too, whatever the server answers.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -8,7 +9,7 @@ import { deletePrivateData } from '@/offline/privateData';
 import { endSession } from '../model/session';
 
 export async function logout(): Promise<void> {
-  await api.get('/app/auth/logout', { fallbackMessage: 'Failed to sign out' });
+  await api.post('/app/auth/logout', undefined, { fallbackMessage: 'Failed to sign out' });
 }
 
 /** Signs out; the user is cleared whatever the server answers (a lost session is signed out too). */

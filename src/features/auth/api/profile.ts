@@ -9,12 +9,17 @@ import type { Profile } from '@contract/users';
 /** One workspace of the profile. */
 export type WorkspaceRef = Profile['workspaces'][number];
 
-/** The signed-in user as the web app reads it (`@contract/users`); `email` '' when none. */
+/**
+ * The signed-in user as the web app reads it (`@contract/users`); `email` '' when none.
+ * `pending_email`: a new address waiting for its confirmation link (null or absent: none).
+ */
 export type UserProfile = Omit<
   Profile,
-  'email' | 'can_edit_profile' | 'invitations' | 'last_signed_in'
+  'email' | 'can_edit_profile' | 'invitations' | 'last_signed_in' | 'pending_email'
 > &
-  Partial<Pick<Profile, 'can_edit_profile' | 'invitations' | 'last_signed_in'>> & {
+  Partial<
+    Pick<Profile, 'can_edit_profile' | 'invitations' | 'last_signed_in' | 'pending_email'>
+  > & {
     email: string;
   };
 

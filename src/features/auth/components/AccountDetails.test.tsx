@@ -148,6 +148,60 @@ describe('unverified email', () => {
   });
 });
 
+describe('a new email waiting for confirmation (issue 29)', () => {
+  const pending = { pending_email: 'jane@new.example.org' };
+
+  it('says where the link went and that the current address stays in use', async () => {
+    fakeServer({});
+    await show(pending);
+    const banner = screen.getByRole('alert', { name: 'Confirm your new email address' });
+    expect(
+      within(banner).getByText(
+        'We sent a confirmation link to jane@new.example.org. Until you open it, jane@example.com stays the address you sign in with and receive mail at.',
+      ),
+    ).toBeInTheDocument();
+    // The account's address is still the one shown, verified (no alert icon, no verify banner).
+    expect(screen.getByText('jane@example.com')).toBeInTheDocument();
+    expect(screen.queryByRole('img', { name: 'Email not verified' })).not.toBeInTheDocument();
+    expect(screen.queryByText('Please verify your email')).not.toBeInTheDocument();
+  });
+
+  it('resends the link to the new address', async () => {
+    const server = fakeServer({ 'GET /app/auth/resend-confirm-email': () => empty() });
+    const { user } = await show(pending);
+    await user.click(screen.getByRole('button', { name: 'Send confirmation email' }));
+    expect(
+      await screen.findByText('Email was sent to address: jane@new.example.org'),
+    ).toBeInTheDocument();
+    expect(server.calls('GET /app/auth/resend-confirm-email')).toHaveLength(1);
+  });
+
+  it('cancels the change and refetches the profile', async () => {
+    const server = fakeServer({
+      'DELETE /app/auth/user/pending-email': () => new Response(null, { status: 204 }),
+    });
+    const { user, queryClient } = await show(pending);
+    queryClient.setQueryData(profileQueryOptions.queryKey, { ...profile, ...pending });
+    await user.click(screen.getByRole('button', { name: 'Cancel email change' }));
+    expect(await screen.findByText('Email change cancelled')).toBeInTheDocument();
+    expect(server.calls('DELETE /app/auth/user/pending-email')).toHaveLength(1);
+    expect(queryClient.getQueryState(profileQueryOptions.queryKey)?.isInvalidated).toBe(true);
+  });
+
+  it("shows the server's answer when too many confirmation mails were sent", async () => {
+    fakeServer({
+      'GET /app/auth/resend-confirm-email': () =>
+        problem('Too many confirmation emails. Please try again later.', 429),
+    });
+    const { user } = await show(pending);
+    await user.click(screen.getByRole('button', { name: 'Send confirmation email' }));
+    expect(
+      await screen.findByText('Too many confirmation emails. Please try again later.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/^Email was sent to address/)).not.toBeInTheDocument();
+  });
+});
+
 describe('dialogs', () => {
   it('open from the buttons with their titles', async () => {
     fakeServer({});

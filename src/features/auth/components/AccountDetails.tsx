@@ -43,7 +43,9 @@ export function AccountDetails({ profile }: AccountDetailsProps) {
       >
         Account details
       </PageTitle>
-      {!profile.verified_email && <VerifyEmailBanner email={profile.email} />}
+      {(profile.pending_email || !profile.verified_email) && (
+        <VerifyEmailBanner email={profile.email} pendingEmail={profile.pending_email} />
+      )}
 
       <Paper withBorder radius="md" p="md" mb="lg">
         <Group gap="md" wrap="nowrap" align="center" mb="md">

@@ -68,6 +68,46 @@ describe('Edit account', () => {
     expect(onClose).toHaveBeenCalled();
   });
 
+  it('a new email: says the confirmation link went there (the change is pending)', async () => {
+    fakeServer({ 'POST /app/auth/user/profile': () => empty() });
+    const { user, dialog } = await open();
+    const email = within(dialog).getByRole('textbox', { name: 'Email' });
+    await user.clear(email);
+    await user.type(email, 'jane@new.example.org');
+    await user.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('Profile has been changed')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Email was sent to address: jane@new.example.org'),
+    ).toBeInTheDocument();
+  });
+
+  it('the same email in another letter case sends no link', async () => {
+    fakeServer({ 'POST /app/auth/user/profile': () => empty() });
+    const { user, dialog } = await open();
+    const email = within(dialog).getByRole('textbox', { name: 'Email' });
+    await user.clear(email);
+    await user.type(email, 'Jane@Example.com');
+    await user.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('Profile has been changed')).toBeInTheDocument();
+    expect(screen.queryByText(/^Email was sent to address/)).not.toBeInTheDocument();
+  });
+
+  it('a refused change (too many confirmation mails) keeps the dialog open with the answer', async () => {
+    fakeServer({
+      'POST /app/auth/user/profile': () =>
+        problem('Too many confirmation emails. Please try again later.', 429),
+    });
+    const { user, dialog, onClose } = await open();
+    const email = within(dialog).getByRole('textbox', { name: 'Email' });
+    await user.clear(email);
+    await user.type(email, 'jane@new.example.org');
+    await user.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    expect(
+      await screen.findByText('Too many confirmation emails. Please try again later.'),
+    ).toBeInTheDocument();
+    expect(onClose).not.toHaveBeenCalled();
+  });
+
   it('shows server errors under each field', async () => {
     fakeServer({
       'POST /app/auth/user/profile': () =>

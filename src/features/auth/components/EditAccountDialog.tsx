@@ -5,6 +5,7 @@ import { reportFormError } from '@/lib/formErrors';
 import { notifySuccess } from '@/lib/notify';
 import type { UserProfile } from '../api/profile';
 import { EDIT_PROFILE_FALLBACK, PROFILE_CHANGED, useEditProfileMutation } from '../api/editProfile';
+import { confirmationSentMessage, isEmailChange } from '../model/account';
 
 const FIELDS = ['first_name', 'last_name', 'email'] as const;
 
@@ -14,7 +15,11 @@ export interface EditAccountDialogProps {
   profile: UserProfile;
 }
 
-/** 'Edit account' (spec 000 §2 and §5): names and email, trimmed; server errors per field. */
+/**
+ * 'Edit account' (spec 000 §2 and §5): names and email, trimmed; server errors per field. A
+ * new email is only pending until its confirmation link is opened: the dialog says where the
+ * link went, and the profile shows the pending state.
+ */
 export function EditAccountDialog({ opened, onClose, profile }: EditAccountDialogProps) {
   return (
     <AppDialog opened={opened} onClose={onClose} title="Edit account">
@@ -43,6 +48,9 @@ function EditAccountForm({ profile, onDone }: { profile: UserProfile; onDone: ()
       return;
     }
     notifySuccess(PROFILE_CHANGED);
+    if (isEmailChange(profile.email, values.email)) {
+      notifySuccess(confirmationSentMessage(values.email.trim()));
+    }
     onDone();
   });
 
@@ -64,6 +72,11 @@ function EditAccountForm({ profile, onDone }: { profile: UserProfile; onDone: ()
           label="Email"
           type="email"
           autoComplete="email"
+          description={
+            profile.pending_email
+              ? `Waiting for confirmation: ${profile.pending_email}`
+              : 'A new address is used once you open the link we send to it.'
+          }
           {...form.getInputProps('email')}
         />
         <Group justify="flex-end" gap="sm">

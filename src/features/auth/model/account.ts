@@ -34,6 +34,19 @@ export const RESEND_ADDRESS_FAILURE =
   'Failed to send confirmation email, please check your address in user profile settings';
 export const RESEND_FAILURE = 'Failed to send confirmation email';
 
+/** Title of the profile's banner while a new address waits for confirmation. */
+export const PENDING_EMAIL_TITLE = 'Confirm your new email address';
+
+/** What the pending email change means for the user (the old address stays in use). */
+export function pendingEmailText(email: string, pending: string): string {
+  return `We sent a confirmation link to ${pending}. Until you open it, ${email} stays the address you sign in with and receive mail at.`;
+}
+
+/** Whether an edit of the profile asks for another email (letter case does not count). */
+export function isEmailChange(current: string, typed: string): boolean {
+  return typed.trim().toLowerCase() !== current.trim().toLowerCase();
+}
+
 /** Success text of 'Send confirmation email'. */
 export function confirmationSentMessage(email: string): string {
   return `Email was sent to address: ${email}`;

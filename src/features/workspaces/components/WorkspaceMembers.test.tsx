@@ -97,4 +97,23 @@ describe('WorkspaceMembers', () => {
     expect(await screen.findByText('rita was removed from crew')).toBeInTheDocument();
     expect(fake.calls('DELETE /v2/workspaces/5/members/3')).toHaveLength(1);
   });
+
+  it("shows the server's answer when too many invitations were sent, keeping the address", async () => {
+    const fake = server();
+    fake.on('POST /v2/workspaces/5/invitations', () =>
+      problem('Too many invitations. Please try again later.', 429),
+    );
+    const { user } = await renderWithRouter(
+      <WorkspaceMembers workspace={{ id: 5, name: 'crew', role: 'owner' }} viewerId={1} />,
+    );
+    const section = await screen.findByRole('region', { name: 'Invite a member' });
+    const email = within(section).getByRole('textbox', { name: 'Email' });
+    await user.type(email, 'new@example.org');
+    await user.click(within(section).getByRole('button', { name: 'Invite' }));
+    expect(
+      await screen.findByText('Too many invitations. Please try again later.'),
+    ).toBeInTheDocument();
+    expect(email).toHaveValue('new@example.org');
+    expect(fake.calls('POST /v2/workspaces/5/invitations')).toHaveLength(1);
+  });
 });

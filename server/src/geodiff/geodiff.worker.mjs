@@ -1,4 +1,0 @@
-// Worker thread bootstrap: loads the TypeScript worker through tsx (see thread.ts and lib/worker-thread.ts).
-import { tsImport } from 'tsx/esm/api';
-
-await tsImport('./geodiff.worker.ts', import.meta.url);

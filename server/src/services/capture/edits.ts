@@ -1,0 +1,325 @@
+/**
+ * POST /v2/projects/{id}/edits (schemas/edits.ts): an edit batch as one new version.
+ *
+ * 1. Upload rights (as pushes), the base version, the photos' chunks assembled into blobs
+ *    (push/assemble.ts, the v2 chunks) once.
+ * 2. Against the latest version: the QGIS project's read-only layers and hard not-null
+ *    fields (edit-rules.ts, from the project file alone), then per GeoPackage the batch's part applied to a copy of the
+ *    latest file in the sandbox (apply-edits.ts): the new file, its changeset and the
+ *    conflicts. The new file is adopted by the blob store (no second copy), its changeset
+ *    stored beside it as the update's diff, the conflicts written as the plugin's
+ *    edit-conflict file.
+ * 3. The version through the push core (push/server-push.ts: administrator's lock, storage
+ *    allowance, push lock, one commit). When another push made a version meanwhile
+ *    (ServerPushMoved), step 2 runs again on the new latest, a few times.
+ */
+import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { AppContext } from '../../context';
+import { listCurrentFiles, listFilesAtVersion } from '../../db/queries/files';
+import type { User } from '../../db/schema';
+import { badRequest, HttpProblem, notFound } from '../../errors';
+import { isQgisProjectFile, isVersionedFile, projectPathError } from '../../lib/paths';
+import {
+  isUnsupportedName,
+  isUnsupportedType,
+  unsupportedName,
+  unsupportedType,
+} from '../../lib/push-rules';
+import type { EditBatch, EditChange, EditConflictNote, EditResult } from '../../schemas/edits';
+import { MAX_EDIT_CHANGES } from '../../schemas/edits';
+import type { BlobInfo } from '../../storage/blob-store';
+import { ChunkStore } from '../../storage/chunk-store';
+import { CHUNK_SIZE } from '../../storage/staging';
+import { copyBlob } from '../changesets';
+import { localCopy } from '../map/store';
+import { projectFor, type ProjectAccess } from '../permissions';
+import { VERSION_NOT_FOUND } from '../project-detail';
+import { pushServerVersion, ServerPushMoved, type PushMeta } from '../push';
+import { assembleChunks } from '../push/assemble';
+import { deleteBlobsWithoutRows } from '../purge';
+import type { CommitFile } from '../versions';
+import { EditRefusal, type ConflictEntry } from './apply-edits';
+import { editRulesOf } from './project-forms';
+import { runCaptureWork } from './run';
+
+/** Attempts while other pushes keep making versions under the batch. */
+export const MAX_ATTEMPTS = 3;
+
+export const NO_EDITS = 'The batch has no changes and no photos';
+export const fileGone = (file: string) =>
+  `${file} is no longer in the project: the change cannot be applied`;
+export const notAGeoPackage = (file: string) => `${file} is not a GeoPackage`;
+export const photoChunks = (photo: string) =>
+  `The chunks of ${photo} are missing or do not make the photo: upload them again`;
+export const photoTaken = (photo: string) =>
+  `${photo} already holds another file: choose another name`;
+
+const refused = (status: number, code: string, message: string) =>
+  new HttpProblem(status, message, { extra: { code } });
+
+/** A file name less every suffix (as the clients name edit-conflict files). */
+function stemOf(name: string): string {
+  const lead = name.startsWith('.') ? 1 : 0;
+  const dot = name.indexOf('.', lead);
+  return dot < 0 ? name : name.slice(0, dot);
+}
+
+/** The plugin's edit-conflict file of `file` for `user` rebased onto `version`. */
+export function editConflictPath(file: string, user: string, version: number): string {
+  const at = file.lastIndexOf('/');
+  const dir = file.slice(0, at + 1);
+  return `${dir}${stemOf(file.slice(at + 1))} (edit conflict, ${user} v${version}).json`;
+}
+
+/** The photos as blobs (assembled from their chunks once), checked like pushed files. */
+async function photoBlobs(
+  ctx: AppContext,
+  access: ProjectAccess,
+  batch: EditBatch,
+): Promise<{ path: string; blob: BlobInfo; chunks: string[] }[]> {
+  const photos = batch.photos ?? [];
+  const seen = new Set<string>();
+  const out: { path: string; blob: BlobInfo; chunks: string[] }[] = [];
+  for (const photo of photos) {
+    const problem = projectPathError(photo.path);
+    if (problem) throw badRequest(`${photo.path}: ${problem}`);
+    if (seen.has(photo.path)) throw badRequest(`${photo.path} is listed twice`);
+    seen.add(photo.path);
+    if (isUnsupportedName(photo.path)) throw badRequest(unsupportedName(photo.path));
+    if (isUnsupportedType(photo.path)) throw badRequest(unsupportedType(photo.path));
+    if (isVersionedFile(photo.path) || isQgisProjectFile(photo.path)) {
+      throw badRequest(`${photo.path}: a photo cannot be a GeoPackage or a QGIS project`);
+    }
+    if (photo.chunks.length !== Math.ceil(photo.size / CHUNK_SIZE)) {
+      throw badRequest(
+        `${photo.path} must be sent in ${Math.ceil(photo.size / CHUNK_SIZE)} chunk(s)`,
+      );
+    }
+    const blob = await assembleChunks(ctx, access.project.id, {
+      path: photo.path,
+      size: photo.size,
+      checksum: photo.checksum.toLowerCase(),
+      mtime: null,
+      chunks: photo.chunks,
+      diff: null,
+    });
+    if (!blob) throw refused(422, 'PhotoChunks', photoChunks(photo.path));
+    out.push({ path: photo.path, blob, chunks: photo.chunks });
+  }
+  return out;
+}
+
+interface Planned {
+  added: CommitFile[];
+  updated: CommitFile[];
+  /** Blobs made for this attempt (deleted again when it fails). */
+  made: string[];
+  result: Omit<EditResult, 'version'>;
+}
+
+/** Works the batch out against the latest version (step 2 of the module comment). */
+async function plan(
+  ctx: AppContext,
+  access: ProjectAccess,
+  caller: User,
+  batch: EditBatch,
+  baseVersion: number,
+  photos: { path: string; blob: BlobInfo }[],
+): Promise<Planned> {
+  const db = ctx.database.db;
+  const latestVersion = access.project.latestVersion;
+  const latestFiles = await listCurrentFiles(db, access.project.id);
+  const baseFiles =
+    baseVersion === latestVersion
+      ? latestFiles
+      : await listFilesAtVersion(db, access.project.id, baseVersion);
+  const latestByPath = new Map(latestFiles.map((f) => [f.path, f]));
+  const baseByPath = new Map(baseFiles.map((f) => [f.path, f]));
+
+  const byFile = new Map<string, EditChange[]>();
+  for (const change of batch.changes) {
+    const list = byFile.get(change.file) ?? [];
+    list.push(change);
+    byFile.set(change.file, list);
+  }
+  for (const file of byFile.keys()) {
+    if (!/\.gpkg$/i.test(file)) throw badRequest(notAGeoPackage(file));
+    if (!latestByPath.has(file)) {
+      if (baseByPath.has(file)) throw refused(422, 'UnknownLayer', fileGone(file));
+      throw notFound(`File ${file} not found`);
+    }
+  }
+
+  const rules = byFile.size > 0 ? await editRulesOf(ctx, latestFiles) : {};
+  const planned: Planned = {
+    added: [],
+    updated: [],
+    made: [],
+    result: {
+      rebased_onto: `v${latestVersion}`,
+      inserted: 0,
+      updated: 0,
+      deleted: 0,
+      fids: [],
+      conflicts: [],
+      conflict_files: [],
+      photos: [],
+    },
+  };
+  const scratchRoot = path.join(ctx.config.dataDir, 'cache', 'edits');
+  await mkdir(scratchRoot, { recursive: true });
+  const dir = await mkdtemp(path.join(scratchRoot, 'batch-'));
+  try {
+    for (const [file, changes] of byFile) {
+      const latest = latestByPath.get(file)!;
+      const base = baseByPath.get(file) ?? latest;
+      const output = path.join(dir, `${randomUUID()}.gpkg`);
+      const diff = path.join(dir, `${randomUUID()}.diff`);
+      // The latest bytes straight into the file the changes are written to (one copy); the
+      // base, when it differs, from the map's copies.
+      await copyBlob(ctx, latest.blobKey, output);
+      const baseCopy =
+        base.checksum === latest.checksum
+          ? null
+          : await localCopy(ctx, { key: base.blobKey, checksum: base.checksum, size: base.size });
+      let applied;
+      try {
+        applied = await runCaptureWork(
+          ctx,
+          {
+            kind: 'edits',
+            file,
+            base: baseCopy,
+            output,
+            diff,
+            changes,
+            readOnly: rules[file]?.readOnly ?? [],
+            required: rules[file]?.required ?? {},
+          },
+          'background',
+        );
+      } catch (error) {
+        if (error instanceof EditRefusal) throw refused(error.status, error.code, error.message);
+        throw error;
+      }
+      const r = planned.result;
+      r.inserted += applied.inserted;
+      r.updated += applied.updated;
+      r.deleted += applied.deleted;
+      r.fids.push(...applied.fids.map((f) => ({ file, ...f })));
+      r.conflicts.push(...applied.notes.map((n): EditConflictNote => ({ file, ...n })));
+      if (applied.written) {
+        const { key, size, sha1, diffSize } = applied.written;
+        const stored = await ctx.blobStore.adopt(output, { key, size, sha1 });
+        planned.made.push(stored.key);
+        const diffBlob = await ctx.blobStore.put(createReadStream(diff), {
+          expectedSize: diffSize,
+        });
+        planned.made.push(diffBlob.key);
+        planned.updated.push({
+          path: file,
+          size,
+          checksum: sha1,
+          blobKey: stored.key,
+          mtime: null,
+          diff: {
+            path: `${file}-diff-${randomUUID()}`,
+            size: diffBlob.size,
+            checksum: diffBlob.sha1,
+            blobKey: diffBlob.key,
+          },
+        });
+      }
+      if (applied.conflicts.length > 0) {
+        const conflictPath = editConflictPath(file, caller.username, latestVersion);
+        const text = JSON.stringify(
+          { geodiff: applied.conflicts satisfies ConflictEntry[] },
+          null,
+          4,
+        );
+        const local = path.join(dir, `${randomUUID()}.json`);
+        await writeFile(local, text);
+        const blob = await ctx.blobStore.put(createReadStream(local));
+        planned.made.push(blob.key);
+        const entry: CommitFile = {
+          path: conflictPath,
+          size: blob.size,
+          checksum: blob.sha1,
+          blobKey: blob.key,
+          mtime: null,
+        };
+        (latestByPath.has(conflictPath) ? planned.updated : planned.added).push(entry);
+        r.conflict_files.push(conflictPath);
+      }
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  for (const photo of photos) {
+    const held = latestByPath.get(photo.path);
+    if (held?.checksum === photo.blob.sha1) continue;
+    if (held) throw refused(422, 'PhotoExists', photoTaken(photo.path));
+    planned.added.push({
+      path: photo.path,
+      size: photo.blob.size,
+      checksum: photo.blob.sha1,
+      blobKey: photo.blob.key,
+      mtime: null,
+    });
+    planned.result.photos.push(photo.path);
+  }
+  return planned;
+}
+
+/** POST /v2/projects/{id}/edits: 201 with the new version, or 200 when nothing changed. */
+export async function submitEdits(
+  ctx: AppContext,
+  caller: User,
+  projectId: string,
+  batch: EditBatch,
+  meta: PushMeta,
+): Promise<{ status: 200 | 201; result: EditResult }> {
+  let access = await projectFor(ctx, caller, { id: projectId }, 'upload');
+  const baseVersion = Number(batch.base_version.slice(1));
+  if (!Number.isSafeInteger(baseVersion) || baseVersion > access.project.latestVersion) {
+    throw notFound(VERSION_NOT_FOUND);
+  }
+  if (batch.changes.length === 0 && (batch.photos ?? []).length === 0) throw badRequest(NO_EDITS);
+  if (batch.changes.length > MAX_EDIT_CHANGES)
+    throw badRequest(`At most ${MAX_EDIT_CHANGES} changes`);
+  const photos = await photoBlobs(ctx, access, batch);
+  for (let attempt = 1; ; attempt++) {
+    const planned = await plan(ctx, access, caller, batch, baseVersion, photos);
+    if (planned.added.length + planned.updated.length === 0) {
+      return {
+        status: 200,
+        result: { version: `v${access.project.latestVersion}`, ...planned.result },
+      };
+    }
+    try {
+      const version = await pushServerVersion(ctx, {
+        access,
+        caller,
+        meta,
+        baseVersion: access.project.latestVersion,
+        added: planned.added,
+        updated: planned.updated,
+        removed: [],
+        origin: null,
+      });
+      await new ChunkStore(ctx)
+        .remove(photos.flatMap((p) => p.chunks))
+        .catch((error: unknown) =>
+          ctx.log.warn({ err: error }, 'edits: used chunks could not be removed'),
+        );
+      return { status: 201, result: { version: `v${version}`, ...planned.result } };
+    } catch (error) {
+      await deleteBlobsWithoutRows(ctx, planned.made);
+      if (!(error instanceof ServerPushMoved) || attempt >= MAX_ATTEMPTS) throw error;
+      access = await projectFor(ctx, caller, { id: access.project.id }, 'upload');
+    }
+  }
+}
