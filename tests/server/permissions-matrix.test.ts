@@ -599,6 +599,19 @@ const CASES: Record<string, Case> = {
 
   // The map (issue 19): the download permission. data.txt is no GeoPackage: a reader is
   // told so (400), after the access check; it has no changes to show (404).
+  // Field capture: the forms read like the map (a project without a QGIS project has none);
+  // an empty batch is refused after the upload check.
+  'GET /app/map/:namespace/:name/forms': {
+    request: ({ project }) => ({ url: `/app/map/${path(project)}/forms` }),
+    expect: read(200),
+  },
+  'POST /v2/projects/:id/edits': {
+    request: ({ project }) => ({
+      url: `/v2/projects/${project.id}/edits`,
+      json: { base_version: 'v1', changes: [] },
+    }),
+    expect: write(400),
+  },
   'GET /app/map/:namespace/:name/layers': {
     request: ({ project }) => ({ url: `/app/map/${path(project)}/layers?file=data.txt` }),
     expect: read(400),

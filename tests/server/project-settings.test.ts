@@ -516,10 +516,13 @@ describe('GET /app/project/templates', () => {
   it('lists live projects made by the TEMPLATES user', async () => {
     const alice = await as('alice');
     expect((await alice.get('/app/project/templates')).json()).toEqual([]);
+    // Public: alice is not in the template's workspace, and a private one is not hers to see.
     const template = await createProject(t, {
       name: 'field-survey',
       creatorId: people.TEMPLATES!.id,
+      public: true,
     });
+    await createProject(t, { name: 'private-template', creatorId: people.TEMPLATES!.id });
     await commit(t, template.id, { added: { 'a.qgz': 'PK\u0003\u0004' } });
     const removed = await createProject(t, {
       name: 'old-template',
