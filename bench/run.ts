@@ -18,6 +18,7 @@ import { benchMap } from './map.bench';
 import { benchMapBrowser } from './map-browser.bench';
 import { benchProjects } from './projects.bench';
 import { benchPullV2 } from './pull-v2.bench';
+import { benchDiffStorage } from './diff-storage.bench';
 import { benchUploadFinish } from './upload-finish.bench';
 import { report, type BenchResult } from './harness';
 import { renderResults, type BenchRun } from './results';
@@ -32,6 +33,7 @@ const BENCHES: Record<string, () => Promise<BenchResult[]>> = {
   link: benchLink,
   changeset: benchChangeset,
   'pull-v2': benchPullV2,
+  'diff-storage': benchDiffStorage,
   'bundle-size': benchBundleSize,
   map: benchMap,
   'map-browser': benchMapBrowser,

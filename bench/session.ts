@@ -33,11 +33,13 @@ export async function signedInCookie(server: RunningServer): Promise<string> {
 
 /**
  * The real server, quiet, on an embedded database in a fresh data folder (10 GiB of workspace
- * storage), with the bench admin; `close` stops it and removes the folder.
+ * storage; `env` adds or overrides variables), with the bench admin; `close` stops it and
+ * removes the folder.
  */
 export async function startBenchServer(
   name: string,
   port: number,
+  env: Record<string, string> = {},
 ): Promise<{ server: RunningServer; dataDir: string; close(): Promise<void> }> {
   const dataDir = await mkdtemp(join(tmpdir(), `waymark-bench-${name}-`));
   const server = await startServer(
@@ -48,6 +50,7 @@ export async function startBenchServer(
       LOG_LEVEL: 'silent',
       ADMIN_PASSWORD: BENCH_ADMIN_PASSWORD,
       GLOBAL_STORAGE: String(10 * 2 ** 30),
+      ...env,
     },
     { handleSignals: false, exitOnError: false, print: () => {}, distDir: null },
   );

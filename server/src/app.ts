@@ -22,6 +22,7 @@ import { defaultJobs, Scheduler, type Job } from './jobs/scheduler';
 import { reservedWorkspaceNameError, shadowingWords } from './lib/route-words';
 import authPlugin, { signedIn } from './plugins/auth';
 import { changesetWorkIdle } from './services/changesets';
+import { closeFileCache, fileStoreWorkIdle, stopFileStoreWork } from './services/file-store';
 import csrfPlugin from './plugins/csrf';
 import errorsPlugin, { isApiPath, sendProblem } from './plugins/errors';
 import maintenancePlugin from './plugins/maintenance';
@@ -155,8 +156,15 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   const scheduler = new Scheduler(ctx, options.jobs ?? defaultJobs());
   app.decorate('scheduler', scheduler);
   app.addHook('onClose', async () => scheduler.stop());
-  // Changesets computing in the background finish before the database closes.
+  // Changesets computing in the background finish before the database closes; so do the
+  // whole copies being arranged (services/file-store/).
   app.addHook('onClose', async () => changesetWorkIdle(ctx));
+  app.addHook('onClose', async () => {
+    stopFileStoreWork(ctx);
+    await fileStoreWorkIdle(ctx);
+    stopFileStoreWork(ctx);
+    await closeFileCache(ctx);
+  });
 
   const routes = createRouteIndex();
   app.decorate('routeIndex', routes);

@@ -73,6 +73,16 @@ export interface Config {
   readonly trustProxy: boolean | string;
   /** The map's basemap (BASEMAP_URL, BASEMAP_ATTRIBUTION); null: none (no outside requests). */
   readonly basemap: { readonly url: string; readonly attribution: string } | null;
+  /**
+   * Most bytes of rebuilt file versions kept on this instance's disk (VERSION_CACHE_BYTES;
+   * services/file-store/cache.ts).
+   */
+  readonly versionCacheBytes: number;
+  /**
+   * How long the latest version of a file made from a diff may wait before it is also
+   * written whole into the blob store (VERSION_COPY_DELAY, in ms; services/file-store/).
+   */
+  readonly versionCopyDelayMs: number;
   /** What work on a user's file may spend (lib/sandbox/budget.ts). */
   readonly fileWork: FileWorkConfig;
   /**
@@ -139,6 +149,8 @@ export const CONFIG_DEFAULTS = {
   TRUST_PROXY: 'false',
   BASEMAP_URL: '(unset: the map has no basemap)',
   BASEMAP_ATTRIBUTION: '(empty)',
+  VERSION_CACHE_BYTES: '2147483648',
+  VERSION_COPY_DELAY: '60',
   FILE_WORK_SECONDS: '20',
   FILE_WORK_BACKGROUND_SECONDS: '900',
   FILE_WORK_MEMORY_MB: '1024',
@@ -185,6 +197,10 @@ export const CONFIG_DESCRIPTIONS: Record<ConfigVariable, string> = {
   BASEMAP_URL:
     "XYZ tile address of the map's basemap, with {z}, {x} and {y} (and optionally {a-c}), e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png",
   BASEMAP_ATTRIBUTION: 'attribution shown on the map for the basemap (HTML not allowed)',
+  VERSION_CACHE_BYTES:
+    'most bytes of older file versions rebuilt from their diffs kept on this instance (DATA_DIR/cache/files)',
+  VERSION_COPY_DELAY:
+    'seconds the latest version of a GeoPackage pushed as a diff waits before it is also stored whole',
   FILE_WORK_SECONDS:
     "most seconds one read of a user's file may take for a person waiting (map layers, tiles, attribute table, compare); past it the request answers 422 (1-3600)",
   FILE_WORK_BACKGROUND_SECONDS:
@@ -589,6 +605,27 @@ export function loadConfig(env: Env = process.env): Config {
   const fileWork = readFileWork(env);
   const embedOrigins = readEmbedOrigins(env);
 
+  const cacheRaw = read(env, 'VERSION_CACHE_BYTES');
+  const versionCacheBytes =
+    cacheRaw === undefined
+      ? 2 * 1024 ** 3
+      : parseVar(
+          'VERSION_CACHE_BYTES',
+          cacheRaw,
+          byteSchema,
+          'must be a whole number of bytes (e.g. 2147483648)',
+        );
+  const delayRaw = read(env, 'VERSION_COPY_DELAY');
+  const versionCopyDelayMs =
+    delayRaw === undefined
+      ? 60_000
+      : parseVar(
+          'VERSION_COPY_DELAY',
+          delayRaw,
+          z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(0).max(86_400)),
+          'must be a whole number of seconds between 0 and 86400',
+        ) * 1000;
+
   // Side effects last, once every pure check has passed.
   ensureDataDir(dataDir);
   const secretKey = loadSecretKey(env, dataDir);
@@ -620,6 +657,8 @@ export function loadConfig(env: Env = process.env): Config {
     databasePoolSize,
     s3,
     basemap,
+    versionCacheBytes,
+    versionCopyDelayMs,
     fileWork,
     embedOrigins,
   });

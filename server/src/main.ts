@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { startControlSocket, type ControlSocket } from './admin/control-socket';
+import { startFileStoreWork } from './services/file-store';
 import { buildApp } from './app';
 import { bootstrap, type BootstrapResult } from './bootstrap';
 import { ConfigError, loadConfig, type Config } from './config';
@@ -87,10 +88,16 @@ export async function startServer(
     // layers, its point index) does not wait for one to start.
     startSandbox(app.ctx, 'interactive');
     startSandbox(app.ctx, 'background');
-    socket = await startControlSocket(config, database, {
-      warn: (message) => app!.log.warn(message),
-      error: (obj, message) => app!.log.error(obj, message),
-    });
+    const running = app;
+    socket = await startControlSocket(
+      config,
+      database,
+      {
+        warn: (message) => running.log.warn(message),
+        error: (obj, message) => running.log.error(obj, message),
+      },
+      { fileStoreWork: () => startFileStoreWork(running.ctx), fileStore: running.ctx },
+    );
 
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;

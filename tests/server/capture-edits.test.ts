@@ -14,13 +14,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertProjectMembers } from '../../server/src/db/queries/projects';
 import { and, eq } from 'drizzle-orm';
-import { fileHistory, type Project } from '../../server/src/db/schema';
+import { blobs, fileHistory, type Project } from '../../server/src/db/schema';
 import { applyChangeset } from '../../server/src/geodiff/apply';
 import { readChangeset } from '../../server/src/geodiff/format';
 import type { ConflictList, EditConflict } from '../../server/src/schemas/conflicts';
 import type { EditBatch, EditResult } from '../../server/src/schemas/edits';
 import { changesetWorkIdle, runPendingChangesets } from '../../server/src/services/changesets';
 import { editConflictPath } from '../../server/src/services/capture/edits';
+import { fileCacheOf } from '../../server/src/services/file-store';
 import {
   editGeoPackage,
   geopackageFromFeatures,
@@ -238,6 +239,45 @@ describe('POST /v2/projects/{id}/edits', () => {
       [2, 7.5],
       [4, -3],
     ]);
+  });
+
+  it('stores the version a batch makes as its diff; every version reads back byte for byte', async () => {
+    const p = await createProject(t, { name: 'stored-as-diff' });
+    await commit(t, p.id, { added: { 'base.gpkg': simple } });
+    await sent(p, { base_version: 'v1', changes: [update(1, { name: 'first edit' })] });
+    await sent(p, { base_version: 'v2', changes: [update(2, { name: 'second edit' })] });
+    const history = await t.database.db
+      .select({
+        version: fileHistory.versionName,
+        checksum: fileHistory.checksum,
+        diff: fileHistory.diff,
+        key: blobs.key,
+        stored: blobs.stored,
+        baseKey: blobs.baseKey,
+        diffKey: blobs.diffKey,
+      })
+      .from(fileHistory)
+      .innerJoin(blobs, eq(blobs.key, fileHistory.blobKey))
+      .where(and(eq(fileHistory.projectId, p.id), eq(fileHistory.path, 'base.gpkg')))
+      .orderBy(fileHistory.versionName);
+    expect(history.map((h) => h.version)).toEqual([1, 2, 3]);
+    const [v1, v2, v3] = history as [(typeof history)[0], (typeof history)[0], (typeof history)[0]];
+    // v2 and v3: the diff the batch made, on the version before; no bytes in the store.
+    for (const [made, before] of [
+      [v2, v1],
+      [v3, v2],
+    ] as const) {
+      expect(made).toMatchObject({ stored: false, baseKey: before.key });
+      expect(made.diffKey).toBe((made.diff as { blob_key: string }).blob_key);
+      expect(await t.app.ctx.blobStore.has(made.key)).toBe(false);
+    }
+    // Rebuilt from the diffs (the cache emptied), each version is the one recorded.
+    await fileCacheOf(t.app.ctx).clear();
+    for (const h of history) {
+      const local = await fileAt(p, h.version, 'base.gpkg');
+      expect(sha1(await readFile(local)), `v${h.version}`).toBe(h.checksum);
+    }
+    expect((await rows(p, 3)).map((r) => r[2])).toEqual(['first edit', 'second edit', 'feature3']);
   });
 
   it('stores photos uploaded as v2 chunks in the same version', async () => {

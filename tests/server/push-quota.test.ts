@@ -1,9 +1,10 @@
 /**
- * The storage allowance cannot be talked around (issue 17): what a push frees is the size the
- * server holds for the removed and updated files, never the size a client claims for them.
- * Workspace `tiny` allows 1,000,000 bytes; project `tiny/q` holds keep.txt (10 B); a 5 MiB
- * addition is refused on v1 and v2, with or without a lying `removed` entry, and the
- * workspace's usage never passes its allowance.
+ * The storage allowance cannot be talked around (issue 17): the allowance counts the bytes the
+ * server keeps stored, every version (issue 30, services/file-store/README.md), so a removal
+ * frees nothing, whatever size a client claims for it. Workspace `tiny` allows 1,000,000
+ * bytes; project `tiny/q` holds keep.txt (10 B); a 5 MiB addition is refused on v1 and v2,
+ * with or without a lying `removed` entry, and the workspace's usage never passes its
+ * allowance.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,14 +96,15 @@ describe('storage allowance', () => {
     });
   }
 
-  it('still takes pushes that fit, and one that frees space while over the allowance', async () => {
+  it('still takes pushes that fit, and a removal while over the allowance', async () => {
     const small = await client.pushV2(project.id, 'v1', {
       added: { 'small.txt': Buffer.from('fits') },
       removed: LYING_REMOVAL,
     });
     expect(small.statusCode, small.body).toBe(201);
-    expect(await usage()).toBe(4);
-    // Over the allowance (the allowance was lowered): a push that frees space is taken.
+    // keep.txt's version stays stored (it can be restored): 10 + 4 bytes.
+    expect(await usage()).toBe(KEEP.length + 4);
+    // Over the allowance (the allowance was lowered): a removal, which stores nothing, is taken.
     await t.database.db
       .update(workspaces)
       .set({ storage: 1 })

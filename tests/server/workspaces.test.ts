@@ -68,10 +68,17 @@ describe('profile and workspaces', () => {
     hiddenId = hidden.id;
     await setWorkspaceMember(db, team.id, jane.id, 'admin');
     await db.insert(projects).values([
-      { workspaceId: t.setup.workspaceId, name: 'survey', diskUsage: 1200 },
-      { workspaceId: t.setup.workspaceId, name: 'roads', diskUsage: 300 },
-      { workspaceId: t.setup.workspaceId, name: 'old', diskUsage: 999, removedAt: new Date() },
-      { workspaceId: team.id, name: 'parcels', diskUsage: 50 },
+      // One version each, stored whole: what they keep stored is their files' size.
+      { workspaceId: t.setup.workspaceId, name: 'survey', diskUsage: 1200, storedBytes: 1200 },
+      { workspaceId: t.setup.workspaceId, name: 'roads', diskUsage: 300, storedBytes: 300 },
+      {
+        workspaceId: t.setup.workspaceId,
+        name: 'old',
+        diskUsage: 999,
+        storedBytes: 999,
+        removedAt: new Date(),
+      },
+      { workspaceId: team.id, name: 'parcels', diskUsage: 50, storedBytes: 50 },
     ]);
   });
 

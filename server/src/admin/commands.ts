@@ -19,6 +19,15 @@ import {
   setWorkspaceRole,
 } from '../services/accounts-admin';
 import { workspaceRouteWords } from '../route-table';
+import {
+  closeFileCache,
+  conversionStatus,
+  queueConversion,
+  runFileStoreTasks,
+  verifyRebuilds,
+  type ConversionStatus,
+  type FileStoreContext,
+} from '../services/file-store';
 
 export const USAGE = `Usage: npm run admin -- <command>
 
@@ -34,6 +43,15 @@ Commands:
       (--replace: also remove project files that are not in the folder).
   maintenance on|off
       Switch read-only maintenance mode on or off (all instances sharing DATA_DIR).
+  storage convert
+      Store the older versions of GeoPackage and SQLite files pushed as diffs as those diffs,
+      with whole copies where the checkpoint rule keeps them (in the server's background
+      while it runs, resumable; without a running server, here until done).
+  storage status
+      Show the conversion's progress and what the blob store holds.
+  storage verify [--limit <n>]
+      Rebuild the newest n versions stored as their diffs (default 20) and check their
+      SHA-1, e.g. after upgrading the SQLite library; lists the ones that fail.
   help
       Show this help.
 
@@ -46,7 +64,10 @@ export type Command =
   | { kind: 'workspace-create'; name: string; storage: number | null }
   | { kind: 'workspace-role'; workspace: string; username: string; role: WorkspaceRole }
   | { kind: 'project-import'; workspace: string; project: string; folder: string; replace: boolean }
-  | { kind: 'maintenance'; on: boolean };
+  | { kind: 'maintenance'; on: boolean }
+  | { kind: 'storage-convert' }
+  | { kind: 'storage-status' }
+  | { kind: 'storage-verify'; limit: number };
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -172,6 +193,23 @@ export function parseCommand(argv: string[]): Command {
     }
     throw new UsageError('maintenance needs "on" or "off"');
   }
+  if (group === 'storage') {
+    if ((action === 'convert' || action === 'status') && rest.length === 0) {
+      return { kind: action === 'convert' ? 'storage-convert' : 'storage-status' };
+    }
+    if (action === 'verify') {
+      const { positional, flags } = splitFlags(rest, ['limit']);
+      rejectUnknownFlags(flags, ['limit']);
+      expectArgs(positional, []);
+      const text = String(flags.get('limit') ?? '20');
+      const limit = /^\d+$/.test(text) ? Number(text) : NaN;
+      if (!Number.isSafeInteger(limit) || limit < 1) {
+        throw new UsageError(`--limit must be a whole number above 0 (got "${text}")`);
+      }
+      return { kind: 'storage-verify', limit };
+    }
+    throw new UsageError('storage needs "convert", "status" or "verify"');
+  }
   if (group === 'user' || group === 'workspace' || group === 'project') {
     throw new UsageError(`Unknown command "${[group, action].filter(Boolean).join(' ')}"`);
   }
@@ -189,6 +227,13 @@ export interface CommandContext {
   getDatabase(): Promise<Database>;
   /** The CLI's working folder, for relative paths (the server's may differ). */
   cwd?: string;
+  /**
+   * Starts the running server's background work on files' copies (services/file-store/);
+   * absent when no server runs (the command then does the work itself).
+   */
+  fileStoreWork?: () => void;
+  /** The running server's file store (its cache); absent: one is made for the command. */
+  fileStore?: FileStoreContext;
 }
 
 const ok = (stdout: string): CommandResult => ({ code: 0, stdout: `${stdout}\n`, stderr: '' });
@@ -233,6 +278,40 @@ export async function executeCommand(
           `Created v${result.version} of ${command.workspace}/${command.project}: ${result.added} added, ${result.updated} updated, ${result.removed} removed, ${result.unchanged} unchanged.`,
         );
       }
+      case 'storage-convert': {
+        const database = await ctx.getDatabase();
+        const queued = await queueConversion(database, new Date());
+        if (!queued.started) {
+          return ok(`A conversion is already running.\n${describeStatus(queued.status)}`);
+        }
+        if (ctx.fileStoreWork) {
+          ctx.fileStoreWork();
+          return ok(
+            `Queued ${queued.status.conversion?.filesTotal ?? 0} file(s) for conversion; the server converts them in the background (npm run admin -- storage status).`,
+          );
+        }
+        await convertHere(ctx.config, database);
+        return ok(describeStatus(await conversionStatus(database)));
+      }
+      case 'storage-status':
+        return ok(describeStatus(await conversionStatus(await ctx.getDatabase())));
+      case 'storage-verify': {
+        const store = ctx.fileStore ?? storeContext(ctx.config, await ctx.getDatabase());
+        let result: Awaited<ReturnType<typeof verifyRebuilds>>;
+        try {
+          result = await verifyRebuilds(store, command.limit);
+        } finally {
+          if (!ctx.fileStore) await closeFileCache(store);
+        }
+        if (result.failed.length === 0) {
+          return ok(`Rebuilt ${result.checked} version(s) stored as diffs: all exact.`);
+        }
+        return {
+          code: 1,
+          stdout: '',
+          stderr: `${result.failed.length} of ${result.checked} version(s) could not be rebuilt exactly (blobs ${result.failed.join(', ')}); the log says why.\n`,
+        };
+      }
       case 'workspace-role': {
         const { workspace, user } = await setWorkspaceRole(await ctx.getDatabase(), command);
         return ok(
@@ -243,6 +322,60 @@ export async function executeCommand(
   } catch (error) {
     if (error instanceof AdminError) return { code: 1, stdout: '', stderr: `${error.message}\n` };
     throw error;
+  }
+}
+
+const MiB = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+
+/** The conversion's progress in words. */
+export function describeStatus(status: ConversionStatus): string {
+  const c = status.conversion;
+  const f = status.figures;
+  const store = `Blob store: ${MiB(f.storedBytes)} stored; ${f.withRecipe} file version(s) with a recipe (a diff on the version before), ${f.asDiffs} of them without a whole copy.`;
+  if (!c) return `No conversion has run.\n${store}`;
+  const state = c.finishedAt
+    ? `finished ${c.finishedAt.toISOString()}`
+    : `running since ${c.startedAt.toISOString()}`;
+  return [
+    `Conversion ${state}: ${c.filesDone} of ${c.filesTotal} file(s) done, ${status.waiting} waiting.`,
+    `Converted so far: ${c.versionsWithRecipe} version(s) given a recipe, ${c.copiesDropped} whole copies dropped (${MiB(c.bytesFreed)} freed).`,
+    store,
+  ].join('\n');
+}
+
+/** What the file store needs, built here (the CLI without a running server, or the socket's). */
+function storeContext(config: Config, database: Database): FileStoreContext {
+  const quiet = config.logLevel === 'silent';
+  const say =
+    (level: string) =>
+    (obj: unknown, message?: string): void => {
+      if (quiet) return;
+      const text = typeof obj === 'string' ? obj : (message ?? '');
+      const err = (obj as { err?: Error } | null)?.err;
+      process.stderr.write(`${level}: ${text}${err ? ` (${err.message})` : ''}\n`);
+    };
+  const ignore = () => {};
+  const log = {
+    level: 'warn',
+    fatal: say('fatal'),
+    error: say('error'),
+    warn: say('warn'),
+    info: ignore,
+    debug: ignore,
+    trace: ignore,
+    silent: ignore,
+    child: () => log,
+  } as unknown as FileStoreContext['log'];
+  return { config, database, blobStore: openBlobStore(config), log, now: () => new Date() };
+}
+
+/** Converts here, without a running server (the same work, to the end). */
+async function convertHere(config: Config, database: Database): Promise<void> {
+  const store = storeContext(config, database);
+  try {
+    await runFileStoreTasks(store);
+  } finally {
+    await closeFileCache(store);
   }
 }
 

@@ -12,7 +12,7 @@ import http from 'node:http';
 import path from 'node:path';
 import type { Config } from '../config';
 import type { Database } from '../db/database';
-import { runAdminCommand, type CommandResult } from './commands';
+import { runAdminCommand, type CommandContext, type CommandResult } from './commands';
 
 export const SOCKET_FILE = 'admin.sock';
 export const SECRET_FILE = 'admin.secret';
@@ -72,6 +72,7 @@ export async function startControlSocket(
   config: Config,
   database: Database,
   log: ControlSocketLogger,
+  running?: Pick<CommandContext, 'fileStoreWork' | 'fileStore'>,
 ): Promise<ControlSocket | null> {
   const file = socketPath(config.dataDir);
   if (fs.existsSync(file)) {
@@ -123,7 +124,13 @@ export async function startControlSocket(
       if (cwd !== undefined && typeof cwd !== 'string') {
         return reply(400, { error: 'cwd must be a string' });
       }
-      runAdminCommand(argv, { config, cwd, getDatabase: async () => database }).then(
+      runAdminCommand(argv, {
+        config,
+        cwd,
+        getDatabase: async () => database,
+        fileStoreWork: running?.fileStoreWork,
+        fileStore: running?.fileStore,
+      }).then(
         (result: CommandResult) => reply(200, result),
         (error: unknown) => {
           log.error({ err: error }, 'admin command failed');

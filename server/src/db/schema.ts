@@ -13,6 +13,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  check,
   index,
   integer,
   jsonb,
@@ -26,6 +27,7 @@ import {
   uniqueIndex,
   uuid,
   varchar,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -182,15 +184,40 @@ export const workspaceInvitations = pgTable(
 // ---------------------------------------------------------------------------------------
 // Projects, versions and files
 
-/** Content-addressed bytes (see storage/blob-store.ts); rows here say which blobs exist. */
-export const blobs = pgTable('blobs', {
-  /** SHA-256 hex of the bytes, computed by the server. */
-  key: text('key').primaryKey(),
-  size: bytes('size').notNull(),
-  /** SHA-1 hex of the bytes: the checksum clients speak. */
-  sha1: text('sha1').notNull(),
-  createdAt: ts('created_at').notNull().defaultNow(),
-});
+/**
+ * Content-addressed bytes (see storage/blob-store.ts); rows here say which blobs exist.
+ *
+ * A blob is stored (its bytes are in the blob store under its key), or rebuilt from its
+ * recipe, or both (services/file-store/): the recipe is a GeoPackage diff (`diff_key`) applied
+ * to another blob (`base_key`). A version made from a diff gets a blob with a recipe and no
+ * bytes (its key is the recipe's, file-store/recipe.ts); full copies are kept where the
+ * checkpoint rule wants them (file-store/rule.ts). Every blob is stored or has a recipe.
+ */
+export const blobs = pgTable(
+  'blobs',
+  {
+    /** SHA-256 key of the bytes (blob-key.ts), or of the recipe for a blob made from a diff. */
+    key: text('key').primaryKey(),
+    size: bytes('size').notNull(),
+    /** SHA-1 hex of the bytes: the checksum clients speak. */
+    sha1: text('sha1').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    /** The bytes are in the blob store (false: rebuilt from the recipe). */
+    stored: boolean('stored').notNull().default(true),
+    /** Recipe: the blob the diff applies to. */
+    baseKey: text('base_key').references((): AnyPgColumn => blobs.key),
+    /** Recipe: the diff (a stored blob) that makes these bytes from the base's. */
+    diffKey: text('diff_key').references((): AnyPgColumn => blobs.key),
+  },
+  (t) => [
+    index('blobs_base_idx').on(t.baseKey),
+    index('blobs_diff_idx').on(t.diffKey),
+    check(
+      'blobs_readable',
+      sql`${t.stored} OR (${t.baseKey} IS NOT NULL AND ${t.diffKey} IS NOT NULL)`,
+    ),
+  ],
+);
 
 export const projects = pgTable(
   'projects',
@@ -207,6 +234,12 @@ export const projects = pgTable(
     latestVersion: integer('latest_version').notNull().default(0),
     /** Bytes of the latest version's files. */
     diskUsage: bytes('disk_usage').notNull().default(0),
+    /**
+     * Bytes the project keeps in the blob store, all versions (what the workspace's storage
+     * allowance counts, services/file-store/README.md): the distinct blobs its file history
+     * references, each full copy kept whole at its size and each diff at its size.
+     */
+    storedBytes: bytes('stored_bytes').notNull().default(0),
     tags: text('tags')
       .array()
       .notNull()
@@ -590,6 +623,58 @@ export const mergedDiffs = pgTable(
     index('merged_diffs_blob_idx').on(t.blobKey),
   ],
 );
+
+/**
+ * Files whose storage is due to be arranged (services/file-store/tasks.ts): after a version
+ * made from a diff, the latest version written whole (once `due_at` passed) and older
+ * versions left as their diffs where the checkpoint rule allows; with `convert` (the admin
+ * command `storage convert`), versions stored whole before diffs were stored given their
+ * recipes first. A claimed task is held until `locked_until`; `queued_at` tells a task queued
+ * again while it ran.
+ */
+export const fileStoreTasks = pgTable(
+  'file_store_tasks',
+  {
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    path: text('path').notNull(),
+    dueAt: ts('due_at').notNull(),
+    queuedAt: ts('queued_at').notNull(),
+    convert: boolean('convert').notNull().default(false),
+    lockedUntil: ts('locked_until'),
+    attempts: integer('attempts').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.path] }),
+    index('file_store_tasks_due_idx').on(t.dueAt),
+  ],
+);
+
+/**
+ * Bytes to delete from the blob store: a full copy the checkpoint rule no longer keeps (its
+ * row says stored = false). Deleted by file-store/tasks.ts under the blob row's lock, so a
+ * copy written again meanwhile is never lost; a crash leaves the row for the next sweep.
+ */
+export const blobDeletions = pgTable('blob_deletions', {
+  key: text('key').primaryKey(),
+  createdAt: ts('created_at').notNull(),
+});
+
+/**
+ * Progress of the admin command `storage convert` (one row, id 1): files queued and done,
+ * versions given a recipe, full copies dropped and their bytes.
+ */
+export const fileStoreConversion = pgTable('file_store_conversion', {
+  id: integer('id').primaryKey(),
+  startedAt: ts('started_at').notNull(),
+  finishedAt: ts('finished_at'),
+  filesTotal: integer('files_total').notNull().default(0),
+  filesDone: integer('files_done').notNull().default(0),
+  versionsWithRecipe: integer('versions_with_recipe').notNull().default(0),
+  copiesDropped: integer('copies_dropped').notNull().default(0),
+  bytesFreed: bytes('bytes_freed').notNull().default(0),
+});
 
 /**
  * Pushes that made a version, by their upload (transaction) id, so a finish retried after

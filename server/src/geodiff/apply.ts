@@ -17,6 +17,7 @@
  * Everything runs in one transaction on the file, which is changed in place: callers work
  * on a copy.
  */
+import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import {
   readChangeset,
@@ -88,12 +89,62 @@ interface Pending {
 const isConstraint = (error: unknown) =>
   error instanceof Database.SqliteError && error.code.startsWith('SQLITE_CONSTRAINT');
 
+export interface ApplyOptions {
+  /**
+   * For versions stored as their diffs (services/file-store/): no fsync and the rollback
+   * journal in memory (the file is a private working copy; the bytes written are the same),
+   * and the header's "SQLite version that last wrote the file" (bytes 96-99) kept as it was,
+   * so the bytes a diff makes do not depend on the SQLite library's version: a rebuild after
+   * an upgrade gives the same bytes as the apply at push time.
+   */
+  stable?: boolean;
+}
+
+/** Header offset of the SQLite version number that last wrote the file. */
+const WRITER_VERSION_OFFSET = 96;
+
+function readWriterVersion(file: string): Buffer | null {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const bytes = Buffer.alloc(4);
+    return fs.readSync(fd, bytes, 0, 4, WRITER_VERSION_OFFSET) === 4 ? bytes : null;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function writeWriterVersion(file: string, bytes: Buffer): void {
+  const fd = fs.openSync(file, 'r+');
+  try {
+    const now = Buffer.alloc(4);
+    fs.readSync(fd, now, 0, 4, WRITER_VERSION_OFFSET);
+    if (!now.equals(bytes)) fs.writeSync(fd, bytes, 0, 4, WRITER_VERSION_OFFSET);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /** Applies `changeset` (bytes or parsed) to the SQLite file at `file`. */
-export function applyChangeset(file: string, changeset: Uint8Array | Changeset): ApplySummary {
+export function applyChangeset(
+  file: string,
+  changeset: Uint8Array | Changeset,
+  options: ApplyOptions = {},
+): ApplySummary {
   const parsed = changeset instanceof Uint8Array ? readChangeset(changeset) : changeset;
+  const writerVersion = options.stable ? readWriterVersion(file) : null;
+  const summary = applyToFile(file, parsed, options);
+  if (writerVersion) writeWriterVersion(file, writerVersion);
+  return summary;
+}
+
+function applyToFile(file: string, parsed: Changeset, options: ApplyOptions): ApplySummary {
   let db: Database.Database;
   try {
     db = new Database(file, { fileMustExist: true });
+    if (options.stable) {
+      db.pragma('journal_mode = MEMORY');
+      db.pragma('synchronous = OFF');
+    }
     db.pragma('foreign_keys = ON');
   } catch (error) {
     if (error instanceof Database.SqliteError) {

@@ -1,11 +1,13 @@
 /**
  * The file-level geodiff operations the server runs (in the sandbox, see run.ts): applying
- * a diff file to a copy of a stored file, creating the diff between two files, reading a diff
- * file as row-level history entries, comparing two files' rows (compare.ts), the row-level
- * changes of a whole-file update (lib/sqlite-diff.ts), and merging consecutive diff files
- * into one (concat.ts).
+ * a diff file to a copy of a stored file, applying a chain of diffs in place (a version
+ * stored as its diff, services/file-store/), creating the diff between two files, reading a
+ * diff file as row-level history entries, comparing two files' rows (compare.ts), the
+ * row-level changes of a whole-file update (lib/sqlite-diff.ts), and merging consecutive
+ * diff files into one (concat.ts).
  */
-import { copyFile, readFile, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { copyFile, open, readFile, writeFile } from 'node:fs/promises';
 import Database from 'better-sqlite3';
 import { ChangesetConflictError, applyChangeset } from './apply';
 import { compareFiles, type FileComparison } from './compare';
@@ -17,6 +19,12 @@ import { diffSqliteFiles, type TableSummary } from '../lib/sqlite-diff';
 
 export type GeodiffRequest =
   | { kind: 'apply'; base: string; diff: string; output: string }
+  /**
+   * The diffs applied in order to `file` in place, each as its own transaction, the stable
+   * way (apply.ts ApplyOptions: the same bytes at push time and in any later rebuild); answers
+   * the result's size and SHA-1.
+   */
+  | { kind: 'apply-chain'; file: string; diffs: string[] }
   | { kind: 'create'; oldFile: string; newFile: string; output: string }
   | { kind: 'entries'; file: string; diff: string; maxEntries: number }
   | { kind: 'concat'; diffs: string[]; output: string }
@@ -31,6 +39,7 @@ export type GeodiffRequest =
 
 export type GeodiffResult =
   | { kind: 'apply' }
+  | { kind: 'apply-chain'; size: number; sha1: string }
   | { kind: 'create'; size: number }
   | { kind: 'entries'; summary: unknown; changesJson: string; truncated: boolean }
   | { kind: 'concat'; size: number; unsupported: number }
@@ -52,6 +61,25 @@ export const REFUSALS = {
   CannotDiffError,
 } as const;
 
+/** Size and SHA-1 of a file, read once in 1 MiB pieces. */
+async function sizeAndSha1(file: string): Promise<{ size: number; sha1: string }> {
+  const handle = await open(file, 'r');
+  try {
+    const hash = createHash('sha1');
+    const buffer = Buffer.allocUnsafe(1024 * 1024);
+    let size = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, size);
+      if (bytesRead === 0) break;
+      hash.update(buffer.subarray(0, bytesRead));
+      size += bytesRead;
+    }
+    return { size, sha1: hash.digest('hex') };
+  } finally {
+    await handle.close();
+  }
+}
+
 export async function runGeodiff(request: GeodiffRequest): Promise<GeodiffResult> {
   switch (request.kind) {
     case 'apply': {
@@ -59,6 +87,12 @@ export async function runGeodiff(request: GeodiffRequest): Promise<GeodiffResult
       await copyFile(request.base, request.output);
       applyChangeset(request.output, changeset);
       return { kind: 'apply' };
+    }
+    case 'apply-chain': {
+      for (const diff of request.diffs) {
+        applyChangeset(request.file, readChangeset(await readFile(diff)), { stable: true });
+      }
+      return { kind: 'apply-chain', ...(await sizeAndSha1(request.file)) };
     }
     case 'create': {
       const bytes = createChangeset(request.oldFile, request.newFile);

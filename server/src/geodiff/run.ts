@@ -3,8 +3,12 @@
  * within a budget), so a large or hostile file never holds up the server's requests.
  * Refusals come back as their own error classes.
  */
-import type { AppContext } from '../context';
-import { sandboxModule, type CrossedError, type SandboxCall } from '../lib/sandbox';
+import {
+  sandboxModule,
+  type CrossedError,
+  type SandboxCall,
+  type SandboxContext,
+} from '../lib/sandbox';
 import { ChangesImpossibleError } from '../lib/sqlite-diff';
 import type { GeodiffRequest, GeodiffResult } from './operations';
 import { REFUSALS } from './operations';
@@ -25,7 +29,7 @@ function revive({ name, text, fields }: CrossedError): Error | null {
 
 /** Runs a geodiff operation in the sandbox's lane. */
 export async function runGeodiffWork<R extends GeodiffRequest>(
-  ctx: AppContext,
+  ctx: SandboxContext,
   request: R,
   call: Omit<SandboxCall, 'revive'>,
 ): Promise<Extract<GeodiffResult, { kind: R['kind'] }>> {

@@ -12,6 +12,7 @@
 import type { AppContext, JobOutcome, JobScheduler } from '../context';
 import { claimJob, ensureJobRow, finishJob, releaseJob } from '../db/queries/jobs';
 import { COMPUTE_CHANGESETS_JOB, runPendingChangesets } from '../services/changesets';
+import { FILE_STORE_JOB, runFileStoreTasks } from '../services/file-store';
 import { purgeRemovedProjects } from '../services/purge';
 import { cleanupUploads } from '../services/push';
 
@@ -47,6 +48,9 @@ export function defaultJobs(): Job[] {
     { name: BLOB_TEMP_JOB, intervalMs: HOUR, leaseMs: HOUR, run: sweepBlobTemp },
     // Changesets left pending (a crash, versions made by the admin CLI): every poll.
     { name: COMPUTE_CHANGESETS_JOB, intervalMs: 0, leaseMs: HOUR, run: runPendingChangesets },
+    // Whole copies of GeoPackages due to be written or dropped (services/file-store/), and
+    // the conversion of old data: every poll (each file is claimed on its own).
+    { name: FILE_STORE_JOB, intervalMs: 0, leaseMs: HOUR, run: runFileStoreTasks },
   ];
 }
 

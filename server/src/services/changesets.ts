@@ -10,11 +10,9 @@
  * is stored as done, or as error with the reason the changes cannot be calculated. Other failures (the blob store, the database) are
  * retried a minute later, at most MAX_ATTEMPTS times in all.
  */
-import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type { AppContext } from '../context';
 import {
   claimPendingChangeset,
@@ -23,8 +21,9 @@ import {
   type ClaimedChangeset,
 } from '../db/queries/changesets';
 import { runGeodiffWork } from '../geodiff/run';
-import { WorkTooHeavyError } from '../lib/sandbox';
+import { WorkTooHeavyError, type WorkLane } from '../lib/sandbox';
 import { CHANGES_CANNOT_BE_CALCULATED, ChangesImpossibleError } from '../lib/sqlite-diff';
+import { copyStoredFile } from './file-store';
 import { changesFromStoredDiff, recordComputedDiff } from './version-diffs';
 
 export const COMPUTE_CHANGESETS_JOB = 'compute-changesets';
@@ -41,9 +40,17 @@ export const CALCULATION_FAILED = `${CHANGES_CANNOT_BE_CALCULATED}: the calculat
 /** The changeset's error when the work passed its budget (lib/sandbox). */
 export const CHANGES_TOO_COMPLEX = `${CHANGES_CANNOT_BE_CALCULATED}: the file is too large or too complex`;
 
-/** Copies a blob to a file on disk. */
-export async function copyBlob(ctx: AppContext, key: string, file: string): Promise<void> {
-  await pipeline(await ctx.blobStore.open(key), createWriteStream(file));
+/**
+ * Copies a file version's bytes (blob `key`) to a file on disk, rebuilt when the version is
+ * stored as its diff (services/file-store/; `lane`: whether a person waits for a rebuild).
+ */
+export async function copyBlob(
+  ctx: AppContext,
+  key: string,
+  file: string,
+  lane: WorkLane = 'interactive',
+): Promise<void> {
+  await copyStoredFile(ctx, key, file, lane);
 }
 
 /** Computes one claimed changeset and stores the result. */
@@ -53,18 +60,26 @@ async function computeOne(ctx: AppContext, job: ClaimedChangeset): Promise<void>
   try {
     const before = path.join(dir, 'old.sqlite');
     const after = path.join(dir, 'new.sqlite');
-    await copyBlob(ctx, job.oldBlobKey, before);
-    await copyBlob(ctx, job.newBlobKey, after);
+    let beforeCopied = false;
+    const copyBefore = async () => {
+      if (beforeCopied) return;
+      await copyBlob(ctx, job.oldBlobKey, before, 'background');
+      beforeCopied = true;
+    };
+    await copyBlob(ctx, job.newBlobKey, after, 'background');
     try {
       // In the sandbox: a large or hostile file does not hold up the server's requests. A
-      // version pushed as a diff has its changes read from the diff.
-      const diff =
-        (await changesFromStoredDiff(ctx, job, dir, after, MAX_CHANGESET_ENTRIES)) ??
-        (await runGeodiffWork(
+      // version pushed as a diff has its changes read from the diff (the file before is not
+      // needed: stored as a diff, it would be rebuilt for nothing).
+      let diff = await changesFromStoredDiff(ctx, job, dir, after, MAX_CHANGESET_ENTRIES);
+      if (!diff) {
+        await copyBefore();
+        diff = await runGeodiffWork(
           ctx,
           { kind: 'changes', oldFile: before, newFile: after, maxEntries: MAX_CHANGESET_ENTRIES },
           { lane: 'background' },
-        ));
+        );
+      }
       await finishChangeset(db, job.id, {
         status: 'done',
         summary: diff.summary,
@@ -85,7 +100,7 @@ async function computeOne(ctx: AppContext, job: ClaimedChangeset): Promise<void>
       });
     }
     // A whole-file update also gets its GeoPackage diff (services/version-diffs.ts).
-    await recordComputedDiff(ctx, job, dir, before, after).catch((error: unknown) => {
+    await recordComputedDiff(ctx, job, dir, copyBefore, before, after).catch((error: unknown) => {
       // Without it clients download the whole file: not a reason to fail the history.
       ctx.log.warn({ err: error, changeset: job.id, path: job.path }, 'Diff not computed');
     });

@@ -1,7 +1,8 @@
 /**
  * Downloads (api-reference A.9): one file's bytes (GET /v1/project/raw/...) and the whole
- * project as a ZIP archive (GET /v1/project/download/...?format=zip). Both stream from the
- * blob store; the routes add the HTTP details (ranges, HEAD, headers).
+ * project as a ZIP archive (GET /v1/project/download/...?format=zip). Both stream the files'
+ * bytes (services/file-store/: from the blob store, or rebuilt when a version is stored as
+ * its diff); the routes add the HTTP details (ranges, HEAD, headers).
  */
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../context';
@@ -18,6 +19,7 @@ import { badRequest, notFound } from '../errors';
 import { baseName, isValidProjectPath, isVersionedFile } from '../lib/paths';
 import { sniffContentType, SNIFF_BYTES } from '../lib/sniff';
 import { worthCompressing, type ZipEntry } from '../lib/zip';
+import { openStoredFile, prepareStoredFile } from './file-store';
 import { projectFor, type ProjectAccess, type ProjectRef } from './permissions';
 import { parseVersionName, VERSION_NOT_FOUND } from './project-detail';
 import type { ArchiveQuery, RawQuery } from '../schemas/downloads';
@@ -45,7 +47,7 @@ export interface BlobDownload {
 
 async function readHead(ctx: AppContext, key: string, size: number): Promise<Buffer> {
   if (size === 0) return Buffer.alloc(0);
-  const stream = await ctx.blobStore.open(key, { start: 0, end: Math.min(size, SNIFF_BYTES) - 1 });
+  const stream = await openStoredFile(ctx, key, { start: 0, end: Math.min(size, SNIFF_BYTES) - 1 });
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
@@ -109,7 +111,7 @@ export async function prepareRawDownload(
     checksum: target.checksum,
     fileName: baseName(target.name),
     contentType: sniffContentType(head),
-    open: (range) => ctx.blobStore.open(target.blobKey, range),
+    open: (range) => openStoredFile(ctx, target.blobKey, range),
   };
 }
 
@@ -141,6 +143,11 @@ export async function prepareProjectArchive(
     requested === null
       ? await listCurrentFiles(db, access.project.id)
       : await listFilesAtVersion(db, access.project.id, requested);
+  // Files stored as diffs are rebuilt before the archive's answer starts: one that cannot be
+  // is a clean error, not a broken archive.
+  for (const file of files) {
+    if (isVersionedFile(file.path)) await prepareStoredFile(ctx, file.blobKey);
+  }
   const fallbackTime = access.project.updatedAt;
   return {
     fileName: `${access.project.name}-v${version}.zip`,
@@ -149,7 +156,7 @@ export async function prepareProjectArchive(
       size: file.size,
       mtime: file.mtime ?? fallbackTime,
       compress: worthCompressing(file.path),
-      open: () => ctx.blobStore.open(file.blobKey),
+      open: () => openStoredFile(ctx, file.blobKey),
     })),
   };
 }

@@ -18,6 +18,7 @@ import { pipeline } from 'node:stream/promises';
 import type { AppContext } from '../context';
 import type { ClaimedChangeset } from '../db/queries/changesets';
 import { findVersionFileDiff, setComputedDiff } from '../db/queries/file-diffs';
+import { chargeNewBlobs } from '../db/queries/file-store';
 import { insertBlobRows, lockBlobsShared } from '../db/queries/versions';
 import { CannotDiffError } from '../geodiff/create';
 import { ChangesetFormatError } from '../geodiff/format';
@@ -98,12 +99,14 @@ export async function recordComputedDiff(
   ctx: AppContext,
   job: ClaimedChangeset,
   dir: string,
+  copyBefore: () => Promise<void>,
   before: string,
   after: string,
 ): Promise<void> {
   const db = ctx.database.db;
   const row = await findVersionFileDiff(db, job.versionId, job.path);
   if (!row || row.diff || row.change !== 'update') return;
+  await copyBefore();
   const blob = await storeComputedDiff(ctx, before, after, path.join(dir, 'computed.diff'));
   if (!blob) return;
   await db.transaction(async (tx) => {
@@ -111,11 +114,13 @@ export async function recordComputedDiff(
     // cannot take the new blob away.
     await lockBlobsShared(tx);
     await insertBlobRows(tx, [{ key: blob.key, size: blob.size, sha1: blob.sha1 }], ctx.now());
-    await setComputedDiff(tx, job.versionId, job.path, {
+    const recorded = await setComputedDiff(tx, job.versionId, job.path, {
       path: `${job.path}-diff-${randomUUID()}`,
       size: blob.size,
       checksum: blob.sha1,
       blob_key: blob.key,
     });
+    // The diff is stored bytes of the project (file-store/README.md).
+    if (recorded) await chargeNewBlobs(tx, job.projectId, job.versionId, [blob.key]);
   });
 }

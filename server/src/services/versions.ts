@@ -9,9 +9,12 @@
  * Either all of it is committed or none. Callers start the changeset computation once their
  * transaction has committed (startChangesetWork).
  *
- * The bytes must already be in the blob store (put by the caller). While the transaction
- * runs it holds the blob lock shared, so blob garbage collection (exclusive) cannot delete
- * anything it references; blobs new to the database are checked to exist in the store.
+ * The bytes must already be in the blob store (put by the caller), or, for a file made from a
+ * diff (`recipe`, services/file-store/), the diff must be and the base's blob row exist. While
+ * the transaction runs it holds the blob lock shared, so blob garbage collection (exclusive)
+ * cannot delete anything it references; blobs new to the database are checked to exist in
+ * the store. It also adds what the version stores to the project's stored bytes and queues
+ * the arranging of its GeoPackages' whole copies (file-store/tasks.ts).
  */
 import type { Tx } from '../db/database';
 import { currentBlobKeys, insertPendingChangesets } from '../db/queries/changesets';
@@ -28,10 +31,18 @@ import {
   setVersionSize,
   updateProjectAfterCommit,
 } from '../db/queries/versions';
+import { chargeNewBlobs } from '../db/queries/file-store';
+import { existingBlobKeys } from '../db/queries/blobs';
+import type { BlobInsert } from '../db/queries/versions';
 import type { FileChange } from '../db/schema';
+import { queueChangedFiles } from './file-store/tasks';
+import { recipeKey, type Recipe } from './file-store/recipe';
 import { isVersionedFile, projectPathError } from '../lib/paths';
 import type { VersionOrigin } from '../schemas/restore';
 import type { BlobStore } from '../storage/blob-store';
+
+/** VERSION_COPY_DELAY's default, for callers without the configuration. */
+export const DEFAULT_COPY_DELAY_MS = 60_000;
 
 /** Tags of a project with exactly one QGIS project file (api-reference A.5). */
 export const QGIS_TAGS = ['valid_qgis', 'input_use'] as const;
@@ -64,6 +75,11 @@ export interface CommitFile {
   mtime?: Date | null;
   /** For GeoPackage updates made from a diff: the diff (change type update_diff). */
   diff?: CommitDiff | null;
+  /**
+   * A file made from its diff and stored as that diff (services/file-store/): `blobKey` is
+   * the recipe's key, with no bytes in the blob store; `diffKey` is `diff.blobKey`.
+   */
+  recipe?: Recipe | null;
 }
 
 export interface CommitRemoval {
@@ -88,6 +104,11 @@ export interface CommitVersionInput {
   blobStore: Pick<BlobStore, 'stat'>;
   /** A version made by time travel: what it does (kept on the version, shown in its history). */
   origin?: VersionOrigin | null;
+  /**
+   * How long a GeoPackage made from a diff may wait before it is also written whole (the
+   * configuration's VERSION_COPY_DELAY; services/file-store/).
+   */
+  copyDelayMs?: number;
 }
 
 export interface VersionChangeCounts {
@@ -162,6 +183,17 @@ function checkFile(file: CommitFile): void {
       throw new InvalidChangesError(`Invalid diff size of ${file.path}`);
     }
   }
+  if (file.recipe) {
+    const { baseKey, diffKey } = file.recipe;
+    if (
+      !file.diff ||
+      diffKey !== file.diff.blobKey ||
+      !KEY_RE.test(baseKey) ||
+      recipeKey(file.recipe) !== file.blobKey
+    ) {
+      throw new InvalidChangesError(`Invalid recipe of ${file.path}`);
+    }
+  }
 }
 
 /**
@@ -204,10 +236,23 @@ export async function commitVersion(tx: Tx, input: CommitVersionInput): Promise<
     if (!existing.has(file.path)) throw new InvalidChangesError(`${file.path} does not exist`);
   }
 
-  // Blob rows; blobs new to the database must be in the store.
-  const blobRows = new Map<string, { key: string; size: number; sha1: string }>();
+  // Blob rows; blobs new to the database must be in the store, or (made from a diff) have
+  // their base in the database. Stored blobs first: a recipe names its diff.
+  const blobRows = new Map<string, BlobInsert>();
+  const recipes = new Map<string, BlobInsert>();
   for (const file of [...added, ...updated]) {
-    blobRows.set(file.blobKey, { key: file.blobKey, size: file.size, sha1: file.checksum });
+    if (file.recipe) {
+      recipes.set(file.blobKey, {
+        key: file.blobKey,
+        size: file.size,
+        sha1: file.checksum,
+        stored: false,
+        baseKey: file.recipe.baseKey,
+        diffKey: file.recipe.diffKey,
+      });
+    } else {
+      blobRows.set(file.blobKey, { key: file.blobKey, size: file.size, sha1: file.checksum });
+    }
     if (file.diff) {
       blobRows.set(file.diff.blobKey, {
         key: file.diff.blobKey,
@@ -219,6 +264,13 @@ export async function commitVersion(tx: Tx, input: CommitVersionInput): Promise<
   const newKeys = await insertBlobRows(tx, [...blobRows.values()], input.at);
   for (const key of newKeys) {
     if (!(await input.blobStore.stat(key))) throw new MissingBlobError(key);
+  }
+  if (recipes.size > 0) {
+    const bases = [...new Set([...recipes.values()].map((r) => r.baseKey!))];
+    const known = await existingBlobKeys(tx, bases);
+    const missing = bases.find((key) => !known.has(key) && !recipes.has(key));
+    if (missing) throw new MissingBlobError(missing);
+    await insertBlobRows(tx, [...recipes.values()], input.at);
   }
 
   const version = project.latestVersion + 1;
@@ -315,6 +367,31 @@ export async function commitVersion(tx: Tx, input: CommitVersionInput): Promise<
       blobKey: f.blobKey,
       historyId: historyIds.get(f.path)!,
     })),
+  );
+
+  // What the project keeps stored: the blobs its history did not reference before.
+  await chargeNewBlobs(
+    tx,
+    input.project.id,
+    versionId,
+    [...added, ...updated].flatMap((f) => (f.diff ? [f.blobKey, f.diff.blobKey] : [f.blobKey])),
+  );
+  // Versioned files get their whole copies arranged in the background (file-store/tasks.ts).
+  await queueChangedFiles(
+    tx,
+    input.project.id,
+    [
+      ...added.map((f) => ({ file: f, added: true })),
+      ...updated.map((f) => ({ file: f, added: false })),
+    ].map(({ file: f, added: isAdded }) => ({
+      path: f.path,
+      blobKey: f.blobKey,
+      size: f.size,
+      madeFromDiff: Boolean(f.recipe),
+      added: isAdded,
+    })),
+    input.at,
+    input.copyDelayMs ?? DEFAULT_COPY_DELAY_MS,
   );
 
   const totals = await currentFileTotals(tx, input.project.id);

@@ -23,6 +23,12 @@ export interface PutOptions {
   expectedSize?: number;
   /** Aborting discards everything written so far. */
   signal?: AbortSignal;
+  /**
+   * Store the bytes under this key instead of their content key: a blob made from a diff is
+   * keyed by its recipe (services/file-store/recipe.ts). The bytes must have this SHA-1
+   * (else BlobSha1MismatchError and nothing is kept).
+   */
+  as?: { key: string; sha1: string };
 }
 
 /** Inclusive byte range, as in HTTP Range headers. `end` defaults to the last byte. */
@@ -74,6 +80,16 @@ export class BlobSizeMismatchError extends Error {
   ) {
     super(`Expected ${expected} bytes, received ${actual}`);
     this.name = 'BlobSizeMismatchError';
+  }
+}
+
+export class BlobSha1MismatchError extends Error {
+  constructor(
+    readonly expected: string,
+    readonly actual: string,
+  ) {
+    super(`Expected bytes with SHA-1 ${expected}, received ${actual}`);
+    this.name = 'BlobSha1MismatchError';
   }
 }
 

@@ -15,6 +15,7 @@ import type { Readable } from 'node:stream';
 import {
   assertBlobKey,
   BlobNotFoundError,
+  BlobSha1MismatchError,
   BlobSizeMismatchError,
   InvalidRangeError,
   type BlobInfo,
@@ -67,7 +68,8 @@ export class LocalBlobStore implements BlobStore {
     source: AsyncIterable<Uint8Array> | Readable,
     options: PutOptions = {},
   ): Promise<BlobInfo> {
-    const { signal, expectedSize } = options;
+    const { signal, expectedSize, as } = options;
+    if (as) assertBlobKey(as.key);
     signal?.throwIfAborted();
     const tmp = path.join(this.tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}.part`);
     const handle = await fsp.open(tmp, 'wx', 0o644);
@@ -98,9 +100,11 @@ export class LocalBlobStore implements BlobStore {
       await handle.close();
       closed = true;
 
-      const key = keyHasher.digest();
+      const digest = sha1.digest('hex');
+      if (as && as.sha1 !== digest) throw new BlobSha1MismatchError(as.sha1, digest);
+      const key = as?.key ?? keyHasher.digest();
       await this.moveIntoPlace(tmp, key);
-      return { key, size, sha1: sha1.digest('hex') };
+      return { key, size, sha1: digest };
     } catch (error) {
       if (!closed) await handle.close().catch(() => {});
       await fsp.rm(tmp, { force: true });

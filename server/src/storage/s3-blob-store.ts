@@ -37,6 +37,7 @@ import type { UploadStaging } from './staging';
 import {
   assertBlobKey,
   BlobNotFoundError,
+  BlobSha1MismatchError,
   BlobSizeMismatchError,
   InvalidRangeError,
   type BlobInfo,
@@ -147,7 +148,8 @@ export class S3BlobStore implements BlobStore {
     source: AsyncIterable<Uint8Array> | Readable,
     options: PutOptions = {},
   ): Promise<BlobInfo> {
-    const { signal, expectedSize } = options;
+    const { signal, expectedSize, as } = options;
+    if (as) assertBlobKey(as.key);
     signal?.throwIfAborted();
     const tmp = `${this.prefix}tmp/${Date.now()}-${randomBytes(8).toString('hex')}`;
     const keyHasher = new BlobKeyHasher();
@@ -205,11 +207,13 @@ export class S3BlobStore implements BlobStore {
         );
         uploadId = null;
       }
-      const key = keyHasher.digest();
+      const digest = sha1.digest('hex');
+      if (as && as.sha1 !== digest) throw new BlobSha1MismatchError(as.sha1, digest);
+      const key = as?.key ?? keyHasher.digest();
       if ((await this.head(this.objectKey(key))) === null) {
         await this.copy(tmp, this.objectKey(key), size);
       }
-      return { key, size, sha1: sha1.digest('hex') };
+      return { key, size, sha1: digest };
     } finally {
       if (uploadId !== null) await this.abort(tmp, uploadId);
       await this.deleteObject(tmp).catch(() => {});

@@ -9,6 +9,7 @@ import { hashPassword } from '../../../server/src/auth/passwords';
 import { insertUser } from '../../../server/src/db/queries/users';
 import type { Project, User } from '../../../server/src/db/schema';
 import type { BlobInfo } from '../../../server/src/storage/blob-store';
+import { openStoredFile } from '../../../server/src/services/file-store';
 import {
   commitVersion,
   type CommitFile,
@@ -103,7 +104,8 @@ export async function filesAtVersion(
   const out = new Map<string, Buffer>();
   for (const file of await listFilesAtVersion(t.database.db, projectId, version)) {
     const chunks: Buffer[] = [];
-    for await (const chunk of await t.app.ctx.blobStore.open(file.blobKey)) {
+    // Through the server's reader: a version stored as its diff is rebuilt.
+    for await (const chunk of await openStoredFile(t.app.ctx, file.blobKey)) {
       chunks.push(Buffer.from(chunk as Uint8Array));
     }
     out.set(file.path, Buffer.concat(chunks));

@@ -48,24 +48,38 @@ export async function deleteProjects(db: Executor, projectIds: string[]): Promis
   await db.delete(projects).where(inArray(projects.id, projectIds));
 }
 
-/** Deletes the blob rows among `keys` that nothing references any more; returns their keys. */
+/**
+ * Deletes the blob rows among `keys` that nothing references any more (no file, history row,
+ * diff, merged diff, nor another blob's recipe); then, in turn, the recipes' bases and diffs
+ * that only they referenced. Returns every key deleted.
+ */
 export async function deleteUnreferencedBlobs(db: Executor, keys: string[]): Promise<string[]> {
   const deleted: string[] = [];
-  for (let i = 0; i < keys.length; i += 1000) {
-    const batch = keys.slice(i, i + 1000);
-    const rows = await db
-      .delete(blobs)
-      .where(
-        and(
-          inArray(blobs.key, batch),
-          sql`not exists (select 1 from ${fileHistory} where ${fileHistory.blobKey} = ${blobs.key})`,
-          sql`not exists (select 1 from ${projectFiles} where ${projectFiles.blobKey} = ${blobs.key})`,
-          sql`not exists (select 1 from ${fileHistory} where ${fileHistory.diff} is not null and ${fileHistory.diff} ->> 'blob_key' = ${blobs.key})`,
-          sql`not exists (select 1 from ${mergedDiffs} where ${mergedDiffs.blobKey} = ${blobs.key})`,
-        ),
-      )
-      .returning({ key: blobs.key });
-    for (const row of rows) deleted.push(row.key);
+  let candidates = [...new Set(keys)];
+  while (candidates.length > 0) {
+    const next = new Set<string>();
+    for (let i = 0; i < candidates.length; i += 1000) {
+      const batch = candidates.slice(i, i + 1000);
+      const rows = await db
+        .delete(blobs)
+        .where(
+          and(
+            inArray(blobs.key, batch),
+            sql`not exists (select 1 from ${fileHistory} where ${fileHistory.blobKey} = ${blobs.key})`,
+            sql`not exists (select 1 from ${projectFiles} where ${projectFiles.blobKey} = ${blobs.key})`,
+            sql`not exists (select 1 from ${fileHistory} where ${fileHistory.diff} is not null and ${fileHistory.diff} ->> 'blob_key' = ${blobs.key})`,
+            sql`not exists (select 1 from ${mergedDiffs} where ${mergedDiffs.blobKey} = ${blobs.key})`,
+            sql`not exists (select 1 from ${blobs} r where r.base_key = ${blobs.key} or r.diff_key = ${blobs.key})`,
+          ),
+        )
+        .returning({ key: blobs.key, baseKey: blobs.baseKey, diffKey: blobs.diffKey });
+      for (const row of rows) {
+        deleted.push(row.key);
+        if (row.baseKey) next.add(row.baseKey);
+        if (row.diffKey) next.add(row.diffKey);
+      }
+    }
+    candidates = [...next];
   }
   return deleted;
 }

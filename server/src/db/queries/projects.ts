@@ -475,9 +475,13 @@ export async function deleteProjectMembers(
 }
 
 /** Disk usage of the workspace's projects that are not scheduled for deletion. */
+/**
+ * What counts against a workspace's storage allowance: the bytes its live projects keep in
+ * the blob store, every version (projects.stored_bytes; services/file-store/README.md).
+ */
 export async function workspaceDiskUsage(db: Executor, workspaceId: number): Promise<number> {
   const rows = await db
-    .select({ n: sql<number>`coalesce(sum(${projects.diskUsage}), 0)`.mapWith(Number) })
+    .select({ n: sql<number>`coalesce(sum(${projects.storedBytes}), 0)`.mapWith(Number) })
     .from(projects)
     .where(and(eq(projects.workspaceId, workspaceId), isNull(projects.removedAt)));
   return rows[0]?.n ?? 0;

@@ -73,10 +73,20 @@ export async function existingCurrentPaths(
   return found;
 }
 
+/** A blob row to insert: stored bytes, or (stored false) a recipe (services/file-store/). */
+export interface BlobInsert {
+  key: string;
+  size: number;
+  sha1: string;
+  stored?: boolean;
+  baseKey?: string | null;
+  diffKey?: string | null;
+}
+
 /** Inserts blob rows that do not exist yet; returns the keys that were new. */
 export async function insertBlobRows(
   db: Executor,
-  rows: { key: string; size: number; sha1: string }[],
+  rows: BlobInsert[],
   at: Date,
 ): Promise<string[]> {
   const inserted: string[] = [];

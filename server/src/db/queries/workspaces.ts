@@ -70,7 +70,8 @@ export async function listWorkspacesWithUsage(
   const usage = db
     .select({
       workspaceId: projects.workspaceId,
-      diskUsage: sql<number>`coalesce(sum(${projects.diskUsage}), 0)`
+      // What the allowance counts: the bytes the projects keep stored (file-store/README.md).
+      diskUsage: sql<number>`coalesce(sum(${projects.storedBytes}), 0)`
         .mapWith(Number)
         .as('disk_usage'),
       projectCount: sql<number>`count(*)`.mapWith(Number).as('project_count'),

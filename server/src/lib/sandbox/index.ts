@@ -26,6 +26,9 @@ const pools: Record<WorkLane, Pool> = {
   background: sandboxPool({ label: 'The background sandbox', size: SANDBOX_PROCESSES.background }),
 };
 
+/** What running work in the sandbox needs of the server (its budgets and its log). */
+export type SandboxContext = Pick<AppContext, 'config' | 'log'>;
+
 export interface SandboxCall {
   lane: WorkLane;
   /** Work over budget is remembered under this key (start it with the file's SHA-1). */
@@ -42,7 +45,7 @@ type AnyFunction = (...args: never[]) => unknown;
 
 /** A module function run in the sandbox: same arguments, after the context and the call. */
 export type Sandboxed<F extends AnyFunction> = (
-  ctx: AppContext,
+  ctx: SandboxContext,
   call: SandboxCall,
   ...args: Parameters<F>
 ) => Promise<Awaited<ReturnType<F>>>;
@@ -51,7 +54,7 @@ export type Sandboxed<F extends AnyFunction> = (
 export function sandboxModule<M>(module: URL) {
   return {
     fn<K extends keyof M & string>(name: K): M[K] extends AnyFunction ? Sandboxed<M[K]> : never {
-      const run = async (ctx: AppContext, call: SandboxCall, ...args: unknown[]) => {
+      const run = async (ctx: SandboxContext, call: SandboxCall, ...args: unknown[]) => {
         try {
           return await pools[call.lane].run(
             { module: module.href, name, args },

@@ -34,6 +34,7 @@ import type { BlobInfo } from '../../storage/blob-store';
 import { ChunkStore } from '../../storage/chunk-store';
 import { CHUNK_SIZE } from '../../storage/staging';
 import { copyBlob } from '../changesets';
+import { fileFromDiff } from '../file-store';
 import { localCopy } from '../map/store';
 import { projectFor, type ProjectAccess } from '../permissions';
 import { VERSION_NOT_FOUND } from '../project-detail';
@@ -212,18 +213,23 @@ async function plan(
       r.fids.push(...applied.fids.map((f) => ({ file, ...f })));
       r.conflicts.push(...applied.notes.map((n): EditConflictNote => ({ file, ...n })));
       if (applied.written) {
-        const { key, size, sha1, diffSize } = applied.written;
-        const stored = await ctx.blobStore.adopt(output, { key, size, sha1 });
-        planned.made.push(stored.key);
+        // Stored as its diff (services/file-store/): the diff applied to the latest file the
+        // stable way, as a pushed diff is, gives the version's bytes (any later rebuild makes
+        // the same); `output` only served to write and read back the rows.
         const diffBlob = await ctx.blobStore.put(createReadStream(diff), {
-          expectedSize: diffSize,
+          expectedSize: applied.written.diffSize,
         });
         planned.made.push(diffBlob.key);
+        const made = await fileFromDiff(
+          ctx,
+          { key: latest.blobKey, size: latest.size, checksum: latest.checksum },
+          diffBlob,
+        );
         planned.updated.push({
           path: file,
-          size,
-          checksum: sha1,
-          blobKey: stored.key,
+          size: made.size,
+          checksum: made.sha1,
+          blobKey: made.key,
           mtime: null,
           diff: {
             path: `${file}-diff-${randomUUID()}`,
@@ -231,6 +237,7 @@ async function plan(
             checksum: diffBlob.sha1,
             blobKey: diffBlob.key,
           },
+          recipe: made.recipe,
         });
       }
       if (applied.conflicts.length > 0) {

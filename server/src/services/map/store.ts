@@ -17,6 +17,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { AppContext } from '../../context';
 import type { MapLayer } from '../../schemas/map';
+import { openStoredFile } from '../file-store';
 import { Lru } from './lru';
 import { FILE_TOO_COMPLEX, readMap } from './read';
 
@@ -109,7 +110,7 @@ export async function localCopy(
   await mkdir(dir, { recursive: true });
   const temp = path.join(dir, `.${randomUUID()}.part`);
   try {
-    await pipeline(await ctx.blobStore.open(blob.key), createWriteStream(temp));
+    await pipeline(await openStoredFile(ctx, blob.key), createWriteStream(temp));
     const written = await stat(temp);
     if (written.size !== blob.size) {
       throw new Error(`Blob ${blob.key}: ${written.size} bytes copied, ${blob.size} expected`);

@@ -7,8 +7,9 @@
  * - v2 (assembleChunks): the server-issued chunks a file lists are concatenated into the
  *   blob store and the result checked against its entry.
  *
- * Then withDiff applies a GeoPackage diff update (diffs.ts). Every size and checksum of the
- * version comes from these blobs, never from the client's entries.
+ * Then withDiff applies a GeoPackage diff update (diffs.ts): the file it makes is stored as
+ * the diff (services/file-store/). Every size and checksum of the version comes from these
+ * bytes, never from the client's entries.
  */
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../../context';
@@ -138,6 +139,6 @@ export async function withDiff(
   blob: BlobInfo,
 ): Promise<CommitFile> {
   if (!file.diff) return pushedFileEntry(file, blob);
-  const applied = await applyPushedDiff(ctx, projectId, file, blob.key);
+  const applied = await applyPushedDiff(ctx, projectId, file, blob);
   return pushedFileEntry(file, blob, applied);
 }

@@ -19,6 +19,7 @@ import type { PushDialect } from './dialect';
 import type { UploadPlan } from './plan';
 import { guardAllowance } from './quota';
 import { warmMapFiles } from '../map/warm';
+import { startFileStoreWork } from '../file-store';
 
 export const UPLOAD_CANCELED = 'Upload was probably canceled';
 
@@ -63,6 +64,7 @@ export async function commitPush(
         baseVersion: upload.baseVersion,
         blobStore: ctx.blobStore,
         origin: push.origin ?? null,
+        copyDelayMs: ctx.config.versionCopyDelayMs,
       });
       await checkAllowance();
       await recordPushCommit(tx, {
@@ -83,5 +85,7 @@ export async function commitPush(
   }
   // The map of the new GeoPackages, prepared in the background (never delays the answer).
   warmMapFiles(ctx, push.files);
+  // Whole copies of GeoPackages made from diffs, arranged when due (file-store/tasks.ts).
+  startFileStoreWork(ctx);
   return version;
 }

@@ -3,21 +3,16 @@
  * .sqlite) in `updated` may carry `diff: {path, checksum, size}`; its chunks then hold the
  * diff (a session-extension changeset), its top-level `checksum` is the file's current
  * (base) checksum and `size` the new full size. Push start checks the entry and its base;
- * finish applies the staged diff to a copy of the stored file in the sandbox
- * (geodiff/run.ts) and stores the result as the new version of the file, with the diff.
+ * finish applies the staged diff to the stored file in the sandbox (geodiff/run.ts) and
+ * stores the new version of the file as that diff (services/file-store/).
  */
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type { AppContext } from '../../context';
 import { findCurrentFile } from '../../db/queries/files';
 import { badRequest, HttpProblem } from '../../errors';
 import { ChangesetConflictError } from '../../geodiff/apply';
 import { ChangesetFormatError } from '../../geodiff/format';
-import { runGeodiffWork } from '../../geodiff/run';
 import { WorkTooHeavyError } from '../../lib/sandbox';
+import { fileFromDiff, type DiffMadeFile } from '../file-store';
 import { isVersionedFile } from '../../lib/paths';
 import type { BlobInfo } from '../../storage/blob-store';
 import type { CommitFile } from '../versions';
@@ -82,40 +77,34 @@ export function checkDiffBase(file: { path: string; checksum: string }, storedCh
 }
 
 /**
- * Applies the diff in blob `diffKey` to the project's current `file` and puts the result
- * into the blob store. 422 when the diff does not apply (or is not a changeset); nothing is
- * stored then but the new blob.
+ * Applies the diff in blob `diff` to the project's current `file`: the new version of the
+ * file, stored as that diff (services/file-store/apply-diff.ts: the finish reads the file
+ * once for its SHA-1 and copies nothing). 422 when the diff does not apply (or is not a
+ * changeset); nothing is recorded then.
  */
 export async function applyPushedDiff(
   ctx: AppContext,
   projectId: string,
   file: { path: string; checksum: string },
-  diffKey: string,
-): Promise<BlobInfo> {
+  diff: BlobInfo,
+): Promise<DiffMadeFile> {
   const current = await findCurrentFile(ctx.database.db, projectId, file.path);
   if (!current) throw badRequest(diffWrongBase(file.path));
   checkDiffBase(file, current.checksum);
-  const dir = await mkdtemp(path.join(tmpdir(), 'waymark-diff-'));
   try {
-    const base = path.join(dir, 'base.gpkg');
-    const diff = path.join(dir, 'diff.bin');
-    const output = path.join(dir, 'new.gpkg');
-    await pipeline(await ctx.blobStore.open(current.blobKey), createWriteStream(base));
-    await pipeline(await ctx.blobStore.open(diffKey), createWriteStream(diff));
-    try {
-      await runGeodiffWork(ctx, { kind: 'apply', base, diff, output }, { lane: 'background' });
-    } catch (error) {
-      if (error instanceof ChangesetConflictError || error instanceof ChangesetFormatError) {
-        throw new HttpProblem(422, diffDoesNotApply(file.path, error.message));
-      }
-      if (error instanceof WorkTooHeavyError) {
-        throw new HttpProblem(422, diffDoesNotApply(file.path, DIFF_TOO_COMPLEX));
-      }
-      throw error;
+    return await fileFromDiff(
+      ctx,
+      { key: current.blobKey, size: current.size, checksum: current.checksum },
+      diff,
+    );
+  } catch (error) {
+    if (error instanceof ChangesetConflictError || error instanceof ChangesetFormatError) {
+      throw new HttpProblem(422, diffDoesNotApply(file.path, error.message));
     }
-    return await ctx.blobStore.put(createReadStream(output));
-  } finally {
-    await rm(dir, { recursive: true, force: true });
+    if (error instanceof WorkTooHeavyError) {
+      throw new HttpProblem(422, diffDoesNotApply(file.path, DIFF_TOO_COMPLEX));
+    }
+    throw error;
   }
 }
 
@@ -127,29 +116,35 @@ function mtimeOf(text: string | null): Date | null {
 
 /**
  * A pushed file's entry in the new version (v1 and v2 push): the received bytes, or, for a
- * diff push, the file the diff made (`applied`) with the received diff kept beside it.
+ * diff push, the file the diff made (`applied`, stored as its recipe) with the received diff
+ * kept beside it.
  */
 export function pushedFileEntry(
   file: { path: string; mtime: string | null; diff?: { path: string } | null },
   received: BlobInfo,
-  applied?: BlobInfo,
+  applied?: DiffMadeFile,
 ): CommitFile {
-  const stored = applied ?? received;
+  if (!applied || !file.diff) {
+    return {
+      path: file.path,
+      size: received.size,
+      checksum: received.sha1,
+      blobKey: received.key,
+      mtime: mtimeOf(file.mtime),
+    };
+  }
   return {
     path: file.path,
-    size: stored.size,
-    checksum: stored.sha1,
-    blobKey: stored.key,
+    size: applied.size,
+    checksum: applied.sha1,
+    blobKey: applied.key,
     mtime: mtimeOf(file.mtime),
-    ...(applied && file.diff
-      ? {
-          diff: {
-            path: file.diff.path,
-            size: received.size,
-            checksum: received.sha1,
-            blobKey: received.key,
-          },
-        }
-      : {}),
+    diff: {
+      path: file.diff.path,
+      size: received.size,
+      checksum: received.sha1,
+      blobKey: received.key,
+    },
+    recipe: applied.recipe,
   };
 }

@@ -1,14 +1,15 @@
 /**
- * The workspace's storage allowance. Checked twice:
+ * The workspace's storage allowance, against the bytes its projects keep stored, every
+ * version (services/file-store/README.md). Checked twice:
  *
- * - when a push starts, with what it will add: the sizes the client declares for the bytes
- *   it sends (finish refuses bytes of another size) minus the sizes the server holds for
- *   the files it updates or removes;
+ * - when a push starts, with what it will store: the sizes the client declares for the bytes
+ *   it sends (finish refuses bytes of another size): a file added or updated whole at its
+ *   size, a diff update at its diff's size (the versions before stay: an update or a removal
+ *   frees nothing);
  * - when the version is made, inside its database transaction, with the real sizes: the
  *   workspace row is locked, so concurrent commits in one workspace cannot pass it together.
  *
- * A push that does not grow the usage is always taken (it can only help an over-quota
- * workspace).
+ * A push that does not grow the usage (a removal) is always taken.
  */
 import type { Executor } from '../../db/database';
 import { workspaceDiskUsage } from '../../db/queries/projects';
@@ -16,13 +17,11 @@ import { lockWorkspaceOf } from '../../db/queries/push-records';
 import { storageLimitHit } from '../clone';
 import type { CurrentFiles, UploadPlan } from './plan';
 
-/** Bytes the push adds to the project (negative when it frees space). */
-export function planGrowth(plan: UploadPlan, current: CurrentFiles): number {
-  const held = (path: string) => current.get(path)?.size ?? 0;
+/** Bytes the push adds to what the project keeps stored. */
+export function planGrowth(plan: UploadPlan, _current: CurrentFiles): number {
   let growth = 0;
   for (const file of plan.added) growth += file.size;
-  for (const file of plan.updated) growth += file.size - held(file.path);
-  for (const file of plan.removed) growth -= held(file.path);
+  for (const file of plan.updated) growth += file.diff ? file.diff.size : file.size;
   return growth;
 }
 

@@ -5,8 +5,9 @@
  * (the upload row, held `committing` with the lease for the call's length) and commitPush,
  * with v2's words for refusals (409 AnotherUploadRunning, 423 ProjectLocked, 422 …).
  *
- * There is nothing to receive: the caller gives the version's files as blobs in the store
- * (a GeoPackage update may carry the diff the server made for it). `baseVersion` is the
+ * There is nothing to receive: the caller gives the version's files as blobs it holds (a
+ * GeoPackage update may carry the diff the server made for it; one made by applying a
+ * changeset is stored as that diff: file-store/apply-diff.ts `fileFromDiff` gives its entry). `baseVersion` is the
  * version the changes were worked out against; when the project moved on meanwhile the
  * commit is refused with ServerPushMoved, and the caller works the changes out again.
  */

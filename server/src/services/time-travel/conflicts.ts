@@ -3,16 +3,15 @@
  * refers to, reading an edit-conflict file, and resolving one ('Keep this copy' / 'Discard
  * copy') as a new version through the push core.
  */
-import { writeFile } from 'node:fs/promises';
-import { createReadStream } from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import type { AppContext } from '../../context';
 import { findCurrentFile, listCurrentFiles, type FileRow } from '../../db/queries/files';
 import type { User } from '../../db/schema';
 import { badRequest, notFound } from '../../errors';
-import { runGeodiffWork } from '../../geodiff/run';
 import { sandboxModule } from '../../lib/sandbox';
+import { fileFromDiff, openStoredFile } from '../file-store';
 import type {
   ConflictFile,
   ConflictList,
@@ -115,7 +114,7 @@ async function editConflictFields(ctx: AppContext, found: Found): Promise<Confli
   if (found.file.size > MAX_EDIT_CONFLICT_BYTES) {
     throw badRequest(unreadableEditConflict(found.file.path));
   }
-  const fields = parseEditConflict(await text(await ctx.blobStore.open(found.file.blobKey)));
+  const fields = parseEditConflict(await text(await openStoredFile(ctx, found.file.blobKey)));
   if (!fields) throw badRequest(unreadableEditConflict(found.file.path));
   return fields;
 }
@@ -186,8 +185,8 @@ export async function conflictRows(
 }
 
 /**
- * The original with theirs written back (a diff update), or null when no field still holds
- * ours.
+ * The original with theirs written back (a diff update, stored as its diff like a pushed
+ * one: services/file-store/), or null when no field still holds ours.
  */
 async function withTheirs(
   ctx: AppContext,
@@ -196,28 +195,29 @@ async function withTheirs(
 ): Promise<CommitFile | null> {
   return withScratch(async (dir) => {
     const base = path.join(dir, 'original.gpkg');
-    const diff = path.join(dir, 'theirs.diff');
-    const output = path.join(dir, 'resolved.gpkg');
-    await copyBlob(ctx, original.blobKey, base);
+    await copyBlob(ctx, original.blobKey, base, 'background');
     const changeset = await theirsInSandbox(ctx, { lane: 'background' }, base, fields);
     if (!changeset) return null;
-    await writeFile(diff, changeset);
-    await runGeodiffWork(ctx, { kind: 'apply', base, diff, output }, { lane: 'background' });
-    const file = await ctx.blobStore.put(createReadStream(output));
-    const stored = await ctx.blobStore.put(createReadStream(diff), {
+    const stored = await ctx.blobStore.put(Readable.from([Buffer.from(changeset)]), {
       expectedSize: changeset.length,
     });
+    const made = await fileFromDiff(
+      ctx,
+      { key: original.blobKey, size: original.size, checksum: original.checksum },
+      stored,
+    );
     return {
       path: original.path,
-      size: file.size,
-      checksum: file.sha1,
-      blobKey: file.key,
+      size: made.size,
+      checksum: made.sha1,
+      blobKey: made.key,
       diff: {
-        path: `${original.path}-diff-${file.sha1.slice(0, 12)}`,
+        path: `${original.path}-diff-${made.sha1.slice(0, 12)}`,
         size: stored.size,
         checksum: stored.sha1,
         blobKey: stored.key,
       },
+      recipe: made.recipe,
     };
   });
 }

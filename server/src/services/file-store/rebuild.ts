@@ -1,0 +1,207 @@
+/**
+ * Rebuilding a blob stored as its diff: its recipe chain is followed back to the nearest
+ * whole copy (a stored blob, or a file in this instance's cache), that copy is taken, and the
+ * diffs are applied in order in the sandbox (the same stable apply as at push time,
+ * geodiff/apply.ts), each batch's result checked against the SHA-1 and size recorded for it.
+ *
+ * Lanes: a rebuild a person waits for (a download, the map, compare) runs on the interactive
+ * lane while its work is small enough for that lane's budget (FILE_WORK_SECONDS, 20 s): a
+ * batch of diffs whose bytes are at most INTERACTIVE_DIFF_BYTES on a file of at most
+ * INTERACTIVE_FILE_BYTES (about 3 s here under load). Larger rebuilds (a 1 GB GeoPackage, a
+ * long chain of large diffs) go to the background lane, whose budget they fit: a rebuild
+ * stopped over the interactive budget would leave an old version unreadable. A rebuild that
+ * passes the interactive budget anyway is started again, from the start, in the background.
+ * A result that differs is never served or cached: the log says which blob and why, and the
+ * client gets FileRebuildError (422).
+ */
+import { createWriteStream } from 'node:fs';
+import { copyFile, rm } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
+import { recipeChain, type BlobRow, type ChainLink } from '../../db/queries/file-store';
+import { HttpProblem } from '../../errors';
+import { ChangesetConflictError } from '../../geodiff/apply';
+import { ChangesetFormatError } from '../../geodiff/format';
+import { runGeodiffWork } from '../../geodiff/run';
+import { WorkTooHeavyError, type WorkLane } from '../../lib/sandbox';
+import { BlobNotFoundError } from '../../storage/blob-store';
+import type { CacheHandle } from './cache';
+import { fileCacheOf, type FileStoreContext } from './context';
+
+/** Links of a recipe chain followed at most (the rule keeps chains far shorter). */
+export const MAX_CHAIN = 1000;
+/** Diffs applied per request to the sandbox (each request's work stays bounded). */
+export const DIFFS_PER_REQUEST = 16;
+/** Most diff bytes of a batch applied on the interactive lane. */
+export const INTERACTIVE_DIFF_BYTES = 2 * 1024 * 1024;
+/** Largest file rebuilt on the interactive lane (its hash alone takes seconds beyond). */
+export const INTERACTIVE_FILE_BYTES = 512 * 1024 * 1024;
+
+/** The lane a batch of a rebuild runs on, given the lane asked for. */
+export function rebuildLane(asked: WorkLane, fileSize: number, diffBytes: number): WorkLane {
+  if (asked === 'background') return 'background';
+  return fileSize <= INTERACTIVE_FILE_BYTES && diffBytes <= INTERACTIVE_DIFF_BYTES
+    ? 'interactive'
+    : 'background';
+}
+
+export const FILE_REBUILD_ERROR = 'FileRebuildError';
+export const FILE_REBUILD_TEXT =
+  'This version of the file cannot be rebuilt from its stored changes; the server log names it';
+
+/** A blob whose bytes could not be rebuilt exactly (answered 422, never with other bytes). */
+export class FileRebuildError extends HttpProblem {
+  constructor(readonly key: string) {
+    super(422, `${FILE_REBUILD_TEXT} (${FILE_REBUILD_ERROR})`, {
+      extra: { code: FILE_REBUILD_ERROR },
+    });
+  }
+}
+
+/** Copies a stored blob's bytes to `file`. */
+export async function downloadBlob(
+  ctx: FileStoreContext,
+  key: string,
+  file: string,
+): Promise<void> {
+  await pipeline(await ctx.blobStore.open(key), createWriteStream(file));
+}
+
+function fail(ctx: FileStoreContext, target: BlobRow, reason: string, extra: object = {}): never {
+  ctx.log.error(
+    { blob: target.key, sha1: target.sha1, size: target.size, ...extra },
+    `A file version stored as its diff could not be rebuilt: ${reason}`,
+  );
+  throw new FileRebuildError(target.key);
+}
+
+/**
+ * The chain to rebuild `target` from: the target, then the bases back to a whole copy. When
+ * the target is stored but its bytes are missing, its own recipe is used.
+ */
+async function chainOf(ctx: FileStoreContext, target: BlobRow): Promise<ChainLink[]> {
+  const db = ctx.database.db;
+  if (target.stored) {
+    if (!target.baseKey || !target.diffKey) throw new BlobNotFoundError(target.key);
+    const below = await recipeChain(db, target.baseKey, MAX_CHAIN);
+    const diff = await recipeChain(db, target.diffKey, 1);
+    return [{ ...target, stored: false, diffSize: diff[0]?.size ?? null }, ...below];
+  }
+  return recipeChain(db, target.key, MAX_CHAIN);
+}
+
+/**
+ * Writes the bytes of `target` (a blob with a recipe) to `work`, checked. Throws
+ * FileRebuildError when they cannot be made exactly.
+ */
+export async function rebuildInto(
+  ctx: FileStoreContext,
+  target: BlobRow,
+  work: string,
+  lane: WorkLane = 'interactive',
+): Promise<void> {
+  let asked = lane;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await rebuildOnce(ctx, target, work, asked);
+      return;
+    } catch (error) {
+      // Over the interactive budget: the file in `work` is half-applied; start again on the
+      // background lane.
+      if (error instanceof WorkTooHeavyError && error.reason === 'time' && asked !== 'background') {
+        ctx.log.warn(
+          { blob: target.key, size: target.size },
+          'A rebuild passed the interactive budget; started again in the background',
+        );
+        asked = 'background';
+        await rm(work, { force: true });
+        continue;
+      }
+      // A whole copy the chain started from went meanwhile (the checkpoint rule moved): the
+      // chain is read again.
+      if (!(error instanceof BlobNotFoundError) || attempt >= 3) throw error;
+      await rm(work, { force: true });
+    }
+  }
+}
+
+async function rebuildOnce(
+  ctx: FileStoreContext,
+  target: BlobRow,
+  work: string,
+  asked: WorkLane,
+): Promise<void> {
+  const cache = fileCacheOf(ctx);
+  const chain = await chainOf(ctx, target);
+  const root = chain.at(-1);
+  if (!root?.stored) {
+    fail(ctx, target, 'its chain of diffs does not lead to a whole copy', {
+      links: chain.length,
+    });
+  }
+  // The nearest whole copy: a file in the cache, else the stored root.
+  let start = chain.length - 1;
+  let cached: CacheHandle | null = null;
+  for (let i = 1; i < chain.length; i++) {
+    const link = chain[i]!;
+    if (!cache.has(link.sha1, link.size)) continue;
+    cached = await cache.acquire(link.sha1, link.size);
+    if (cached) {
+      start = i;
+      break;
+    }
+  }
+  if (cached) {
+    try {
+      await copyFile(cached.path, work);
+    } finally {
+      cached.release();
+    }
+  } else {
+    await downloadBlob(ctx, chain[start]!.key, work);
+  }
+
+  // Diffs from the oldest on, in batches, each batch's result checked.
+  const steps = chain.slice(0, start).reverse();
+  const scratch: string[] = [];
+  try {
+    for (let i = 0; i < steps.length; i += DIFFS_PER_REQUEST) {
+      const batch = steps.slice(i, i + DIFFS_PER_REQUEST);
+      const files: string[] = [];
+      for (const [j, link] of batch.entries()) {
+        if (!link.diffKey) fail(ctx, target, 'a link of its chain has no diff', { link: link.key });
+        const file = `${work}.${i + j}.diff`;
+        scratch.push(file);
+        await downloadBlob(ctx, link.diffKey, file);
+        files.push(file);
+      }
+      let result: { size: number; sha1: string };
+      try {
+        const diffBytes = batch.reduce((sum, link) => sum + (link.diffSize ?? 0), 0);
+        result = await runGeodiffWork(
+          ctx,
+          { kind: 'apply-chain', file: work, diffs: files },
+          { lane: rebuildLane(asked, target.size, diffBytes) },
+        );
+      } catch (error) {
+        if (error instanceof ChangesetConflictError || error instanceof ChangesetFormatError) {
+          fail(ctx, target, `a diff of its chain does not apply: ${error.message}`);
+        }
+        throw error;
+      }
+      const made = batch.at(-1)!;
+      if (result.sha1 !== made.sha1 || result.size !== made.size) {
+        fail(ctx, target, 'the rebuilt bytes differ from the version recorded', {
+          link: made.key,
+          expected: { sha1: made.sha1, size: made.size },
+          rebuilt: result,
+        });
+      }
+    }
+  } finally {
+    await Promise.all(scratch.map((file) => rm(file, { force: true })));
+  }
+  if (steps.length === 0) {
+    // Nothing to apply: the whole copy is the target (its stored bytes were missing).
+    fail(ctx, target, 'no diff leads to it');
+  }
+}

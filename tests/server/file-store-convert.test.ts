@@ -1,0 +1,300 @@
+/**
+ * `storage convert` on a data folder of whole files, killed halfway (SIGKILL of the server
+ * that runs it): three GeoPackages of 20,000 features, 40 versions each, pushed as diffs and
+ * stored whole as the server did before (each diff applied to a copy of the file before,
+ * geodiff/apply.ts without `stable`). The conversion runs in a real server process; when the
+ * first whole copies have left the blob store the process is killed. Every version still
+ * downloads with its recorded SHA-1; a new server finishes the conversion; every version
+ * again downloads identical, and the blob store keeps far less.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { copyFile, mkdir, readdir, readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/src/app';
+import { bootstrap } from '../../server/src/bootstrap';
+import { loadConfig } from '../../server/src/config';
+import { openDatabase } from '../../server/src/db/database';
+import { migrate } from '../../server/src/db/migrate';
+import { applyChangeset } from '../../server/src/geodiff/apply';
+import { createChangeset } from '../../server/src/geodiff/create';
+import { registerSpatialFunctions } from '../../server/src/geodiff/st-functions';
+import { commitVersion } from '../../server/src/services/versions';
+import { openBlobStore } from '../../server/src/storage/open-blob-store';
+import { sha1 } from './support/diff-client';
+import { geopackageFromFeatures, pointFeatures, scratch, type Scratch } from './support/geopackage';
+import { freePort, REPO_ROOT, runCli } from './support/processes';
+import { insertProjectWithInitialVersion } from '../../server/src/db/queries/projects';
+import { createTestDataDir, type TestDataDir } from './support/test-db';
+
+const ADMIN_PASSWORD = 'Admin-Password-1';
+const FILES = ['a/one.gpkg', 'b/two.gpkg', 'c/three.gpkg'];
+const VERSIONS = 40;
+const FEATURES = 20_000;
+const SLOW = 20 * 60 * 1000;
+
+let data: TestDataDir;
+let s: Scratch;
+let env: Record<string, string>;
+let child: ChildProcess | null = null;
+/** SHA-1 of every version of every file. */
+const recorded = new Map<string, Map<number, string>>();
+
+beforeAll(async () => {
+  data = await createTestDataDir();
+  s = await scratch();
+  env = {
+    ...data.env,
+    ADMIN_PASSWORD,
+    HOST: '127.0.0.1',
+    PORT: String(await freePort()),
+    LOG_LEVEL: 'silent',
+  };
+}, SLOW);
+
+afterAll(async () => {
+  if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await data?.cleanup();
+  await s?.cleanup();
+});
+
+function startChild(): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(REPO_ROOT, 'server/src/main.ts')],
+      {
+        cwd: REPO_ROOT,
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          HOME: process.env.HOME ?? '/tmp',
+          ...env,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let output = '';
+    proc.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Waymark is running')) resolve(proc);
+    });
+    proc.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    proc.on('exit', (code, signal) => {
+      if (!output.includes('Waymark is running')) {
+        reject(new Error(`The server exited (${code ?? signal}): ${output}`));
+      }
+    });
+  });
+}
+
+/** The project's versions, stored whole as before diffs were stored. */
+async function seed(): Promise<void> {
+  const config = loadConfig({ ...env, PORT: env.PORT! });
+  const database = await openDatabase(config);
+  await migrate(database);
+  const setup = await bootstrap(database, config);
+  const blobStore = openBlobStore(config);
+  const app = buildApp({ config, database, blobStore, distDir: null, logger: false });
+  await app.ready();
+  try {
+    const project = await insertProjectWithInitialVersion(database.db, {
+      workspaceId: setup.workspaceId,
+      name: 'legacy',
+      public: false,
+      creatorId: 1,
+      at: new Date(),
+      userAgent: 'seed',
+      ip: null,
+      deviceId: null,
+    });
+    await geopackageFromFeatures(s, 'v1', 'trees', pointFeatures(FEATURES));
+    const put = async (file: string) => blobStore.put(createReadStream(file));
+    for (const [n, file] of FILES.entries()) {
+      const dir = s.file(`f${n}`);
+      await mkdir(dir, { recursive: true });
+      const base = path.join(dir, 'base.gpkg');
+      const live = path.join(dir, 'live.gpkg');
+      const next = path.join(dir, 'next.gpkg');
+      await copyFile(s.file('v1.gpkg'), base);
+      await copyFile(base, live);
+      const versions = new Map<number, string>();
+      recorded.set(file, versions);
+      const first = await put(base);
+      versions.set(1, first.sha1);
+      const commit = (change: object) =>
+        database.db.transaction((tx) =>
+          commitVersion(tx, {
+            project,
+            author: { id: 1 },
+            ...change,
+            at: new Date(),
+            blobStore,
+          }),
+        );
+      // One file after the other: v1-v40 are the first's, v41-v80 the second's, …
+      await commit({
+        added: [{ path: file, size: first.size, checksum: first.sha1, blobKey: first.key }],
+      });
+      for (let v = 2; v <= VERSIONS; v++) {
+        const db = new Database(live);
+        registerSpatialFunctions(db);
+        db.exec(`UPDATE trees SET name = '${file} v${v}' WHERE fid % 100 = ${v};
+          DELETE FROM trees WHERE fid = ${1000 + v};
+          INSERT INTO trees (fid, geom, name, height) SELECT ${FEATURES + v}, geom, 'new', ${v} FROM trees WHERE fid = 3;`);
+        db.close();
+        const diff = Buffer.from(createChangeset(base, live));
+        // As the server did: the diff applied to a copy of the file before.
+        await copyFile(base, next);
+        applyChangeset(next, diff);
+        await copyFile(next, base);
+        const whole = await put(base);
+        const stored = await blobStore.put(Readable.from([diff]));
+        versions.set(v, whole.sha1);
+        await commit({
+          updated: [
+            {
+              path: file,
+              size: whole.size,
+              checksum: whole.sha1,
+              blobKey: whole.key,
+              diff: {
+                path: `${file}-diff-${v}`,
+                size: stored.size,
+                checksum: stored.sha1,
+                blobKey: stored.key,
+              },
+            },
+          ],
+        });
+      }
+    }
+    expect(sha1(await readFile(s.file('v1.gpkg')))).toBe(recorded.get(FILES[0]!)!.get(1));
+  } finally {
+    await app.close();
+    await database.close();
+  }
+}
+
+/** Files in the local blob store. */
+async function blobFiles(): Promise<number> {
+  const root = path.join(data.dataDir, 'blobs');
+  let count = 0;
+  for (const a of await readdir(root)) {
+    if (a === 'tmp') continue;
+    for (const b of await readdir(path.join(root, a))) {
+      count += (await readdir(path.join(root, a, b))).length;
+    }
+  }
+  return count;
+}
+
+/** A signed-in cookie session on the child server. */
+async function signIn(): Promise<(url: string) => Promise<Response>> {
+  const base = `http://127.0.0.1:${env.PORT}`;
+  const cookies = new Map<string, string>();
+  let csrf = '';
+  const request = async (method: string, url: string, body?: object) => {
+    const headers: Record<string, string> = {
+      cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+    };
+    if (csrf) headers['x-csrf-token'] = csrf;
+    if (body) headers['content-type'] = 'application/json';
+    const response = await fetch(`${base}${url}`, {
+      method,
+      headers,
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair] = cookie.split(';');
+      const at = pair!.indexOf('=');
+      cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
+    }
+    csrf = response.headers.get('x-csrf-token') ?? csrf;
+    return response;
+  };
+  await request('GET', '/app/init');
+  const login = await request('POST', '/app/auth/login', {
+    login: 'admin',
+    password: ADMIN_PASSWORD,
+  });
+  expect(login.status).toBe(200);
+  return (url) => request('GET', url);
+}
+
+/** Every version of every file downloads with its recorded SHA-1. */
+async function expectEveryVersion(): Promise<void> {
+  const get = await signIn();
+  let version = 0;
+  const versionsOf = new Map<string, number[]>();
+  for (const file of FILES) {
+    const list: number[] = [];
+    for (let v = 1; v <= VERSIONS; v++) list.push(++version);
+    versionsOf.set(file, list);
+  }
+  for (const file of FILES) {
+    const list = versionsOf.get(file)!;
+    for (const [i, projectVersion] of list.entries()) {
+      const response = await get(
+        `/v1/project/raw/waymark/legacy?file=${encodeURIComponent(file)}&version=v${projectVersion}&diff=False`,
+      );
+      expect(response.status, `${file} v${projectVersion}`).toBe(200);
+      const bytes = Buffer.from(await response.arrayBuffer());
+      expect(sha1(bytes), `${file} v${projectVersion}`).toBe(recorded.get(file)!.get(i + 1));
+    }
+  }
+}
+
+async function status(): Promise<string> {
+  const result = await runCli(['storage', 'status'], env);
+  expect(result.code, result.stderr).toBe(0);
+  return result.stdout;
+}
+
+describe('storage convert', () => {
+  it(
+    'survives kill -9 halfway: every version stays readable, a new server finishes it',
+    async () => {
+      await seed();
+      const before = await blobFiles();
+      child = await startChild();
+      const started = await runCli(['storage', 'convert'], env);
+      expect(started.code, started.stderr).toBe(0);
+      expect(started.stdout).toContain(`Queued ${FILES.length} file(s)`);
+
+      // Killed once the first whole copies have left the blob store.
+      const deadline = Date.now() + 10 * 60 * 1000;
+      while ((await blobFiles()) > before - 5) {
+        if (Date.now() > deadline) throw new Error('The conversion dropped no copy in 10 minutes');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const exited = new Promise((resolve) => child!.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+      const halfway = await status();
+      expect(halfway).toMatch(/done/);
+      expect(halfway).not.toMatch(/Conversion finished/);
+
+      // Readable at once on a new server, which finishes the conversion (after the dead
+      // process's claim lapsed: a minute at most).
+      child = await startChild();
+      await expectEveryVersion();
+      const until = Date.now() + 5 * 60 * 1000;
+      let text = await status();
+      while (!/Conversion finished/.test(text)) {
+        if (Date.now() > until) throw new Error(`The conversion did not finish:\n${text}`);
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+        text = await status();
+      }
+      expect(text).toContain(`${FILES.length} of ${FILES.length} file(s) done`);
+      await expectEveryVersion();
+      const after = await blobFiles();
+      console.log(`     blob files: ${before} before, ${after} after the conversion\n${text}`);
+      // Of the 120 whole copies, most went (the diffs stay).
+      expect(after).toBeLessThan(before - 80);
+    },
+    SLOW,
+  );
+});

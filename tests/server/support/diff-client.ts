@@ -1,0 +1,200 @@
+/**
+ * A desktop client pushing GeoPackage diffs (v1 protocol, client-compat §5): it keeps its
+ * basefile, edits a copy with SQL as a GIS client would, sends the changeset
+ * (geodiff/create.ts) instead of the file, and afterwards applies the diff to its basefile
+ * the way the server does (geodiff/apply.ts, stable), so the basefile holds the bytes the
+ * server recorded for the version.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { copyFile, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { expect } from 'vitest';
+import { applyChangeset } from '../../../server/src/geodiff/apply';
+import { createChangeset } from '../../../server/src/geodiff/create';
+import { registerSpatialFunctions } from '../../../server/src/geodiff/st-functions';
+import type { TestClient } from './test-app';
+
+export const sha1 = (bytes: Uint8Array) => createHash('sha1').update(bytes).digest('hex');
+
+export interface PushEntry {
+  path: string;
+  size: number;
+  checksum: string;
+  chunks: string[];
+  diff?: { path: string; checksum: string; size: number };
+}
+
+export interface FileInfo {
+  path: string;
+  checksum: string;
+  size: number;
+  diff?: unknown;
+}
+
+/** Push start, chunks, finish (v1); returns the finish reply. */
+export async function pushV1(
+  client: TestClient,
+  project: string,
+  version: string,
+  changes: { added?: PushEntry[]; updated?: PushEntry[]; removed?: PushEntry[] },
+  chunks: Map<string, Uint8Array>,
+) {
+  const start = await client.post(`/v1/project/push/${project}`, {
+    version,
+    changes: {
+      added: changes.added ?? [],
+      updated: changes.updated ?? [],
+      removed: changes.removed ?? [],
+    },
+  });
+  expect(start.statusCode, start.body).toBe(200);
+  const { transaction } = start.json() as { transaction?: string };
+  if (!transaction) return start;
+  for (const [id, bytes] of chunks) {
+    const sent = await client.request('POST', `/v1/project/push/chunk/${transaction}/${id}`, {
+      payload: Buffer.from(bytes),
+      headers: { 'content-type': 'application/octet-stream' },
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+  }
+  return client.post(`/v1/project/push/finish/${transaction}`);
+}
+
+const CHUNK = 10 * 1024 * 1024;
+
+function chunked(bytes: Uint8Array, chunks: Map<string, Uint8Array>): string[] {
+  const ids: string[] = [];
+  for (let offset = 0; offset < bytes.length; offset += CHUNK) {
+    const id = randomUUID();
+    chunks.set(id, bytes.subarray(offset, offset + CHUNK));
+    ids.push(id);
+  }
+  return ids;
+}
+
+/** A whole-file entry. */
+export function wholeEntry(
+  file: string,
+  bytes: Uint8Array,
+  chunks: Map<string, Uint8Array>,
+): PushEntry {
+  return { path: file, size: bytes.length, checksum: sha1(bytes), chunks: chunked(bytes, chunks) };
+}
+
+/** A diff-update entry as the python client makes it: top-level checksum = the basefile's. */
+export function diffEntry(
+  file: string,
+  baseSha1: string,
+  newSize: number,
+  diff: Uint8Array,
+  chunks: Map<string, Uint8Array>,
+): PushEntry {
+  return {
+    path: file,
+    size: newSize,
+    checksum: baseSha1,
+    chunks: chunked(diff, chunks),
+    diff: { path: `${file}-diff-${randomUUID()}`, checksum: sha1(diff), size: diff.length },
+  };
+}
+
+/** One GeoPackage of a project as a desktop client holds it. */
+export class DiffClient {
+  /** The version the client is at. */
+  version = 0;
+  /** SHA-1 the server answered for each version of the file. */
+  readonly answered = new Map<number, string>();
+  private n = 0;
+
+  constructor(
+    private readonly client: TestClient,
+    /** `<namespace>/<name>` */
+    private readonly project: string,
+    readonly file: string,
+    /** A folder of the client's own. */
+    private readonly dir: string,
+  ) {}
+
+  /** The basefile: the bytes of the file at `version`, as the server keeps them. */
+  get basefile(): string {
+    return path.join(this.dir, 'base.gpkg');
+  }
+
+  async baseBytes(): Promise<Buffer> {
+    return readFile(this.basefile);
+  }
+
+  /** Pushes `bytes` as the file's first version (it must be the project's next version). */
+  async pushWhole(bytes: Buffer, basefileFrom?: string): Promise<FileInfo> {
+    const chunks = new Map<string, Uint8Array>();
+    const added = this.version === 0 || !(await stat(this.basefile).catch(() => null));
+    const entry = wholeEntry(this.file, bytes, chunks);
+    const reply = await pushV1(
+      this.client,
+      this.project,
+      `v${this.version}`,
+      added ? { added: [entry] } : { updated: [entry] },
+      chunks,
+    );
+    expect(reply.statusCode, reply.body).toBe(200);
+    const info = this.take(reply.json());
+    if (basefileFrom) await copyFile(basefileFrom, this.basefile);
+    else await writeFile(this.basefile, bytes);
+    expect(info.checksum).toBe(sha1(bytes));
+    return info;
+  }
+
+  private take(body: { version: string; files: FileInfo[] }): FileInfo {
+    this.version = Number(body.version.slice(1));
+    const info = body.files.find((f) => f.path === this.file)!;
+    this.answered.set(this.version, info.checksum);
+    return info;
+  }
+
+  /** The client's own working file (kept between edits with `keepLive`). */
+  private live: string | null = null;
+
+  /**
+   * Edits a copy of the basefile with `sql` (with `keepLive`, the client's working file,
+   * kept from edit to edit as a GIS client keeps it), pushes the changeset, applies it to
+   * the basefile; checks the server's checksum is the basefile's. Returns the diff's bytes.
+   */
+  async pushEdit(
+    sql: string | ((db: Database.Database) => void),
+    options: { keepLive?: boolean } = {},
+  ): Promise<Buffer> {
+    let live = this.live;
+    if (!live) {
+      live = path.join(this.dir, `live-${++this.n}.gpkg`);
+      await copyFile(this.basefile, live);
+    }
+    const db = new Database(live);
+    registerSpatialFunctions(db);
+    try {
+      if (typeof sql === 'string') db.exec(sql);
+      else db.transaction(() => sql(db))();
+    } finally {
+      db.close();
+    }
+    const diff = Buffer.from(createChangeset(this.basefile, live));
+    const base = await readFile(this.basefile);
+    // The new size the client declares: its live file's (the server's may differ).
+    const chunks = new Map<string, Uint8Array>();
+    const entry = diffEntry(this.file, sha1(base), (await stat(live)).size, diff, chunks);
+    const reply = await pushV1(
+      this.client,
+      this.project,
+      `v${this.version}`,
+      { updated: [entry] },
+      chunks,
+    );
+    expect(reply.statusCode, reply.body).toBe(200);
+    const info = this.take(reply.json());
+    applyChangeset(this.basefile, diff, { stable: true });
+    expect(info.checksum).toBe(sha1(await readFile(this.basefile)));
+    if (options.keepLive) this.live = live;
+    else await rm(live, { force: true });
+    return diff;
+  }
+}
