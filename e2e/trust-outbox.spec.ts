@@ -1,6 +1,6 @@
 // Issue 31, "the surveyor loses sight of their work", offline: after an offline reload the file
 // list marks the queued files and the Outbox names them; further changes queue on top of a
-// queued one (as the next version, docs/decisions/draft-trust-changes-on-top.md); a deletion
+// queued one (as the next version, docs/decisions/0122-changes-on-top.md); a deletion
 // skipped because the file changed on the server is a warning that stays in the Outbox.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -2,7 +2,7 @@
  * The checkpoint rule: which versions of a GeoPackage / SQLite file are kept whole (stored)
  * and which are left to their recipe (a diff applied to the version before), so that
  * rebuilding any version applies a bounded amount of diff bytes (decision record
- * draft-diff-storage-checkpoints.md has the figures).
+ * 0121-checkpoints.md has the figures).
  *
  * Walking the file's versions from the oldest, the diffs since the last whole copy add up;
  * a version stays a diff while that sum, with its own diff, is at most CHECKPOINT_SHARE of

@@ -1,5 +1,5 @@
 /**
- * How saves become queued row changes (issue 34; docs/decisions/draft-capture-client-edit-queue.md).
+ * How saves become queued row changes (issue 34; docs/decisions/0119-edit-queue.md).
  * Pure: the store (store/editStore.ts) reads the open row of a feature, asks `mergeSave` what to
  * write, and writes it in the same IndexedDB transaction.
  *

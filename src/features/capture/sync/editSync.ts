@@ -1,5 +1,5 @@
 /**
- * Sends the queued field edits (issue 34; docs/decisions/draft-capture-client-edit-queue.md).
+ * Sends the queued field edits (issue 34; docs/decisions/0119-edit-queue.md).
  * Per project, one batch at a time: the one in flight (resumed under its id after a reload or
  * a lost answer: the server answers a repeated `Mm-push-id` with its first outcome, so a batch
  * never makes two versions) or a new one of every open row, so several saves go out as one

@@ -169,7 +169,7 @@ export function summarize(diff: Diff): DiffSummary {
 /**
  * The project's files with the changes of the uploads queued for it applied, in the order they
  * are sent: the base of further changes queued on top (issue 31,
- * docs/decisions/draft-trust-changes-on-top.md).
+ * docs/decisions/0122-changes-on-top.md).
  */
 export function applyQueued(
   files: readonly ProjectFile[],

@@ -49,7 +49,7 @@ export interface PendingUpload {
   /**
    * The base holds changes of uploads queued for the project and not landed yet: these
    * changes go on top of them, as the next version, rebased when sent like an upload queued
-   * offline (docs/decisions/draft-trust-changes-on-top.md).
+   * offline (docs/decisions/0122-changes-on-top.md).
    */
   queuedBelow: boolean;
 }
