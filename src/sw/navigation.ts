@@ -4,7 +4,7 @@
  * the embed page of a public map (shown in other sites' frames: the server's answer carries
  * the frame permission EMBED_ORIGINS gives, which the precached copy does not), and file URLs
  * (anything whose last path segment has an extension), except under client routes whose
- * parameters may contain dots (project and folder names, email and password tokens).
+ * parameters may contain dots (project and folder names, email and password tokens, view-link tokens).
  */
 export const SERVER_PREFIXES: readonly string[] = [
   '/v1',
@@ -20,6 +20,7 @@ const DOTTED_CLIENT_PREFIXES: readonly string[] = [
   '/projects/',
   '/confirm-email/',
   '/change-password/',
+  '/view/',
 ];
 
 function under(pathname: string, prefix: string): boolean {
