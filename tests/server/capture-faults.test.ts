@@ -65,11 +65,12 @@ describe('edit batches under faults', () => {
   it('a batch failing before its version changes nothing; its retry makes one version', async () => {
     const p = await newProject();
     const store = t.app.ctx.blobStore;
-    const adopt = store.adopt.bind(store);
+    // The batch's diff is the first blob it stores (the version is stored as that diff).
+    const put = store.put.bind(store);
     let failures = 1;
-    store.adopt = async (file, info) => {
+    store.put = async (...args) => {
       if (failures-- > 0) throw new Error('disk gone');
-      return adopt(file, info);
+      return put(...args);
     };
     try {
       const pushId = randomUUID();
@@ -85,7 +86,7 @@ describe('edit batches under faults', () => {
       expect(again.json()).toEqual(retry.json());
       expect(await versionOf(p)).toBe('v2');
     } finally {
-      store.adopt = adopt;
+      store.put = put;
     }
   });
 
@@ -122,9 +123,9 @@ describe('edit batches under faults', () => {
   it('a push landing while the batch is worked out: the batch is rebased onto it', async () => {
     const p = await newProject();
     const store = t.app.ctx.blobStore;
-    const adopt = store.adopt.bind(store);
+    const put = store.put.bind(store);
     let pushed = false;
-    store.adopt = async (file, info) => {
+    store.put = async (...args) => {
       if (!pushed) {
         pushed = true;
         // Another client's version lands between the batch's reading and its commit.
@@ -138,14 +139,14 @@ describe('edit batches under faults', () => {
           },
         });
       }
-      return adopt(file, info);
+      return put(...args);
     };
     try {
       const response = await send(p, batch('v1', 'ours'));
       expect(response.statusCode, response.body).toBe(201);
       expect(response.json()).toMatchObject({ version: 'v3', rebased_onto: 'v2' });
     } finally {
-      store.adopt = adopt;
+      store.put = put;
     }
     const file = s.file(`${randomUUID()}.gpkg`);
     await writeFile(file, (await filesAtVersion(t, p.id, 3)).get('trees.gpkg')!);

@@ -100,6 +100,8 @@ function concrete(url: string): string {
     name: project.name,
     layer: 'trees',
     id: project.id,
+    version: 'latest',
+    collectionId: 'trees',
   };
   return url.replace(/:(\w+)/g, (_, key: string) => encodeURIComponent(values[key] ?? 'x'));
 }
