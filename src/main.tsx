@@ -25,6 +25,11 @@ const router = createAppRouter(queryClient);
 handleSessionEnded(api, queryClient, router);
 watchAppFirstScreen(router, queryClient);
 
+// The page's width does not depend on whether it scrolls: a screen that grows a scrollbar
+// (a toolbar wrapping, the Map tab at 768 px) keeps the width its first tiles were fetched for
+// (features/map/preload.ts measures it on the tab before).
+document.documentElement.style.scrollbarGutter = 'stable';
+
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 
