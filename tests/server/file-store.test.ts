@@ -430,6 +430,8 @@ describe('storage accounting and purging', () => {
         .select({ key: fileHistory.blobKey })
         .from(fileHistory)
         .where(eq(fileHistory.projectId, project.id))
+        // In version order (PostgreSQL returns rows in no particular order): v1 first.
+        .orderBy(fileHistory.versionName)
     ).flatMap((r) => (r.key ? [r.key] : []));
     await db
       .update(projects)
