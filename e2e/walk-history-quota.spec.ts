@@ -56,6 +56,7 @@ for (const width of [1280, 768]) {
     const files = new ProjectFilesPage(page, tiny, 'Full');
     await files.goto();
     await files.dropFiles({ 'big.csv': 'x'.repeat(500) });
+    await files.showDetails();
     await files.expectCounts(1, 0, 0);
     await files.updateChanges().click();
     const toast = files.uploadsToast();

@@ -22,6 +22,18 @@ export class ProjectFilesPage {
     await expect(this.page.getByRole('table')).toBeVisible();
   }
 
+  /**
+   * Opens the Data Sync panel's details when they are collapsed (narrow screens start with the
+   * panel collapsed in a corner, issue 31).
+   */
+  async showDetails() {
+    const toggle = this.dataSync().getByRole('button', {
+      name: 'Show or hide the Data Sync details',
+    });
+    if ((await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  }
+
   /** Expects the panel's counts of added, updated and removed files. */
   async expectCounts(added: number, updated: number, removed: number) {
     const counts = this.dataSync().getByRole('group', { name: 'Changes' });
