@@ -10,6 +10,7 @@ const DOM_TESTS = [
   'src/features/auth/api/init.test.ts',
   'src/features/map/preload.test.ts',
   'src/features/uploads/page/engine.test.ts',
+  'src/lib/latch.test.ts',
   'src/lib/queryClient.test.ts',
   'src/offline/outboxCount.test.ts',
   'src/offline/owner.test.ts',

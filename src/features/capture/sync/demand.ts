@@ -3,24 +3,10 @@
  * budget): the shell mounts it once an edit is queued in this browser (checked at start with
  * the bare IndexedDB API) or saved. Once wanted, it stays wanted for the page's life.
  */
-import { useSyncExternalStore } from 'react';
+import { createLatch } from '@/lib/latch';
 
-let wanted = false;
-const listeners = new Set<() => void>();
+const wanted = createLatch();
 
-export function wantEditSync(): void {
-  if (wanted) return;
-  wanted = true;
-  for (const listener of [...listeners]) listener();
-}
+export const wantEditSync: () => void = wanted.set;
 
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-const getSnapshot = () => wanted;
-
-export function useEditSyncWanted(): boolean {
-  return useSyncExternalStore(subscribe, getSnapshot, getSnapshot);
-}
+export const useEditSyncWanted: () => boolean = wanted.useIsSet;

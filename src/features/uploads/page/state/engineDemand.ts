@@ -4,32 +4,15 @@
  * stored in this browser, the upload area of a project is shown, or anything uses the engine.
  * Once wanted, it stays wanted for the page's life.
  */
-import { useSyncExternalStore } from 'react';
+import { createLatch } from '@/lib/latch';
 
-let wanted = false;
-const listeners = new Set<() => void>();
+const wanted = createLatch();
 
 /** Asks for the upload engine and center (idempotent). */
-export function wantUploadEngine(): void {
-  if (wanted) return;
-  wanted = true;
-  for (const listener of [...listeners]) listener();
-}
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-const getSnapshot = () => wanted;
+export const wantUploadEngine: () => void = wanted.set;
 
 /** True once the upload engine is wanted on this page. */
-export function useUploadEngineWanted(): boolean {
-  return useSyncExternalStore(subscribe, getSnapshot, getSnapshot);
-}
+export const useUploadEngineWanted: () => boolean = wanted.useIsSet;
 
 /** Tests: forget that the engine was wanted. */
-export function resetUploadEngineDemand(): void {
-  wanted = false;
-  for (const listener of [...listeners]) listener();
-}
+export const resetUploadEngineDemand: () => void = wanted.reset;
