@@ -1,15 +1,23 @@
 // Adds up the passed and failed counts that vitest and Playwright printed in the given logs and
-// prints one closing line, `tests: N passed, N failed`.
+// prints the failing tests' names (so the last lines of a CI log say what broke) and one
+// closing line, `tests: N passed, N failed`.
 import { readFileSync } from 'node:fs';
 
 // eslint-disable-next-line no-control-regex -- ANSI colour codes start with ESC
 const ansi = /\u001b\[[0-9;]*m/g;
 let passed = 0;
 let failed = 0;
+const failures = new Set<string>();
 
 for (const file of process.argv.slice(2)) {
   for (const raw of readFileSync(file, 'utf8').split('\n')) {
     const line = raw.replace(ansi, '');
+    // vitest: " FAIL  |server| tests/server/x.test.ts > group > name"
+    const vitestFail = /^\s*FAIL\s+(.+\.test\.tsx?\b.*)$/.exec(line);
+    if (vitestFail?.[1]) failures.add(vitestFail[1].trim());
+    // Playwright: "  ✘  12 e2e/x.spec.ts:10:3 › name (1.2s)"
+    const pwFail = /^\s*✘\s+\d+\s+(.+?)(?: \([\d.]+m?s\))?$/.exec(line);
+    if (pwFail?.[1]) failures.add(pwFail[1].trim());
     // vitest: " Tests  2 failed | 43 passed (45)"
     const vitest = /^\s*Tests\s+(.*)\(\d+\)\s*$/.exec(line);
     if (vitest?.[1]) {
@@ -26,5 +34,6 @@ for (const file of process.argv.slice(2)) {
   }
 }
 
+for (const name of failures) console.log(`failed: ${name}`);
 console.log(`tests: ${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);
