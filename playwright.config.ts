@@ -3,10 +3,21 @@
 import { defineConfig } from '@playwright/test';
 import { e2eAdmin, e2eDataDir as dataDir, e2ePort as port } from './e2e/support/env';
 
+// Two parts (`npm run test:e2e`, scripts/e2e.ts): 'parallel' on 2 workers, then 'serial' on one,
+// each with a fresh server. Tests with @serial in their title change what the whole server does
+// (maintenance, community templates), run a server of their own on the one spare port
+// (E2E_PORT + 1), or read a list of the shared workspace that other tests' projects change (the
+// dashboard's 5 recent projects). All others name what they make with support/unique.ts and
+// must hold beside one another. Run directly (`npx playwright test ...`), both parts share the
+// one worker set here.
 export default defineConfig({
   testDir: 'e2e',
   fullyParallel: false,
   workers: 1,
+  projects: [
+    { name: 'parallel', grepInvert: /@serial/ },
+    { name: 'serial', grep: /@serial/ },
+  ],
   retries: 0,
   reporter: [['list']],
   // Bounds for conditions, not wall clocks tuned on a quiet machine: a step that is done is

@@ -22,8 +22,9 @@ import { storedRows } from './support/outbox';
 import { pushFiles } from './support/push';
 import { waitForServiceWorker } from './support/service-worker';
 import { signIn } from './pages/session';
+import { unique } from './support/unique';
 
-const suffix = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+const suffix = unique;
 
 const VIEW: LinkView = { lon: 21.0131, lat: 52.2296, zoom: 17 };
 const mapUrl = (name: string, table?: string) =>

@@ -11,8 +11,9 @@ import { e2eAdmin } from './support/env';
 import { V1, V2 } from './support/map-geopackage';
 import { pixelOf, seedMapProject } from './support/map-project';
 import { signIn } from './pages/session';
+import { unique } from './support/unique';
 
-const suffix = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+const suffix = unique;
 
 const mapPath = (name: string, search: Record<string, string> = {}) => {
   const query = new URLSearchParams(search).toString();

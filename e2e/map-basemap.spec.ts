@@ -14,13 +14,14 @@ import { colourAtPoint } from './support/map-canvas';
 import { V1 } from './support/map-geopackage';
 import { seedMapProject } from './support/map-project';
 import { OwnServer } from './support/own-server';
+import { unique } from './support/unique';
 
 const ATTRIBUTION = '© Test Tiles contributors';
 /** The tiles' colour: far from the layers' palette and the change colours. */
 const TILE_RGB = [51, 102, 204] as const;
 /** A view over the South Atlantic, far from every feature (they are in Poland). */
 const VIEW = { lon: -30, lat: -30, zoom: 5 };
-const suffix = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+const suffix = unique;
 
 function chunk(type: string, data: Buffer): Buffer {
   const length = Buffer.alloc(4);
@@ -79,7 +80,9 @@ const seedPublicProject = (browser: Browser, baseURL: string, name: string) =>
 const mapPath = (name: string) =>
   `/projects/waymark/${encodeURIComponent(name)}/map?view=${VIEW.lon},${VIEW.lat},${VIEW.zoom}`;
 
-test('a configured basemap is requested for the view, drawn, and credited', async ({ browser }) => {
+test('a configured basemap is requested for the view, drawn, and credited @serial', async ({
+  browser,
+}) => {
   test.setTimeout(240_000);
   const tiles = await startTileServer();
   const server = new OwnServer(e2ePort + 1, join(e2eDataDir, 'basemap-server'), {

@@ -8,8 +8,9 @@ import { expectAccessible } from './support/axe';
 import { V1, V2 } from './support/map-geopackage';
 import { seedMapProject } from './support/map-project';
 import { touchGesture } from './support/map-touch';
+import { unique } from './support/unique';
 
-const suffix = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+const suffix = unique;
 
 const seedPublicProject = (browser: Browser, name: string) =>
   seedMapProject(browser, name, { isPublic: true, versions: [V1, V2] });

@@ -15,8 +15,9 @@ import { V1, V2, wellLonLat } from './support/map-geopackage';
 import { MAP_FILE as FILE, pixelOf, seedMapProject } from './support/map-project';
 import { signIn } from './pages/session';
 import { waitForServiceWorker } from './support/service-worker';
+import { unique } from './support/unique';
 
-const suffix = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+const suffix = unique;
 
 /** The admin creates a project with survey.gpkg at v1 and its changes at v2. */
 async function seedProject(browser: Browser, name: string, isPublic: boolean) {

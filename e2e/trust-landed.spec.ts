@@ -8,11 +8,12 @@ import { pushFiles } from './support/push';
 import { holdChunks, removeRoutes } from './support/routes';
 import { ProjectFilesPage } from './pages/project-files-page';
 import { signIn } from './pages/session';
+import { unique } from './support/unique';
 
-const stamp = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
+const stamp = unique;
 test.afterEach(({ context }) => removeRoutes(context));
 
-test('a finished upload shows its version at once in the history and on the dashboard', async ({
+test('a finished upload shows its version at once in the history and on the dashboard @serial', async ({
   page,
 }) => {
   test.setTimeout(90_000);

@@ -5,8 +5,9 @@ import { expect, test, type Browser, type BrowserContext, type Page } from '@pla
 import { V1, type MapData } from './support/map-geopackage';
 import { pixelOf, seedMapProject } from './support/map-project';
 import { touchGesture } from './support/map-touch';
+import { unique } from './support/unique';
 
-const suffix = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+const suffix = unique;
 
 /** V1 with a tree in the middle of the Wheat field, and a second one right beside it. */
 const OVER: MapData = {

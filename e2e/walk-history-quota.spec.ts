@@ -8,8 +8,9 @@ import { pointsGeoPackage } from './support/geopackage';
 import { pushFiles } from './support/push';
 import { ProjectFilesPage } from './pages/project-files-page';
 import { signIn } from './pages/session';
+import { unique } from './support/unique';
 
-const suffix = () => Date.now().toString(36);
+const suffix = unique;
 
 test('the file version detail of an added GeoPackage settles, and a file without a diff says so once', async ({
   page,

@@ -9,8 +9,9 @@ import { expectAccessible } from './support/axe';
 import { pushFiles } from './support/push';
 import { inviteByEmail, switchTo } from './support/workspaces';
 import { signIn } from './pages/session';
+import { unique } from './support/unique';
 
-const suffix = () => Date.now().toString(36);
+const suffix = unique;
 
 test('the storage warning follows a workspace switch', async ({ page }) => {
   test.setTimeout(90_000);

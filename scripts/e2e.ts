@@ -1,0 +1,32 @@
+// `npm run test:e2e`: the end-to-end tier in two parts, each on a fresh server
+// (playwright.config.ts): the 'parallel' project on 2 workers, then the 'serial' project
+// (tests tagged @serial: maintenance, templates, servers of their own) on one. Both parts run
+// to their end; arguments (files, --grep, ...) go to both. Exit code 1 when either failed.
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+
+const playwright = resolve('node_modules', '@playwright', 'test', 'cli.js');
+const args = process.argv.slice(2);
+const parts: [project: string, workers: number][] = [
+  ['parallel', Number(process.env.E2E_WORKERS ?? 2)],
+  ['serial', 1],
+];
+
+let ok = true;
+for (const [project, workers] of parts) {
+  console.log(`\n-- end-to-end, ${project} part (${workers} worker${workers > 1 ? 's' : ''}) --`);
+  const run = spawnSync(
+    process.execPath,
+    [
+      playwright,
+      'test',
+      `--project=${project}`,
+      `--workers=${workers}`,
+      '--pass-with-no-tests',
+      ...args,
+    ],
+    { stdio: 'inherit' },
+  );
+  if (run.status !== 0) ok = false;
+}
+process.exit(ok ? 0 : 1);
