@@ -47,7 +47,9 @@ export default defineConfig({
     command: `rm -rf ${dataDir} && tsx scripts/start.ts`,
     url: `http://127.0.0.1:${port}/ping`,
     reuseExistingServer: false,
-    timeout: 180_000,
+    // A bound for /ping to answer: `npm run test:e2e` builds first (scripts/e2e.ts), a direct
+    // run may build here, which takes minutes with every core busy.
+    timeout: 600_000,
     stdout: 'pipe',
     env: {
       PORT: String(port),

@@ -4,6 +4,7 @@
 // to their end; arguments (files, --grep, ...) go to both. Exit code 1 when either failed.
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
+import { buildIfStale } from './build-state';
 
 const playwright = resolve('node_modules', '@playwright', 'test', 'cli.js');
 const args = process.argv.slice(2);
@@ -11,6 +12,9 @@ const parts: [project: string, workers: number][] = [
   ['parallel', Number(process.env.E2E_WORKERS ?? 2)],
   ['serial', 1],
 ];
+
+// The build first, outside Playwright's time limit for the server to answer.
+if (!buildIfStale(process.cwd())) process.exit(1);
 
 let ok = true;
 for (const [project, workers] of parts) {
