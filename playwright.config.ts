@@ -3,7 +3,7 @@
 import { defineConfig } from '@playwright/test';
 import { e2eAdmin, e2eDataDir as dataDir, e2ePort as port } from './e2e/support/env';
 
-// Two parts (`npm run test:e2e`, scripts/e2e.ts): 'parallel' on 2 workers, then 'serial' on one,
+// Two parts (`npm run test:e2e`, scripts/e2e.ts): 'serial' on one worker, then 'parallel' on 2,
 // each with a fresh server. Tests with @serial in their title change what the whole server does
 // (maintenance, community templates), run a server of their own on the one spare port
 // (E2E_PORT + 1), or read a list of the shared workspace that other tests' projects change (the
@@ -21,12 +21,13 @@ export default defineConfig({
   retries: 0,
   reporter: [['list']],
   // Bounds for conditions, not wall clocks tuned on a quiet machine: a step that is done is
-  // done at once, and with every core busy (CI beside other work) the same steps take several
-  // times longer.
-  timeout: 180_000,
-  expect: { timeout: 20_000 },
+  // done at once, and with every core busy (CI beside other work, two workers) the same steps
+  // take several times longer. One bound for every test (no spec sets its own): a test that
+  // passes ends when it is done.
+  timeout: 360_000,
+  expect: { timeout: 30_000 },
   use: {
-    actionTimeout: 30_000,
+    actionTimeout: 60_000,
     navigationTimeout: 60_000,
     baseURL: `http://127.0.0.1:${port}`,
     trace: 'retain-on-failure',

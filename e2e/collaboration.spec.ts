@@ -8,9 +8,6 @@ import { unique } from './support/unique';
 
 const DAY = 24 * 60 * 60 * 1000;
 
-// Two signed-in users, admin commands and several round trips per test.
-test.setTimeout(120_000);
-
 type User = ReturnType<typeof createUser>;
 
 /** A signed-in page of its own browser context, so two users can work side by side. */

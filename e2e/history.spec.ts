@@ -50,7 +50,6 @@ test('a push that inserts 3, updates 2 and deletes 1 feature shows exactly those
   page,
   browser,
 }) => {
-  test.setTimeout(120_000);
   const name = `History ${unique()}`;
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, 'waymark', name, true);

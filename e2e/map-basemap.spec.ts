@@ -83,7 +83,6 @@ const mapPath = (name: string) =>
 test('a configured basemap is requested for the view, drawn, and credited @serial', async ({
   browser,
 }) => {
-  test.setTimeout(240_000);
   const tiles = await startTileServer();
   const server = new OwnServer(e2ePort + 1, join(e2eDataDir, 'basemap-server'), {
     BASEMAP_URL: `${tiles.url}/{z}/{x}/{y}.png`,
@@ -132,7 +131,6 @@ test('without a basemap the map asks no other origin for anything', async ({
   browser,
   baseURL,
 }) => {
-  test.setTimeout(120_000);
   const name = `No basemap ${suffix()}`;
   await seedPublicProject(browser, baseURL!, name);
   const context = await browser.newContext();

@@ -53,7 +53,6 @@ function spatiaLiteFile(): Buffer {
 }
 
 test('a SpatiaLite file shows on the map, reprojected from its own CRS', async ({ page }) => {
-  test.setTimeout(90_000);
   const name = `Wells ${unique()}`;
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, 'waymark', name);

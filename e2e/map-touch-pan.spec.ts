@@ -26,7 +26,6 @@ function worldPixel([lon, lat]: readonly [number, number], zoom: number) {
 }
 
 test('on a 768 px touch screen one finger pans the map and stays on it', async ({ browser }) => {
-  test.setTimeout(120_000);
   const name = `Swipe trees ${suffix()}`;
   const seeding = await browser.newContext();
   const seeder = await seeding.newPage();

@@ -70,7 +70,6 @@ test('the map shows every layer where it belongs, its attributes, tables and ver
   page,
   browser,
 }) => {
-  test.setTimeout(150_000);
   const name = `Tree survey ${suffix()}`;
   const { v1, v2 } = await seedProject(browser, name, false);
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
@@ -214,7 +213,6 @@ test('an anonymous visitor sees a public project’s map, also offline once seen
   browser,
   context,
 }) => {
-  test.setTimeout(120_000);
   const name = `Public trees ${suffix()}`;
   await seedProject(browser, name, true);
 

@@ -38,7 +38,6 @@ test('public projects a visitor opened render offline; others say they are not s
   context,
   browser,
 }) => {
-  test.setTimeout(90_000);
   const opened = `Ridge survey ${suffix()}`;
   const unvisited = `Valley survey ${suffix()}`;
   await seedProject(browser, opened, true);
@@ -167,7 +166,6 @@ test('a signed-in user reads opened projects offline; signing out leaves no priv
   context,
   browser,
 }) => {
-  test.setTimeout(90_000);
   const secret = `Private quarry ${suffix()}`;
   const open = `Open meadow ${suffix()}`;
   await seedProject(browser, secret, false);

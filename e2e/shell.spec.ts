@@ -42,7 +42,6 @@ test('maintenance switched on with the admin command makes the product read-only
 test('the storage warning shows above 90 % of the workspace allowance @serial', async ({
   browser,
 }) => {
-  test.setTimeout(240_000);
   // The allowance comes from GLOBAL_STORAGE, which is one setting for a whole server: this
   // test runs its own server with a 100 000-byte default workspace and fills it by pushing
   // real files.

@@ -27,7 +27,6 @@ async function chooseSignOut(page: Page) {
 }
 
 test('signing out with an upload not sent yet asks first', async ({ page, context }) => {
-  test.setTimeout(120_000);
   const name = `Unsent ${unique()}`;
   const path = join(mkdtempSync(join(workDir, 'f-')), 'notes.txt');
   writeFileSync(path, 'field notes\n');

@@ -16,7 +16,6 @@ test.afterEach(({ context }) => removeRoutes(context));
 test('a finished upload shows its version at once in the history and on the dashboard @serial', async ({
   page,
 }) => {
-  test.setTimeout(90_000);
   const name = `Landed ${stamp()}`;
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, 'waymark', name);
@@ -60,7 +59,6 @@ test('a finished upload shows its version at once in the history and on the dash
 test("no 'No files found.' between an upload's end and its version, however slow the project answers", async ({
   page,
 }) => {
-  test.setTimeout(90_000);
   const name = `First upload ${stamp()}`;
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, 'waymark', name);

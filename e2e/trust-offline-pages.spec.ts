@@ -28,7 +28,6 @@ test('offline, a changeset page never opened says it was not saved on this devic
   page,
   context,
 }) => {
-  test.setTimeout(120_000);
   const name = `Changeset offline ${unique()}`;
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
   await waitForServiceWorker(page);
@@ -63,7 +62,6 @@ test('a first visit left by address at once keeps its copy: Explore opens offlin
   context,
   browser,
 }) => {
-  test.setTimeout(120_000);
   const name = `Pasture ${unique()}`;
   {
     const adminContext = await browser.newContext();

@@ -24,7 +24,6 @@ const frames = (page: Page) =>
 test('at 768 px with touch, history checkboxes and zoom buttons are 44 px targets; a tapped date opens no tooltip', async ({
   page,
 }) => {
-  test.setTimeout(90_000);
   const name = `Touch ${unique()}`;
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, 'waymark', name);

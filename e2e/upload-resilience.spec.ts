@@ -24,7 +24,6 @@ const CHUNK_SIZE = 10 * 1024 * 1024;
 const stamp = unique;
 
 test.use({ serviceWorkers: 'block' });
-test.describe.configure({ timeout: 180_000 });
 
 const workDir = mkdtempSync(join(tmpdir(), 'waymark-e2e-resilience-'));
 test.afterAll(() => rmSync(workDir, { recursive: true, force: true }));

@@ -15,7 +15,6 @@ const suffix = unique;
 test('the file version detail of an added GeoPackage settles, and a file without a diff says so once', async ({
   page,
 }) => {
-  test.setTimeout(90_000);
   const user = createUser('walker');
   admin('workspace', 'role', 'waymark', user.username, 'admin');
   const name = `Walk history ${suffix()}`;
@@ -46,7 +45,6 @@ for (const width of [1280, 768]) {
   test(`at ${width} px an over-quota upload says what it means and offers no Retry`, async ({
     page,
   }) => {
-    test.setTimeout(90_000);
     const user = createUser('quota');
     const tiny = `tiny${width}${suffix()}`;
     admin('workspace', 'create', tiny, '--storage', '100');

@@ -17,7 +17,6 @@ const READ_ONLY =
 test('during maintenance uploads are disabled with the read-only message; after it they work again without a reload @serial', async ({
   page,
 }) => {
-  test.setTimeout(90_000);
   const name = `Maintenance ${unique()}`;
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, 'waymark', name);
@@ -62,7 +61,6 @@ test('during maintenance uploads are disabled with the read-only message; after 
 test("changes made before maintenance began are refused with the read-only message and kept; 'Update Changes' waits disabled @serial", async ({
   page,
 }) => {
-  test.setTimeout(90_000);
   const name = `Maintenance pending ${unique()}`;
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, 'waymark', name);

@@ -16,7 +16,6 @@ test('the superuser finds a private project offline after a reload, signed in', 
   page,
   context,
 }) => {
-  test.setTimeout(90_000);
   const name = `Quarry ${suffix()}`;
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
   await waitForServiceWorker(page);
@@ -47,7 +46,6 @@ test('a list shown on screen is saved at once: Explore left right away opens off
   context,
   browser,
 }) => {
-  test.setTimeout(90_000);
   const name = `Meadow ${suffix()}`;
   {
     const adminContext = await browser.newContext();

@@ -56,8 +56,6 @@ for (const width of [1280, 768]) {
     page,
     browser,
   }) => {
-    // Admin commands, two sessions, a push and an axe scan: long on a busy machine.
-    test.setTimeout(180_000);
     const template = `Tree survey ${width} ${unique()}`;
     const removeTemplate = await makeTemplate(browser, template);
     try {
@@ -103,7 +101,6 @@ test('without permission to create projects the projects list shows no templates
   page,
   browser,
 }) => {
-  test.setTimeout(90_000);
   const removeTemplate = await makeTemplate(browser, `Hidden ${unique()}`);
   try {
     const guest = createUser('looker');

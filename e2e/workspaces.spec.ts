@@ -10,8 +10,6 @@ import { unique } from './support/unique';
 test('a user owning two workspaces switches between them and the choice survives a reload', async ({
   page,
 }) => {
-  // Admin commands and several page loads: longer than the default on a busy machine.
-  test.setTimeout(90_000);
   const user = createUser('switch');
   const first = `north${unique()}`;
   const second = `south${unique()}`;
@@ -59,8 +57,6 @@ test('an owner manages members, and a new user accepts an emailed invitation aft
   page,
   browser,
 }) => {
-  // Two browsers, a mail and an axe scan: longer than the default on a busy machine.
-  test.setTimeout(90_000);
   const owner = createUser('crewowner');
   const helper = createUser('helper');
   const newcomer = createUser('newcomer');
@@ -132,7 +128,6 @@ test('a person without an account registers from the invitation link and lands i
   page,
   browser,
 }) => {
-  test.setTimeout(90_000);
   const owner = createUser('inviter');
   const crew = `team${unique()}`;
   admin('workspace', 'create', crew);

@@ -1,6 +1,6 @@
 // `npm run test:e2e`: the end-to-end tier in two parts, each on a fresh server
-// (playwright.config.ts): the 'parallel' project on 2 workers, then the 'serial' project
-// (tests tagged @serial: maintenance, templates, servers of their own) on one. Both parts run
+// (playwright.config.ts): the 'serial' project (tests marked @serial: maintenance, templates,
+// servers of their own) on one worker, then the 'parallel' project on 2. Both parts run
 // to their end; arguments (files, --grep, ...) go to both. Exit code 1 when either failed.
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -9,8 +9,8 @@ import { buildIfStale } from './build-state';
 const playwright = resolve('node_modules', '@playwright', 'test', 'cli.js');
 const args = process.argv.slice(2);
 const parts: [project: string, workers: number][] = [
-  ['parallel', Number(process.env.E2E_WORKERS ?? 2)],
   ['serial', 1],
+  ['parallel', Number(process.env.E2E_WORKERS ?? 2)],
 ];
 
 // The build first, outside Playwright's time limit for the server to answer.
