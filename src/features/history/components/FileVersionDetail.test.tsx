@@ -191,7 +191,7 @@ describe('FileVersionDetail', () => {
     });
     expect(await screen.findByText('Calculating changes…')).toBeInTheDocument();
     expect(
-      await screen.findByRole('table', { name: 'Changes of points' }, { timeout: 30_000 }),
+      await screen.findByRole('table', { name: 'Changes of points' }, { timeout: 60_000 }),
     ).toBeInTheDocument();
     expect(server.calls(`GET ${CHANGESET}`)).toHaveLength(2);
   });
@@ -251,7 +251,7 @@ describe('FileVersionDetail', () => {
     expect(await screen.findByText('Calculating changes…')).toBeInTheDocument();
     expect(server.calls(`GET ${CHANGESET}`)).toHaveLength(0);
     expect(
-      await screen.findByRole('table', { name: 'Changes of points' }, { timeout: 30_000 }),
+      await screen.findByRole('table', { name: 'Changes of points' }, { timeout: 60_000 }),
     ).toBeInTheDocument();
     expect(server.calls(`GET ${DETAIL}`)).toHaveLength(3);
   });

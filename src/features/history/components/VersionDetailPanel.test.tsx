@@ -149,7 +149,7 @@ describe('VersionDetailPanel', () => {
     expect(await screen.findAllByText('Calculating changes…')).toHaveLength(2);
     await waitFor(
       () => expect(screen.getByRole('link', { name: 'Show advanced' })).toBeInTheDocument(),
-      { timeout: 30_000 },
+      { timeout: 60_000 },
     );
     expect(screen.queryByText('Calculating changes…')).toBeNull();
     expect(

@@ -59,7 +59,7 @@ async function analysed(store: ReturnType<typeof setup>['store']): Promise<void>
       expect(files.filter((f) => f.checksum === null)).toEqual([]);
       expect(store.get('ws/survey')?.analysing).toEqual({});
     },
-    { timeout: 30_000 },
+    { timeout: 60_000 },
   );
 }
 
@@ -122,7 +122,7 @@ describe('pending uploads', () => {
   it("discards an identical re-upload with 'No changes detected'", async () => {
     const { store, notify } = setup(viewed);
     store.choose(viewed, [chosen('notes.txt', 'note')], '');
-    await vi.waitFor(() => expect(store.get('ws/survey')).toBeUndefined(), { timeout: 30_000 });
+    await vi.waitFor(() => expect(store.get('ws/survey')).toBeUndefined(), { timeout: 60_000 });
     expect(notify).toHaveBeenCalledWith('info', 'NO CHANGES');
   });
 
