@@ -20,6 +20,9 @@ export default defineConfig({
   ],
   retries: 0,
   reporter: [['list']],
+  // One folder per port: a run empties its folder first, so two runs (on two ports) in one
+  // checkout must not share it (a removed trace fails the other run's tests).
+  outputDir: `test-results/e2e-${port}`,
   // Bounds for conditions, not wall clocks tuned on a quiet machine: a step that is done is
   // done at once, and with every core busy (CI beside other work, two workers) the same steps
   // take several times longer. One bound for every test (no spec sets its own): a test that
