@@ -3,19 +3,34 @@
 import { defineConfig } from '@playwright/test';
 import { e2eAdmin, e2eDataDir as dataDir, e2ePort as port } from './e2e/support/env';
 
+// Two parts (`npm run test:e2e`, scripts/e2e.ts): 'serial' on one worker, then 'parallel' on 2,
+// each with a fresh server. Tests with @serial in their title change what the whole server does
+// (maintenance, community templates), run a server of their own on the one spare port
+// (E2E_PORT + 1), or read a list of the shared workspace that other tests' projects change (the
+// dashboard's 5 recent projects). All others name what they make with support/unique.ts and
+// must hold beside one another. Run directly (`npx playwright test ...`), both parts share the
+// one worker set here.
 export default defineConfig({
   testDir: 'e2e',
   fullyParallel: false,
   workers: 1,
+  projects: [
+    { name: 'parallel', grepInvert: /@serial/ },
+    { name: 'serial', grep: /@serial/ },
+  ],
   retries: 0,
   reporter: [['list']],
+  // One folder per port: a run empties its folder first, so two runs (on two ports) in one
+  // checkout must not share it (a removed trace fails the other run's tests).
+  outputDir: `test-results/e2e-${port}`,
   // Bounds for conditions, not wall clocks tuned on a quiet machine: a step that is done is
-  // done at once, and with every core busy (CI beside other work) the same steps take several
-  // times longer.
-  timeout: 180_000,
-  expect: { timeout: 20_000 },
+  // done at once, and with every core busy (CI beside other work, two workers) the same steps
+  // take several times longer. One bound for every test (no spec sets its own): a test that
+  // passes ends when it is done.
+  timeout: 360_000,
+  expect: { timeout: 30_000 },
   use: {
-    actionTimeout: 30_000,
+    actionTimeout: 60_000,
     navigationTimeout: 60_000,
     baseURL: `http://127.0.0.1:${port}`,
     trace: 'retain-on-failure',
@@ -36,7 +51,9 @@ export default defineConfig({
     command: `rm -rf ${dataDir} && tsx scripts/start.ts`,
     url: `http://127.0.0.1:${port}/ping`,
     reuseExistingServer: false,
-    timeout: 180_000,
+    // A bound for /ping to answer: `npm run test:e2e` builds first (scripts/e2e.ts), a direct
+    // run may build here, which takes minutes with every core busy.
+    timeout: 600_000,
     stdout: 'pipe',
     env: {
       PORT: String(port),

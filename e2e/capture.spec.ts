@@ -22,8 +22,9 @@ import { storedRows } from './support/outbox';
 import { pushFiles } from './support/push';
 import { waitForServiceWorker } from './support/service-worker';
 import { signIn } from './pages/session';
+import { unique } from './support/unique';
 
-const suffix = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+const suffix = unique;
 
 const VIEW: LinkView = { lon: 21.0131, lat: 52.2296, zoom: 17 };
 const mapUrl = (name: string, table?: string) =>
@@ -67,7 +68,6 @@ async function startAdding(page: Page, layer: string) {
 test('offline: add, change, draw and delete; reloaded still pending; online one version', async ({
   browser,
 }) => {
-  test.setTimeout(240_000);
   const name = `Capture ${suffix()}`;
   await seedCaptureProject(browser, name, { editablePlots: true });
 
@@ -271,7 +271,6 @@ test('a layer the QGIS project marks read-only is not offered; an older version 
   browser,
   page,
 }) => {
-  test.setTimeout(120_000);
   const name = `Read-only plots ${suffix()}`;
   await seedCaptureProject(browser, name, { editablePlots: false });
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
@@ -293,7 +292,6 @@ test('a layer the QGIS project marks read-only is not offered; an older version 
 test('offline, a map seen without its forms says why features cannot be added', async ({
   browser,
 }) => {
-  test.setTimeout(180_000);
   const name = `Formless ${suffix()}`;
   await seedCaptureProject(browser, name, { editablePlots: false });
   const context = await browser.newContext({
@@ -362,7 +360,6 @@ async function tabTo(page: Page, target: Locator) {
 test('by keyboard at 768 px: a point added at the centre mark, another moved there', async ({
   browser,
 }) => {
-  test.setTimeout(180_000);
   const name = `Keyboard capture ${suffix()}`;
   await seedCaptureProject(browser, name, { editablePlots: false });
   const oak = TREES['Old oak'];
@@ -509,7 +506,6 @@ const lonLatOf = (x: number, y: number): [number, number] => [
 test('by touch at 768 px: while editing, a tree is dragged whole and a plot’s corner moved', async ({
   browser,
 }) => {
-  test.setTimeout(180_000);
   const name = `Touch geometry ${suffix()}`;
   await seedCaptureProject(browser, name, { editablePlots: true });
   const context = await browser.newContext({

@@ -4,11 +4,9 @@ import { createProject } from './support/api';
 import { expectAccessible } from './support/axe';
 import { ProjectFilesPage } from './pages/project-files-page';
 import { signIn } from './pages/session';
+import { unique } from './support/unique';
 
 const DAY = 24 * 60 * 60 * 1000;
-
-// Two signed-in users, admin commands and several round trips per test.
-test.setTimeout(120_000);
 
 type User = ReturnType<typeof createUser>;
 
@@ -81,7 +79,7 @@ test('an access request is accepted as writer, downgraded to reader, and the mem
 }) => {
   const owner = createWorkspaceAdmin();
   const guest = createUser('guest');
-  const name = `Wetlands ${Date.now().toString(36)}`;
+  const name = `Wetlands ${unique()}`;
   await signIn(page, owner.username, owner.password);
   await createProject(page, 'waymark', name);
 
@@ -186,7 +184,7 @@ test('an access request is accepted as writer, downgraded to reader, and the mem
 test('the owner shares a project from the Share dialog', async ({ page }) => {
   const owner = createWorkspaceAdmin();
   const colleague = createUser('colleague');
-  const name = `Hedges ${Date.now().toString(36)}`;
+  const name = `Hedges ${unique()}`;
   await signIn(page, owner.username, owner.password);
   await createProject(page, 'waymark', name);
   await page.goto(`${projectPath(name)}/collaborators`);
@@ -248,7 +246,7 @@ test('a request past its expiry shows as expired and cannot be accepted', async 
 }) => {
   const owner = createWorkspaceAdmin();
   const guest = createUser('late');
-  const name = `Meadows ${Date.now().toString(36)}`;
+  const name = `Meadows ${unique()}`;
   await signIn(page, owner.username, owner.password);
   await createProject(page, 'waymark', name);
   const guestPage = await signedIn(browser, guest);

@@ -2,12 +2,13 @@ import { expect, test } from '@playwright/test';
 import { createProject } from './support/api';
 import { e2eAdmin } from './support/env';
 import { signIn } from './pages/session';
+import { unique } from './support/unique';
 
-test('the dashboard lists recent projects, newest first, with links into them', async ({
+test('the dashboard lists recent projects, newest first, with links into them @serial', async ({
   page,
 }) => {
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
-  const stamp = Date.now().toString(36);
+  const stamp = unique();
   await createProject(page, 'waymark', `Older survey ${stamp}`);
   await createProject(page, 'waymark', `Newer survey ${stamp}`, true);
   await page.reload();

@@ -11,8 +11,9 @@ import { e2eAdmin } from './support/env';
 import { V1, V2 } from './support/map-geopackage';
 import { pixelOf, seedMapProject } from './support/map-project';
 import { signIn } from './pages/session';
+import { unique } from './support/unique';
 
-const suffix = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+const suffix = unique;
 
 const mapPath = (name: string, search: Record<string, string> = {}) => {
   const query = new URLSearchParams(search).toString();
@@ -47,7 +48,6 @@ test('exports the filtered table as CSV and a layer as GeoJSON at an older versi
   page,
   browser,
 }) => {
-  test.setTimeout(150_000);
   const name = `Export trees ${suffix()}`;
   const [v1] = await seedMapProject(browser, name, { isPublic: false, versions: [V1, V2] });
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
@@ -112,7 +112,6 @@ test('a read-only view link opens the map signed out until it is revoked', async
   page,
   browser,
 }) => {
-  test.setTimeout(150_000);
   const name = `Private trees ${suffix()}`;
   await seedMapProject(browser, name, { isPublic: false, versions: [V1, V2] });
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
@@ -196,7 +195,6 @@ test('a public map’s share link and its embed page in another site’s frame',
   browser,
   baseURL,
 }) => {
-  test.setTimeout(150_000);
   const name = `Public trees ${suffix()}`;
   await seedMapProject(browser, name, { isPublic: true, versions: [V1, V2] });
   await signIn(page, e2eAdmin.username, e2eAdmin.password);

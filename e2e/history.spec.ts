@@ -5,6 +5,7 @@ import { e2eAdmin } from './support/env';
 import { pointWkt, pointsGeoPackage, type PointFeature } from './support/geopackage';
 import { pushFiles } from './support/push';
 import { signIn } from './pages/session';
+import { unique } from './support/unique';
 
 const V1: PointFeature[] = [
   { fid: 1, name: 'oak', height: 12.5, x: 14.1, y: 50.1 },
@@ -49,8 +50,7 @@ test('a push that inserts 3, updates 2 and deletes 1 feature shows exactly those
   page,
   browser,
 }) => {
-  test.setTimeout(120_000);
-  const name = `History ${Date.now().toString(36)}`;
+  const name = `History ${unique()}`;
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, 'waymark', name, true);
   expect(
@@ -136,7 +136,7 @@ test('a push that inserts 3, updates 2 and deletes 1 feature shows exactly those
 });
 
 test("a project without versions says 'No versions found.'", async ({ page }) => {
-  const name = `Empty history ${Date.now().toString(36)}`;
+  const name = `Empty history ${unique()}`;
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, 'waymark', name);
   await page.goto(`/projects/waymark/${encodeURIComponent(name)}/history`);

@@ -14,13 +14,14 @@ import { colourAtPoint } from './support/map-canvas';
 import { V1 } from './support/map-geopackage';
 import { seedMapProject } from './support/map-project';
 import { OwnServer } from './support/own-server';
+import { unique } from './support/unique';
 
 const ATTRIBUTION = '© Test Tiles contributors';
 /** The tiles' colour: far from the layers' palette and the change colours. */
 const TILE_RGB = [51, 102, 204] as const;
 /** A view over the South Atlantic, far from every feature (they are in Poland). */
 const VIEW = { lon: -30, lat: -30, zoom: 5 };
-const suffix = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+const suffix = unique;
 
 function chunk(type: string, data: Buffer): Buffer {
   const length = Buffer.alloc(4);
@@ -79,8 +80,9 @@ const seedPublicProject = (browser: Browser, baseURL: string, name: string) =>
 const mapPath = (name: string) =>
   `/projects/waymark/${encodeURIComponent(name)}/map?view=${VIEW.lon},${VIEW.lat},${VIEW.zoom}`;
 
-test('a configured basemap is requested for the view, drawn, and credited', async ({ browser }) => {
-  test.setTimeout(240_000);
+test('a configured basemap is requested for the view, drawn, and credited @serial', async ({
+  browser,
+}) => {
   const tiles = await startTileServer();
   const server = new OwnServer(e2ePort + 1, join(e2eDataDir, 'basemap-server'), {
     BASEMAP_URL: `${tiles.url}/{z}/{x}/{y}.png`,
@@ -129,7 +131,6 @@ test('without a basemap the map asks no other origin for anything', async ({
   browser,
   baseURL,
 }) => {
-  test.setTimeout(120_000);
   const name = `No basemap ${suffix()}`;
   await seedPublicProject(browser, baseURL!, name);
   const context = await browser.newContext();

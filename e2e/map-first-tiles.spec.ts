@@ -7,8 +7,9 @@ import { expect, test, type Response } from '@playwright/test';
 import { colourAtPoint } from './support/map-canvas';
 import { V1 } from './support/map-geopackage';
 import { linkView, pixelOf, seedMapProject } from './support/map-project';
+import { unique } from './support/unique';
 
-const suffix = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+const suffix = unique;
 const isTile = (response: Response) => /\/tiles\/.+\.mvt\?/.test(response.url());
 
 for (const viewport of [

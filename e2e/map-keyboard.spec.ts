@@ -8,8 +8,9 @@ import { expectAccessible } from './support/axe';
 import { V1, V2 } from './support/map-geopackage';
 import { seedMapProject } from './support/map-project';
 import { touchGesture } from './support/map-touch';
+import { unique } from './support/unique';
 
-const suffix = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+const suffix = unique;
 
 const seedPublicProject = (browser: Browser, name: string) =>
   seedMapProject(browser, name, { isPublic: true, versions: [V1, V2] });
@@ -34,7 +35,6 @@ async function tabToMap(page: Page) {
 }
 
 test('a keyboard user pans, zooms and opens a feature’s attributes', async ({ page, browser }) => {
-  test.setTimeout(120_000);
   const name = `Keyboard trees ${suffix()}`;
   await seedPublicProject(browser, name);
   const birch = V2.trees.find((tree) => tree.name === 'Birch')!;
@@ -95,7 +95,6 @@ test('a keyboard user pans, zooms and opens a feature’s attributes', async ({ 
 test('on a 768 px touch screen the layer drawer works by tap and a pinch zooms', async ({
   browser,
 }) => {
-  test.setTimeout(120_000);
   const name = `Touch trees ${suffix()}`;
   await seedPublicProject(browser, name);
   const context = await browser.newContext({

@@ -17,6 +17,7 @@ import { createProject } from './support/api';
 import { e2eAdmin } from './support/env';
 import { pushFiles } from './support/push';
 import { signIn } from './pages/session';
+import { unique } from './support/unique';
 
 const WELL = { x: 604085, y: 404783 };
 
@@ -52,8 +53,7 @@ function spatiaLiteFile(): Buffer {
 }
 
 test('a SpatiaLite file shows on the map, reprojected from its own CRS', async ({ page }) => {
-  test.setTimeout(90_000);
-  const name = `Wells ${Date.now().toString(36)}`;
+  const name = `Wells ${unique()}`;
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, 'waymark', name);
   await pushFiles(page, 'waymark', name, { files: { 'wells.sqlite': spatiaLiteFile() } });

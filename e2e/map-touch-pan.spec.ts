@@ -9,8 +9,9 @@ import { V1, mapGeoPackage } from './support/map-geopackage';
 import { touchGesture } from './support/map-touch';
 import { pushFiles } from './support/push';
 import { signIn } from './pages/session';
+import { unique } from './support/unique';
 
-const suffix = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+const suffix = unique;
 
 const viewOf = (page: Page) => new URL(page.url()).searchParams.get('view');
 
@@ -25,7 +26,6 @@ function worldPixel([lon, lat]: readonly [number, number], zoom: number) {
 }
 
 test('on a 768 px touch screen one finger pans the map and stays on it', async ({ browser }) => {
-  test.setTimeout(120_000);
   const name = `Swipe trees ${suffix()}`;
   const seeding = await browser.newContext();
   const seeder = await seeding.newPage();

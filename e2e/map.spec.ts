@@ -15,8 +15,9 @@ import { V1, V2, wellLonLat } from './support/map-geopackage';
 import { MAP_FILE as FILE, pixelOf, seedMapProject } from './support/map-project';
 import { signIn } from './pages/session';
 import { waitForServiceWorker } from './support/service-worker';
+import { unique } from './support/unique';
 
-const suffix = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+const suffix = unique;
 
 /** The admin creates a project with survey.gpkg at v1 and its changes at v2. */
 async function seedProject(browser: Browser, name: string, isPublic: boolean) {
@@ -69,7 +70,6 @@ test('the map shows every layer where it belongs, its attributes, tables and ver
   page,
   browser,
 }) => {
-  test.setTimeout(150_000);
   const name = `Tree survey ${suffix()}`;
   const { v1, v2 } = await seedProject(browser, name, false);
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
@@ -213,7 +213,6 @@ test('an anonymous visitor sees a public project’s map, also offline once seen
   browser,
   context,
 }) => {
-  test.setTimeout(120_000);
   const name = `Public trees ${suffix()}`;
   await seedProject(browser, name, true);
 

@@ -10,6 +10,7 @@ import { e2eAdmin } from './support/env';
 import { pushFiles } from './support/push';
 import { signIn } from './pages/session';
 import { waitForServiceWorker } from './support/service-worker';
+import { unique } from './support/unique';
 
 const NOTE = 'Benchmarks along the ridge, levelled 2026-11-21.';
 /** A 1×1 PNG, for an image preview. */
@@ -18,7 +19,7 @@ const PIXEL = Buffer.from(
   'base64',
 );
 
-const suffix = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+const suffix = unique;
 
 /** The admin creates a project with a note and a photo, through the real API. */
 async function seedProject(browser: Browser, name: string, isPublic: boolean): Promise<void> {
@@ -37,7 +38,6 @@ test('public projects a visitor opened render offline; others say they are not s
   context,
   browser,
 }) => {
-  test.setTimeout(90_000);
   const opened = `Ridge survey ${suffix()}`;
   const unvisited = `Valley survey ${suffix()}`;
   await seedProject(browser, opened, true);
@@ -166,7 +166,6 @@ test('a signed-in user reads opened projects offline; signing out leaves no priv
   context,
   browser,
 }) => {
-  test.setTimeout(90_000);
   const secret = `Private quarry ${suffix()}`;
   const open = `Open meadow ${suffix()}`;
   await seedProject(browser, secret, false);

@@ -22,7 +22,6 @@ import { signIn } from './pages/session';
 /** The upload engine's Background Sync tag (src/sw/offline.ts UPLOAD_SYNC_TAG). */
 const UPLOAD_SYNC_TAG = 'waymark-uploads';
 
-test.describe.configure({ timeout: 180_000 });
 const workDir = mkdtempSync(join(tmpdir(), 'waymark-e2e-outbox-browser-'));
 test.afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 const fileOnDisk = (name: string, text: string) => writeFile(workDir, name, Buffer.from(text));

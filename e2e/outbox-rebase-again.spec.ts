@@ -17,7 +17,6 @@ import {
 } from './support/outbox';
 import { signIn } from './pages/session';
 
-test.describe.configure({ timeout: 180_000 });
 const workDir = mkdtempSync(join(tmpdir(), 'waymark-e2e-outbox-rebase-'));
 test.afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 test.afterEach(async ({ context }) => {

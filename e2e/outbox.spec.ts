@@ -23,7 +23,6 @@ import { signIn } from './pages/session';
 
 const CHUNK_SIZE = 10 * 1024 * 1024;
 
-test.describe.configure({ timeout: 180_000 });
 const workDir = mkdtempSync(join(tmpdir(), 'waymark-e2e-outbox-'));
 test.afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 const fileOnDisk = (name: string, bytes: Buffer) => writeFile(workDir, name, bytes);

@@ -7,6 +7,7 @@ import { shareProject } from './support/api';
 import { e2eAdmin } from './support/env';
 import { signIn } from './pages/session';
 import { transitionsFinished } from './support/page-predicates';
+import { unique } from './support/unique';
 
 /** A small survey folder: a QGIS project, a layer in a subfolder and a note. */
 function surveyFolder(): string {
@@ -33,7 +34,7 @@ test('create a project, make it public, and an anonymous visitor browses it in E
   page,
   browser,
 }) => {
-  const name = `River survey ${Date.now().toString(36)}`;
+  const name = `River survey ${unique()}`;
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
   await createProjectInUi(page, name);
 
@@ -70,7 +71,7 @@ test('create a project, make it public, and an anonymous visitor browses it in E
 });
 
 test('clone a project, then delete the clone with its typed name', async ({ page }) => {
-  const name = `Clone source ${Date.now().toString(36)}`;
+  const name = `Clone source ${unique()}`;
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
   await createProjectInUi(page, name);
   admin('project', 'import', 'waymark', name, surveyFolder());
@@ -109,7 +110,7 @@ test('clone a project, then delete the clone with its typed name', async ({ page
 });
 
 test('leave a project that was shared with you', async ({ page, browser }) => {
-  const name = `Shared survey ${Date.now().toString(36)}`;
+  const name = `Shared survey ${unique()}`;
   const reader = createUser('reader');
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
   await createProjectInUi(page, name);

@@ -9,11 +9,12 @@ import { e2eAdmin, e2ePort } from './support/env';
 import { OwnServer } from './support/own-server';
 import { pushFiles } from './support/push';
 import { signIn } from './pages/session';
+import { unique } from './support/unique';
 
 const READ_ONLY =
   'The service is currently in read-only mode for maintenance. Upload and update functions are not available at this time. Please try again later.';
 
-test('maintenance switched on with the admin command makes the product read-only', async ({
+test('maintenance switched on with the admin command makes the product read-only @serial', async ({
   page,
 }) => {
   const user = createUser('maint');
@@ -38,8 +39,9 @@ test('maintenance switched on with the admin command makes the product read-only
   }
 });
 
-test('the storage warning shows above 90 % of the workspace allowance', async ({ browser }) => {
-  test.setTimeout(240_000);
+test('the storage warning shows above 90 % of the workspace allowance @serial', async ({
+  browser,
+}) => {
   // The allowance comes from GLOBAL_STORAGE, which is one setting for a whole server: this
   // test runs its own server with a 100 000-byte default workspace and fills it by pushing
   // real files.
@@ -53,7 +55,7 @@ test('the storage warning shows above 90 % of the workspace allowance', async ({
     try {
       const page = await context.newPage();
       await signIn(page, e2eAdmin.username, e2eAdmin.password);
-      const name = `Storage ${Date.now().toString(36)}`;
+      const name = `Storage ${unique()}`;
       await createProject(page, 'waymark', name);
       const warning = page.getByRole('alert').filter({ hasText: 'Your storage is almost full' });
 

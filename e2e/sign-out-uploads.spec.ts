@@ -8,6 +8,7 @@ import { createProject } from './support/api';
 import { e2eAdmin } from './support/env';
 import { signIn } from './pages/session';
 import { storedRows } from './support/outbox';
+import { unique } from './support/unique';
 
 test.use({ serviceWorkers: 'block' });
 
@@ -26,8 +27,7 @@ async function chooseSignOut(page: Page) {
 }
 
 test('signing out with an upload not sent yet asks first', async ({ page, context }) => {
-  test.setTimeout(120_000);
-  const name = `Unsent ${Date.now().toString(36)}`;
+  const name = `Unsent ${unique()}`;
   const path = join(mkdtempSync(join(workDir, 'f-')), 'notes.txt');
   writeFileSync(path, 'field notes\n');
   await signIn(page, e2eAdmin.username, e2eAdmin.password);

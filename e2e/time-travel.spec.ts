@@ -11,6 +11,7 @@ import { pointWkt, pointsGeoPackage, type PointFeature } from './support/geopack
 import { pushFiles } from './support/push';
 import { transitionsFinished } from './support/page-predicates';
 import { signIn } from './pages/session';
+import { unique } from './support/unique';
 
 const NS = 'waymark';
 
@@ -82,8 +83,7 @@ test('restoring v1 makes v4 with the files of v1 and leaves v2 and v3; one file 
   page,
   browser,
 }) => {
-  test.setTimeout(180_000);
-  const name = `Restore ${Date.now().toString(36)}`;
+  const name = `Restore ${unique()}`;
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, NS, name);
   expect(
@@ -182,8 +182,7 @@ test('restoring v1 makes v4 with the files of v1 and leaves v2 and v3; one file 
 test('comparing v1 with v4 shows each changed row once with its net change; swapping shows the reverse', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
-  const name = `Compare ${Date.now().toString(36)}`;
+  const name = `Compare ${unique()}`;
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, NS, name);
   const at = (features: PointFeature[], fid: number) =>
@@ -302,8 +301,7 @@ test('comparing v1 with v4 shows each changed row once with its net change; swap
 test("a conflicted copy is listed, shown beside its original, and 'Keep this copy' puts its bytes in the original's place", async ({
   page,
 }) => {
-  test.setTimeout(120_000);
-  const name = `Conflicts ${Date.now().toString(36)}`;
+  const name = `Conflicts ${unique()}`;
   const copyPath = 'notes (conflicted copy, ann v1).txt';
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, NS, name);
@@ -387,8 +385,7 @@ test("a conflicted copy is listed, shown beside its original, and 'Keep this cop
 test("an edit conflict shows base, ours and theirs per field; 'Keep this copy' writes theirs back", async ({
   page,
 }) => {
-  test.setTimeout(120_000);
-  const name = `Edit conflict ${Date.now().toString(36)}`;
+  const name = `Edit conflict ${unique()}`;
   const conflictPath = 'survey (edit conflict, ann v1).json';
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, NS, name);

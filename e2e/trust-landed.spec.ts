@@ -8,14 +8,14 @@ import { pushFiles } from './support/push';
 import { holdChunks, removeRoutes } from './support/routes';
 import { ProjectFilesPage } from './pages/project-files-page';
 import { signIn } from './pages/session';
+import { unique } from './support/unique';
 
-const stamp = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
+const stamp = unique;
 test.afterEach(({ context }) => removeRoutes(context));
 
-test('a finished upload shows its version at once in the history and on the dashboard', async ({
+test('a finished upload shows its version at once in the history and on the dashboard @serial', async ({
   page,
 }) => {
-  test.setTimeout(90_000);
   const name = `Landed ${stamp()}`;
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, 'waymark', name);
@@ -59,7 +59,6 @@ test('a finished upload shows its version at once in the history and on the dash
 test("no 'No files found.' between an upload's end and its version, however slow the project answers", async ({
   page,
 }) => {
-  test.setTimeout(90_000);
   const name = `First upload ${stamp()}`;
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, 'waymark', name);

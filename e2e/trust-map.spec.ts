@@ -5,8 +5,9 @@ import { expect, test, type Browser, type BrowserContext, type Page } from '@pla
 import { V1, type MapData } from './support/map-geopackage';
 import { pixelOf, seedMapProject } from './support/map-project';
 import { touchGesture } from './support/map-touch';
+import { unique } from './support/unique';
 
-const suffix = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+const suffix = unique;
 
 /** V1 with a tree in the middle of the Wheat field, and a second one right beside it. */
 const OVER: MapData = {
@@ -50,7 +51,6 @@ test('a click on a point drawn over a polygon opens the point, a click beside it
   page,
   browser,
 }) => {
-  test.setTimeout(120_000);
   const name = `Pick ${suffix()}`;
   await seedMapProject(browser, name, { isPublic: true, versions: [OVER] });
   const map = await openMap(page, name);
@@ -83,7 +83,6 @@ test('a click on a point drawn over a polygon opens the point, a click beside it
 test('on a 768 px touch screen a tap on the point over the field opens the point', async ({
   browser,
 }) => {
-  test.setTimeout(120_000);
   const name = `Tap pick ${suffix()}`;
   await seedMapProject(browser, name, { isPublic: true, versions: [OVER] });
   await onTablet(browser, async (page) => {
@@ -99,7 +98,6 @@ test('on a 768 px touch screen a tap on the point over the field opens the point
 });
 
 test("'Attribute table' brings the table into view", async ({ page, browser }) => {
-  test.setTimeout(120_000);
   const name = `Table view ${suffix()}`;
   await seedMapProject(browser, name, { isPublic: true, versions: [V1] });
   await page.setViewportSize({ width: 1280, height: 720 });
@@ -116,7 +114,6 @@ test("'Attribute table' brings the table into view", async ({ page, browser }) =
 test('at 768 px with touch the table is reached: it comes into view, and the page scrolls with a finger outside the map', async ({
   browser,
 }) => {
-  test.setTimeout(120_000);
   const name = `Table touch ${suffix()}`;
   await seedMapProject(browser, name, { isPublic: true, versions: [V1] });
   await onTablet(browser, async (page, context) => {

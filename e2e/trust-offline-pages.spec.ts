@@ -9,6 +9,7 @@ import { pushFiles } from './support/push';
 import { removeRoutes } from './support/routes';
 import { waitForServiceWorker } from './support/service-worker';
 import { signIn } from './pages/session';
+import { unique } from './support/unique';
 
 const NOT_SAVED =
   'You are offline and this page has not been saved on this device. Connect to the internet to open it.';
@@ -27,8 +28,7 @@ test('offline, a changeset page never opened says it was not saved on this devic
   page,
   context,
 }) => {
-  test.setTimeout(120_000);
-  const name = `Changeset offline ${Date.now().toString(36)}`;
+  const name = `Changeset offline ${unique()}`;
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
   await waitForServiceWorker(page);
   await createProject(page, 'waymark', name);
@@ -62,8 +62,7 @@ test('a first visit left by address at once keeps its copy: Explore opens offlin
   context,
   browser,
 }) => {
-  test.setTimeout(120_000);
-  const name = `Pasture ${Date.now().toString(36)}`;
+  const name = `Pasture ${unique()}`;
   {
     const adminContext = await browser.newContext();
     const adminPage = await adminContext.newPage();

@@ -14,7 +14,6 @@ import {
   savedProjectOffline,
 } from './support/outbox';
 
-test.describe.configure({ timeout: 180_000 });
 const workDir = mkdtempSync(join(tmpdir(), 'waymark-e2e-trust-outbox-'));
 test.afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 const fileOnDisk = (name: string, text: string) => writeFile(workDir, name, Buffer.from(text));

@@ -11,7 +11,6 @@ import { waitForServiceWorker } from './support/service-worker';
 import { fileOnDisk as writeFile, queue, reloadOffline, savedProject } from './support/outbox';
 import { signIn } from './pages/session';
 
-test.describe.configure({ timeout: 120_000 });
 const workDir = mkdtempSync(join(tmpdir(), 'waymark-e2e-trust-reconnect-'));
 test.afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 test.afterEach(async ({ context }) => {

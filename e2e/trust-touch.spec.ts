@@ -5,6 +5,7 @@ import { createProject } from './support/api';
 import { e2eAdmin } from './support/env';
 import { pushFiles } from './support/push';
 import { signIn } from './pages/session';
+import { unique } from './support/unique';
 
 test.use({ viewport: { width: 768, height: 1024 }, hasTouch: true });
 
@@ -23,8 +24,7 @@ const frames = (page: Page) =>
 test('at 768 px with touch, history checkboxes and zoom buttons are 44 px targets; a tapped date opens no tooltip', async ({
   page,
 }) => {
-  test.setTimeout(90_000);
-  const name = `Touch ${Date.now().toString(36)}`;
+  const name = `Touch ${unique()}`;
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, 'waymark', name);
   await pushFiles(page, 'waymark', name, { files: { 'photo.png': PNG } });

@@ -18,12 +18,12 @@ import { e2eAdmin, e2ePort } from './support/env';
 import { OwnServer } from './support/own-server';
 import { removeRoutes } from './support/routes';
 import { signIn } from './pages/session';
+import { unique } from './support/unique';
 
 const CHUNK_SIZE = 10 * 1024 * 1024;
-const stamp = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
+const stamp = unique;
 
 test.use({ serviceWorkers: 'block' });
-test.describe.configure({ timeout: 180_000 });
 
 const workDir = mkdtempSync(join(tmpdir(), 'waymark-e2e-resilience-'));
 test.afterAll(() => rmSync(workDir, { recursive: true, force: true }));
@@ -246,7 +246,7 @@ test('a reloaded tab: the upload resumes from IndexedDB and finishes', async ({
   await expect.poll(() => storedBlobs(page)).toBe(0);
 });
 
-test('a restarted server: the upload waits for it and resumes with the missing chunks', async ({
+test('a restarted server: the upload waits for it and resumes with the missing chunks @serial', async ({
   browser,
 }) => {
   const server = new OwnServer(e2ePort + 1, join(workDir, 'server-data'));

@@ -12,8 +12,9 @@ import { holdChunks, removeRoutes } from './support/routes';
 import { ProjectFilesPage } from './pages/project-files-page';
 import { signIn } from './pages/session';
 import { transitionsFinished } from './support/page-predicates';
+import { unique } from './support/unique';
 
-const stamp = () => Date.now().toString(36);
+const stamp = unique;
 // A held chunk route must not outlive its test (e.g. when the test fails before releasing it).
 test.afterEach(({ context }) => removeRoutes(context));
 

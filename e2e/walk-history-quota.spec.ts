@@ -8,13 +8,13 @@ import { pointsGeoPackage } from './support/geopackage';
 import { pushFiles } from './support/push';
 import { ProjectFilesPage } from './pages/project-files-page';
 import { signIn } from './pages/session';
+import { unique } from './support/unique';
 
-const suffix = () => Date.now().toString(36);
+const suffix = unique;
 
 test('the file version detail of an added GeoPackage settles, and a file without a diff says so once', async ({
   page,
 }) => {
-  test.setTimeout(90_000);
   const user = createUser('walker');
   admin('workspace', 'role', 'waymark', user.username, 'admin');
   const name = `Walk history ${suffix()}`;
@@ -45,7 +45,6 @@ for (const width of [1280, 768]) {
   test(`at ${width} px an over-quota upload says what it means and offers no Retry`, async ({
     page,
   }) => {
-    test.setTimeout(90_000);
     const user = createUser('quota');
     const tiny = `tiny${width}${suffix()}`;
     admin('workspace', 'create', tiny, '--storage', '100');

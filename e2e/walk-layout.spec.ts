@@ -12,6 +12,7 @@ import { pushFiles } from './support/push';
 import { holdChunks, removeRoutes } from './support/routes';
 import { ProjectFilesPage } from './pages/project-files-page';
 import { signIn } from './pages/session';
+import { unique } from './support/unique';
 
 test.afterEach(({ context }) => removeRoutes(context));
 
@@ -31,7 +32,7 @@ const box = async (locator: Locator): Promise<Box> => {
 
 async function projectWithRows(page: Page, width: number) {
   await page.setViewportSize({ width, height: 700 });
-  const name = `Layout ${width} ${Date.now().toString(36)}`;
+  const name = `Layout ${width} ${unique()}`;
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, 'waymark', name);
   const many: Record<string, string> = {};

@@ -9,15 +9,15 @@ import { createProject } from './support/api';
 import { e2eAdmin } from './support/env';
 import { ProjectFilesPage } from './pages/project-files-page';
 import { signIn } from './pages/session';
+import { unique } from './support/unique';
 
 const READ_ONLY =
   'The service is currently in read-only mode for maintenance. Upload and update functions are not available at this time. Please try again later.';
 
-test('during maintenance uploads are disabled with the read-only message; after it they work again without a reload', async ({
+test('during maintenance uploads are disabled with the read-only message; after it they work again without a reload @serial', async ({
   page,
 }) => {
-  test.setTimeout(90_000);
-  const name = `Maintenance ${Date.now().toString(36)}`;
+  const name = `Maintenance ${unique()}`;
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, 'waymark', name);
   const files = new ProjectFilesPage(page, 'waymark', name);
@@ -58,11 +58,10 @@ test('during maintenance uploads are disabled with the read-only message; after 
   });
 });
 
-test("changes made before maintenance began are refused with the read-only message and kept; 'Update Changes' waits disabled", async ({
+test("changes made before maintenance began are refused with the read-only message and kept; 'Update Changes' waits disabled @serial", async ({
   page,
 }) => {
-  test.setTimeout(90_000);
-  const name = `Maintenance pending ${Date.now().toString(36)}`;
+  const name = `Maintenance pending ${unique()}`;
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, 'waymark', name);
   const files = new ProjectFilesPage(page, 'waymark', name);

@@ -8,14 +8,14 @@ import { e2eAdmin } from './support/env';
 import { pushFiles } from './support/push';
 import { signIn } from './pages/session';
 import { waitForServiceWorker } from './support/service-worker';
+import { unique } from './support/unique';
 
-const suffix = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+const suffix = unique;
 
 test('the superuser finds a private project offline after a reload, signed in', async ({
   page,
   context,
 }) => {
-  test.setTimeout(90_000);
   const name = `Quarry ${suffix()}`;
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
   await waitForServiceWorker(page);
@@ -46,7 +46,6 @@ test('a list shown on screen is saved at once: Explore left right away opens off
   context,
   browser,
 }) => {
-  test.setTimeout(90_000);
   const name = `Meadow ${suffix()}`;
   {
     const adminContext = await browser.newContext();

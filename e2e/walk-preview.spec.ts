@@ -4,9 +4,10 @@ import { createProject } from './support/api';
 import { e2eAdmin } from './support/env';
 import { pushFiles } from './support/push';
 import { signIn } from './pages/session';
+import { unique } from './support/unique';
 
 test('a 160 px photo previews at 160 px at 100%', async ({ page }) => {
-  const name = `Photos ${Date.now().toString(36)}`;
+  const name = `Photos ${unique()}`;
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, 'waymark', name);
   // A 160 × 120 PNG drawn by the browser.

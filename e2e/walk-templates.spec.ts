@@ -7,6 +7,7 @@ import { createProject } from './support/api';
 import { expectAccessible } from './support/axe';
 import { pushFiles } from './support/push';
 import { signIn } from './pages/session';
+import { unique } from './support/unique';
 
 const TEMPLATES = { username: 'TEMPLATES', password: 'Field-Surv3y!' };
 
@@ -20,7 +21,7 @@ async function makeTemplate(browser: Browser, name: string): Promise<() => Promi
   } catch (error) {
     if (!String(error).includes('exist')) throw error;
   }
-  const library = `library${Date.now().toString(36)}`;
+  const library = `library${unique()}`;
   admin('workspace', 'create', library);
   admin('workspace', 'role', library, TEMPLATES.username, 'owner');
   const context = await browser.newContext();
@@ -51,17 +52,15 @@ async function makeTemplate(browser: Browser, name: string): Promise<() => Promi
 }
 
 for (const width of [1280, 768]) {
-  test(`at ${width} px the templates banner starts a new project from a community template`, async ({
+  test(`at ${width} px the templates banner starts a new project from a community template @serial`, async ({
     page,
     browser,
   }) => {
-    // Admin commands, two sessions, a push and an axe scan: long on a busy machine.
-    test.setTimeout(180_000);
-    const template = `Tree survey ${width} ${Date.now().toString(36)}`;
+    const template = `Tree survey ${width} ${unique()}`;
     const removeTemplate = await makeTemplate(browser, template);
     try {
       const planner = createUser('planner');
-      const project = `Trees of the park ${width} ${Date.now().toString(36)}`;
+      const project = `Trees of the park ${width} ${unique()}`;
       admin('workspace', 'role', 'waymark', planner.username, 'admin');
       await page.setViewportSize({ width, height: 800 });
       await signIn(page, planner.username, planner.password);
@@ -98,12 +97,11 @@ for (const width of [1280, 768]) {
   });
 }
 
-test('without permission to create projects the projects list shows no templates banner', async ({
+test('without permission to create projects the projects list shows no templates banner @serial', async ({
   page,
   browser,
 }) => {
-  test.setTimeout(90_000);
-  const removeTemplate = await makeTemplate(browser, `Hidden ${Date.now().toString(36)}`);
+  const removeTemplate = await makeTemplate(browser, `Hidden ${unique()}`);
   try {
     const guest = createUser('looker');
     await signIn(page, guest.username, guest.password);

@@ -5,6 +5,7 @@ import { createUser } from './support/admin';
 import { createProject } from './support/api';
 import { e2eAdmin } from './support/env';
 import { signIn } from './pages/session';
+import { unique } from './support/unique';
 
 test('an anonymous visitor on the not-found page finds the way to the public projects', async ({
   page,
@@ -19,7 +20,7 @@ test('a non-owner opening Settings is sent to the projects and told why', async 
   page,
   browser,
 }) => {
-  const name = `Open fields ${Date.now().toString(36)}`;
+  const name = `Open fields ${unique()}`;
   {
     const context = await browser.newContext();
     const adminPage = await context.newPage();

@@ -9,11 +9,11 @@ import { expectAccessible } from './support/axe';
 import { pushFiles } from './support/push';
 import { inviteByEmail, switchTo } from './support/workspaces';
 import { signIn } from './pages/session';
+import { unique } from './support/unique';
 
-const suffix = () => Date.now().toString(36);
+const suffix = unique;
 
 test('the storage warning follows a workspace switch', async ({ page }) => {
-  test.setTimeout(90_000);
   const user = createUser('storage');
   const full = `full${suffix()}`;
   const roomy = `roomy${suffix()}`;
@@ -45,7 +45,6 @@ for (const width of [1280, 768]) {
     page,
     browser,
   }) => {
-    test.setTimeout(90_000);
     const owner = createUser('host');
     const guest = createUser('guest');
     const crew = `crew${width}${suffix()}`;
@@ -87,7 +86,6 @@ test('a declined invitation leaves the header, and the workspace keeps no member
   page,
   browser,
 }) => {
-  test.setTimeout(90_000);
   const owner = createUser('host');
   const guest = createUser('decliner');
   const crew = `nope${suffix()}`;
@@ -121,7 +119,6 @@ test('a declined invitation leaves the header, and the workspace keeps no member
 
 for (const width of [1280, 768]) {
   test(`at ${width} px 'Members' is in the sidebar for workspace admins only`, async ({ page }) => {
-    test.setTimeout(90_000);
     const boss = createUser('boss');
     const reader = createUser('reader');
     const crew = `side${width}${suffix()}`;

@@ -5,15 +5,14 @@ import { expectAccessible } from './support/axe';
 import { LoginPage } from './pages/login-page';
 import { signIn } from './pages/session';
 import { inviteByEmail, switchTo } from './support/workspaces';
+import { unique } from './support/unique';
 
 test('a user owning two workspaces switches between them and the choice survives a reload', async ({
   page,
 }) => {
-  // Admin commands and several page loads: longer than the default on a busy machine.
-  test.setTimeout(90_000);
   const user = createUser('switch');
-  const first = `north${Date.now().toString(36)}`;
-  const second = `south${Date.now().toString(36)}`;
+  const first = `north${unique()}`;
+  const second = `south${unique()}`;
   for (const workspace of [first, second]) {
     admin('workspace', 'create', workspace);
     admin('workspace', 'role', workspace, user.username, 'owner');
@@ -58,12 +57,10 @@ test('an owner manages members, and a new user accepts an emailed invitation aft
   page,
   browser,
 }) => {
-  // Two browsers, a mail and an axe scan: longer than the default on a busy machine.
-  test.setTimeout(90_000);
   const owner = createUser('crewowner');
   const helper = createUser('helper');
   const newcomer = createUser('newcomer');
-  const crew = `crew${Date.now().toString(36)}`;
+  const crew = `crew${unique()}`;
   admin('workspace', 'create', crew);
   admin('workspace', 'role', crew, owner.username, 'owner');
   admin('workspace', 'role', crew, helper.username, 'reader');
@@ -131,13 +128,12 @@ test('a person without an account registers from the invitation link and lands i
   page,
   browser,
 }) => {
-  test.setTimeout(90_000);
   const owner = createUser('inviter');
-  const crew = `team${Date.now().toString(36)}`;
+  const crew = `team${unique()}`;
   admin('workspace', 'create', crew);
   admin('workspace', 'role', crew, owner.username, 'owner');
   await signIn(page, owner.username, owner.password);
-  const email = `fresh${Date.now().toString(36)}@example.com`;
+  const email = `fresh${unique()}@example.com`;
   await inviteByEmail(page, crew, email, 'reader');
 
   const link = await linkFromOutbox(email, '/invitations/');
@@ -152,7 +148,7 @@ test('a person without an account registers from the invitation link and lands i
   const field = await visitor.getByRole('textbox', { name: 'Username' }).boundingBox();
   expect(field?.width ?? 0).toBeGreaterThan(200);
   expect(field?.width ?? Infinity).toBeLessThanOrEqual(480);
-  const username = `fresh${Date.now().toString(36)}`;
+  const username = `fresh${unique()}`;
   await visitor.getByRole('textbox', { name: 'Username' }).fill(username);
   await visitor.getByLabel(/^Password/).fill('short');
   await visitor.getByRole('button', { name: 'Create account and join' }).click();

@@ -1,5 +1,6 @@
 // Decides whether the built PWA in dist/ matches the sources: a content hash of every input of
 // `vite build` is kept in dist/.build-hash after a successful build.
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -51,4 +52,24 @@ export function isBuildFresh(root: string): boolean {
 
 export function markBuilt(root: string): void {
   writeFileSync(stampPath(root), sourceHash(root) + '\n');
+}
+
+/**
+ * Builds the PWA when dist/ is missing or older than the sources (no time limit: a build on a
+ * busy machine takes minutes); false when the build failed.
+ */
+export function buildIfStale(root: string): boolean {
+  if (isBuildFresh(root)) return true;
+  console.log('Building the web app (dist/ is missing or out of date)…');
+  const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
+  const build = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (build.status !== 0) {
+    console.error('The web app build failed; see the messages above.');
+    return false;
+  }
+  markBuilt(root);
+  return true;
 }

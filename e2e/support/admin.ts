@@ -5,9 +5,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from '@playwright/test';
 import { e2eDataDir } from './env';
+import { unique } from './unique';
 
 export function admin(...args: string[]): string {
-  const run = spawnSync('npx', ['tsx', 'server/src/cli.ts', ...args], {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'server/src/cli.ts', ...args], {
     env: { ...process.env, DATA_DIR: e2eDataDir, DATABASE_URL: '', LOG_LEVEL: 'warn' },
     encoding: 'utf8',
   });
@@ -17,10 +18,9 @@ export function admin(...args: string[]): string {
   return run.stdout;
 }
 
-let counter = 0;
 /** Creates a fresh user for one test; the password satisfies the password rule. */
 export function createUser(prefix = 'user'): { username: string; email: string; password: string } {
-  const username = `${prefix}${Date.now().toString(36)}${counter++}`;
+  const username = `${prefix}${unique()}`;
   const user = { username, email: `${username}@example.com`, password: 'Field-Surv3y!' };
   admin('user', 'create', user.username, user.email, user.password);
   return user;

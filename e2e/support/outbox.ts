@@ -9,8 +9,9 @@ import { pushFiles } from './push';
 import { waitForServiceWorker } from './service-worker';
 import { ProjectFilesPage } from '../pages/project-files-page';
 import { signIn } from '../pages/session';
+import { unique } from './unique';
 
-export const stamp = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
+export const stamp = unique;
 
 /**
  * Another device (a session of its own, no service worker) pushes `files` to the project

@@ -353,7 +353,7 @@ describe('api client: maintenance', () => {
     const m = mockFetch(problem(MAINTENANCE_MESSAGE, 503), json({ maintenance: true }));
     const api = client(m.fetch);
     await expect(api.post('/v1/project/mergin', {})).rejects.toMatchObject({ status: 503 });
-    await vi.waitFor(() => expect(api.isMaintenance()).toBe(true));
+    await vi.waitFor(() => expect(api.isMaintenance()).toBe(true), { timeout: 60_000 });
     expect(m.calls.map((c) => c.url)).toEqual(['/v1/project/mergin', '/ping']);
   });
 

@@ -63,10 +63,10 @@ function handlers(authenticated: boolean): Record<string, FakeHandler> {
 }
 
 // Rendering Mantine tables in jsdom is slow on a busy machine.
-describe('history routes', { timeout: 20_000 }, () => {
+describe('history routes', () => {
   it('the History tab lists versions; a row opens its details, Show advanced the file', async () => {
     const { router, user } = await openApp('/projects/mergin/p/history', handlers(true));
-    const table = await screen.findByRole('table', { name: 'Versions' }, { timeout: 5000 });
+    const table = await screen.findByRole('table', { name: 'Versions' }, { timeout: 60_000 });
     expect(screen.getByRole('tab', { name: 'History' })).toHaveAttribute('aria-selected', 'true');
     await user.click(within(table).getByText('ada'));
     await waitFor(() =>

@@ -77,10 +77,10 @@ function handlers(role: 'reader' | 'writer'): Record<string, FakeHandler> {
 }
 
 // Rendering the whole app in jsdom is slow on a busy machine.
-describe('time-travel routes', { timeout: 30_000 }, () => {
+describe('time-travel routes', { timeout: 60_000 }, () => {
   it("the versions list's 'Compare' opens the compare page of the two picked versions", async () => {
     const { router, user } = await openApp('/projects/mergin/p/history', handlers('writer'));
-    const table = await screen.findByRole('table', { name: 'Versions' }, { timeout: 5000 });
+    const table = await screen.findByRole('table', { name: 'Versions' }, { timeout: 60_000 });
     await user.click(within(table).getByRole('checkbox', { name: 'Select v3' }));
     await user.click(within(table).getByRole('checkbox', { name: 'Select v1' }));
     await user.click(screen.getByRole('button', { name: 'Compare' }));
@@ -95,14 +95,14 @@ describe('time-travel routes', { timeout: 30_000 }, () => {
   it('a malformed version in the compare search is dropped, and the page asks for two', async () => {
     await openApp('/projects/mergin/p/compare?from=latest&to=v2', handlers('writer'));
     expect(
-      await screen.findByText('Pick the two versions to compare.', {}, { timeout: 5000 }),
+      await screen.findByText('Pick the two versions to compare.', {}, { timeout: 60_000 }),
     ).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Compare versions' })).toBeInTheDocument();
   });
 
   it('writers get the restore buttons on a version; readers only the compare link', async () => {
     const writer = await openApp('/projects/mergin/p/history?version_id=v1', handlers('writer'));
-    const dialog = await screen.findByRole('dialog', { name: 'v1' }, { timeout: 5000 });
+    const dialog = await screen.findByRole('dialog', { name: 'v1' }, { timeout: 60_000 });
     expect(await within(dialog).findByText('Firefox')).toBeInTheDocument();
     expect(
       within(dialog).getByRole('button', { name: 'Restore this version' }),
@@ -112,7 +112,7 @@ describe('time-travel routes', { timeout: 30_000 }, () => {
     closeApp();
 
     await openApp('/projects/mergin/p/history?version_id=v1', handlers('reader'));
-    const seen = await screen.findByRole('dialog', { name: 'v1' }, { timeout: 5000 });
+    const seen = await screen.findByRole('dialog', { name: 'v1' }, { timeout: 60_000 });
     expect(await within(seen).findByText('Firefox')).toBeInTheDocument();
     expect(
       within(seen).getByRole('link', { name: 'Compare with the latest version' }),
@@ -123,7 +123,7 @@ describe('time-travel routes', { timeout: 30_000 }, () => {
 
   it("the project's files list the conflicts; a link opens the conflict page", async () => {
     const { router, user } = await openApp('/projects/mergin/p/tree', handlers('reader'));
-    const notice = await screen.findByRole('region', { name: 'Conflicts' }, { timeout: 5000 });
+    const notice = await screen.findByRole('region', { name: 'Conflicts' }, { timeout: 60_000 });
     await user.click(
       within(notice).getByRole('link', { name: 'notes (conflicted copy, ann v2).txt' }),
     );

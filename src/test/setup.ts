@@ -8,10 +8,11 @@ import './setup-node';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 
-// findBy…/waitFor wait up to 5 s (Testing Library's default is 1 s): rendering a whole route in
-// jsdom takes longer than a second on a loaded 2-core machine, and a condition that holds
-// resolves at once anyway.
-configure({ asyncUtilTimeout: 5_000 });
+// findBy…/waitFor wait up to 60 s (Testing Library's default is 1 s): rendering a whole route
+// in jsdom takes seconds on a loaded 2-core machine (over 30 s seen with every core taken
+// several times over), and a condition that holds resolves at once anyway. vi.waitFor calls
+// pass the same bound themselves.
+configure({ asyncUtilTimeout: 60_000 });
 
 if (typeof window !== 'undefined') {
   if (!window.matchMedia) {

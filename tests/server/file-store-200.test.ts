@@ -14,8 +14,7 @@
  *
  * Slow by nature (201 versions of a 12 MB file): minutes on a busy machine.
  */
-import { mkdir, readFile, stat } from 'node:fs/promises';
-import { createReadStream } from 'node:fs';
+import { mkdir, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,6 +55,17 @@ let a: Project;
 let b: Project;
 /** SHA-1 and size of each version (from the client's basefile). */
 const versions = new Map<number, { sha1: string; size: number }>();
+/** Milliseconds per step, printed at the end: where this test's minutes go. */
+const spent = new Map<string, number>();
+
+async function timed<T>(step: string, work: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await work();
+  } finally {
+    spent.set(step, (spent.get(step) ?? 0) + performance.now() - started);
+  }
+}
 
 /** Points of a survey area (longitude 0-10, latitude 0-50), a name and a height each. */
 function features(): Feature[] {
@@ -101,14 +111,20 @@ beforeAll(async () => {
 }, SLOW);
 
 afterAll(async () => {
+  if (spent.size > 0) {
+    const lines = [...spent].map(
+      ([step, ms]) => `       ${step.padEnd(34)} ${(ms / 1000).toFixed(1)} s`,
+    );
+    console.log(`     where the time went:\n${lines.join('\n')}`);
+  }
   await t?.close();
   await s?.cleanup();
 });
 
-/** Commits the client's basefile as the next version of B (whole), with the pushed diff. */
-async function commitWhole(file: string, diff: Buffer | null, version: number): Promise<void> {
+/** Commits the client's basefile (its bytes) as the next version of B (whole), with the pushed diff. */
+async function commitWhole(bytes: Buffer, diff: Buffer | null, version: number): Promise<void> {
   const { blobStore } = t.app.ctx;
-  const blob = await blobStore.put(createReadStream(file, { highWaterMark: 1024 * 1024 }));
+  const blob = await blobStore.put(Readable.from([bytes]));
   const entry = { path: FILE, size: blob.size, checksum: blob.sha1, blobKey: blob.key };
   let diffEntry = null;
   if (diff) {
@@ -158,12 +174,17 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))(
       async () => {
         const dir = s.file('client');
         await mkdir(dir, { recursive: true });
-        const v1 = await geopackageFromFeatures(s, 'v1', 'trees', features(), 'POINT');
+        const v1 = await timed('ogr2ogr: v1 of 100,000 features', () =>
+          geopackageFromFeatures(s, 'v1', 'trees', features(), 'POINT'),
+        );
         const desk = new DiffClient(client, `${ns}/${a.name}`, FILE, dir);
-        await desk.pushWhole(v1);
-        await commitWhole(desk.basefile, null, 1);
+        await timed('A: push v1 whole', () => desk.pushWhole(v1));
+        await timed('B: commit whole', () => commitWhole(v1, null, 1));
         versions.set(1, { sha1: sha1(v1), size: v1.length });
 
+        // B's commit of each version runs beside A's next push (B's versions stay in order:
+        // each commit waits for the one before); both are done before anything is checked.
+        let committing: Promise<void> = Promise.resolve();
         const next = random(30);
         let fids = Array.from({ length: FEATURES }, (_, i) => i + 1);
         let nextFid = FEATURES + 1;
@@ -191,22 +212,33 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))(
             { keepLive: true },
           );
           fids = fids.filter((fid) => !removed.has(fid)).concat(inserted);
-          const bytes = await readFile(desk.basefile);
-          versions.set(v, { sha1: sha1(bytes), size: bytes.length });
-          expect(desk.answered.get(v)).toBe(sha1(bytes));
-          await commitWhole(desk.basefile, diff, v);
+          const [bytes, hash] = [await desk.baseBytes(), await desk.baseSha1()];
+          versions.set(v, { sha1: hash, size: bytes.length });
+          expect(desk.answered.get(v)).toBe(hash);
+          const previous = committing;
+          committing = previous.then(() =>
+            timed('B: commit whole (beside A)', () => commitWhole(bytes, diff, v)),
+          );
+          // A failed commit fails the test where it is awaited, not as an unhandled rejection.
+          committing.catch(() => undefined);
         }
+        await committing;
         expect(desk.version).toBe(EDITS + 1);
+        for (const [step, ms] of desk.spent) spent.set(`A: ${step} (${EDITS} pushes)`, ms);
 
         // Whole copies placed (the latest's copy due), then every version, from a cold cache.
-        await fileStoreWorkIdle(t.app.ctx);
-        t.clock.advance(t.config.versionCopyDelayMs + 1000);
-        await runFileStoreTasks(t.app.ctx);
+        await timed('A: file store work, copies placed', async () => {
+          await fileStoreWorkIdle(t.app.ctx);
+          t.clock.advance(t.config.versionCopyDelayMs + 1000);
+          await runFileStoreTasks(t.app.ctx);
+        });
         await fileCacheOf(t.app.ctx).clear();
-        for (const [version, expected] of versions) {
-          const bytes = await download(a, version);
-          expect(sha1(bytes), `v${version}`).toBe(expected.sha1);
-        }
+        await timed(`A: download ${EDITS + 1} versions, cold`, async () => {
+          for (const [version, expected] of versions) {
+            const bytes = await download(a, version);
+            expect(sha1(bytes), `v${version}`).toBe(expected.sha1);
+          }
+        });
       },
       SLOW,
     );
@@ -224,47 +256,51 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))(
 
     it(
       'answers map, changeset, compare and restore of v1, v100 and v200 as with whole copies',
-      async () => {
-        await changesetWorkIdle(t.app.ctx);
-        await fileCacheOf(t.app.ctx).clear();
-        const get = async (project: Project, path: string) => {
-          const response = await client.get(path.replaceAll('{p}', `${ns}/${project.name}`));
-          expect(response.statusCode, `${path}: ${response.body}`).toBe(200);
-          return response;
-        };
-        const file = encodeURIComponent(FILE);
-        const same = async (path: string, asBytes = false) => {
-          const [x, y] = [await get(a, path), await get(b, path)];
-          if (asBytes) expect(x.rawPayload.equals(y.rawPayload), path).toBe(true);
-          else expect(x.json(), path).toEqual(y.json());
-        };
-        for (const v of [1, 100, 200]) {
-          const q = `file=${file}&version=v${v}`;
-          await same(`/app/map/{p}/layers?${q}`);
-          await same(`/app/map/{p}/features/trees?${q}&page=2&per_page=50`);
-          await same(`/app/map/{p}/tiles/trees/5/16/15.mvt?${q}`, true);
-          if (v > 1) await same(`/v1/resource/changesets/{p}/v${v}?path=${file}`);
-        }
-        await same(`/app/project/compare/{p}?from=v1&to=v200`);
-        await same(`/app/project/compare/{p}/rows?from=v1&to=v100&path=${file}&per_page=200`);
-        await same(`/app/project/compare/{p}/rows?from=v100&to=v200&path=${file}&per_page=200`);
-
-        for (const v of [1, 100]) {
-          const answers = [];
-          for (const project of [a, b]) {
-            const restored = await client.post(`/app/project/restore-file/${ns}/${project.name}`, {
-              version: `v${v}`,
-              path: FILE,
-            });
-            expect(restored.statusCode, restored.body).toBe(201);
-            answers.push(restored.json());
-            const body = restored.json() as { version: string };
-            const bytes = await download(project, Number(body.version.slice(1)));
-            expect(sha1(bytes)).toBe(versions.get(v)!.sha1);
+      () =>
+        timed('A and B: map, changeset, compare, restore', async () => {
+          await changesetWorkIdle(t.app.ctx);
+          await fileCacheOf(t.app.ctx).clear();
+          const get = async (project: Project, path: string) => {
+            const response = await client.get(path.replaceAll('{p}', `${ns}/${project.name}`));
+            expect(response.statusCode, `${path}: ${response.body}`).toBe(200);
+            return response;
+          };
+          const file = encodeURIComponent(FILE);
+          const same = async (path: string, asBytes = false) => {
+            const [x, y] = [await get(a, path), await get(b, path)];
+            if (asBytes) expect(x.rawPayload.equals(y.rawPayload), path).toBe(true);
+            else expect(x.json(), path).toEqual(y.json());
+          };
+          for (const v of [1, 100, 200]) {
+            const q = `file=${file}&version=v${v}`;
+            await same(`/app/map/{p}/layers?${q}`);
+            await same(`/app/map/{p}/features/trees?${q}&page=2&per_page=50`);
+            await same(`/app/map/{p}/tiles/trees/5/16/15.mvt?${q}`, true);
+            if (v > 1) await same(`/v1/resource/changesets/{p}/v${v}?path=${file}`);
           }
-          expect(answers[0]).toEqual(answers[1]);
-        }
-      },
+          await same(`/app/project/compare/{p}?from=v1&to=v200`);
+          await same(`/app/project/compare/{p}/rows?from=v1&to=v100&path=${file}&per_page=200`);
+          await same(`/app/project/compare/{p}/rows?from=v100&to=v200&path=${file}&per_page=200`);
+
+          for (const v of [1, 100]) {
+            const answers = [];
+            for (const project of [a, b]) {
+              const restored = await client.post(
+                `/app/project/restore-file/${ns}/${project.name}`,
+                {
+                  version: `v${v}`,
+                  path: FILE,
+                },
+              );
+              expect(restored.statusCode, restored.body).toBe(201);
+              answers.push(restored.json());
+              const body = restored.json() as { version: string };
+              const bytes = await download(project, Number(body.version.slice(1)));
+              expect(sha1(bytes)).toBe(versions.get(v)!.sha1);
+            }
+            expect(answers[0]).toEqual(answers[1]);
+          }
+        }),
       SLOW,
     );
 
@@ -274,7 +310,7 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))(
         const before = await storedBytes(b);
         const queued = await queueConversion(t.database, t.clock.now());
         expect(queued.started).toBe(true);
-        await runFileStoreTasks(t.app.ctx);
+        await timed('B: storage convert', () => runFileStoreTasks(t.app.ctx));
         const after = await storedBytes(b);
         const whole = [...versions.values()].reduce((sum, v) => sum + v.size, 0);
         console.log(
@@ -282,10 +318,12 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))(
         );
         expect(after / whole).toBeLessThanOrEqual(0.1);
         await fileCacheOf(t.app.ctx).clear();
-        for (const [version, expected] of versions) {
-          const bytes = await download(b, version);
-          expect(sha1(bytes), `v${version}`).toBe(expected.sha1);
-        }
+        await timed(`B: download ${EDITS + 1} versions, cold`, async () => {
+          for (const [version, expected] of versions) {
+            const bytes = await download(b, version);
+            expect(sha1(bytes), `v${version}`).toBe(expected.sha1);
+          }
+        });
         const { size } = await stat(s.file('v1.gpkg'));
         expect(size).toBe(versions.get(1)!.size);
       },

@@ -11,7 +11,7 @@ describe('preparing the Map tab', () => {
     whenIdle(skipped)();
     const ran = vi.fn();
     whenIdle(ran);
-    await vi.waitFor(() => expect(ran).toHaveBeenCalledTimes(1));
+    await vi.waitFor(() => expect(ran).toHaveBeenCalledTimes(1), { timeout: 60_000 });
     expect(skipped).not.toHaveBeenCalled();
   });
 });
@@ -69,7 +69,7 @@ describe('preparing the Map tab’s data', () => {
     vi.stubGlobal('fetch', fetched);
     const project = { namespace: 'field', name: 'survey', files: [{ path: 'a/z.sqlite' }] };
     prepareMapTab(queryClient, project, { contentWidth: 1200, idle: false });
-    await vi.waitFor(() => expect(fetched).toHaveBeenCalled());
+    await vi.waitFor(() => expect(fetched).toHaveBeenCalled(), { timeout: 60_000 });
     const urls = fetched.mock.calls.map((call) => String((call as unknown[])[0]));
     expect(urls.length).toBeGreaterThan(0);
     for (const url of urls) {

@@ -106,6 +106,17 @@ export class DiffClient {
   /** SHA-1 the server answered for each version of the file. */
   readonly answered = new Map<number, string>();
   private n = 0;
+  /** Milliseconds spent per step of pushEdit (edit, diff, push, apply, hash), summed. */
+  readonly spent = new Map<string, number>();
+
+  private async step<T>(name: string, work: () => T | Promise<T>): Promise<T> {
+    const started = performance.now();
+    try {
+      return await work();
+    } finally {
+      this.spent.set(name, (this.spent.get(name) ?? 0) + performance.now() - started);
+    }
+  }
 
   constructor(
     private readonly client: TestClient,
@@ -121,8 +132,23 @@ export class DiffClient {
     return path.join(this.dir, 'base.gpkg');
   }
 
+  /** The basefile's bytes and SHA-1, kept from the last push (read and hashed once each). */
+  private base: { bytes: Buffer; sha1: string } | null = null;
+
   async baseBytes(): Promise<Buffer> {
-    return readFile(this.basefile);
+    return (await this.baseOf()).bytes;
+  }
+
+  async baseSha1(): Promise<string> {
+    return (await this.baseOf()).sha1;
+  }
+
+  private async baseOf(): Promise<{ bytes: Buffer; sha1: string }> {
+    if (!this.base) {
+      const bytes = await readFile(this.basefile);
+      this.base = { bytes, sha1: sha1(bytes) };
+    }
+    return this.base;
   }
 
   /** Pushes `bytes` as the file's first version (it must be the project's next version). */
@@ -141,7 +167,8 @@ export class DiffClient {
     const info = this.take(reply.json());
     if (basefileFrom) await copyFile(basefileFrom, this.basefile);
     else await writeFile(this.basefile, bytes);
-    expect(info.checksum).toBe(sha1(bytes));
+    this.base = basefileFrom ? null : { bytes, sha1: entry.checksum };
+    expect(info.checksum).toBe(entry.checksum);
     return info;
   }
 
@@ -169,30 +196,30 @@ export class DiffClient {
       live = path.join(this.dir, `live-${++this.n}.gpkg`);
       await copyFile(this.basefile, live);
     }
-    const db = new Database(live);
-    registerSpatialFunctions(db);
-    try {
-      if (typeof sql === 'string') db.exec(sql);
-      else db.transaction(() => sql(db))();
-    } finally {
-      db.close();
-    }
-    const diff = Buffer.from(createChangeset(this.basefile, live));
-    const base = await readFile(this.basefile);
+    const file = live;
+    await this.step('edit', () => {
+      const db = new Database(file);
+      registerSpatialFunctions(db);
+      try {
+        if (typeof sql === 'string') db.exec(sql);
+        else db.transaction(() => sql(db))();
+      } finally {
+        db.close();
+      }
+    });
+    const diff = await this.step('diff', () => Buffer.from(createChangeset(this.basefile, file)));
+    const baseSha1 = await this.step('hash', () => this.baseSha1());
     // The new size the client declares: its live file's (the server's may differ).
     const chunks = new Map<string, Uint8Array>();
-    const entry = diffEntry(this.file, sha1(base), (await stat(live)).size, diff, chunks);
-    const reply = await pushV1(
-      this.client,
-      this.project,
-      `v${this.version}`,
-      { updated: [entry] },
-      chunks,
+    const entry = diffEntry(this.file, baseSha1, (await stat(file)).size, diff, chunks);
+    const reply = await this.step('push', () =>
+      pushV1(this.client, this.project, `v${this.version}`, { updated: [entry] }, chunks),
     );
     expect(reply.statusCode, reply.body).toBe(200);
     const info = this.take(reply.json());
-    applyChangeset(this.basefile, diff, { stable: true });
-    expect(info.checksum).toBe(sha1(await readFile(this.basefile)));
+    await this.step('apply', () => applyChangeset(this.basefile, diff, { stable: true }));
+    this.base = null;
+    expect(info.checksum).toBe(await this.step('hash', () => this.baseSha1()));
     if (options.keepLive) this.live = live;
     else await rm(live, { force: true });
     return diff;

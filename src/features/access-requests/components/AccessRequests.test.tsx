@@ -252,7 +252,7 @@ describe('accepting and declining', () => {
     expect(server.calls('POST /app/project/access-request/accept/3')[0]?.body).toEqual({
       permissions: 'write',
     });
-  }, 20_000);
+  });
 
   it('goes back a page when the last request of a later page is accepted', async () => {
     let count = 11;

@@ -184,7 +184,7 @@ describe('ProjectCollaborators', () => {
     expect(screen.queryByRole('navigation', { name: 'Members pages' })).toBeNull();
     await user.type(screen.getByRole('textbox', { name: 'Search members' }), 'x');
     expect(screen.getByText('No members found.')).toBeInTheDocument();
-  }, 20_000);
+  });
 
   it.each([
     ["the server's text", () => problem('Not yours', 403), 'Not yours'],

@@ -121,7 +121,7 @@ describe('ShareDialog', () => {
     expect(
       await screen.findByText('Following users have been added to the project: dora'),
     ).toBeInTheDocument();
-  }, 20_000);
+  });
 
   it('warns for a while about the users the server refused, and stays open', async () => {
     const { server, onClose, rendered } = open([person(7, 'dora')]);

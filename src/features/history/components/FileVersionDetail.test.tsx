@@ -81,7 +81,7 @@ afterEach(() => {
 });
 
 // Rendering Mantine tables in jsdom is slow on a busy machine.
-describe('FileVersionDetail', { timeout: 20_000 }, () => {
+describe('FileVersionDetail', () => {
   it('shows one table per changed table with a change-type icon and a column per field', async () => {
     const { server } = await open({
       [`GET ${DETAIL}`]: () => json(version({ size: 10, summary: SUMMARY })),
@@ -191,7 +191,7 @@ describe('FileVersionDetail', { timeout: 20_000 }, () => {
     });
     expect(await screen.findByText('Calculating changes…')).toBeInTheDocument();
     expect(
-      await screen.findByRole('table', { name: 'Changes of points' }, { timeout: 4000 }),
+      await screen.findByRole('table', { name: 'Changes of points' }, { timeout: 60_000 }),
     ).toBeInTheDocument();
     expect(server.calls(`GET ${CHANGESET}`)).toHaveLength(2);
   });
@@ -251,7 +251,7 @@ describe('FileVersionDetail', { timeout: 20_000 }, () => {
     expect(await screen.findByText('Calculating changes…')).toBeInTheDocument();
     expect(server.calls(`GET ${CHANGESET}`)).toHaveLength(0);
     expect(
-      await screen.findByRole('table', { name: 'Changes of points' }, { timeout: 6000 }),
+      await screen.findByRole('table', { name: 'Changes of points' }, { timeout: 60_000 }),
     ).toBeInTheDocument();
     expect(server.calls(`GET ${DETAIL}`)).toHaveLength(3);
   });

@@ -27,7 +27,7 @@ function query(url: string | undefined) {
 }
 
 // Rendering Mantine tables in jsdom is slow on a busy machine.
-describe('VersionsView', { timeout: 20_000 }, () => {
+describe('VersionsView', () => {
   it('lists versions newest first with their changes, size and a download of each', async () => {
     const server = fakeServer({
       [`GET ${LIST}`]: () => json({ count: 2, versions: [version(2), version(1)] }),

@@ -88,7 +88,7 @@ describe('FileBrowser', () => {
     await user.click(screen.getByRole('button', { name: 'Page 2' }));
     expect(rowNames()[0]).toBe('f00050.txt');
     expect(screen.getByRole('button', { name: 'Page 200' })).toBeInTheDocument();
-  }, 20_000);
+  });
 
   it('badges pending changes and lists only them with the diff filter', async () => {
     const changes = new Map([

@@ -101,7 +101,7 @@ describe('ProjectsList', () => {
         expect(last.name).toBe('tre');
         expect(last.page).toBe('1');
       },
-      { timeout: 2000 },
+      { timeout: 60_000 },
     );
     expect(server.calls('GET /v1/project/paginated')).toHaveLength(before + 1);
   });
@@ -141,7 +141,7 @@ describe('ProjectsList', () => {
       await screen.findByText(
         "We couldn't find any projects matching your search criteria.",
         undefined,
-        { timeout: 2000 },
+        { timeout: 60_000 },
       ),
     ).toBeInTheDocument();
   });

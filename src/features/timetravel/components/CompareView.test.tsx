@@ -88,7 +88,7 @@ function cells(table: HTMLElement): string[][] {
 }
 
 // Rendering Mantine tables in jsdom is slow on a busy machine.
-describe('CompareView', { timeout: 20_000 }, () => {
+describe('CompareView', () => {
   it('asks for two versions until both are given, and says when they are the same', async () => {
     const server = fakeServer({});
     const first = await view(undefined, 'v2');

@@ -84,7 +84,7 @@ afterEach(() => {
 });
 
 // Rendering Mantine in jsdom is slow on a busy machine.
-describe('conflicts', { timeout: 20_000 }, () => {
+describe('conflicts', () => {
   it('the notice lists each conflict file as a link, and is absent without any', async () => {
     fakeServer({ [`GET ${LIST}`]: () => json(list) });
     const first = await renderWithRouter(

@@ -34,7 +34,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('restore', { timeout: 20_000 }, () => {
+describe('restore', () => {
   it("links 'Compare with the latest version'; the latest version has no actions", async () => {
     fakeServer({});
     const first = await actions({});

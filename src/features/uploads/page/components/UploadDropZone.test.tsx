@@ -69,7 +69,7 @@ describe('UploadDropZone', () => {
     try {
       const { target, onFiles, onRefused } = await zone();
       fireEvent.drop(target, { dataTransfer: transfer([fileItem(new File(['a'], 'a.txt'))]) });
-      await vi.waitFor(() => expect(onFiles).toHaveBeenCalled());
+      await vi.waitFor(() => expect(onFiles).toHaveBeenCalled(), { timeout: 60_000 });
       expect(onRefused).not.toHaveBeenCalled();
     } finally {
       onLine.mockRestore();

@@ -53,11 +53,14 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /** Waits until every chosen file of ws/survey has its checksum. */
 async function analysed(store: ReturnType<typeof setup>['store']): Promise<void> {
-  await vi.waitFor(() => {
-    const files = [...(store.get('ws/survey')?.files.values() ?? [])];
-    expect(files.filter((f) => f.checksum === null)).toEqual([]);
-    expect(store.get('ws/survey')?.analysing).toEqual({});
-  });
+  await vi.waitFor(
+    () => {
+      const files = [...(store.get('ws/survey')?.files.values() ?? [])];
+      expect(files.filter((f) => f.checksum === null)).toEqual([]);
+      expect(store.get('ws/survey')?.analysing).toEqual({});
+    },
+    { timeout: 60_000 },
+  );
 }
 
 describe('pending uploads', () => {
@@ -119,7 +122,7 @@ describe('pending uploads', () => {
   it("discards an identical re-upload with 'No changes detected'", async () => {
     const { store, notify } = setup(viewed);
     store.choose(viewed, [chosen('notes.txt', 'note')], '');
-    await vi.waitFor(() => expect(store.get('ws/survey')).toBeUndefined());
+    await vi.waitFor(() => expect(store.get('ws/survey')).toBeUndefined(), { timeout: 60_000 });
     expect(notify).toHaveBeenCalledWith('info', 'NO CHANGES');
   });
 
@@ -247,7 +250,9 @@ describe('pending uploads', () => {
       spaceRefusal: vi.fn(async (bytes: number) => (bytes > 5 ? `NO SPACE ${bytes}` : null)),
     });
     store.choose(viewed, [chosen('notes.txt', 'new notes')], '', undefined);
-    await vi.waitFor(() => expect(notify).toHaveBeenCalledWith('error', 'NO SPACE 9'));
+    await vi.waitFor(() => expect(notify).toHaveBeenCalledWith('error', 'NO SPACE 9'), {
+      timeout: 30_000,
+    });
     expect(deps.sha1).not.toHaveBeenCalled();
     expect(store.get('ws/survey')).toBeUndefined();
   });
