@@ -131,6 +131,8 @@ export function MapPage({ project, search: raw, onSearch, user = null }: MapPage
     clearSelection,
     loadFeature,
     user,
+    narrow,
+    sheetHeight: formSheetHeightCss(),
   });
 
   const toggle = (name: string, on: boolean) => {
@@ -260,6 +262,7 @@ export function MapPage({ project, search: raw, onSearch, user = null }: MapPage
           </Paper>
         )}
       </Box>
+      {capture.sheet}
       {narrow && (
         <SidePanel
           opened={drawer}
