@@ -20,7 +20,13 @@ import { changeLookup, presentChangedFids } from '../model/changes';
 import { CHANGE_COLOURS, CHANGE_LABELS, type ChangeKind } from '../model/colours';
 import { geoPackagesOf, unionExtent, versionNames } from '../model/project';
 import { layersParam, visibleLayers } from '../model/layers';
-import { LAYER_PANEL_WIDTH, mapHeightCss, MAP_MIN_HEIGHT, MAP_PANEL_GAP } from '../model/layout';
+import {
+  formSheetHeightCss,
+  LAYER_PANEL_WIDTH,
+  mapHeightCss,
+  MAP_MIN_HEIGHT,
+  MAP_PANEL_GAP,
+} from '../model/layout';
 import type { MapSearch } from '../model/search';
 import { formatView } from '../model/view';
 import { readMapSearch } from '../model/params';
