@@ -17,7 +17,7 @@ import {
 } from './support/capture-project';
 import { e2eAdmin } from './support/env';
 import { colourAtPoint } from './support/map-canvas';
-import { pixelOf, type LinkView } from './support/map-project';
+import { linkView, pixelOf, type LinkView } from './support/map-project';
 import { storedRows } from './support/outbox';
 import { pushFiles } from './support/push';
 import { waitForServiceWorker } from './support/service-worker';
@@ -533,8 +533,7 @@ test('by touch at 768 px: while editing, a tree is dragged whole and a plot’s 
     await editOak.getByRole('button', { name: 'Save' }).click();
     await expect(editOak).toBeHidden();
 
-    // Plot 1's north-east corner, dragged 40 px further north-east (the plots lie 1 km south;
-    // the map is centred east of them: at 768 px the form covers the map's right half).
+    // Plot 1's north-east corner, dragged 40 px further north-east (the plots lie 1 km south).
     const corner = lonLatOf(2339100, 6840100);
     const [plotLon, plotLat] = lonLatOf(2339250, 6840050);
     const plotView: LinkView = { lon: plotLon, lat: plotLat, zoom: 17 };
@@ -591,6 +590,96 @@ test('by touch at 768 px: while editing, a tree is dragged whole and a plot’s 
     expect(
       ring.some(([lon, lat]) => Math.abs(lon! - sw[0]) < 1e-6 && Math.abs(lat! - sw[1]) < 1e-6),
     ).toBe(true);
+  } finally {
+    await context.close();
+  }
+});
+
+const EDIT_BLUE = [0x19, 0x71, 0xc2];
+
+test('at 768 px with touch the form leaves the edited feature in sight and in reach, Save and Cancel too', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const name = `Form sheet ${suffix()}`;
+  await seedCaptureProject(browser, name, { editablePlots: false });
+  const context = await browser.newContext({
+    viewport: { width: 768, height: 1024 },
+    hasTouch: true,
+  });
+  try {
+    const page = await context.newPage();
+    await signIn(page, e2eAdmin.username, e2eAdmin.password);
+    // Plane in the map's lower right quarter (about 170 px right of and 180 px below its
+    // centre): where a form over the map's right half, or a sheet over its bottom, would be.
+    const plane = TREES.Plane;
+    const view: LinkView = { lon: plane[0] - 0.0018, lat: plane[1] + 0.0012, zoom: 17 };
+    await page.goto(
+      `/projects/waymark/${encodeURIComponent(name)}/map?view=${view.lon},${view.lat},${view.zoom}`,
+    );
+    const map = page.getByRole('application', { name: 'Map' });
+    await expect(page.getByRole('button', { name: 'Add feature' })).toBeVisible({
+      timeout: 60_000,
+    });
+    await expect(map).toHaveAttribute('aria-busy', 'false');
+    const panel = page.getByRole('region', { name: 'Feature trees 3' });
+    await expect(async () => {
+      const { x, y } = await pixelOf(map, view, plane);
+      await page.touchscreen.tap(x, y);
+      await expect(panel).toBeVisible({ timeout: 1500 });
+    }).toPass({ timeout: 30_000 });
+    await panel.getByRole('button', { name: 'Edit' }).tap();
+    const form = page.getByRole('region', { name: 'Edit Trees 3' });
+    await expect(form.getByRole('textbox', { name: 'Tree name' })).toHaveValue('Plane');
+
+    // Save and Cancel on the screen, each a finger's target (44 px), as the form's other
+    // controls.
+    const save = form.getByRole('button', { name: 'Save' });
+    const cancel = form.getByRole('button', { name: 'Cancel', exact: true });
+    for (const target of [
+      save,
+      cancel,
+      form.getByRole('button', { name: 'Cancel: Edit Trees 3' }),
+      form.getByRole('button', { name: 'Move to the map centre' }),
+      form.getByRole('tab', { name: 'Tree' }),
+      form.getByRole('textbox', { name: 'Tree name' }),
+    ]) {
+      await expect(target).toBeInViewport();
+      expect((await target.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+    }
+
+    // The plane is drawn for editing where the map shows it, on the map (not under the form or
+    // the header) and on the screen.
+    const planeAt = async () => pixelOf(map, linkView(page.url()) ?? view, plane);
+    await expect(async () => {
+      const { x, y } = await planeAt();
+      expect(near(await colourAtPoint(page, x, y), EDIT_BLUE)).toBe(true);
+      const onMap = await page.evaluate(
+        `document.elementFromPoint(${x}, ${y})?.closest('[role="application"]') !== null`,
+      );
+      expect(onMap).toBe(true);
+    }).toPass({ timeout: 20_000 });
+    const box = (await map.boundingBox())!;
+    const formBox = (await form.boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y + box.height).toBeLessThanOrEqual(formBox.y + 1);
+
+    // A finger reaches it: dragged 60 px west while the form is open, then saved.
+    const from = await planeAt();
+    await touchDrag(page, from, { x: from.x - 60, y: from.y });
+    await save.tap();
+    await expect(form).toBeHidden();
+    const geometryOf = async () => {
+      const response = await page.request.get(
+        `/app/map/waymark/${encodeURIComponent(name)}/features/trees/3?file=${CAPTURE_FILE}`,
+      );
+      return ((await response.json()) as { geometry: { coordinates: number[] } }).geometry
+        .coordinates;
+    };
+    // 60 px at zoom 17 is about 72 m: 0.001° of longitude here.
+    await expect
+      .poll(async () => plane[0] - (await geometryOf())[0]!, { timeout: 60_000 })
+      .toBeGreaterThan(0.0006);
   } finally {
     await context.close();
   }

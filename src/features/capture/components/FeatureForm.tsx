@@ -16,6 +16,7 @@ import type { EditValue } from '@/db/editQueue';
 import { blocksSave, formIssues, type FieldIssue, type FormValues } from '../model/form';
 import { fieldsOf, firstTabWith, visibleItems } from '../model/layout';
 import { photoPath } from '../model/photos';
+import { TOUCH_TARGET } from '../model/sheet';
 import { FieldInput } from './FieldInput';
 import type { PhotoSource } from './PhotoThumbnail';
 
@@ -38,6 +39,10 @@ export interface FeatureFormProps {
   onCancel: () => void;
   /** Shown above the fields: the geometry's tools (move to the map centre, …). */
   tools?: ReactNode;
+  /** A finger's targets: buttons, inputs and tabs at least 44 px tall. */
+  touch?: boolean;
+  /** Fills its container's height (the sheet on narrow screens), 'Save' at its bottom. */
+  fill?: boolean;
 }
 
 const randomSuffix = () => Math.random().toString(36).slice(2, 6).padEnd(4, '0');
@@ -56,6 +61,8 @@ export function FeatureForm({
   onSave,
   onCancel,
   tools,
+  touch = false,
+  fill = false,
 }: FeatureFormProps) {
   const [values, setValues] = useState<FormValues>(initial);
   const [local, setLocal] = useState<ReadonlyMap<string, Blob>>(new Map());
@@ -146,6 +153,7 @@ export function FeatureForm({
           issue={issues[field.name]}
           photos={source}
           onPhoto={(file) => addPhoto(field, file)}
+          touch={touch}
         />
       );
     }
@@ -170,6 +178,7 @@ export function FeatureForm({
   };
 
   const blocking = Object.entries(issues).filter(([, issue]) => issue.blocking);
+  const buttonSize = touch ? { size: 'md', h: TOUCH_TARGET } : {};
 
   return (
     <Paper
@@ -179,7 +188,13 @@ export function FeatureForm({
       withBorder
       shadow="md"
       p="sm"
-      style={{ display: 'flex', flexDirection: 'column', maxHeight: '100%', minHeight: 0 }}
+      style={{
+        display: 'flex',
+        flexDirection: 'column',
+        maxHeight: '100%',
+        minHeight: 0,
+        ...(fill ? { flex: 1 } : {}),
+      }}
     >
       <Group justify="space-between" wrap="nowrap" mb="xs">
         <Title
@@ -191,7 +206,11 @@ export function FeatureForm({
         >
           {title}
         </Title>
-        <CloseButton aria-label={`${CANCEL}: ${title}`} onClick={onCancel} />
+        <CloseButton
+          aria-label={`${CANCEL}: ${title}`}
+          onClick={onCancel}
+          size={touch ? 'xl' : 'md'}
+        />
       </Group>
       <div style={{ overflowY: 'auto', minHeight: 0, flex: 1, paddingRight: 4 }}>
         <Stack gap="sm">
@@ -223,7 +242,12 @@ export function FeatureForm({
                 {items.map((item, index) => {
                   const withIssue = fieldsOf(item).some((name) => issues[name]?.blocking);
                   return (
-                    <Tabs.Tab key={index} value={String(index)} c={withIssue ? 'red.8' : undefined}>
+                    <Tabs.Tab
+                      key={index}
+                      value={String(index)}
+                      c={withIssue ? 'red.8' : undefined}
+                      mih={touch ? TOUCH_TARGET : undefined}
+                    >
                       {item.label}
                     </Tabs.Tab>
                   );
@@ -241,10 +265,10 @@ export function FeatureForm({
         </Stack>
       </div>
       <Group justify="flex-end" gap="sm" pt="sm">
-        <Button variant="default" onClick={onCancel} disabled={saving}>
+        <Button variant="default" onClick={onCancel} disabled={saving} {...buttonSize}>
           {CANCEL}
         </Button>
-        <Button onClick={() => void save()} loading={saving}>
+        <Button onClick={() => void save()} loading={saving} {...buttonSize}>
           {SAVE}
         </Button>
       </Group>

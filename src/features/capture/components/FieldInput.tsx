@@ -23,6 +23,7 @@ import {
   type FieldIssue,
 } from '../model/form';
 import { formatQt } from '../model/qtDate';
+import { TOUCH_TARGET } from '../model/sheet';
 import { PhotoThumbnail, type PhotoSource } from './PhotoThumbnail';
 
 export const TAKE_PHOTO = 'Take photo';
@@ -42,9 +43,22 @@ export interface FieldInputProps {
   /** For photo fields: where thumbnails come from, and a new photo chosen. */
   photos: PhotoSource;
   onPhoto: (file: File) => void;
+  /** A finger's targets: inputs and buttons at least 44 px tall. */
+  touch?: boolean;
 }
 
 const pad = (value: number) => String(value).padStart(2, '0');
+
+/** Inputs a finger hits (44 px). */
+const TOUCH_INPUT = { size: 'md', styles: { input: { minHeight: TOUCH_TARGET } } } as const;
+/** A checkbox whose label row is a finger's target (44 px). */
+const TOUCH_CHECKBOX = {
+  size: 'md',
+  styles: {
+    body: { alignItems: 'center' },
+    label: { minHeight: TOUCH_TARGET, display: 'flex', alignItems: 'center' },
+  },
+} as const;
 
 /** A value as a native date/time input holds it (local time). */
 function inputOfDate(field: FormField, value: EditValue): string {
@@ -72,7 +86,15 @@ function dateOfInput(field: FormField, input: string): EditValue {
 const optionKey = (value: EditValue) => (value === null ? '' : `${typeof value}:${String(value)}`);
 
 /** One field of the form, by its widget (issue 34's list; anything else is plain text). */
-export function FieldInput({ field, value, onChange, issue, photos, onPhoto }: FieldInputProps) {
+export function FieldInput({
+  field,
+  value,
+  onChange,
+  issue,
+  photos,
+  onPhoto,
+  touch = false,
+}: FieldInputProps) {
   const { widget, constraints } = field;
   const notes: ReactNode[] = [];
   if (field.fallback) notes.push(fallbackNote(field.fallback));
@@ -86,6 +108,7 @@ export function FieldInput({ field, value, onChange, issue, photos, onPhoto }: F
     readOnly: !field.editable,
     disabled: !field.editable,
     error: issue && issue.blocking ? issue.message : undefined,
+    ...(touch ? TOUCH_INPUT : {}),
   };
   const warning =
     issue && !issue.blocking ? (
@@ -111,6 +134,7 @@ export function FieldInput({ field, value, onChange, issue, photos, onPhoto }: F
   if (field.fallback === null && widget.type === 'checkbox') {
     input = (
       <Checkbox
+        {...(touch ? TOUCH_CHECKBOX : {})}
         label={field.label}
         checked={value === (widget.checked ?? true)}
         disabled={!field.editable}
@@ -199,6 +223,7 @@ export function FieldInput({ field, value, onChange, issue, photos, onPhoto }: F
         <Stack gap={6} mt={6}>
           {(widget.options ?? []).map((option) => (
             <Checkbox
+              {...(touch ? TOUCH_CHECKBOX : {})}
               key={String(option.value)}
               value={String(option.value)}
               label={option.label}
@@ -228,6 +253,7 @@ export function FieldInput({ field, value, onChange, issue, photos, onPhoto }: F
         photos={photos}
         onPhoto={onPhoto}
         onRemove={() => onChange(null)}
+        touch={touch}
       />
     );
   } else if (field.fallback === null && widget.type === 'text' && widget.multiline) {
@@ -275,7 +301,7 @@ function UniqueValuesInput({
     readOnly: boolean;
     disabled: boolean;
     error?: string;
-  };
+  } & Partial<typeof TOUCH_INPUT>;
   description: ReactNode;
   text: string;
   onChange: (value: EditValue) => void;
@@ -313,6 +339,7 @@ function PhotoInput({
   photos,
   onPhoto,
   onRemove,
+  touch,
 }: {
   field: FormField;
   path: string | null;
@@ -321,7 +348,9 @@ function PhotoInput({
   photos: PhotoSource;
   onPhoto: (file: File) => void;
   onRemove: () => void;
+  touch: boolean;
 }) {
+  const size = touch ? { size: 'md', h: TOUCH_TARGET } : { size: 'compact-sm' };
   const labelId = useId();
   const take = (file: File | null) => {
     if (file) onPhoto(file);
@@ -348,7 +377,7 @@ function PhotoInput({
             {(props) => (
               <Button
                 {...props}
-                size="compact-sm"
+                {...size}
                 variant="default"
                 leftSection={<IconCamera size={16} aria-hidden />}
               >
@@ -360,7 +389,7 @@ function PhotoInput({
             {(props) => (
               <Button
                 {...props}
-                size="compact-sm"
+                {...size}
                 variant="default"
                 leftSection={<IconPhoto size={16} aria-hidden />}
               >
@@ -370,7 +399,7 @@ function PhotoInput({
           </FileButton>
           {path && (
             <Button
-              size="compact-sm"
+              {...size}
               variant="subtle"
               color="red"
               leftSection={<IconTrash size={16} aria-hidden />}

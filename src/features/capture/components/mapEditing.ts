@@ -6,6 +6,7 @@
  * Geometries come and go as GeoJSON in EPSG:4326; the map works in EPSG:3857.
  */
 import Collection from 'ol/Collection';
+import { getCenter } from 'ol/extent';
 import Feature from 'ol/Feature';
 import GeoJSON from 'ol/format/GeoJSON';
 import type { Geometry as OlGeometry } from 'ol/geom';
@@ -22,6 +23,7 @@ import VectorSource from 'ol/source/Vector';
 import { Circle, Fill, Stroke, Style } from 'ol/style';
 import type { EditGeometry } from '@/db/editQueue';
 import type { Coordinate, DrawKind } from '../model/drawing';
+import { recentreAt, type Box } from '../model/sheet';
 import type { PendingFeature, PendingKind } from '../model/pending';
 import { PICKABLE } from './pickable';
 
@@ -198,6 +200,22 @@ export class MapEditing {
     moved.translate((centre[0] ?? 0) - (minX + maxX) / 2, (centre[1] ?? 0) - (minY + maxY) / 2);
     feature.setGeometry(moved);
     return fromMapGeometry(moved);
+  }
+
+  /**
+   * Recentres the map on the geometry being edited when its centre is not well inside `part`
+   * (the map's pixels the form leaves uncovered: model/sheet.ts), so the surveyor sees and can
+   * reach what they edit; the map stays where it is otherwise.
+   */
+  keepEditedInView(part: Box): void {
+    const geometry = this.editSource.getFeatures()[0]?.getGeometry();
+    const size = this.map.getSize();
+    if (!geometry || !size) return;
+    const centre = getCenter(geometry.getExtent());
+    const pixel = this.map.getPixelFromCoordinate(centre) as number[] | null;
+    if (!pixel) return;
+    const at = recentreAt([pixel[0] ?? 0, pixel[1] ?? 0], part);
+    if (at) this.map.getView().centerOn(centre, size, at);
   }
 
   /**

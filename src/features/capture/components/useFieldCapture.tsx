@@ -8,6 +8,7 @@
  * and the attribute table's pending rows.
  */
 import { Badge, Button, Group } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import type OlMap from 'ol/Map';
 import { fromLonLat, toLonLat } from 'ol/proj';
@@ -17,6 +18,7 @@ import {
   useCallback,
   useEffect,
   useMemo,
+  useLayoutEffect,
   useRef,
   useState,
   type ReactNode,
@@ -45,6 +47,13 @@ import { changedValues, displayText, insertValues, type FormValues } from '../mo
 import { isImagePath } from '../model/photos';
 import { pendingFeatures, pendingKey, PENDING_LABELS, type PendingFeature } from '../model/pending';
 import { DELETED_FEATURE_MESSAGE, type Save } from '../model/queue';
+import {
+  SHEET_HEIGHT_CSS,
+  TOUCH_TARGET,
+  scrollToShowMap,
+  uncoveredPart,
+  type Box,
+} from '../model/sheet';
 import {
   ADD_FEATURE,
   DELETE_FEATURE,
@@ -113,6 +122,13 @@ export interface FieldCaptureArgs {
   loadFeature: (layer: string, fid: number) => Promise<MapFeature>;
   /** The signed-in user: @mergin_username and @mergin_user_email of defaults. */
   user: { username: string; email: string } | null;
+  /**
+   * A narrow screen (768 px and below): the form is a sheet below the map held at the screen's
+   * bottom (`sheet`), not a panel over the map's right half.
+   */
+  narrow?: boolean;
+  /** The sheet's height (CSS; default model/sheet.ts's share of the screen). */
+  sheetHeight?: string;
 }
 
 export interface PendingPanel {
@@ -139,6 +155,8 @@ export interface FieldCapture {
   };
   toolbar: ReactNode;
   overlay: ReactNode;
+  /** On narrow screens, the form as a sheet: placed in the page's flow right below the map. */
+  sheet: ReactNode;
   /** A form or a drawing is open (the feature panel gives way). */
   busy: boolean;
   panel: (selection: CaptureSelection) => PendingPanel;
@@ -161,6 +179,18 @@ type Mode =
 
 const online = () => globalThis.navigator?.onLine !== false;
 
+/** An element's box on the screen. */
+const boxOf = (element: Element): Box => {
+  const { top, left, bottom, right } = element.getBoundingClientRect();
+  return { top, left, bottom, right };
+};
+
+/** Where the page's fixed header ends on the screen (0 without one at the top). */
+function headerBottom(): number {
+  const header = document.querySelector('header')?.getBoundingClientRect();
+  return header && header.top <= 0 ? Math.max(0, header.bottom) : 0;
+}
+
 /** A drawn geometry (EPSG:3857 vertices) as GeoJSON in EPSG:4326. */
 function toLonLatGeometry(draw: DrawState, multi: boolean): EditGeometry | null {
   const drawn = drawnGeometry(draw, multi);
@@ -172,6 +202,10 @@ function toLonLatGeometry(draw: DrawState, multi: boolean): EditGeometry | null 
 
 export function useFieldCapture(args: FieldCaptureArgs): FieldCapture {
   const { project, file, layers, latest, selection, clearSelection, loadFeature, user } = args;
+  const narrow = args.narrow === true;
+  // A finger's targets on narrow screens and wherever the pointer is coarse.
+  const coarse = useMediaQuery('(pointer: coarse)', undefined, { getInitialValueInEffect: false });
+  const touch = narrow || coarse === true;
   const projectPath = `${project.namespace}/${project.name}`;
   const mayUpload = project.permissions?.upload === true;
   const version = layers?.version ?? '';
@@ -278,6 +312,48 @@ export function useFieldCapture(args: FieldCaptureArgs): FieldCapture {
     });
     return () => editing.stopEditing();
   }, [editing, formGeometry]);
+
+  // The form open (which feature), its box on the screen, and the page's scroll it moved.
+  const formOpen = mode.kind === 'form' ? `${mode.layer.table}/${mode.fid ?? 'new'}` : null;
+  const formBox = useRef<HTMLDivElement>(null);
+  const scrolled = useRef<{ before: number; after: number } | null>(null);
+
+  // A sheet opened on a narrow screen: the page scrolls the map into the room between the
+  // header and the sheet (the sheet's own height is in the page's flow, so it can).
+  useLayoutEffect(() => {
+    const sheet = formBox.current;
+    const target = map?.getTargetElement();
+    if (!formOpen || !narrow || !sheet || !target) return;
+    const sheetTop = window.innerHeight - sheet.getBoundingClientRect().height;
+    const delta = scrollToShowMap(boxOf(target), headerBottom(), sheetTop);
+    if (delta === 0) return;
+    const before = window.scrollY;
+    window.scrollBy({ top: delta, behavior: 'instant' });
+    scrolled.current = { before, after: window.scrollY };
+  }, [formOpen, narrow, map]);
+
+  // Then the map recentres on the edited feature when the form or the header still covers it.
+  useEffect(() => {
+    const box = formBox.current;
+    const target = map?.getTargetElement();
+    if (!formOpen || !editing || !box || !target) return;
+    const part = uncoveredPart(boxOf(target), boxOf(box), {
+      top: headerBottom(),
+      bottom: window.innerHeight,
+    });
+    if (part) editing.keepEditedInView(part);
+  }, [formOpen, editing, map, formGeometry]);
+
+  /** Closes the form; the page goes back to where it was when opening it scrolled it. */
+  const closeForm = useCallback(() => {
+    const moved = scrolled.current;
+    scrolled.current = null;
+    if (moved && Math.abs(window.scrollY - moved.after) < 1) {
+      window.scrollTo({ top: moved.before, behavior: 'instant' });
+    }
+    setMode({ kind: 'idle' });
+    map?.getTargetElement()?.focus({ preventScroll: true });
+  }, [map]);
 
   const hidden = useCallback(
     (layer: string, fid: number) => {
@@ -446,11 +522,10 @@ export function useFieldCapture(args: FieldCaptureArgs): FieldCapture {
           photos,
         );
       }
-      setMode({ kind: 'idle' });
-      map?.getTargetElement()?.focus();
+      closeForm();
       notifySuccess(online() ? SAVED_ONLINE : SAVED_OFFLINE);
     },
-    [mode, record, map],
+    [mode, record, closeForm],
   );
 
   const confirmDelete = useCallback(async () => {
@@ -609,6 +684,7 @@ export function useFieldCapture(args: FieldCaptureArgs): FieldCapture {
   };
 
   let overlay: ReactNode = null;
+  let sheet: ReactNode = null;
   if (mode.kind === 'drawing') {
     overlay = (
       <DrawBar
@@ -631,54 +707,80 @@ export function useFieldCapture(args: FieldCaptureArgs): FieldCapture {
         : mode.local
           ? editNewFeatureTitle(mode.layer.name)
           : editFeatureTitle(mode.layer.name, mode.fid);
-    overlay = (
-      <div
-        style={{
-          position: 'absolute',
-          top: 8,
-          right: 8,
-          bottom: 8,
-          zIndex: 3,
-          width: 'min(400px, calc(100% - 56px))',
-          display: 'flex',
-          flexDirection: 'column',
-        }}
-      >
-        <Suspense fallback={null}>
-          <FeatureForm
-            key={`${mode.layer.table}/${mode.fid ?? 'new'}`}
-            layer={mode.layer}
-            title={title}
-            initial={mode.initial}
-            photos={photoSource}
-            isTaken={isTaken}
-            onSave={saveForm}
-            onCancel={() => {
-              setMode({ kind: 'idle' });
-              map?.getTargetElement()?.focus();
-            }}
-            tools={
-              mode.geometry ? (
-                <Group gap="xs" align="center">
-                  <Button size="compact-sm" variant="default" onClick={moveToCentre}>
-                    {MOVE_TO_CENTRE}
-                  </Button>
-                  <span style={{ fontSize: 12, color: 'var(--mantine-color-dimmed)' }}>
-                    {GEOMETRY_HINT}
+    const toolSize = touch ? { size: 'md', h: TOUCH_TARGET } : { size: 'compact-sm' };
+    const form = (
+      <Suspense fallback={null}>
+        <FeatureForm
+          key={`${mode.layer.table}/${mode.fid ?? 'new'}`}
+          layer={mode.layer}
+          title={title}
+          initial={mode.initial}
+          photos={photoSource}
+          isTaken={isTaken}
+          onSave={saveForm}
+          onCancel={closeForm}
+          touch={touch}
+          fill={narrow}
+          tools={
+            mode.geometry ? (
+              <Group gap="xs" align="center">
+                <Button {...toolSize} variant="default" onClick={moveToCentre}>
+                  {MOVE_TO_CENTRE}
+                </Button>
+                <span style={{ fontSize: 12, color: 'var(--mantine-color-dimmed)' }}>
+                  {GEOMETRY_HINT}
+                </span>
+                {/* A point placed by 'Use my location': how exact the position was. */}
+                {location && mode.fid === null && (
+                  <span role="status" style={{ fontSize: 14 }}>
+                    {location}
                   </span>
-                  {/* A point placed by 'Use my location': how exact the position was. */}
-                  {location && mode.fid === null && (
-                    <span role="status" style={{ fontSize: 14 }}>
-                      {location}
-                    </span>
-                  )}
-                </Group>
-              ) : undefined
-            }
-          />
-        </Suspense>
-      </div>
+                )}
+              </Group>
+            ) : undefined
+          }
+        />
+      </Suspense>
     );
+    if (narrow) {
+      // Below the map in the page's flow, held at the screen's bottom: a bounded share of the
+      // height, the map above it left free (issue 34 at 768 px).
+      sheet = (
+        <div
+          ref={formBox}
+          style={{
+            position: 'sticky',
+            bottom: 0,
+            zIndex: 3,
+            height: args.sheetHeight ?? SHEET_HEIGHT_CSS,
+            display: 'flex',
+            flexDirection: 'column',
+            background: 'var(--mantine-color-body)',
+            paddingBottom: 'env(safe-area-inset-bottom)',
+          }}
+        >
+          {form}
+        </div>
+      );
+    } else {
+      overlay = (
+        <div
+          ref={formBox}
+          style={{
+            position: 'absolute',
+            top: 8,
+            right: 8,
+            bottom: 8,
+            zIndex: 3,
+            width: 'min(400px, calc(100% - 56px))',
+            display: 'flex',
+            flexDirection: 'column',
+          }}
+        >
+          {form}
+        </div>
+      );
+    }
   }
 
   const dialog = (
@@ -708,6 +810,7 @@ export function useFieldCapture(args: FieldCaptureArgs): FieldCapture {
       onMap: setMap,
     },
     toolbar,
+    sheet,
     overlay: (
       <>
         {overlay}

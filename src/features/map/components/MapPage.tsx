@@ -1,5 +1,4 @@
 import { Alert, Box, Button, Group, Paper, Stack, Text } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { IconStack2 } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -22,11 +21,11 @@ import { CHANGE_COLOURS, CHANGE_LABELS, type ChangeKind } from '../model/colours
 import { geoPackagesOf, unionExtent, versionNames } from '../model/project';
 import { layersParam, visibleLayers } from '../model/layers';
 import {
+  formSheetHeightCss,
   LAYER_PANEL_WIDTH,
   mapHeightCss,
   MAP_MIN_HEIGHT,
   MAP_PANEL_GAP,
-  NARROW_MEDIA,
 } from '../model/layout';
 import type { MapSearch } from '../model/search';
 import { formatView } from '../model/view';
@@ -38,6 +37,7 @@ import { FeaturePanel } from './FeaturePanel';
 import { LayerPanel } from './LayerPanel';
 import { MapCanvas, type Selection } from './MapCanvas';
 import { PlainSelect } from './PlainSelect';
+import { useNarrow } from './useNarrow';
 
 export interface MapPageProps {
   project: ProjectDetail;
@@ -58,7 +58,7 @@ export const CALCULATING = 'Calculating changes…';
  */
 export function MapPage({ project, search: raw, onSearch, user = null }: MapPageProps) {
   const search = useMemo(() => readMapSearch(raw), [raw]);
-  const narrow = useMediaQuery(NARROW_MEDIA) === true;
+  const narrow = useNarrow();
   const [drawer, setDrawer] = useState(false);
   const [selection, setSelection] = useState<Selection | null>(null);
   const [zoomTo, setZoomTo] = useState<Extent | null>(null);
@@ -137,6 +137,8 @@ export function MapPage({ project, search: raw, onSearch, user = null }: MapPage
     clearSelection,
     loadFeature,
     user,
+    narrow,
+    sheetHeight: formSheetHeightCss(),
   });
 
   const toggle = (name: string, on: boolean) => {
@@ -266,6 +268,7 @@ export function MapPage({ project, search: raw, onSearch, user = null }: MapPage
           </Paper>
         )}
       </Box>
+      {capture.sheet}
       {narrow && (
         <SidePanel
           opened={drawer}

@@ -1,5 +1,4 @@
 import { Alert, Box, Paper, Stack, Text } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState, type ReactNode } from 'react';
 import type { Extent } from '@contract/map';
@@ -7,13 +6,7 @@ import { LoadingIndicator } from '@/components/LoadingIndicator';
 import { configQueryOptions } from '@/platform/config';
 import { canvasLayers as canvasLayersOf, layersQueryOptions, type MapSource } from '../api/map';
 import { layersParam, visibleLayers } from '../model/layers';
-import {
-  LAYER_PANEL_WIDTH,
-  MAP_MIN_HEIGHT,
-  MAP_PANEL_GAP,
-  NARROW_MEDIA,
-  mapHeightCss,
-} from '../model/layout';
+import { LAYER_PANEL_WIDTH, MAP_MIN_HEIGHT, MAP_PANEL_GAP, mapHeightCss } from '../model/layout';
 import { unionExtent } from '../model/project';
 import { formatView, type MapView } from '../model/view';
 import type { MapSearch } from '../model/search';
@@ -22,6 +15,7 @@ import { FeaturePanel } from './FeaturePanel';
 import { LayerPanel } from './LayerPanel';
 import { MapCanvas, type Selection } from './MapCanvas';
 import { PlainSelect } from './PlainSelect';
+import { useNarrow } from './useNarrow';
 
 export interface MapViewerProps {
   /** The project, file and version shown (and a view link's token). */
@@ -59,7 +53,7 @@ export function MapViewer({
   mode,
   credit,
 }: MapViewerProps) {
-  const narrow = useMediaQuery(NARROW_MEDIA) === true;
+  const narrow = useNarrow();
   const [selection, setSelection] = useState<Selection | null>(null);
   const [zoomTo, setZoomTo] = useState<Extent | null>(null);
   const layersQuery = useQuery({ ...layersQueryOptions(source), enabled: source.file !== '' });

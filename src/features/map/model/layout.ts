@@ -35,3 +35,11 @@ export function mapSize(
   const height = Math.max(MAP_MIN_HEIGHT, Math.min(share(narrow) * viewportHeight, MAP_MAX_HEIGHT));
   return [Math.max(0, Math.round(width)), Math.round(height)];
 }
+
+/**
+ * The feature form's sheet below the map on narrow screens (issue 34, features/capture): the
+ * height the map leaves under the page's header, so the map fits between them, at least
+ * 280 px and at most 60 % of the screen.
+ */
+export const formSheetHeightCss = () =>
+  `clamp(280px, calc(100dvh - var(--app-shell-header-offset, 0px) - ${mapHeightCss(true)}), 60dvh)`;
