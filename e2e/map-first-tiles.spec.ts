@@ -40,7 +40,7 @@ for (const viewport of [
       // The page's idle moment fetches the first tiles, some of them with features.
       await expect
         .poll(() => ahead.filter((request) => status.get(request) === 200).length, {
-          timeout: 20_000,
+          timeout: 60_000,
         })
         .toBeGreaterThan(0);
       await page.waitForLoadState('networkidle');
