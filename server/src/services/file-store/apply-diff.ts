@@ -17,8 +17,8 @@
  * the diff changes.
  */
 import { rm } from 'node:fs/promises';
-import { runGeodiffWork } from '../../geodiff/run';
 import type { BlobInfo } from '../../storage/blob-store';
+import { applyInPlace } from './apply-in-place';
 import { fileCacheOf, type FileStoreContext } from './context';
 import { copyStoredFile } from './reader';
 import { downloadBlob } from './rebuild';
@@ -51,11 +51,7 @@ export async function fileFromDiff(
       await copyStoredFile(ctx, base.key, work, 'background');
     }
     await downloadBlob(ctx, diff.key, diffFile);
-    const made = await runGeodiffWork(
-      ctx,
-      { kind: 'apply-chain', file: work, diffs: [diffFile] },
-      { lane: 'background' },
-    );
+    const made = await applyInPlace(ctx, work, [diffFile], 'background');
     await cache.adopt(work, made.sha1, made.size);
     const recipe = { baseKey: base.key, diffKey: diff.key };
     return { key: recipeKey(recipe), size: made.size, sha1: made.sha1, recipe };
