@@ -7,8 +7,10 @@
  * - the file of the version it builds on is taken from the cache (moved, not copied: the
  *   push before left it there), or copied once from the blob store / rebuilt when missing;
  * - the diff is applied to it in place in the sandbox (background lane: applying a diff to
- *   a large file may pass the interactive budget; main applied pushed diffs there too), the stable way (the bytes any
- *   later rebuild makes), and the result hashed there;
+ *   a large file may pass the interactive budget; main applied pushed diffs there too), the
+ *   stable way (the bytes any later rebuild makes), and the result hashed in the server's
+ *   hashing thread (apply-in-place.ts: the one read of the whole file, not behind the
+ *   sandbox's lower priority);
  * - the result enters the cache under its SHA-1; the version's blob gets the recipe (base,
  *   diff) and no bytes in the blob store. The file is written whole later, in the background,
  *   while it is the latest version (tasks.ts).

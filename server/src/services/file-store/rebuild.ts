@@ -2,7 +2,8 @@
  * Rebuilding a blob stored as its diff: its recipe chain is followed back to the nearest
  * whole copy (a stored blob, or a file in this instance's cache), that copy is taken, and the
  * diffs are applied in order in the sandbox (the same stable apply as at push time,
- * geodiff/apply.ts), each batch's result checked against the SHA-1 and size recorded for it.
+ * geodiff/apply.ts; the whole chain in one call on one connection when the lanes allow), the
+ * result checked against the SHA-1 and size recorded for it (hashed once, at the end).
  *
  * Lanes: a rebuild a person waits for (a download, the map, compare) runs on the interactive
  * lane while its work is small enough for that lane's budget (FILE_WORK_SECONDS, 20 s): a
@@ -182,7 +183,12 @@ async function rebuildOnce(
       try {
         await runGeodiffWork(
           ctx,
-          { kind: 'apply-chain', file: work, diffs: files.slice(batch.from, batch.to), hash: false },
+          {
+            kind: 'apply-chain',
+            file: work,
+            diffs: files.slice(batch.from, batch.to),
+            hash: false,
+          },
           { lane: rebuildLane(asked, target.size, batch.diffBytes) },
         );
       } catch (error) {
