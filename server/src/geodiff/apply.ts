@@ -84,6 +84,8 @@ interface Pending {
   group: ChangesetTable;
   info: TableInfo;
   change: Change;
+  /** Indexes of the primary key's columns. */
+  keyCols: number[];
 }
 
 const isConstraint = (error: unknown) =>
@@ -130,20 +132,44 @@ export function applyChangeset(
   changeset: Uint8Array | Changeset,
   options: ApplyOptions = {},
 ): ApplySummary {
-  const parsed = changeset instanceof Uint8Array ? readChangeset(changeset) : changeset;
-  const writerVersion = options.stable ? readWriterVersion(file) : null;
-  const summary = applyToFile(file, parsed, options);
-  if (writerVersion) writeWriterVersion(file, writerVersion);
-  return summary;
+  return applyChangesets(file, [changeset], options)[0]!;
 }
 
-function applyToFile(file: string, parsed: Changeset, options: ApplyOptions): ApplySummary {
+/**
+ * Applies `changesets` in order to the SQLite file at `file`, each as its own transaction
+ * (the same bytes as applying them one by one with `applyChangeset`), on one connection: the
+ * file is opened once, its pages stay in SQLite's cache from one changeset to the next, and
+ * the statements are prepared once. A changeset that does not apply throws after the ones
+ * before it were committed (callers work on a copy and drop it).
+ */
+export function applyChangesets(
+  file: string,
+  changesets: readonly (Uint8Array | Changeset)[],
+  options: ApplyOptions = {},
+): ApplySummary[] {
+  const writerVersion = options.stable ? readWriterVersion(file) : null;
+  try {
+    return applyToFile(file, changesets, options);
+  } finally {
+    if (writerVersion) writeWriterVersion(file, writerVersion);
+  }
+}
+
+/** SQLite's page cache while applying the stable way (pages kept from one diff to the next). */
+const STABLE_CACHE_KIB = 32 * 1024;
+
+function applyToFile(
+  file: string,
+  changesets: readonly (Uint8Array | Changeset)[],
+  options: ApplyOptions,
+): ApplySummary[] {
   let db: Database.Database;
   try {
     db = new Database(file, { fileMustExist: true });
     if (options.stable) {
       db.pragma('journal_mode = MEMORY');
       db.pragma('synchronous = OFF');
+      if (changesets.length > 1) db.pragma(`cache_size = -${STABLE_CACHE_KIB}`);
     }
     db.pragma('foreign_keys = ON');
   } catch (error) {
@@ -152,7 +178,7 @@ function applyToFile(file: string, parsed: Changeset, options: ApplyOptions): Ap
     }
     throw error;
   }
-  const counts = new Map<string, ApplySummary['tables'][number]>();
+  let counts = new Map<string, ApplySummary['tables'][number]>();
   try {
     registerSpatialFunctions(db);
     const statements = new Map<string, Database.Statement>();
@@ -172,16 +198,43 @@ function applyToFile(file: string, parsed: Changeset, options: ApplyOptions): Ap
       return `table ${group.name}, row ${key.join(', ')}`;
     };
 
+    /**
+     * The statements of one table of one changeset, by operation and the columns the change
+     * holds (a change's SQL is built once per shape, not per change).
+     */
+    const shapes = new WeakMap<TableInfo, Map<string, Database.Statement>>();
+    const statementFor = (
+      info: TableInfo,
+      shape: string,
+      sql: () => string,
+    ): Database.Statement => {
+      let byShape = shapes.get(info);
+      if (!byShape) {
+        byShape = new Map();
+        shapes.set(info, byShape);
+      }
+      let stmt = byShape.get(shape);
+      if (!stmt) {
+        stmt = prepared(sql());
+        byShape.set(shape, stmt);
+      }
+      return stmt;
+    };
+    const definedOf = (values: Value[]): number[] => {
+      const defined: number[] = [];
+      for (let i = 0; i < values.length; i++) if (values[i] !== undefined) defined.push(i);
+      return defined;
+    };
+    const col = (info: TableInfo, i: number) => q(info.columns[i]!.name);
+    const matches = (info: TableInfo, i: number) =>
+      /DATETIME/i.test(info.columns[i]!.declared)
+        ? `strftime('%Y-%m-%d %H:%M:%f', ${col(info, i)}) IS strftime('%Y-%m-%d %H:%M:%f', ?)`
+        : `${col(info, i)} IS ?`;
+
     /** Runs one change; a constraint error is thrown as is (the caller retries it). */
     const applyOne = (p: Pending): void => {
       const { group, info, change } = p;
-      const t = q(info.name);
-      const col = (i: number) => q(info.columns[i]!.name);
-      const matches = (i: number) =>
-        /DATETIME/i.test(info.columns[i]!.declared)
-          ? `strftime('%Y-%m-%d %H:%M:%f', ${col(i)}) IS strftime('%Y-%m-%d %H:%M:%f', ?)`
-          : `${col(i)} IS ?`;
-      const keyCols = group.pk.flatMap((isPk, i) => (isPk ? [i] : []));
+      const keyCols = p.keyCols;
       if (change.op === 'insert') {
         const values = change.new!;
         if (keyCols.some((i) => values[i] === undefined)) {
@@ -189,17 +242,23 @@ function applyToFile(file: string, parsed: Changeset, options: ApplyOptions): Ap
             `The changeset is invalid: an insert into table ${group.name} lacks its primary key`,
           );
         }
-        const exists = prepared(
-          `SELECT 1 FROM ${t} WHERE ${keyCols.map((i) => `${col(i)} IS ?`).join(' AND ')}`,
+        const exists = statementFor(
+          info,
+          'exists',
+          () =>
+            `SELECT 1 FROM ${q(info.name)} WHERE ${keyCols.map((i) => `${col(info, i)} IS ?`).join(' AND ')}`,
         ).get(...keyCols.map((i) => bindable(values[i])));
         if (exists) {
           throw new ChangesetConflictError(
             `The changeset does not apply: ${describe(p, values)} already exists`,
           );
         }
-        const defined = values.flatMap((v, i) => (v === undefined ? [] : [i]));
-        prepared(
-          `INSERT INTO ${t} (${defined.map(col).join(', ')}) VALUES (${defined.map(() => '?').join(', ')})`,
+        const defined = definedOf(values);
+        statementFor(
+          info,
+          `insert ${defined.join(',')}`,
+          () =>
+            `INSERT INTO ${q(info.name)} (${defined.map((i) => col(info, i)).join(', ')}) VALUES (${defined.map(() => '?').join(', ')})`,
         ).run(...defined.map((i) => bindable(values[i])));
         return;
       }
@@ -209,19 +268,24 @@ function applyToFile(file: string, parsed: Changeset, options: ApplyOptions): Ap
           `The changeset is invalid: a ${change.op} in table ${group.name} lacks its primary key`,
         );
       }
-      const matched = old.flatMap((v, i) => (v === undefined ? [] : [i]));
-      const where = matched.map(matches).join(' AND ');
+      const matched = definedOf(old);
+      const where = () => matched.map((i) => matches(info, i)).join(' AND ');
       let changed: number;
       if (change.op === 'delete') {
-        changed = prepared(`DELETE FROM ${t} WHERE ${where}`).run(
-          ...matched.map((i) => bindable(old[i])),
-        ).changes;
+        changed = statementFor(
+          info,
+          `delete ${matched.join(',')}`,
+          () => `DELETE FROM ${q(info.name)} WHERE ${where()}`,
+        ).run(...matched.map((i) => bindable(old[i]))).changes;
       } else {
         const values = change.new!;
-        const set = values.flatMap((v, i) => (v === undefined ? [] : [i]));
+        const set = definedOf(values);
         if (set.length === 0) return;
-        changed = prepared(
-          `UPDATE ${t} SET ${set.map((i) => `${col(i)} = ?`).join(', ')} WHERE ${where}`,
+        changed = statementFor(
+          info,
+          `update ${set.join(',')} ${matched.join(',')}`,
+          () =>
+            `UPDATE ${q(info.name)} SET ${set.map((i) => `${col(info, i)} = ?`).join(', ')} WHERE ${where()}`,
         ).run(
           ...set.map((i) => bindable(values[i])),
           ...matched.map((i) => bindable(old[i])),
@@ -241,7 +305,7 @@ function applyToFile(file: string, parsed: Changeset, options: ApplyOptions): Ap
       counts.set(key, entry);
     };
 
-    const run = db.transaction(() => {
+    const run = db.transaction((parsed: Changeset) => {
       db.pragma('defer_foreign_keys = ON');
       const restoreTriggers = setAsideOwnTriggers(db);
 
@@ -263,8 +327,9 @@ function applyToFile(file: string, parsed: Changeset, options: ApplyOptions): Ap
             `The changeset does not apply: table ${group.name} has other columns`,
           );
         }
+        const keyCols = group.pk.flatMap((isPk, i) => (isPk ? [i] : []));
         for (const change of group.changes) {
-          const p = { group, info, change };
+          const p = { group, info, change, keyCols };
           try {
             applyOne(p);
             done(p);
@@ -300,15 +365,21 @@ function applyToFile(file: string, parsed: Changeset, options: ApplyOptions): Ap
 
       restoreTriggers();
     });
-    try {
-      run();
-    } catch (error) {
-      if (error instanceof Database.SqliteError) {
-        throw new ChangesetConflictError(`The changeset does not apply: ${error.message}`);
+    const summaries: ApplySummary[] = [];
+    for (const changeset of changesets) {
+      const parsed = changeset instanceof Uint8Array ? readChangeset(changeset) : changeset;
+      counts = new Map();
+      try {
+        run(parsed);
+      } catch (error) {
+        if (error instanceof Database.SqliteError) {
+          throw new ChangesetConflictError(`The changeset does not apply: ${error.message}`);
+        }
+        throw error;
       }
-      throw error;
+      summaries.push({ tables: [...counts.values()] });
     }
-    return { tables: [...counts.values()] };
+    return summaries;
   } finally {
     db.close();
   }

@@ -7,9 +7,9 @@
  * diff files into one (concat.ts).
  */
 import { createHash } from 'node:crypto';
-import { copyFile, open, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, open, readFile, stat, writeFile } from 'node:fs/promises';
 import Database from 'better-sqlite3';
-import { ChangesetConflictError, applyChangeset } from './apply';
+import { ChangesetConflictError, applyChangeset, applyChangesets } from './apply';
 import { compareFiles, type FileComparison } from './compare';
 import { concatChangesets } from './concat';
 import { CannotDiffError, createChangeset } from './create';
@@ -21,10 +21,11 @@ export type GeodiffRequest =
   | { kind: 'apply'; base: string; diff: string; output: string }
   /**
    * The diffs applied in order to `file` in place, each as its own transaction, the stable
-   * way (apply.ts ApplyOptions: the same bytes at push time and in any later rebuild); answers
-   * the result's size and SHA-1.
+   * way (apply.ts ApplyOptions: the same bytes at push time and in any later rebuild), on
+   * one connection; answers the result's size and SHA-1 (`hash: false`: its size alone, for
+   * a caller that hashes the file itself).
    */
-  | { kind: 'apply-chain'; file: string; diffs: string[] }
+  | { kind: 'apply-chain'; file: string; diffs: string[]; hash?: boolean }
   | { kind: 'create'; oldFile: string; newFile: string; output: string }
   | { kind: 'entries'; file: string; diff: string; maxEntries: number }
   | { kind: 'concat'; diffs: string[]; output: string }
@@ -39,7 +40,7 @@ export type GeodiffRequest =
 
 export type GeodiffResult =
   | { kind: 'apply' }
-  | { kind: 'apply-chain'; size: number; sha1: string }
+  | { kind: 'apply-chain'; size: number; sha1: string | null }
   | { kind: 'create'; size: number }
   | { kind: 'entries'; summary: unknown; changesJson: string; truncated: boolean }
   | { kind: 'concat'; size: number; unsupported: number }
@@ -89,8 +90,10 @@ export async function runGeodiff(request: GeodiffRequest): Promise<GeodiffResult
       return { kind: 'apply' };
     }
     case 'apply-chain': {
-      for (const diff of request.diffs) {
-        applyChangeset(request.file, readChangeset(await readFile(diff)), { stable: true });
+      const changesets = await Promise.all(request.diffs.map((diff) => readFile(diff)));
+      applyChangesets(request.file, changesets, { stable: true });
+      if (request.hash === false) {
+        return { kind: 'apply-chain', size: (await stat(request.file)).size, sha1: null };
       }
       return { kind: 'apply-chain', ...(await sizeAndSha1(request.file)) };
     }

@@ -7,8 +7,10 @@
  * - the file of the version it builds on is taken from the cache (moved, not copied: the
  *   push before left it there), or copied once from the blob store / rebuilt when missing;
  * - the diff is applied to it in place in the sandbox (background lane: applying a diff to
- *   a large file may pass the interactive budget; main applied pushed diffs there too), the stable way (the bytes any
- *   later rebuild makes), and the result hashed there;
+ *   a large file may pass the interactive budget; main applied pushed diffs there too), the
+ *   stable way (the bytes any later rebuild makes), and the result hashed in the server's
+ *   hashing thread (apply-in-place.ts: the one read of the whole file, not behind the
+ *   sandbox's lower priority);
  * - the result enters the cache under its SHA-1; the version's blob gets the recipe (base,
  *   diff) and no bytes in the blob store. The file is written whole later, in the background,
  *   while it is the latest version (tasks.ts).
@@ -17,8 +19,8 @@
  * the diff changes.
  */
 import { rm } from 'node:fs/promises';
-import { runGeodiffWork } from '../../geodiff/run';
 import type { BlobInfo } from '../../storage/blob-store';
+import { applyInPlace } from './apply-in-place';
 import { fileCacheOf, type FileStoreContext } from './context';
 import { copyStoredFile } from './reader';
 import { downloadBlob } from './rebuild';
@@ -51,11 +53,7 @@ export async function fileFromDiff(
       await copyStoredFile(ctx, base.key, work, 'background');
     }
     await downloadBlob(ctx, diff.key, diffFile);
-    const made = await runGeodiffWork(
-      ctx,
-      { kind: 'apply-chain', file: work, diffs: [diffFile] },
-      { lane: 'background' },
-    );
+    const made = await applyInPlace(ctx, work, [diffFile], 'background');
     await cache.adopt(work, made.sha1, made.size);
     const recipe = { baseKey: base.key, diffKey: diff.key };
     return { key: recipeKey(recipe), size: made.size, sha1: made.sha1, recipe };

@@ -32,7 +32,7 @@ import {
 } from '../../db/queries/file-store';
 import { ChangesetConflictError } from '../../geodiff/apply';
 import { ChangesetFormatError } from '../../geodiff/format';
-import { runGeodiffWork } from '../../geodiff/run';
+import { applyInPlace } from './apply-in-place';
 import { fileCacheOf, type FileStoreContext } from './context';
 import { cachedFile, copyStoredFile } from './reader';
 import { downloadBlob, FileRebuildError, MAX_CHAIN } from './rebuild';
@@ -82,11 +82,7 @@ export async function giveRecipes(
         await downloadBlob(ctx, diff.blobKey, diffFile);
         let made: { size: number; sha1: string } | null = null;
         try {
-          made = await runGeodiffWork(
-            ctx,
-            { kind: 'apply-chain', file: work, diffs: [diffFile] },
-            { lane: 'background' },
-          );
+          made = await applyInPlace(ctx, work, [diffFile], 'background');
         } catch (error) {
           if (!(error instanceof ChangesetConflictError || error instanceof ChangesetFormatError)) {
             throw error;

@@ -2,7 +2,8 @@
  * Rebuilding a blob stored as its diff: its recipe chain is followed back to the nearest
  * whole copy (a stored blob, or a file in this instance's cache), that copy is taken, and the
  * diffs are applied in order in the sandbox (the same stable apply as at push time,
- * geodiff/apply.ts), each batch's result checked against the SHA-1 and size recorded for it.
+ * geodiff/apply.ts; the whole chain in one call on one connection when the lanes allow), the
+ * result checked against the SHA-1 and size recorded for it (hashed once, at the end).
  *
  * Lanes: a rebuild a person waits for (a download, the map, compare) runs on the interactive
  * lane while its work is small enough for that lane's budget (FILE_WORK_SECONDS, 20 s): a
@@ -25,12 +26,13 @@ import { runGeodiffWork } from '../../geodiff/run';
 import { WorkTooHeavyError, type WorkLane } from '../../lib/sandbox';
 import { BlobNotFoundError } from '../../storage/blob-store';
 import type { CacheHandle } from './cache';
+import { hashFileInThread } from './hash';
 import { fileCacheOf, type FileStoreContext } from './context';
 
 /** Links of a recipe chain followed at most (the rule keeps chains far shorter). */
 export const MAX_CHAIN = 1000;
-/** Diffs applied per request to the sandbox (each request's work stays bounded). */
-export const DIFFS_PER_REQUEST = 16;
+/** Most diffs applied per request to the sandbox (the rule keeps chains within 32). */
+export const DIFFS_PER_REQUEST = 64;
 /** Most diff bytes of a batch applied on the interactive lane. */
 export const INTERACTIVE_DIFF_BYTES = 2 * 1024 * 1024;
 /** Largest file rebuilt on the interactive lane (its hash alone takes seconds beyond). */
@@ -160,27 +162,34 @@ async function rebuildOnce(
     await downloadBlob(ctx, chain[start]!.key, work);
   }
 
-  // Diffs from the oldest on, in batches, each batch's result checked.
+  // Diffs from the oldest on, in as few sandbox calls as the lanes allow (batches), one
+  // connection each; the result hashed once, here, and checked.
   const steps = chain.slice(0, start).reverse();
+  if (steps.length === 0) {
+    // Nothing to apply: the whole copy is the target (its stored bytes were missing).
+    fail(ctx, target, 'no diff leads to it');
+  }
   const scratch: string[] = [];
   try {
-    for (let i = 0; i < steps.length; i += DIFFS_PER_REQUEST) {
-      const batch = steps.slice(i, i + DIFFS_PER_REQUEST);
-      const files: string[] = [];
-      for (const [j, link] of batch.entries()) {
-        if (!link.diffKey) fail(ctx, target, 'a link of its chain has no diff', { link: link.key });
-        const file = `${work}.${i + j}.diff`;
-        scratch.push(file);
-        await downloadBlob(ctx, link.diffKey, file);
-        files.push(file);
-      }
-      let result: { size: number; sha1: string };
+    const files: string[] = [];
+    for (const [i, link] of steps.entries()) {
+      if (!link.diffKey) fail(ctx, target, 'a link of its chain has no diff', { link: link.key });
+      const file = `${work}.${i}.diff`;
+      scratch.push(file);
+      files.push(file);
+    }
+    await Promise.all(steps.map((link, i) => downloadBlob(ctx, link.diffKey!, files[i]!)));
+    for (const batch of rebuildBatches(steps)) {
       try {
-        const diffBytes = batch.reduce((sum, link) => sum + (link.diffSize ?? 0), 0);
-        result = await runGeodiffWork(
+        await runGeodiffWork(
           ctx,
-          { kind: 'apply-chain', file: work, diffs: files },
-          { lane: rebuildLane(asked, target.size, diffBytes) },
+          {
+            kind: 'apply-chain',
+            file: work,
+            diffs: files.slice(batch.from, batch.to),
+            hash: false,
+          },
+          { lane: rebuildLane(asked, target.size, batch.diffBytes) },
         );
       } catch (error) {
         if (error instanceof ChangesetConflictError || error instanceof ChangesetFormatError) {
@@ -188,20 +197,44 @@ async function rebuildOnce(
         }
         throw error;
       }
-      const made = batch.at(-1)!;
-      if (result.sha1 !== made.sha1 || result.size !== made.size) {
-        fail(ctx, target, 'the rebuilt bytes differ from the version recorded', {
-          link: made.key,
-          expected: { sha1: made.sha1, size: made.size },
-          rebuilt: result,
-        });
-      }
+    }
+    const result = await hashFileInThread(work);
+    const made = steps.at(-1)!;
+    if (result.sha1 !== made.sha1 || result.size !== made.size) {
+      fail(ctx, target, 'the rebuilt bytes differ from the version recorded', {
+        link: made.key,
+        expected: { sha1: made.sha1, size: made.size },
+        rebuilt: result,
+      });
     }
   } finally {
     await Promise.all(scratch.map((file) => rm(file, { force: true })));
   }
-  if (steps.length === 0) {
-    // Nothing to apply: the whole copy is the target (its stored bytes were missing).
-    fail(ctx, target, 'no diff leads to it');
+}
+
+/**
+ * The sandbox calls of a rebuild (ranges of `steps`): consecutive diffs together while their
+ * bytes stay within INTERACTIVE_DIFF_BYTES (so a rebuild a person waits for stays on the
+ * interactive lane, rebuildLane) and their number within DIFFS_PER_REQUEST; a diff larger
+ * than that alone.
+ */
+export function rebuildBatches(
+  steps: readonly Pick<ChainLink, 'diffSize'>[],
+): { from: number; to: number; diffBytes: number }[] {
+  const batches: { from: number; to: number; diffBytes: number }[] = [];
+  for (const [i, link] of steps.entries()) {
+    const bytes = link.diffSize ?? 0;
+    const last = batches.at(-1);
+    if (
+      last &&
+      last.to - last.from < DIFFS_PER_REQUEST &&
+      last.diffBytes + bytes <= INTERACTIVE_DIFF_BYTES
+    ) {
+      last.to = i + 1;
+      last.diffBytes += bytes;
+    } else {
+      batches.push({ from: i, to: i + 1, diffBytes: bytes });
+    }
   }
+  return batches;
 }

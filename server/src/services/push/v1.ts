@@ -464,10 +464,14 @@ export async function finishPush(
     ended = true;
     forgetPlan(upload.id);
     forgetMemory(upload.id);
-    // Row-level changesets of updated GeoPackages: computed in the background.
+    // The answer and the staged bytes' removal together; then the row-level changesets of
+    // updated GeoPackages (background work that reads the new files) once the answer is ready.
+    const [detail] = await Promise.all([
+      reloadProjectAccess(ctx, access).then((reloaded) => projectDetail(ctx, reloaded)),
+      staging.remove(upload.id),
+    ]);
     startChangesetWork(ctx);
-    await staging.remove(upload.id);
-    return projectDetail(ctx, await reloadProjectAccess(ctx, access));
+    return detail;
   } finally {
     await lease.end(!ended);
   }

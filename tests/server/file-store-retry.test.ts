@@ -1,0 +1,171 @@
+/**
+ * A rebuild a person waits for (a download of an old version) runs on the sandbox's
+ * interactive lane; when it passes that lane's time budget, the half-applied file is dropped
+ * and the rebuild starts again from its whole copy on the background lane
+ * (services/file-store/rebuild.ts `rebuildInto`): the reader still gets the exact bytes, and
+ * the log says what happened. Any other verdict (memory) is not retried: a clean 422.
+ *
+ * The budget is passed deterministically: geodiff/run.ts is wrapped so that the first
+ * interactive apply of a chain is stopped as the sandbox stops work over its time budget
+ * (after half of its diffs were applied, so the retry must start from the whole copy again).
+ */
+import { mkdir, readFile } from 'node:fs/promises';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { hashPassword } from '../../server/src/auth/passwords';
+import { insertUser } from '../../server/src/db/queries/users';
+import { projectMembers, type Project, type User } from '../../server/src/db/schema';
+import { applyChangesets } from '../../server/src/geodiff/apply';
+import type * as Run from '../../server/src/geodiff/run';
+import { WorkTooHeavyError, type WorkLane } from '../../server/src/lib/sandbox';
+import { changesetWorkIdle } from '../../server/src/services/changesets';
+import {
+  fileCacheOf,
+  fileStoreWorkIdle,
+  runFileStoreTasks,
+} from '../../server/src/services/file-store';
+import { DiffClient, sha1 } from './support/diff-client';
+import { geopackageFromFeatures, pointFeatures, scratch, type Scratch } from './support/geopackage';
+import { createProject } from './support/seed';
+import { createTestApp, type TestApp, type TestClient } from './support/test-app';
+
+/** What the wrapped runGeodiffWork does to the next interactive apply of a chain. */
+const fault: { next: 'time' | 'memory' | null; lanes: WorkLane[] } = { next: null, lanes: [] };
+
+vi.mock('../../server/src/geodiff/run', async (importOriginal) => {
+  const original = await importOriginal<typeof Run>();
+  const runGeodiffWork: typeof original.runGeodiffWork = async (ctx, request, call) => {
+    if (request.kind === 'apply-chain') {
+      fault.lanes.push(call.lane);
+      if (call.lane === 'interactive' && fault.next) {
+        const reason = fault.next;
+        fault.next = null;
+        // Stopped midway, as the sandbox stops work over its budget: part of the chain applied.
+        const half = request.diffs.slice(0, Math.max(1, Math.floor(request.diffs.length / 2)));
+        applyChangesets(request.file, await Promise.all(half.map((d) => readFile(d))), {
+          stable: true,
+        });
+        throw new WorkTooHeavyError(reason);
+      }
+    }
+    return original.runGeodiffWork(ctx, request, call);
+  };
+  return { ...original, runGeodiffWork };
+});
+
+const PASSWORD = 'Field-Password-1';
+const FILE = 'survey/trees.gpkg';
+
+let t: TestApp;
+let s: Scratch;
+let alice: User;
+let client: TestClient;
+let ns: string;
+let count = 0;
+const logged: string[] = [];
+let v1: Buffer;
+
+beforeAll(async () => {
+  t = await createTestApp({
+    logger: {
+      level: 'warn',
+      stream: new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          logged.push(chunk.toString());
+          done();
+        },
+      }),
+    },
+  });
+  ns = t.config.globalWorkspace;
+  s = await scratch();
+  alice = await insertUser(t.database.db, {
+    username: 'alice',
+    email: 'alice@example.com',
+    passwordHash: await hashPassword(PASSWORD),
+    verifiedEmail: true,
+  });
+  client = t.client();
+  await client.login('alice', PASSWORD);
+  v1 = await geopackageFromFeatures(s, 'v1', 'trees', pointFeatures(2000));
+}, 120_000);
+
+afterAll(async () => {
+  await t?.close();
+  await s?.cleanup();
+});
+
+beforeEach(() => {
+  fault.next = null;
+  fault.lanes = [];
+  logged.length = 0;
+});
+
+/** A project whose file was pushed whole at v1, then changed by `edits` diff pushes. */
+async function projectWithDiffs(edits: number) {
+  const project: Project = await createProject(t, { name: `retry${++count}`, creatorId: alice.id });
+  await t.database.db
+    .insert(projectMembers)
+    .values({ projectId: project.id, userId: alice.id, role: 'owner' });
+  const dir = s.file(`client-${project.name}`);
+  await mkdir(dir, { recursive: true });
+  const desk = new DiffClient(client, `${ns}/${project.name}`, FILE, dir);
+  await desk.pushWhole(v1);
+  const versions = new Map<number, Buffer>([[1, v1]]);
+  for (let i = 0; i < edits; i++) {
+    const v = desk.version + 1;
+    await desk.pushEdit(
+      `UPDATE trees SET name = 'checked in ${project.name} v${v}' WHERE fid % 89 = ${v % 89};
+       DELETE FROM trees WHERE fid = ${200 + v};
+       INSERT INTO trees (fid, geom, name, height) SELECT ${6000 + v}, geom, 'new in v${v}', ${v} FROM trees WHERE fid = 9;`,
+    );
+    versions.set(desk.version, await desk.baseBytes());
+  }
+  // The latest written whole, as its delay passed; the cache emptied: old versions are cold.
+  await fileStoreWorkIdle(t.app.ctx);
+  t.clock.advance(t.config.versionCopyDelayMs + 1000);
+  await runFileStoreTasks(t.app.ctx);
+  await changesetWorkIdle(t.app.ctx);
+  await fileCacheOf(t.app.ctx).clear();
+  fault.lanes = [];
+  logged.length = 0;
+  return { project, versions };
+}
+
+const download = (project: Project, version: number) =>
+  client.get(
+    `/v1/project/raw/${ns}/${project.name}?file=${encodeURIComponent(FILE)}&version=v${version}&diff=False`,
+  );
+
+describe('a rebuild over the interactive budget', () => {
+  it('starts again from the whole copy in the background and serves the exact bytes', async () => {
+    const { project, versions } = await projectWithDiffs(4);
+    fault.next = 'time';
+    const response = await download(project, 4);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(sha1(response.rawPayload)).toBe(sha1(versions.get(4)!));
+    // Stopped on the interactive lane, then done whole on the background lane.
+    expect(fault.lanes).toEqual(['interactive', 'background']);
+    expect(logged.join('')).toContain(
+      'A rebuild passed the interactive budget; started again in the background',
+    );
+    // Kept in the cache like any rebuild: the next read is warm (no apply at all).
+    fault.lanes = [];
+    const again = await download(project, 4);
+    expect(sha1(again.rawPayload)).toBe(sha1(versions.get(4)!));
+    expect(fault.lanes).toEqual([]);
+  });
+
+  it('is not retried when it passed its memory budget: a clean 422, nothing cached', async () => {
+    const { project, versions } = await projectWithDiffs(3);
+    fault.next = 'memory';
+    const response = await download(project, 3);
+    expect(response.statusCode).toBe(422);
+    expect(fault.lanes).toEqual(['interactive']);
+    expect(logged.join('')).not.toContain('started again in the background');
+    // Nothing half-applied was kept: the next read rebuilds and gets the exact bytes.
+    const again = await download(project, 3);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(sha1(again.rawPayload)).toBe(sha1(versions.get(3)!));
+  });
+});
