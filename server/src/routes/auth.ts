@@ -186,7 +186,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { response: { 200: EmptySchema } },
     },
     async (request, reply) => {
-      await signOut(ctx, request.auth.sessionIdHash);
+      await signOut(ctx, request.auth.user, request.auth.sessionIdHash);
       reply.clearCookie(cookieName, { path: '/', secure: ctx.config.secureCookies });
       sendCsrfToken(request, reply, null);
       return reply.code(200).send();

@@ -9,7 +9,13 @@
  */
 import type { AppContext } from '../context';
 import type { Executor } from '../db/database';
-import { insertAuditEntry, listAuditEntries, purgeAuditEntries } from '../db/queries/audit-log';
+import {
+  insertAuditEntry,
+  listAuditEntries,
+  projectNames,
+  purgeAuditEntries,
+} from '../db/queries/audit-log';
+import { findUserById } from '../db/queries/users';
 import { listWorkspaceRoles } from '../db/queries/workspaces';
 import type { AuditEntry as AuditRow, User } from '../db/schema';
 import { requestContext, type RequestActor } from '../lib/request-context';
@@ -209,4 +215,37 @@ export async function purgeOldAuditEntries(ctx: AppContext): Promise<void> {
   const removed = await purgeAuditEntries(ctx.database.db, before);
   if (removed > 0)
     ctx.log.info({ removed }, `Removed ${removed} audit entries older than ${days} days`);
+}
+
+/** The project and workspace an entry is about, from a project's access (permissions/). */
+export function projectScope(access: {
+  project: { id: string; name: string; workspaceId: number };
+  workspace: { id: number; name: string };
+}): Pick<AuditRecord, 'project' | 'workspace'> {
+  return {
+    project: {
+      id: access.project.id,
+      name: access.project.name,
+      workspaceId: access.project.workspaceId,
+    },
+    workspace: { id: access.workspace.id, name: access.workspace.name },
+  };
+}
+
+/** A user's current username for an entry's target (null when the account is gone). */
+export async function usernameOf(db: Executor, userId: number): Promise<string | null> {
+  return (await findUserById(db, userId))?.username ?? null;
+}
+
+/** The project and workspace an entry is about, read by the project's id (in `db`). */
+export async function projectScopeById(
+  db: Executor,
+  projectId: string,
+): Promise<Pick<AuditRecord, 'project' | 'workspace'>> {
+  const row = await projectNames(db, projectId);
+  if (!row) return { project: { id: projectId, name: '' } };
+  return {
+    project: { id: row.id, name: row.name, workspaceId: row.workspaceId },
+    workspace: { id: row.workspaceId, name: row.workspaceName },
+  };
 }

@@ -1,7 +1,7 @@
 /** Queries of the audit log (schema.ts auditLog): inserts, the filtered list, retention. */
 import { and, desc, eq, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../database';
-import { auditLog, type AuditEntry, type NewAuditEntry } from '../schema';
+import { auditLog, projects, workspaces, type AuditEntry, type NewAuditEntry } from '../schema';
 
 export async function insertAuditEntry(db: Executor, values: NewAuditEntry): Promise<void> {
   await db.insert(auditLog).values(values);
@@ -53,6 +53,24 @@ export async function listAuditEntries(
     .offset(page.offset)
     .limit(page.limit);
   return { entries, total: count?.total ?? 0 };
+}
+
+/** A project's name and its workspace, for an entry about it (removed projects too). */
+export async function projectNames(
+  db: Executor,
+  projectId: string,
+): Promise<{ id: string; name: string; workspaceId: number; workspaceName: string } | null> {
+  const [row] = await db
+    .select({
+      id: projects.id,
+      name: projects.name,
+      workspaceId: projects.workspaceId,
+      workspaceName: workspaces.name,
+    })
+    .from(projects)
+    .innerJoin(workspaces, eq(workspaces.id, projects.workspaceId))
+    .where(eq(projects.id, projectId));
+  return row ?? null;
 }
 
 /** Deletes entries older than `before`; how many. */
