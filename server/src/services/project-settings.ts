@@ -7,13 +7,12 @@ import { projectScope, recordAudit, usernameOf } from './audit';
 import {
   deleteProjectMembers,
   listProjectMembers,
-  markProjectRemoved,
   setProjectPublic,
   upsertProjectMembers,
 } from '../db/queries/projects';
 import { findActiveUsersByIds, findActiveUsersByUsernames } from '../db/queries/users';
 import type { ProjectRole, User } from '../db/schema';
-import { badRequest, notFound } from '../errors';
+import { badRequest } from '../errors';
 import { assertSignedIn, projectFor, reloadProjectAccess, type ProjectRef } from './permissions';
 import { removeProject } from './client-projects';
 import { projectDetail, type ProjectDetail } from './project-detail';
