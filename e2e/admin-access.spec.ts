@@ -37,9 +37,9 @@ test('a token is made on the profile, used by a script, listed with its use and 
 
   const form = page.getByRole('form', { name: 'New access token' });
   await form.getByRole('textbox', { name: 'Token name' }).fill('nightly export');
-  await form.getByRole('textbox', { name: 'Scope' }).click();
+  await form.getByRole('combobox', { name: 'Scope' }).click();
   await page.getByRole('option', { name: 'Read and write' }).click();
-  await form.getByRole('textbox', { name: 'Expires in' }).click();
+  await form.getByRole('combobox', { name: 'Expires in' }).click();
   await page.getByRole('option', { name: '90 days' }).click();
   await form.getByRole('button', { name: 'Create token' }).click();
 
