@@ -32,6 +32,7 @@ import { AJV_CUSTOM_OPTIONS, partValidators } from './plugins/validation';
 import securityHeadersPlugin, { applySecurityHeaders } from './plugins/security-headers';
 import { registerStaticFiles } from './plugins/static-files';
 import accessRequestRoutes from './routes/access-requests';
+import auditRoutes from './routes/audit';
 import { authRoutes, publicAuthRoutes } from './routes/auth';
 import collaboratorRoutes from './routes/collaborators';
 import { editRoutes, formRoutes } from './routes/capture';
@@ -43,6 +44,7 @@ import historyRoutes from './routes/history';
 import instanceRoutes from './routes/instance';
 import mapRoutes from './routes/map';
 import { projectRoutes, publicProjectRoutes } from './routes/projects';
+import personalTokenRoutes from './routes/personal-tokens';
 import pushRoutes from './routes/push';
 import pullV2Routes from './routes/pull-v2';
 import pushV2Routes from './routes/push-v2';
@@ -220,6 +222,8 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   app.register(
     signedIn(
       authRoutes,
+      personalTokenRoutes,
+      auditRoutes,
       userRoutes,
       workspaceRoutes,
       workspaceMemberRoutes,

@@ -78,6 +78,8 @@ export interface Config {
    * services/file-store/cache.ts).
    */
   readonly versionCacheBytes: number;
+  /** Days audit entries are kept (AUDIT_RETENTION_DAYS); 0 keeps them forever. */
+  readonly auditRetentionDays: number;
   /**
    * How long the latest version of a file made from a diff may wait before it is also
    * written whole into the blob store (VERSION_COPY_DELAY, in ms; services/file-store/).
@@ -155,6 +157,7 @@ export const CONFIG_DEFAULTS = {
   FILE_WORK_BACKGROUND_SECONDS: '900',
   FILE_WORK_MEMORY_MB: '1024',
   EMBED_ORIGINS: '(unset: any site may embed a public map)',
+  AUDIT_RETENTION_DAYS: '365',
 } as const satisfies Record<string, string>;
 
 export type ConfigVariable = keyof typeof CONFIG_DEFAULTS;
@@ -206,6 +209,8 @@ export const CONFIG_DESCRIPTIONS: Record<ConfigVariable, string> = {
   FILE_WORK_BACKGROUND_SECONDS:
     "most seconds one piece of background work on a user's file may take (applying a pushed diff, computing a changeset) (1-86400)",
   FILE_WORK_MEMORY_MB: "most memory, in MiB, of a process working on a user's file (64-65536)",
+  AUDIT_RETENTION_DAYS:
+    'days audit log entries are kept before the server deletes them; 0 keeps them forever (0-36500)',
   EMBED_ORIGINS:
     "the sites that may show a public project's embedded map in a frame: comma-separated origins (https://example.org, https://*.example.org), or none",
 };
@@ -661,6 +666,7 @@ export function loadConfig(env: Env = process.env): Config {
     versionCopyDelayMs,
     fileWork,
     embedOrigins,
+    auditRetentionDays: readInteger(env, 'AUDIT_RETENTION_DAYS', 365, 0, 36_500),
   });
 }
 

@@ -10,10 +10,12 @@ import type { LightMyRequestResponse } from 'fastify';
 import { hashPassword } from '../../server/src/auth/passwords';
 import { insertAccessRequest } from '../../server/src/db/queries/access-requests';
 import { upsertProjectMembers } from '../../server/src/db/queries/projects';
-import { insertUser } from '../../server/src/db/queries/users';
+import { findUserByUsername, insertUser } from '../../server/src/db/queries/users';
 import { insertWorkspace, setWorkspaceMember } from '../../server/src/db/queries/workspaces';
 import { insertViewLink, revokeViewLink } from '../../server/src/db/queries/view-links';
 import { makeBearerToken } from '../../server/src/auth/bearer';
+import { makePersonalToken } from '../../server/src/auth/personal-tokens';
+import { insertPersonalToken } from '../../server/src/db/queries/personal-tokens';
 import { deleteProjectMembers } from '../../server/src/db/queries/projects';
 import { viewLinkToken } from '../../server/src/services/view-links';
 import { AUTH_REQUIRED_TEXT, PROBLEM_CONTENT_TYPE } from '../../server/src/errors';
@@ -293,6 +295,24 @@ const CASES: Record<string, Case> = {
     expect: login(200),
   },
   'GET /v1/user/profile': { request: () => ({ url: '/v1/user/profile' }), expect: login(200) },
+
+  // Personal access tokens (issue 33): the caller's own, with a browser session.
+  'GET /app/auth/tokens': { request: () => ({ url: '/app/auth/tokens' }), expect: login(200) },
+  'POST /app/auth/tokens': {
+    request: () => ({
+      url: '/app/auth/tokens',
+      json: { name: unique('token'), scope: 'read', expires_in_days: 7 },
+    }),
+    expect: login(201),
+  },
+  'DELETE /app/auth/tokens/:id': {
+    // Somebody else's token: 404 for everybody signed in (nobody revokes another's).
+    request: async () => ({ url: `/app/auth/tokens/${(await personalToken('spare', 'read')).id}` }),
+    expect: login(404),
+  },
+  // The audit log: workspace admins (their workspaces) and the superuser.
+  'GET /app/audit': { request: () => ({ url: '/app/audit' }), expect: workspaceAdmin(200) },
+  'GET /app/audit.csv': { request: () => ({ url: '/app/audit.csv' }), expect: workspaceAdmin(200) },
   'GET /v1/user/:username': { request: () => ({ url: '/v1/user/anyone' }), expect: login(200) },
   'DELETE /v1/user': {
     request: async ({ actor }) => ({ url: '/v1/user', client: await cloneOf(actor) }),
@@ -939,6 +959,154 @@ Object.assign(VARIANTS, linkVariants('expired'), linkVariants('revoked'), {
     expect: (_actor, visibility) => (visibility === 'public' ? 200 : 403),
   },
 } satisfies Record<string, Case>);
+
+// Personal access tokens (issue 33) of each actor, sent without a session: a read-and-write
+// token acts as its user; a read-only one only reads; none changes the password, email or
+// tokens; a revoked or expired one is 401 everywhere; a user who lost access reads no more.
+const tokenVariants: Record<string, Case> = {
+  'GET /v1/project/:namespace/:name (read-only personal token)': {
+    request: async ({ actor, project }) => ({
+      url: `/v1/project/${path(project)}`,
+      client: await anonymousClient(),
+      headers: await patHeaders(actor, 'read'),
+    }),
+    expect: read(200),
+  },
+  'POST /v1/project/by_names (read-only personal token)': {
+    request: async ({ actor, project }) => ({
+      url: '/v1/project/by_names',
+      json: { projects: [path(project)] },
+      client: await anonymousClient(),
+      headers: await patHeaders(actor, 'read'),
+    }),
+    expect: open(200),
+  },
+  'GET /ogc/:namespace/:name/:version/collections (read-only personal token)': {
+    request: async ({ actor, project }) => ({
+      url: `/ogc/${path(project)}/v1/collections`,
+      client: await anonymousClient(),
+      headers: await patHeaders(actor, 'read'),
+    }),
+    expect: read(200),
+  },
+  'POST /v1/project/push/:namespace/:name (read-only personal token)': {
+    request: async ({ actor, project }) => ({
+      ...(CASES['POST /v1/project/push/:namespace/:name']!.request({
+        actor,
+        visibility: project.public ? 'public' : 'private',
+        project,
+      }) as Req),
+      client: await anonymousClient(),
+      headers: await patHeaders(actor, 'read'),
+    }),
+    expect: (actor) => (actor === 'anonymous' ? 401 : 403),
+  },
+  'POST /v1/project/push/:namespace/:name (read-and-write personal token)': {
+    request: async ({ actor, project }) => ({
+      ...(CASES['POST /v1/project/push/:namespace/:name']!.request({
+        actor,
+        visibility: project.public ? 'public' : 'private',
+        project,
+      }) as Req),
+      client: await anonymousClient(),
+      headers: await patHeaders(actor, 'write'),
+    }),
+    expect: write(400),
+  },
+  'PATCH /v2/projects/:id (read-and-write personal token)': {
+    // The same name: allowed callers change nothing.
+    request: async ({ actor, project }) => ({
+      url: `/v2/projects/${project.id}`,
+      json: { name: project.name },
+      client: await anonymousClient(),
+      headers: await patHeaders(actor, 'write'),
+    }),
+    expect: own(204),
+  },
+  'POST /app/auth/change-password (read-and-write personal token)': {
+    request: async ({ actor }) => ({
+      url: '/app/auth/change-password',
+      json: { old_password: PASSWORD, password: 'New-Password-1', confirm: 'New-Password-1' },
+      client: await anonymousClient(),
+      headers: await patHeaders(actor, 'write'),
+    }),
+    expect: (actor) => (actor === 'anonymous' ? 401 : 403),
+  },
+  'POST /app/auth/tokens (read-and-write personal token)': {
+    request: async ({ actor }) => ({
+      url: '/app/auth/tokens',
+      json: { name: 'more', scope: 'write', expires_in_days: 7 },
+      client: await anonymousClient(),
+      headers: await patHeaders(actor, 'write'),
+    }),
+    expect: (actor) => (actor === 'anonymous' ? 401 : 403),
+  },
+  'GET /v1/project/:namespace/:name (revoked personal token)': {
+    request: async ({ actor, project }) => ({
+      url: `/v1/project/${path(project)}`,
+      client: await anonymousClient(),
+      headers: await patHeaders(actor === 'anonymous' ? 'writer' : actor, 'read', 'revoked'),
+    }),
+    expect: open(401),
+  },
+  'GET /v1/project/:namespace/:name (expired personal token)': {
+    request: async ({ actor, project }) => ({
+      url: `/v1/project/${path(project)}`,
+      client: await anonymousClient(),
+      headers: await patHeaders(actor === 'anonymous' ? 'writer' : actor, 'write', 'expired'),
+    }),
+    expect: open(401),
+  },
+  'GET /v1/project/:namespace/:name (personal token of a user who lost access)': {
+    request: async ({ project }) => {
+      const user = await freshUser(project);
+      const { token } = await personalToken(user.username, 'write');
+      await deleteProjectMembers(t.database.db, project.id, [user.id]);
+      return {
+        url: `/v1/project/${path(project)}`,
+        client: await anonymousClient(),
+        headers: { authorization: `Bearer ${token}` },
+      };
+    },
+    expect: (_actor, visibility) => (visibility === 'public' ? 200 : 403),
+  },
+};
+Object.assign(VARIANTS, tokenVariants);
+
+/** A personal access token of a user (by username), live, revoked or expired. */
+async function personalToken(
+  username: string,
+  scope: 'read' | 'write',
+  state: 'live' | 'revoked' | 'expired' = 'live',
+): Promise<{ id: number; token: string }> {
+  const now = t.clock.now();
+  const expiresAt = new Date(now.getTime() + (state === 'expired' ? -1000 : DAY));
+  const made = makePersonalToken(username, expiresAt);
+  const user = Object.values(people).find((p) => p.username === username);
+  const userId = user?.id ?? (await findUserByUsername(t.database.db, username))!.id;
+  const row = await insertPersonalToken(t.database.db, {
+    userId,
+    name: unique('pat'),
+    scope,
+    secretHash: made.secretHash,
+    hint: made.hint,
+    createdAt: new Date(now.getTime() - 2 * DAY),
+    expiresAt,
+    revokedAt: state === 'revoked' ? now : null,
+  });
+  return { id: row.id, token: made.token };
+}
+
+/** The actor's personal token in an Authorization header (none for anonymous). */
+async function patHeaders(
+  actor: Actor,
+  scope: 'read' | 'write',
+  state: 'live' | 'revoked' | 'expired' = 'live',
+): Promise<Record<string, string>> {
+  if (actor === 'anonymous') return {};
+  const { token } = await personalToken(actor === 'superuser' ? 'admin2' : actor, scope, state);
+  return { authorization: `Bearer ${token}` };
+}
 
 /** A view link of the project, live, expired or revoked: its id and token. */
 async function viewLink(

@@ -1,9 +1,9 @@
 /**
- * Who a token in a request's `Authorization` header names: the one place a token is checked
- * (plugins/auth.ts asks it for every request without a session). Today it knows the bearer
- * tokens of the desktop and mobile clients (bearer.ts, decision 0055); personal access tokens
- * (the admin-pack issue) are to be checked here as well, so every route that reads
- * `request.auth.user` (downloads, exports, OGC API - Features, the map) takes them at once.
+ * Who a token in a request's `Authorization` header names (plugins/auth.ts asks for every
+ * request without a session): the bearer tokens of the desktop and mobile clients (bearer.ts,
+ * decision 0055). Personal access tokens (auth/personal-tokens.ts) are read from the same
+ * header by `requestToken` and checked by services/personal-tokens.ts, so every route that
+ * reads `request.auth.user` (downloads, exports, OGC API - Features, the map) takes them.
  *
  * The header is `Bearer <token>`, or `Basic base64(<anything>:<token>)`: GIS clients that
  * only offer a user name and password (GDAL's OAPIF `USERPWD`, QGIS's basic authentication)

@@ -24,6 +24,7 @@
  * else's, so concurrent guesses (several instances included) cannot pass the limit.
  */
 import type { AppContext } from '../context';
+import { recordAudit } from '../services/audit';
 import {
   failureTimes,
   deleteFailuresBefore,
@@ -141,6 +142,11 @@ export async function limitSignIn<T>(
     if (isFailure(error)) {
       // Keep the row: it is a failure now. Old rows of every account go at the same time.
       await deleteFailuresBefore(db, new Date(now.getTime() - PAIR_WINDOW_MS));
+      await recordAudit(ctx, db, {
+        action: 'auth.sign_in_failed',
+        actor: null,
+        target: { type: 'user', id: user?.id ?? null, name: user?.username ?? login.slice(0, 120) },
+      });
     } else {
       await deleteSignInAttempt(db, id);
     }

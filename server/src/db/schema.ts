@@ -29,6 +29,7 @@ import {
   varchar,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
+import type { TokenScope } from '../schemas/personal-tokens';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const bytes = (name: string) => bigint(name, { mode: 'number' });
@@ -721,6 +722,67 @@ export const pushRequests = pgTable(
   ],
 );
 
+// ---------------------------------------------------------------------------------------
+// Personal access tokens and the audit log (issue 33)
+
+/**
+ * Personal access tokens (services/personal-tokens.ts). Only the SHA-256 of the token's
+ * secret is stored; `hint` is its first characters, shown in the list.
+ */
+export const personalTokens = pgTable(
+  'personal_tokens',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: varchar('name', { length: 100 }).notNull(),
+    scope: text('scope').$type<TokenScope>().notNull(),
+    secretHash: text('secret_hash').notNull(),
+    hint: text('hint').notNull(),
+    createdAt: ts('created_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    lastUsedAt: ts('last_used_at'),
+    lastUsedIp: text('last_used_ip'),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [
+    uniqueIndex('personal_tokens_secret_hash_idx').on(t.secretHash),
+    index('personal_tokens_user_idx').on(t.userId),
+    check('personal_tokens_scope_check', sql`${t.scope} in ('read', 'write')`),
+  ],
+);
+
+/**
+ * The audit log (services/audit.ts): who did what, when, from where, to what. No foreign
+ * keys: an entry outlives the user, workspace and project it names (their names are kept
+ * as they were). Rows are only ever inserted, and deleted by the retention job.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: ts('at').notNull(),
+    actorId: integer('actor_id'),
+    actorName: text('actor_name'),
+    ip: text('ip'),
+    action: text('action').notNull(),
+    workspaceId: integer('workspace_id'),
+    workspaceName: text('workspace_name'),
+    projectId: uuid('project_id'),
+    projectName: text('project_name'),
+    targetType: text('target_type'),
+    targetId: text('target_id'),
+    targetName: text('target_name'),
+    details: jsonb('details').$type<Record<string, unknown>>(),
+  },
+  (t) => [
+    index('audit_log_at_idx').on(t.at),
+    index('audit_log_workspace_at_idx').on(t.workspaceId, t.at),
+    index('audit_log_actor_idx').on(t.actorId),
+  ],
+);
+
 /** Bookkeeping for scheduled jobs that must run once across all instances. */
 export const jobRuns = pgTable('job_runs', {
   name: text('name').primaryKey(),
@@ -733,4 +795,7 @@ export type NewUser = typeof users.$inferInsert;
 export type Workspace = typeof workspaces.$inferSelect;
 export type WorkspaceInvitation = typeof workspaceInvitations.$inferSelect;
 export type Session = typeof sessions.$inferSelect;
+export type PersonalToken = typeof personalTokens.$inferSelect;
+export type AuditEntry = typeof auditLog.$inferSelect;
+export type NewAuditEntry = typeof auditLog.$inferInsert;
 export type Project = typeof projects.$inferSelect;

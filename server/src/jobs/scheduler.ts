@@ -11,6 +11,7 @@
  */
 import type { AppContext, JobOutcome, JobScheduler } from '../context';
 import { claimJob, ensureJobRow, finishJob, releaseJob } from '../db/queries/jobs';
+import { AUDIT_RETENTION_JOB, purgeOldAuditEntries } from '../services/audit';
 import { COMPUTE_CHANGESETS_JOB, runPendingChangesets } from '../services/changesets';
 import { FILE_STORE_JOB, runFileStoreTasks } from '../services/file-store';
 import { purgeRemovedProjects } from '../services/purge';
@@ -46,6 +47,8 @@ export function defaultJobs(): Job[] {
     { name: PURGE_JOB, intervalMs: HOUR, leaseMs: HOUR, run: purgeRemovedProjects },
     { name: UPLOAD_CLEANUP_JOB, intervalMs: HOUR, leaseMs: HOUR, run: cleanupUploads },
     { name: BLOB_TEMP_JOB, intervalMs: HOUR, leaseMs: HOUR, run: sweepBlobTemp },
+    // Audit entries past AUDIT_RETENTION_DAYS.
+    { name: AUDIT_RETENTION_JOB, intervalMs: HOUR, leaseMs: HOUR, run: purgeOldAuditEntries },
     // Changesets left pending (a crash, versions made by the admin CLI): every poll.
     { name: COMPUTE_CHANGESETS_JOB, intervalMs: 0, leaseMs: HOUR, run: runPendingChangesets },
     // Whole copies of GeoPackages due to be written or dropped (services/file-store/), and

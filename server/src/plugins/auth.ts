@@ -1,13 +1,19 @@
 /**
  * Loads the signed-in user of each request into `request.auth`: from the session cookie,
  * else from a token in the `Authorization` header (auth/request-token.ts: the desktop and
- * mobile clients' bearer tokens, also as a Basic password for GIS clients).
+ * mobile clients' bearer tokens, also as a Basic password for GIS clients; and personal
+ * access tokens, services/personal-tokens.ts). A personal token that is unknown, revoked or
+ * expired is a 401 (its holder is told, not served as anonymous); a read-only one is a 403
+ * on any call that changes something, and no token is taken by a route whose config says
+ * `personalToken: 'never'` (password, email, tokens). The request's address and user are
+ * also kept for the audit log (lib/request-context.ts).
  * A valid session cookie wins over the header, as in the reference; an invalid token is
  * an anonymous request. Routes that need a user are registered through `signedIn(…)`, which
  * adds `requireLogin` once for its whole scope.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { isPersonalToken } from '../auth/personal-tokens';
 import { requestToken, tokenUser } from '../auth/request-token';
 import {
   resolveSession,
@@ -16,8 +22,12 @@ import {
   type ClientMeta,
 } from '../auth/sessions';
 import type { User } from '../db/schema';
-import { authRequired } from '../errors';
+import { authRequired, HttpProblem } from '../errors';
+import { runWithRequestContext, type RequestContext } from '../lib/request-context';
 import { AuthErrorSchema } from '../schemas/common';
+import { TOKEN_NOT_ALLOWED, TOKEN_READ_ONLY, type TokenScope } from '../schemas/personal-tokens';
+import { resolvePersonalToken } from '../services/personal-tokens';
+import { MUTATING_METHODS } from './csrf';
 
 export interface AuthState {
   user: User | null;
@@ -29,11 +39,22 @@ export interface AuthState {
    * without a session (a bearer token's user is read without one).
    */
   snapshot: string | null;
+  /** The personal access token the request is signed in with, if any. */
+  token?: { id: number; scope: TokenScope };
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthState;
+    /** Address and user of the request, for the audit log. */
+    audit: RequestContext;
+  }
+  interface FastifyContextConfig {
+    /**
+     * How a personal access token's caller is served: 'never' refuses any token (403);
+     * 'read' lets a read-only token call this mutating method (a lookup sent as POST).
+     */
+    personalToken?: 'never' | 'read';
   }
 }
 
@@ -86,6 +107,11 @@ export function currentUser(request: FastifyRequest): User {
   return user;
 }
 
+function setActor(request: FastifyRequest): void {
+  const user = request.auth.user;
+  request.audit.actor = user ? { id: user.id, username: user.username } : null;
+}
+
 export default fp(
   async (app) => {
     const { config, database, now, readCache } = app.ctx;
@@ -96,8 +122,38 @@ export default fp(
       return token ? tokenUser({ secretKey: config.secretKey, db: database.db }, token, at) : null;
     }
 
+    /** Signs the request in with a personal token, or refuses it (401, 403). */
+    async function personalTokenCaller(
+      request: FastifyRequest,
+      token: string,
+      at: Date,
+    ): Promise<void> {
+      const caller = await resolvePersonalToken({ db: database.db }, token, at, request.ip || null);
+      if (!caller) throw authRequired();
+      const policy = request.routeOptions.config?.personalToken;
+      if (policy === 'never') throw new HttpProblem(403, TOKEN_NOT_ALLOWED);
+      if (
+        caller.token.scope === 'read' &&
+        MUTATING_METHODS.has(request.method) &&
+        policy !== 'read'
+      ) {
+        throw new HttpProblem(403, TOKEN_READ_ONLY);
+      }
+      request.auth.user = caller.user;
+      request.auth.token = { id: caller.token.id, scope: caller.token.scope };
+      request.audit.tokenId = caller.token.id;
+    }
+
     const cookieName = sessionCookieName(config);
     app.decorateRequest('auth', null as unknown as AuthState);
+    app.decorateRequest('audit', null as unknown as RequestContext);
+
+    // The rest of the request runs with its audit context (a callback hook, so the
+    // handler's async work inherits it).
+    app.addHook('onRequest', (request, _reply, done) => {
+      request.audit = { ip: request.ip || null, actor: null, tokenId: null };
+      runWithRequestContext(request.audit, done);
+    });
 
     app.addHook('onRequest', async (request, reply) => {
       request.auth = { user: null, sessionIdHash: null, snapshot: null };
@@ -107,7 +163,10 @@ export default fp(
       const resolved = raw ? await resolveSession(database.db, raw, at, readCache) : null;
       if (!resolved) {
         if (raw) reply.clearCookie(cookieName, { path: '/', secure: config.secureCookies });
-        request.auth.user = await bearerUser(request, at);
+        const token = requestToken(request.headers.authorization);
+        if (token && isPersonalToken(token)) await personalTokenCaller(request, token, at);
+        else request.auth.user = await bearerUser(request, at);
+        setActor(request);
         return;
       }
       request.auth = {
@@ -115,6 +174,7 @@ export default fp(
         sessionIdHash: resolved.session.idHash,
         snapshot: resolved.snapshot,
       };
+      setActor(request);
       if (raw && resolved.renewedUntil) {
         reply.setCookie(cookieName, raw, sessionCookieOptions(config, resolved.renewedUntil, at));
       }

@@ -1,7 +1,8 @@
 /**
- * Enforces CSRF tokens on POST/PUT/PATCH/DELETE (see auth/csrf.ts), except /alive and the
- * /v1 and /v2 API when the request carries no session cookie (bearer and anonymous clients
- * cannot be the victims of CSRF: browsers attach cookies, not bearer tokens).
+ * Enforces CSRF tokens on POST/PUT/PATCH/DELETE (see auth/csrf.ts), except /alive, and the
+ * /v1 and /v2 API or any call with a personal access token when the request carries no
+ * session cookie (bearer and anonymous clients cannot be the victims of CSRF: browsers
+ * attach cookies, not bearer tokens).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -13,6 +14,8 @@ import {
   makeCsrfToken,
   newCsrfSecret,
 } from '../auth/csrf';
+import { isPersonalToken } from '../auth/personal-tokens';
+import { requestToken } from '../auth/request-token';
 import { hashSessionId, sessionCookieName } from '../auth/sessions';
 import { HttpProblem } from '../errors';
 
@@ -82,8 +85,10 @@ function sentSessionHash(request: FastifyRequest, sessionCookie: string): string
 export function csrfExempt(request: FastifyRequest, sessionCookie: string): boolean {
   const path = request.routeOptions.url ?? request.url;
   if (path === '/alive') return true;
-  const api = path.startsWith('/v1/') || path.startsWith('/v2/');
-  return api && !request.cookies[sessionCookie];
+  if (request.cookies[sessionCookie]) return false;
+  // A personal access token (any path): sent by scripts, never attached by a browser.
+  if (isPersonalToken(requestToken(request.headers.authorization))) return true;
+  return path.startsWith('/v1/') || path.startsWith('/v2/');
 }
 
 export default fp(

@@ -186,7 +186,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { response: { 200: EmptySchema } },
     },
     async (request, reply) => {
-      await signOut(ctx, request.auth.sessionIdHash);
+      await signOut(ctx, request.auth.user, request.auth.sessionIdHash);
       reply.clearCookie(cookieName, { path: '/', secure: ctx.config.secureCookies });
       sendCsrfToken(request, reply, null);
       return reply.code(200).send();
@@ -208,6 +208,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/app/auth/change-password',
     {
+      config: { personalToken: 'never' },
       schema: {
         body: ChangePasswordBodySchema,
         response: {
@@ -243,6 +244,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/app/auth/resend-confirm-email',
     {
+      config: { personalToken: 'never' },
       schema: { response: { 200: EmptySchema, 403: AuthErrorSchema, 429: ProblemSchema } },
     },
     async (request, reply) => {
@@ -254,6 +256,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/app/auth/user/profile',
     {
+      config: { personalToken: 'never' },
       schema: {
         body: ProfileBodySchema,
         response: {
@@ -275,6 +278,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/app/auth/user/pending-email',
     {
+      config: { personalToken: 'never' },
       schema: { response: { 204: EmptySchema, 403: AuthErrorSchema } },
     },
     async (request, reply) => {

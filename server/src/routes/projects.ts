@@ -124,6 +124,8 @@ export const publicProjectRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/v1/project/by_names',
     {
+      // A lookup: a read-only personal token may call it.
+      config: { personalToken: 'read' },
       schema: {
         body: ByNamesBodySchema,
         response: {

@@ -22,7 +22,11 @@ const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/v1/user',
-    { schema: { response: { 204: EmptySchema, 400: ProblemSchema } } },
+    {
+      // Closing the account takes the password's holder, not a token.
+      config: { personalToken: 'never' },
+      schema: { response: { 204: EmptySchema, 400: ProblemSchema } },
+    },
     async (request, reply) => {
       await closeAccount(app.ctx, request.auth.user);
       reply.clearCookie(sessionCookieName(app.ctx.config), {

@@ -4,6 +4,7 @@
  * status 'expired' and can no longer be accepted.
  */
 import type { AppContext } from '../context';
+import { projectScope, recordAudit, usernameOf } from './audit';
 import { isUniqueViolation } from '../db/errors';
 import {
   findAccessRequestById,
@@ -230,6 +231,16 @@ export async function acceptAccessRequest(
     });
     if (!resolved) throw notFound();
     await upsertProjectMembers(tx, access.project.id, [{ userId: request.requestedBy, role }]);
+    await recordAudit(ctx, tx, {
+      action: 'project.access_request_accepted',
+      ...projectScope(access),
+      target: {
+        type: 'user',
+        id: request.requestedBy,
+        name: await usernameOf(tx, request.requestedBy),
+      },
+      details: { request_id: request.id, role },
+    });
   });
 }
 
@@ -247,10 +258,24 @@ export async function removeAccessRequest(
   if (!canRemoveAccessRequest(caller, access.permissions, request.requestedBy)) {
     throw forbidden(NO_ACCESS_REQUEST_REMOVE_PERMISSION);
   }
-  const resolved = await resolveAccessRequest(ctx.database.db, request.id, {
-    status: 'declined',
-    resolvedBy: caller.id,
-    resolvedAt: ctx.now(),
+  await ctx.database.db.transaction(async (tx) => {
+    const resolved = await resolveAccessRequest(tx, request.id, {
+      status: 'declined',
+      resolvedBy: caller.id,
+      resolvedAt: ctx.now(),
+    });
+    if (!resolved) throw notFound();
+    // The requester withdrawing their own request decides nothing: not audited.
+    if (caller.id === request.requestedBy) return;
+    await recordAudit(ctx, tx, {
+      action: 'project.access_request_declined',
+      ...projectScope(access),
+      target: {
+        type: 'user',
+        id: request.requestedBy,
+        name: await usernameOf(tx, request.requestedBy),
+      },
+      details: { request_id: request.id },
+    });
   });
-  if (!resolved) throw notFound();
 }

@@ -15,6 +15,7 @@ import { CONFIRMATION_MAILS, limitMail, RESET_MAILS, takeRateLimit } from '../au
 import { hashPassword, validatePassword, verifyPassword } from '../auth/passwords';
 import { makeToken, passwordFingerprint, readToken } from '../auth/tokens';
 import type { AppContext } from '../context';
+import { actorOf, recordAudit } from './audit';
 import { declinePendingRequestsOf } from '../db/queries/access-requests';
 import { deleteUserProjectMemberships } from '../db/queries/projects';
 import { deleteOtherUserSessions, deleteUserSessions } from '../db/queries/sessions';
@@ -193,6 +194,11 @@ export async function resetPassword(ctx: AppContext, token: string, input: Field
       throw badRequest(INVALID_TOKEN);
     }
     await deleteUserSessions(tx, user.id);
+    await recordAudit(ctx, tx, {
+      action: 'account.password_reset',
+      actor: actorOf(user),
+      target: { type: 'user', id: user.id, name: user.username },
+    });
   });
 }
 
@@ -214,6 +220,10 @@ export async function changePassword(
   await ctx.database.db.transaction(async (tx) => {
     await setPasswordHash(tx, user.id, passwordHash, ctx.now());
     await deleteOtherUserSessions(tx, user.id, currentSessionHash);
+    await recordAudit(ctx, tx, {
+      action: 'account.password_changed',
+      target: { type: 'user', id: user.id, name: user.username },
+    });
   });
 }
 
@@ -243,6 +253,12 @@ export async function confirmEmail(ctx: AppContext, token: string): Promise<void
         email: user.pendingEmail,
         verifiedEmail: true,
         pendingEmail: null,
+      });
+      await recordAudit(ctx, tx, {
+        action: 'account.email_changed',
+        actor: actorOf(user),
+        target: { type: 'user', id: user.id, name: user.username },
+        details: { from: user.email, to: user.pendingEmail },
       });
     });
   } catch (error) {
@@ -318,6 +334,13 @@ export async function updateProfile(
           throw new FormError(400, { email: [EMAIL_EXISTS] });
         }
         await updateUser(tx, user.id, changes);
+        if (emailChanged) {
+          await recordAudit(ctx, tx, {
+            action: 'account.email_change_requested',
+            target: { type: 'user', id: user.id, name: user.username },
+            details: { from: user.email, to: email },
+          });
+        }
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw new FormError(400, { email: [EMAIL_EXISTS] });

@@ -1,5 +1,6 @@
 /** Sign-in and sign-out for browser sessions (api-reference A.2). */
 import type { AppContext } from '../context';
+import { actorOf, recordAudit } from './audit';
 import { burnPasswordCheck, verifyPassword } from '../auth/passwords';
 import { createSession, type ClientMeta } from '../auth/sessions';
 import { deleteSession } from '../db/queries/sessions';
@@ -72,10 +73,29 @@ export async function signIn(
         deviceId: options.deviceId,
       });
     }
+    await recordAudit(ctx, tx, {
+      action: 'auth.sign_in',
+      actor: actorOf(user),
+      target: { type: 'user', id: user.id, name: user.username },
+      details: { client: 'browser' },
+    });
     return { id: session.id, expiresAt: session.expiresAt };
   });
 }
 
-export async function signOut(ctx: AppContext, sessionIdHash: string | null): Promise<void> {
-  if (sessionIdHash) await deleteSession(ctx.database.db, sessionIdHash);
+export async function signOut(
+  ctx: AppContext,
+  user: User | null,
+  sessionIdHash: string | null,
+): Promise<void> {
+  if (!sessionIdHash) return;
+  await ctx.database.db.transaction(async (tx) => {
+    await deleteSession(tx, sessionIdHash);
+    if (user) {
+      await recordAudit(ctx, tx, {
+        action: 'auth.sign_out',
+        target: { type: 'user', id: user.id, name: user.username },
+      });
+    }
+  });
 }

@@ -21,6 +21,7 @@ import {
 import type { User } from '../db/schema';
 import { badRequest, HttpProblem, notFound } from '../errors';
 import { isoZ } from '../lib/time';
+import { projectScope, recordAudit } from './audit';
 import { purgeRemovedProjects } from './purge';
 import { projectNameError } from '../lib/validation';
 import {
@@ -102,8 +103,24 @@ export async function removeProjectByName(
 ): Promise<void> {
   assertSignedIn(caller);
   const access = await projectFor(ctx, caller, ref, 'delete');
-  const marked = await markProjectRemoved(ctx.database.db, access.project.id, caller.id, ctx.now());
-  if (!marked) throw notFound();
+  await removeProject(ctx, access, caller, ctx.now());
+}
+
+/**
+ * Marks the project removed (purged at `purgeAfter`'s reckoning, services/purge.ts) and
+ * records it in the audit log, in one transaction; 404 when it was removed meanwhile.
+ */
+export async function removeProject(
+  ctx: AppContext,
+  access: ProjectAccess,
+  caller: User,
+  removedAt: Date,
+  details: Record<string, unknown> = {},
+): Promise<void> {
+  await ctx.database.db.transaction(async (tx) => {
+    if (!(await markProjectRemoved(tx, access.project.id, caller.id, removedAt))) throw notFound();
+    await recordAudit(ctx, tx, { action: 'project.deleted', ...projectScope(access), details });
+  });
 }
 
 export const INVALID_PROJECT_NAME = 'InvalidProjectName';
@@ -129,7 +146,15 @@ export async function renameProject(
   }
   if (trimmed === access.project.name) return;
   try {
-    if (!(await setProjectName(ctx.database.db, access.project.id, trimmed))) throw notFound();
+    await ctx.database.db.transaction(async (tx) => {
+      if (!(await setProjectName(tx, access.project.id, trimmed))) throw notFound();
+      await recordAudit(ctx, tx, {
+        action: 'project.renamed',
+        ...projectScope(access),
+        project: { id: access.project.id, name: trimmed, workspaceId: access.workspace.id },
+        details: { from: access.project.name, to: trimmed },
+      });
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw new HttpProblem(409, NAME_TAKEN);
     throw error;
@@ -199,12 +224,6 @@ export async function deleteProjectNow(
 ): Promise<void> {
   assertSignedIn(caller);
   const access = await projectFor(ctx, caller, { id: projectId }, 'delete');
-  const marked = await markProjectRemoved(
-    ctx.database.db,
-    access.project.id,
-    caller.id,
-    new Date(0),
-  );
-  if (!marked) throw notFound();
+  await removeProject(ctx, access, caller, new Date(0), { immediately: true });
   await purgeRemovedProjects(ctx);
 }

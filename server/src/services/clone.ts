@@ -5,6 +5,7 @@
  */
 import type { ClientMeta } from '../auth/sessions';
 import type { AppContext } from '../context';
+import { actorOf, recordAudit } from './audit';
 import { isUniqueViolation } from '../db/errors';
 import { listCurrentFiles, type FileRow } from '../db/queries/files';
 import {
@@ -64,7 +65,14 @@ export async function cloneProject(
   }
   await insertProjectWithFiles(
     ctx,
-    { workspace, name, public: false, creator: caller, files },
+    {
+      workspace,
+      name,
+      public: false,
+      creator: caller,
+      files,
+      audit: { cloned_from: `${from.workspace.name}/${from.project.name}` },
+    },
     meta,
   );
 }
@@ -89,6 +97,8 @@ export interface NewProjectWithFiles {
   creator: User;
   /** Files of another project: the new rows reference the same blobs. */
   files: readonly FileRow[];
+  /** Where it came from, for the audit log (`{ cloned_from: 'ws/name' }`). */
+  audit?: Record<string, unknown>;
 }
 
 /**
@@ -106,6 +116,14 @@ export async function insertProjectWithFiles(
   const at = ctx.now();
   try {
     await db.transaction(async (tx) => {
+      const auditCreated = (id: string) =>
+        recordAudit(ctx, tx, {
+          action: 'project.created',
+          actor: actorOf(creator),
+          project: { id, name, workspaceId: workspace.id },
+          workspace: { id: workspace.id, name: workspace.name },
+          details: { public: input.public, files: files.length, ...input.audit },
+        });
       if (files.length === 0) {
         const empty = await insertProjectWithInitialVersion(tx, {
           workspaceId: workspace.id,
@@ -118,6 +136,7 @@ export async function insertProjectWithFiles(
           deviceId: meta.deviceId,
         });
         await upsertProjectMembers(tx, empty.id, [{ userId: creator.id, role: 'owner' }]);
+        await auditCreated(empty.id);
         return;
       }
       const project = await insertProject(tx, {
@@ -130,6 +149,7 @@ export async function insertProjectWithFiles(
         latestVersion: 0,
       });
       await upsertProjectMembers(tx, project.id, [{ userId: creator.id, role: 'owner' }]);
+      await auditCreated(project.id);
       await commitVersion(tx, {
         project,
         author: creator,

@@ -3,6 +3,8 @@
  * /app/project/{id}/access), and the user search of the share dialog (api-reference A.2).
  */
 import type { AppContext } from '../context';
+import type { Executor } from '../db/database';
+import { projectScope, recordAudit, usernameOf } from './audit';
 import {
   listCollaboratorCandidates,
   searchActiveUsers,
@@ -199,8 +201,13 @@ export async function changeProjectAccess(
         { userId: member.userId, role: member.role as ProjectRole },
       ]);
     }
+    if (member) await auditShare(ctx, tx, access, member.userId, member.role);
     if (change.public !== undefined && change.public !== access.project.public) {
       await setProjectPublic(tx, access.project.id, change.public);
+      await recordAudit(ctx, tx, {
+        action: change.public ? 'project.made_public' : 'project.made_private',
+        ...projectScope(access),
+      });
     }
   });
   return memberList(ctx, access);
@@ -264,9 +271,12 @@ export async function addCollaborator(
     userId: target.id,
   });
   if (current[0]?.directRole) throw new HttpProblem(409, ALREADY_MEMBER);
-  await upsertProjectMembers(db, access.project.id, [
-    { userId: target.id, role: directRoleOf(input.role) },
-  ]);
+  await db.transaction(async (tx) => {
+    await upsertProjectMembers(tx, access.project.id, [
+      { userId: target.id, role: directRoleOf(input.role) },
+    ]);
+    await auditShare(ctx, tx, access, target.id, directRoleOf(input.role), target.username);
+  });
   return memberEntryOf(ctx, access, target.id);
 }
 
@@ -295,9 +305,12 @@ export async function updateCollaborator(
   const caller = requireUser(user);
   const access = await projectFor(ctx, caller, { id: projectId }, 'update');
   const row = await directMember(ctx, access, userIdText);
-  await upsertProjectMembers(ctx.database.db, access.project.id, [
-    { userId: row.id, role: directRoleOf(role) },
-  ]);
+  await ctx.database.db.transaction(async (tx) => {
+    await upsertProjectMembers(tx, access.project.id, [
+      { userId: row.id, role: directRoleOf(role) },
+    ]);
+    await auditShare(ctx, tx, access, row.id, directRoleOf(role), row.username);
+  });
   return memberEntryOf(ctx, access, row.id);
 }
 
@@ -311,5 +324,26 @@ export async function removeCollaborator(
   const caller = requireUser(user);
   const access = await projectFor(ctx, caller, { id: projectId }, 'update');
   const row = await directMember(ctx, access, userIdText);
-  await deleteProjectMembers(ctx.database.db, access.project.id, [row.id]);
+  await ctx.database.db.transaction(async (tx) => {
+    await deleteProjectMembers(tx, access.project.id, [row.id]);
+    await auditShare(ctx, tx, access, row.id, 'none', row.username);
+  });
+}
+
+/** One entry for a change of a user's direct role on the project ('none': removed). */
+async function auditShare(
+  ctx: AppContext,
+  tx: Executor,
+  access: ProjectAccess,
+  userId: number,
+  role: ProjectRole | 'none',
+  username?: string,
+): Promise<void> {
+  const name = username ?? (await usernameOf(tx, userId));
+  await recordAudit(ctx, tx, {
+    action: 'project.share_changed',
+    ...projectScope(access),
+    target: { type: 'user', id: userId, name },
+    details: { role },
+  });
 }

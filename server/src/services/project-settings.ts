@@ -3,17 +3,18 @@
  * public flag, leaving a project and scheduling its deletion.
  */
 import type { AppContext } from '../context';
+import { projectScope, recordAudit, usernameOf } from './audit';
 import {
   deleteProjectMembers,
   listProjectMembers,
-  markProjectRemoved,
   setProjectPublic,
   upsertProjectMembers,
 } from '../db/queries/projects';
 import { findActiveUsersByIds, findActiveUsersByUsernames } from '../db/queries/users';
 import type { ProjectRole, User } from '../db/schema';
-import { badRequest, notFound } from '../errors';
+import { badRequest } from '../errors';
 import { assertSignedIn, projectFor, reloadProjectAccess, type ProjectRef } from './permissions';
+import { removeProject } from './client-projects';
 import { projectDetail, type ProjectDetail } from './project-detail';
 import type { AccessSettings } from '../schemas/projects';
 
@@ -136,6 +137,28 @@ export async function updateProjectAccess(
       await upsertProjectMembers(tx, projectId, upserts);
       await deleteProjectMembers(tx, projectId, removals);
       if (publicChange !== undefined) await setProjectPublic(tx, projectId, publicChange);
+      for (const { userId, role } of upserts) {
+        await recordAudit(ctx, tx, {
+          action: 'project.share_changed',
+          ...projectScope(access),
+          target: { type: 'user', id: userId, name: await usernameOf(tx, userId) },
+          details: { role },
+        });
+      }
+      for (const userId of removals) {
+        await recordAudit(ctx, tx, {
+          action: 'project.share_changed',
+          ...projectScope(access),
+          target: { type: 'user', id: userId, name: await usernameOf(tx, userId) },
+          details: { role: 'none' },
+        });
+      }
+      if (publicChange !== undefined) {
+        await recordAudit(ctx, tx, {
+          action: publicChange ? 'project.made_public' : 'project.made_private',
+          ...projectScope(access),
+        });
+      }
     });
   }
   const project = await projectDetail(ctx, await reloadProjectAccess(ctx, access));
@@ -151,7 +174,14 @@ export async function setProjectVisibility(
 ): Promise<void> {
   assertSignedIn(caller);
   const access = await projectFor(ctx, caller, { id: projectId }, 'update');
-  await setProjectPublic(ctx.database.db, access.project.id, isPublic);
+  if (access.project.public === isPublic) return;
+  await ctx.database.db.transaction(async (tx) => {
+    await setProjectPublic(tx, access.project.id, isPublic);
+    await recordAudit(ctx, tx, {
+      action: isPublic ? 'project.made_public' : 'project.made_private',
+      ...projectScope(access),
+    });
+  });
 }
 
 /** POST /app/project/unsubscribe/{id}: the caller gives up their direct role. */
@@ -164,7 +194,15 @@ export async function leaveProject(
   const access = await projectFor(ctx, caller, { id: projectId }, 'read');
   if (access.directRole === null) return;
   if (access.directRole === 'owner') throw badRequest(OWNER_CANNOT_LEAVE);
-  await deleteProjectMembers(ctx.database.db, access.project.id, [caller.id]);
+  await ctx.database.db.transaction(async (tx) => {
+    await deleteProjectMembers(tx, access.project.id, [caller.id]);
+    await recordAudit(ctx, tx, {
+      action: 'project.share_changed',
+      ...projectScope(access),
+      target: { type: 'user', id: caller.id, name: caller.username },
+      details: { role: 'none', left: true },
+    });
+  });
 }
 
 /**
@@ -178,6 +216,5 @@ export async function scheduleProjectDeletion(
 ): Promise<void> {
   assertSignedIn(caller);
   const access = await projectFor(ctx, caller, { id: projectId }, 'delete');
-  const marked = await markProjectRemoved(ctx.database.db, access.project.id, caller.id, ctx.now());
-  if (!marked) throw notFound();
+  await removeProject(ctx, access, caller, ctx.now());
 }

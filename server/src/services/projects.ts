@@ -3,6 +3,7 @@
  */
 import type { ClientMeta } from '../auth/sessions';
 import type { AppContext } from '../context';
+import { recordAudit } from './audit';
 import { isUniqueViolation } from '../db/errors';
 import {
   findProjectByName,
@@ -318,6 +319,12 @@ export async function createProject(
         deviceId: meta.deviceId,
       });
       await upsertProjectMembers(tx, project.id, [{ userId: user.id, role: 'owner' }]);
+      await recordAudit(ctx, tx, {
+        action: 'project.created',
+        project: { id: project.id, name, workspaceId: workspace.id },
+        workspace: { id: workspace.id, name: workspace.name },
+        details: { public: input.public ?? false },
+      });
     });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;

@@ -98,7 +98,14 @@ export async function createProjectFromTemplate(
   if (usage + filesSize(files) > workspace.storage) throw badRequest(TEMPLATE_QUOTA_REACHED);
   await insertProjectWithFiles(
     ctx,
-    { workspace, name, public: input.public ?? false, creator: caller, files },
+    {
+      workspace,
+      name,
+      public: input.public ?? false,
+      creator: caller,
+      files,
+      audit: { template: template.name },
+    },
     meta,
   );
 }

@@ -9,6 +9,7 @@ import type { AppContext } from '../context';
 import { recordLogin } from '../db/queries/users';
 import { FIELD_REQUIRED_TEXT, HttpProblem } from '../errors';
 import { isoZ } from '../lib/time';
+import { actorOf, recordAudit } from './audit';
 import { authenticate, LOGIN_MAX_LENGTH, type LoginInput } from './auth';
 import { displayName } from './users';
 import type { TokenLogin } from '../schemas/auth';
@@ -56,6 +57,12 @@ export async function tokenLogin(
       deviceId: options.deviceId,
     });
   }
+  await recordAudit(ctx, ctx.database.db, {
+    action: 'auth.sign_in',
+    actor: actorOf(user),
+    target: { type: 'user', id: user.id, name: user.username },
+    details: { client: 'token' },
+  });
   const { token, expire } = makeBearerToken(ctx.config.secretKey, user, now);
   return {
     id: user.id,

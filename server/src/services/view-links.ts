@@ -8,6 +8,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../context';
+import { projectScope, recordAudit } from './audit';
 import { listCurrentFiles } from '../db/queries/files';
 import {
   findViewLink,
@@ -136,13 +137,22 @@ export async function createViewLink(
   const ms = expiresAt.getTime() - now.getTime();
   if (Number.isNaN(ms) || ms <= 0 || ms > MAX_VIEW_LINK_DAYS * DAY)
     throw badRequest(VIEW_LINK_EXPIRY);
-  const link = await insertViewLink(ctx.database.db, {
-    projectId: access.project.id,
-    label: (body.label ?? '').trim(),
-    salt: randomBytes(16).toString('base64url'),
-    createdBy: caller.id,
-    createdAt: now,
-    expiresAt,
+  const link = await ctx.database.db.transaction(async (tx) => {
+    const made = await insertViewLink(tx, {
+      projectId: access.project.id,
+      label: (body.label ?? '').trim(),
+      salt: randomBytes(16).toString('base64url'),
+      createdBy: caller.id,
+      createdAt: now,
+      expiresAt,
+    });
+    await recordAudit(ctx, tx, {
+      action: 'project.view_link_created',
+      ...projectScope(access),
+      target: { type: 'view_link', id: made.id, name: made.label },
+      details: { expires_at: expiresAt.toISOString() },
+    });
+    return made;
   });
   ctx.log.info({ project: access.project.id, link: link.id, by: caller.id }, 'View link made');
   return linkView(ctx, { ...link, creator: caller.username, uses: 0, lastUsedAt: null });
@@ -156,9 +166,18 @@ export async function revokeViewLink(
   id: number,
 ): Promise<void> {
   const access = await projectFor(ctx, caller, ref, 'update');
-  if (!(await revokeLink(ctx.database.db, access.project.id, id, caller.id, ctx.now()))) {
-    throw notFound(VIEW_LINK_NOT_FOUND);
-  }
+  const revoked = await ctx.database.db.transaction(async (tx) => {
+    const link = await findViewLink(tx, id);
+    if (!(await revokeLink(tx, access.project.id, id, caller.id, ctx.now()))) return false;
+    if (link?.revokedAt) return true;
+    await recordAudit(ctx, tx, {
+      action: 'project.view_link_revoked',
+      ...projectScope(access),
+      target: { type: 'view_link', id, name: link?.label ?? null },
+    });
+    return true;
+  });
+  if (!revoked) throw notFound(VIEW_LINK_NOT_FOUND);
   ctx.log.info({ project: access.project.id, link: id, by: caller.id }, 'View link revoked');
 }
 

@@ -12,6 +12,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../context';
+import { actorOf, recordAudit } from './audit';
 import type { Executor } from '../db/database';
 import { hashPassword, validatePassword } from '../auth/passwords';
 import {
@@ -217,6 +218,14 @@ export async function updateMember(
     const changed = role !== current || (target.global && body.workspace_role !== undefined);
     if (changed) await setWorkspaceMember(tx, workspace.id, target.id, role);
     if (body.reset_projects_roles) await deleteProjectRolesInWorkspace(tx, workspace.id, target.id);
+    if (role !== current || body.reset_projects_roles) {
+      await recordAudit(ctx, tx, {
+        action: 'workspace.member_role_changed',
+        workspace: { id: workspace.id, name: workspace.name },
+        target: { type: 'user', id: target.id, name: target.username },
+        details: { from: current, to: role, reset_project_roles: !!body.reset_projects_roles },
+      });
+    }
     const { global, ...member } = target;
     return global && !changed ? target : { ...member, workspace_role: role };
   });
@@ -238,6 +247,12 @@ export async function removeMember(
       if ((await countWorkspaceOwners(tx, workspace.id)) <= 1) throw badRequest(LAST_OWNER);
     }
     await deleteWorkspaceMember(tx, workspace.id, target.id);
+    await recordAudit(ctx, tx, {
+      action: 'workspace.member_removed',
+      workspace: { id: workspace.id, name: workspace.name },
+      target: { type: 'user', id: target.id, name: target.username },
+      details: { role: target.workspace_role },
+    });
   });
 }
 
@@ -274,7 +289,7 @@ export async function inviteMember(
         if (existing && (await findWorkspaceMemberRole(tx, workspace.id, existing.id))) {
           throw new HttpProblem(409, ALREADY_WORKSPACE_MEMBER);
         }
-        return upsertInvitation(tx, {
+        const made = await upsertInvitation(tx, {
           workspaceId: workspace.id,
           email,
           role: body.role,
@@ -283,6 +298,13 @@ export async function inviteMember(
           createdAt: now,
           expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
         });
+        await recordAudit(ctx, tx, {
+          action: 'workspace.invitation_sent',
+          workspace: { id: workspace.id, name: workspace.name },
+          target: { type: 'invitation', id: made.id, name: email },
+          details: { role: body.role },
+        });
+        return made;
       });
       const url = `${ctx.config.baseUrl}/invitations/${token}`;
       await deliver(
@@ -312,9 +334,15 @@ export async function revokeInvitation(
 ): Promise<void> {
   const { workspace } = await managedWorkspace(ctx, actor, idText);
   const id = idOf(invitationIdText);
-  if (id === null || !(await deleteInvitation(ctx.database.db, workspace.id, id))) {
-    throw notFound(INVITATION_NOT_FOUND);
-  }
+  if (id === null) throw notFound(INVITATION_NOT_FOUND);
+  await ctx.database.db.transaction(async (tx) => {
+    if (!(await deleteInvitation(tx, workspace.id, id))) throw notFound(INVITATION_NOT_FOUND);
+    await recordAudit(ctx, tx, {
+      action: 'workspace.invitation_revoked',
+      workspace: { id: workspace.id, name: workspace.name },
+      target: { type: 'invitation', id },
+    });
+  });
 }
 
 /**
@@ -419,6 +447,13 @@ async function join(
     await setWorkspaceMember(tx, workspace.id, user.id, invitation.role);
   }
   await deleteInvitation(tx, workspace.id, invitation.id);
+  await recordAudit(ctx, tx, {
+    action: 'workspace.invitation_accepted',
+    actor: actorOf(user),
+    workspace: { id: workspace.id, name: workspace.name },
+    target: { type: 'invitation', id: invitation.id, name: invitation.email },
+    details: { role: invitation.role },
+  });
   return offerView(invitation, workspace, true);
 }
 
@@ -526,6 +561,13 @@ export async function registerFromInvitation(
       });
       await setWorkspaceMember(tx, workspace.id, user.id, invitation.role);
       await deleteInvitation(tx, workspace.id, invitation.id);
+      await recordAudit(ctx, tx, {
+        action: 'workspace.invitation_accepted',
+        actor: actorOf(user),
+        workspace: { id: workspace.id, name: workspace.name },
+        target: { type: 'invitation', id: invitation.id, name: invitation.email },
+        details: { role: invitation.role, registered: true },
+      });
       return user;
     }),
   );
@@ -595,6 +637,12 @@ export async function createMemberAccount(
       preferredWorkspaceId: workspace.id,
     });
     await setWorkspaceMember(tx, workspace.id, user.id, body.role);
+    await recordAudit(ctx, tx, {
+      action: 'workspace.member_added',
+      workspace: { id: workspace.id, name: workspace.name },
+      target: { type: 'user', id: user.id, name: username },
+      details: { role: body.role, account_created: true },
+    });
     return memberView({ id: user.id, username, email, role: body.role });
   });
 }

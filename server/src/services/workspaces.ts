@@ -5,6 +5,7 @@
  */
 import type { Config } from '../config';
 import type { AppContext } from '../context';
+import { recordAudit } from './audit';
 import {
   findWorkspaceById,
   findWorkspaceByName,
@@ -87,6 +88,11 @@ export async function createUserWorkspace(
     if (await findWorkspaceByName(tx, name)) throw new HttpProblem(409, WORKSPACE_NAME_TAKEN);
     const workspace = await insertWorkspace(tx, { name, storage: ctx.config.globalStorage });
     await setWorkspaceMember(tx, workspace.id, user.id, 'owner');
+    await recordAudit(ctx, tx, {
+      action: 'workspace.created',
+      workspace: { id: workspace.id, name: workspace.name },
+      target: { type: 'workspace', id: workspace.id, name: workspace.name },
+    });
     return workspace;
   });
   return getUserWorkspace(ctx, user, created.id);

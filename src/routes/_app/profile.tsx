@@ -5,6 +5,7 @@ import { errorMessage } from '@/api';
 import { requireLogin } from '@/app/guards';
 import { PageTitle } from '@/components/PageTitle';
 import { MyAccessRequests } from '@/features/access-requests/components/MyAccessRequests';
+import { AccessTokens } from '@/features/access-tokens';
 import { PROFILE_FALLBACK, profileQueryOptions } from '@/features/auth/api/profile';
 import { AccountDetails } from '@/features/auth/components/AccountDetails';
 import { LoadingIndicator } from '@/components/LoadingIndicator';
@@ -39,6 +40,7 @@ function ProfilePage() {
     <>
       <AccountDetails profile={profile.data} />
       <MyAccessRequests />
+      <AccessTokens />
     </>
   );
 }

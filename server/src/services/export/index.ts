@@ -5,6 +5,7 @@
  * large layer may take longer than a map tile) to a temporary file under DATA_DIR/tmp/export,
  * which the route streams and which is gone from the folder as soon as it is opened.
  */
+import { projectScopeById, recordAudit } from '../audit';
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -110,6 +111,12 @@ export async function prepareExport(
       { file: file.path, layer: layerName, format: query.format, query: selection, out },
     );
     const { size } = await stat(out);
+    await recordAudit(ctx, ctx.database.db, {
+      action: 'project.exported',
+      ...(await projectScopeById(ctx.database.db, source.projectId)),
+      target: { type: 'layer', name: layerName },
+      details: { file: source.file, version: source.version, format: query.format, features },
+    });
     return {
       path: out,
       size,

@@ -35,6 +35,8 @@ export const NOT_A_GEOPACKAGE = 'Only GeoPackage (.gpkg) and SQLite (.sqlite) fi
 
 /** A readable file of a project at a version, resolved. */
 export interface MapSource {
+  /** The project's id. */
+  projectId: string;
   file: string;
   /** The version shown. */
   version: number;
@@ -60,6 +62,7 @@ export async function openMapSource(
   const { access, row } = await findReadableFile(ctx, caller, ref, query.file, requested, granted);
   if (!MAP_FILE_PATTERN.test(query.file)) throw badRequest(NOT_A_GEOPACKAGE);
   return {
+    projectId: access.project.id,
     file: row.path,
     version: requested ?? access.project.latestVersion,
     checksum: row.checksum,

@@ -5,6 +5,7 @@
  */
 import type { ClientMeta } from '../../auth/sessions';
 import type { AppContext } from '../../context';
+import { actorOf, projectScopeById, recordAudit } from '../audit';
 import { recordPushCommit } from '../../db/queries/push-records';
 import { deleteUpload, type UploadRow } from '../../db/queries/uploads';
 import type { User } from '../../db/schema';
@@ -67,6 +68,20 @@ export async function commitPush(
         copyDelayMs: ctx.config.versionCopyDelayMs,
       });
       await checkAllowance();
+      const restored =
+        push.origin?.action === 'restore_version' || push.origin?.action === 'restore_file';
+      await recordAudit(ctx, tx, {
+        action: restored ? 'project.restored' : 'project.version_pushed',
+        actor: actorOf(caller),
+        ...(await projectScopeById(tx, upload.projectId)),
+        target: { type: 'version', id: committed.version, name: `v${committed.version}` },
+        details: {
+          added: plan.added.length,
+          updated: plan.updated.length,
+          removed: plan.removed.length,
+          ...(push.origin ? { origin: push.origin } : {}),
+        },
+      });
       await recordPushCommit(tx, {
         uploadId: upload.id,
         projectId: upload.projectId,

@@ -6,7 +6,7 @@ import { isProjectOwner } from '@/lib/permissions';
 import type { ProjectDetail } from '@/features/projects';
 import { embedSnippet, embedUrl, ogcAddress, shareMapUrl } from '../model/dataOut';
 import type { MapSearch } from '../model/search';
-import { CopyField } from './CopyField';
+import { CopyField } from '@/components/CopyField';
 import { ViewLinksDialog } from './ViewLinksDialog';
 
 export const USE_IN_QGIS = 'Use in QGIS';

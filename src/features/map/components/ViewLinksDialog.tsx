@@ -10,7 +10,7 @@ import {
   viewLinksQueryOptions,
 } from '../api/dataOut';
 import { dateInDays, endOfDay, viewLinkUrl } from '../model/dataOut';
-import { CopyField } from './CopyField';
+import { CopyField } from '@/components/CopyField';
 
 export const VIEW_LINKS_TITLE = 'Read-only view links';
 export const CREATE_LINK = 'Create link';

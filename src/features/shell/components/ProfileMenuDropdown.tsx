@@ -1,5 +1,5 @@
 import { Avatar, Group, Menu, Stack, Text } from '@mantine/core';
-import { IconCheck, IconLogout, IconUser, IconUsers } from '@tabler/icons-react';
+import { IconCheck, IconListDetails, IconLogout, IconUser, IconUsers } from '@tabler/icons-react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import type { LazyMenuTarget } from '@/components/lazyMenu';
 import { initials } from '@/lib/text';
@@ -72,6 +72,11 @@ export function ProfileMenuDropdown({
                 leftSection={<IconUsers size={18} />}
               >
                 Members
+              </Menu.Item>
+            )}
+            {switcher.canManageMembers && (
+              <Menu.Item component={Link} to="/audit" leftSection={<IconListDetails size={18} />}>
+                Audit log
               </Menu.Item>
             )}
             <Menu.Divider />

@@ -1,0 +1,2 @@
+/** The audit log screen for workspace admins and the superuser (issue 33). */
+export { AuditLog, AUDIT_TITLE } from './components/AuditLog';
