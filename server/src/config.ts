@@ -83,6 +83,11 @@ export interface Config {
    * written whole into the blob store (VERSION_COPY_DELAY, in ms; services/file-store/).
    */
   readonly versionCopyDelayMs: number;
+  /**
+   * Webhooks may be sent to loopback, private and link-local addresses
+   * (WEBHOOK_ALLOW_PRIVATE; services/webhooks/address-guard.ts): off, they are refused.
+   */
+  readonly webhookAllowPrivate: boolean;
   /** What work on a user's file may spend (lib/sandbox/budget.ts). */
   readonly fileWork: FileWorkConfig;
   /**
@@ -155,6 +160,7 @@ export const CONFIG_DEFAULTS = {
   FILE_WORK_BACKGROUND_SECONDS: '900',
   FILE_WORK_MEMORY_MB: '1024',
   EMBED_ORIGINS: '(unset: any site may embed a public map)',
+  WEBHOOK_ALLOW_PRIVATE: 'false',
 } as const satisfies Record<string, string>;
 
 export type ConfigVariable = keyof typeof CONFIG_DEFAULTS;
@@ -208,6 +214,8 @@ export const CONFIG_DESCRIPTIONS: Record<ConfigVariable, string> = {
   FILE_WORK_MEMORY_MB: "most memory, in MiB, of a process working on a user's file (64-65536)",
   EMBED_ORIGINS:
     "the sites that may show a public project's embedded map in a frame: comma-separated origins (https://example.org, https://*.example.org), or none",
+  WEBHOOK_ALLOW_PRIVATE:
+    'webhooks may be sent to loopback, private and link-local addresses (a self-hosted network)',
 };
 
 type Env = Record<string, string | undefined>;
@@ -659,6 +667,7 @@ export function loadConfig(env: Env = process.env): Config {
     basemap,
     versionCacheBytes,
     versionCopyDelayMs,
+    webhookAllowPrivate: readBoolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     fileWork,
     embedOrigins,
   });

@@ -4,6 +4,7 @@
  * DELETE /v1/project/{namespace}/{name} (the CLI's `remove`, the legacy form of
  * scheduleDelete), PATCH /v2/projects/{id} (the CLI's `rename`) and GET /v2/projects/{id}.
  */
+import { removeProjectAndNotify } from './webhooks/project-removed';
 import type { AppContext } from '../context';
 import { isUniqueViolation } from '../db/errors';
 import {
@@ -16,7 +17,6 @@ import { setProjectName } from '../db/queries/project-names';
 import {
   projectHasConflictFile,
   listProjectMembers,
-  markProjectRemoved,
 } from '../db/queries/projects';
 import type { User } from '../db/schema';
 import { badRequest, HttpProblem, notFound } from '../errors';
@@ -102,7 +102,7 @@ export async function removeProjectByName(
 ): Promise<void> {
   assertSignedIn(caller);
   const access = await projectFor(ctx, caller, ref, 'delete');
-  const marked = await markProjectRemoved(ctx.database.db, access.project.id, caller.id, ctx.now());
+  const marked = await removeProjectAndNotify(ctx, access.project.id, caller.id, ctx.now());
   if (!marked) throw notFound();
 }
 
@@ -199,12 +199,7 @@ export async function deleteProjectNow(
 ): Promise<void> {
   assertSignedIn(caller);
   const access = await projectFor(ctx, caller, { id: projectId }, 'delete');
-  const marked = await markProjectRemoved(
-    ctx.database.db,
-    access.project.id,
-    caller.id,
-    new Date(0),
-  );
+  const marked = await removeProjectAndNotify(ctx, access.project.id, caller.id, new Date(0));
   if (!marked) throw notFound();
   await purgeRemovedProjects(ctx);
 }

@@ -3,6 +3,7 @@
  * /app/project/{id}/access), and the user search of the share dialog (api-reference A.2).
  */
 import type { AppContext } from '../context';
+import type { Executor } from '../db/database';
 import {
   listCollaboratorCandidates,
   searchActiveUsers,
@@ -29,6 +30,8 @@ import {
   type ProjectAccess,
 } from './permissions';
 import { displayName } from './users';
+import { kickWebhooks } from './webhooks/dispatcher';
+import { queueProjectEvent } from './webhooks/events';
 import type {
   AccessChangeBody,
   AddCollaboratorBody,
@@ -186,11 +189,11 @@ export async function changeProjectAccess(
   }
   const access = await projectFor(ctx, caller, { id: projectId }, 'update');
   const db = ctx.database.db;
-  let member: { userId: number; role: ProjectRole | 'none' } | null = null;
+  let member: { userId: number; username: string; role: ProjectRole | 'none' } | null = null;
   if (change.user_id !== undefined && change.role !== undefined) {
     const target = await findUserById(db, change.user_id);
     if (!target?.active) throw notFound(USER_NOT_FOUND);
-    member = { userId: target.id, role: change.role };
+    member = { userId: target.id, username: target.username, role: change.role };
   }
   await db.transaction(async (tx) => {
     if (member?.role === 'none') await deleteProjectMembers(tx, access.project.id, [member.userId]);
@@ -199,10 +202,16 @@ export async function changeProjectAccess(
         { userId: member.userId, role: member.role as ProjectRole },
       ]);
     }
+    if (member) {
+      const target = { id: member.userId, username: member.username };
+      const none = member.role === 'none';
+      await memberEvent(ctx, tx, access, caller, target, none ? 'removed' : 'role_changed', none ? null : member.role);
+    }
     if (change.public !== undefined && change.public !== access.project.public) {
       await setProjectPublic(tx, access.project.id, change.public);
     }
   });
+  kickWebhooks(ctx);
   return memberList(ctx, access);
 }
 
@@ -264,9 +273,13 @@ export async function addCollaborator(
     userId: target.id,
   });
   if (current[0]?.directRole) throw new HttpProblem(409, ALREADY_MEMBER);
-  await upsertProjectMembers(db, access.project.id, [
-    { userId: target.id, role: directRoleOf(input.role) },
-  ]);
+  await db.transaction(async (tx) => {
+    await upsertProjectMembers(tx, access.project.id, [
+      { userId: target.id, role: directRoleOf(input.role) },
+    ]);
+    await memberEvent(ctx, tx, access, caller, target, 'added', directRoleOf(input.role));
+  });
+  kickWebhooks(ctx);
   return memberEntryOf(ctx, access, target.id);
 }
 
@@ -295,9 +308,13 @@ export async function updateCollaborator(
   const caller = requireUser(user);
   const access = await projectFor(ctx, caller, { id: projectId }, 'update');
   const row = await directMember(ctx, access, userIdText);
-  await upsertProjectMembers(ctx.database.db, access.project.id, [
-    { userId: row.id, role: directRoleOf(role) },
-  ]);
+  await ctx.database.db.transaction(async (tx) => {
+    await upsertProjectMembers(tx, access.project.id, [
+      { userId: row.id, role: directRoleOf(role) },
+    ]);
+    await memberEvent(ctx, tx, access, caller, row, 'role_changed', directRoleOf(role));
+  });
+  kickWebhooks(ctx);
   return memberEntryOf(ctx, access, row.id);
 }
 
@@ -311,5 +328,28 @@ export async function removeCollaborator(
   const caller = requireUser(user);
   const access = await projectFor(ctx, caller, { id: projectId }, 'update');
   const row = await directMember(ctx, access, userIdText);
-  await deleteProjectMembers(ctx.database.db, access.project.id, [row.id]);
+  await ctx.database.db.transaction(async (tx) => {
+    await deleteProjectMembers(tx, access.project.id, [row.id]);
+    await memberEvent(ctx, tx, access, caller, row, 'removed', null);
+  });
+  kickWebhooks(ctx);
+}
+
+/** A project's member.changed webhook message (services/webhooks/), in `tx`. */
+async function memberEvent(
+  ctx: AppContext,
+  tx: Executor,
+  access: ProjectAccess,
+  caller: User,
+  target: { id: number; username: string },
+  change: 'added' | 'role_changed' | 'removed',
+  role: string | null,
+): Promise<void> {
+  await queueProjectEvent(tx, {
+    type: 'member.changed',
+    projectId: access.project.id,
+    at: ctx.now(),
+    actorId: caller.id,
+    data: { change, user: { id: target.id, username: target.username }, role },
+  });
 }

@@ -2,11 +2,13 @@
  * Project settings (api-reference A.5): sharing through PUT /v1/project/{ns}/{name}, the
  * public flag, leaving a project and scheduling its deletion.
  */
+import { removeProjectAndNotify } from './webhooks/project-removed';
+import { kickWebhooks } from './webhooks/dispatcher';
+import { queueProjectEvent } from './webhooks/events';
 import type { AppContext } from '../context';
 import {
   deleteProjectMembers,
   listProjectMembers,
-  markProjectRemoved,
   setProjectPublic,
   upsertProjectMembers,
 } from '../db/queries/projects';
@@ -136,7 +138,23 @@ export async function updateProjectAccess(
       await upsertProjectMembers(tx, projectId, upserts);
       await deleteProjectMembers(tx, projectId, removals);
       if (publicChange !== undefined) await setProjectPublic(tx, projectId, publicChange);
+      if (upserts.length > 0 || removals.length > 0) {
+        await queueProjectEvent(tx, {
+          type: 'member.changed',
+          projectId,
+          at: ctx.now(),
+          actorId: caller.id,
+          data: {
+            change: 'access_changed',
+            members: [
+              ...upserts.map((u) => ({ user_id: u.userId, role: u.role })),
+              ...removals.map((id) => ({ user_id: id, role: null })),
+            ],
+          },
+        });
+      }
     });
+    kickWebhooks(ctx);
   }
   const project = await projectDetail(ctx, await reloadProjectAccess(ctx, access));
   return error ? { status: 207, error, project } : { status: 200, project };
@@ -178,6 +196,6 @@ export async function scheduleProjectDeletion(
 ): Promise<void> {
   assertSignedIn(caller);
   const access = await projectFor(ctx, caller, { id: projectId }, 'delete');
-  const marked = await markProjectRemoved(ctx.database.db, access.project.id, caller.id, ctx.now());
+  const marked = await removeProjectAndNotify(ctx, access.project.id, caller.id, ctx.now());
   if (!marked) throw notFound();
 }
