@@ -161,8 +161,11 @@ describe('webhooks', () => {
     // Someone else's webhook does not exist for them.
     expect((await writer.client.get(`/app/webhooks/${hook.id}/deliveries`)).statusCode).toBe(404);
     expect(
-      (await writer.client.request('PATCH', `/app/webhooks/${hook.id}`, { json: { active: false } }))
-        .statusCode,
+      (
+        await writer.client.request('PATCH', `/app/webhooks/${hook.id}`, {
+          json: { active: false },
+        })
+      ).statusCode,
     ).toBe(404);
 
     const workspace = await admin.post(`/app/workspaces/${t.setup.workspaceId}/webhooks`, {

@@ -14,10 +14,7 @@ import {
   type FileRow,
 } from '../db/queries/files';
 import { setProjectName } from '../db/queries/project-names';
-import {
-  projectHasConflictFile,
-  listProjectMembers,
-} from '../db/queries/projects';
+import { projectHasConflictFile, listProjectMembers } from '../db/queries/projects';
 import type { User } from '../db/schema';
 import { badRequest, HttpProblem, notFound } from '../errors';
 import { isoZ } from '../lib/time';

@@ -205,7 +205,15 @@ export async function changeProjectAccess(
     if (member) {
       const target = { id: member.userId, username: member.username };
       const none = member.role === 'none';
-      await memberEvent(ctx, tx, access, caller, target, none ? 'removed' : 'role_changed', none ? null : member.role);
+      await memberEvent(
+        ctx,
+        tx,
+        access,
+        caller,
+        target,
+        none ? 'removed' : 'role_changed',
+        none ? null : member.role,
+      );
     }
     if (change.public !== undefined && change.public !== access.project.public) {
       await setProjectPublic(tx, access.project.id, change.public);

@@ -140,7 +140,9 @@ export async function retargetPending(
   await db
     .update(webhookDeliveries)
     .set(values)
-    .where(and(eq(webhookDeliveries.webhookId, webhookId), eq(webhookDeliveries.status, 'pending')));
+    .where(
+      and(eq(webhookDeliveries.webhookId, webhookId), eq(webhookDeliveries.status, 'pending')),
+    );
 }
 
 export type NewDelivery = Pick<
@@ -182,7 +184,9 @@ export async function claimDueDeliveries(
       LIMIT ${limit}
       FOR UPDATE SKIP LOCKED)
     RETURNING id`);
-  const ids = (result as unknown as { rows: { id: string | number }[] }).rows.map((row) => Number(row.id));
+  const ids = (result as unknown as { rows: { id: string | number }[] }).rows.map((row) =>
+    Number(row.id),
+  );
   if (ids.length === 0) return [];
   return db
     .select()

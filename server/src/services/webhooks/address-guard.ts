@@ -95,7 +95,8 @@ export function guardedLookup(allowPrivate: boolean) {
       if (refused) return callback(new PrivateAddressError(refused.address), []);
       if (options.all) return callback(null, list);
       const first = list[0];
-      if (!first) return callback(Object.assign(new Error('no address'), { code: 'ENOTFOUND' }), []);
+      if (!first)
+        return callback(Object.assign(new Error('no address'), { code: 'ENOTFOUND' }), []);
       callback(null, first.address, first.family);
     });
   };

@@ -65,9 +65,7 @@ async function managedWorkspace(ctx: AppContext, caller: User, idText: string) {
 
 /** The webhook `idText` if `caller` manages its workspace or project; 404 otherwise. */
 async function managedWebhook(ctx: AppContext, caller: User, idText: string): Promise<Webhook> {
-  const hook = /^\d{1,9}$/.test(idText)
-    ? await findWebhook(ctx.database.db, Number(idText))
-    : null;
+  const hook = /^\d{1,9}$/.test(idText) ? await findWebhook(ctx.database.db, Number(idText)) : null;
   if (!hook) throw notFound(WEBHOOK_NOT_FOUND);
   try {
     if (hook.workspaceId !== null) await managedWorkspace(ctx, caller, String(hook.workspaceId));

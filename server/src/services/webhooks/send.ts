@@ -4,6 +4,7 @@
  * followed (a 3xx is a failure). Resolves the answer's status, or an error text when none
  * came; never throws.
  */
+import type dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
@@ -54,7 +55,7 @@ export function sendWebhook(
           'content-length': Buffer.byteLength(body),
           'user-agent': options.userAgent,
         },
-        lookup: guardedLookup(options.allowPrivate) as unknown as typeof import('node:dns').lookup,
+        lookup: guardedLookup(options.allowPrivate) as unknown as typeof dns.lookup,
         agent: false,
       },
       (response) => {
