@@ -40,6 +40,7 @@ import diagnosticLogRoutes from './routes/diagnostic-logs';
 import downloadRoutes from './routes/downloads';
 import exportRoutes from './routes/export';
 import ogcRoutes from './routes/ogc';
+import oidcRoutes from './routes/oidc';
 import historyRoutes from './routes/history';
 import instanceRoutes from './routes/instance';
 import mapRoutes from './routes/map';
@@ -210,6 +211,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   // Anyone may call these (what an anonymous caller may read is the services' check).
   app.register(instanceRoutes);
   app.register(publicAuthRoutes);
+  app.register(oidcRoutes);
   app.register(publicProjectRoutes);
   app.register(historyRoutes);
   app.register(downloadRoutes);

@@ -717,6 +717,17 @@ const CASES: Record<string, Case> = {
     expect: open(200),
   },
 
+  // OpenID Connect sign-in (issue 33): browser navigations for anyone; without OIDC_ISSUER
+  // both go back to the sign-in screen with a message (302).
+  'GET /app/auth/oidc/start': {
+    request: () => ({ url: '/app/auth/oidc/start' }),
+    expect: open(302),
+  },
+  'GET /app/auth/oidc/callback': {
+    request: () => ({ url: '/app/auth/oidc/callback?state=x&code=y' }),
+    expect: open(302),
+  },
+
   // Webhooks (issue 33): a workspace's admins manage its webhooks, a project's owners the
   // project's own; someone else's webhook is not found (404). The address is a public IP
   // (no name to resolve; nothing is sent in this test).

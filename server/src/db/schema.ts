@@ -105,6 +105,29 @@ export const users = pgTable(
   ],
 );
 
+/**
+ * Accounts at an OpenID Connect provider linked to users (services/oidc/): the provider's
+ * issuer and its `sub` for the user. A user is linked when they first sign in with the
+ * provider (created, or matched by a verified email).
+ */
+export const userIdentities = pgTable(
+  'user_identities',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    createdAt: ts('created_at').notNull(),
+    lastUsedAt: ts('last_used_at'),
+  },
+  (t) => [
+    unique('user_identities_issuer_subject_key').on(t.issuer, t.subject),
+    index('user_identities_user_idx').on(t.userId),
+  ],
+);
+
 /** Browser sessions. Only the SHA-256 of the random cookie value is stored. */
 export const sessions = pgTable(
   'sessions',
@@ -802,3 +825,4 @@ export type Session = typeof sessions.$inferSelect;
 export type Project = typeof projects.$inferSelect;
 export type Webhook = typeof webhooks.$inferSelect;
 export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;
+export type UserIdentity = typeof userIdentities.$inferSelect;
