@@ -83,10 +83,7 @@ test('first sign-in creates the user in the configured workspace and role; the n
   expect((await profile.json()).username).toBe('fieldworker');
 
   // Sign-out ends the Waymark session.
-  await page
-    .getByRole('button', { name: /profile|account|fieldworker/i })
-    .first()
-    .click();
+  await page.getByRole('button', { name: 'Profile menu' }).click();
   await page.getByRole('menuitem', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/login/);
   expect((await page.context().request.get(`${server.url}/v1/user/profile`)).status()).toBe(401);
