@@ -22,6 +22,7 @@ import { defaultJobs, Scheduler, type Job } from './jobs/scheduler';
 import { reservedWorkspaceNameError, shadowingWords } from './lib/route-words';
 import authPlugin, { signedIn } from './plugins/auth';
 import { changesetWorkIdle } from './services/changesets';
+import { WebhookDispatcher } from './services/webhooks';
 import { closeFileCache, fileStoreWorkIdle, stopFileStoreWork } from './services/file-store';
 import csrfPlugin from './plugins/csrf';
 import errorsPlugin, { isApiPath, sendProblem } from './plugins/errors';
@@ -40,6 +41,7 @@ import diagnosticLogRoutes from './routes/diagnostic-logs';
 import downloadRoutes from './routes/downloads';
 import exportRoutes from './routes/export';
 import ogcRoutes from './routes/ogc';
+import oidcRoutes from './routes/oidc';
 import historyRoutes from './routes/history';
 import instanceRoutes from './routes/instance';
 import mapRoutes from './routes/map';
@@ -51,6 +53,7 @@ import pushV2Routes from './routes/push-v2';
 import { timeTravelReadRoutes, timeTravelWriteRoutes } from './routes/time-travel';
 import userRoutes from './routes/users';
 import { publicViewLinkRoutes, viewLinkRoutes } from './routes/view-links';
+import webhookRoutes from './routes/webhooks';
 import workspaceRoutes from './routes/workspaces';
 import workspaceMemberRoutes, { publicInvitationRoutes } from './routes/workspace-members';
 import type { BlobStore } from './storage/blob-store';
@@ -158,6 +161,10 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   const scheduler = new Scheduler(ctx, options.jobs ?? defaultJobs());
   app.decorate('scheduler', scheduler);
   app.addHook('onClose', async () => scheduler.stop());
+  // Webhook messages: sent from the queue in the database (main.ts starts polling).
+  const webhooks = new WebhookDispatcher(ctx);
+  app.decorate('webhooks', webhooks);
+  app.addHook('onClose', async () => webhooks.stop());
   // Changesets computing in the background finish before the database closes; so do the
   // whole copies being arranged (services/file-store/).
   app.addHook('onClose', async () => changesetWorkIdle(ctx));
@@ -206,6 +213,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   // Anyone may call these (what an anonymous caller may read is the services' check).
   app.register(instanceRoutes);
   app.register(publicAuthRoutes);
+  app.register(oidcRoutes);
   app.register(publicProjectRoutes);
   app.register(historyRoutes);
   app.register(downloadRoutes);
@@ -235,6 +243,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
       timeTravelWriteRoutes,
       viewLinkRoutes,
       editRoutes,
+      webhookRoutes,
     ),
   );
 

@@ -28,6 +28,25 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export const LOG_FORMATS = ['pretty', 'json'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
+export interface OidcConfig {
+  /** The provider's issuer URL (its discovery document is ISSUER/.well-known/openid-configuration). */
+  readonly issuer: string;
+  readonly clientId: string;
+  /** Null: a public client (PKCE only). */
+  readonly clientSecret: string | null;
+  /** The sign-in screen's button. */
+  readonly buttonLabel: string;
+  /** The ID token / userinfo claim that becomes a new user's username. */
+  readonly usernameClaim: string;
+  /** Email domains allowed to sign in this way (lower case); empty: any. */
+  readonly emailDomains: readonly string[];
+  /** Unknown users are created (in `workspace` with `role`); otherwise refused. */
+  readonly createUsers: boolean;
+  /** The workspace a created user joins (default GLOBAL_WORKSPACE). */
+  readonly workspace: string;
+  readonly role: 'guest' | 'reader' | 'writer' | 'admin';
+}
+
 export interface Config {
   /** TCP port the HTTP server listens on. */
   readonly port: number;
@@ -85,6 +104,13 @@ export interface Config {
    * written whole into the blob store (VERSION_COPY_DELAY, in ms; services/file-store/).
    */
   readonly versionCopyDelayMs: number;
+  /**
+   * Webhooks may be sent to loopback, private and link-local addresses
+   * (WEBHOOK_ALLOW_PRIVATE; services/webhooks/address-guard.ts): off, they are refused.
+   */
+  readonly webhookAllowPrivate: boolean;
+  /** OpenID Connect sign-in (OIDC_*; services/oidc/); null when OIDC_ISSUER is unset. */
+  readonly oidc: OidcConfig | null;
   /** What work on a user's file may spend (lib/sandbox/budget.ts). */
   readonly fileWork: FileWorkConfig;
   /**
@@ -158,6 +184,16 @@ export const CONFIG_DEFAULTS = {
   FILE_WORK_MEMORY_MB: '1024',
   EMBED_ORIGINS: '(unset: any site may embed a public map)',
   AUDIT_RETENTION_DAYS: '365',
+  WEBHOOK_ALLOW_PRIVATE: 'false',
+  OIDC_ISSUER: '(unset: no OpenID Connect sign-in)',
+  OIDC_CLIENT_ID: '(required with OIDC_ISSUER)',
+  OIDC_CLIENT_SECRET: '(unset: a public client, PKCE only)',
+  OIDC_BUTTON_LABEL: 'Sign in with single sign-on',
+  OIDC_USERNAME_CLAIM: 'preferred_username',
+  OIDC_EMAIL_DOMAINS: '(unset: any domain)',
+  OIDC_CREATE_USERS: 'false',
+  OIDC_WORKSPACE: 'GLOBAL_WORKSPACE',
+  OIDC_ROLE: 'reader',
 } as const satisfies Record<string, string>;
 
 export type ConfigVariable = keyof typeof CONFIG_DEFAULTS;
@@ -213,6 +249,21 @@ export const CONFIG_DESCRIPTIONS: Record<ConfigVariable, string> = {
     'days audit log entries are kept before the server deletes them; 0 keeps them forever (0-36500)',
   EMBED_ORIGINS:
     "the sites that may show a public project's embedded map in a frame: comma-separated origins (https://example.org, https://*.example.org), or none",
+  WEBHOOK_ALLOW_PRIVATE:
+    'webhooks may be sent to loopback, private and link-local addresses (a self-hosted network)',
+  OIDC_ISSUER:
+    "issuer URL of an OpenID Connect provider; its button shows on the sign-in screen (http only for a provider on this machine's loopback)",
+  OIDC_CLIENT_ID:
+    'client id registered at the provider (redirect URI BASE_URL/app/auth/oidc/callback)',
+  OIDC_CLIENT_SECRET: 'client secret (unset: a public client, PKCE only)',
+  OIDC_BUTTON_LABEL: "the provider button's label on the sign-in screen",
+  OIDC_USERNAME_CLAIM: "the claim that becomes a new user's username",
+  OIDC_EMAIL_DOMAINS:
+    'email domains allowed to sign in with the provider, comma-separated (unset: any)',
+  OIDC_CREATE_USERS:
+    'unknown users signing in with the provider are created (true) or refused (false)',
+  OIDC_WORKSPACE: 'the workspace a created user joins',
+  OIDC_ROLE: 'the workspace role a created user gets: guest, reader, writer or admin',
 };
 
 type Env = Record<string, string | undefined>;
@@ -392,6 +443,52 @@ function readBasemap(env: Env): Config['basemap'] {
     throw new ConfigError('BASEMAP_ATTRIBUTION', 'BASEMAP_ATTRIBUTION must be plain text');
   }
   return { url, attribution };
+}
+
+const OIDC_ROLES = ['guest', 'reader', 'writer', 'admin'] as const;
+
+function readOidc(env: Env, globalWorkspace: string): OidcConfig | null {
+  const issuer = read(env, 'OIDC_ISSUER');
+  if (issuer === undefined) return null;
+  if (!urlSchema(['http:', 'https:']).safeParse(issuer).success) {
+    throw new ConfigError(
+      'OIDC_ISSUER',
+      `OIDC_ISSUER must be an http(s) URL (got ${quoted(issuer)})`,
+    );
+  }
+  const clientId = read(env, 'OIDC_CLIENT_ID');
+  if (clientId === undefined) {
+    throw new ConfigError('OIDC_CLIENT_ID', 'OIDC_CLIENT_ID must be set when OIDC_ISSUER is');
+  }
+  const role = (read(env, 'OIDC_ROLE') ?? 'reader').toLowerCase();
+  if (!(OIDC_ROLES as readonly string[]).includes(role)) {
+    throw new ConfigError(
+      'OIDC_ROLE',
+      `OIDC_ROLE must be guest, reader, writer or admin (got ${quoted(role)})`,
+    );
+  }
+  const domains = (read(env, 'OIDC_EMAIL_DOMAINS') ?? '')
+    .split(',')
+    .map((d) => d.trim().toLowerCase().replace(/^@/, ''))
+    .filter((d) => d !== '');
+  const wrong = domains.find((d) => !/^[a-z0-9.-]+\.[a-z]{2,}$/.test(d));
+  if (wrong) {
+    throw new ConfigError(
+      'OIDC_EMAIL_DOMAINS',
+      `OIDC_EMAIL_DOMAINS has an invalid domain ${quoted(wrong)}`,
+    );
+  }
+  return {
+    issuer,
+    clientId,
+    clientSecret: read(env, 'OIDC_CLIENT_SECRET') ?? null,
+    buttonLabel: read(env, 'OIDC_BUTTON_LABEL') ?? 'Sign in with single sign-on',
+    usernameClaim: read(env, 'OIDC_USERNAME_CLAIM') ?? 'preferred_username',
+    emailDomains: domains,
+    createUsers: readBoolean(env, 'OIDC_CREATE_USERS', false),
+    workspace: read(env, 'OIDC_WORKSPACE') ?? globalWorkspace,
+    role: role as OidcConfig['role'],
+  };
 }
 
 function loadSecretKey(env: Env, dataDir: string): string {
@@ -664,6 +761,8 @@ export function loadConfig(env: Env = process.env): Config {
     basemap,
     versionCacheBytes,
     versionCopyDelayMs,
+    webhookAllowPrivate: readBoolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+    oidc: readOidc(env, globalWorkspace),
     fileWork,
     embedOrigins,
     auditRetentionDays: readInteger(env, 'AUDIT_RETENTION_DAYS', 365, 0, 36_500),

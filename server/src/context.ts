@@ -43,6 +43,8 @@ declare module 'fastify' {
     ctx: AppContext;
     /** Periodic jobs (started by main.ts). */
     scheduler: JobScheduler;
+    /** Sends queued webhook messages (started by main.ts; tests call runOnce). */
+    webhooks: { start(pollMs?: number): void; runOnce(): Promise<number>; stop(): Promise<void> };
     /** The route table (every registered method and path). */
     routeIndex: RouteIndex;
   }

@@ -84,6 +84,7 @@ export async function startServer(
     });
     await app.listen({ host: config.host, port: config.port });
     app.scheduler.start();
+    app.webhooks.start();
     // A sandbox process per lane loads in the background: the first map asked for (its
     // layers, its point index) does not wait for one to start.
     startSandbox(app.ctx, 'interactive');

@@ -58,9 +58,11 @@ function compact<T extends Record<string, unknown>>(value: T): T {
 
 export interface LoginSearch {
   redirect?: string;
+  /** Why a single sign-on ended here (server/src/schemas/oidc.ts OIDC_ERROR_MESSAGES). */
+  sso_error?: string;
 }
 export const validateLoginSearch = (search: Record<string, unknown>): LoginSearch =>
-  compact({ redirect: searchString(search.redirect) });
+  compact({ redirect: searchString(search.redirect), sso_error: searchString(search.sso_error) });
 
 export interface ProjectListSearch {
   tags?: string[];

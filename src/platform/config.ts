@@ -21,6 +21,8 @@ export type ConfigData = Pick<
       | 'workspace_creation'
       // The map's basemap (issue 19); none when unset.
       | 'basemap'
+      // The OpenID Connect provider's sign-in button (issue 33); none when unset.
+      | 'oidc'
     >
   >;
 

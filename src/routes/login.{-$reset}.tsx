@@ -3,6 +3,7 @@ import { redirectIfLoggedIn } from '@/app/guards';
 import { validateLoginSearch } from '@/lib/search';
 import { profileQueryOptions } from '@/features/auth/api/profile';
 import { LoginForm } from '@/features/auth/components/LoginForm';
+import { SsoSignIn } from '@/features/auth/components/SsoSignIn';
 import { ResetPasswordForm } from '@/features/auth/components/ResetPasswordForm';
 import { useMaintenance } from '@/platform/ping';
 import { OnboardingLayout } from '@/features/shell/components/OnboardingLayout';
@@ -25,7 +26,7 @@ export const Route = createFileRoute('/login/{-$reset}')({
 
 function LoginPage() {
   const { reset } = Route.useParams();
-  const { redirect } = Route.useSearch();
+  const { redirect, sso_error: ssoError } = Route.useSearch();
   const router = useRouter();
   const navigate = useNavigate();
   const maintenance = useMaintenance();
@@ -40,11 +41,14 @@ function LoginPage() {
           onSent={() => void navigate({ to: '/login/{-$reset}', params: { reset: undefined } })}
         />
       ) : (
-        <LoginForm
-          onSuccess={async () => {
-            await router.navigate({ href: safeRedirectTarget(redirect), replace: true });
-          }}
-        />
+        <>
+          <LoginForm
+            onSuccess={async () => {
+              await router.navigate({ href: safeRedirectTarget(redirect), replace: true });
+            }}
+          />
+          <SsoSignIn error={ssoError} redirect={redirect} />
+        </>
       )}
     </OnboardingLayout>
   );

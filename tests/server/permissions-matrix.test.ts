@@ -13,6 +13,7 @@ import { upsertProjectMembers } from '../../server/src/db/queries/projects';
 import { findUserByUsername, insertUser } from '../../server/src/db/queries/users';
 import { insertWorkspace, setWorkspaceMember } from '../../server/src/db/queries/workspaces';
 import { insertViewLink, revokeViewLink } from '../../server/src/db/queries/view-links';
+import { insertWebhook } from '../../server/src/db/queries/webhooks';
 import { makeBearerToken } from '../../server/src/auth/bearer';
 import { makePersonalToken } from '../../server/src/auth/personal-tokens';
 import { insertPersonalToken } from '../../server/src/db/queries/personal-tokens';
@@ -90,6 +91,9 @@ const loginAnd = (allowed: readonly Actor[], ok: number) => (actor: Actor) =>
 const write = (ok: number) => loginAnd(PROJECT_WRITERS, ok);
 const own = (ok: number) => loginAnd(PROJECT_OWNERS, ok);
 const workspaceAdmin = (ok: number) => loginAnd(WORKSPACE_ADMINS, ok);
+/** Owner's rights on a thing of the project others may not know of: 404 for them. */
+const ownOr404 = (ok: number) => (actor: Actor) =>
+  actor === 'anonymous' ? 401 : PROJECT_OWNERS.includes(actor) ? ok : 404;
 
 // ---------------------------------------------------------------------------------------
 // Seeded data: one app, one data set.
@@ -733,6 +737,64 @@ const CASES: Record<string, Case> = {
     expect: open(200),
   },
 
+  // OpenID Connect sign-in (issue 33): browser navigations for anyone; without OIDC_ISSUER
+  // both go back to the sign-in screen with a message (302).
+  'GET /app/auth/oidc/start': {
+    request: () => ({ url: '/app/auth/oidc/start' }),
+    expect: open(302),
+  },
+  'GET /app/auth/oidc/callback': {
+    request: () => ({ url: '/app/auth/oidc/callback?state=x&code=y' }),
+    expect: open(302),
+  },
+
+  // Webhooks (issue 33): a workspace's admins manage its webhooks, a project's owners the
+  // project's own; someone else's webhook is not found (404). The address is a public IP
+  // (no name to resolve; nothing is sent in this test).
+  'GET /app/workspaces/:id/webhooks': {
+    request: () => ({ url: `/app/workspaces/${t.setup.workspaceId}/webhooks` }),
+    expect: workspaceAdmin(200),
+  },
+  'POST /app/workspaces/:id/webhooks': {
+    request: () => ({
+      url: `/app/workspaces/${t.setup.workspaceId}/webhooks`,
+      json: { url: PUBLIC_HOOK_URL, events: ['project.deleted'] },
+    }),
+    expect: workspaceAdmin(201),
+  },
+  'GET /app/project/webhooks/:namespace/:name': {
+    request: ({ project }) => ({ url: `/app/project/webhooks/${path(project)}` }),
+    expect: own(200),
+  },
+  'POST /app/project/webhooks/:namespace/:name': {
+    request: ({ project }) => ({
+      url: `/app/project/webhooks/${path(project)}`,
+      json: { url: PUBLIC_HOOK_URL, events: ['version.created'] },
+    }),
+    expect: own(201),
+  },
+  'PATCH /app/webhooks/:id': {
+    request: async ({ project }) => ({
+      url: `/app/webhooks/${await webhookOf(project)}`,
+      json: { active: false },
+    }),
+    expect: ownOr404(200),
+  },
+  'DELETE /app/webhooks/:id': {
+    request: async ({ project }) => ({ url: `/app/webhooks/${await webhookOf(project)}` }),
+    expect: ownOr404(204),
+  },
+  'POST /app/webhooks/:id/test': {
+    request: async ({ project }) => ({ url: `/app/webhooks/${await webhookOf(project)}/test` }),
+    expect: ownOr404(202),
+  },
+  'GET /app/webhooks/:id/deliveries': {
+    request: async ({ project }) => ({
+      url: `/app/webhooks/${await webhookOf(project)}/deliveries`,
+    }),
+    expect: ownOr404(200),
+  },
+
   'GET /v1/project/versions/paginated/:namespace/:name': {
     request: ({ project }) => ({
       url: `/v1/project/versions/paginated/${path(project)}?page=1&per_page=50`,
@@ -1106,6 +1168,22 @@ async function patHeaders(
   if (actor === 'anonymous') return {};
   const { token } = await personalToken(actor === 'superuser' ? 'admin2' : actor, scope, state);
   return { authorization: `Bearer ${token}` };
+}
+
+const PUBLIC_HOOK_URL = 'https://93.184.215.14/hook';
+
+/** A new webhook of the project: its id. */
+async function webhookOf(project: Project): Promise<number> {
+  const hook = await insertWebhook(t.database.db, {
+    scope: { projectId: project.id },
+    url: PUBLIC_HOOK_URL,
+    secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}`,
+    events: ['version.created'],
+    description: '',
+    createdBy: people.owner!.id,
+    createdAt: t.clock.now(),
+  });
+  return hook.id;
 }
 
 /** A view link of the project, live, expired or revoked: its id and token. */

@@ -106,6 +106,29 @@ export const users = pgTable(
   ],
 );
 
+/**
+ * Accounts at an OpenID Connect provider linked to users (services/oidc/): the provider's
+ * issuer and its `sub` for the user. A user is linked when they first sign in with the
+ * provider (created, or matched by a verified email).
+ */
+export const userIdentities = pgTable(
+  'user_identities',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    createdAt: ts('created_at').notNull(),
+    lastUsedAt: ts('last_used_at'),
+  },
+  (t) => [
+    unique('user_identities_issuer_subject_key').on(t.issuer, t.subject),
+    index('user_identities_user_idx').on(t.userId),
+  ],
+);
+
 /** Browser sessions. Only the SHA-256 of the random cookie value is stored. */
 export const sessions = pgTable(
   'sessions',
@@ -783,6 +806,72 @@ export const auditLog = pgTable(
   ],
 );
 
+// ---------------------------------------------------------------------------------------
+// Webhooks (services/webhooks/)
+
+/**
+ * A webhook of a workspace (workspace admins) or of one project (its owners): exactly one of
+ * workspace_id and project_id is set. `events` are the event types it is sent
+ * (schemas/webhooks.ts WEBHOOK_EVENTS); `secret` is `whsec_<base64>` (Standard Webhooks).
+ */
+export const webhooks = pgTable(
+  'webhooks',
+  {
+    id: serial('id').primaryKey(),
+    workspaceId: integer('workspace_id').references(() => workspaces.id, { onDelete: 'cascade' }),
+    projectId: uuid('project_id').references(() => projects.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    secret: text('secret').notNull(),
+    events: text('events').array().notNull(),
+    active: boolean('active').notNull().default(true),
+    description: varchar('description', { length: 200 }).notNull().default(''),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [
+    index('webhooks_workspace_idx').on(t.workspaceId),
+    index('webhooks_project_idx').on(t.projectId),
+    check('webhooks_one_scope', sql`(${t.workspaceId} IS NULL) <> (${t.projectId} IS NULL)`),
+  ],
+);
+
+/**
+ * The delivery queue and its log: one row per message and webhook. The row keeps the address
+ * and the secret it is sent with, so a project.deleted message outlives the project's webhooks
+ * (webhook_id becomes null when the project is purged). Pending rows are claimed with a lease
+ * (leased_until) under FOR UPDATE SKIP LOCKED, so each is sent by one instance at a time.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** The Standard Webhooks message id (`webhook-id`), the same on every attempt. */
+    messageId: text('message_id').notNull(),
+    webhookId: integer('webhook_id').references(() => webhooks.id, { onDelete: 'set null' }),
+    url: text('url').notNull(),
+    secret: text('secret').notNull(),
+    eventType: text('event_type').notNull(),
+    /** The JSON body sent, exactly (signed as is). */
+    payload: text('payload').notNull(),
+    /** pending, delivered or failed (gave up after a day). */
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: ts('created_at').notNull(),
+    nextAttemptAt: ts('next_attempt_at').notNull(),
+    leasedUntil: ts('leased_until'),
+    lastAttemptAt: ts('last_attempt_at'),
+    responseCode: integer('response_code'),
+    lastError: text('last_error'),
+    deliveredAt: ts('delivered_at'),
+  },
+  (t) => [
+    index('webhook_deliveries_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'pending'`),
+    index('webhook_deliveries_webhook_idx').on(t.webhookId, t.createdAt),
+  ],
+);
+
 /** Bookkeeping for scheduled jobs that must run once across all instances. */
 export const jobRuns = pgTable('job_runs', {
   name: text('name').primaryKey(),
@@ -799,3 +888,6 @@ export type PersonalToken = typeof personalTokens.$inferSelect;
 export type AuditEntry = typeof auditLog.$inferSelect;
 export type NewAuditEntry = typeof auditLog.$inferInsert;
 export type Project = typeof projects.$inferSelect;
+export type Webhook = typeof webhooks.$inferSelect;
+export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;
+export type UserIdentity = typeof userIdentities.$inferSelect;

@@ -16,6 +16,7 @@ import { COMPUTE_CHANGESETS_JOB, runPendingChangesets } from '../services/change
 import { FILE_STORE_JOB, runFileStoreTasks } from '../services/file-store';
 import { purgeRemovedProjects } from '../services/purge';
 import { cleanupUploads } from '../services/push';
+import { pruneWebhookLog, WEBHOOK_LOG_JOB } from '../services/webhooks/retention';
 
 export interface Job {
   name: string;
@@ -49,6 +50,7 @@ export function defaultJobs(): Job[] {
     { name: BLOB_TEMP_JOB, intervalMs: HOUR, leaseMs: HOUR, run: sweepBlobTemp },
     // Audit entries past AUDIT_RETENTION_DAYS.
     { name: AUDIT_RETENTION_JOB, intervalMs: HOUR, leaseMs: HOUR, run: purgeOldAuditEntries },
+    { name: WEBHOOK_LOG_JOB, intervalMs: HOUR, leaseMs: HOUR, run: pruneWebhookLog },
     // Changesets left pending (a crash, versions made by the admin CLI): every poll.
     { name: COMPUTE_CHANGESETS_JOB, intervalMs: 0, leaseMs: HOUR, run: runPendingChangesets },
     // Whole copies of GeoPackages due to be written or dropped (services/file-store/), and

@@ -1,4 +1,5 @@
 /** Instance information: /app/init, /ping, /config, /alive (api-reference A.1, A.10). */
+import { OIDC_START_PATH } from '../services/oidc';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { isMaintenance } from '../maintenance';
 import { issueCsrfToken } from '../plugins/csrf';
@@ -47,6 +48,9 @@ const instanceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     server_configured: config.baseUrl !== '',
     build_hash: '',
     ...(config.basemap === null ? {} : { basemap: { ...config.basemap } }),
+    ...(config.oidc === null
+      ? {}
+      : { oidc: { label: config.oidc.buttonLabel, start_url: OIDC_START_PATH } }),
   }));
 
   // Load-balancer health check (CSRF-exempt, allowed in maintenance).

@@ -2,6 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { NullableInteger, StringListSchema } from './common';
 import { BasemapSchema } from './map';
+import { OidcButtonSchema } from './oidc';
 
 /** GET /app/init (the CSRF token comes in the X-CSRF-Token header). */
 export const InitSchema = Type.Object({
@@ -52,6 +53,8 @@ export const InstanceConfigSchema = Type.Object({
   build_hash: Type.String(),
   /** The map's basemap (BASEMAP_URL, BASEMAP_ATTRIBUTION); absent when none is configured. */
   basemap: Type.Optional(BasemapSchema),
+  /** The OpenID Connect provider's sign-in button (OIDC_*); absent when none is configured. */
+  oidc: Type.Optional(OidcButtonSchema),
 });
 export type InstanceConfig = Static<typeof InstanceConfigSchema>;
 

@@ -4,6 +4,8 @@
  * DELETE /v1/project/{namespace}/{name} (the CLI's `remove`, the legacy form of
  * scheduleDelete), PATCH /v2/projects/{id} (the CLI's `rename`) and GET /v2/projects/{id}.
  */
+import { kickWebhooks } from './webhooks/dispatcher';
+import { queueProjectEvent } from './webhooks/events';
 import type { AppContext } from '../context';
 import { isUniqueViolation } from '../db/errors';
 import {
@@ -14,9 +16,9 @@ import {
 } from '../db/queries/files';
 import { setProjectName } from '../db/queries/project-names';
 import {
-  projectHasConflictFile,
   listProjectMembers,
   markProjectRemoved,
+  projectHasConflictFile,
 } from '../db/queries/projects';
 import type { User } from '../db/schema';
 import { badRequest, HttpProblem, notFound } from '../errors';
@@ -120,7 +122,15 @@ export async function removeProject(
   await ctx.database.db.transaction(async (tx) => {
     if (!(await markProjectRemoved(tx, access.project.id, caller.id, removedAt))) throw notFound();
     await recordAudit(ctx, tx, { action: 'project.deleted', ...projectScope(access), details });
+    await queueProjectEvent(tx, {
+      type: 'project.deleted',
+      projectId: access.project.id,
+      at: ctx.now(),
+      actorId: caller.id,
+      data: {},
+    });
   });
+  kickWebhooks(ctx);
 }
 
 export const INVALID_PROJECT_NAME = 'InvalidProjectName';

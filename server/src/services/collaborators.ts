@@ -31,6 +31,8 @@ import {
   type ProjectAccess,
 } from './permissions';
 import { displayName } from './users';
+import { kickWebhooks } from './webhooks/dispatcher';
+import { queueProjectEvent } from './webhooks/events';
 import type {
   AccessChangeBody,
   AddCollaboratorBody,
@@ -188,11 +190,11 @@ export async function changeProjectAccess(
   }
   const access = await projectFor(ctx, caller, { id: projectId }, 'update');
   const db = ctx.database.db;
-  let member: { userId: number; role: ProjectRole | 'none' } | null = null;
+  let member: { userId: number; username: string; role: ProjectRole | 'none' } | null = null;
   if (change.user_id !== undefined && change.role !== undefined) {
     const target = await findUserById(db, change.user_id);
     if (!target?.active) throw notFound(USER_NOT_FOUND);
-    member = { userId: target.id, role: change.role };
+    member = { userId: target.id, username: target.username, role: change.role };
   }
   await db.transaction(async (tx) => {
     if (member?.role === 'none') await deleteProjectMembers(tx, access.project.id, [member.userId]);
@@ -201,7 +203,20 @@ export async function changeProjectAccess(
         { userId: member.userId, role: member.role as ProjectRole },
       ]);
     }
-    if (member) await auditShare(ctx, tx, access, member.userId, member.role);
+    if (member) {
+      await auditShare(ctx, tx, access, member.userId, member.role);
+      const target = { id: member.userId, username: member.username };
+      const none = member.role === 'none';
+      await memberEvent(
+        ctx,
+        tx,
+        access,
+        caller,
+        target,
+        none ? 'removed' : 'role_changed',
+        none ? null : member.role,
+      );
+    }
     if (change.public !== undefined && change.public !== access.project.public) {
       await setProjectPublic(tx, access.project.id, change.public);
       await recordAudit(ctx, tx, {
@@ -210,6 +225,7 @@ export async function changeProjectAccess(
       });
     }
   });
+  kickWebhooks(ctx);
   return memberList(ctx, access);
 }
 
@@ -276,7 +292,9 @@ export async function addCollaborator(
       { userId: target.id, role: directRoleOf(input.role) },
     ]);
     await auditShare(ctx, tx, access, target.id, directRoleOf(input.role), target.username);
+    await memberEvent(ctx, tx, access, caller, target, 'added', directRoleOf(input.role));
   });
+  kickWebhooks(ctx);
   return memberEntryOf(ctx, access, target.id);
 }
 
@@ -310,7 +328,9 @@ export async function updateCollaborator(
       { userId: row.id, role: directRoleOf(role) },
     ]);
     await auditShare(ctx, tx, access, row.id, directRoleOf(role), row.username);
+    await memberEvent(ctx, tx, access, caller, row, 'role_changed', directRoleOf(role));
   });
+  kickWebhooks(ctx);
   return memberEntryOf(ctx, access, row.id);
 }
 
@@ -327,7 +347,9 @@ export async function removeCollaborator(
   await ctx.database.db.transaction(async (tx) => {
     await deleteProjectMembers(tx, access.project.id, [row.id]);
     await auditShare(ctx, tx, access, row.id, 'none', row.username);
+    await memberEvent(ctx, tx, access, caller, row, 'removed', null);
   });
+  kickWebhooks(ctx);
 }
 
 /** One entry for a change of a user's direct role on the project ('none': removed). */
@@ -345,5 +367,24 @@ async function auditShare(
     ...projectScope(access),
     target: { type: 'user', id: userId, name },
     details: { role },
+  });
+}
+
+/** A project's member.changed webhook message (services/webhooks/), in `tx`. */
+async function memberEvent(
+  ctx: AppContext,
+  tx: Executor,
+  access: ProjectAccess,
+  caller: User,
+  target: { id: number; username: string },
+  change: 'added' | 'role_changed' | 'removed',
+  role: string | null,
+): Promise<void> {
+  await queueProjectEvent(tx, {
+    type: 'member.changed',
+    projectId: access.project.id,
+    at: ctx.now(),
+    actorId: caller.id,
+    data: { change, user: { id: target.id, username: target.username }, role },
   });
 }

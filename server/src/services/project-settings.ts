@@ -2,6 +2,8 @@
  * Project settings (api-reference A.5): sharing through PUT /v1/project/{ns}/{name}, the
  * public flag, leaving a project and scheduling its deletion.
  */
+import { kickWebhooks } from './webhooks/dispatcher';
+import { queueProjectEvent } from './webhooks/events';
 import type { AppContext } from '../context';
 import { projectScope, recordAudit, usernameOf } from './audit';
 import {
@@ -159,7 +161,23 @@ export async function updateProjectAccess(
           ...projectScope(access),
         });
       }
+      if (upserts.length > 0 || removals.length > 0) {
+        await queueProjectEvent(tx, {
+          type: 'member.changed',
+          projectId,
+          at: ctx.now(),
+          actorId: caller.id,
+          data: {
+            change: 'access_changed',
+            members: [
+              ...upserts.map((u) => ({ user_id: u.userId, role: u.role })),
+              ...removals.map((id) => ({ user_id: id, role: null })),
+            ],
+          },
+        });
+      }
     });
+    kickWebhooks(ctx);
   }
   const project = await projectDetail(ctx, await reloadProjectAccess(ctx, access));
   return error ? { status: 207, error, project } : { status: 200, project };

@@ -36,6 +36,8 @@ import { existingBlobKeys } from '../db/queries/blobs';
 import type { BlobInsert } from '../db/queries/versions';
 import type { FileChange } from '../db/schema';
 import { queueChangedFiles } from './file-store/tasks';
+import { parseConflictName } from './time-travel/conflict-names';
+import { queueProjectEvent } from './webhooks/events';
 import { recipeKey, type Recipe } from './file-store/recipe';
 import { isVersionedFile, projectPathError } from '../lib/paths';
 import type { VersionOrigin } from '../schemas/restore';
@@ -403,5 +405,23 @@ export async function commitVersion(tx: Tx, input: CommitVersionInput): Promise<
     diskUsage: totals.size,
     tags,
   });
+  // Webhooks (services/webhooks/): queued with the version, sent once it is committed.
+  await queueProjectEvent(tx, {
+    type: 'version.created',
+    projectId: input.project.id,
+    at: input.at,
+    actorId: input.author?.id ?? null,
+    data: { version: `v${version}`, changes, project_size: totals.size },
+  });
+  const conflicts = added.filter((f) => parseConflictName(f.path) !== null).map((f) => f.path);
+  if (conflicts.length > 0) {
+    await queueProjectEvent(tx, {
+      type: 'conflict.recorded',
+      projectId: input.project.id,
+      at: input.at,
+      actorId: input.author?.id ?? null,
+      data: { version: `v${version}`, files: conflicts },
+    });
+  }
   return { versionId, version, projectSize: totals.size, tags, changes };
 }

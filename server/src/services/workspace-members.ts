@@ -64,6 +64,8 @@ import {
   workspaceRoleRank,
 } from './permissions';
 import { reservedUsernameError } from './templates';
+import { kickWebhooks } from './webhooks/dispatcher';
+import { queueWorkspaceEvent } from './webhooks/events';
 import { NO_WORKSPACE_PERMISSION, WORKSPACE_NOT_FOUND } from './workspaces';
 
 export const MEMBER_NOT_FOUND = 'User is not a member of this workspace';
@@ -203,7 +205,7 @@ export async function updateMember(
   body: WorkspaceMemberUpdate,
 ): Promise<WorkspaceMember> {
   const { workspace, role: actorRole } = await managedWorkspace(ctx, actor, idText);
-  return ctx.database.db.transaction(async (tx) => {
+  const updated = await ctx.database.db.transaction(async (tx) => {
     await lockWorkspace(tx, workspace.id);
     const target = await findMember(ctx, tx, workspace, userIdText);
     const current = target.workspace_role;
@@ -218,17 +220,32 @@ export async function updateMember(
     const changed = role !== current || (target.global && body.workspace_role !== undefined);
     if (changed) await setWorkspaceMember(tx, workspace.id, target.id, role);
     if (body.reset_projects_roles) await deleteProjectRolesInWorkspace(tx, workspace.id, target.id);
-    if (role !== current || body.reset_projects_roles) {
+    if (changed || body.reset_projects_roles) {
       await recordAudit(ctx, tx, {
         action: 'workspace.member_role_changed',
         workspace: { id: workspace.id, name: workspace.name },
         target: { type: 'user', id: target.id, name: target.username },
         details: { from: current, to: role, reset_project_roles: !!body.reset_projects_roles },
       });
+      await queueWorkspaceEvent(tx, {
+        type: 'member.changed',
+        workspace,
+        at: ctx.now(),
+        actorId: actor.id,
+        data: {
+          change: 'role_changed',
+          user: { id: target.id, username: target.username },
+          role,
+          previous_role: current,
+          projects_roles_reset: body.reset_projects_roles === true,
+        },
+      });
     }
     const { global, ...member } = target;
     return global && !changed ? target : { ...member, workspace_role: role };
   });
+  kickWebhooks(ctx);
+  return updated;
 }
 
 export async function removeMember(
@@ -253,7 +270,19 @@ export async function removeMember(
       target: { type: 'user', id: target.id, name: target.username },
       details: { role: target.workspace_role },
     });
+    await queueWorkspaceEvent(tx, {
+      type: 'member.changed',
+      workspace,
+      at: ctx.now(),
+      actorId: actor.id,
+      data: {
+        change: 'removed',
+        user: { id: target.id, username: target.username },
+        previous_role: target.workspace_role,
+      },
+    });
   });
+  kickWebhooks(ctx);
 }
 
 function tokenHash(token: string): string {
@@ -445,6 +474,18 @@ async function join(
   const current = await findWorkspaceMemberRole(tx, workspace.id, user.id);
   if (!current || workspaceRoleRank(current) < workspaceRoleRank(invitation.role)) {
     await setWorkspaceMember(tx, workspace.id, user.id, invitation.role);
+    await queueWorkspaceEvent(tx, {
+      type: 'member.changed',
+      workspace,
+      at: ctx.now(),
+      actorId: user.id,
+      data: {
+        change: current ? 'role_changed' : 'added',
+        user: { id: user.id, username: user.username },
+        role: invitation.role,
+        previous_role: current,
+      },
+    });
   }
   await deleteInvitation(tx, workspace.id, invitation.id);
   await recordAudit(ctx, tx, {

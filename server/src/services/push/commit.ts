@@ -21,6 +21,7 @@ import type { UploadPlan } from './plan';
 import { guardAllowance } from './quota';
 import { warmMapFiles } from '../map/warm';
 import { startFileStoreWork } from '../file-store';
+import { kickWebhooks } from '../webhooks/dispatcher';
 
 export const UPLOAD_CANCELED = 'Upload was probably canceled';
 
@@ -102,5 +103,7 @@ export async function commitPush(
   warmMapFiles(ctx, push.files);
   // Whole copies of GeoPackages made from diffs, arranged when due (file-store/tasks.ts).
   startFileStoreWork(ctx);
+  // The version's webhook messages (queued in the commit), sent now.
+  kickWebhooks(ctx);
   return version;
 }

@@ -13,6 +13,7 @@
  *   transaction stays open, so the client may send them again or cancel
  *   (docs/decisions/0087-failed-finish.md).
  */
+import { reportUploadFailure } from '../webhooks/upload-failed';
 import type { AppContext } from '../../context';
 import {
   findUpload,
@@ -472,6 +473,18 @@ export async function finishPush(
     ]);
     startChangesetWork(ctx);
     return detail;
+  } catch (error) {
+    await reportUploadFailure(
+      ctx,
+      {
+        projectId: upload.projectId,
+        userId: caller.id,
+        version: upload.baseVersion,
+        files: files.map((f) => f.path),
+      },
+      error,
+    );
+    throw error;
   } finally {
     await lease.end(!ended);
   }

@@ -15,6 +15,7 @@
  * `DataSyncError` for files whose chunks do not make them (or whose diff does not apply:
  * `sync error: …`).
  */
+import { reportUploadFailure } from '../webhooks/upload-failed';
 import type { AppContext } from '../../context';
 import { listCurrentFiles } from '../../db/queries/files';
 import { deleteUpload } from '../../db/queries/uploads';
@@ -153,6 +154,11 @@ export async function pushVersionV2(
       throw coded(422, DATA_SYNC_ERROR, DATA_SYNC_TEXT, { failed_files: failed });
     }
     await commitPush(ctx, { upload, plan, files: entries, caller, meta, clientVersion }, v2Dialect);
+  } catch (error) {
+    const paths = files.map((f) => f.path);
+    const failure = { projectId: project.id, userId: caller.id, version: project.latestVersion };
+    await reportUploadFailure(ctx, { ...failure, files: paths }, error);
+    throw error;
   } finally {
     await lease?.end(false);
     await deleteUpload(ctx.database.db, upload.id);

@@ -1,3 +1,4 @@
+import { Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Navigate, createFileRoute, useNavigate } from '@tanstack/react-router';
 import { requireLogin } from '@/app/guards';
@@ -9,6 +10,7 @@ import {
   canManageProject,
   projectDeleted,
 } from '@/features/projects/model/project';
+import { WebhooksPanel } from '@/features/webhooks';
 import { notifyInfo, notifySuccess } from '@/lib/notify';
 import { useEffect } from 'react';
 
@@ -32,13 +34,18 @@ function ProjectSettingsPage() {
   if (!canManageProject(project.data, viewer.workspace)) return <NotAllowed />;
   const path = `${project.data.namespace}/${project.data.name}`;
   return (
-    <ProjectSettings
-      project={project.data}
-      onDeleted={() => {
-        notifySuccess(projectDeleted(path));
-        void navigate({ to: '/' });
-      }}
-    />
+    <Stack gap="lg">
+      <ProjectSettings
+        project={project.data}
+        onDeleted={() => {
+          notifySuccess(projectDeleted(path));
+          void navigate({ to: '/' });
+        }}
+      />
+      <WebhooksPanel
+        scope={{ kind: 'project', namespace: project.data.namespace, name: project.data.name }}
+      />
+    </Stack>
   );
 }
 
