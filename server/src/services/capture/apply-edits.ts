@@ -353,6 +353,22 @@ interface Written {
 
 type RowOf = (d: Database.Database, table: Table, fid: number | bigint) => unknown[] | undefined;
 
+/** Statements of a connection by their text, prepared once (a batch runs the same few). */
+const statementCache = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+function prepared(d: Database.Database, sql: string): Database.Statement {
+  let statements = statementCache.get(d);
+  if (!statements) {
+    statements = new Map();
+    statementCache.set(d, statements);
+  }
+  let statement = statements.get(sql);
+  if (!statement) {
+    statement = d.prepare(sql);
+    statements.set(sql, statement);
+  }
+  return statement;
+}
+
 const maxOf = (values: bigint[]) => values.reduce((a, b) => (a > b ? a : b), 0n);
 
 /**
@@ -398,7 +414,7 @@ function insertFids(
         : [];
       const theirSet = new Set(theirs);
       const inBaseRow = (fid: bigint) =>
-        inBase && db.prepare(`SELECT 1 FROM b.${t} WHERE ${fidCol} = ?`).get(fid) !== undefined;
+        inBase && prepared(db, `SELECT 1 FROM b.${t} WHERE ${fidCol} = ?`).get(fid) !== undefined;
       const taken = (fid: bigint) => rowOf(db, table, fid) !== undefined || inBaseRow(fid);
       const inserts = changes.filter((c) => c.op === 'insert' && c.table === table);
       const used = new Set<bigint>();
@@ -468,17 +484,17 @@ export async function applyEdits(request: EditsRequest): Promise<EditsResult> {
     );
     const changes = foldChanges(request, latest, new Set(baseTables.keys()), baseColumns);
     const rowOf = (d: Database.Database, table: Table, fid: number | bigint) =>
-      d
-        .prepare(`SELECT * FROM ${q(table.gpkg.name)} WHERE ${q(table.gpkg.fid!)} = ?`)
+      prepared(d, `SELECT * FROM ${q(table.gpkg.name)} WHERE ${q(table.gpkg.fid!)} = ?`)
         .raw(true)
         .safeIntegers(true)
         .get(fid) as unknown[] | undefined;
     const baseRow = (table: Table, fid: number) => {
       const d = base ?? db;
       if (base) {
-        const exists = d
-          .prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE`)
-          .get(table.gpkg.name);
+        const exists = prepared(
+          d,
+          `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE`,
+        ).get(table.gpkg.name);
         if (!exists) return undefined;
       }
       return rowOf(d, table, fid);
@@ -512,7 +528,8 @@ export async function applyEdits(request: EditsRequest): Promise<EditsResult> {
         if (change.op === 'insert') {
           const fid = assigned.get(change)!;
           const names = [table.gpkg.fid!, ...assignments.keys()];
-          db.prepare(
+          prepared(
+            db,
             `INSERT INTO ${t} (${names.map(q).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
           ).run(fid, ...[...assignments.values()].map(bindable));
           written.push({ table, op: 'insert', before: null, after: rowOf(db, table, fid)! });
@@ -532,7 +549,7 @@ export async function applyEdits(request: EditsRequest): Promise<EditsResult> {
             });
             continue;
           }
-          db.prepare(`DELETE FROM ${t} WHERE ${fidCol} = ?`).run(change.fid);
+          prepared(db, `DELETE FROM ${t} WHERE ${fidCol} = ?`).run(change.fid);
           written.push({ table, op: 'delete', before: theirs, after: null });
           continue;
         }
@@ -599,7 +616,8 @@ export async function applyEdits(request: EditsRequest): Promise<EditsResult> {
           });
         }
         if (rebased.apply.length === 0) continue;
-        db.prepare(
+        prepared(
+          db,
           `UPDATE ${t} SET ${rebased.apply.map((a) => `${q(a.name)} = ?`).join(', ')} WHERE ${fidCol} = ?`,
         ).run(...rebased.apply.map((a) => bindable(a.ours as Value)), change.fid);
         written.push({ table, op: 'update', before: theirs, after: rowOf(db, table, change.fid)! });
