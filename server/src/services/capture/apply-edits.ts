@@ -7,25 +7,30 @@
  *    read-only layer too, values must fit their columns.
  * 2. Each feature's change is rebased from `base` (the version the client edited) onto
  *    `latest` with geodiff's rules (geodiff/src/geodiffrebase.cpp, see rebase.ts).
- * 3. The rebased changes are written into `output` (the caller's copy of the latest file), in one transaction
- *    with the GeoPackage's own triggers on (R-tree, feature counts) and the file's other
- *    triggers set aside, as applying a pushed diff does (geodiff/apply.ts); the rows
- *    written are read back, and the changeset turning `latest` into `output` is written to
- *    `diff` in geodiff's format (geodiff/format.ts): inserts with every column, updates
- *    with the key and the changed columns, deletes with every column.
- * 4. The conflicts as geodiff's edit-conflict entries, and the output's size, SHA-1 and
- *    blob key (read once), for the caller to store.
+ * 3. The rebased changes are written into `output` (the caller's private work file of the
+ *    latest version), in one transaction with the GeoPackage's own triggers on (R-tree,
+ *    feature counts) and the file's other triggers set aside, as applying a pushed diff does
+ *    (geodiff/apply.ts); the rows written are read back (defaults, the fids given), and the
+ *    transaction is rolled back: the file holds the latest bytes again. From those rows the
+ *    changeset turning `latest` into the new version is written to `diff` in geodiff's
+ *    format (geodiff/format.ts): inserts with every column, updates with the key and the
+ *    changed columns, deletes with every column.
+ * 4. The changeset is applied to `output` the stable way (geodiff/apply.ts `stable`), as a
+ *    pushed diff is and as every later rebuild of the version applies it: `output` becomes
+ *    the version's bytes, in place, without a copy of the file. The caller hashes it.
+ * 5. The conflicts as geodiff's edit-conflict entries.
+ *
+ * A refusal leaves `output` as it was (the writes rolled back; a file in WAL mode is not
+ * switched out of it before the stable apply, which switches it as a rebuild does).
  */
-import { createReadStream, writeFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { setAsideOwnTriggers } from '../../geodiff/apply';
+import { applyChangeset, setAsideOwnTriggers } from '../../geodiff/apply';
 import { ChangesetWriter, type Value } from '../../geodiff/format';
 import { coveredTables, quote as q, type TableInfo } from '../../geodiff/schema';
 import { registerSpatialFunctions } from '../../geodiff/st-functions';
 import type { EditChange, EditConflictNote } from '../../schemas/edits';
 import type { GeoJsonGeometry, MapValue } from '../../schemas/map';
-import { BlobKeyHasher } from '../../storage/blob-key';
 import { encodeGeometry, GeometryInputError } from './geometry-encode';
 import { gpkgTables, type GpkgTable, type TableColumn } from './gpkg-tables';
 import { rebaseUpdate, sameValue, type ConflictItem } from './rebase';
@@ -58,7 +63,10 @@ export interface EditsRequest {
   file: string;
   /** Local copy of the base version's file; null when it is the latest one. */
   base: string | null;
-  /** The latest version's file, copied by the caller: the changes are written into it. */
+  /**
+   * A private work file of the latest version (the caller's): it becomes the new version,
+   * in place; unchanged when the batch is refused or changes no row.
+   */
   output: string;
   /** Where the changeset is written. */
   diff: string;
@@ -84,8 +92,8 @@ export interface EditsResult {
   fids: { layer: string; client_fid: number; fid: number }[];
   notes: Omit<EditConflictNote, 'file'>[];
   conflicts: ConflictEntry[];
-  /** The new file (null when no row changed). */
-  written: { size: number; sha1: string; key: string; diffSize: number } | null;
+  /** The changeset's size when rows changed (`output` is then the new version); else null. */
+  written: { diffSize: number } | null;
 }
 
 /** The net change of one feature over the batch. */
@@ -336,19 +344,6 @@ function foldChanges(
   return order;
 }
 
-async function digest(file: string): Promise<{ size: number; sha1: string; key: string }> {
-  const sha1 = createHash('sha1');
-  const key = new BlobKeyHasher();
-  let size = 0;
-  for await (const chunk of createReadStream(file, { highWaterMark: 1024 * 1024 })) {
-    const bytes = chunk as Buffer;
-    sha1.update(bytes);
-    key.update(bytes);
-    size += bytes.length;
-  }
-  return { size, sha1: sha1.digest('hex'), key: key.digest() };
-}
-
 interface Written {
   table: Table;
   op: 'insert' | 'update' | 'delete';
@@ -357,6 +352,22 @@ interface Written {
 }
 
 type RowOf = (d: Database.Database, table: Table, fid: number | bigint) => unknown[] | undefined;
+
+/** Statements of a connection by their text, prepared once (a batch runs the same few). */
+const statementCache = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+function prepared(d: Database.Database, sql: string): Database.Statement {
+  let statements = statementCache.get(d);
+  if (!statements) {
+    statements = new Map();
+    statementCache.set(d, statements);
+  }
+  let statement = statements.get(sql);
+  if (!statement) {
+    statement = d.prepare(sql);
+    statements.set(sql, statement);
+  }
+  return statement;
+}
 
 const maxOf = (values: bigint[]) => values.reduce((a, b) => (a > b ? a : b), 0n);
 
@@ -403,7 +414,7 @@ function insertFids(
         : [];
       const theirSet = new Set(theirs);
       const inBaseRow = (fid: bigint) =>
-        inBase && db.prepare(`SELECT 1 FROM b.${t} WHERE ${fidCol} = ?`).get(fid) !== undefined;
+        inBase && prepared(db, `SELECT 1 FROM b.${t} WHERE ${fidCol} = ?`).get(fid) !== undefined;
       const taken = (fid: bigint) => rowOf(db, table, fid) !== undefined || inBaseRow(fid);
       const inserts = changes.filter((c) => c.op === 'insert' && c.table === table);
       const used = new Set<bigint>();
@@ -444,25 +455,6 @@ function insertFids(
 
 /** Applies one file's part of a batch (module comment). */
 export async function applyEdits(request: EditsRequest): Promise<EditsResult> {
-  const latestDb = new Database(request.output, { readonly: true, fileMustExist: true });
-  const baseDb =
-    request.base === null
-      ? latestDb
-      : new Database(request.base, { readonly: true, fileMustExist: true });
-  let changes: NetChange[];
-  let baseTables: Map<string, Table>;
-  try {
-    const latest = openTables(latestDb);
-    baseTables = baseDb === latestDb ? latest : openTables(baseDb);
-    const baseColumns = new Map(
-      [...baseTables].map(([k, t]) => [k, new Set([...t.columns.keys()])]),
-    );
-    changes = foldChanges(request, latest, new Set(baseTables.keys()), baseColumns);
-  } finally {
-    if (baseDb !== latestDb) baseDb.close();
-    latestDb.close();
-  }
-
   const result: EditsResult = {
     inserted: 0,
     updated: 0,
@@ -472,27 +464,37 @@ export async function applyEdits(request: EditsRequest): Promise<EditsResult> {
     conflicts: [],
     written: null,
   };
-  const base = request.base === null ? null : new Database(request.base, { readonly: true });
+  const base =
+    request.base === null
+      ? null
+      : new Database(request.base, { readonly: true, fileMustExist: true });
   const db = new Database(request.output, { fileMustExist: true });
   const written: Written[] = [];
   try {
-    // A scratch copy: no rollback journal and no syncs (a failure discards the whole file;
-    // the caller makes it durable once, when the blob store adopts it).
-    db.pragma('journal_mode = OFF');
+    // The writes are rolled back: the rollback journal in memory, no syncs. A file in WAL
+    // mode stays in it (switching would write the file's header: its bytes would no longer
+    // be the latest version's, which the stable apply below must start from).
+    if (db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = MEMORY');
     db.pragma('synchronous = OFF');
     registerSpatialFunctions(db);
+    const latest = openTables(db);
+    const baseTables = base ? openTables(base) : latest;
+    const baseColumns = new Map(
+      [...baseTables].map(([k, t]) => [k, new Set([...t.columns.keys()])]),
+    );
+    const changes = foldChanges(request, latest, new Set(baseTables.keys()), baseColumns);
     const rowOf = (d: Database.Database, table: Table, fid: number | bigint) =>
-      d
-        .prepare(`SELECT * FROM ${q(table.gpkg.name)} WHERE ${q(table.gpkg.fid!)} = ?`)
+      prepared(d, `SELECT * FROM ${q(table.gpkg.name)} WHERE ${q(table.gpkg.fid!)} = ?`)
         .raw(true)
         .safeIntegers(true)
         .get(fid) as unknown[] | undefined;
     const baseRow = (table: Table, fid: number) => {
       const d = base ?? db;
       if (base) {
-        const exists = d
-          .prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE`)
-          .get(table.gpkg.name);
+        const exists = prepared(
+          d,
+          `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE`,
+        ).get(table.gpkg.name);
         if (!exists) return undefined;
       }
       return rowOf(d, table, fid);
@@ -510,8 +512,9 @@ export async function applyEdits(request: EditsRequest): Promise<EditsResult> {
 
     const assigned = insertFids(db, request.base, changes, rowOf);
 
-    const apply = db.transaction(() => {
-      const restoreTriggers = setAsideOwnTriggers(db);
+    // The rows are written, read back, and rolled back (module comment, step 3).
+    const write = () => {
+      setAsideOwnTriggers(db);
 
       for (const change of changes) {
         const { table } = change;
@@ -525,7 +528,8 @@ export async function applyEdits(request: EditsRequest): Promise<EditsResult> {
         if (change.op === 'insert') {
           const fid = assigned.get(change)!;
           const names = [table.gpkg.fid!, ...assignments.keys()];
-          db.prepare(
+          prepared(
+            db,
             `INSERT INTO ${t} (${names.map(q).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
           ).run(fid, ...[...assignments.values()].map(bindable));
           written.push({ table, op: 'insert', before: null, after: rowOf(db, table, fid)! });
@@ -545,7 +549,7 @@ export async function applyEdits(request: EditsRequest): Promise<EditsResult> {
             });
             continue;
           }
-          db.prepare(`DELETE FROM ${t} WHERE ${fidCol} = ?`).run(change.fid);
+          prepared(db, `DELETE FROM ${t} WHERE ${fidCol} = ?`).run(change.fid);
           written.push({ table, op: 'delete', before: theirs, after: null });
           continue;
         }
@@ -612,15 +616,16 @@ export async function applyEdits(request: EditsRequest): Promise<EditsResult> {
           });
         }
         if (rebased.apply.length === 0) continue;
-        db.prepare(
+        prepared(
+          db,
           `UPDATE ${t} SET ${rebased.apply.map((a) => `${q(a.name)} = ?`).join(', ')} WHERE ${fidCol} = ?`,
         ).run(...rebased.apply.map((a) => bindable(a.ours as Value)), change.fid);
         written.push({ table, op: 'update', before: theirs, after: rowOf(db, table, change.fid)! });
       }
-      restoreTriggers();
-    });
+    };
+    db.exec('BEGIN');
     try {
-      apply();
+      write();
     } catch (error) {
       if (error instanceof Database.SqliteError && error.code.startsWith('SQLITE_CONSTRAINT')) {
         const notNull = /NOT NULL constraint failed: [^.]+\.(.+)$/.exec(error.message);
@@ -632,6 +637,9 @@ export async function applyEdits(request: EditsRequest): Promise<EditsResult> {
         );
       }
       throw error;
+    } finally {
+      // (SQLite may have ended the transaction itself on some errors.)
+      if (db.inTransaction) db.exec('ROLLBACK');
     }
   } finally {
     db.close();
@@ -685,7 +693,9 @@ export async function applyEdits(request: EditsRequest): Promise<EditsResult> {
   const bytes = writer.result();
   if (bytes.length > 0) {
     writeFileSync(request.diff, bytes);
-    result.written = { ...(await digest(request.output)), diffSize: bytes.length };
+    // The version's bytes: the changeset applied the stable way, as any rebuild applies it.
+    applyChangeset(request.output, bytes, { stable: true });
+    result.written = { diffSize: bytes.length };
   }
   return result;
 }

@@ -4,11 +4,15 @@
  * 1. Upload rights (as pushes), the base version, the photos' chunks assembled into blobs
  *    (push/assemble.ts, the v2 chunks) once.
  * 2. Against the latest version: the QGIS project's read-only layers and hard not-null
- *    fields (edit-rules.ts, from the project file alone), then per GeoPackage the batch's part applied to a copy of the
- *    latest file in the sandbox (apply-edits.ts): the new file, its changeset and the
- *    conflicts. The new file is adopted by the blob store (no second copy), its changeset
- *    stored beside it as the update's diff, the conflicts written as the plugin's
- *    edit-conflict file.
+ *    fields (edit-rules.ts, from the project file alone), then per GeoPackage the batch's
+ *    part, in one sandbox call (apply-edits.ts), on a work file of the latest version
+ *    (services/file-store `takeWorkFile`: the cached file the version before left, moved,
+ *    not copied): its changeset and conflicts worked out, and the changeset applied to it
+ *    the stable way, so the work file becomes the new version's bytes. The changeset is
+ *    stored as the update's diff, and the version stored as that diff (a recipe: the
+ *    latest's blob and the diff, services/file-store), while the new file is hashed once
+ *    for its SHA-1 and kept in the cache for the next batch and the readers. The conflicts
+ *    are written as the plugin's edit-conflict file.
  * 3. The version through the push core (push/server-push.ts: administrator's lock, storage
  *    allowance, push lock, one commit). When another push made a version meanwhile
  *    (ServerPushMoved), step 2 runs again on the new latest, a few times.
@@ -33,8 +37,7 @@ import { MAX_EDIT_CHANGES } from '../../schemas/edits';
 import type { BlobInfo } from '../../storage/blob-store';
 import { ChunkStore } from '../../storage/chunk-store';
 import { CHUNK_SIZE } from '../../storage/staging';
-import { copyBlob } from '../changesets';
-import { fileFromDiff } from '../file-store';
+import { giveBackWorkFile, keepWorkFile, recipeKey, takeWorkFile } from '../file-store';
 import { localCopy } from '../map/store';
 import { projectFor, type ProjectAccess } from '../permissions';
 import { VERSION_NOT_FOUND } from '../project-detail';
@@ -154,6 +157,13 @@ async function plan(
     }
   }
 
+  for (const photo of photos) {
+    const held = latestByPath.get(photo.path);
+    if (held && held.checksum !== photo.blob.sha1) {
+      throw refused(422, 'PhotoExists', photoTaken(photo.path));
+    }
+  }
+
   const rules = byFile.size > 0 ? await editRulesOf(ctx, latestFiles) : {};
   const planned: Planned = {
     added: [],
@@ -176,16 +186,15 @@ async function plan(
   try {
     for (const [file, changes] of byFile) {
       const latest = latestByPath.get(file)!;
+      const latestBlob = { key: latest.blobKey, size: latest.size, checksum: latest.checksum };
       const base = baseByPath.get(file) ?? latest;
-      const output = path.join(dir, `${randomUUID()}.gpkg`);
       const diff = path.join(dir, `${randomUUID()}.diff`);
-      // The latest bytes straight into the file the changes are written to (one copy); the
-      // base, when it differs, from the map's copies.
-      await copyBlob(ctx, latest.blobKey, output);
+      // The base, when it differs, from the map's copies.
       const baseCopy =
         base.checksum === latest.checksum
           ? null
           : await localCopy(ctx, { key: base.blobKey, checksum: base.checksum, size: base.size });
+      const work = await takeWorkFile(ctx, latestBlob, 'background');
       let applied;
       try {
         applied = await runCaptureWork(
@@ -194,7 +203,7 @@ async function plan(
             kind: 'edits',
             file,
             base: baseCopy,
-            output,
+            output: work,
             diff,
             changes,
             readOnly: rules[file]?.readOnly ?? [],
@@ -203,9 +212,15 @@ async function plan(
           'background',
         );
       } catch (error) {
-        if (error instanceof EditRefusal) throw refused(error.status, error.code, error.message);
+        if (error instanceof EditRefusal) {
+          // Refused before anything stayed written: the latest version's file again.
+          giveBackWorkFile(ctx, work, latestBlob);
+          throw refused(error.status, error.code, error.message);
+        }
+        await rm(work, { force: true });
         throw error;
       }
+      if (!applied.written) giveBackWorkFile(ctx, work, latestBlob);
       const r = planned.result;
       r.inserted += applied.inserted;
       r.updated += applied.updated;
@@ -213,23 +228,24 @@ async function plan(
       r.fids.push(...applied.fids.map((f) => ({ file, ...f })));
       r.conflicts.push(...applied.notes.map((n): EditConflictNote => ({ file, ...n })));
       if (applied.written) {
-        // Stored as its diff (services/file-store/): the diff applied to the latest file the
-        // stable way, as a pushed diff is, gives the version's bytes (any later rebuild makes
-        // the same); `output` only served to write and read back the rows.
-        const diffBlob = await ctx.blobStore.put(createReadStream(diff), {
-          expectedSize: applied.written.diffSize,
-        });
-        planned.made.push(diffBlob.key);
-        const made = await fileFromDiff(
-          ctx,
-          { key: latest.blobKey, size: latest.size, checksum: latest.checksum },
-          diffBlob,
-        );
+        // Stored as its diff (services/file-store/): the work file is the diff applied to
+        // the latest file the stable way, as any later rebuild applies it; hashed while the
+        // diff is stored.
+        const [stored, kept] = await Promise.allSettled([
+          ctx.blobStore.put(createReadStream(diff), { expectedSize: applied.written.diffSize }),
+          keepWorkFile(ctx, work),
+        ]);
+        if (stored.status === 'fulfilled') planned.made.push(stored.value.key);
+        if (stored.status === 'rejected') throw stored.reason;
+        if (kept.status === 'rejected') throw kept.reason;
+        const diffBlob = stored.value;
+        const made = kept.value;
+        const recipe = { baseKey: latest.blobKey, diffKey: diffBlob.key };
         planned.updated.push({
           path: file,
           size: made.size,
           checksum: made.sha1,
-          blobKey: made.key,
+          blobKey: recipeKey(recipe),
           mtime: null,
           diff: {
             path: `${file}-diff-${randomUUID()}`,
@@ -237,7 +253,7 @@ async function plan(
             checksum: diffBlob.sha1,
             blobKey: diffBlob.key,
           },
-          recipe: made.recipe,
+          recipe,
         });
       }
       if (applied.conflicts.length > 0) {
@@ -262,13 +278,15 @@ async function plan(
         r.conflict_files.push(conflictPath);
       }
     }
+  } catch (error) {
+    await deleteBlobsWithoutRows(ctx, planned.made);
+    throw error;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
   for (const photo of photos) {
     const held = latestByPath.get(photo.path);
     if (held?.checksum === photo.blob.sha1) continue;
-    if (held) throw refused(422, 'PhotoExists', photoTaken(photo.path));
     planned.added.push({
       path: photo.path,
       size: photo.blob.size,

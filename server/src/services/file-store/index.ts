@@ -11,6 +11,7 @@ export { copyStoredFile, openStoredFile, prepareStoredFile } from './reader';
 export { FILE_REBUILD_ERROR, FileRebuildError } from './rebuild';
 export { recipeKey, type Recipe } from './recipe';
 export { CHECKPOINT_DIFFS, CHECKPOINT_SHARE } from './rule';
+export { giveBackWorkFile, keepWorkFile, takeWorkFile, type VersionBlob } from './work-file';
 export {
   FILE_STORE_JOB,
   arrangeFile,
