@@ -210,7 +210,8 @@ async function expectLinkRefused(guest: Page, name: string, token: string) {
 test('an expired view link shows the not-found page and nothing of the project', async ({
   browser,
 }) => {
-  test.setTimeout(420_000);
+  // Two starts of a server of its own (each minutes on a busy machine).
+  test.setTimeout(600_000);
   const dataDir = join(e2eDataDir, 'view-link-clock');
   await rm(dataDir, { recursive: true, force: true });
   const HOUR = 60 * 60 * 1000;
