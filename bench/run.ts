@@ -11,6 +11,7 @@ import { benchBrowser } from './browser.bench';
 import { benchBundleSize } from './bundle-size.bench';
 import { benchCapture } from './capture.bench';
 import { benchChangeset } from './changeset.bench';
+import { benchDataOut } from './data-out.bench';
 import { benchHostile } from './hostile.bench';
 import { benchHttp } from './http.bench';
 import { benchLink } from './link.bench';
@@ -39,6 +40,7 @@ const BENCHES: Record<string, () => Promise<BenchResult[]>> = {
   'map-browser': benchMapBrowser,
   hostile: benchHostile,
   capture: benchCapture,
+  'data-out': benchDataOut,
 };
 
 const RESULTS_FILE = join(import.meta.dirname, 'RESULTS.md');

@@ -2,14 +2,20 @@
 // rows exported as CSV and a layer as GeoJSON from a version that is not the latest (the
 // downloaded files' content checked), the OGC API address to copy, a read-only view link made
 // by the owner, opened in a fresh signed-out context (the map and tables, nothing else), then
-// revoked and refused, and a public map's share link and embed page in another origin's frame.
-import { readFile } from 'node:fs/promises';
+// revoked and refused; a view link refused once it has expired (a server of the spec's own,
+// port E2E_PORT + 1, started again with its clock a day ahead); and a public map's share link
+// and embed page in another origin's frame.
+import { readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { expect, test, type Download, type FrameLocator, type Page } from '@playwright/test';
-import { e2eAdmin } from './support/env';
+import { createViewLink } from './support/api';
+import { e2eAdmin, e2eDataDir, e2ePort } from './support/env';
+import { MAP_FILE, pixelOf, seedMapProject } from './support/map-project';
 import { V1, V2 } from './support/map-geopackage';
-import { pixelOf, seedMapProject } from './support/map-project';
+import { OwnServer } from './support/own-server';
 import { signIn } from './pages/session';
 import { unique } from './support/unique';
 
@@ -156,12 +162,110 @@ test('a read-only view link opens the map signed out until it is revoked', async
     // Revoked: the link shows the not-found page and none of the project.
     await row.getByRole('button', { name: 'Revoke For the council' }).click();
     await expect(row).toContainText('revoked');
-    await guest.reload();
-    await expect(guest.getByText('This page does not exist')).toBeVisible();
-    await expect(guest.getByRole('application', { name: 'Map' })).toHaveCount(0);
-    await expect(guest.getByText(name)).toHaveCount(0);
+    await expectLinkRefused(guest, name, link.pathname.slice('/view/'.length));
   } finally {
     await visitor.close();
+  }
+});
+
+/**
+ * Reloads a view link's page whose link has ended: the not-found page (spec 000 §2), nothing
+ * of the project on it, no answer with its data, and the API refusing the token.
+ */
+async function expectLinkRefused(guest: Page, name: string, token: string) {
+  const answered: string[] = [];
+  const record = (response: { url(): string; status(): number }) => {
+    const url = new URL(response.url());
+    const data = url.pathname.startsWith('/app/view/') || url.searchParams.has('link');
+    if (data && response.status() < 400) answered.push(`${response.status()} ${url.pathname}`);
+  };
+  guest.on('response', record);
+  try {
+    await guest.reload();
+    await expect(
+      guest.getByRole('heading', { name: 'Ooops, it seems the GPS has lost its way.' }),
+    ).toBeVisible();
+    await expect(
+      guest.getByText('This page does not exist, check your url for mistakes, please.'),
+    ).toBeVisible();
+  } finally {
+    guest.off('response', record);
+  }
+  await expect(guest.getByRole('application', { name: 'Map' })).toHaveCount(0);
+  await expect(guest.getByRole('complementary', { name: 'Layers' })).toHaveCount(0);
+  await expect(guest.getByText(name)).toHaveCount(0);
+  await expect(guest.getByText('Old oak')).toHaveCount(0);
+  expect(answered).toEqual([]);
+  // The API behind the page refuses the token alike: the link, and the map's layers through it.
+  const open = await guest.request.get(`/app/view/${token}`);
+  expect(open.status()).toBe(404);
+  const layers = await guest.request.get(
+    `/app/map/waymark/${encodeURIComponent(name)}/layers?${new URLSearchParams({ file: MAP_FILE, link: token })}`,
+  );
+  expect(layers.status()).toBe(404);
+  expect(await layers.text()).not.toContain('trees');
+}
+
+test('an expired view link shows the not-found page and nothing of the project', async ({
+  browser,
+}) => {
+  // Two starts of a server of its own (each minutes on a busy machine).
+  test.setTimeout(600_000);
+  const dataDir = join(e2eDataDir, 'view-link-clock');
+  await rm(dataDir, { recursive: true, force: true });
+  const HOUR = 60 * 60 * 1000;
+  let server = new OwnServer(e2ePort + 1, dataDir);
+  const contexts: { close(): Promise<void> }[] = [];
+  try {
+    await server.start();
+    const name = `Expiring trees ${suffix()}`;
+    await seedMapProject(browser, name, {
+      isPublic: false,
+      versions: [V1, V2],
+      baseURL: server.url,
+    });
+    const ownerContext = await browser.newContext({ baseURL: server.url });
+    contexts.push(ownerContext);
+    const owner = await ownerContext.newPage();
+    await signIn(owner, e2eAdmin.username, e2eAdmin.password);
+    const token = await createViewLink(
+      owner,
+      'waymark',
+      name,
+      new Date(Date.now() + HOUR),
+      'For one hour',
+    );
+
+    // While it lasts, a visitor signed out sees the map and its rows.
+    const visitor = await browser.newContext({ baseURL: server.url });
+    contexts.push(visitor);
+    const guest = await visitor.newPage();
+    await guest.goto(`/view/${token}?view=${viewParam}`);
+    await expect(guest.getByRole('heading', { name: `waymark/${name}` })).toBeVisible();
+    await expect(guest.getByRole('application', { name: 'Map' })).toBeVisible();
+    const layers = guest.getByRole('complementary', { name: 'Layers' });
+    await layers.getByRole('button', { name: 'Attribute table of trees' }).click();
+    // The fresh server's first reading of the file: generous on a busy machine.
+    await expect(guest.getByRole('cell', { name: 'Old oak' })).toBeVisible({ timeout: 90_000 });
+
+    // A day later (the same server, its clock a day ahead): expired.
+    await server.stop();
+    server = new OwnServer(e2ePort + 1, dataDir, { E2E_CLOCK_OFFSET_MS: String(24 * HOUR) }, [
+      pathToFileURL(resolve('e2e/support/server-clock.ts')).href,
+    ]);
+    await server.start();
+    await expectLinkRefused(guest, name, token);
+
+    // The owner's list says so.
+    await owner.goto(mapPath(name, { view: viewParam }));
+    await owner.getByRole('button', { name: 'View links' }).click();
+    const links = owner
+      .getByRole('dialog', { name: 'Read-only view links' })
+      .getByRole('table', { name: 'View links' });
+    await expect(links.getByRole('row', { name: /For one hour/ })).toContainText('expired');
+  } finally {
+    for (const context of contexts) await context.close();
+    await server.stop();
   }
 });
 

@@ -39,3 +39,33 @@ export async function shareProject(
   );
   expect(status).toBe(200);
 }
+
+/**
+ * A read-only view link of a project, ending at `expiresAt`, made through
+ * POST /app/project/view-links/{namespace}/{name} with the page's session; its token.
+ */
+export async function createViewLink(
+  page: Page,
+  namespace: string,
+  name: string,
+  expiresAt: Date,
+  label: string,
+): Promise<string> {
+  const answer = await page.evaluate(
+    async ([path, body]) => {
+      const token = (await fetch('/app/init')).headers.get('x-csrf-token') ?? '';
+      const response = await fetch(path as string, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': token },
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as { token?: string } };
+    },
+    [
+      `/app/project/view-links/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`,
+      { expires_at: expiresAt.toISOString(), label },
+    ] as const,
+  );
+  expect(answer.status).toBe(201);
+  return answer.body.token!;
+}

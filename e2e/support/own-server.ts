@@ -12,6 +12,8 @@ export class OwnServer {
     readonly dataDir: string,
     /** Extra environment variables (server configuration) for this server. */
     readonly env: Record<string, string> = {},
+    /** Modules loaded before the server (`--import`, after tsx), e.g. ./server-clock.ts. */
+    readonly imports: string[] = [],
   ) {}
 
   get url(): string {
@@ -20,7 +22,8 @@ export class OwnServer {
 
   /** Starts the server and waits until /ping answers. */
   async start(): Promise<void> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+    const imports = this.imports.flatMap((module) => ['--import', module]);
+    const child = spawn(process.execPath, ['--import', 'tsx', ...imports, 'scripts/start.ts'], {
       cwd: process.cwd(),
       env: {
         ...process.env,

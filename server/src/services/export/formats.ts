@@ -22,21 +22,40 @@ function lonLatGeometry(layer: Drawable, blob: unknown) {
   return wkb ? toGeoJson(wkb, layer.transform.toLonLat) : null;
 }
 
+/**
+ * A geometry as RFC 7946 GeoJSON text in lon/lat, 'null' when nothing of it can be drawn. A
+ * point, the commonest feature, is written directly (the same text as JSON.stringify of
+ * toGeoJson's answer, without the objects in between).
+ */
+function lonLatGeometryText(layer: Drawable, blob: unknown): string {
+  const wkb = decodeGeometry(blob);
+  if (!wkb) return 'null';
+  if (wkb.type === 'POINT' && wkb.points?.length === 1) {
+    const [x, y] = wkb.points[0]!;
+    if (!Number.isFinite(x) || !Number.isFinite(y)) return 'null';
+    const [lon, lat] = layer.transform.toLonLat(x!, y!);
+    if (!Number.isFinite(lon) || !Number.isFinite(lat)) return 'null';
+    return `{"type":"Point","coordinates":[${lon},${lat}]}`;
+  }
+  const geometry = toGeoJson(wkb, layer.transform.toLonLat);
+  return geometry ? JSON.stringify(rightHandRule(geometry)) : 'null';
+}
+
 /** RFC 7946 FeatureCollection; returns the number of features. */
 export function writeGeoJson(sink: FileSink, layer: Drawable, rows: Rows): number {
   const keys = layer.columns.map((column) => `${JSON.stringify(column.name)}:`);
   sink.write(`{"type":"FeatureCollection","name":${JSON.stringify(layer.name)},"features":[`);
   let count = 0;
   for (const [fid, blob, ...values] of rows) {
-    const geometry = lonLatGeometry(layer, blob);
     let properties = '';
     for (let i = 0; i < keys.length; i++) {
       properties += `${i > 0 ? ',' : ''}${keys[i]}${jsonCell(cellOf(values[i], layer.columns[i]!))}`;
     }
     sink.write(
-      `${count > 0 ? ',\n' : '\n'}{"type":"Feature","id":${jsonCell(cellOf(fid, { type: 'integer' }))},"geometry":${
-        geometry ? JSON.stringify(rightHandRule(geometry)) : 'null'
-      },"properties":{${properties}}}`,
+      `${count > 0 ? ',\n' : '\n'}{"type":"Feature","id":${jsonCell(cellOf(fid, { type: 'integer' }))},"geometry":${lonLatGeometryText(
+        layer,
+        blob,
+      )},"properties":{${properties}}}`,
     );
     count++;
   }
