@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { CHUNK_SIZE } from '../model/chunks';
 import {
+  FAST_IN_FLIGHT,
   INITIAL_IN_FLIGHT,
   InFlightControl,
   MAX_IN_FLIGHT,
   OVERLAP_FRACTION,
+  PROBE_COMPLETIONS,
   type RequestTiming,
 } from './inFlight';
 
@@ -42,14 +44,73 @@ describe('requests in flight', () => {
     expect(new InFlightControl(1).steadyLimit()).toBe(1);
   });
 
-  it('keeps the most in flight on a fast link or a busy local server', () => {
-    expect(measured(serial(4, rate(1000), 2)).steadyLimit()).toBe(MAX_IN_FLIGHT);
-    expect(measured(serial(4, rate(100), 20)).steadyLimit()).toBe(MAX_IN_FLIGHT);
+  it('keeps several in flight on a fast link or a busy local server', () => {
+    expect(measured(serial(4, rate(1000), 2)).steadyLimit()).toBe(FAST_IN_FLIGHT);
+    expect(measured(serial(4, rate(100), 20)).steadyLimit()).toBe(FAST_IN_FLIGHT);
     // A loaded machine: the first two requests, together, took 2.5 s each.
     const loaded = [0, 5].map((startedAt) => ({ bytes: CHUNK, startedAt, endedAt: 2500 }));
-    expect(measured(loaded).steadyLimit()).toBe(MAX_IN_FLIGHT);
+    expect(measured(loaded).steadyLimit()).toBe(FAST_IN_FLIGHT);
     // The upper bound is the one given.
-    expect(measured(serial(4, rate(1000), 2), 8).steadyLimit()).toBe(8);
+    expect(measured(serial(4, rate(1000), 2), 2).steadyLimit()).toBe(2);
+  });
+
+  /**
+   * `count` answers from a server that acknowledges `carried(level)` bytes per ms with `level`
+   * requests open (each request takes level chunks' time) from `from` on; the levels asked of
+   * the control and the time of the last answer.
+   */
+  function steadyRun(
+    control: InFlightControl,
+    count: number,
+    carried: (level: number) => number,
+    from = 0,
+  ) {
+    const levels: number[] = [];
+    let at = from;
+    for (let i = 0; i < count; i += 1) {
+      const level = control.steadyLimit();
+      levels.push(level);
+      const gap = CHUNK / carried(level);
+      at += gap;
+      control.completed({ bytes: CHUNK, startedAt: at - level * gap, endedAt: at });
+    }
+    return { levels, at };
+  }
+
+  it('tries more in flight on a fast link and keeps them while they carry more', () => {
+    const control = new InFlightControl();
+    // 8 open carry a third more than 4 (a local server, CPU left idle between requests).
+    const { levels, at } = steadyRun(control, 60, (l) => (l >= 8 ? rate(4000) : rate(3000)));
+    expect(levels).toContain(FAST_IN_FLIGHT);
+    expect(control.steadyLimit()).toBe(MAX_IN_FLIGHT);
+    expect(MAX_IN_FLIGHT).toBeGreaterThanOrEqual(8);
+    // Settled: it stays there.
+    const after = steadyRun(control, 40, () => rate(3000), at);
+    expect(new Set(after.levels)).toEqual(new Set([MAX_IN_FLIGHT]));
+  });
+
+  it('goes back to fewer when more carry no more, and stays there', () => {
+    const control = new InFlightControl();
+    const { levels, at } = steadyRun(control, 60, (l) => (l >= 8 ? rate(3050) : rate(3000)));
+    expect(levels).toContain(MAX_IN_FLIGHT);
+    expect(control.steadyLimit()).toBe(FAST_IN_FLIGHT);
+    const after = steadyRun(control, 60, () => rate(4000), at);
+    expect(new Set(after.levels)).toEqual(new Set([FAST_IN_FLIGHT]));
+  });
+
+  it('measures a level only on requests started under it', () => {
+    const control = new InFlightControl();
+    // Enough answers at 4 to move to 8.
+    const { at: changed } = steadyRun(control, PROBE_COMPLETIONS + 1, () => rate(3000));
+    expect(control.steadyLimit()).toBe(MAX_IN_FLIGHT);
+    // Slower answers to requests started before the move: counted, 8 would look worse than 4.
+    let at = changed;
+    for (let i = 0; i < 4; i += 1) {
+      at += CHUNK / rate(1000);
+      control.completed({ bytes: CHUNK, startedAt: changed - 1, endedAt: at });
+    }
+    steadyRun(control, PROBE_COMPLETIONS + 1, () => rate(4000), at);
+    expect(control.steadyLimit()).toBe(MAX_IN_FLIGHT);
   });
 
   it('keeps one in flight when one chunk holds the link for seconds', () => {
@@ -102,10 +163,10 @@ describe('requests in flight', () => {
   it('follows the link as it changes (the latest requests count)', () => {
     const fast = serial(4, rate(1000), 2);
     const control = measured(fast);
-    expect(control.steadyLimit()).toBe(MAX_IN_FLIGHT);
+    expect(control.steadyLimit()).toBe(FAST_IN_FLIGHT);
     for (const t of serial(4, rate(20), 80, fast.at(-1)!.endedAt)) control.completed(t);
     expect(control.steadyLimit()).toBe(1);
     for (const t of serial(4, rate(1000), 2, 1e9)) control.completed(t);
-    expect(control.steadyLimit()).toBe(MAX_IN_FLIGHT);
+    expect(control.steadyLimit()).toBe(FAST_IN_FLIGHT);
   });
 });

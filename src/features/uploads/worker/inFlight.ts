@@ -14,8 +14,11 @@
  * the link is slow: one request is kept in flight, and the next one starts once the open one
  * is expected to end within OVERLAP_FRACTION of its time on the link, so the link does not
  * idle between two requests and a cut costs about one chunk's bytes at most. Otherwise the
- * most (MAX_IN_FLIGHT) go: the link, or the server, is fast enough that what a cut costs is
- * small, and overlapping requests keep it busy. The threshold sits far from both cases: a
+ * link, or the server, is fast enough that what a cut costs is small, and overlapping requests
+ * keep it busy: FAST_IN_FLIGHT go, and more (doubling, up to MAX_IN_FLIGHT) while more pay: a
+ * level is kept when the bytes acknowledged per second over PROBE_COMPLETIONS requests beat
+ * the level below by PROBE_GAIN, else the engine goes back to the level below and stays there
+ * (until the link turns slow and fast again). The threshold sits far from both cases: a
  * 20 Mbit/s link needs 4 s per 10 MiB chunk, a busy server on localhost well under 1 s per
  * chunk of throughput even with few requests open (a server that is busy for a while is
  * measured again with each request: one request alone that ends within the threshold brings
@@ -23,8 +26,14 @@
  */
 import { CHUNK_SIZE } from '../model/chunks';
 
-/** The most chunk requests in flight (fast links). The one place to change it. */
-export const MAX_IN_FLIGHT = 4;
+/** The most chunk requests in flight (fast links, where more keep paying). */
+export const MAX_IN_FLIGHT = 8;
+/** Chunk requests in flight on a fast link before more were tried. */
+export const FAST_IN_FLIGHT = 4;
+/** Completed requests a level of requests in flight is measured over. */
+export const PROBE_COMPLETIONS = 8;
+/** How much more a higher level must carry (acknowledged bytes per second) to be kept. */
+export const PROBE_GAIN = 1.08;
 /** Chunk requests in flight before anything was measured. */
 export const INITIAL_IN_FLIGHT = 2;
 /** A chunk's time on the link from which the link counts as slow (10 MiB: about 56 Mbit/s). */
@@ -61,18 +70,89 @@ function busyTime(timings: readonly RequestTiming[]): number {
   return total + (to - from);
 }
 
+/** A level of requests in flight being measured: acknowledged bytes after its first answer. */
+interface Probe {
+  level: number;
+  /** When the level began: answers to requests started before do not measure it. */
+  since: number;
+  firstEnd: number | null;
+  lastEnd: number;
+  bytes: number;
+  count: number;
+}
+
 export class InFlightControl {
   private readonly done: RequestTiming[] = [];
   private slow = false;
+  /** Requests in flight on a fast link (FAST_IN_FLIGHT, raised while more pay). */
+  private level: number;
+  private probe: Probe | null = null;
+  /** The best level measured so far and its acknowledged bytes per millisecond. */
+  private best: { level: number; rate: number } | null = null;
+  private settled = false;
 
-  constructor(private readonly max: number = MAX_IN_FLIGHT) {}
+  constructor(private readonly max: number = MAX_IN_FLIGHT) {
+    this.level = Math.min(FAST_IN_FLIGHT, max);
+  }
 
   /** A chunk request answered (acknowledged). */
   completed(timing: RequestTiming): void {
     this.done.push(timing);
     if (this.done.length > WINDOW) this.done.shift();
     const onLink = CHUNK_SIZE / (this.throughput() as number);
-    this.slow = onLink >= SLOW_LINK_CHUNK_MS;
+    const slow = onLink >= SLOW_LINK_CHUNK_MS;
+    if (slow !== this.slow) this.restartProbing();
+    this.slow = slow;
+    if (!slow) this.measureLevel(timing);
+  }
+
+  /** The link changed its kind: what was learnt about levels no longer holds. */
+  private restartProbing(): void {
+    this.level = Math.min(FAST_IN_FLIGHT, this.max);
+    this.probe = null;
+    this.best = null;
+    this.settled = false;
+  }
+
+  /**
+   * Counts an answer towards the current level's measure; once it has PROBE_COMPLETIONS, keeps
+   * the level (and tries the next) when it carries PROBE_GAIN more than the best so far, or
+   * goes back to the best and stays.
+   */
+  private measureLevel(timing: RequestTiming): void {
+    // Settled, or nothing above the first level to try.
+    if (this.settled || (this.best === null && this.level >= this.max)) return;
+    this.probe ??= {
+      level: this.level,
+      since: -Infinity,
+      firstEnd: null,
+      lastEnd: 0,
+      bytes: 0,
+      count: 0,
+    };
+    const probe = this.probe;
+    // Answers to requests started under another level do not measure this one.
+    if (timing.startedAt < probe.since) return;
+    if (probe.firstEnd === null) {
+      probe.firstEnd = timing.endedAt;
+      probe.lastEnd = timing.endedAt;
+      return;
+    }
+    probe.bytes += timing.bytes;
+    probe.lastEnd = timing.endedAt;
+    probe.count += 1;
+    if (probe.count < PROBE_COMPLETIONS) return;
+    const rate = probe.bytes / Math.max(1, probe.lastEnd - probe.firstEnd);
+    if (this.best === null || rate >= this.best.rate * PROBE_GAIN) {
+      this.best = { level: this.level, rate };
+      if (this.level < this.max) this.level = Math.min(this.max, this.level * 2);
+      else this.settled = true;
+    } else {
+      this.level = this.best.level;
+      this.settled = true;
+    }
+    const since = timing.endedAt;
+    this.probe = { level: this.level, since, firstEnd: null, lastEnd: 0, bytes: 0, count: 0 };
   }
 
   /**
@@ -90,7 +170,7 @@ export class InFlightControl {
   /** The requests kept in flight at a steady pace (see the module's comment). */
   steadyLimit(): number {
     if (this.done.length === 0) return Math.min(INITIAL_IN_FLIGHT, this.max);
-    return this.slow ? 1 : this.max;
+    return this.slow ? 1 : this.level;
   }
 
   /**
@@ -102,7 +182,7 @@ export class InFlightControl {
     const steady = this.steadyLimit();
     if (open.length < steady) return now;
     const rate = this.throughput();
-    if (rate === null || open.length > steady || steady >= this.max) return null;
+    if (rate === null || open.length > steady || !this.slow || steady >= this.max) return null;
     const oldest = open.reduce((a, b) => (b.startedAt < a.startedAt ? b : a));
     // Its expected end on a link it shares with the others open, less the overlap.
     const sharedBytes = open.reduce((sum, r) => sum + r.bytes, 0);
