@@ -19,7 +19,10 @@ export const closedElementQueryOptions = (id: string) =>
 export interface ClosedElementState {
   /** True once known to be open; false while loading or when closed. */
   isOpen: boolean;
-  /** Closes the element and remembers it (it stays closed for this page even if storage fails). */
+  /**
+   * Remembers the element closed, then closes it: once it is gone from the screen a reload keeps
+   * it closed (it closes for this page even if storage fails).
+   */
   close: () => Promise<void>;
 }
 
@@ -27,8 +30,8 @@ export function useClosedElement(id: string): ClosedElementState {
   const queryClient = useQueryClient();
   const query = useQuery(closedElementQueryOptions(id));
   const close = useCallback(async () => {
-    queryClient.setQueryData(closedElementQueryOptions(id).queryKey, true);
     await closeElement(id).catch(() => undefined);
+    queryClient.setQueryData(closedElementQueryOptions(id).queryKey, true);
   }, [id, queryClient]);
   return { isOpen: query.data === false, close };
 }

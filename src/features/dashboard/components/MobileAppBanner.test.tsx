@@ -35,8 +35,8 @@ describe('MobileAppBanner', () => {
     await userEvent.click(
       within(banner).getByRole('button', { name: 'Dismiss the mobile app invitation' }),
     );
-    expect(screen.queryByRole('complementary')).not.toBeInTheDocument();
-    await waitFor(async () => expect(await isElementClosed(MOBILE_APP_BANNER_ID)).toBe(true));
+    await waitFor(() => expect(screen.queryByRole('complementary')).not.toBeInTheDocument());
+    expect(await isElementClosed(MOBILE_APP_BANNER_ID)).toBe(true);
     first.unmount();
     show();
     await new Promise((resolve) => setTimeout(resolve, 20));

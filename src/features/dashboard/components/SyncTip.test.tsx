@@ -32,8 +32,8 @@ describe('SyncTip', () => {
     const first = show();
     const tip = await screen.findByRole('note');
     await userEvent.click(within(tip).getByRole('button', { name: 'Dismiss the tip' }));
-    expect(screen.queryByRole('note')).not.toBeInTheDocument();
-    await waitFor(async () => expect(await isElementClosed(SYNC_TIP_ID)).toBe(true));
+    await waitFor(() => expect(screen.queryByRole('note')).not.toBeInTheDocument());
+    expect(await isElementClosed(SYNC_TIP_ID)).toBe(true);
     first.unmount();
     show();
     await waitFor(async () => expect(await isElementClosed(SYNC_TIP_ID)).toBe(true));
