@@ -15,6 +15,7 @@ import { openDatabase, type Database } from './db/database';
 import { migrate } from './db/migrate';
 import { openBlobStore } from './storage/open-blob-store';
 import { startSandbox } from './lib/sandbox';
+import { startErrorText } from './start-error';
 
 export interface StartOptions {
   /** Install SIGINT/SIGTERM handlers that shut down and exit (default true). */
@@ -140,7 +141,7 @@ export async function startServer(
     await app?.close().catch(() => {});
     await database?.close().catch(() => {});
     if (exitOnError) {
-      console.error(`Waymark could not start: ${(error as Error).message}`);
+      console.error(`Waymark could not start: ${startErrorText(error)}`);
       process.exit(1);
     }
     throw error;
