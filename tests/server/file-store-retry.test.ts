@@ -29,17 +29,34 @@ import { geopackageFromFeatures, pointFeatures, scratch, type Scratch } from './
 import { createProject } from './support/seed';
 import { createTestApp, type TestApp, type TestClient } from './support/test-app';
 
-/** What the wrapped runGeodiffWork does to the next interactive apply of a chain. */
-const fault: { next: 'time' | 'memory' | null; lanes: WorkLane[] } = { next: null, lanes: [] };
+/**
+ * What the wrapped runGeodiffWork does to the next interactive apply of a chain, and the lanes
+ * of the applies made on the file it stopped (other work of the server, such as the changesets
+ * job reading an old version, may rebuild other files meanwhile: their lanes are not counted).
+ */
+const fault: {
+  next: 'time' | 'memory' | null;
+  file: string | null;
+  calls: { lane: WorkLane; file: string }[];
+  readonly lanes: WorkLane[];
+} = {
+  next: null,
+  file: null,
+  calls: [],
+  get lanes() {
+    return this.calls.filter((call) => call.file === this.file).map((call) => call.lane);
+  },
+};
 
 vi.mock('../../server/src/geodiff/run', async (importOriginal) => {
   const original = await importOriginal<typeof Run>();
   const runGeodiffWork: typeof original.runGeodiffWork = async (ctx, request, call) => {
     if (request.kind === 'apply-chain') {
-      fault.lanes.push(call.lane);
+      fault.calls.push({ lane: call.lane, file: request.file });
       if (call.lane === 'interactive' && fault.next) {
         const reason = fault.next;
         fault.next = null;
+        fault.file = request.file;
         // Stopped midway, as the sandbox stops work over its budget: part of the chain applied.
         const half = request.diffs.slice(0, Math.max(1, Math.floor(request.diffs.length / 2)));
         applyChangesets(request.file, await Promise.all(half.map((d) => readFile(d))), {
@@ -97,7 +114,8 @@ afterAll(async () => {
 
 beforeEach(() => {
   fault.next = null;
-  fault.lanes = [];
+  fault.file = null;
+  fault.calls = [];
   logged.length = 0;
 });
 
@@ -127,7 +145,7 @@ async function projectWithDiffs(edits: number) {
   await runFileStoreTasks(t.app.ctx);
   await changesetWorkIdle(t.app.ctx);
   await fileCacheOf(t.app.ctx).clear();
-  fault.lanes = [];
+  fault.calls = [];
   logged.length = 0;
   return { project, versions };
 }
@@ -150,10 +168,10 @@ describe('a rebuild over the interactive budget', () => {
       'A rebuild passed the interactive budget; started again in the background',
     );
     // Kept in the cache like any rebuild: the next read is warm (no apply at all).
-    fault.lanes = [];
+    fault.calls = [];
     const again = await download(project, 4);
     expect(sha1(again.rawPayload)).toBe(sha1(versions.get(4)!));
-    expect(fault.lanes).toEqual([]);
+    expect(fault.calls).toEqual([]);
   });
 
   it('is not retried when it passed its memory budget: a clean 422, nothing cached', async () => {
