@@ -13,6 +13,7 @@ import {
   type CreatedPersonalToken,
   type PersonalToken,
 } from '../api/tokens';
+import { ErrorAlert } from '@/components/ErrorAlert';
 
 export const ACCESS_TOKENS_TITLE = 'Access tokens';
 export const CREATE_TOKEN = 'Create token';
@@ -104,11 +105,7 @@ export function AccessTokens() {
             </Button>
           </Group>
         </form>
-        {create.isError && (
-          <Alert color="red" role="alert">
-            {create.error.message}
-          </Alert>
-        )}
+        <ErrorAlert error={create.error} />
         {created && (
           <Alert color="green" title={`Token "${created.name}" created`}>
             <Stack gap="xs">
@@ -118,16 +115,8 @@ export function AccessTokens() {
           </Alert>
         )}
         {list.isPending && <LoadingIndicator label="Loading your access tokens" size="sm" />}
-        {list.isError && (
-          <Alert color="red" role="alert">
-            {list.error.message}
-          </Alert>
-        )}
-        {revoke.isError && (
-          <Alert color="red" role="alert">
-            {revoke.error.message}
-          </Alert>
-        )}
+        <ErrorAlert error={list.error} />
+        <ErrorAlert error={revoke.error} />
         {list.data && list.data.tokens.length === 0 && (
           <Text size="sm" c="dimmed">
             No access tokens yet

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
@@ -6,6 +6,7 @@ import { AUDIT_ACTIONS, AUDIT_PAGE_SIZE, type AuditAction } from '@contract/audi
 import { LoadingIndicator } from '@/components/LoadingIndicator';
 import { Paginator } from '@/components/Paginator';
 import { auditCsvUrl, auditQueryOptions, type AuditEntry, type AuditQuery } from '../api/audit';
+import { ErrorAlert } from '@/components/ErrorAlert';
 
 export const AUDIT_TITLE = 'Audit log';
 export const EXPORT_CSV = 'Export CSV';
@@ -155,11 +156,7 @@ export function AuditLog() {
         </Group>
       </form>
       {log.isPending && <LoadingIndicator label="Loading the audit log" size="md" />}
-      {log.isError && (
-        <Alert color="red" role="alert">
-          {log.error.message}
-        </Alert>
-      )}
+      <ErrorAlert error={log.error} />
       {log.data && (
         <Text size="sm" c="dimmed" aria-live="polite">
           {log.data.total === 1 ? '1 entry' : `${log.data.total} entries`}

@@ -1,4 +1,4 @@
-import { Accordion, Alert, Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { Accordion, Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
@@ -26,6 +26,7 @@ import { CHANGES_CANNOT_BE_CALCULATED } from '../model/changeset';
 import { ORIGIN_LABEL, originText } from '../model/origin';
 import { ChangesetSummaryTable } from './ChangesetSummaryTable';
 import { FileLine } from './FileLine';
+import { ErrorAlert } from '@/components/ErrorAlert';
 
 export interface VersionDetailPanelProps {
   namespace: string;
@@ -101,11 +102,7 @@ export function VersionDetailPanel({
       {query.isPending && version !== undefined && (
         <LoadingIndicator label="Loading version" size="md" />
       )}
-      {query.isError && (
-        <Alert color="red" role="alert">
-          {query.error.message}
-        </Alert>
-      )}
+      <ErrorAlert error={query.error} />
       {query.data && (
         <VersionDetailBody
           namespace={namespace}

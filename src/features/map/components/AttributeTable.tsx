@@ -1,6 +1,5 @@
 import {
   ActionIcon,
-  Alert,
   CloseButton,
   Group,
   Paper,
@@ -28,6 +27,7 @@ import {
 } from '../model/table';
 import { ExportMenu } from './ExportMenu';
 import { displayValue } from './FeaturePanel';
+import { ErrorAlert } from '@/components/ErrorAlert';
 
 export interface AttributeTableProps {
   source: MapSource;
@@ -123,11 +123,7 @@ export function AttributeTable({
           </Text>
         )}
       </Group>
-      {query.isError && (
-        <Alert color="red" role="alert">
-          {query.error.message}
-        </Alert>
-      )}
+      <ErrorAlert error={query.error} />
       {query.isPending && <LoadingIndicator label="Loading the attribute table" size="sm" />}
       {query.data && (
         <>

@@ -1,4 +1,4 @@
-import { Alert, Box, Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { Box, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconStack2 } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -38,6 +38,7 @@ import { LayerPanel } from './LayerPanel';
 import { MapCanvas, type Selection } from './MapCanvas';
 import { PlainSelect } from './PlainSelect';
 import { useNarrow } from './useNarrow';
+import { ErrorAlert } from '@/components/ErrorAlert';
 
 export interface MapPageProps {
   project: ProjectDetail;
@@ -212,11 +213,7 @@ export function MapPage({ project, search: raw, onSearch, user = null }: MapPage
           />
         )}
       </Group>
-      {layersQuery.isError && (
-        <Alert color="red" role="alert">
-          {layersQuery.error.message}
-        </Alert>
-      )}
+      <ErrorAlert error={layersQuery.error} />
       <Box style={{ display: 'flex', gap: MAP_PANEL_GAP, alignItems: 'stretch' }}>
         <Box
           pos="relative"

@@ -16,6 +16,7 @@ import { LayerPanel } from './LayerPanel';
 import { MapCanvas, type Selection } from './MapCanvas';
 import { PlainSelect } from './PlainSelect';
 import { useNarrow } from './useNarrow';
+import { ErrorAlert } from '@/components/ErrorAlert';
 
 export interface MapViewerProps {
   /** The project, file and version shown (and a view link's token). */
@@ -200,11 +201,7 @@ export function MapViewer({
           )}
         </Box>
       )}
-      {layersQuery.isError && (
-        <Alert color="red" role="alert">
-          {layersQuery.error.message}
-        </Alert>
-      )}
+      <ErrorAlert error={layersQuery.error} />
       <Box style={{ display: 'flex', gap: MAP_PANEL_GAP, alignItems: 'stretch', flexWrap: 'wrap' }}>
         {map}
         <Paper

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Group, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { ViewLink } from '@contract/view-links';
@@ -11,6 +11,7 @@ import {
 } from '../api/dataOut';
 import { dateInDays, endOfDay, viewLinkUrl } from '../model/dataOut';
 import { CopyField } from '@/components/CopyField';
+import { ErrorAlert } from '@/components/ErrorAlert';
 
 export const VIEW_LINKS_TITLE = 'Read-only view links';
 export const CREATE_LINK = 'Create link';
@@ -91,25 +92,13 @@ export function ViewLinksDialog({
             </Button>
           </Group>
         </form>
-        {create.isError && (
-          <Alert color="red" role="alert">
-            {create.error.message}
-          </Alert>
-        )}
+        <ErrorAlert error={create.error} />
         {created && (
           <CopyField label="New link" value={viewLinkUrl(window.location.origin, created.token)} />
         )}
         {list.isPending && <LoadingIndicator label="Loading the view links" size="sm" />}
-        {list.isError && (
-          <Alert color="red" role="alert">
-            {list.error.message}
-          </Alert>
-        )}
-        {revoke.isError && (
-          <Alert color="red" role="alert">
-            {revoke.error.message}
-          </Alert>
-        )}
+        <ErrorAlert error={list.error} />
+        <ErrorAlert error={revoke.error} />
         {list.data && list.data.links.length === 0 && (
           <Text size="sm" c="dimmed">
             No view links yet

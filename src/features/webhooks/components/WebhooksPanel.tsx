@@ -32,6 +32,7 @@ import {
   eventLabel,
   type WebhookScope,
 } from '../model/webhooks';
+import { ErrorAlert } from '@/components/ErrorAlert';
 
 const dateText = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
 
@@ -64,11 +65,7 @@ export function WebhooksPanel({ scope }: { scope: WebhookScope }) {
         </Text>
         {adding && <WebhookForm scope={scope} onDone={() => setAdding(false)} />}
         {list.isPending && <LoadingIndicator label="Loading the webhooks" size="sm" />}
-        {list.isError && (
-          <Alert color="red" role="alert">
-            {list.error.message}
-          </Alert>
-        )}
+        <ErrorAlert error={list.error} />
         {list.data && list.data.webhooks.length === 0 && !adding && (
           <Text size="sm" c="dimmed">
             {NO_WEBHOOKS}
@@ -129,11 +126,7 @@ function WebhookForm({ scope, onDone }: { scope: WebhookScope; onDone: () => voi
             ))}
           </Stack>
         </Checkbox.Group>
-        {create.isError && (
-          <Alert color="red" role="alert">
-            {create.error.message}
-          </Alert>
-        )}
+        <ErrorAlert error={create.error} />
         <Group gap="xs">
           <Button type="submit" loading={create.isPending} disabled={events.length === 0}>
             Save webhook
@@ -237,11 +230,7 @@ function WebhookItem({ scope, hook }: { scope: WebhookScope; hook: Webhook }) {
           </Button>
         </Group>
       )}
-      {update.isError && (
-        <Alert color="red" role="alert">
-          {update.error.message}
-        </Alert>
-      )}
+      <ErrorAlert error={update.error} />
       {showLog && <DeliveryLog id={hook.id} />}
       <ConfirmDialog
         opened={confirmDelete}
