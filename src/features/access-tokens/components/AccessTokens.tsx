@@ -4,7 +4,6 @@ import { useState, type FormEvent } from 'react';
 import type { TokenScope } from '@contract/personal-tokens';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { CopyField } from '@/components/CopyField';
-import { LoadingIndicator } from '@/components/LoadingIndicator';
 import { TitledSection } from '@/components/TitledSection';
 import {
   tokensQueryOptions,
@@ -14,6 +13,7 @@ import {
   type PersonalToken,
 } from '../api/tokens';
 import { ErrorAlert } from '@/components/ErrorAlert';
+import { ListTable } from '@/components/ListTable';
 
 export const ACCESS_TOKENS_TITLE = 'Access tokens';
 export const CREATE_TOKEN = 'Create token';
@@ -114,72 +114,58 @@ export function AccessTokens() {
             </Stack>
           </Alert>
         )}
-        {list.isPending && <LoadingIndicator label="Loading your access tokens" size="sm" />}
-        <ErrorAlert error={list.error} />
         <ErrorAlert error={revoke.error} />
-        {list.data && list.data.tokens.length === 0 && (
-          <Text size="sm" c="dimmed">
-            No access tokens yet
-          </Text>
-        )}
-        {list.data && list.data.tokens.length > 0 && (
-          <Table.ScrollContainer minWidth={560}>
-            <Table fz="sm" aria-label={ACCESS_TOKENS_TITLE}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>Scope</Table.Th>
-                  <Table.Th>Expires</Table.Th>
-                  <Table.Th>Last used</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.data.tokens.map((token) => (
-                  <Table.Tr key={token.id}>
-                    <Table.Td>
-                      <Text size="sm" fw={500}>
-                        {token.name}
-                      </Text>
-                      <Group gap={4}>
-                        <Text size="xs" c="dimmed" ff="monospace">
-                          {token.hint}…
-                        </Text>
-                        <Badge size="xs" variant="light" color={STATUS_COLOURS[token.status]}>
-                          {token.status}
-                        </Badge>
-                      </Group>
-                    </Table.Td>
-                    <Table.Td>{scopeLabel(token.scope)}</Table.Td>
-                    <Table.Td>{dateText(token.expires_at)}</Table.Td>
-                    <Table.Td>
-                      {dateText(token.last_used_at)}
-                      {token.last_used_ip && (
-                        <Text size="xs" c="dimmed">
-                          from {token.last_used_ip}
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td>
-                      {token.status === 'active' && (
-                        <Button
-                          variant="subtle"
-                          color="red"
-                          size="compact-xs"
-                          aria-label={`Revoke ${token.name}`}
-                          loading={revoke.isPending && revoke.variables === token.id}
-                          onClick={() => setRevoking(token)}
-                        >
-                          Revoke
-                        </Button>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
+        <ListTable
+          label={ACCESS_TOKENS_TITLE}
+          loadingLabel="Loading your access tokens"
+          emptyText="No access tokens yet"
+          pending={list.isPending}
+          error={list.error}
+          items={list.data?.tokens}
+          headers={['Name', 'Scope', 'Expires', 'Last used', '']}
+          minWidth={560}
+          row={(token) => (
+            <Table.Tr key={token.id}>
+              <Table.Td>
+                <Text size="sm" fw={500}>
+                  {token.name}
+                </Text>
+                <Group gap={4}>
+                  <Text size="xs" c="dimmed" ff="monospace">
+                    {token.hint}…
+                  </Text>
+                  <Badge size="xs" variant="light" color={STATUS_COLOURS[token.status]}>
+                    {token.status}
+                  </Badge>
+                </Group>
+              </Table.Td>
+              <Table.Td>{scopeLabel(token.scope)}</Table.Td>
+              <Table.Td>{dateText(token.expires_at)}</Table.Td>
+              <Table.Td>
+                {dateText(token.last_used_at)}
+                {token.last_used_ip && (
+                  <Text size="xs" c="dimmed">
+                    from {token.last_used_ip}
+                  </Text>
+                )}
+              </Table.Td>
+              <Table.Td>
+                {token.status === 'active' && (
+                  <Button
+                    variant="subtle"
+                    color="red"
+                    size="compact-xs"
+                    aria-label={`Revoke ${token.name}`}
+                    loading={revoke.isPending && revoke.variables === token.id}
+                    onClick={() => setRevoking(token)}
+                  >
+                    Revoke
+                  </Button>
+                )}
+              </Table.Td>
+            </Table.Tr>
+          )}
+        />
       </Stack>
       <ConfirmDialog
         opened={revoking !== null}

@@ -3,7 +3,6 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { ViewLink } from '@contract/view-links';
 import { AppDialog, DIALOG_WIDTH } from '@/components/AppDialog';
-import { LoadingIndicator } from '@/components/LoadingIndicator';
 import {
   useCreateViewLinkMutation,
   useRevokeViewLinkMutation,
@@ -12,6 +11,7 @@ import {
 import { dateInDays, endOfDay, viewLinkUrl } from '../model/dataOut';
 import { CopyField } from '@/components/CopyField';
 import { ErrorAlert } from '@/components/ErrorAlert';
+import { ListTable } from '@/components/ListTable';
 
 export const VIEW_LINKS_TITLE = 'Read-only view links';
 export const CREATE_LINK = 'Create link';
@@ -96,79 +96,66 @@ export function ViewLinksDialog({
         {created && (
           <CopyField label="New link" value={viewLinkUrl(window.location.origin, created.token)} />
         )}
-        {list.isPending && <LoadingIndicator label="Loading the view links" size="sm" />}
-        <ErrorAlert error={list.error} />
         <ErrorAlert error={revoke.error} />
-        {list.data && list.data.links.length === 0 && (
-          <Text size="sm" c="dimmed">
-            No view links yet
-          </Text>
-        )}
-        {list.data && list.data.links.length > 0 && (
-          <Table.ScrollContainer minWidth={480}>
-            <Table fz="sm" aria-label="View links">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Link</Table.Th>
-                  <Table.Th>Expires</Table.Th>
-                  <Table.Th>Opened</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.data.links.map((link) => (
-                  <Table.Tr key={link.id}>
-                    <Table.Td>
-                      <Text size="sm" fw={500}>
-                        {link.label || `Link ${link.id}`}
-                      </Text>
-                      <Badge size="xs" variant="light" color={STATUS_COLOURS[link.status]}>
-                        {link.status}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>{dateText(link.expires_at)}</Table.Td>
-                    <Table.Td>
-                      {link.uses === 1 ? '1 time' : `${link.uses} times`}
-                      {link.last_used_at && (
-                        <Text size="xs" c="dimmed">
-                          last {dateText(link.last_used_at)}
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td>
-                      {link.status === 'active' && (
-                        <Group gap={4} wrap="nowrap">
-                          <Button
-                            variant="subtle"
-                            size="compact-xs"
-                            aria-label={`Copy ${link.label || `link ${link.id}`}`}
-                            onClick={() =>
-                              void navigator.clipboard?.writeText(
-                                viewLinkUrl(window.location.origin, link.token),
-                              )
-                            }
-                          >
-                            Copy
-                          </Button>
-                          <Button
-                            variant="subtle"
-                            color="red"
-                            size="compact-xs"
-                            aria-label={`Revoke ${link.label || `link ${link.id}`}`}
-                            loading={revoke.isPending && revoke.variables === link.id}
-                            onClick={() => revoke.mutate(link.id)}
-                          >
-                            Revoke
-                          </Button>
-                        </Group>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
+        <ListTable
+          label="View links"
+          loadingLabel="Loading the view links"
+          emptyText="No view links yet"
+          pending={list.isPending}
+          error={list.error}
+          items={list.data?.links}
+          headers={['Link', 'Expires', 'Opened', '']}
+          minWidth={480}
+          row={(link) => (
+            <Table.Tr key={link.id}>
+              <Table.Td>
+                <Text size="sm" fw={500}>
+                  {link.label || `Link ${link.id}`}
+                </Text>
+                <Badge size="xs" variant="light" color={STATUS_COLOURS[link.status]}>
+                  {link.status}
+                </Badge>
+              </Table.Td>
+              <Table.Td>{dateText(link.expires_at)}</Table.Td>
+              <Table.Td>
+                {link.uses === 1 ? '1 time' : `${link.uses} times`}
+                {link.last_used_at && (
+                  <Text size="xs" c="dimmed">
+                    last {dateText(link.last_used_at)}
+                  </Text>
+                )}
+              </Table.Td>
+              <Table.Td>
+                {link.status === 'active' && (
+                  <Group gap={4} wrap="nowrap">
+                    <Button
+                      variant="subtle"
+                      size="compact-xs"
+                      aria-label={`Copy ${link.label || `link ${link.id}`}`}
+                      onClick={() =>
+                        void navigator.clipboard?.writeText(
+                          viewLinkUrl(window.location.origin, link.token),
+                        )
+                      }
+                    >
+                      Copy
+                    </Button>
+                    <Button
+                      variant="subtle"
+                      color="red"
+                      size="compact-xs"
+                      aria-label={`Revoke ${link.label || `link ${link.id}`}`}
+                      loading={revoke.isPending && revoke.variables === link.id}
+                      onClick={() => revoke.mutate(link.id)}
+                    >
+                      Revoke
+                    </Button>
+                  </Group>
+                )}
+              </Table.Td>
+            </Table.Tr>
+          )}
+        />
       </Stack>
     </AppDialog>
   );
