@@ -1,4 +1,4 @@
-import { Box, Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { Box, Button, Group, Stack, Text } from '@mantine/core';
 import { IconStack2 } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -20,13 +20,7 @@ import { changeLookup, presentChangedFids } from '../model/changes';
 import { CHANGE_COLOURS, CHANGE_LABELS, type ChangeKind } from '../model/colours';
 import { geoPackagesOf, unionExtent, versionNames } from '../model/project';
 import { layersParam, visibleLayers } from '../model/layers';
-import {
-  formSheetHeightCss,
-  LAYER_PANEL_WIDTH,
-  mapHeightCss,
-  MAP_MIN_HEIGHT,
-  MAP_PANEL_GAP,
-} from '../model/layout';
+import { formSheetHeightCss, mapHeightCss, MAP_MIN_HEIGHT, MAP_PANEL_GAP } from '../model/layout';
 import type { MapSearch } from '../model/search';
 import { formatView } from '../model/view';
 import { readMapSearch } from '../model/params';
@@ -35,6 +29,7 @@ import { ExportMenu } from './ExportMenu';
 import { MapLinks } from './MapLinks';
 import { FeaturePanel } from './FeaturePanel';
 import { LayerPanel } from './LayerPanel';
+import { LayersAside } from './LayersAside';
 import { MapCanvas, type Selection } from './MapCanvas';
 import { PlainSelect } from './PlainSelect';
 import { useNarrow } from './useNarrow';
@@ -249,21 +244,7 @@ export function MapPage({ project, search: raw, onSearch, user = null }: MapPage
           )}
           {capture.overlay}
         </Box>
-        {!narrow && (
-          <Paper
-            component="aside"
-            aria-label="Layers"
-            withBorder
-            p="sm"
-            w={LAYER_PANEL_WIDTH}
-            style={{ flexShrink: 0, overflowY: 'auto', maxHeight: mapHeightCss(narrow) }}
-          >
-            <Text fw={600} size="sm" mb="xs">
-              Layers
-            </Text>
-            {layerPanel}
-          </Paper>
-        )}
+        {!narrow && <LayersAside narrow={narrow}>{layerPanel}</LayersAside>}
       </Box>
       {capture.sheet}
       {narrow && (

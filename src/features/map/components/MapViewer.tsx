@@ -1,4 +1,4 @@
-import { Alert, Box, Paper, Stack, Text } from '@mantine/core';
+import { Alert, Box, Paper, Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState, type ReactNode } from 'react';
 import type { Extent } from '@contract/map';
@@ -6,13 +6,14 @@ import { LoadingIndicator } from '@/components/LoadingIndicator';
 import { configQueryOptions } from '@/platform/config';
 import { canvasLayers as canvasLayersOf, layersQueryOptions, type MapSource } from '../api/map';
 import { layersParam, visibleLayers } from '../model/layers';
-import { LAYER_PANEL_WIDTH, MAP_MIN_HEIGHT, MAP_PANEL_GAP, mapHeightCss } from '../model/layout';
+import { MAP_MIN_HEIGHT, MAP_PANEL_GAP, mapHeightCss } from '../model/layout';
 import { unionExtent } from '../model/project';
 import { formatView, type MapView } from '../model/view';
 import type { MapSearch } from '../model/search';
 import { AttributeTable } from './AttributeTable';
 import { FeaturePanel } from './FeaturePanel';
 import { LayerPanel } from './LayerPanel';
+import { LayersAside } from './LayersAside';
 import { MapCanvas, type Selection } from './MapCanvas';
 import { PlainSelect } from './PlainSelect';
 import { useNarrow } from './useNarrow';
@@ -204,19 +205,7 @@ export function MapViewer({
       <ErrorAlert error={layersQuery.error} />
       <Box style={{ display: 'flex', gap: MAP_PANEL_GAP, alignItems: 'stretch', flexWrap: 'wrap' }}>
         {map}
-        <Paper
-          component="aside"
-          aria-label="Layers"
-          withBorder
-          p="sm"
-          w={LAYER_PANEL_WIDTH}
-          style={{ flexShrink: 0, overflowY: 'auto', maxHeight: mapHeightCss(narrow) }}
-        >
-          <Text fw={600} size="sm" mb="xs">
-            Layers
-          </Text>
-          {panel}
-        </Paper>
+        <LayersAside narrow={narrow}>{panel}</LayersAside>
       </Box>
       {tableLayer && (
         <AttributeTable
