@@ -1,10 +1,9 @@
-import { Box, Button, Stack, Text } from '@mantine/core';
+import { Button, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { AnchorLink } from '@/lib/routerLinks';
 import { reportFormError } from '@/lib/formErrors';
 import { CHANGE_PASSWORD_FALLBACK, useSetPasswordByTokenMutation } from '../api/setPasswordByToken';
-import { PasswordField } from './PasswordField';
-import { PasswordRuleHint } from './PasswordRuleHint';
+import { NewPasswordFields } from './NewPasswordFields';
 
 /** Set a new password from a reset link (spec 000 §2 "Change password by token"). */
 export function ChangePasswordByTokenForm({ token }: { token: string }) {
@@ -35,22 +34,11 @@ export function ChangePasswordByTokenForm({ token }: { token: string }) {
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="md">
-        <Box pos="relative">
-          <PasswordField
-            label="New Password"
-            autoComplete="new-password"
-            data-autofocus
-            {...form.getInputProps('password')}
-          />
-          {/* Beside the label, not inside it, so the field's accessible name stays 'New Password'. */}
-          <Box pos="absolute" top={0} right={0}>
-            <PasswordRuleHint />
-          </Box>
-        </Box>
-        <PasswordField
-          label="Confirm password"
-          autoComplete="new-password"
-          {...form.getInputProps('confirm')}
+        <NewPasswordFields
+          label="New Password"
+          autoFocus
+          password={form.getInputProps('password')}
+          confirm={form.getInputProps('confirm')}
         />
         <Button type="submit" disabled={!filled} loading={change.isPending} fullWidth size="md">
           Change

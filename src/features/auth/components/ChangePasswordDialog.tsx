@@ -1,4 +1,4 @@
-import { Box, Button, Group, Stack } from '@mantine/core';
+import { Button, Group, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { AppDialog } from '@/components/AppDialog';
 import { reportFormError } from '@/lib/formErrors';
@@ -10,7 +10,7 @@ import {
 } from '../api/changePassword';
 import { canChangePassword } from '../model/account';
 import { PasswordField } from './PasswordField';
-import { PasswordRuleHint } from './PasswordRuleHint';
+import { NewPasswordFields } from './NewPasswordFields';
 
 const FIELDS = ['old_password', 'password', 'confirm'] as const;
 
@@ -53,21 +53,10 @@ function ChangePasswordForm({ onDone }: { onDone: () => void }) {
           data-autofocus
           {...form.getInputProps('old_password')}
         />
-        <Box pos="relative">
-          <PasswordField
-            label="New password"
-            autoComplete="new-password"
-            {...form.getInputProps('password')}
-          />
-          {/* Beside the label, not inside it, so the field's name stays 'New password'. */}
-          <Box pos="absolute" top={0} right={0}>
-            <PasswordRuleHint />
-          </Box>
-        </Box>
-        <PasswordField
-          label="Confirm password"
-          autoComplete="new-password"
-          {...form.getInputProps('confirm')}
+        <NewPasswordFields
+          label="New password"
+          password={form.getInputProps('password')}
+          confirm={form.getInputProps('confirm')}
         />
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onDone}>
