@@ -13,8 +13,9 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconArrowDown, IconArrowUp, IconFocus2 } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useReducer, useState } from 'react';
-import type { Extent, MapLayer, MapValue } from '@contract/map';
+import type { Extent, MapLayer } from '@contract/map';
 import { LoadingIndicator } from '@/components/LoadingIndicator';
+import type { PendingTableRows } from '@/features/capture';
 import { Paginator } from '@/components/Paginator';
 import { featurePageQueryOptions, type MapSource } from '../api/map';
 import { CHANGE_COLOURS, CHANGE_LABELS, type ChangeKind } from '../model/colours';
@@ -41,17 +42,7 @@ export interface AttributeTableProps {
    * Field capture (issue 34): the layer's queued edits: each row's mark ('Pending: changed'),
    * the values an edit sets, and the features added on this device (above the first page).
    */
-  pending?: PendingRows;
-}
-
-export interface PendingRows {
-  markOf: (fid: number) => string | undefined;
-  valuesOf: (fid: number) => Record<string, MapValue> | undefined;
-  added: ReadonlyArray<{
-    fid: number;
-    geometry_type: string | null;
-    properties: Record<string, MapValue>;
-  }>;
+  pending?: PendingTableRows;
 }
 
 export const FILTER_LABEL = 'Filter rows';

@@ -10,28 +10,25 @@ import {
   Text,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
 import type { MapValue } from '@contract/map';
 import { LoadingIndicator } from '@/components/LoadingIndicator';
+import type { PendingPanel } from '@/features/capture';
 import { featureQueryOptions, type MapSource } from '../api/map';
 import { CHANGE_COLOURS, CHANGE_LABELS, type ChangeKind } from '../model/colours';
 import type { Selection } from './MapCanvas';
 
-export interface FeaturePanelProps {
+/**
+ * With field capture (issue 34, `PendingPanel`): a queued edit of the feature (its mark and the
+ * values it sets; `local`: a feature added on this device, which the server does not have
+ * yet), how a value is shown (labels, photos), and the panel's actions ('Edit', 'Delete feature').
+ */
+export interface FeaturePanelProps extends PendingPanel {
   source: MapSource;
   selection: Selection;
   change: ChangeKind | undefined;
   onClose: () => void;
   /** Opens another feature that was under the click (`selection.others`). */
   onChoose?: (selection: Selection) => void;
-  /**
-   * Field capture (issue 34): a queued edit of the feature (its mark and the values it sets;
-   * `local`: a feature added on this device, which the server does not have yet), how a value
-   * is shown (labels, photos), and the panel's actions ('Edit', 'Delete feature').
-   */
-  pending?: { mark: ReactNode; values: Record<string, MapValue>; local: boolean };
-  renderValue?: (name: string, value: MapValue) => ReactNode;
-  actions?: ReactNode;
 }
 
 /** The list of the other features under the click. */
