@@ -14,12 +14,12 @@ export type BareAnswer<T> =
   /** IndexedDB failed (e.g. storage disabled). */
   | { state: 'failed' };
 
-type Work<T> = (store: IDBObjectStore, finish: (value: T) => void) => void;
-
-function run<T>(
+/** One request on the store, and the answer made of its result once the transaction is done. */
+function run<R, T>(
   storeName: string,
   mode: IDBTransactionMode,
-  work: Work<T>,
+  request: (store: IDBObjectStore) => IDBRequest<R>,
+  answerOf: (result: R) => T,
   name: string,
 ): Promise<BareAnswer<T>> {
   return new Promise((resolve) => {
@@ -27,25 +27,25 @@ function run<T>(
       resolve({ state: 'failed' });
       return;
     }
-    let request: IDBOpenDBRequest;
+    let opening: IDBOpenDBRequest;
     try {
-      request = indexedDB.open(name);
+      opening = indexedDB.open(name);
     } catch {
       resolve({ state: 'failed' });
       return;
     }
     let missing = false;
-    request.onupgradeneeded = () => {
+    opening.onupgradeneeded = () => {
       // Opening without a version upgrades only a database that does not exist: undo that.
       missing = true;
-      request.transaction?.abort();
+      opening.transaction?.abort();
     };
-    request.onerror = (event) => {
+    opening.onerror = (event) => {
       event.preventDefault();
       resolve(missing ? { state: 'missing' } : { state: 'failed' });
     };
-    request.onsuccess = () => {
-      const db = request.result;
+    opening.onsuccess = () => {
+      const db = opening.result;
       // Never hold up Dexie's own upgrade of the database.
       db.onversionchange = () => db.close();
       let answer: BareAnswer<T> = { state: 'failed' };
@@ -64,9 +64,10 @@ function run<T>(
           db.close();
           resolve({ state: 'failed' });
         };
-        work(transaction.objectStore(storeName), (value) => {
-          answer = { state: 'done', value };
-        });
+        const one = request(transaction.objectStore(storeName));
+        one.onsuccess = () => {
+          answer = { state: 'done', value: answerOf(one.result) };
+        };
       } catch {
         db.close();
         resolve({ state: 'failed' });
@@ -81,13 +82,11 @@ export function bareGet<T>(
   key: IDBValidKey,
   name: string = DATABASE_NAME,
 ): Promise<BareAnswer<T | undefined>> {
-  return run<T | undefined>(
+  return run(
     storeName,
     'readonly',
-    (store, finish) => {
-      const get = store.get(key);
-      get.onsuccess = () => finish(get.result as T | undefined);
-    },
+    (store) => store.get(key),
+    (row) => row as T | undefined,
     name,
   );
 }
@@ -98,12 +97,11 @@ export function barePut(
   value: unknown,
   name: string = DATABASE_NAME,
 ): Promise<BareAnswer<true>> {
-  return run<true>(
+  return run(
     storeName,
     'readwrite',
-    (store, finish) => {
-      store.put(value).onsuccess = () => finish(true);
-    },
+    (store) => store.put(value),
+    () => true as const,
     name,
   );
 }
@@ -114,12 +112,11 @@ export function bareDelete(
   key: IDBValidKey,
   name: string = DATABASE_NAME,
 ): Promise<BareAnswer<true>> {
-  return run<true>(
+  return run(
     storeName,
     'readwrite',
-    (store, finish) => {
-      store.delete(key).onsuccess = () => finish(true);
-    },
+    (store) => store.delete(key),
+    () => true as const,
     name,
   );
 }
@@ -129,13 +126,11 @@ export function bareCount(
   storeName: string,
   name: string = DATABASE_NAME,
 ): Promise<BareAnswer<number>> {
-  return run<number>(
+  return run(
     storeName,
     'readonly',
-    (store, finish) => {
-      const count = store.count();
-      count.onsuccess = () => finish(count.result);
-    },
+    (store) => store.count(),
+    (count) => count,
     name,
   );
 }

@@ -11,6 +11,7 @@
  */
 import type { EditBatch as EditBatchBody, EditResult } from '@contract/edits';
 import { isApiError } from '@/api';
+import { CoalescingRun } from '@/lib/coalescingRun';
 import type { EditBatch, UploadedPhoto, WaymarkDatabase } from '@/db/db';
 import { CHUNK_SIZE } from '@contract/protocol';
 import { batchBody } from '../model/batchBody';
@@ -100,9 +101,11 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 export class EditSync {
   private readonly states = new Map<string, ProjectSyncState>();
   private wakers: (() => void)[] = [];
-  private pumping = false;
-  private again = false;
   private stopped = false;
+  private readonly pump = new CoalescingRun(
+    () => this.round(),
+    () => this.stopped,
+  );
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;
 
@@ -126,7 +129,7 @@ export class EditSync {
     if (this.stopped) return;
     const waiting = this.wakers.splice(0);
     for (const resolve of waiting) resolve();
-    void this.pump();
+    void this.pump.trigger();
   }
 
   /** Stops after the current request (tests; sign-out). */
@@ -137,8 +140,8 @@ export class EditSync {
   }
 
   /** Resolves when the pump is idle (tests). */
-  async idle(): Promise<void> {
-    while (this.pumping) await new Promise((resolve) => setTimeout(resolve, 5));
+  idle(): Promise<void> {
+    return this.pump.idle();
   }
 
   private setState(projectPath: string, state: ProjectSyncState | undefined): void {
@@ -154,23 +157,12 @@ export class EditSync {
     ]);
   }
 
-  private async pump(): Promise<void> {
-    if (this.pumping) {
-      this.again = true;
-      return;
-    }
-    this.pumping = true;
-    try {
-      do {
-        this.again = false;
-        const db = await this.deps.db();
-        for (const projectPath of await projectsWithEdits(db)) {
-          if (this.stopped) return;
-          await this.runProject(db, projectPath);
-        }
-      } while (this.again && !this.stopped);
-    } finally {
-      this.pumping = false;
+  /** One round: every project with queued edits, oldest first. */
+  private async round(): Promise<void> {
+    const db = await this.deps.db();
+    for (const projectPath of await projectsWithEdits(db)) {
+      if (this.stopped) return;
+      await this.runProject(db, projectPath);
     }
   }
 

@@ -11,6 +11,7 @@
  */
 import type { UploadBlob, UploadRecord, WaymarkDatabase } from '@/db/db';
 import { deleteStagedFile, stagedFileBlob, sweepStagedFiles } from '@/db/stagedChunks';
+import { CoalescingRun } from '@/lib/coalescingRun';
 import type { EnqueueOptions, QueuedBytes } from '../model/engineApi';
 import {
   UPLOAD_CANCELLED_MESSAGE,
@@ -85,8 +86,7 @@ export class UploadQueue {
   private readonly elsewhere = new Set<string>();
   private running: Running | null = null;
   private readonly wakers: (() => void)[] = [];
-  private pumping = false;
-  private pumpAgain = false;
+  private readonly pump = new CoalescingRun(() => this.round());
   private started: Promise<void> | null = null;
 
   constructor(private readonly deps: QueueDeps) {
@@ -100,7 +100,7 @@ export class UploadQueue {
     this.started ??= (async () => {
       await this.reload();
       await sweepStagedFiles(this.deps.db, this.deps.now(), STAGED_MAX_AGE_MS).catch(() => 0);
-      void this.pump();
+      void this.pump.trigger();
     })();
     return this.started;
   }
@@ -112,7 +112,7 @@ export class UploadQueue {
   wake(): void {
     const waiting = this.wakers.splice(0);
     for (const resolve of waiting) resolve();
-    void this.pump();
+    void this.pump.trigger();
   }
 
   /** Waits for the network as the deps do, or until the next wake(). */
@@ -175,7 +175,7 @@ export class UploadQueue {
     this.records.set(id, record);
     this.post({ type: 'changed', id });
     this.emitList();
-    void this.pump();
+    void this.pump.trigger();
     return id;
   }
 
@@ -211,7 +211,7 @@ export class UploadQueue {
     this.live.delete(id);
     this.post({ type: 'changed', id });
     this.emitList();
-    void this.pump();
+    void this.pump.trigger();
   }
 
   private progressOf(record: UploadRecord): UploadProgress {
@@ -286,7 +286,7 @@ export class UploadQueue {
       }
       this.live.delete(message.id);
       this.emitList();
-      void this.pump();
+      void this.pump.trigger();
     } else if (message.type === 'cancel' && this.running?.id === message.id) {
       await this.cancel(message.id);
     }
@@ -326,30 +326,19 @@ export class UploadQueue {
     this.emitList();
   }
 
-  private async pump(): Promise<void> {
-    if (this.pumping) {
-      this.pumpAgain = true;
-      return;
-    }
-    this.pumping = true;
-    try {
-      do {
-        this.pumpAgain = false;
-        for (;;) {
-          const next = [...this.records.values()]
-            .filter((r) => r.phase !== 'failed' && !this.elsewhere.has(r.id))
-            .sort((a, b) => a.createdAt - b.createdAt)[0];
-          if (!next) break;
-          const ran = await this.tryRun(next.id);
-          if (!ran) {
-            this.elsewhere.add(next.id);
-            this.watchRelease(next.id);
-            this.emitList();
-          }
-        }
-      } while (this.pumpAgain);
-    } finally {
-      this.pumping = false;
+  /** One round: the oldest upload not failed nor run by another tab, until none is left. */
+  private async round(): Promise<void> {
+    for (;;) {
+      const next = [...this.records.values()]
+        .filter((r) => r.phase !== 'failed' && !this.elsewhere.has(r.id))
+        .sort((a, b) => a.createdAt - b.createdAt)[0];
+      if (!next) return;
+      const ran = await this.tryRun(next.id);
+      if (!ran) {
+        this.elsewhere.add(next.id);
+        this.watchRelease(next.id);
+        this.emitList();
+      }
     }
   }
 
@@ -376,7 +365,7 @@ export class UploadQueue {
         if (record) this.records.set(id, record);
         else this.records.delete(id);
         this.emitList();
-        void this.pump();
+        void this.pump.trigger();
       })
       .catch(() => undefined);
   }
