@@ -103,58 +103,36 @@ export type WaymarkDatabase = Dexie & {
 
 export function openDatabase(name: string = DATABASE_NAME): WaymarkDatabase {
   const db = new Dexie(name) as WaymarkDatabase;
+  // Each version's stores are the previous version's and what it adds (the same declarations
+  // Dexie has always been given, so no upgrade changes).
   // Version 1: the foundation. closedElements remembers dismissed banners (spec's
   // 'closed elements' key); lastWorkspace remembers each user's current workspace.
-  db.version(1).stores({
-    closedElements: 'id',
-    lastWorkspace: 'userId',
-  });
+  const v1 = { closedElements: 'id', lastWorkspace: 'userId' };
   // Version 2: the upload queue (issue 5). uploads holds each plan and its state (ordered by
   // createdAt); uploadBlobs the file bytes by [uploadId+path]; uploadChunks every chunk the
   // server acknowledged by [uploadId+chunkId], so a resumed upload never sends one twice.
-  db.version(2).stores({
-    closedElements: 'id',
-    lastWorkspace: 'userId',
+  const v2 = {
+    ...v1,
     uploads: 'id, createdAt',
     uploadBlobs: '[uploadId+path], uploadId',
     uploadChunks: '[uploadId+chunkId], uploadId',
-  });
+  };
   // Version 3: offline copies of project data (issue 8), by [owner+key]; the owner index lets
   // sign-out delete a user's private entries at once.
-  db.version(3).stores({
-    closedElements: 'id',
-    lastWorkspace: 'userId',
-    uploads: 'id, createdAt',
-    uploadBlobs: '[uploadId+path], uploadId',
-    uploadChunks: '[uploadId+chunkId], uploadId',
-    offlineEntries: '[owner+key], owner',
-  });
+  const v3 = { ...v2, offlineEntries: '[owner+key], owner' };
   // Version 4: the chunks of chosen files written while they are hashed (issue 16), by
   // [fileId+index]; the fileId index lets an upload's or a discarded file's rows go at once.
-  db.version(4).stores({
-    closedElements: 'id',
-    lastWorkspace: 'userId',
-    uploads: 'id, createdAt',
-    uploadBlobs: '[uploadId+path], uploadId',
-    uploadChunks: '[uploadId+chunkId], uploadId',
-    offlineEntries: '[owner+key], owner',
-    stagedChunks: '[fileId+index], fileId',
-  });
+  const v4 = { ...v3, stagedChunks: '[fileId+index], fileId' };
   // Version 5: field edits (issue 34). featureEdits holds each feature's net change by id,
   // found per project (and its batch); editPhotos the photos' bytes by [projectPath+path];
   // editBatches the batches in flight or refused, per project.
-  db.version(5).stores({
-    closedElements: 'id',
-    lastWorkspace: 'userId',
-    uploads: 'id, createdAt',
-    uploadBlobs: '[uploadId+path], uploadId',
-    uploadChunks: '[uploadId+chunkId], uploadId',
-    offlineEntries: '[owner+key], owner',
-    stagedChunks: '[fileId+index], fileId',
+  const v5 = {
+    ...v4,
     featureEdits: 'id, projectPath, batchId, createdAt',
     editPhotos: '[projectPath+path], projectPath, editId',
     editBatches: 'id, projectPath, createdAt',
-  });
+  };
+  [v1, v2, v3, v4, v5].forEach((stores, index) => db.version(index + 1).stores(stores));
   return db;
 }
 
