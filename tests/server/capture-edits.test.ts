@@ -127,7 +127,7 @@ beforeAll(async () => {
   const { user, client } = await signedInUser(t, 'reader');
   reader = client;
   await upsertProjectMembers(t.database.db, survey.id, [{ userId: user.id, role: 'reader' }]);
-}, 120_000);
+});
 
 afterAll(async () => {
   await s?.cleanup();

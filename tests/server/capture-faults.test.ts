@@ -54,7 +54,7 @@ beforeAll(async () => {
   admin = t.client();
   await admin.login('admin', ADMIN_PASSWORD);
   trees = await geopackageFromFeatures(s, 'trees', 'trees', pointFeatures(5), 'POINT');
-}, 60_000);
+});
 
 afterAll(async () => {
   await s?.cleanup();

@@ -65,7 +65,7 @@ beforeAll(async () => {
   const { user, client } = await signedInUser(t, 'reader');
   reader = client;
   await upsertProjectMembers(t.database.db, project.id, [{ userId: user.id, role: 'reader' }]);
-}, 60_000);
+});
 
 afterAll(async () => {
   await t?.close();

@@ -96,7 +96,7 @@ beforeAll(async () => {
   });
   // v5: the layer's columns change.
   await commit(t, project.id, { updated: { [GPKG]: reshaped } });
-}, 60_000);
+});
 
 afterAll(async () => {
   await s?.cleanup();

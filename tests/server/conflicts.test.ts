@@ -86,7 +86,7 @@ beforeAll(async () => {
       'broken (edit conflict, admin v2).json': Buffer.from('{"geodiff": 3}'),
     },
   });
-}, 60_000);
+});
 
 afterAll(async () => {
   await s?.cleanup();

@@ -105,7 +105,7 @@ beforeAll(async () => {
   client = t.client();
   await client.login('alice', PASSWORD);
   v1 = await geopackageFromFeatures(s, 'v1', 'trees', pointFeatures(2000));
-}, 120_000);
+});
 
 afterAll(async () => {
   await t?.close();

@@ -36,7 +36,7 @@ beforeAll(async () => {
   bucket = await s3.createBucket();
   t = await createTestApp({ env: s3.env(bucket) });
   s = await scratch();
-}, 120_000);
+});
 
 afterAll(async () => {
   await t?.close();

@@ -178,7 +178,7 @@ beforeAll(async () => {
     });
   }
   v1 = await geopackageFromFeatures(s, 'v1', 'trees', pointFeatures(30));
-}, 60_000);
+});
 
 afterAll(async () => {
   await t?.close();

@@ -90,7 +90,7 @@ beforeAll(async () => {
       'coast.gpkg': await build('coast.gpkg', (file) => hugePolygon(file, 1_000_000)),
     },
   });
-}, 120_000);
+});
 
 afterAll(async () => {
   await t?.close();

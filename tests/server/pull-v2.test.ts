@@ -157,7 +157,7 @@ beforeAll(async () => {
     diffUpdated: { [GPKG]: at(6) },
     added: { 'notes.txt': text('notes 6') },
   });
-}, 120_000);
+});
 
 afterAll(async () => {
   await t?.close();

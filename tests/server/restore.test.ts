@@ -108,7 +108,7 @@ beforeAll(async () => {
       `UPDATE trees SET name = 'again', height = 2 WHERE fid = 1; DELETE FROM trees WHERE fid = 4;`,
     ),
   );
-}, 60_000);
+});
 
 afterAll(async () => {
   await s?.cleanup();

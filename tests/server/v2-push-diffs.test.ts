@@ -136,7 +136,7 @@ beforeAll(async () => {
   client = t.client();
   await client.login('alice', PASSWORD);
   v1 = await geopackageFromFeatures(s, 'v1', 'trees', pointFeatures(30));
-}, 60_000);
+});
 
 afterAll(async () => {
   await t?.close();

@@ -311,6 +311,21 @@ function applyToFile(
 
       let retry: Pending[] = [];
       let lastConstraint: unknown = null;
+      /** Applies the changes in order; answers those a constraint refused (to try again). */
+      const applyAll = (pending: Pending[]): Pending[] => {
+        const refused: Pending[] = [];
+        for (const p of pending) {
+          try {
+            applyOne(p);
+            done(p);
+          } catch (error) {
+            if (!isConstraint(error)) throw error;
+            lastConstraint = error;
+            refused.push(p);
+          }
+        }
+        return refused;
+      };
       for (const group of parsed) {
         if (/^gpkg_/i.test(group.name)) continue;
         const info = tableInfo(db, group.name);
@@ -328,31 +343,11 @@ function applyToFile(
           );
         }
         const keyCols = group.pk.flatMap((isPk, i) => (isPk ? [i] : []));
-        for (const change of group.changes) {
-          const p = { group, info, change, keyCols };
-          try {
-            applyOne(p);
-            done(p);
-          } catch (error) {
-            if (!isConstraint(error)) throw error;
-            lastConstraint = error;
-            retry.push(p);
-          }
-        }
+        retry.push(...applyAll(group.changes.map((change) => ({ group, info, change, keyCols }))));
       }
       // Changes refused by a constraint may need others first: again until none progresses.
       while (retry.length > 0) {
-        const still: Pending[] = [];
-        for (const p of retry) {
-          try {
-            applyOne(p);
-            done(p);
-          } catch (error) {
-            if (!isConstraint(error)) throw error;
-            lastConstraint = error;
-            still.push(p);
-          }
-        }
+        const still = applyAll(retry);
         if (still.length === retry.length) {
           const first = still[0]!;
           const reason = lastConstraint instanceof Error ? lastConstraint.message : '';
