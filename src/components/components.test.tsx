@@ -1,9 +1,8 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { useState, type ReactNode } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { db, isElementClosed } from '@/db';
-import { Providers, createTestQueryClient } from '@/test/render';
+import { Providers, createTestQueryClient, testUser } from '@/test/render';
 import { AppDialog, DEFAULT_DIALOG_TITLE } from './AppDialog';
 import { AppDropdown } from './AppDropdown';
 import { CircleBadge } from './CircleBadge';
@@ -17,7 +16,7 @@ import { TitledSection } from './TitledSection';
 
 function show(ui: ReactNode) {
   const result = render(<Providers queryClient={createTestQueryClient()}>{ui}</Providers>);
-  return { ...result, user: userEvent.setup() };
+  return { ...result, user: testUser() };
 }
 
 beforeEach(async () => {

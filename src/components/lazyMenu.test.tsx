@@ -1,8 +1,7 @@
 import { ActionIcon, Menu } from '@mantine/core';
 import { screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { renderWithRouter } from '@/test/render';
+import { renderWithRouter, testUser } from '@/test/render';
 import { lazyMenu, type LazyMenuTarget } from './lazyMenu';
 
 function RealMenu({ target, onPick }: { onPick: (item: string) => void } & LazyMenuTarget) {
@@ -52,7 +51,7 @@ describe('lazyMenu', () => {
     await renderWithRouter(
       <LazyMenu onPick={() => {}} target={<ActionIcon aria-label="Actions">+</ActionIcon>} />,
     );
-    const user = userEvent.setup();
+    const user = testUser();
     await user.hover(screen.getByRole('button', { name: 'Actions' }));
     expect(load).toHaveBeenCalledOnce();
     await user.tab();

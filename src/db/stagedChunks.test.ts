@@ -1,8 +1,16 @@
 import { CHUNK_SIZE } from '@contract/protocol';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type * as Protocol from '@contract/protocol';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sha1OfBlob } from '@/workers/sha1';
 import { openDatabase, type WaymarkDatabase } from './db';
 import { ChunkStager, deleteStagedFile, stagedFileBlob } from './stagedChunks';
+
+// 64 KiB chunks instead of the protocol's 10 MiB: what is tested is the cutting, not the size
+// (and one hashing read now spans several chunks).
+vi.mock('@contract/protocol', async (importOriginal) => ({
+  ...(await importOriginal<typeof Protocol>()),
+  CHUNK_SIZE: 64 * 1024,
+}));
 
 let db: WaymarkDatabase;
 beforeEach(async () => {

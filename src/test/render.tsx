@@ -38,6 +38,15 @@ export function Providers({
   );
 }
 
+/**
+ * A user-event session that types and clicks without a timer between events (`delay: null`):
+ * the default waits a macrotask per key, which on a loaded machine makes typing a line take
+ * seconds. Events still go through act(), so React has rendered each one before the next.
+ */
+export function testUser() {
+  return userEvent.setup({ delay: null });
+}
+
 /** Renders `ui` on a one-route router at `path` (links render; navigation changes the location). */
 export async function renderWithRouter(
   ui: ReactNode,
@@ -67,7 +76,7 @@ export async function renderWithRouter(
       <RouterProvider router={router as AnyRouter} />
     </Providers>,
   );
-  return { ...result, router, queryClient, user: userEvent.setup() };
+  return { ...result, router, queryClient, user: testUser() };
 }
 
 /** Renders a full app router (real route tree) at `path`. */
@@ -77,7 +86,7 @@ export async function renderRouter(router: AnyRouter, queryClient: QueryClient) 
       <RouterProvider router={router} />
     </Providers>,
   );
-  return { ...result, router, queryClient, user: userEvent.setup() };
+  return { ...result, router, queryClient, user: testUser() };
 }
 
 export { screen };

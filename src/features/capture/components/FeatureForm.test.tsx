@@ -1,8 +1,7 @@
 import { render, screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { Providers, createTestQueryClient } from '@/test/render';
+import { Providers, createTestQueryClient, testUser } from '@/test/render';
 import { insertValues } from '../model/form';
 import { treesLayer } from '../model/formFixtures';
 import { FeatureForm } from './FeatureForm';
@@ -21,7 +20,7 @@ const initial = () =>
 
 describe('FeatureForm', () => {
   it('lays the QGIS form out: tabs, a group, aliases, widgets; hidden fields left out', async () => {
-    const user = userEvent.setup();
+    const user = testUser();
     wrap(
       <FeatureForm
         layer={treesLayer()}
@@ -60,7 +59,7 @@ describe('FeatureForm', () => {
   });
 
   it('refuses to save a form breaking a constraint, and says which field and why beside it', async () => {
-    const user = userEvent.setup();
+    const user = testUser();
     const onSave = vi.fn(async (_values: object, _photos: unknown) => undefined);
     wrap(
       <FeatureForm
@@ -102,7 +101,7 @@ describe('FeatureForm', () => {
   });
 
   it('checks a unique field against other features before saving', async () => {
-    const user = userEvent.setup();
+    const user = testUser();
     const layer = treesLayer();
     const name = layer.fields[0]!;
     name.constraints = { ...name.constraints, unique: true };

@@ -1,8 +1,7 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadDb } from '@/db/lazy';
-import { Providers, createTestQueryClient } from '@/test/render';
+import { Providers, createTestQueryClient, testUser } from '@/test/render';
 import { nextBatch, refuseBatch, saveEdit } from '../store/editStore';
 import { OutboxEdits } from './OutboxEdits';
 
@@ -70,7 +69,7 @@ describe('OutboxEdits', () => {
   });
 
   it('‘Try again’ sends the refused edits again under a new id', async () => {
-    const user = userEvent.setup();
+    const user = testUser();
     const { db, batch } = await refusedEdits();
     wrap();
     const project = await screen.findByRole('listitem', { name: 'Edits of ws/trees' });
@@ -83,7 +82,7 @@ describe('OutboxEdits', () => {
   });
 
   it('‘Discard’ asks first, then deletes the refused edits and their photos', async () => {
-    const user = userEvent.setup();
+    const user = testUser();
     const { db } = await refusedEdits();
     wrap();
     const project = await screen.findByRole('listitem', { name: 'Edits of ws/trees' });

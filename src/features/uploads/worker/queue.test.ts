@@ -1,6 +1,7 @@
 // @vitest-environment node
 import { CHUNK_OFFSET_HEADER, PUSH_ID_HEADER } from '@contract/protocol';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type * as Protocol from '@contract/protocol';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { WaymarkDatabase } from '@/db/db';
 import { ChunkStager, sweepStagedFiles } from '@/db/stagedChunks';
 import { UPLOAD_CANCELLED_MESSAGE } from '../model/types';
@@ -19,6 +20,14 @@ import {
   planFor,
   until,
 } from '../testing/testHarness';
+
+// The protocol's 10 MiB chunks made every file here tens of MiB to generate, hash and copy:
+// what is tested is how files are cut and sent, not the size of a chunk, so the queue, the
+// stager and the fake server all use 64 KiB chunks in this file.
+vi.mock('@contract/protocol', async (importOriginal) => ({
+  ...(await importOriginal<typeof Protocol>()),
+  CHUNK_SIZE: 64 * 1024,
+}));
 
 const BIG = 2 * CHUNK_SIZE + 12_345; // three chunks
 
@@ -68,7 +77,7 @@ describe('upload queue', () => {
 
   it('keeps one chunk request in flight on a slow link, the next one starting near its end', async () => {
     // A clock on which every reading is a second later: each chunk request seems to take
-    // seconds, as 10 MiB do on a slow link.
+    // seconds, as 10 MiB chunks do on a slow link.
     let clock = 0;
     const tab = openTab(server, db, { now: () => (clock += 1000) });
     const data = bytes(4 * CHUNK_SIZE + 5, 3);
@@ -139,7 +148,7 @@ describe('upload queue', () => {
     const tab = openTab(server, db, { concurrency: 1 });
     const data = bytes(BIG);
     const { plan, blobs } = await planFor(server, { 'big.bin': data });
-    const cut = 3 * 1024 * 1024 + 17;
+    const cut = Math.floor(CHUNK_SIZE / 3) + 17;
     let chunkRequests = 0;
     server.hook = (request) => {
       if (request.kind !== 'chunk') return undefined;
