@@ -16,6 +16,7 @@ import { runPendingChangesets } from '../../server/src/services/changesets';
 import { ACCESS_WINDOW_MS, clearAccessWindow } from '../../server/src/services/permissions';
 import { gridPoints, writeGeoPackage, type TestLayer } from './support/map-geopackage';
 import { scratch, type Scratch } from './support/geopackage';
+import { recordStatements, statementsOf as statementsIn } from './support/statements';
 import { commit, createProject, signedInUser } from './support/seed';
 import { ADMIN_PASSWORD, createTestApp, type TestApp, type TestClient } from './support/test-app';
 
@@ -28,7 +29,7 @@ let admin: TestClient;
 let surveyor: { user: User; client: TestClient };
 let survey: Project;
 let open: Project;
-const statements: string[] = [];
+let statements: string[] = [];
 /** The project lookup by path with the caller's roles (db/queries/projects.ts findProjectByPath). */
 const PROJECT_LOOKUP = /from "workspaces" left join "projects"/i;
 
@@ -64,11 +65,7 @@ const tileUrl = (project: Project, [z, x, y]: [number, number, number], version 
 const get = (url: string, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'GET', url, headers });
 
-async function statementsOf(run: () => Promise<void>): Promise<string[]> {
-  statements.length = 0;
-  await run();
-  return [...statements];
-}
+const statementsOf = (run: () => Promise<void>) => statementsIn(statements, run);
 
 /** The status of a tile request made after the access window of earlier decisions. */
 async function afterTheWindow(url: string, headers: Record<string, string> = {}) {
@@ -91,19 +88,7 @@ beforeAll(async () => {
   await runPendingChangesets(t.app.ctx);
   open = await createProject(t, { name: 'open-data', public: true });
   await commit(t, open.id, { added: { [FILE]: await gpkg('open.gpkg', 500) } });
-  // Every statement the app sends goes through the client's query (or PGlite's exec), as in
-  // request-cost.test.ts.
-  const client = (t.database.db as unknown as { $client: Record<string, unknown> }).$client;
-  for (const method of ['query', 'exec'] as const) {
-    const original = client[method] as (
-      text: string | { text: string },
-      ...rest: unknown[]
-    ) => Promise<unknown>;
-    client[method] = (text: string | { text: string }, ...rest: unknown[]) => {
-      statements.push(typeof text === 'string' ? text : text.text);
-      return original.call(client, text, ...rest);
-    };
-  }
+  statements = recordStatements(t.database);
 });
 
 afterAll(async () => {
