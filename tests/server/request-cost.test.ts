@@ -5,12 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertUser } from '../../server/src/db/queries/users';
 import { projectMembers } from '../../server/src/db/schema';
 import { createProject } from './support/seed';
+import { recordStatements, statementsOf as statementsIn } from './support/statements';
 import { ADMIN_PASSWORD, createTestApp, type TestApp, type TestClient } from './support/test-app';
 
 const LIST = '/v1/project/paginated?page=1&per_page=25&order_params=updated_desc';
 let t: TestApp;
 let admin: TestClient;
-const statements: string[] = [];
+let statements: string[] = [];
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -22,30 +23,14 @@ beforeAll(async () => {
   }
   admin = t.client();
   await admin.login('admin', ADMIN_PASSWORD);
-  // Every statement the app sends goes through the client's query (or PGlite's exec).
-  const client = (t.database.db as unknown as { $client: Record<string, unknown> }).$client;
-  for (const method of ['query', 'exec'] as const) {
-    const original = client[method] as (
-      text: string | { text: string },
-      ...rest: unknown[]
-    ) => Promise<unknown>;
-    client[method] = (text: string | { text: string }, ...rest: unknown[]) => {
-      // PGlite gets the SQL text; node-postgres (PostgreSQL runs) a query config object.
-      statements.push(typeof text === 'string' ? text : text.text);
-      return original.call(client, text, ...rest);
-    };
-  }
+  statements = recordStatements(t.database);
 });
 
 afterAll(async () => {
   await t.close();
 });
 
-async function statementsOf(run: () => Promise<void>): Promise<string[]> {
-  statements.length = 0;
-  await run();
-  return [...statements];
-}
+const statementsOf = (run: () => Promise<void>) => statementsIn(statements, run);
 
 describe('authenticated project list', () => {
   it('costs the snapshot, the session with its user, the workspace roles and one page statement; then only the snapshot while nothing is committed', async () => {

@@ -18,6 +18,11 @@ export interface RequestContext {
   actor: RequestActor | null;
   /** The personal access token the request came with (its id), if any. */
   tokenId: number | null;
+  /**
+   * The request changes nothing (GET, HEAD, OPTIONS): what it resolves once, such as the
+   * caller's access to a project, holds for the whole request and is reused.
+   */
+  readOnly?: boolean;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();

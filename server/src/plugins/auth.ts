@@ -10,12 +10,20 @@
  * A valid session cookie wins over the header, as in the reference; an invalid token is
  * an anonymous request. Routes that need a user are registered through `signedIn(…)`, which
  * adds `requireLogin` once for its whole scope.
+ *
+ * A route whose config says `deferAuth: true` (the map's file reads) reads nothing here:
+ * `request.auth.credential` names the credentials it came with, and the route calls
+ * `resolveCaller(request)` when it needs the caller (not at all when an access decision of
+ * the last seconds answers it, services/permissions/access-window.ts), or `adoptCaller` with
+ * the caller that decision found.
  */
+import { createHash } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isPersonalToken } from '../auth/personal-tokens';
 import { requestToken, tokenUser } from '../auth/request-token';
 import {
+  hashSessionId,
   resolveSession,
   sessionCookieName,
   sessionCookieOptions,
@@ -41,6 +49,13 @@ export interface AuthState {
   snapshot: string | null;
   /** The personal access token the request is signed in with, if any. */
   token?: { id: number; scope: TokenScope };
+  /**
+   * Names the credentials the request came with (hashes of the session cookie and the
+   * Authorization header; 'anonymous' without either): requests with the same credential
+   * are answered as the same caller. Null when the credentials did not resolve as presented
+   * (an invalid cookie), so nothing is shared by it.
+   */
+  credential: string | null;
 }
 
 declare module 'fastify' {
@@ -55,6 +70,8 @@ declare module 'fastify' {
      * 'read' lets a read-only token call this mutating method (a lookup sent as POST).
      */
     personalToken?: 'never' | 'read';
+    /** The route resolves its caller itself (resolveCaller / adoptCaller), see above. */
+    deferAuth?: boolean;
   }
 }
 
@@ -110,6 +127,36 @@ export function currentUser(request: FastifyRequest): User {
 function setActor(request: FastifyRequest): void {
   const user = request.auth.user;
   request.audit.actor = user ? { id: user.id, username: user.username } : null;
+  request.audit.tokenId = request.auth.token?.id ?? null;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** AuthState.credential of a request with this cookie value and Authorization header. */
+function credentialOf(cookie: string | undefined, authorization: string | undefined): string {
+  if (!cookie && !authorization) return 'anonymous';
+  return `session:${cookie ? hashSessionId(cookie) : ''} authorization:${authorization ? sha256(authorization) : ''}`;
+}
+
+/** The caller resolution of deferAuth requests not yet resolved. */
+const deferred = new WeakMap<FastifyRequest, () => Promise<void>>();
+
+/** Reads the caller of a deferAuth request (once; nothing for other requests). */
+export async function resolveCaller(request: FastifyRequest): Promise<void> {
+  const resolve = deferred.get(request);
+  if (!resolve) return;
+  deferred.delete(request);
+  await resolve();
+}
+
+/**
+ * Takes for a deferAuth request the caller another request with the same credential
+ * resolved moments ago (an access decision reused), instead of reading it again.
+ */
+export function adoptCaller(request: FastifyRequest, auth: AuthState): void {
+  deferred.delete(request);
+  request.auth = { ...auth };
+  setActor(request);
 }
 
 export default fp(
@@ -151,18 +198,25 @@ export default fp(
     // The rest of the request runs with its audit context (a callback hook, so the
     // handler's async work inherits it).
     app.addHook('onRequest', (request, _reply, done) => {
-      request.audit = { ip: request.ip || null, actor: null, tokenId: null };
+      request.audit = {
+        ip: request.ip || null,
+        actor: null,
+        tokenId: null,
+        readOnly: !MUTATING_METHODS.has(request.method),
+      };
       runWithRequestContext(request.audit, done);
     });
 
-    app.addHook('onRequest', async (request, reply) => {
-      request.auth = { user: null, sessionIdHash: null, snapshot: null };
-      if (request.is404) return;
+    /** Reads the caller from the session cookie, else from the Authorization header. */
+    async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
       const raw = request.cookies[cookieName];
       const at = now();
       const resolved = raw ? await resolveSession(database.db, raw, at, readCache) : null;
       if (!resolved) {
-        if (raw) reply.clearCookie(cookieName, { path: '/', secure: config.secureCookies });
+        if (raw) {
+          reply.clearCookie(cookieName, { path: '/', secure: config.secureCookies });
+          request.auth.credential = null;
+        }
         const token = requestToken(request.headers.authorization);
         if (token && isPersonalToken(token)) await personalTokenCaller(request, token, at);
         else request.auth.user = await bearerUser(request, at);
@@ -173,11 +227,26 @@ export default fp(
         user: resolved.user,
         sessionIdHash: resolved.session.idHash,
         snapshot: resolved.snapshot,
+        credential: request.auth.credential,
       };
       setActor(request);
       if (raw && resolved.renewedUntil) {
         reply.setCookie(cookieName, raw, sessionCookieOptions(config, resolved.renewedUntil, at));
       }
+    }
+
+    app.addHook('onRequest', async (request, reply) => {
+      request.auth = { user: null, sessionIdHash: null, snapshot: null, credential: null };
+      if (request.is404) return;
+      request.auth.credential = credentialOf(
+        request.cookies[cookieName],
+        request.headers.authorization,
+      );
+      if (request.routeOptions.config?.deferAuth) {
+        deferred.set(request, () => authenticate(request, reply));
+        return;
+      }
+      await authenticate(request, reply);
     });
   },
   { name: 'waymark-auth', dependencies: ['@fastify/cookie'] },

@@ -10,12 +10,18 @@
  *
  * Public routes: the services check read access as downloads do (anonymous visitors read
  * public projects). Answers about one file's content carry its SHA-1 in the ETag.
+ * The file routes resolve their caller themselves (`deferAuth`, plugins/auth.ts): for a named
+ * version, the file found with the access of the same credential in the last seconds
+ * answers (services/permissions/access-window.ts), without reading the session or the
+ * project again; the tiles of one view cost one access decision.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest } from '../errors';
 import { notModified } from '../lib/etag';
 import { ownerOf } from '../lib/sandbox';
+import { adoptCaller, resolveCaller, type AuthState } from '../plugins/auth';
+import { withinAccessWindow } from '../services/permissions';
 import { sendJson } from '../plugins/errors';
 import { CHANGES_PENDING } from '../services/history';
 import {
@@ -23,6 +29,7 @@ import {
   mapFeature,
   mapFeatures,
   mapLayers,
+  mapSourceKey,
   mapTile,
   openMapSource,
   type MapSource,
@@ -92,27 +99,44 @@ const mapRoutes: FastifyPluginAsyncTypebox = async (app) => {
     namespace: params.namespace,
     name: params.name,
   });
-  /** The request's file, with its caching headers set; null when the client's copy is current. */
-  const current = async (
-    request: FastifyRequest<{
-      Params: { namespace: string; name: string };
-      Querystring: MapFileQuery;
-    }>,
-    reply: FastifyReply,
-  ): Promise<MapSource | null> => {
-    const source = await openMapSource(
+  type FileRequest = FastifyRequest<{
+    Params: { namespace: string; name: string };
+    Querystring: MapFileQuery;
+  }>;
+  /** The request's file, its caller's access checked (or reused, see above). */
+  const sourceOf = async (request: FileRequest): Promise<MapSource> => {
+    const ref = refOf(request.params);
+    const open = async () => {
+      await resolveCaller(request);
+      const user = request.auth.user;
+      return openMapSource(ctx, user, ref, request.query, ownerOf(user, request.ip));
+    };
+    const key = mapSourceKey(request.auth.credential, ref, request.query);
+    if (!key) return open();
+    const found = await withinAccessWindow<{ source: MapSource; auth: AuthState }>(
       ctx,
-      request.auth.user,
-      refOf(request.params),
-      request.query,
-      ownerOf(request.auth.user, request.ip),
+      key,
+      async () => {
+        const source = await open();
+        return { value: { source, auth: request.auth }, keep: request.auth.credential !== null };
+      },
     );
+    if (found.auth === request.auth) return found.source;
+    adoptCaller(request, found.auth);
+    return { ...found.source, owner: ownerOf(request.auth.user, request.ip) };
+  };
+  /** The request's file, with its caching headers set; null when the client's copy is current. */
+  const current = async (request: FileRequest, reply: FastifyReply): Promise<MapSource | null> => {
+    const source = await sourceOf(request);
     return cacheHeaders(request, reply, source) ? null : source;
   };
+  /** The file routes resolve their caller in `sourceOf`. */
+  const config = { deferAuth: true };
 
   app.get(
     '/app/map/:namespace/:name/layers',
     {
+      config,
       schema: {
         params: NamespaceNameParamsSchema,
         querystring: MapFileQuerySchema,
@@ -129,6 +153,7 @@ const mapRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/app/map/:namespace/:name/tiles/:layer/:z/:x/:y.mvt',
     {
+      config,
       schema: {
         params: MapTileParamsSchema,
         querystring: MapFileQuerySchema,
@@ -150,6 +175,7 @@ const mapRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/app/map/:namespace/:name/features/:layer',
     {
+      config,
       schema: {
         params: MapLayerParamsSchema,
         querystring: MapFeatureQuerySchema,
@@ -166,6 +192,7 @@ const mapRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/app/map/:namespace/:name/features/:layer/:fid',
     {
+      config,
       schema: {
         params: MapFeatureParamsSchema,
         querystring: MapFileQuerySchema,

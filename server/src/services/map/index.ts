@@ -1,15 +1,18 @@
 /**
  * The map of a project's GeoPackage (issue 19; routes/map.ts, contract schemas/map.ts,
  * decision record 0093-map-vector-tiles.md). The caller's access is checked as for
- * downloads (services/downloads.ts findReadableFile); everything else is computed from the
- * file's bytes, keyed by their SHA-1 (store.ts) and kept in memory.
+ * downloads (services/downloads.ts findReadableFile), once per request; for a named version
+ * the routes reuse the file found with the caller's access for a few seconds (mapSourceKey,
+ * services/permissions/access-window.ts), so the tiles of one view cost one access decision.
+ * Everything else is computed from the file's bytes, keyed by their SHA-1 (store.ts) and kept
+ * in memory.
  */
 import type { AppContext } from '../../context';
 import type { User } from '../../db/schema';
 import { badRequest, HttpProblem, notFound } from '../../errors';
 import { findReadableFile } from '../downloads';
 import { getChangeset, versionNumber } from '../history';
-import type { ProjectRef } from '../permissions';
+import { projectFor, type ProjectRef } from '../permissions';
 import { parseVersionName } from '../project-detail';
 import { viewLinkAccess } from '../view-links';
 import { MAP_FILE_PATTERN } from '../../schemas/protocol';
@@ -70,6 +73,29 @@ export async function openMapSource(
     owner,
     blob: { key: row.blobKey, checksum: row.checksum, size: row.size },
   };
+}
+
+/**
+ * The access window's key (services/permissions/access-window.ts) of a map request by the
+ * caller `credential` (plugins/auth.ts AuthState.credential): the project, the file and the
+ * version; null when the request may not reuse a decision (no named version: the latest
+ * one is looked up each time; credentials that did not resolve as presented).
+ */
+export function mapSourceKey(
+  credential: string | null,
+  ref: { namespace: string; name: string },
+  query: MapFileQuery,
+): string | null {
+  if (credential === null || !query.version) return null;
+  return JSON.stringify([
+    'map',
+    credential,
+    ref.namespace,
+    ref.name,
+    query.file,
+    query.version,
+    query.link ?? null,
+  ]);
 }
 
 function layerOf(file: MapFile, name: string): MapLayer {
@@ -164,32 +190,36 @@ export async function mapChanges(
   query: MapChangesQuery,
   owner: string,
 ): Promise<MapChanges | 'pending'> {
+  const version = versionNumber(query.version);
+  // The caller's access, resolved once for the three reads below (the changeset's own check
+  // reuses it: permissions/request-memo.ts).
+  const access = await projectFor(ctx, caller, ref, 'read');
   // The changeset's own checks and answers (404 not updated or not a GeoPackage, 422 not
   // computable).
   const changeset = await getChangeset(ctx, caller, ref, query.version, query.file);
   if (changeset.status === 'pending') return 'pending';
-  const version = versionNumber(query.version);
-  const after = await openMapSource(
-    ctx,
-    caller,
-    ref,
-    { file: query.file, version: query.version },
-    owner,
-  );
-  // An updated file was there in the version before.
-  const before = await findReadableFile(ctx, caller, ref, query.file, version - 1);
+  const [after, before] = await Promise.all([
+    findReadableFile(ctx, caller, ref, query.file, version, access),
+    // An updated file was there in the version before.
+    findReadableFile(ctx, caller, ref, query.file, version - 1, access),
+  ]);
+  if (!MAP_FILE_PATTERN.test(query.file)) throw badRequest(NOT_A_GEOPACKAGE);
   const entries = JSON.parse(changeset.json) as Parameters<typeof layerChanges>[0];
   const beforeFile = await mapFile(
     ctx,
     { key: before.row.blobKey, checksum: before.row.checksum, size: before.row.size },
     owner,
   );
-  const afterFile = await mapFile(ctx, after.blob, owner);
+  const afterFile = await mapFile(
+    ctx,
+    { key: after.row.blobKey, checksum: after.row.checksum, size: after.row.size },
+    owner,
+  );
   return layerChanges(
     entries,
     entries.length >= MAX_CHANGESET_ENTRIES,
     { after: afterFile, before: beforeFile },
-    { file: after.file, version: `v${version}` },
+    { file: after.row.path, version: `v${version}` },
     (layer, fids) =>
       readMap(
         ctx,

@@ -16,6 +16,7 @@ import {
 } from '../../db/queries/projects';
 import type { Project, ProjectRole, User, Workspace } from '../../db/schema';
 import { forbidden, notFound } from '../../errors';
+import { oncePerRequest } from './request-memo';
 import {
   actorWorkspaceRole,
   effectiveProjectRole,
@@ -63,14 +64,26 @@ async function lookup(
 
 /**
  * The project `ref` names with what `caller` may do with it, without requiring anything;
- * the 404s described above.
+ * the 404s described above. Resolved once per read-only request and caller (request-memo.ts):
+ * every check of the request on that project reuses it.
  */
-export async function projectAccessOf(
+export function projectAccessOf(
   ctx: AppContext,
   caller: User | null,
   ref: ProjectRef,
 ): Promise<ProjectAccess> {
   const actor = caller?.active ? caller : null;
+  const project = 'id' in ref ? `id ${ref.id.toLowerCase()}` : `path ${ref.namespace}/${ref.name}`;
+  return oncePerRequest(`project ${actor?.id ?? 'anonymous'} ${project}`, () =>
+    resolveProjectAccess(ctx, actor, ref),
+  );
+}
+
+async function resolveProjectAccess(
+  ctx: AppContext,
+  actor: User | null,
+  ref: ProjectRef,
+): Promise<ProjectAccess> {
   const row = await lookup(ctx, ref, actor?.id ?? null);
   if (!row) throw notFound();
   if (!row.workspace.active && !actor?.isAdmin) throw notFound(WORKSPACE_DOESNT_EXIST);

@@ -2,6 +2,7 @@
 import type { AppContext } from '../../context';
 import { findWorkspaceByName, findWorkspaceMemberRole } from '../../db/queries/workspaces';
 import type { User, Workspace, WorkspaceRole } from '../../db/schema';
+import { oncePerRequest } from './request-memo';
 import { actorWorkspaceRole, isWorkspaceMember } from './rules';
 
 export interface WorkspaceAccess {
@@ -14,9 +15,20 @@ export interface WorkspaceAccess {
 
 /**
  * The workspace named `name` (case-insensitively) and the caller's role in it; null when it
- * does not exist, or is inactive and the caller is not a superuser.
+ * does not exist, or is inactive and the caller is not a superuser. Resolved once per
+ * read-only request and caller (request-memo.ts).
  */
-export async function workspaceFor(
+export function workspaceFor(
+  ctx: AppContext,
+  caller: User,
+  name: string,
+): Promise<WorkspaceAccess | null> {
+  return oncePerRequest(`workspace ${caller.id} ${name.toLowerCase()}`, () =>
+    resolveWorkspaceAccess(ctx, caller, name),
+  );
+}
+
+async function resolveWorkspaceAccess(
   ctx: AppContext,
   caller: User,
   name: string,
