@@ -9,7 +9,13 @@ import { eq } from 'drizzle-orm';
 import { hashPassword } from '../../server/src/auth/passwords';
 import { upsertProjectMembers } from '../../server/src/db/queries/projects';
 import { insertUser } from '../../server/src/db/queries/users';
-import { auditLog, personalTokens, users, type Project } from '../../server/src/db/schema';
+import {
+  auditLog,
+  personalTokens,
+  projects,
+  users,
+  type Project,
+} from '../../server/src/db/schema';
 import { AUTH_REQUIRED_TEXT } from '../../server/src/errors';
 import {
   TOKEN_NOT_ALLOWED,
@@ -146,6 +152,45 @@ describe('personal access tokens', () => {
     // The surveyor writes, but only owners make view links: 403 from the permission check.
     expect(link.statusCode, link.body).toBe(403);
     expect(problem(link).detail).not.toBe(TOKEN_READ_ONLY);
+  });
+
+  it('needs no CSRF token with a Bearer token alone; with a session cookie, or as Basic, it does', async () => {
+    const owned = await createProject(t, { name: `csrf-${Date.now()}` });
+    const me = await t.database.db.select().from(users).where(eq(users.username, 'surveyor'));
+    await upsertProjectMembers(t.database.db, owned.id, [{ userId: me[0]!.id, role: 'owner' }]);
+    const { token } = await makeToken('write');
+    const url = `/app/project/${owned.id}/public`;
+    const isPublic = async () =>
+      (await t.database.db.select().from(projects).where(eq(projects.id, owned.id)))[0]!.public;
+    const patch = (headers: Record<string, string>, value: boolean) =>
+      t.app.inject({
+        method: 'PATCH',
+        url,
+        headers: { 'content-type': 'application/json', ...headers },
+        payload: JSON.stringify({ public: value }),
+      });
+
+    // A script: the token alone, no cookie, no CSRF token.
+    const scripted = await patch(bearer(token), true);
+    expect(scripted.statusCode, scripted.body).toBeLessThan(300);
+    expect(await isPublic()).toBe(true);
+
+    // The browser's session cookie beside the token: the session acts, and needs its CSRF token.
+    const cookie = surveyor.cookieHeader();
+    const withCookie = await patch({ ...bearer(token), cookie }, false);
+    expect(withCookie.statusCode).toBe(400);
+    expect(problem(withCookie).detail).toBe('The CSRF token is missing.');
+    expect(await isPublic()).toBe(true);
+    const session = await patch({ cookie, 'x-csrf-token': surveyor.csrfToken! }, false);
+    expect(session.statusCode, session.body).toBeLessThan(300);
+    expect(await isPublic()).toBe(false);
+
+    // As a Basic password (which a browser may hold and attach to cross-site requests).
+    const basic = `Basic ${Buffer.from(`surveyor:${token}`).toString('base64')}`;
+    const asBasic = await patch({ authorization: basic }, true);
+    expect(asBasic.statusCode).toBe(400);
+    expect(problem(asBasic).detail).toBe('The CSRF token is missing.');
+    expect(await isPublic()).toBe(false);
   });
 
   it('takes the token as a Basic password (GIS clients) and on the OGC API routes', async () => {
