@@ -83,7 +83,7 @@ describe('personal access tokens', () => {
   it('is shown once when made, then listed without its value, with its last use', async () => {
     const made = await makeToken('read', 'nightly export');
     expect(made).toMatchObject({ name: 'nightly export', scope: 'read', status: 'active' });
-    expect(made.token).toMatch(/^eyJ3bXBhdCI6MSwi[A-Za-z0-9_-]+\.wmpat_[A-Za-z0-9_-]{43}$/);
+    expect(made.token).toMatch(/^\.eJ[A-Za-z0-9_-]+\.wmpat_[A-Za-z0-9_-]{43}$/);
     expect(made.token).toContain(made.hint);
     expect(Date.parse(made.expires_at) - t.clock.now().getTime()).toBe(30 * DAY);
 
@@ -91,7 +91,7 @@ describe('personal access tokens', () => {
       .select()
       .from(personalTokens)
       .where(eq(personalTokens.id, made.id));
-    expect(JSON.stringify(row)).not.toContain(made.token.split('.')[1]);
+    expect(JSON.stringify(row)).not.toContain(made.token.split('.').at(-1));
 
     let list = (await surveyor.get('/app/auth/tokens')).json() as PersonalTokenList;
     const listed = list.tokens.find((x) => x.id === made.id)!;
@@ -240,7 +240,7 @@ describe('personal access tokens', () => {
     expect((await surveyor.delete(`/app/auth/tokens/${revoked.id}`)).statusCode).toBe(204);
     expect((await surveyor.delete(`/app/auth/tokens/${revoked.id}`)).statusCode).toBe(204);
     const expiring = await makeToken('read', 'short', 1);
-    const unknown = `${revoked.token.split('.')[0]}.wmpat_${'A'.repeat(43)}`;
+    const unknown = `${revoked.token.slice(0, revoked.token.lastIndexOf('.'))}.wmpat_${'A'.repeat(43)}`;
     t.clock.advance(DAY + 1000);
     try {
       for (const token of [revoked.token, expiring.token, unknown]) {
