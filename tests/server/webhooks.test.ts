@@ -345,6 +345,7 @@ describe('webhooks', () => {
     expect(changed.statusCode, changed.body).toBe(200);
     const members = await received('member.changed', 2);
     expect(new Set(members.map((m) => m.id)).size).toBe(1);
+    expect(members.every((m) => m.verified)).toBe(true);
     expect(members[0]!.payload!.data).toMatchObject({
       change: 'role_changed',
       user: { username: 'walter' },
@@ -360,6 +361,7 @@ describe('webhooks', () => {
     );
     expect(role.statusCode, role.body).toBe(200);
     const all = await received('member.changed', 3);
+    expect(all[2]!.verified, all[2]!.verifyError ?? '').toBe(true);
     expect(all[2]!.payload!.data).toMatchObject({
       workspace: { id: t.setup.workspaceId },
       change: 'role_changed',
@@ -372,6 +374,7 @@ describe('webhooks', () => {
       added: { [`data (conflicted copy, walter v1).txt`]: 'theirs' },
     });
     const [conflict] = await received('conflict.recorded');
+    expect(conflict!.verified, conflict!.verifyError ?? '').toBe(true);
     expect(conflict!.payload!.data).toMatchObject({
       files: ['data (conflicted copy, walter v1).txt'],
     });
