@@ -18,7 +18,13 @@ import { watchAudit, type AuditWatch } from './support/audit';
 import { dataOutGeoPackage } from './support/data-out';
 import { scratch, type Scratch } from './support/geopackage';
 import { commit, createProject } from './support/seed';
-import { ADMIN_PASSWORD, createTestApp, type TestApp, type TestClient } from './support/test-app';
+import {
+  ADMIN_PASSWORD,
+  createTestApp,
+  lastMailedLink,
+  type TestApp,
+  type TestClient,
+} from './support/test-app';
 
 const PASSWORD = 'Field-Password-1';
 const NS = 'waymark';
@@ -48,17 +54,7 @@ async function signedIn(username: string, password = PASSWORD): Promise<TestClie
   return client;
 }
 
-/** The last link mailed to `to` whose path has `kind` in it. */
-async function lastLinkTo(to: string, kind: string): Promise<string> {
-  const link = (await t.outbox())
-    .filter((m) => m.to.toLowerCase() === to.toLowerCase())
-    .flatMap((m) => m.links)
-    .filter((l) => l.includes(kind))
-    .at(-1);
-  if (!link) throw new Error(`no ${kind} link to ${to}`);
-  return link;
-}
-
+const lastLinkTo = (to: string, kind: string) => lastMailedLink(t, to, kind);
 const tokenOf = (link: string) => link.split('/').at(-1)!;
 const target = (type: string, name: string | null) => ({ targetType: type, targetName: name });
 
