@@ -5,20 +5,15 @@
  * go with the retention job.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gt, isNull } from 'drizzle-orm';
+import { isNull } from 'drizzle-orm';
 import { hashPassword } from '../../server/src/auth/passwords';
 import { upsertProjectMembers } from '../../server/src/db/queries/projects';
 import { insertUser } from '../../server/src/db/queries/users';
 import { insertWorkspace, setWorkspaceMember } from '../../server/src/db/queries/workspaces';
-import {
-  accessRequests,
-  auditLog,
-  type AuditEntry,
-  type Project,
-  type User,
-} from '../../server/src/db/schema';
+import { accessRequests, auditLog, type Project, type User } from '../../server/src/db/schema';
 import type { AuditPage } from '../../server/src/schemas/audit';
 import { AUDIT_RETENTION_JOB } from '../../server/src/services/audit';
+import { watchAudit, type AuditWatch } from './support/audit';
 import { finishPush, plan, sendChunk, startPush } from './support/push-client';
 import { commit, createProject } from './support/seed';
 import { ADMIN_PASSWORD, createTestApp, type TestApp, type TestClient } from './support/test-app';
@@ -33,37 +28,8 @@ let otherAdmin: TestClient;
 const people: Record<string, User> = {};
 let project: Project;
 let elsewhere: number;
-let lastId = 0;
-
-/** Runs `action`; the entries it wrote. */
-async function entriesOf(action: () => Promise<unknown>): Promise<AuditEntry[]> {
-  await action();
-  const rows = await t.database.db
-    .select()
-    .from(auditLog)
-    .where(gt(auditLog.id, lastId))
-    .orderBy(auditLog.id);
-  if (rows.length > 0) lastId = rows.at(-1)!.id;
-  return rows;
-}
-
-/** Runs `action` and expects exactly one entry like `expected`. */
-async function one(
-  action: () => Promise<{ statusCode: number; body: string }>,
-  expected: Partial<AuditEntry>,
-): Promise<AuditEntry> {
-  let status = 0;
-  let body = '';
-  const rows = await entriesOf(async () => {
-    const response = await action();
-    status = response.statusCode;
-    body = response.body;
-  });
-  expect(status, body).toBeLessThan(300);
-  expect(rows.map((r) => r.action)).toEqual([expected.action]);
-  expect(rows[0]).toMatchObject({ ip: '127.0.0.1', ...expected });
-  return rows[0]!;
-}
+let entriesOf: AuditWatch['entriesOf'];
+let one: AuditWatch['one'];
 
 async function user(username: string): Promise<User> {
   people[username] = await insertUser(t.database.db, {
@@ -83,6 +49,7 @@ async function signedIn(username: string, password = PASSWORD): Promise<TestClie
 
 beforeAll(async () => {
   t = await createTestApp();
+  ({ entriesOf, one } = watchAudit(t));
   for (const name of ['owner', 'wsadmin', 'friend', 'requester', 'otheradmin']) await user(name);
   await setWorkspaceMember(t.database.db, t.setup.workspaceId, people.wsadmin!.id, 'admin');
   elsewhere = (await insertWorkspace(t.database.db, { name: 'elsewhere', storage: 10 ** 9 })).id;
@@ -368,6 +335,41 @@ describe('audit log: reading it', () => {
     expect(all.total).toBe(await countAll());
     expect(all.entries.some((e) => e.action === 'auth.sign_in')).toBe(true);
     expect((await owner.get('/app/audit')).statusCode).toBe(403);
+  });
+
+  it("shows account events (no workspace) to the superuser only, even the admin's own", async () => {
+    const accountActions = [
+      'auth.sign_in',
+      'auth.sign_in_failed',
+      'auth.sign_out',
+      'account.password_changed',
+      'account.email_change_requested',
+      'token.created',
+      'token.revoked',
+    ] as const;
+    // The workspace admin's own sign-in and token are account events too.
+    const mine = await signedIn('wsadmin');
+    const token = await mine.post('/app/auth/tokens', {
+      name: 'mine',
+      scope: 'read',
+      expires_in_days: 7,
+    });
+    expect(token.statusCode, token.body).toBe(201);
+    for (const action of accountActions) {
+      const all = (await admin.get(`/app/audit?action=${action}`)).json() as AuditPage;
+      expect(all.entries.length, action).toBeGreaterThan(0);
+      expect(
+        all.entries.every((e) => e.workspace_id === null),
+        action,
+      ).toBe(true);
+      const theirs = (await wsadmin.get(`/app/audit?action=${action}`)).json() as AuditPage;
+      expect(theirs.entries, action).toEqual([]);
+      expect(theirs.total, action).toBe(0);
+    }
+    const csv = await wsadmin.get('/app/audit.csv');
+    expect(csv.statusCode).toBe(200);
+    expect(csv.body).not.toMatch(/,(auth|account|token)\./);
+    expect((await admin.get('/app/audit.csv')).body).toMatch(/,auth\.sign_in,wsadmin,/);
   });
 
   it('filters by user, action, project and dates, and pages', async () => {

@@ -5,9 +5,8 @@
  * staged chunks and the upload are still there, and the client's retry on a new server
  * completes the push into one correct version.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -22,9 +21,10 @@ import { openBlobStore } from '../../server/src/storage/open-blob-store';
 import type { S3BlobStore } from '../../server/src/storage/s3-blob-store';
 import { S3UploadStaging } from '../../server/src/storage/s3-upload-staging';
 import { CHUNK_SIZE } from '../../server/src/storage/upload-staging';
-import { freePort, REPO_ROOT } from './support/processes';
+import { freePort } from './support/processes';
 import { plan, sha1, type Plan } from './support/push-client';
 import { startS3, type TestS3 } from './support/s3-server';
+import { HttpSession, isRunning, startServer } from './support/server-process';
 import { createTestDataDir, type TestDataDir } from './support/test-db';
 import { TestClient } from './support/test-app';
 
@@ -53,76 +53,12 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  if (isRunning(child)) child.kill('SIGKILL');
   await app?.close();
   await database?.close();
   await data?.cleanup();
   await s3?.close();
 });
-
-/** Starts main.ts and resolves once it listens. */
-function startChild(): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    // Node itself (not the tsx wrapper), so SIGKILL reaches the server.
-    const proc = spawn(
-      process.execPath,
-      ['--import', 'tsx', path.join(REPO_ROOT, 'server/src/main.ts')],
-      {
-        cwd: REPO_ROOT,
-        env: {
-          PATH: process.env.PATH ?? '/usr/bin:/bin',
-          HOME: process.env.HOME ?? '/tmp',
-          ...env,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Waymark is running')) resolve(proc);
-    };
-    proc.stdout!.on('data', onData);
-    proc.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    proc.on('exit', (code, signal) => {
-      if (!output.includes('Waymark is running')) {
-        reject(new Error(`The server exited (${code ?? signal}): ${output}`));
-      }
-    });
-  });
-}
-
-/** A cookie session over real HTTP. */
-class HttpSession {
-  cookies = new Map<string, string>();
-  csrf: string | null = null;
-  constructor(private readonly base: string) {}
-
-  async request(method: string, url: string, body?: Buffer | object): Promise<Response> {
-    const headers: Record<string, string> = {};
-    if (this.cookies.size > 0) {
-      headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    }
-    if (this.csrf) headers['x-csrf-token'] = this.csrf;
-    let payload: Buffer | string | undefined;
-    if (Buffer.isBuffer(body)) {
-      headers['content-type'] = 'application/octet-stream';
-      payload = body;
-    } else if (body) {
-      headers['content-type'] = 'application/json';
-      payload = JSON.stringify(body);
-    }
-    const response = await fetch(`${this.base}${url}`, { method, headers, body: payload });
-    for (const cookie of response.headers.getSetCookie()) {
-      const [pair] = cookie.split(';');
-      const at = pair!.indexOf('=');
-      this.cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
-    }
-    const token = response.headers.get('x-csrf-token');
-    if (token) this.csrf = token;
-    return response;
-  }
-}
 
 function treeKey(bytes: Buffer): string {
   const leaves: Buffer[] = [];
@@ -155,14 +91,11 @@ async function retryFinish(client: TestClient, transaction: string, within = 500
  * of `files` started with every chunk sent: the session and the transaction.
  */
 async function stagedPushOnChild(name: string, files: Plan) {
-  child = await startChild();
-  const http = new HttpSession(`http://127.0.0.1:${env.PORT}`);
-  expect((await http.request('GET', '/app/init')).status).toBe(200);
-  const login = await http.request('POST', '/app/auth/login', {
-    login: 'admin',
-    password: ADMIN_PASSWORD,
-  });
-  expect(login.status).toBe(200);
+  child = await startServer(env);
+  const http = await new HttpSession(`http://127.0.0.1:${env.PORT}`).signIn(
+    'admin',
+    ADMIN_PASSWORD,
+  );
   const created = await http.request('POST', '/v1/project/waymark', { name });
   expect(created.status, await created.clone().text()).toBeLessThan(300);
   const start = await http.request('POST', `/v1/project/push/waymark/${name}`, {

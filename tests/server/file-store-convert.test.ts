@@ -7,7 +7,7 @@
  * downloads with its recorded SHA-1; a new server finishes the conversion; every version
  * again downloads identical, and the blob store keeps far less.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { copyFile, mkdir, readdir, readFile } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
@@ -26,7 +26,8 @@ import { commitVersion } from '../../server/src/services/versions';
 import { openBlobStore } from '../../server/src/storage/open-blob-store';
 import { sha1 } from './support/diff-client';
 import { geopackageFromFeatures, pointFeatures, scratch, type Scratch } from './support/geopackage';
-import { freePort, REPO_ROOT, runCli } from './support/processes';
+import { freePort, runCli } from './support/processes';
+import { HttpSession, isRunning, killServer, startServer } from './support/server-process';
 import { insertProjectWithInitialVersion } from '../../server/src/db/queries/projects';
 import { createTestDataDir, type TestDataDir } from './support/test-db';
 
@@ -56,39 +57,10 @@ beforeAll(async () => {
 }, SLOW);
 
 afterAll(async () => {
-  if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  if (isRunning(child)) child.kill('SIGKILL');
   await data?.cleanup();
   await s?.cleanup();
 });
-
-function startChild(): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(
-      process.execPath,
-      ['--import', 'tsx', path.join(REPO_ROOT, 'server/src/main.ts')],
-      {
-        cwd: REPO_ROOT,
-        env: {
-          PATH: process.env.PATH ?? '/usr/bin:/bin',
-          HOME: process.env.HOME ?? '/tmp',
-          ...env,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let output = '';
-    proc.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Waymark is running')) resolve(proc);
-    });
-    proc.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    proc.on('exit', (code, signal) => {
-      if (!output.includes('Waymark is running')) {
-        reject(new Error(`The server exited (${code ?? signal}): ${output}`));
-      }
-    });
-  });
-}
 
 /** The project's versions, stored whole as before diffs were stored. */
 async function seed(): Promise<void> {
@@ -191,42 +163,13 @@ async function blobFiles(): Promise<number> {
   return count;
 }
 
-/** A signed-in cookie session on the child server. */
-async function signIn(): Promise<(url: string) => Promise<Response>> {
-  const base = `http://127.0.0.1:${env.PORT}`;
-  const cookies = new Map<string, string>();
-  let csrf = '';
-  const request = async (method: string, url: string, body?: object) => {
-    const headers: Record<string, string> = {
-      cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-    };
-    if (csrf) headers['x-csrf-token'] = csrf;
-    if (body) headers['content-type'] = 'application/json';
-    const response = await fetch(`${base}${url}`, {
-      method,
-      headers,
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    for (const cookie of response.headers.getSetCookie()) {
-      const [pair] = cookie.split(';');
-      const at = pair!.indexOf('=');
-      cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
-    }
-    csrf = response.headers.get('x-csrf-token') ?? csrf;
-    return response;
-  };
-  await request('GET', '/app/init');
-  const login = await request('POST', '/app/auth/login', {
-    login: 'admin',
-    password: ADMIN_PASSWORD,
-  });
-  expect(login.status).toBe(200);
-  return (url) => request('GET', url);
-}
-
 /** Every version of every file downloads with its recorded SHA-1. */
 async function expectEveryVersion(): Promise<void> {
-  const get = await signIn();
+  const http = await new HttpSession(`http://127.0.0.1:${env.PORT}`).signIn(
+    'admin',
+    ADMIN_PASSWORD,
+  );
+  const get = (url: string) => http.request('GET', url);
   let version = 0;
   const versionsOf = new Map<string, number[]>();
   for (const file of FILES) {
@@ -259,7 +202,7 @@ describe('storage convert', () => {
     async () => {
       await seed();
       const before = await blobFiles();
-      child = await startChild();
+      child = await startServer(env);
       const started = await runCli(['storage', 'convert'], env);
       expect(started.code, started.stderr).toBe(0);
       expect(started.stdout).toContain(`Queued ${FILES.length} file(s)`);
@@ -270,16 +213,14 @@ describe('storage convert', () => {
         if (Date.now() > deadline) throw new Error('The conversion dropped no copy in 10 minutes');
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      const exited = new Promise((resolve) => child!.once('exit', resolve));
-      child.kill('SIGKILL');
-      await exited;
+      await killServer(child);
       const halfway = await status();
       expect(halfway).toMatch(/done/);
       expect(halfway).not.toMatch(/Conversion finished/);
 
       // Readable at once on a new server, which finishes the conversion (after the dead
       // process's claim lapsed: a minute at most).
-      child = await startChild();
+      child = await startServer(env);
       await expectEveryVersion();
       const until = Date.now() + 5 * 60 * 1000;
       let text = await status();

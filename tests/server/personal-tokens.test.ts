@@ -9,7 +9,13 @@ import { eq } from 'drizzle-orm';
 import { hashPassword } from '../../server/src/auth/passwords';
 import { upsertProjectMembers } from '../../server/src/db/queries/projects';
 import { insertUser } from '../../server/src/db/queries/users';
-import { auditLog, personalTokens, users, type Project } from '../../server/src/db/schema';
+import {
+  auditLog,
+  personalTokens,
+  projects,
+  users,
+  type Project,
+} from '../../server/src/db/schema';
 import { AUTH_REQUIRED_TEXT } from '../../server/src/errors';
 import {
   TOKEN_NOT_ALLOWED,
@@ -77,7 +83,7 @@ describe('personal access tokens', () => {
   it('is shown once when made, then listed without its value, with its last use', async () => {
     const made = await makeToken('read', 'nightly export');
     expect(made).toMatchObject({ name: 'nightly export', scope: 'read', status: 'active' });
-    expect(made.token).toMatch(/^eyJ3bXBhdCI6MSwi[A-Za-z0-9_-]+\.wmpat_[A-Za-z0-9_-]{43}$/);
+    expect(made.token).toMatch(/^\.eJ[A-Za-z0-9_-]+\.wmpat_[A-Za-z0-9_-]{43}$/);
     expect(made.token).toContain(made.hint);
     expect(Date.parse(made.expires_at) - t.clock.now().getTime()).toBe(30 * DAY);
 
@@ -85,7 +91,7 @@ describe('personal access tokens', () => {
       .select()
       .from(personalTokens)
       .where(eq(personalTokens.id, made.id));
-    expect(JSON.stringify(row)).not.toContain(made.token.split('.')[1]);
+    expect(JSON.stringify(row)).not.toContain(made.token.split('.').at(-1));
 
     let list = (await surveyor.get('/app/auth/tokens')).json() as PersonalTokenList;
     const listed = list.tokens.find((x) => x.id === made.id)!;
@@ -148,6 +154,45 @@ describe('personal access tokens', () => {
     expect(problem(link).detail).not.toBe(TOKEN_READ_ONLY);
   });
 
+  it('needs no CSRF token with a Bearer token alone; with a session cookie, or as Basic, it does', async () => {
+    const owned = await createProject(t, { name: `csrf-${Date.now()}` });
+    const me = await t.database.db.select().from(users).where(eq(users.username, 'surveyor'));
+    await upsertProjectMembers(t.database.db, owned.id, [{ userId: me[0]!.id, role: 'owner' }]);
+    const { token } = await makeToken('write');
+    const url = `/app/project/${owned.id}/public`;
+    const isPublic = async () =>
+      (await t.database.db.select().from(projects).where(eq(projects.id, owned.id)))[0]!.public;
+    const patch = (headers: Record<string, string>, value: boolean) =>
+      t.app.inject({
+        method: 'PATCH',
+        url,
+        headers: { 'content-type': 'application/json', ...headers },
+        payload: JSON.stringify({ public: value }),
+      });
+
+    // A script: the token alone, no cookie, no CSRF token.
+    const scripted = await patch(bearer(token), true);
+    expect(scripted.statusCode, scripted.body).toBeLessThan(300);
+    expect(await isPublic()).toBe(true);
+
+    // The browser's session cookie beside the token: the session acts, and needs its CSRF token.
+    const cookie = surveyor.cookieHeader();
+    const withCookie = await patch({ ...bearer(token), cookie }, false);
+    expect(withCookie.statusCode).toBe(400);
+    expect(problem(withCookie).detail).toBe('The CSRF token is missing.');
+    expect(await isPublic()).toBe(true);
+    const session = await patch({ cookie, 'x-csrf-token': surveyor.csrfToken! }, false);
+    expect(session.statusCode, session.body).toBeLessThan(300);
+    expect(await isPublic()).toBe(false);
+
+    // As a Basic password (which a browser may hold and attach to cross-site requests).
+    const basic = `Basic ${Buffer.from(`surveyor:${token}`).toString('base64')}`;
+    const asBasic = await patch({ authorization: basic }, true);
+    expect(asBasic.statusCode).toBe(400);
+    expect(problem(asBasic).detail).toBe('The CSRF token is missing.');
+    expect(await isPublic()).toBe(false);
+  });
+
   it('takes the token as a Basic password (GIS clients) and on the OGC API routes', async () => {
     const { token } = await makeToken('read');
     const basic = `Basic ${Buffer.from(`surveyor:${token}`).toString('base64')}`;
@@ -195,7 +240,7 @@ describe('personal access tokens', () => {
     expect((await surveyor.delete(`/app/auth/tokens/${revoked.id}`)).statusCode).toBe(204);
     expect((await surveyor.delete(`/app/auth/tokens/${revoked.id}`)).statusCode).toBe(204);
     const expiring = await makeToken('read', 'short', 1);
-    const unknown = `${revoked.token.split('.')[0]}.wmpat_${'A'.repeat(43)}`;
+    const unknown = `${revoked.token.slice(0, revoked.token.lastIndexOf('.'))}.wmpat_${'A'.repeat(43)}`;
     t.clock.advance(DAY + 1000);
     try {
       for (const token of [revoked.token, expiring.token, unknown]) {

@@ -18,7 +18,13 @@ import {
   workspaceMembers,
   type User,
 } from '../../server/src/db/schema';
-import { createTestApp, problem, type TestApp, type TestClient } from './support/test-app';
+import {
+  createTestApp,
+  lastMailedLink,
+  problem,
+  type TestApp,
+  type TestClient,
+} from './support/test-app';
 
 const PASSWORD = 'Field-Surv3y!';
 let t: TestApp;
@@ -46,19 +52,8 @@ async function userRow(id: number): Promise<User> {
   return row!;
 }
 
-/**
- * The last link of a kind (`/confirm-email/`, `/invitations/`) mailed to `to` (mails of one
- * instant of the test clock are in no particular order, so the kind tells them apart).
- */
-async function lastLinkTo(to: string, kind = '/confirm-email/'): Promise<string> {
-  const link = (await t.outbox())
-    .filter((m) => m.to === to)
-    .flatMap((m) => m.links)
-    .filter((l) => l.includes(kind))
-    .at(-1);
-  if (!link) throw new Error(`no ${kind} link to ${to}`);
-  return link;
-}
+/** The last link of a kind (`/confirm-email/`, `/invitations/`) mailed to `to`. */
+const lastLinkTo = (to: string, kind = '/confirm-email/') => lastMailedLink(t, to, kind);
 
 const tokenOf = (link: string) => link.split('/').at(-1)!;
 

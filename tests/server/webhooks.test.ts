@@ -6,11 +6,11 @@
  * delivery). Two instances on PostgreSQL send each message once.
  */
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { insertWebhook } from '../../server/src/db/queries/webhooks';
 import { setWorkspaceMember } from '../../server/src/db/queries/workspaces';
 import { upsertProjectMembers } from '../../server/src/db/queries/projects';
-import { webhookDeliveries, type Project, type User } from '../../server/src/db/schema';
+import { projects, webhookDeliveries, type Project, type User } from '../../server/src/db/schema';
 import {
   WEBHOOK_PRIVATE_ADDRESS,
   WEBHOOK_URL_INVALID,
@@ -276,6 +276,56 @@ describe('webhooks', () => {
     await owner.client.delete(`/app/webhooks/${hook.id}`);
   });
 
+  it('reports a push that failed on the server side as upload.failed, signed', async () => {
+    const hook = await projectHook(['upload.failed']);
+    const files = plan({ [`lost-${++counter}.txt`]: 'the server could not store this' });
+    const version = `v${(await t.database.db.select().from(projects).where(eq(projects.id, project.id)))[0]!.latestVersion}`;
+    const started = await startPush(writer.client, `${NS}/${project.name}`, version, {
+      added: files.list,
+    });
+    expect(started.statusCode, started.body).toBe(200);
+    const { transaction } = started.json() as { transaction: string };
+    for (const [id, bytes] of files.chunks) {
+      expect((await sendChunk(writer.client, transaction, id, bytes)).statusCode).toBe(200);
+    }
+    // The blob store fails while the finish stores the file (a full or broken disk).
+    const store = t.app.ctx.blobStore;
+    const failure = new Error('EIO: the disk went away');
+    const spies = [
+      vi.spyOn(store, 'put').mockRejectedValue(failure),
+      vi.spyOn(store, 'adopt').mockRejectedValue(failure),
+    ];
+    let finished;
+    try {
+      finished = await finishPush(writer.client, transaction);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+    expect(finished.statusCode, finished.body).toBeGreaterThanOrEqual(500);
+
+    const [message] = await received('upload.failed');
+    expect(message!.verified, message!.verifyError ?? '').toBe(true);
+    expect(message!.payload!.data).toMatchObject({
+      project: { id: project.id, namespace: NS, name: project.name },
+      actor: 'walter',
+      base_version: version,
+      files: [files.list[0]!.path],
+      error: 'The server could not store the upload; the client may retry it',
+    });
+    const log = await deliveries(hook.id);
+    expect(log.map((d) => [d.event, d.status])).toEqual([['upload.failed', 'delivered']]);
+
+    // A push refused for what the client sent (a 4xx) is no server failure: nothing is sent.
+    const refused = await startPush(writer.client, `${NS}/${project.name}`, 'v999', {
+      added: files.list,
+    });
+    expect(refused.statusCode).toBeGreaterThanOrEqual(400);
+    expect(refused.statusCode).toBeLessThan(500);
+    await t.app.webhooks.runOnce();
+    expect(await deliveries(hook.id)).toHaveLength(1);
+    await owner.client.delete(`/app/webhooks/${hook.id}`);
+  });
+
   it('reports member changes, conflicts and a deleted project', async () => {
     const hook = await projectHook(['member.changed', 'conflict.recorded', 'project.deleted']);
     const workspaceHook = await admin.post(`/app/workspaces/${t.setup.workspaceId}/webhooks`, {
@@ -295,6 +345,7 @@ describe('webhooks', () => {
     expect(changed.statusCode, changed.body).toBe(200);
     const members = await received('member.changed', 2);
     expect(new Set(members.map((m) => m.id)).size).toBe(1);
+    expect(members.every((m) => m.verified)).toBe(true);
     expect(members[0]!.payload!.data).toMatchObject({
       change: 'role_changed',
       user: { username: 'walter' },
@@ -310,6 +361,7 @@ describe('webhooks', () => {
     );
     expect(role.statusCode, role.body).toBe(200);
     const all = await received('member.changed', 3);
+    expect(all[2]!.verified, all[2]!.verifyError ?? '').toBe(true);
     expect(all[2]!.payload!.data).toMatchObject({
       workspace: { id: t.setup.workspaceId },
       change: 'role_changed',
@@ -322,6 +374,7 @@ describe('webhooks', () => {
       added: { [`data (conflicted copy, walter v1).txt`]: 'theirs' },
     });
     const [conflict] = await received('conflict.recorded');
+    expect(conflict!.verified, conflict!.verifyError ?? '').toBe(true);
     expect(conflict!.payload!.data).toMatchObject({
       files: ['data (conflicted copy, walter v1).txt'],
     });

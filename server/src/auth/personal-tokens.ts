@@ -1,16 +1,20 @@
 /**
  * Personal access tokens (issue 33): the token's shape, made and read here only.
  *
- *   base64url(JSON {"wmpat":1,"username":…,"expire":…}) "." "wmpat_" <43 characters>
+ *   "." base64url(zlib(JSON {"wmpat":1,"username":…,"expire":…})) "." "wmpat_" <43 characters>
  *
- * The first part is what the desktop plugin's library decodes itself from any token it is
- * given (client-compat §2: `username`, `expire` with a zone), so a personal token works
- * wherever the library takes a token. It always begins `eyJ3bXBhdCI6MSwi` (the encoding of
- * `{"wmpat":1,"`), and its secret carries the `wmpat_` prefix, so secret scanners and people
- * recognise it. The secret is 32 random bytes; only its SHA-256 is stored. The first part is
- * informative only: the server finds the token by the secret's hash alone.
+ * The first part is what the desktop plugin's library (mergin-client) decodes itself from a
+ * token it is given (`MerginClient(auth_token="Bearer <token>")`, MERGIN_AUTH): its
+ * decode_token_data takes only `Bearer .` followed by zlib-compressed base64url JSON holding
+ * `username` and `expire` (with a zone), the shape of the reference's own tokens. A plain
+ * base64url first part (no dot, no zlib) is refused there ("Token doesn't start with
+ * 'Bearer .'"), so the token starts with the dot. Its secret carries the `wmpat_` prefix, so
+ * secret scanners and people recognise it. The secret is 32 random bytes; only its SHA-256 is
+ * stored. The first part is informative only: the server finds the token by the secret's
+ * hash alone (tokens made before the dot was added keep working).
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { deflateSync } from 'node:zlib';
 
 export const PERSONAL_TOKEN_PREFIX = 'wmpat_';
 /** `wmpat_` and 43 characters of base64url (32 bytes). */
@@ -44,7 +48,7 @@ export function makePersonalToken(
   const secret = `${PERSONAL_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
   const payload = JSON.stringify({ wmpat: 1, username, expire: expire.toISOString() });
   return {
-    token: `${Buffer.from(payload).toString('base64url')}.${secret}`,
+    token: `.${deflateSync(Buffer.from(payload)).toString('base64url')}.${secret}`,
     secretHash: hashTokenSecret(secret),
     hint: secret.slice(0, PERSONAL_TOKEN_PREFIX.length + 4),
   };

@@ -1,8 +1,10 @@
 /**
  * Enforces CSRF tokens on POST/PUT/PATCH/DELETE (see auth/csrf.ts), except /alive, and the
- * /v1 and /v2 API or any call with a personal access token when the request carries no
- * session cookie (bearer and anonymous clients cannot be the victims of CSRF: browsers
- * attach cookies, not bearer tokens).
+ * /v1 and /v2 API or any call with a personal access token in a `Bearer` header when the
+ * request carries no session cookie (bearer and anonymous clients cannot be the victims of
+ * CSRF: browsers attach cookies, not bearer tokens). A personal token sent as a Basic
+ * password is no exemption off the /v1 and /v2 API: a browser that once took Basic
+ * credentials for the site attaches them to cross-site requests, as it does cookies.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -14,8 +16,8 @@ import {
   makeCsrfToken,
   newCsrfSecret,
 } from '../auth/csrf';
+import { bearerTokenOf } from '../auth/bearer';
 import { isPersonalToken } from '../auth/personal-tokens';
-import { requestToken } from '../auth/request-token';
 import { hashSessionId, sessionCookieName } from '../auth/sessions';
 import { HttpProblem } from '../errors';
 
@@ -86,8 +88,8 @@ export function csrfExempt(request: FastifyRequest, sessionCookie: string): bool
   const path = request.routeOptions.url ?? request.url;
   if (path === '/alive') return true;
   if (request.cookies[sessionCookie]) return false;
-  // A personal access token (any path): sent by scripts, never attached by a browser.
-  if (isPersonalToken(requestToken(request.headers.authorization))) return true;
+  // A personal access token as Bearer (any path): sent by scripts, never attached by a browser.
+  if (isPersonalToken(bearerTokenOf(request.headers.authorization))) return true;
   return path.startsWith('/v1/') || path.startsWith('/v2/');
 }
 

@@ -42,6 +42,7 @@ const exportRoutes: FastifyPluginAsync = async (app) => {
         layer,
         request.query,
         ownerOf(request.auth.user, request.ip),
+        request.method !== 'HEAD',
       );
       const handle = await open(file.path, 'r').finally(() => rm(file.path, { force: true }));
       reply

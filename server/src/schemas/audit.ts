@@ -18,6 +18,7 @@ export const AUDIT_ACTIONS = [
   'account.password_changed',
   'account.password_reset',
   'account.email_change_requested',
+  'account.email_confirmed',
   'account.email_changed',
   'token.created',
   'token.revoked',

@@ -240,7 +240,16 @@ export async function confirmEmail(ctx: AppContext, token: string): Promise<void
   if (!user) throw notFound();
   if (!user.active || !user.passwordHash) throw forbidden(CANNOT_EDIT_PROFILE);
   if (sameEmail(claims.email, user.email)) {
-    if (!user.verifiedEmail) await updateUser(ctx.database.db, user.id, { verifiedEmail: true });
+    if (user.verifiedEmail) return;
+    await ctx.database.db.transaction(async (tx) => {
+      await updateUser(tx, user.id, { verifiedEmail: true });
+      await recordAudit(ctx, tx, {
+        action: 'account.email_confirmed',
+        actor: actorOf(user),
+        target: { type: 'user', id: user.id, name: user.username },
+        details: { email: user.email },
+      });
+    });
     return;
   }
   if (!sameEmail(claims.email, user.pendingEmail)) throw badRequest(INVALID_TOKEN);

@@ -365,11 +365,13 @@ export async function revokeInvitation(
   const id = idOf(invitationIdText);
   if (id === null) throw notFound(INVITATION_NOT_FOUND);
   await ctx.database.db.transaction(async (tx) => {
-    if (!(await deleteInvitation(tx, workspace.id, id))) throw notFound(INVITATION_NOT_FOUND);
+    const revoked = await deleteInvitation(tx, workspace.id, id);
+    if (!revoked) throw notFound(INVITATION_NOT_FOUND);
     await recordAudit(ctx, tx, {
       action: 'workspace.invitation_revoked',
       workspace: { id: workspace.id, name: workspace.name },
-      target: { type: 'invitation', id },
+      target: { type: 'invitation', id, name: revoked.email },
+      details: { role: revoked.role },
     });
   });
 }

@@ -236,6 +236,21 @@ export async function postFrom(
   });
 }
 
+/**
+ * The last link of a kind (a path part such as `/confirm-email/` or `/invitations/`) mailed to
+ * `to` (as the mail names it); mails of one instant of the test clock are in no particular order,
+ * so the kind tells them apart.
+ */
+export async function lastMailedLink(t: TestApp, to: string, kind: string): Promise<string> {
+  const link = (await t.outbox())
+    .filter((m) => m.to === to)
+    .flatMap((m) => m.links)
+    .filter((l) => l.includes(kind))
+    .at(-1);
+  if (!link) throw new Error(`no ${kind} link to ${to}`);
+  return link;
+}
+
 /** Asserts the problem+json shape and returns the detail. */
 export function problem(response: LightMyRequestResponse): {
   status: number;

@@ -179,17 +179,17 @@ export async function upsertInvitation(
   return rows[0]!;
 }
 
-/** Deletes one invitation; false when there was none. */
+/** Deletes one invitation; what it was (its email and role), or null when there was none. */
 export async function deleteInvitation(
   db: Executor,
   workspaceId: number,
   id: number,
-): Promise<boolean> {
-  const rows = await db
+): Promise<{ email: string; role: string } | null> {
+  const [row] = await db
     .delete(workspaceInvitations)
     .where(and(eq(workspaceInvitations.workspaceId, workspaceId), eq(workspaceInvitations.id, id)))
-    .returning({ id: workspaceInvitations.id });
-  return rows.length > 0;
+    .returning({ email: workspaceInvitations.email, role: workspaceInvitations.role });
+  return row ?? null;
 }
 
 /** The unexpired invitations of an email (any case) into active workspaces, oldest first. */

@@ -78,6 +78,8 @@ export async function prepareExport(
   layerName: string,
   query: ExportQuery,
   owner: string,
+  /** False for a HEAD request: the file's headers are answered, nothing is exported. */
+  audited = true,
 ): Promise<ExportFile> {
   const source = await openMapSource(
     ctx,
@@ -111,12 +113,14 @@ export async function prepareExport(
       { file: file.path, layer: layerName, format: query.format, query: selection, out },
     );
     const { size } = await stat(out);
-    await recordAudit(ctx, ctx.database.db, {
-      action: 'project.exported',
-      ...(await projectScopeById(ctx.database.db, source.projectId)),
-      target: { type: 'layer', name: layerName },
-      details: { file: source.file, version: source.version, format: query.format, features },
-    });
+    if (audited) {
+      await recordAudit(ctx, ctx.database.db, {
+        action: 'project.exported',
+        ...(await projectScopeById(ctx.database.db, source.projectId)),
+        target: { type: 'layer', name: layerName },
+        details: { file: source.file, version: source.version, format: query.format, features },
+      });
+    }
     return {
       path: out,
       size,
