@@ -25,8 +25,9 @@ export function problem(detail: string, status: number): Response {
   return json({ detail, status, title: 'Error', type: 'about:blank' }, status);
 }
 
+/** An answer without a body (204 and 304 may not have one, not even an empty one). */
 export function empty(status = 200): Response {
-  return new Response('', { status });
+  return new Response(status === 204 || status === 304 ? null : '', { status });
 }
 
 export function fakeServer(handlers: Record<string, FakeHandler>) {
