@@ -55,12 +55,20 @@ test('a push that inserts 3, updates 2 and deletes 1 feature shows exactly those
   await createProject(page, 'waymark', name, true);
   expect(
     await pushFiles(page, 'waymark', name, {
-      files: { 'survey.gpkg': pointsGeoPackage('points', V1), 'notes.txt': 'Tree survey\n' },
+      files: {
+        'survey.gpkg': pointsGeoPackage('points', V1),
+        // A SQLite file is versioned as a GeoPackage is (GDAL writes either layout).
+        'survey.sqlite': pointsGeoPackage('points', V1),
+        'notes.txt': 'Tree survey\n',
+      },
     }),
   ).toBe('v1');
   expect(
     await pushFiles(page, 'waymark', name, {
-      files: { 'survey.gpkg': pointsGeoPackage('points', V2) },
+      files: {
+        'survey.gpkg': pointsGeoPackage('points', V2),
+        'survey.sqlite': pointsGeoPackage('points', V2),
+      },
     }),
   ).toBe('v2');
 
@@ -90,7 +98,7 @@ test('a push that inserts 3, updates 2 and deletes 1 feature shows exactly those
   await expect(sidebar.getByText('User agent')).toBeVisible();
   await expect(sidebar.getByText(e2eAdmin.username, { exact: true })).toBeVisible();
   await expect(sidebar.getByRole('button', { name: /^Files added\s*0$/ })).toBeVisible();
-  await expect(sidebar.getByRole('button', { name: /^Files edited\s*1$/ })).toBeVisible();
+  await expect(sidebar.getByRole('button', { name: /^Files edited\s*2$/ })).toBeVisible();
   await expect(sidebar.getByRole('button', { name: /^Files removed\s*0$/ })).toBeVisible();
   await expect(sidebar.getByRole('link', { name: 'Download' })).toHaveAttribute(
     'href',
@@ -100,9 +108,23 @@ test('a push that inserts 3, updates 2 and deletes 1 feature shows exactly those
   const summary = sidebar.getByRole('table', { name: 'Changes of survey.gpkg' });
   await expect(summary.locator('tbody tr')).toHaveCount(1, { timeout: 60_000 });
   expect(await tableRows(summary)).toEqual([['1', 'points', '3', '2', '1']]);
+  // The SQLite file has its changes and 'Show on map' too, as the Map tab takes it.
+  const sqliteSummary = sidebar.getByRole('table', { name: 'Changes of survey.sqlite' });
+  await expect(sqliteSummary.locator('tbody tr')).toHaveCount(1, { timeout: 60_000 });
+  const onMap = sidebar.getByRole('link', { name: 'Show on map' });
+  await expect(onMap).toHaveCount(2);
+  const mapLinks = await onMap.evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+  for (const file of ['survey.gpkg', 'survey.sqlite']) {
+    expect(mapLinks.some((href) => href?.endsWith(`?version=v2&file=${file}&changes=true`))).toBe(
+      true,
+    );
+  }
   await expectAccessible(page, 'version detail');
 
-  await sidebar.getByRole('link', { name: 'Show advanced' }).click();
+  await sidebar
+    .getByRole('link', { name: 'Show advanced' })
+    .and(page.locator('[href$="/survey.gpkg"]'))
+    .click();
   await expect(page).toHaveURL(/\/history\/v2\/survey\.gpkg$/);
   await expect(page.getByRole('heading', { name: 'survey.gpkg' })).toBeVisible();
   const points = page.getByRole('table', { name: 'Changes of points' });

@@ -1,7 +1,9 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { useState, type ReactNode } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { QueryClient } from '@tanstack/react-query';
 import { db, isElementClosed } from '@/db';
+import { closedElementQueryOptions } from '@/lib/useClosedElement';
 import { Providers, createTestQueryClient, testUser } from '@/test/render';
 import { AppDialog, DEFAULT_DIALOG_TITLE } from './AppDialog';
 import { AppDropdown } from './AppDropdown';
@@ -15,8 +17,19 @@ import { TIP_DEFAULT_TITLE, TipBox } from './TipBox';
 import { TitledSection } from './TitledSection';
 
 function show(ui: ReactNode) {
-  const result = render(<Providers queryClient={createTestQueryClient()}>{ui}</Providers>);
-  return { ...result, user: testUser() };
+  const queryClient = createTestQueryClient();
+  const result = render(<Providers queryClient={queryClient}>{ui}</Providers>);
+  return { ...result, queryClient, user: testUser() };
+}
+
+/**
+ * Waits until the element's remembered state has been read (it counts as closed until then),
+ * so that asserting it stays hidden asserts the remembered dismissal, not the reading.
+ */
+async function closedStateRead(queryClient: QueryClient, id: string): Promise<void> {
+  await waitFor(() =>
+    expect(queryClient.getQueryData(closedElementQueryOptions(id).queryKey)).toBe(true),
+  );
 }
 
 beforeEach(async () => {
@@ -237,8 +250,8 @@ describe('TipBox', () => {
     await waitFor(() => expect(screen.queryByRole('note')).not.toBeInTheDocument());
     expect(await isElementClosed('tip-x')).toBe(true);
     first.unmount();
-    show(<TipBox closeId="tip-x">text</TipBox>);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    const second = show(<TipBox closeId="tip-x">text</TipBox>);
+    await closedStateRead(second.queryClient, 'tip-x');
     expect(screen.queryByRole('note')).not.toBeInTheDocument();
   });
 });
@@ -255,12 +268,12 @@ describe('ClosableBanner', () => {
     await waitFor(() => expect(screen.queryByRole('complementary')).not.toBeInTheDocument());
     expect(await isElementClosed('banner-y')).toBe(true);
     first.unmount();
-    show(
+    const second = show(
       <ClosableBanner id="banner-y" label="Mobile app">
         Get the app
       </ClosableBanner>,
     );
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await closedStateRead(second.queryClient, 'banner-y');
     expect(screen.queryByText('Get the app')).not.toBeInTheDocument();
   });
 });

@@ -12,16 +12,23 @@
  *   owners of every workspace.
  * - Global roles (global_read, global_write, global_admin) come from the instance
  *   configuration; while one is set, sharing and removing collaborators are not offered.
+ * The roles and their ranks are declared once, in the contract (`@contract/roles`).
  */
+import {
+  PROJECT_ROLES,
+  WORKSPACE_ROLES,
+  projectRoleRank as contractProjectRank,
+  workspaceRoleRank,
+  type ProjectRole,
+  type WorkspaceRole,
+} from '@contract/roles';
 
-export const PROJECT_ROLES = ['reader', 'writer', 'owner'] as const;
-export type ProjectRoleName = (typeof PROJECT_ROLES)[number];
+export { PROJECT_ROLES, WORKSPACE_ROLES, workspaceRoleRank, type WorkspaceRole };
+export type ProjectRoleName = ProjectRole;
 
-const PROJECT_ROLE_RANK: Record<string, number> = { reader: 1, editor: 2, writer: 2, owner: 3 };
-
-/** Rank of a project role: none 0, reader 1, writer 2, owner 3. */
+/** Rank of a project role: none 0, reader 1, writer 2 (the reference's editor too), owner 3. */
 export function projectRoleRank(role: string | null | undefined): number {
-  return (role && PROJECT_ROLE_RANK[role]) || 0;
+  return contractProjectRank(role === 'editor' ? 'writer' : role);
 }
 
 export function hasProjectRole(role: string | null | undefined, atLeast: ProjectRoleName): boolean {
@@ -29,23 +36,8 @@ export function hasProjectRole(role: string | null | undefined, atLeast: Project
 }
 
 /** Global workspace roles, ranked (spec 000 §6): guest 0, reader 1, writer 2, admin 3, owner 4. */
-export const WORKSPACE_ROLE_RANK = {
-  guest: 0,
-  reader: 1,
-  writer: 2,
-  admin: 3,
-  owner: 4,
-} as const;
-
-export type WorkspaceRole = keyof typeof WORKSPACE_ROLE_RANK;
-
-/** Rank of a workspace role; unknown roles rank below guest. */
-export function workspaceRoleRank(role: string | null | undefined): number {
-  return role && role in WORKSPACE_ROLE_RANK ? WORKSPACE_ROLE_RANK[role as WorkspaceRole] : -1;
-}
-
 export function hasWorkspaceRole(role: string | null | undefined, atLeast: WorkspaceRole): boolean {
-  return workspaceRoleRank(role) >= WORKSPACE_ROLE_RANK[atLeast];
+  return workspaceRoleRank(role) >= workspaceRoleRank(atLeast);
 }
 
 /** The role a user has in a workspace: superusers own every workspace. */

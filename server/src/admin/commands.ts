@@ -5,7 +5,7 @@
  */
 import type { Config } from '../config';
 import type { Database } from '../db/database';
-import { WORKSPACE_ROLES, type WorkspaceRole } from '../db/schema';
+import { WORKSPACE_ROLES, type WorkspaceRole } from '../schemas/roles';
 import { isValidEmail, usernameError, workspaceNameError } from '../lib/validation';
 import path from 'node:path';
 import { setMaintenance } from '../maintenance';

@@ -30,19 +30,20 @@ import {
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import type { TokenScope } from '../schemas/personal-tokens';
+import {
+  PROJECT_ROLES,
+  WORKSPACE_ROLES,
+  type ProjectRole,
+  type WorkspaceRole,
+} from '../schemas/roles';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const bytes = (name: string) => bigint(name, { mode: 'number' });
 
-/** Workspace roles, ranked (spec 000 §6): guest 0, reader 1, writer 2, admin 3, owner 4. */
-export const WORKSPACE_ROLES = ['guest', 'reader', 'writer', 'admin', 'owner'] as const;
-export type WorkspaceRole = (typeof WORKSPACE_ROLES)[number];
+/** The role enums, from the one declaration of roles and their ranks (schemas/roles.ts). */
 export const workspaceRole = pgEnum('workspace_role', WORKSPACE_ROLES);
-
-/** Project roles, ranked (spec 001 §6): reader 1, writer 2, owner 3. */
-export const PROJECT_ROLES = ['reader', 'writer', 'owner'] as const;
-export type ProjectRole = (typeof PROJECT_ROLES)[number];
 export const projectRole = pgEnum('project_role', PROJECT_ROLES);
+export { PROJECT_ROLES, WORKSPACE_ROLES, type ProjectRole, type WorkspaceRole };
 
 export const FILE_CHANGES = ['create', 'update', 'delete', 'update_diff'] as const;
 export type FileChange = (typeof FILE_CHANGES)[number];

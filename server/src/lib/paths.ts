@@ -69,11 +69,6 @@ export function baseName(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
 }
 
-/** Versioned files (GeoPackage, SQLite): their history is shown per change. */
-export function isVersionedFile(path: string): boolean {
-  return /\.(gpkg|sqlite)$/i.test(path);
-}
-
 /** QGIS project files. */
 export function isQgisProjectFile(path: string): boolean {
   return /\.(qgs|qgz)$/i.test(path);

@@ -16,6 +16,7 @@
  */
 import Database from 'better-sqlite3';
 import { geoPackageGeometryToWkt } from './gpkg-geometry';
+import { listTables, quote as q, sameColumns, type TableInfo as Table } from './sqlite-tables';
 
 export const CHANGES_CANNOT_BE_CALCULATED = 'Changes cannot be calculated';
 
@@ -73,19 +74,6 @@ export interface DiffOptions {
   onProgress?: () => Promise<void>;
 }
 
-interface Column {
-  cid: number;
-  name: string;
-  declared: string;
-  /** 1-based position in the primary key, 0 when not part of it. */
-  pk: number;
-}
-
-interface Table {
-  name: string;
-  columns: Column[];
-}
-
 const GEOMETRY_TYPES = new Set([
   'GEOMETRY',
   'POINT',
@@ -123,23 +111,8 @@ function isCompared(name: string): boolean {
   return !/^(sqlite_|gpkg_|rtree_)/.test(lower);
 }
 
-const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
-
-function listTables(db: Database.Database, schema: 'o' | 'n'): Map<string, Table> {
-  const rows = db
-    .prepare(`SELECT name, sql FROM ${schema}.sqlite_master WHERE type = 'table' ORDER BY name`)
-    .all() as { name: string; sql: string | null }[];
-  const tables = new Map<string, Table>();
-  const info = db.prepare(
-    'SELECT cid, name, type AS declared, pk FROM pragma_table_info(?, ?) ORDER BY cid',
-  );
-  for (const row of rows) {
-    if (!isCompared(row.name)) continue;
-    if (/^\s*create\s+virtual\s+table/i.test(row.sql ?? '')) continue;
-    const columns = info.all(row.name, schema) as Column[];
-    tables.set(row.name.toLowerCase(), { name: row.name, columns });
-  }
-  return tables;
+function listCompared(db: Database.Database, schema: 'o' | 'n'): Map<string, Table> {
+  return listTables(db, schema, isCompared);
 }
 
 function geometryColumns(db: Database.Database): Map<string, string> {
@@ -158,18 +131,6 @@ function geometryColumns(db: Database.Database): Map<string, string> {
     found.set(String(row.table_name).toLowerCase(), String(row.column_name).toLowerCase());
   }
   return found;
-}
-
-function sameColumns(a: Table, b: Table): boolean {
-  if (a.columns.length !== b.columns.length) return false;
-  return a.columns.every((col, i) => {
-    const other = b.columns[i]!;
-    return (
-      col.name.toLowerCase() === other.name.toLowerCase() &&
-      col.declared.toUpperCase() === other.declared.toUpperCase() &&
-      col.pk === other.pk
-    );
-  });
 }
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
@@ -220,7 +181,7 @@ export async function diffSqliteFiles(
       db.prepare('ATTACH DATABASE ? AS o').run(oldFile);
       db.prepare('ATTACH DATABASE ? AS n').run(newFile);
       db.pragma('query_only = ON');
-      tables = { old: listTables(db, 'o'), new: listTables(db, 'n') };
+      tables = { old: listCompared(db, 'o'), new: listCompared(db, 'n') };
       geometry = geometryColumns(db);
     } catch (error) {
       if (error instanceof Database.SqliteError) throw new ChangesImpossibleError(FILE_UNREADABLE);

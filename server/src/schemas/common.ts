@@ -12,6 +12,7 @@ import {
   type TSchema,
   type TUnsafe,
 } from '@sinclair/typebox';
+import { PROJECT_ROLES, WORKSPACE_ROLES, type ProjectRole, type WorkspaceRole } from './roles';
 
 /**
  * A nullable scalar as one JSON-schema type list (`type: [T, 'null']`), which Ajv and
@@ -112,13 +113,10 @@ export type NamespaceProjectParams = Static<typeof NamespaceProjectParamsSchema>
 export const NamespaceParamsSchema = Type.Object({ namespace: Type.String() });
 export type NamespaceParams = Static<typeof NamespaceParamsSchema>;
 
-export const WORKSPACE_ROLES = ['guest', 'reader', 'writer', 'admin', 'owner'] as const;
+/** The roles as wire enums; the roles and their ranks are declared in roles.ts. */
 export const WorkspaceRoleSchema = StringEnum(WORKSPACE_ROLES);
-export type WorkspaceRole = Static<typeof WorkspaceRoleSchema>;
-
-export const PROJECT_ROLES = ['reader', 'writer', 'owner'] as const;
 export const ProjectRoleSchema = StringEnum(PROJECT_ROLES);
-export type ProjectRole = Static<typeof ProjectRoleSchema>;
+export { PROJECT_ROLES, WORKSPACE_ROLES, type ProjectRole, type WorkspaceRole };
 
 /** `page` (≥ 1) and `per_page` (≤ 100), both required (api-reference §6). */
 export const pageQueryProperties = {

@@ -50,8 +50,17 @@ export const CSRF_REFUSALS = {
 export const USER_SEARCH_MIN_LENGTH = 3;
 
 /**
- * Files the Map tab shows (issue 19): GeoPackages and SQLite files (SpatiaLite or GDAL's
- * layout), the versioned kinds. Other extensions SQLite files may have (.db, .spatialite)
- * are left out: most such files hold no geometry.
+ * Versioned files (spec 001 §1): GeoPackages and SQLite files (SpatiaLite or GDAL's layout).
+ * Their edits get row-level changesets, may be pushed as diffs, are compared row by row, and
+ * are the files the Map tab and 'Show on map' draw (issue 19). Other extensions SQLite files
+ * may have (.db, .spatialite) are left out: most such files hold no geometry. The one home of
+ * this rule: the server, the web app and SQL (`VERSIONED_FILE_PATTERN.source`, a POSIX regex
+ * as well, with `~*`) all ask here.
  */
-export const MAP_FILE_PATTERN = /\.(gpkg|sqlite)$/i;
+export const VERSIONED_EXTENSIONS = ['gpkg', 'sqlite'] as const;
+export const VERSIONED_FILE_PATTERN = new RegExp(`\\.(${VERSIONED_EXTENSIONS.join('|')})$`, 'i');
+
+/** Whether a project path is a versioned file (see VERSIONED_EXTENSIONS). */
+export function isVersionedFile(path: string): boolean {
+  return VERSIONED_FILE_PATTERN.test(path);
+}

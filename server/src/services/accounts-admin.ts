@@ -7,7 +7,8 @@ import type { Config } from '../config';
 import type { Database } from '../db/database';
 import { findUserByEmail, findUserByUsername, insertUser } from '../db/queries/users';
 import { findWorkspaceByName, insertWorkspace, setWorkspaceMember } from '../db/queries/workspaces';
-import { WORKSPACE_ROLES, type User, type Workspace, type WorkspaceRole } from '../db/schema';
+import type { User, Workspace } from '../db/schema';
+import { WORKSPACE_ROLES, type WorkspaceRole } from '../schemas/roles';
 import { reservedWorkspaceNameError } from '../lib/route-words';
 import { isValidEmail, usernameError, workspaceNameError } from '../lib/validation';
 

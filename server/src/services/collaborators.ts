@@ -17,7 +17,8 @@ import {
   upsertProjectMembers,
 } from '../db/queries/projects';
 import { findUserByEmail, findUserById, findUserByUsername } from '../db/queries/users';
-import { PROJECT_ROLES, type ProjectRole, type User } from '../db/schema';
+import type { User } from '../db/schema';
+import { PROJECT_ROLES, type ProjectRole } from '../schemas/roles';
 import { badRequest, forbidden, HttpProblem, notFound } from '../errors';
 import {
   effectiveProjectRole,

@@ -16,13 +16,14 @@ import {
 } from '../db/queries/files';
 import type { User } from '../db/schema';
 import { badRequest, notFound } from '../errors';
-import { baseName, isValidProjectPath, isVersionedFile } from '../lib/paths';
+import { baseName, isValidProjectPath } from '../lib/paths';
 import { sniffContentType, SNIFF_BYTES } from '../lib/sniff';
 import { worthCompressing, type ZipEntry } from '../lib/zip';
 import { openStoredFile, prepareStoredFile } from './file-store';
 import { projectFor, type ProjectAccess, type ProjectRef } from './permissions';
 import { parseVersionName, VERSION_NOT_FOUND } from './project-detail';
 import type { ArchiveQuery, RawQuery } from '../schemas/downloads';
+import { isVersionedFile } from '../schemas/protocol';
 
 export const DIFF_NEEDS_VERSION = 'Changeset must be requested for particular file version';
 /** Largest project (bytes at the requested version) served as one ZIP archive: 10 GiB. */

@@ -23,7 +23,6 @@ import {
 import type { User } from '../db/schema';
 import { badRequest, HttpProblem, notFound } from '../errors';
 import { assertPageExists, pageWindow } from '../lib/pagination';
-import { isVersionedFile } from '../lib/paths';
 import { isoZ } from '../lib/time';
 import { projectFor, type ProjectAccess, type ProjectRef } from './permissions';
 import type {
@@ -33,6 +32,7 @@ import type {
   VersionDetail,
   VersionListItem,
 } from '../schemas/history';
+import { isVersionedFile } from '../schemas/protocol';
 
 export const DIFF_NOT_FOUND = 'Diff not found';
 export const CHANGES_PENDING = 'Changes are being calculated';

@@ -16,7 +16,7 @@ import {
 import { listProjectMembers, listUploadIds } from '../db/queries/projects';
 import type { FileChange, User } from '../db/schema';
 import { badRequest, notFound } from '../errors';
-import { isQgisProjectFile, isVersionedFile } from '../lib/paths';
+import { isQgisProjectFile } from '../lib/paths';
 import { isoZ } from '../lib/time';
 import { projectFor, type ProjectAccess, type ProjectRef } from './permissions';
 import { accessView, projectSummary } from './projects';
@@ -28,6 +28,7 @@ import type {
   ProjectFile,
   ProjectQuery,
 } from '../schemas/projects';
+import { isVersionedFile } from '../schemas/protocol';
 
 export type { ProjectDetail, ProjectQuery };
 

@@ -39,9 +39,10 @@ import { queueChangedFiles } from './file-store/tasks';
 import { parseConflictName } from './time-travel/conflict-names';
 import { queueProjectEvent } from './webhooks/events';
 import { recipeKey, type Recipe } from './file-store/recipe';
-import { isVersionedFile, projectPathError } from '../lib/paths';
+import { projectPathError } from '../lib/paths';
 import type { VersionOrigin } from '../schemas/restore';
 import type { BlobStore } from '../storage/blob-store';
+import { isVersionedFile } from '../schemas/protocol';
 
 /** VERSION_COPY_DELAY's default, for callers without the configuration. */
 export const DEFAULT_COPY_DELAY_MS = 60_000;

@@ -21,7 +21,7 @@ import {
 } from '../db/queries/view-links';
 import type { User, ViewLink } from '../db/schema';
 import { badRequest, notFound } from '../errors';
-import { MAP_FILE_PATTERN } from '../schemas/protocol';
+import { isVersionedFile } from '../schemas/protocol';
 import {
   MAX_VIEW_LINK_DAYS,
   VIEW_LINK_EXPIRY,
@@ -225,6 +225,6 @@ export async function openViewLink(
     label: link!.label,
     expires_at: link!.expiresAt.toISOString(),
     latest_version: `v${access.project.latestVersion}`,
-    map_files: files.map((file) => file.path).filter((path) => MAP_FILE_PATTERN.test(path)),
+    map_files: files.map((file) => file.path).filter((path) => isVersionedFile(path)),
   };
 }

@@ -8,4 +8,4 @@ export { ChangesetSummaryTable } from './components/ChangesetSummaryTable';
 export { ChangesetTable } from './components/ChangesetTable';
 export { FileLine } from './components/FileLine';
 export { changesetTables, formatChangeValue, type ChangesetEntry } from './model/changeset';
-export { FILE_GROUPS, isVersionedFile } from './model/version';
+export { FILE_GROUPS } from './model/version';

@@ -47,7 +47,7 @@ describe('preparing the Map tab’s data', () => {
     const queryClient = new QueryClient();
     const fetchQuery = vi.spyOn(queryClient, 'fetchQuery').mockResolvedValue(ANSWER);
     const project = { namespace: 'field', name: 'survey' };
-    prepareMapTab(
+    void prepareMapTab(
       queryClient,
       { ...project, files: [{ path: 'b.gpkg' }, { path: 'notes.txt' }, { path: 'a/z.sqlite' }] },
       { idle: false },
@@ -58,7 +58,11 @@ describe('preparing the Map tab’s data', () => {
       layersQueryOptions({ namespace: 'field', projectName: 'survey', file: 'a/z.sqlite' })
         .queryKey,
     );
-    prepareMapTab(queryClient, { ...project, files: [{ path: 'notes.txt' }] }, { idle: false });
+    void prepareMapTab(
+      queryClient,
+      { ...project, files: [{ path: 'notes.txt' }] },
+      { idle: false },
+    );
     expect(fetchQuery).toHaveBeenCalledTimes(1);
   });
 
@@ -68,7 +72,7 @@ describe('preparing the Map tab’s data', () => {
     const fetched = vi.fn(() => Promise.resolve(new Response(null, { status: 204 })));
     vi.stubGlobal('fetch', fetched);
     const project = { namespace: 'field', name: 'survey', files: [{ path: 'a/z.sqlite' }] };
-    prepareMapTab(queryClient, project, { contentWidth: 1200, idle: false });
+    void prepareMapTab(queryClient, project, { contentWidth: 1200, idle: false });
     await vi.waitFor(() => expect(fetched).toHaveBeenCalled(), { timeout: 60_000 });
     const urls = fetched.mock.calls.map((call) => String((call as unknown[])[0]));
     expect(urls.length).toBeGreaterThan(0);
@@ -79,17 +83,15 @@ describe('preparing the Map tab’s data', () => {
     }
     // The next intent within the minute fetches nothing more.
     const count = fetched.mock.calls.length;
-    prepareMapTab(queryClient, project, { contentWidth: 1200, idle: false });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await prepareMapTab(queryClient, project, { contentWidth: 1200, idle: false });
     expect(fetched).toHaveBeenCalledTimes(count);
 
     // A browser asked to save data, or no place known for the map: no tiles ahead.
     vi.stubGlobal('navigator', { ...navigator, connection: { saveData: true } });
-    prepareMapTab(queryClient, project, { contentWidth: 900, idle: false });
+    await prepareMapTab(queryClient, project, { contentWidth: 900, idle: false });
     vi.unstubAllGlobals();
     vi.stubGlobal('fetch', fetched);
-    prepareMapTab(queryClient, project, { idle: false });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await prepareMapTab(queryClient, project, { idle: false });
     expect(fetched).toHaveBeenCalledTimes(count);
   });
 });

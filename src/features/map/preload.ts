@@ -68,17 +68,18 @@ export interface MapTabMoment {
  * Prepares the Map tab as `MapPage` opens it first (without search params): prefetches the
  * layers of the first map file, then fetches the tiles the map asks for first ahead; in an
  * idle moment it also draws the map once out of sight (components/warmUp.ts). Nothing when the
- * project has no map file; a failure is left for the tab to show.
+ * project has no map file; a failure is left for the tab to show. Settles (never rejects) once
+ * it has decided, and any tiles ahead are asked for.
  */
 export function prepareMapTab(
   queryClient: QueryClient,
   project: MapProject,
   { contentWidth, idle }: MapTabMoment,
-): void {
+): Promise<void> {
   const file = geoPackagesOf(project.files)[0];
-  if (file === undefined) return;
+  if (file === undefined) return Promise.resolve();
   const source = { namespace: project.namespace, projectName: project.name, file };
-  queryClient
+  return queryClient
     .fetchQuery(layersQueryOptions(source))
     .then(async (answer) => {
       if (contentWidth === undefined || savesData()) return;

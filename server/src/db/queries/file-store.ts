@@ -15,6 +15,7 @@ import {
   projectFiles,
   projects,
 } from '../schema';
+import { VERSIONED_FILE_PATTERN } from '../../schemas/protocol';
 
 /** The rows of a result of db.execute (node-postgres and PGlite both answer `{rows}`). */
 function rowsOf<R>(result: unknown): R[] {
@@ -452,7 +453,7 @@ export async function listConvertibleFiles(
       and(
         eq(fileHistory.change, 'update_diff'),
         sql`${projects.removedAt} IS NULL`,
-        sql`lower(${fileHistory.path}) ~ '\\.(gpkg|sqlite)$'`,
+        sql`${fileHistory.path} ~* ${VERSIONED_FILE_PATTERN.source}`,
       ),
     );
   return rows;

@@ -25,7 +25,7 @@ import type { AppContext } from '../../context';
 import { listCurrentFiles, listFilesAtVersion } from '../../db/queries/files';
 import type { User } from '../../db/schema';
 import { badRequest, HttpProblem, notFound } from '../../errors';
-import { isQgisProjectFile, isVersionedFile, projectPathError } from '../../lib/paths';
+import { isQgisProjectFile, projectPathError } from '../../lib/paths';
 import {
   isUnsupportedName,
   isUnsupportedType,
@@ -48,6 +48,7 @@ import type { CommitFile } from '../versions';
 import { EditRefusal, type ConflictEntry } from './apply-edits';
 import { editRulesOf } from './project-forms';
 import { runCaptureWork } from './run';
+import { isVersionedFile } from '../../schemas/protocol';
 
 /** Attempts while other pushes keep making versions under the batch. */
 export const MAX_ATTEMPTS = 3;

@@ -38,13 +38,13 @@ import {
   type HistoryStepRow,
 } from '../../db/queries/file-store';
 import type { Executor } from '../../db/database';
-import { isVersionedFile } from '../../lib/paths';
 import { BlobSizeMismatchError } from '../../storage/blob-store';
 import type { FileStoreContext } from './context';
 import { giveRecipes } from './convert';
 import { cachedFile } from './reader';
 import { MAX_CHAIN } from './rebuild';
 import { DEFAULT_LIMITS, placeCopies, type FileStep, type RuleLimits } from './rule';
+import { isVersionedFile } from '../../schemas/protocol';
 
 export const FILE_STORE_JOB = 'arrange-file-copies';
 /**

@@ -15,7 +15,7 @@ import { getChangeset, versionNumber } from '../history';
 import { projectFor, type ProjectRef } from '../permissions';
 import { parseVersionName } from '../project-detail';
 import { viewLinkAccess } from '../view-links';
-import { MAP_FILE_PATTERN } from '../../schemas/protocol';
+import { isVersionedFile } from '../../schemas/protocol';
 import { MAX_CHANGESET_ENTRIES } from '../changesets';
 import type {
   MapChanges,
@@ -63,7 +63,7 @@ export async function openMapSource(
   // A view link's holder reads the project while the link lasts.
   const granted = query.link ? await viewLinkAccess(ctx, ref, query.link) : undefined;
   const { access, row } = await findReadableFile(ctx, caller, ref, query.file, requested, granted);
-  if (!MAP_FILE_PATTERN.test(query.file)) throw badRequest(NOT_A_GEOPACKAGE);
+  if (!isVersionedFile(query.file)) throw badRequest(NOT_A_GEOPACKAGE);
   return {
     projectId: access.project.id,
     file: row.path,

@@ -7,10 +7,10 @@
  * a warmed file serves every version holding the same bytes.
  */
 import type { AppContext } from '../../context';
-import { isVersionedFile } from '../../lib/paths';
 import { startMapReader } from './read';
 import { mapFile } from './store';
 import { pointIndexOf, pointLayers } from './tiles';
+import { isVersionedFile } from '../../schemas/protocol';
 
 /** Largest GeoPackage warmed after a push (bytes). */
 export const WARM_MAX_BYTES = 256 * 1024 ** 2;

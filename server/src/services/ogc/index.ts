@@ -25,7 +25,7 @@ import {
   type OgcLink,
   type OgcParams,
 } from '../../schemas/ogc';
-import { MAP_FILE_PATTERN } from '../../schemas/protocol';
+import { isVersionedFile } from '../../schemas/protocol';
 import { LAYER_TOO_COMPLEX } from '../map/read';
 import { Lru } from '../map/lru';
 import { mapFile, type MapFile } from '../map/store';
@@ -96,7 +96,7 @@ export async function openOgcProject(
     ? await listCurrentFiles(db, project.id)
     : await listFilesAtVersion(db, project.id, resolved);
   const found: Omit<OgcLayer, 'id'>[] = [];
-  for (const row of rows.filter((r) => MAP_FILE_PATTERN.test(r.path))) {
+  for (const row of rows.filter((r) => isVersionedFile(r.path))) {
     const file = await mapFile(
       ctx,
       { key: row.blobKey, checksum: row.checksum, size: row.size },

@@ -20,13 +20,13 @@
  * and the caller's role in it), session.ts (login required → 401).
  */
 import type { Config } from '../../config';
+import type { User } from '../../db/schema';
 import {
   PROJECT_ROLES,
   WORKSPACE_ROLES,
   type ProjectRole,
-  type User,
   type WorkspaceRole,
-} from '../../db/schema';
+} from '../../schemas/roles';
 
 export type GlobalRoleConfig = Pick<
   Config,

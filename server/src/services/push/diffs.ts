@@ -13,9 +13,9 @@ import { ChangesetConflictError } from '../../geodiff/apply';
 import { ChangesetFormatError } from '../../geodiff/format';
 import { WorkTooHeavyError } from '../../lib/sandbox';
 import { fileFromDiff, type DiffMadeFile } from '../file-store';
-import { isVersionedFile } from '../../lib/paths';
 import type { BlobInfo } from '../../storage/blob-store';
 import type { CommitFile } from '../versions';
+import { isVersionedFile } from '../../schemas/protocol';
 
 /** The diff of a pushed file, as the client declares it. */
 export interface PushDiff {

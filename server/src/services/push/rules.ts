@@ -3,7 +3,6 @@
  * list, checked before anything is stored. Texts are the reference's.
  */
 import { HttpProblem } from '../../errors';
-import { isVersionedFile } from '../../lib/paths';
 import {
   hasTrailingSpaceFolder,
   isUnsupportedName,
@@ -16,6 +15,7 @@ import { CHUNK_SIZE } from '../../storage/staging';
 import type { PushDialect } from './dialect';
 import { pushDiffOf, type PushDiff } from './diffs';
 import type { PushChanges, PushFileInput } from './plan';
+import { isVersionedFile } from '../../schemas/protocol';
 
 export const VERSION_MISMATCH = 'Version mismatch';
 export const FIRST_PUSH_V0 = 'First push should be with v0';

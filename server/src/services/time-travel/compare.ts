@@ -23,7 +23,6 @@ import { CannotDiffError } from '../../geodiff/create';
 import { ChangesetFormatError } from '../../geodiff/format';
 import { runGeodiffWork } from '../../geodiff/run';
 import { WorkTooHeavyError } from '../../lib/sandbox';
-import { isVersionedFile } from '../../lib/paths';
 import type {
   CompareFile,
   CompareFileSide,
@@ -35,6 +34,7 @@ import { fileNotFound, versionNotFound, versionNumber } from '../history';
 import { projectFor, type ProjectAccess, type ProjectRef } from '../permissions';
 import { copyBlob } from '../changesets';
 import { withScratch } from './file-changes';
+import { isVersionedFile } from '../../schemas/protocol';
 
 /** Changed rows kept per comparison (the summary counts them all). */
 export const COMPARE_MAX_ENTRIES = 50_000;

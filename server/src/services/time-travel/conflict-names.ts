@@ -9,7 +9,8 @@
  *   its original is the GeoPackage / SQLite file of that folder whose name less every suffix
  *   is `<stem>` (originalOfEditConflict).
  */
-import { isQgisProjectFile, isVersionedFile } from '../../lib/paths';
+import { isQgisProjectFile } from '../../lib/paths';
+import { isVersionedFile } from '../../schemas/protocol';
 
 export interface ConflictName {
   kind: 'conflicted_copy' | 'edit_conflict';

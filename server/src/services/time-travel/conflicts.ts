@@ -18,7 +18,6 @@ import type {
   ConflictRows,
   EditConflict,
 } from '../../schemas/conflicts';
-import { isVersionedFile } from '../../lib/paths';
 import type { NewVersion, VersionOrigin } from '../../schemas/restore';
 import { fileNotFound } from '../history';
 import { projectFor, type ProjectRef } from '../permissions';
@@ -36,6 +35,7 @@ import {
   type ServerChanges,
 } from './file-changes';
 import type * as EditConflictModule from './edit-conflict';
+import { isVersionedFile } from '../../schemas/protocol';
 
 /** edit-conflict.ts's readings of the original file, run in the sandbox (lib/sandbox). */
 const editConflict = sandboxModule<typeof EditConflictModule>(

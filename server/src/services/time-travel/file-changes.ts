@@ -18,7 +18,6 @@ import path from 'node:path';
 import type { AppContext } from '../../context';
 import type { FileRow } from '../../db/queries/files';
 import type { User } from '../../db/schema';
-import { isVersionedFile } from '../../lib/paths';
 import type { NewVersion, VersionOrigin } from '../../schemas/restore';
 import { projectFor, type ProjectAccess } from '../permissions';
 import type { PushMeta } from '../push';
@@ -27,6 +26,7 @@ import { copyBlob } from '../changesets';
 import { deleteBlobsWithoutRows } from '../purge';
 import { storeComputedDiff } from '../version-diffs';
 import type { CommitFile } from '../versions';
+import { isVersionedFile } from '../../schemas/protocol';
 
 /** Attempts at a version while other pushes keep making versions under it. */
 export const MAX_ATTEMPTS = 3;

@@ -2,15 +2,18 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { db, isElementClosed } from '@/db';
+import { closedElementQueryOptions } from '@/lib/useClosedElement';
 import { Providers, createTestQueryClient } from '@/test/render';
 import { MOBILE_APP_BANNER_ID, MobileAppBanner } from './MobileAppBanner';
 
 function show() {
-  return render(
-    <Providers queryClient={createTestQueryClient()}>
+  const queryClient = createTestQueryClient();
+  const view = render(
+    <Providers queryClient={queryClient}>
       <MobileAppBanner />
     </Providers>,
   );
+  return { ...view, queryClient };
 }
 
 beforeEach(async () => {
@@ -38,8 +41,13 @@ describe('MobileAppBanner', () => {
     await waitFor(() => expect(screen.queryByRole('complementary')).not.toBeInTheDocument());
     expect(await isElementClosed(MOBILE_APP_BANNER_ID)).toBe(true);
     first.unmount();
-    show();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    const second = show();
+    // The remembered state has been read (the banner counts as closed until then).
+    await waitFor(() =>
+      expect(
+        second.queryClient.getQueryData(closedElementQueryOptions(MOBILE_APP_BANNER_ID).queryKey),
+      ).toBe(true),
+    );
     expect(screen.queryByRole('complementary')).not.toBeInTheDocument();
   });
 });

@@ -5,6 +5,7 @@ import { LoadingIndicator } from '@/components/LoadingIndicator';
 import { TitledSection } from '@/components/TitledSection';
 import { configQueryOptions } from '@/platform/config';
 import { isNotSavedOffline } from '@/offline/offlineCache';
+import { isVersionedFile } from '@contract/protocol';
 import { AnchorLink } from '@/lib/routerLinks';
 import { FileIcon, fileName } from '@/features/projects';
 import { changesetQueryOptions } from '../api/changeset';
@@ -19,7 +20,6 @@ import {
   CALCULATING_CHANGES,
   SHOW_ON_MAP,
   isChangesetPending,
-  isGeoPackage,
   showOnMapSearch,
 } from '../model/version';
 import { ChangesetSummaryTable } from './ChangesetSummaryTable';
@@ -129,7 +129,7 @@ export function FileVersionDetail({
           {path}
         </Title>
         {actions}
-        {isGeoPackage(path) && (
+        {isVersionedFile(path) && (
           <AnchorLink
             to="/projects/$namespace/$projectName/map"
             params={{ namespace, projectName }}

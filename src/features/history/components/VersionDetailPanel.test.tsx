@@ -121,6 +121,33 @@ describe('VersionDetailPanel', () => {
     expect(within(broken).queryByRole('link', { name: 'Show advanced' })).toBeNull();
   });
 
+  it("offers 'Show on map' for an edited SQLite file as for a GeoPackage, not for other files", async () => {
+    const sqlite = 'data/roads.sqlite';
+    const done = { size: 64, summary: [{ table: 'roads', insert: 1, update: 0, delete: 0 }] };
+    fakeServer({
+      [`GET ${DETAIL}`]: () =>
+        json({
+          ...detail({ [sqlite]: done, 'data/list.csv': done }),
+          changes: {
+            added: [],
+            updated: [
+              { path: sqlite, size: 8192 },
+              { path: 'data/list.csv', size: 10 },
+            ],
+            removed: [],
+          },
+        }),
+    });
+    await panel();
+    const roads = (await screen.findByText(sqlite)).closest('li') as HTMLElement;
+    expect(within(roads).getByRole('link', { name: 'Show on map' })).toHaveAttribute(
+      'href',
+      `/projects/ns/p/map?version=v3&file=${sqlite}&changes=true`,
+    );
+    const csv = screen.getByText('data/list.csv').closest('li') as HTMLElement;
+    expect(within(csv).queryByRole('link', { name: 'Show on map' })).toBeNull();
+  });
+
   it('asks again while the server is still calculating a changeset', async () => {
     let calls = 0;
     fakeServer({

@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { LoadingIndicator } from '@/components/LoadingIndicator';
 import { SidePanel } from '@/components/SidePanel';
 import { formatFileSize } from '@/lib/fileSize';
+import { isVersionedFile } from '@contract/protocol';
 import { AnchorLink } from '@/lib/routerLinks';
 import { formatDateTime } from '@/lib/time';
 import { projectArchiveUrl } from '@/features/projects';
@@ -14,7 +15,6 @@ import {
   FILE_GROUPS,
   SHOW_ON_MAP,
   detailsNotAvailable,
-  isGeoPackage,
   isChangesetPending,
   showOnMapSearch,
   type FileChangeset,
@@ -248,7 +248,7 @@ function FileChanges({
         >
           Show advanced
         </AnchorLink>
-        {isGeoPackage(path) && (
+        {isVersionedFile(path) && (
           <AnchorLink
             to="/projects/$namespace/$projectName/map"
             params={{ namespace: params.namespace, projectName: params.projectName }}

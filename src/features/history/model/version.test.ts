@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   detailsNotAvailable,
   editedCount,
-  isVersionedFile,
   pendingChangesets,
   toVersionDetail,
   toVersionList,
@@ -68,7 +67,6 @@ describe('versions', () => {
       },
     });
     expect(pendingChangesets(detail)).toEqual(['b.GPKG', 'd.sqlite', 'e.gpkg']);
-    expect(isVersionedFile('x/y.txt')).toBe(false);
   });
 
   it("words the missing details as 'Details not available: {error}'", () => {

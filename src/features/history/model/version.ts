@@ -11,6 +11,7 @@ import type {
   VersionDetail as DetailAnswer,
   VersionListItem as ListItemAnswer,
 } from '@contract/history';
+import { isVersionedFile } from '@contract/protocol';
 
 /** Counts of changed files in a list item (`updated_diff`: updates sent as a diff). */
 export type VersionChangeCounts = Omit<CountsAnswer, 'updated_diff'> &
@@ -139,11 +140,6 @@ export function detailsNotAvailable(error: string): string {
   return `Details not available: ${error}`;
 }
 
-/** GeoPackage and SQLite files are versioned: their edits get a changeset (spec 001 §1). */
-export function isVersionedFile(path: string): boolean {
-  return /\.(gpkg|sqlite)$/i.test(path);
-}
-
 /** Whether a changeset is still being calculated (an edited GeoPackage without one is too). */
 export function isChangesetPending(path: string, changeset: FileChangeset | undefined): boolean {
   if (!changeset) return isVersionedFile(path);
@@ -172,8 +168,10 @@ export function togglePick(picked: readonly string[], version: string): string[]
   return [...picked, version].slice(-2);
 }
 
-/** 'Show on map' (issue 19): the map at `version` with the GeoPackage's changes drawn. */
+/**
+ * 'Show on map' (issue 19): the map at `version` with the file's changes drawn, for every
+ * versioned file (GeoPackage or SQLite, `isVersionedFile` of the contract), as the Map tab takes.
+ */
 export const SHOW_ON_MAP = 'Show on map';
-export const isGeoPackage = (path: string): boolean => /\.gpkg$/i.test(path);
 export const showOnMapSearch = (version: string, path: string) =>
   ({ version, file: path, changes: 'true' }) as const;

@@ -1,12 +1,12 @@
 /** What the map reads of the project (issue 19): its GeoPackages, its versions, extents. */
 import type { Extent } from '@contract/map';
-import { MAP_FILE_PATTERN } from '@contract/protocol';
+import { isVersionedFile } from '@contract/protocol';
 
 /** The project's files with a map (GeoPackages, SQLite files), by path. */
 export const geoPackagesOf = (files: readonly { path: string }[]): string[] =>
   files
     .map((file) => file.path)
-    .filter((path) => MAP_FILE_PATTERN.test(path))
+    .filter(isVersionedFile)
     .sort((a, b) => a.localeCompare(b));
 
 /** Every version of a project whose latest is `latest` (`vN`), newest first. */

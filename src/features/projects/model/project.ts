@@ -1,7 +1,7 @@
 /** One project as GET /v1/project/{namespace}/{name} returns it (api-reference A.5 ProjectDetail). */
 import type { ProjectDetail as ProjectAnswer, ProjectFile as FileAnswer } from '@contract/projects';
 import { isApiError } from '@/api';
-import { MAP_FILE_PATTERN } from '@contract/protocol';
+import { isVersionedFile } from '@contract/protocol';
 import type { ProjectListItem } from './projectList';
 
 /**
@@ -95,7 +95,7 @@ export function visibleTabs(loggedIn: boolean, owner: boolean, hasMap = false): 
 
 /** Whether the project's map can show something: it holds a GeoPackage or SQLite file (issue 19). */
 export const hasGeoPackage = (files: readonly { path: string }[]): boolean =>
-  files.some((file) => MAP_FILE_PATTERN.test(file.path));
+  files.some((file) => isVersionedFile(file.path));
 
 /** Why the settings of a project did not open (others are sent to /projects, spec 001 §2). */
 export const SETTINGS_OWNER_ONLY = "Only the project's owners can open its settings";

@@ -7,7 +7,7 @@ import type { ReactNode } from 'react';
 import { LoadingIndicator } from '@/components/LoadingIndicator';
 import { formatFileSize } from '@/lib/fileSize';
 import { formatDateTime } from '@/lib/time';
-import { isVersionedFile } from '@/features/history';
+import { isVersionedFile } from '@contract/protocol';
 import { FileIcon, fileName, type ProjectFile } from '@/features/projects';
 import { conflictRowsQueryOptions, conflictsQueryOptions } from '../api/conflicts';
 import {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ProjectFile } from '@/features/projects';
 import type { Diff, PendingFile } from './pending';
-import { isEmptyChanges, isVersionedFile, rebaseChanges, versionedConflicts } from './rebase';
+import { isEmptyChanges, rebaseChanges, versionedConflicts } from './rebase';
 
 const f = (path: string, checksum: string, size = 1): ProjectFile => ({
   path,
@@ -15,15 +15,6 @@ const p = (path: string, checksum: string, size = 1): PendingFile => ({
   size,
   mtime: '2026-01-01T00:00:00Z',
   blob: new Blob(['x']),
-});
-
-describe('versioned files', () => {
-  it('are gpkg and sqlite files, in any case', () => {
-    expect(isVersionedFile('a/b.GPKG')).toBe(true);
-    expect(isVersionedFile('b.sqlite')).toBe(true);
-    expect(isVersionedFile('b.gpkg-wal')).toBe(false);
-    expect(isVersionedFile('b.qgz')).toBe(false);
-  });
 });
 
 describe('versionedConflicts', () => {

@@ -5,14 +5,10 @@
  * or SQLite file this upload updates or removes that changed on the server in between is a
  * conflict the user must decide on (never overwritten silently).
  */
+import { isVersionedFile } from '@contract/protocol';
 import type { PushChanges, PushFile } from '@contract/push';
 import type { ProjectFile } from '@/features/projects';
 import type { Diff, PendingFile } from './pending';
-
-/** Files with the extensions gpkg and sqlite are versioned (spec 001 §1). */
-export function isVersionedFile(path: string): boolean {
-  return /\.(gpkg|sqlite)$/i.test(path);
-}
 
 /**
  * Versioned files this upload updates or removes whose server copy differs between the viewed

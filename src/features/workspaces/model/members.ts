@@ -1,5 +1,7 @@
 /** Texts and rules of the workspace members screen (the server enforces the same rules). */
-import { WORKSPACE_ROLE_RANK, type WorkspaceRole } from '@/lib/permissions';
+import type { WorkspaceRole } from '@/lib/permissions';
+
+export { WORKSPACE_ROLES } from '@/lib/permissions';
 
 export const WORKSPACE_ROLE_LABELS: Record<WorkspaceRole, string> = {
   guest: 'Guest',
@@ -8,8 +10,6 @@ export const WORKSPACE_ROLE_LABELS: Record<WorkspaceRole, string> = {
   admin: 'Admin',
   owner: 'Owner',
 };
-
-export const WORKSPACE_ROLES = Object.keys(WORKSPACE_ROLE_RANK) as WorkspaceRole[];
 
 /** Only an owner grants, changes or removes the owner role. */
 export function canAssignWorkspaceRole(

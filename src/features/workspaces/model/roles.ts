@@ -1,6 +1,6 @@
 /** Workspace roles (spec 000 §6); the rules live in the one permission module. */
 export {
-  WORKSPACE_ROLE_RANK,
+  WORKSPACE_ROLES,
   hasWorkspaceRole,
   isWorkspaceAdmin,
   workspaceRoleRank,

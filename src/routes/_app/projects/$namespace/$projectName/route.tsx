@@ -46,8 +46,12 @@ function ProjectLayout() {
       void router.loadRouteChunk(router.routesById[MAP_ROUTE])?.catch(() => undefined);
       const { queryKey } = projectQueryOptions(namespace, projectName, viewer.loggedIn);
       const shown = queryClient.getQueryData(queryKey);
-      if (shown)
-        prepareMapTab(queryClient, shown, { contentWidth: content.current?.clientWidth, idle });
+      if (shown) {
+        void prepareMapTab(queryClient, shown, {
+          contentWidth: content.current?.clientWidth,
+          idle,
+        });
+      }
     },
     [router, queryClient, namespace, projectName, viewer.loggedIn],
   );
