@@ -99,7 +99,8 @@ export async function resolveSession(
   if (!SESSION_ID_RE.test(rawId)) return null;
   const idHash = hashSessionId(rawId);
   const key = `session ${idHash}`;
-  if (cache) {
+  // Without an entry worth checking, the session's read below answers the snapshot itself.
+  if (cache?.worthProbing(key)) {
     const snapshot = await cache.snapshot();
     const hit = cache.get<{ session: Session; user: User }>(key, snapshot);
     if (

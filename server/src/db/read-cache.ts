@@ -27,6 +27,20 @@ export const SNAPSHOT_SQL = sql<string>`pg_current_snapshot()::text`;
  */
 export const READ_CACHE_WEIGHT = 10_000;
 
+/**
+ * After this many lookups of a key in a row found the database moved on, only every
+ * PROBE_EVERY-th lookup reads the snapshot first (ReadCache.worthProbing).
+ */
+export const MISSES_BEFORE_SPARING = 2;
+export const PROBE_EVERY = 8;
+
+interface Probes {
+  /** Lookups in a row whose snapshot was not the entry's. */
+  misses: number;
+  /** Lookups since the last one that read the snapshot. */
+  spared: number;
+}
+
 interface Entry {
   snapshot: string;
   value: unknown;
@@ -37,6 +51,8 @@ interface Entry {
 export class ReadCache {
   private readonly entries = new Map<string, Entry>();
   private weight = 0;
+  /** How the lookups of each kept key went lately. */
+  private readonly probes = new Map<string, Probes>();
   /** Lookups answered from the cache, and lookups that were not. */
   readonly stats = { hits: 0, misses: 0 };
 
@@ -50,14 +66,39 @@ export class ReadCache {
     return this.database.snapshot();
   }
 
+  /**
+   * Whether reading the current snapshot to look `key` up can pay: never when nothing is
+   * kept under it (the value must be read anyway, and that read answers the snapshot), and
+   * only every PROBE_EVERY-th time once MISSES_BEFORE_SPARING lookups in a row found the
+   * database moved on (a commit between each: the chunk requests of an upload each record
+   * their chunk), so a request then costs its reads alone instead of a snapshot more, and
+   * the cache serves again soon after the commits stop.
+   */
+  worthProbing(key: string): boolean {
+    if (!this.entries.has(key)) return false;
+    const probes = this.probes.get(key);
+    if (!probes || probes.misses < MISSES_BEFORE_SPARING) return true;
+    probes.spared++;
+    if (probes.spared < PROBE_EVERY) return false;
+    probes.spared = 0;
+    return true;
+  }
+
   /** The value stored under `key` for exactly this snapshot, or undefined. */
   get<T>(key: string, snapshot: string): T | undefined {
     const entry = this.entries.get(key);
     if (!entry || entry.snapshot !== snapshot) {
-      if (entry) this.remove(key, entry);
+      if (entry) {
+        this.remove(key, entry);
+        const probes = this.probes.get(key) ?? { misses: 0, spared: 0 };
+        probes.misses++;
+        probes.spared = 0;
+        this.probes.set(key, probes);
+      }
       this.stats.misses++;
       return undefined;
     }
+    this.probes.delete(key);
     this.stats.hits++;
     // Most recently used last.
     this.entries.delete(key);
@@ -75,6 +116,12 @@ export class ReadCache {
     for (const [oldest, entry] of this.entries) {
       if (this.weight <= this.maxWeight) break;
       this.remove(oldest, entry);
+      this.probes.delete(oldest);
+    }
+    // Keys no longer kept (removed by a miss and not set again) are forgotten in time.
+    for (const probed of this.probes.keys()) {
+      if (this.probes.size <= this.maxWeight) break;
+      if (!this.entries.has(probed)) this.probes.delete(probed);
     }
   }
 

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { BlobInfo, BlobStore } from './blob-store';
+import { eachPiece } from './body-pieces';
 import {
   CHUNK_SIZE,
   ChunkIntake,
@@ -123,26 +124,18 @@ export class LocalUploadStaging implements UploadStaging {
       writing.catch(() => undefined);
     };
     /**
-     * Takes the body's pieces into batches on their way to the disk. A failure of the body
-     * itself (a lost connection) is answered as `{ cause }`; a failure of ours is thrown.
+     * Takes the body's pieces into batches on their way to the disk (body-pieces.ts: 'data'
+     * events, the body paused while a full batch waits for the one before it). A failure of
+     * the body itself (a lost connection) is answered as `{ cause }`; a failure of ours is
+     * thrown.
      */
-    const receive = async (): Promise<{ cause: unknown } | null> => {
-      let inBody = true;
-      try {
-        for await (const piece of body) {
-          inBody = false;
-          const bytes = intake.take(piece);
-          batch.push(bytes);
-          batchBytes += bytes.length;
-          if (batchBytes >= WRITE_BATCH) await flush();
-          inBody = true;
-        }
-        return null;
-      } catch (error) {
-        if (!inBody) throw error;
-        return { cause: error };
-      }
-    };
+    const receive = () =>
+      eachPiece(body, (piece) => {
+        const bytes = intake.take(piece);
+        batch.push(bytes);
+        batchBytes += bytes.length;
+        return batchBytes >= WRITE_BATCH ? flush() : undefined;
+      });
     try {
       let broken: { cause: unknown } | null;
       try {
