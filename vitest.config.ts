@@ -19,6 +19,12 @@ const DOM_TESTS = [
 /** Test files run side by side: both cores (vitest's default leaves one idle here). */
 const WORKERS = 2;
 
+/**
+ * expect.poll waits on a condition: its bound is generous (the default 1 s failed under load),
+ * and a condition that holds ends the wait at once.
+ */
+const POLL = { poll: { timeout: 60_000, interval: 50 } };
+
 export default defineConfig({
   test: {
     projects: [
@@ -34,6 +40,7 @@ export default defineConfig({
           maxWorkers: WORKERS,
           // A bound, not a wall clock: a test that passes is done at once.
           testTimeout: 180_000,
+          expect: POLL,
         },
       },
       {
@@ -49,6 +56,7 @@ export default defineConfig({
           // seconds on a busy 2-core machine (over a minute with every core taken several
           // times over), and a test that passes is done at once.
           testTimeout: 180_000,
+          expect: POLL,
         },
       },
       {
@@ -66,6 +74,7 @@ export default defineConfig({
           // Bounds for conditions, not wall clocks: a test that passes is done at once, and a
           // busy machine (every core taken) makes the first sandbox process or GDAL slow.
           testTimeout: 120_000,
+          expect: POLL,
           hookTimeout: 180_000,
         },
       },
