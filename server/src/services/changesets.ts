@@ -25,6 +25,7 @@ import { WorkTooHeavyError, type WorkLane } from '../lib/sandbox';
 import { CHANGES_CANNOT_BE_CALCULATED, ChangesImpossibleError } from '../lib/sqlite-diff';
 import { copyStoredFile } from './file-store';
 import { changesFromStoredDiff, recordComputedDiff } from './version-diffs';
+import { nextTurn } from '../lib/next-turn';
 
 export const COMPUTE_CHANGESETS_JOB = 'compute-changesets';
 
@@ -170,6 +171,7 @@ export function startChangesetWork(ctx: AppContext): void {
     return;
   }
   state.running = (async () => {
+    await nextTurn();
     do {
       state.again = false;
       await runPendingChangesets(ctx);

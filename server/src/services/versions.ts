@@ -17,18 +17,17 @@
  * the arranging of its GeoPackages' whole copies (file-store/tasks.ts).
  */
 import type { Tx } from '../db/database';
-import { currentBlobKeys, insertPendingChangesets } from '../db/queries/changesets';
+import { insertPendingChangesets } from '../db/queries/changesets';
 import {
-  currentFileTotals,
+  currentPathKeys,
   deleteCurrentFiles,
-  existingCurrentPaths,
   insertBlobRows,
   insertCurrentFiles,
   insertHistoryRows,
   insertVersionRow,
   lockBlobsShared,
   lockProjectForCommit,
-  setVersionSize,
+  settleVersionTotals,
   updateProjectAfterCommit,
 } from '../db/queries/versions';
 import { chargeNewBlobs } from '../db/queries/file-store';
@@ -128,6 +127,11 @@ export interface CommittedVersion {
   projectSize: number;
   tags: string[];
   changes: VersionChangeCounts;
+  /** The project and its workspace (for the version's audit entry). */
+  scope: {
+    project: { id: string; name: string; workspaceId: number };
+    workspace: { id: number; name: string };
+  };
 }
 
 /** The changes contradict the project's files (or are malformed); nothing was written. */
@@ -227,7 +231,8 @@ export async function commitVersion(tx: Tx, input: CommitVersionInput): Promise<
     throw new VersionMismatchError(input.baseVersion, project.latestVersion);
   }
 
-  const existing = await existingCurrentPaths(
+  // Path → blob key of the files the version changes that the latest version has.
+  const existing = await currentPathKeys(
     tx,
     input.project.id,
     [...added, ...updated, ...removed].map((f) => f.path),
@@ -269,8 +274,13 @@ export async function commitVersion(tx: Tx, input: CommitVersionInput): Promise<
     if (!(await input.blobStore.stat(key))) throw new MissingBlobError(key);
   }
   if (recipes.size > 0) {
+    // A base that is a latest file's blob is in the database (its history row references
+    // it, and no blob is deleted while the commit holds the shared lock).
+    const current = new Set(existing.values());
     const bases = [...new Set([...recipes.values()].map((r) => r.baseKey!))];
-    const known = await existingBlobKeys(tx, bases);
+    const others = bases.filter((key) => !current.has(key));
+    const known = others.length > 0 ? await existingBlobKeys(tx, others) : new Set<string>();
+    for (const key of current) known.add(key);
     const missing = bases.find((key) => !known.has(key) && !recipes.has(key));
     if (missing) throw new MissingBlobError(missing);
     await insertBlobRows(tx, [...recipes.values()], input.at);
@@ -336,11 +346,7 @@ export async function commitVersion(tx: Tx, input: CommitVersionInput): Promise<
   // (services/changesets.ts) against the file's previous bytes.
   const versioned = updated.filter((f) => isVersionedFile(f.path));
   if (versioned.length > 0) {
-    const previous = await currentBlobKeys(
-      tx,
-      input.project.id,
-      versioned.map((f) => f.path),
-    );
+    const previous = existing;
     await insertPendingChangesets(
       tx,
       versioned.map((f) => ({
@@ -397,9 +403,8 @@ export async function commitVersion(tx: Tx, input: CommitVersionInput): Promise<
     input.copyDelayMs ?? DEFAULT_COPY_DELAY_MS,
   );
 
-  const totals = await currentFileTotals(tx, input.project.id);
+  const totals = await settleVersionTotals(tx, input.project.id, versionId);
   const tags = tagsFor(totals.qgisProjects);
-  await setVersionSize(tx, versionId, totals.size);
   await updateProjectAfterCommit(tx, input.project.id, {
     latestVersion: version,
     updatedAt: input.at,
@@ -407,9 +412,16 @@ export async function commitVersion(tx: Tx, input: CommitVersionInput): Promise<
     tags,
   });
   // Webhooks (services/webhooks/): queued with the version, sent once it is committed.
+  const named = { id: input.project.id, name: project.name, workspaceId: project.workspaceId };
+  const scope = {
+    project: named,
+    workspace: { id: project.workspaceId, name: project.workspaceName },
+  };
+  const eventProject = { ...named, workspace: project.workspaceName };
   await queueProjectEvent(tx, {
     type: 'version.created',
     projectId: input.project.id,
+    project: eventProject,
     at: input.at,
     actorId: input.author?.id ?? null,
     data: { version: `v${version}`, changes, project_size: totals.size },
@@ -419,10 +431,11 @@ export async function commitVersion(tx: Tx, input: CommitVersionInput): Promise<
     await queueProjectEvent(tx, {
       type: 'conflict.recorded',
       projectId: input.project.id,
+      project: eventProject,
       at: input.at,
       actorId: input.author?.id ?? null,
       data: { version: `v${version}`, files: conflicts },
     });
   }
-  return { versionId, version, projectSize: totals.size, tags, changes };
+  return { versionId, version, projectSize: totals.size, tags, changes, scope };
 }

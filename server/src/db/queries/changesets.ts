@@ -6,33 +6,11 @@
  */
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../database';
-import { fileChangesets, projectFiles, type ChangesetStatus } from '../schema';
+import { fileChangesets, type ChangesetStatus } from '../schema';
 
 /** The rows of a result of db.execute (node-postgres and PGlite both answer `{rows}`). */
 function rowsOf<R>(result: unknown): R[] {
   return (result as { rows: R[] }).rows;
-}
-
-/** Blob keys of the latest version's files at `paths` (before a version changes them). */
-export async function currentBlobKeys(
-  db: Executor,
-  projectId: string,
-  paths: string[],
-): Promise<Map<string, string>> {
-  const keys = new Map<string, string>();
-  for (let i = 0; i < paths.length; i += 1000) {
-    const rows = await db
-      .select({ path: projectFiles.path, blobKey: projectFiles.blobKey })
-      .from(projectFiles)
-      .where(
-        and(
-          eq(projectFiles.projectId, projectId),
-          inArray(projectFiles.path, paths.slice(i, i + 1000)),
-        ),
-      );
-    for (const row of rows) keys.set(row.path, row.blobKey);
-  }
-  return keys;
 }
 
 export interface ChangesetInsert {

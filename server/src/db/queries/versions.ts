@@ -10,6 +10,7 @@ import {
   projectFiles,
   projects,
   projectVersions,
+  workspaces,
   type FileChange,
 } from '../schema';
 
@@ -38,29 +39,45 @@ export async function lockBlobsExclusive(db: Executor): Promise<void> {
   await db.execute(sql`SELECT pg_advisory_xact_lock(${BLOB_GC_LOCK_ID})`);
 }
 
-/** Locks the project row for the rest of the transaction; null when it does not exist. */
+/**
+ * Locks the project row for the rest of the transaction (not its workspace's); null when it
+ * does not exist. With its name and workspace (for the version's audit entry and webhooks).
+ */
 export async function lockProjectForCommit(
   db: Executor,
   projectId: string,
-): Promise<{ latestVersion: number; removedAt: Date | null } | null> {
+): Promise<{
+  latestVersion: number;
+  removedAt: Date | null;
+  name: string;
+  workspaceId: number;
+  workspaceName: string;
+} | null> {
   const rows = await db
-    .select({ latestVersion: projects.latestVersion, removedAt: projects.removedAt })
+    .select({
+      latestVersion: projects.latestVersion,
+      removedAt: projects.removedAt,
+      name: projects.name,
+      workspaceId: projects.workspaceId,
+      workspaceName: workspaces.name,
+    })
     .from(projects)
+    .innerJoin(workspaces, eq(workspaces.id, projects.workspaceId))
     .where(eq(projects.id, projectId))
-    .for('update');
+    .for('update', { of: projects });
   return rows[0] ?? null;
 }
 
-/** Which of `paths` are files of the latest version. */
-export async function existingCurrentPaths(
+/** Which of `paths` are files of the latest version: path → its blob key. */
+export async function currentPathKeys(
   db: Executor,
   projectId: string,
   paths: string[],
-): Promise<Set<string>> {
-  const found = new Set<string>();
+): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
   for (const batch of batches(paths, JSON_BATCH)) {
     const rows = await db
-      .select({ path: projectFiles.path })
+      .select({ path: projectFiles.path, blobKey: projectFiles.blobKey })
       .from(projectFiles)
       .where(
         and(
@@ -68,7 +85,7 @@ export async function existingCurrentPaths(
           sql`${projectFiles.path} in (select jsonb_array_elements_text(${JSON.stringify(batch)}::jsonb))`,
         ),
       );
-    for (const row of rows) found.add(row.path);
+    for (const row of rows) found.set(row.path, row.blobKey);
   }
   return found;
 }
@@ -215,30 +232,29 @@ export async function insertCurrentFiles(db: Executor, rows: CurrentFileInsert[]
   }
 }
 
-/** Total size of the latest files, and how many of them are QGIS project files. */
-export async function currentFileTotals(
+/**
+ * The size of the project's current files and how many are QGIS projects, also written as
+ * the size of version `versionId`, in one statement.
+ */
+export async function settleVersionTotals(
   db: Executor,
   projectId: string,
-): Promise<{ size: number; qgisProjects: number }> {
-  const rows = await db
-    .select({
-      size: sql<number>`coalesce(sum(${projectFiles.size}), 0)`.mapWith(Number),
-      qgisProjects:
-        sql<number>`count(*) filter (where lower(${projectFiles.path}) ~ '\\.(qgs|qgz)$')`.mapWith(
-          Number,
-        ),
-    })
-    .from(projectFiles)
-    .where(eq(projectFiles.projectId, projectId));
-  return rows[0] ?? { size: 0, qgisProjects: 0 };
-}
-
-export async function setVersionSize(
-  db: Executor,
   versionId: number,
-  projectSize: number,
-): Promise<void> {
-  await db.update(projectVersions).set({ projectSize }).where(eq(projectVersions.id, versionId));
+): Promise<{ size: number; qgisProjects: number }> {
+  const result = await db.execute(sql`
+    WITH totals AS (
+      SELECT coalesce(sum(${projectFiles.size}), 0) AS size,
+             count(*) FILTER (WHERE lower(${projectFiles.path}) ~ '\\.(qgs|qgz)$') AS qgis_projects
+      FROM ${projectFiles} WHERE ${projectFiles.projectId} = ${projectId}
+    ), settled AS (
+      UPDATE ${projectVersions} SET project_size = (SELECT size FROM totals)
+      WHERE ${projectVersions.id} = ${versionId}
+    )
+    SELECT size, qgis_projects FROM totals`);
+  const row = (
+    result as unknown as { rows: { size: string | number; qgis_projects: string | number }[] }
+  ).rows[0];
+  return { size: Number(row?.size ?? 0), qgisProjects: Number(row?.qgis_projects ?? 0) };
 }
 
 export async function updateProjectAfterCommit(

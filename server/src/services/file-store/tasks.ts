@@ -45,6 +45,7 @@ import { cachedFile } from './reader';
 import { MAX_CHAIN } from './rebuild';
 import { DEFAULT_LIMITS, placeCopies, type FileStep, type RuleLimits } from './rule';
 import { isVersionedFile } from '../../schemas/protocol';
+import { nextTurn } from '../../lib/next-turn';
 
 export const FILE_STORE_JOB = 'arrange-file-copies';
 /**
@@ -303,6 +304,7 @@ export function startFileStoreWork(ctx: AppContext): void {
     state.timer = null;
   }
   state.running = (async () => {
+    await nextTurn();
     do {
       state.again = false;
       await runFileStoreTasks(ctx);

@@ -11,6 +11,7 @@ import { startMapReader } from './read';
 import { mapFile } from './store';
 import { pointIndexOf, pointLayers } from './tiles';
 import { isVersionedFile } from '../../schemas/protocol';
+import { nextTurn } from '../../lib/next-turn';
 
 /** Largest GeoPackage warmed after a push (bytes). */
 export const WARM_MAX_BYTES = 256 * 1024 ** 2;
@@ -68,6 +69,7 @@ export function warmMapFiles(
   if (state.running || state.queue.length === 0) return;
   startMapReader(ctx);
   state.running = (async () => {
+    await nextTurn();
     for (let blob = state.queue.shift(); blob; blob = state.queue.shift()) {
       try {
         await warmFile(ctx, blob);

@@ -5,7 +5,7 @@
  */
 import type { ClientMeta } from '../../auth/sessions';
 import type { AppContext } from '../../context';
-import { actorOf, projectScopeById, recordAudit } from '../audit';
+import { actorOf, recordAudit } from '../audit';
 import { recordPushCommit } from '../../db/queries/push-records';
 import { deleteUpload, type UploadRow } from '../../db/queries/uploads';
 import type { User } from '../../db/schema';
@@ -74,7 +74,7 @@ export async function commitPush(
       await recordAudit(ctx, tx, {
         action: restored ? 'project.restored' : 'project.version_pushed',
         actor: actorOf(caller),
-        ...(await projectScopeById(tx, upload.projectId)),
+        ...committed.scope,
         target: { type: 'version', id: committed.version, name: `v${committed.version}` },
         details: {
           added: plan.added.length,

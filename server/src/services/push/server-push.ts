@@ -1,9 +1,10 @@
 /**
  * A version the server makes itself from bytes it already holds (time travel: restoring a
- * version or a file, resolving a conflict file; services/time-travel/), on the push core:
- * the administrator's lock, the allowance at start and at commit, the project's push lock
- * (the upload row, held `committing` with the lease for the call's length) and commitPush,
- * with v2's words for refusals (409 AnotherUploadRunning, 423 ProjectLocked, 422 …).
+ * version or a file, resolving a conflict file; services/time-travel/; field edit batches,
+ * services/capture/), on the push core: the administrator's lock, the allowance at start
+ * and at commit, the project's push lock (the upload row, held `committing` with the lease
+ * for the call's length) and commitPush, with v2's words for refusals (409
+ * AnotherUploadRunning, 423 ProjectLocked, 422 …).
  *
  * There is nothing to receive: the caller gives the version's files as blobs it holds (a
  * GeoPackage update may carry the diff the server made for it; one made by applying a
@@ -74,9 +75,11 @@ export async function pushServerVersion(ctx: AppContext, input: ServerPushInput)
   const locked = lockedProblem(project.lockedUntil, ctx.now(), serverDialect);
   if (locked) throw locked;
 
-  const current: CurrentFiles = new Map(
-    (await listCurrentFiles(db, project.id)).map((f) => [f.path, f]),
-  );
+  // The files of the latest version, read only for the removals' sizes and checksums.
+  const current: CurrentFiles =
+    input.removed.length > 0
+      ? new Map((await listCurrentFiles(db, project.id)).map((f) => [f.path, f]))
+      : new Map();
   const plan: UploadPlan = {
     added: input.added.map(planFile),
     updated: input.updated.map(planFile),
@@ -100,6 +103,7 @@ export async function pushServerVersion(ctx: AppContext, input: ServerPushInput)
     serverDialect,
   );
   let version: number;
+  let committed = false;
   try {
     version = await commitPush(
       ctx,
@@ -114,9 +118,11 @@ export async function pushServerVersion(ctx: AppContext, input: ServerPushInput)
       },
       serverDialect,
     );
+    committed = true;
   } finally {
     await lease?.end(false);
-    await deleteUpload(db, upload.id);
+    // The commit's transaction deleted the upload row; a failed one left it.
+    if (!committed) await deleteUpload(db, upload.id);
   }
   startChangesetWork(ctx);
   return version;

@@ -14,6 +14,7 @@ import type { WebhookDelivery } from '../../db/schema';
 import { SERVICE_NAME, VERSION } from '../../version';
 import { sendWebhook, SEND_TIMEOUT_MS, type SendResult } from './send';
 import { webhookHeaders } from './signing';
+import { nextTurn } from '../../lib/next-turn';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -105,6 +106,7 @@ export class WebhookDispatcher {
   }
 
   private async drain(): Promise<number> {
+    await nextTurn();
     let attempts = 0;
     while (!this.stopped) {
       const now = this.ctx.now();

@@ -53,11 +53,13 @@ export interface ProjectEvent {
   actorId?: number | null;
   /** What happened (the project's id, workspace and name are added). */
   data: Record<string, unknown>;
+  /** The project's names when the caller read them in this transaction (else read here). */
+  project?: { id: string; name: string; workspaceId: number; workspace: string };
 }
 
 /** Queues `event` of a project; resolves the number of messages queued. */
 export async function queueProjectEvent(db: Executor, event: ProjectEvent): Promise<number> {
-  const project = await projectOfEvent(db, event.projectId);
+  const project = event.project ?? (await projectOfEvent(db, event.projectId));
   if (!project) return 0;
   const hooks = await webhooksFor(
     db,
