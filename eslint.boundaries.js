@@ -61,21 +61,30 @@ const zones = [
   })),
 ];
 
-export const boundaries = [
-  {
-    files: ['src/**/*.{ts,tsx}'],
+/**
+ * import-x's plugin and settings for the files a tsconfig compiles: imports resolved as
+ * TypeScript resolves them (aliases included), and followed into TypeScript sources (no-cycle).
+ */
+export function importXFor(tsconfig) {
+  return {
     plugins: { 'import-x': importX },
     settings: {
-      // TypeScript sources are parsed as such when import-x follows an import (no-cycle).
       'import-x/extensions': ['.ts', '.tsx', '.js'],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
       'import-x/resolver-next': [
         createTypeScriptImportResolver({
-          project: path.join(root, 'tsconfig.json'),
+          project: path.join(root, tsconfig),
           alwaysTryTypes: true,
         }),
       ],
     },
+  };
+}
+
+export const boundaries = [
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    ...importXFor('tsconfig.json'),
     rules: {
       'import-x/no-restricted-paths': ['error', { basePath: root, zones }],
       'import-x/no-cycle': ['error', { ignoreExternal: true }],

@@ -12,8 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import importX from 'eslint-plugin-import-x';
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { importXFor } from './eslint.boundaries.js';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
@@ -51,18 +50,7 @@ const zones = [
 export const serverBoundaries = [
   {
     files: ['server/src/**/*.ts'],
-    plugins: { 'import-x': importX },
-    settings: {
-      // TypeScript sources are parsed as such when import-x follows an import (no-cycle).
-      'import-x/extensions': ['.ts', '.tsx', '.js'],
-      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
-      'import-x/resolver-next': [
-        createTypeScriptImportResolver({
-          project: path.join(root, 'server/tsconfig.json'),
-          alwaysTryTypes: true,
-        }),
-      ],
-    },
+    ...importXFor('server/tsconfig.json'),
     rules: {
       'import-x/no-restricted-paths': ['error', { basePath: root, zones }],
       'import-x/no-cycle': ['error', { ignoreExternal: true }],

@@ -143,15 +143,30 @@ async function join(
       },
     });
   }
+  await spendInvitation(ctx, tx, user, invitation, workspace);
+  return offerView(invitation, workspace, true);
+}
+
+/**
+ * The accepted invitation is gone, and the audit log says who took it (`registered`: by
+ * creating their account from the link).
+ */
+export async function spendInvitation(
+  ctx: AppContext,
+  tx: Executor,
+  user: User,
+  invitation: WorkspaceInvitation,
+  workspace: Workspace,
+  registered = false,
+): Promise<void> {
   await deleteInvitation(tx, workspace.id, invitation.id);
   await recordAudit(ctx, tx, {
     action: 'workspace.invitation_accepted',
     actor: actorOf(user),
     workspace: { id: workspace.id, name: workspace.name },
     target: { type: 'invitation', id: invitation.id, name: invitation.email },
-    details: { role: invitation.role },
+    details: registered ? { role: invitation.role, registered: true } : { role: invitation.role },
   });
-  return offerView(invitation, workspace, true);
 }
 
 /**

@@ -6,7 +6,6 @@ import type { AppContext } from '../../context';
 import { hashPassword, validatePassword } from '../../auth/passwords';
 import type { Executor } from '../../db/database';
 import { findUserByEmail, findUserByUsername, insertUser } from '../../db/queries/users';
-import { deleteInvitation } from '../../db/queries/workspace-members';
 import { lockWorkspace, setWorkspaceMember } from '../../db/queries/workspaces';
 import type { User } from '../../db/schema';
 import { badRequest, forbidden, FormError, HttpProblem } from '../../errors';
@@ -16,9 +15,9 @@ import type {
   InvitationRegister,
   WorkspaceMember,
 } from '../../schemas/workspace-members';
-import { actorOf, recordAudit } from '../audit';
+import { recordAudit } from '../audit';
 import { reservedUsernameError } from '../templates';
-import { invitationFor, withInvitationLink } from './joining';
+import { invitationFor, spendInvitation, withInvitationLink } from './joining';
 import { managedWorkspace } from './managed';
 import { memberView } from './members';
 import { EMAIL_TAKEN, INVITATION_EXPIRED, OWNER_ROLE_NEEDS_OWNER, USERNAME_TAKEN } from './texts';
@@ -63,14 +62,7 @@ export async function registerFromInvitation(
         preferredWorkspaceId: workspace.id,
       });
       await setWorkspaceMember(tx, workspace.id, user.id, invitation.role);
-      await deleteInvitation(tx, workspace.id, invitation.id);
-      await recordAudit(ctx, tx, {
-        action: 'workspace.invitation_accepted',
-        actor: actorOf(user),
-        workspace: { id: workspace.id, name: workspace.name },
-        target: { type: 'invitation', id: invitation.id, name: invitation.email },
-        details: { role: invitation.role, registered: true },
-      });
+      await spendInvitation(ctx, tx, user, invitation, workspace, true);
       return user;
     }),
   );
