@@ -8,6 +8,7 @@
  * - composition (src/app, src/routes, src/main.tsx, the worker and service-worker entries)
  *   imports anything.
  * One zone per feature folder, read from the disk, so a new feature is bounded the day it lands.
+ * No import cycles (`import-x/no-cycle`; type-only imports do not count).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -60,20 +61,33 @@ const zones = [
   })),
 ];
 
-export const boundaries = [
-  {
-    files: ['src/**/*.{ts,tsx}'],
+/**
+ * import-x's plugin and settings for the files a tsconfig compiles: imports resolved as
+ * TypeScript resolves them (aliases included), and followed into TypeScript sources (no-cycle).
+ */
+export function importXFor(tsconfig) {
+  return {
     plugins: { 'import-x': importX },
     settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
       'import-x/resolver-next': [
         createTypeScriptImportResolver({
-          project: path.join(root, 'tsconfig.json'),
+          project: path.join(root, tsconfig),
           alwaysTryTypes: true,
         }),
       ],
     },
+  };
+}
+
+export const boundaries = [
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    ...importXFor('tsconfig.json'),
     rules: {
       'import-x/no-restricted-paths': ['error', { basePath: root, zones }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
   },
 ];

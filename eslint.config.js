@@ -3,6 +3,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import { boundaries } from './eslint.boundaries.js';
+import { serverBoundaries } from './eslint.server-boundaries.js';
 
 export default tseslint.config(
   {
@@ -31,6 +32,9 @@ export default tseslint.config(
   // The web app's layers (src/README.md): shared code never imports features, routes or the
   // app; a feature reaches another feature only through its public index.ts.
   ...boundaries,
+  // The server's layers (server/src/README.md): routes do not touch the database layer,
+  // services build no SQL, lib/ and schemas/ import no service; no import cycles.
+  ...serverBoundaries,
   {
     files: [
       'server/**/*.ts',

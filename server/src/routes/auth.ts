@@ -5,15 +5,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
-import type { User } from '../db/schema';
-import {
-  createSession,
-  hashSessionId,
-  sessionCookieName,
-  sessionCookieOptions,
-} from '../auth/sessions';
+import { hashSessionId, sessionCookieName, sessionCookieOptions } from '../auth/sessions';
 import { limitSignIn } from '../auth/sign-in-limits';
-import { deleteSession } from '../db/queries/sessions';
 import { isMaintenance } from '../maintenance';
 import { clientMeta, deviceIdOf } from '../plugins/auth';
 import { issueCsrfToken, sendCsrfToken } from '../plugins/csrf';
@@ -26,7 +19,8 @@ import {
   resetPassword,
   updateProfile,
 } from '../services/account';
-import { authenticate, signIn, signOut } from '../services/auth';
+import { authenticate, rotateSession, signIn, signOut } from '../services/auth';
+import type { User } from '../services/users';
 import { tokenLogin } from '../services/token-auth';
 import {
   AuthErrorSchema,
@@ -225,15 +219,11 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // cookie is refused from now on, like every other session of the user.
       const { user, sessionIdHash } = request.auth;
       if (user && sessionIdHash) {
-        const now = ctx.now();
-        const session = await ctx.database.db.transaction(async (tx) => {
-          await deleteSession(tx, sessionIdHash);
-          return createSession(tx, user.id, clientMeta(request), now);
-        });
+        const session = await rotateSession(ctx, user, sessionIdHash, clientMeta(request));
         reply.setCookie(
           cookieName,
           session.id,
-          sessionCookieOptions(ctx.config, session.expiresAt, now),
+          sessionCookieOptions(ctx.config, session.expiresAt, ctx.now()),
         );
         sendCsrfToken(request, reply, session.idHash);
       }

@@ -35,7 +35,7 @@ import {
   RestoreVersionBodySchema,
   type NewVersion,
 } from '../schemas/restore';
-import type { User } from '../db/schema';
+import type { User } from '../services/users';
 import type { ProjectRef } from '../services/permissions';
 import {
   beginPushId,

@@ -83,6 +83,23 @@ export async function signIn(
   });
 }
 
+/**
+ * Replaces the session `sessionIdHash` of `user` by a new one (after a password change: a copy
+ * of the old cookie is refused from then on). Returns the new session's raw id.
+ */
+export async function rotateSession(
+  ctx: AppContext,
+  user: User,
+  sessionIdHash: string,
+  meta: ClientMeta,
+): Promise<{ id: string; idHash: string; expiresAt: Date }> {
+  const now = ctx.now();
+  return ctx.database.db.transaction(async (tx) => {
+    await deleteSession(tx, sessionIdHash);
+    return createSession(tx, user.id, meta, now);
+  });
+}
+
 export async function signOut(
   ctx: AppContext,
   user: User | null,

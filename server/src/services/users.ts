@@ -7,6 +7,9 @@ import { listUserWorkspaces } from './workspaces';
 import { assertSignedIn } from './permissions';
 import type { LegacyUserInfo, Profile } from '../schemas/users';
 
+/** An account as services give it to routes (a row of the users table). */
+export type { User };
+
 /** "first last", trimmed ("" when both are empty). */
 export function displayName(user: Pick<User, 'firstName' | 'lastName'>): string {
   return [user.firstName, user.lastName]

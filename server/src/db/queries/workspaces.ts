@@ -151,3 +151,15 @@ export async function findWorkspaceMemberRole(
     .limit(1);
   return rows[0]?.role ?? null;
 }
+
+/**
+ * Locks the workspace's row until the transaction ends: serialises changes that read, then
+ * write its members (the last-owner rule, one invitation per address).
+ */
+export async function lockWorkspace(tx: Executor, workspaceId: number): Promise<void> {
+  await tx
+    .select({ id: workspaces.id })
+    .from(workspaces)
+    .where(eq(workspaces.id, workspaceId))
+    .for('update');
+}

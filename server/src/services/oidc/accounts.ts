@@ -4,13 +4,13 @@
  * OIDC_CREATE_USERS, a new user without a password in OIDC_WORKSPACE with OIDC_ROLE.
  * Email domains (OIDC_EMAIL_DOMAINS) are checked first.
  */
-import { and, eq, sql } from 'drizzle-orm';
 import type { OidcConfig } from '../../config';
 import type { AppContext } from '../../context';
 import type { Executor } from '../../db/database';
-import { findUserByEmail, insertUser } from '../../db/queries/users';
+import { findUserByEmail, findUserByUsername, insertUser } from '../../db/queries/users';
+import { findLinkedUser, linkIdentity, touchIdentity } from '../../db/queries/user-identities';
 import { findWorkspaceByName, setWorkspaceMember } from '../../db/queries/workspaces';
-import { userIdentities, users, type User } from '../../db/schema';
+import type { User } from '../../db/schema';
 import { usernameError } from '../../lib/validation';
 import type { OidcErrorCode } from '../../schemas/oidc';
 import { reservedUsernameError } from '../templates';
@@ -29,22 +29,6 @@ export interface OidcClaims {
   email?: unknown;
   email_verified?: unknown;
   [claim: string]: unknown;
-}
-
-async function linkedUser(db: Executor, issuer: string, subject: string): Promise<User | null> {
-  const [row] = await db
-    .select({ user: users })
-    .from(userIdentities)
-    .innerJoin(users, eq(users.id, userIdentities.userId))
-    .where(and(eq(userIdentities.issuer, issuer), eq(userIdentities.subject, subject)));
-  return row?.user ?? null;
-}
-
-async function link(db: Executor, userId: number, issuer: string, subject: string, at: Date) {
-  await db
-    .insert(userIdentities)
-    .values({ userId, issuer, subject, createdAt: at, lastUsedAt: at })
-    .onConflictDoNothing();
 }
 
 /** A free username from the claim: the allowed characters, 4-50 long, a number added if taken. */
@@ -66,11 +50,7 @@ async function freeUsername(db: Executor, wanted: string, email: string): Promis
   for (let n = 0; n < 1000; n++) {
     const candidate = n === 0 ? base : `${base}${n + 1}`;
     if (usernameError(candidate) || reservedUsernameError(candidate)) continue;
-    const [taken] = await db
-      .select({ id: users.id })
-      .from(users)
-      .where(sql`lower(${users.username}) = lower(${candidate})`);
-    if (!taken) return candidate;
+    if (!(await findUserByUsername(db, candidate))) return candidate;
   }
   throw new OidcSignInError('no_account', 'no free username');
 }
@@ -89,13 +69,10 @@ export async function userForClaims(
     if (!oidc.emailDomains.includes(domain)) throw new OidcSignInError('domain');
   }
 
-  const known = await linkedUser(db, oidc.issuer, claims.sub);
+  const known = await findLinkedUser(db, oidc.issuer, claims.sub);
   if (known) {
     if (!known.active) throw new OidcSignInError('inactive');
-    await db
-      .update(userIdentities)
-      .set({ lastUsedAt: now })
-      .where(and(eq(userIdentities.issuer, oidc.issuer), eq(userIdentities.subject, claims.sub)));
+    await touchIdentity(db, oidc.issuer, claims.sub, now);
     return known;
   }
   if (!email) throw new OidcSignInError('no_email');
@@ -104,7 +81,7 @@ export async function userForClaims(
   if (existing) {
     if (!verified) throw new OidcSignInError('unverified');
     if (!existing.active) throw new OidcSignInError('inactive');
-    await link(db, existing.id, oidc.issuer, claims.sub, now);
+    await linkIdentity(db, existing.id, oidc.issuer, claims.sub, now);
     return existing;
   }
 
@@ -125,7 +102,7 @@ export async function userForClaims(
       preferredWorkspaceId: workspace?.id ?? null,
     });
     if (workspace) await setWorkspaceMember(tx, workspace.id, user.id, oidc.role);
-    await link(tx, user.id, oidc.issuer, claims.sub, now);
+    await linkIdentity(tx, user.id, oidc.issuer, claims.sub, now);
     return user;
   });
 }

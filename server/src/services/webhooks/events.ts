@@ -4,7 +4,6 @@
  * it; a rolled-back change sends nothing). One message id per event, shared by every webhook
  * it goes to: the workspace's webhooks and the project's own, active and subscribed to it.
  */
-import { eq } from 'drizzle-orm';
 import type { Executor } from '../../db/database';
 import {
   insertDeliveries,
@@ -12,14 +11,14 @@ import {
   webhooksFor,
   type NewDelivery,
 } from '../../db/queries/webhooks';
-import { users, type Webhook } from '../../db/schema';
+import type { Webhook } from '../../db/schema';
+import { findUserById } from '../../db/queries/users';
 import type { WebhookEvent } from '../../schemas/webhooks';
 import { newMessageId } from './signing';
 
 async function usernameOf(db: Executor, id: number | null | undefined): Promise<string | null> {
   if (id === null || id === undefined) return null;
-  const [row] = await db.select({ username: users.username }).from(users).where(eq(users.id, id));
-  return row?.username ?? null;
+  return (await findUserById(db, id))?.username ?? null;
 }
 
 /** The JSON body of a message (Standard Webhooks' payload shape). */
