@@ -31,9 +31,6 @@ export interface VersionList {
 export type VersionFileChange = Pick<FileChange, 'path' | 'size'> &
   Partial<Pick<FileChange, 'checksum' | 'mtime'>>;
 
-/** Per table counts of a GeoPackage changeset. */
-export type ChangesetSummaryRow = NonNullable<ChangesetState['summary']>[number];
-
 /** The changeset of one file in a version: its summary, or why it cannot be shown. */
 export type FileChangeset = Partial<ChangesetState>;
 
