@@ -16,6 +16,7 @@ import {
   type Project,
   type User,
 } from '../../server/src/db/schema';
+import { ChangesetSchema, type Changeset } from '../../server/src/schemas/changesets';
 import { COMPUTE_CHANGESETS_JOB } from '../../server/src/services/changesets';
 import {
   CHANGESET_RETRY_MS,
@@ -31,6 +32,7 @@ import {
   type Feature,
   type Scratch,
 } from './support/geopackage';
+import { contractErrors } from './support/contract';
 import { commit, createProject } from './support/seed';
 import { createTestApp, problem, type TestApp, type TestClient } from './support/test-app';
 
@@ -99,10 +101,11 @@ async function push(
 const changesetUrl = (project: Project, version: string, path: string) =>
   `/v1/resource/changesets/waymark/${project.name}/${version}?path=${encodeURIComponent(path)}`;
 
-interface Entry {
-  table: string;
-  type: string;
-  changes: { column: number; name: string; type: string; old?: unknown; new?: unknown }[];
+/** The answer of a changeset, checked against its contract (so the stored text cannot drift). */
+function changesetOf(response: { json: () => unknown }): Changeset {
+  const answer = response.json();
+  expect(contractErrors(ChangesetSchema, answer)).toEqual([]);
+  return answer as Changeset;
 }
 
 /** Ten trees, then: 3 inserted (11-13), 1 renamed (1), 1 moved (2), 1 deleted (3). */
@@ -153,7 +156,7 @@ describe('a push that changes a GeoPackage', () => {
     const response = await client.get(changesetUrl(project, 'v2', 'data/survey.gpkg'));
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
-    const entries = (response.json() as Entry[]).filter((e) => e.table === 'trees');
+    const entries = changesetOf(response).filter((e) => e.table === 'trees');
     const column = (name: string, type: string, values: { old?: unknown; new?: unknown }) => ({
       column: ['fid', 'geom', 'name', 'height'].indexOf(name),
       name,
@@ -202,7 +205,7 @@ describe('a push that changes a GeoPackage', () => {
       },
     ]);
     // Only gpkg_contents besides the layer (GDAL's bookkeeping; the client hides it).
-    const tables = new Set((response.json() as Entry[]).map((e) => e.table));
+    const tables = new Set(changesetOf(response).map((e) => e.table));
     expect([...tables].filter((name) => name !== 'trees')).toEqual(
       [...tables].filter((name) => name === 'gpkg_contents'),
     );
@@ -362,7 +365,7 @@ describe('GET /v1/resource/changesets/…', () => {
     expect(await t.app.scheduler.runDue()).toMatchObject({ [COMPUTE_CHANGESETS_JOB]: 'ran' });
     response = await anonymous.get(changesetUrl(project, 'v3', 'data.sqlite'));
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual([
+    expect(changesetOf(response)).toEqual([
       {
         table: 'readings',
         type: 'insert',

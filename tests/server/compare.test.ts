@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertProjectMembers } from '../../server/src/db/queries/projects';
 import type { Project } from '../../server/src/db/schema';
-import type { CompareRows, Comparison, RowChange } from '../../server/src/schemas/compare';
+import type { ChangesetEntry } from '../../server/src/schemas/changesets';
+import type { CompareRows, Comparison } from '../../server/src/schemas/compare';
 import {
   editGeoPackage,
   geopackageFromFeatures,
@@ -38,7 +39,7 @@ async function rows(from: string, to: string, path = GPKG, extra = ''): Promise<
 }
 
 /** fid → the entry of that row (fid read from the changes). */
-function byFid(entries: RowChange[]): Map<number, RowChange> {
+function byFid(entries: ChangesetEntry[]): Map<number, ChangesetEntry> {
   return new Map(
     entries.map((e) => [
       Number(e.changes.find((c) => c.name === 'fid')![e.type === 'insert' ? 'new' : 'old']),
@@ -47,7 +48,7 @@ function byFid(entries: RowChange[]): Map<number, RowChange> {
   );
 }
 
-const value = (entry: RowChange, name: string) => entry.changes.find((c) => c.name === name);
+const value = (entry: ChangesetEntry, name: string) => entry.changes.find((c) => c.name === name);
 
 beforeAll(async () => {
   t = await createTestApp();

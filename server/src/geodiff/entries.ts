@@ -6,15 +6,13 @@
  * comparison leaves them out.
  */
 import type Database from 'better-sqlite3';
-import {
-  cell,
-  columnType,
-  type ChangesetEntry,
-  type ColumnChange,
-  type ColumnType,
-  type SqliteDiff,
-  type TableSummary,
-} from '../lib/sqlite-diff';
+import { cell, columnType, type SqliteDiff } from '../lib/sqlite-diff';
+import type {
+  ChangesetColumnType,
+  ChangesetEntry,
+  ColumnChange,
+  TableChangeCounts,
+} from '../schemas/changesets';
 import type { Changeset } from './format';
 import { coveredTables } from './schema';
 
@@ -42,14 +40,14 @@ export function changesetEntries(
 ): SqliteDiff {
   const tables = coveredTables(db);
   const geometry = geometryColumns(db);
-  const summary = new Map<string, TableSummary>();
+  const summary = new Map<string, TableChangeCounts>();
   const entries: ChangesetEntry[] = [];
   let truncated = false;
   for (const group of changeset) {
     const key = group.name.toLowerCase();
     const table = tables.get(key);
     if (!table || table.columns.length !== group.pk.length) continue;
-    const types: ColumnType[] = table.columns.map((c) =>
+    const types: ChangesetColumnType[] = table.columns.map((c) =>
       columnType(c.declared, c.name.toLowerCase() === geometry.get(key)),
     );
     const counts = summary.get(key) ?? { table: table.name, insert: 0, update: 0, delete: 0 };

@@ -15,7 +15,8 @@ import { concatChangesets } from './concat';
 import { CannotDiffError, createChangeset } from './create';
 import { changesetEntries } from './entries';
 import { ChangesetFormatError, readChangeset, writeChangeset } from './format';
-import { diffSqliteFiles, type TableSummary } from '../lib/sqlite-diff';
+import { diffSqliteFiles } from '../lib/sqlite-diff';
+import type { TableChangeCounts } from '../schemas/changesets';
 
 export type GeodiffRequest =
   | { kind: 'apply'; base: string; diff: string; output: string }
@@ -49,7 +50,7 @@ export type GeodiffResult =
 
 /** The row-level changes of a file between two versions. */
 export interface RowChanges {
-  summary: TableSummary[];
+  summary: TableChangeCounts[];
   /** The change list as JSON text. */
   changesJson: string;
   truncated: boolean;

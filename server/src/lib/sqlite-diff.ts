@@ -15,6 +15,13 @@
  * is not a readable SQLite database.
  */
 import Database from 'better-sqlite3';
+import type {
+  ChangesetCell,
+  ChangesetColumnType,
+  ChangesetEntry,
+  ColumnChange,
+  TableChangeCounts,
+} from '../schemas/changesets';
 import { geoPackageGeometryToWkt } from './gpkg-geometry';
 import { listTables, quote as q, sameColumns, type TableInfo as Table } from './sqlite-tables';
 
@@ -32,35 +39,9 @@ export const noPrimaryKey = (table: string) => `no primary key in table ${table}
 export const schemaChanged = (table: string) => `schema changed in table ${table}`;
 export const FILE_UNREADABLE = 'file unreadable';
 
-export type ColumnType =
-  'integer' | 'double' | 'text' | 'blob' | 'boolean' | 'date' | 'datetime' | 'geometry';
-
-export type CellValue = number | string | null;
-
-export interface ColumnChange {
-  column: number;
-  name: string;
-  type: ColumnType;
-  old?: CellValue;
-  new?: CellValue;
-}
-
-export interface ChangesetEntry {
-  table: string;
-  type: 'insert' | 'update' | 'delete';
-  changes: ColumnChange[];
-}
-
-export interface TableSummary {
-  table: string;
-  insert: number;
-  update: number;
-  delete: number;
-}
-
 export interface SqliteDiff {
   /** Tables with changes, by name. */
-  summary: TableSummary[];
+  summary: TableChangeCounts[];
   /** The changed rows (at most `maxEntries`). */
   entries: ChangesetEntry[];
   /** More rows changed than `maxEntries`. */
@@ -92,7 +73,7 @@ const GEOMETRY_TYPES = new Set([
   'SURFACE',
 ]);
 
-export function columnType(declared: string, geometry: boolean): ColumnType {
+export function columnType(declared: string, geometry: boolean): ChangesetColumnType {
   const t = declared.toUpperCase();
   if (geometry || GEOMETRY_TYPES.has(t)) return 'geometry';
   if (t.includes('BOOL')) return 'boolean';
@@ -135,7 +116,7 @@ function geometryColumns(db: Database.Database): Map<string, string> {
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
-export function cell(value: unknown, type: ColumnType): CellValue {
+export function cell(value: unknown, type: ChangesetColumnType): ChangesetCell {
   if (value === null || value === undefined) return null;
   if (typeof value === 'bigint') {
     return value <= MAX_SAFE && value >= -MAX_SAFE ? Number(value) : value.toString();
@@ -198,7 +179,7 @@ export async function diffSqliteFiles(
       if (!sameColumns(before, after)) throw new ChangesImpossibleError(schemaChanged(after.name));
     }
 
-    const summary: TableSummary[] = [];
+    const summary: TableChangeCounts[] = [];
     const entries: ChangesetEntry[] = [];
     let truncated = false;
     let sinceProgress = 0;
@@ -231,7 +212,7 @@ export async function diffSqliteFiles(
         }
         const join = pk.map((c) => `a.${q(c.name)} = b.${q(c.name)}`).join(' AND ');
         const order = (alias: string) => pk.map((c) => `${alias}.${q(c.name)}`).join(', ');
-        const counts: TableSummary = { table: table.name, insert: 0, update: 0, delete: 0 };
+        const counts: TableChangeCounts = { table: table.name, insert: 0, update: 0, delete: 0 };
         const keep = (): boolean => {
           if (entries.length < maxEntries) return true;
           truncated = true;

@@ -7,7 +7,8 @@
  * reading the file: clients learn the type and size that way, then ask for the first bytes.
  */
 import { Readable } from 'node:stream';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { HttpProblem } from '../errors';
 import { isClientPartPastEnd } from '../lib/client-ranges';
 import { notModified } from '../lib/etag';
@@ -15,13 +16,8 @@ import { parseRange } from '../lib/http-range';
 import { attachmentDisposition } from '../lib/paths';
 import { zipStream } from '../lib/zip';
 import { prepareProjectArchive, prepareRawDownload } from '../services/downloads';
-import { NamespaceNameParamsSchema, type NamespaceNameParams, problems } from '../schemas/common';
-import {
-  ArchiveQuerySchema,
-  RawQuerySchema,
-  type ArchiveQuery,
-  type RawQuery,
-} from '../schemas/downloads';
+import { EmptySchema, NamespaceNameParamsSchema, problems } from '../schemas/common';
+import { ArchiveQuerySchema, FileBytesSchema, RawQuerySchema } from '../schemas/downloads';
 
 /** The Range header, unless an If-Range names another version of the file. */
 function rangeHeader(request: FastifyRequest, etag: string): string | undefined {
@@ -34,19 +30,22 @@ function rangeHeader(request: FastifyRequest, etag: string): string | undefined 
 const emptyBody = () => Readable.from([]);
 
 /**
- * The answers are files, not JSON: the routes declare their requests and errors only, so
- * their replies are typed by hand rather than by the type provider.
+ * The answers are files, not JSON: streams Fastify sends as they are (FileBytesSchema);
+ * 304 (not modified) has no body.
  */
-const downloadRoutes: FastifyPluginAsync = async (app) => {
+const downloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
 
-  app.get<{ Params: NamespaceNameParams; Querystring: RawQuery }>(
+  app.get(
     '/v1/project/raw/:namespace/:name',
     {
       schema: {
         params: NamespaceNameParamsSchema,
         querystring: RawQuerySchema,
         response: {
+          200: FileBytesSchema,
+          206: FileBytesSchema,
+          304: EmptySchema,
           ...problems(400, 403, 404, 416),
         },
       },
@@ -105,13 +104,13 @@ const downloadRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.get<{ Params: NamespaceNameParams; Querystring: ArchiveQuery }>(
+  app.get(
     '/v1/project/download/:namespace/:name',
     {
       schema: {
         params: NamespaceNameParamsSchema,
         querystring: ArchiveQuerySchema,
-        response: problems(400, 403, 404),
+        response: { 200: FileBytesSchema, ...problems(400, 403, 404) },
       },
     },
     async (request, reply) => {

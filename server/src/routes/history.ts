@@ -13,6 +13,7 @@ import {
   getVersion,
   listVersions,
 } from '../services/history';
+import { ChangesetSchema } from '../schemas/changesets';
 import { NamespaceNameParamsSchema, ProblemSchema, problems } from '../schemas/common';
 import {
   ChangesetPendingSchema,
@@ -109,6 +110,7 @@ const historyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: VersionNameParamsSchema,
         querystring: PathQuerySchema,
         response: {
+          200: ChangesetSchema,
           202: ChangesetPendingSchema,
           ...errors,
           422: ProblemSchema,
@@ -129,7 +131,8 @@ const historyRoutes: FastifyPluginAsyncTypebox = async (app) => {
           detail: CHANGES_PENDING,
         });
       }
-      // Stored as JSON text already: sent as it is (no 200 schema, nothing to serialise).
+      // Stored as JSON text already (made by lib/sqlite-diff.ts or geodiff/entries.ts, typed by
+      // ChangesetSchema): sent as it is, since Fastify does not serialise a JSON string.
       const stored: FastifyReply = reply;
       return stored.code(200).header('content-type', 'application/json').send(answer.json);
     },

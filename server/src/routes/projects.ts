@@ -49,8 +49,6 @@ import {
   VisibilityBodySchema,
 } from '../schemas/projects';
 
-/** The project detail's schema, for the push routes' answers (routes/push.ts). */
-export const projectDetailSchema = ProjectDetailSchema;
 /**
  * Reading projects: anyone may call these (an anonymous caller sees public projects; the
  * permission checks are the services').

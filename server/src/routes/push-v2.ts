@@ -4,7 +4,7 @@
  * core). The versions call takes bodies up to PUSH_BODY_LIMIT and is retry-safe with
  * `Mm-push-id` (never for check_only).
  */
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { clientMeta, currentUser, deviceIdOf } from '../plugins/auth';
 import {
   beginPushId,
@@ -13,7 +13,6 @@ import {
   pushVersionV2,
   replayPushId,
   uploadChunkV2,
-  type PushV2Input,
 } from '../services/push';
 import {
   PUSH_BODY_LIMIT,
@@ -21,32 +20,20 @@ import {
   PushV2BodySchema,
   V2ChunkAnswerSchema,
 } from '../schemas/push';
-import {
-  EmptySchema as emptySchema,
-  IdParamsSchema as idParams,
-  ProblemSchema as problemSchema,
-} from '../schemas/common';
+import { EmptySchema, IdParamsSchema, ProblemSchema, problems } from '../schemas/common';
 import { acceptRawBodies, rawBody } from './raw-body';
 
-const errors = {
-  400: problemSchema,
-  403: problemSchema,
-  404: problemSchema,
-  409: problemSchema,
-  413: problemSchema,
-  422: problemSchema,
-  423: problemSchema,
-} as const;
+const errors = problems(400, 403, 404, 409, 413, 422, 423);
 
 /** The chunk route takes any body unparsed and streams it. */
-const chunkRoutes: FastifyPluginAsync = async (app) => {
+const chunkRoutes: FastifyPluginAsyncTypebox = async (app) => {
   acceptRawBodies(app);
 
-  app.post<{ Params: { id: string } }>(
+  app.post(
     '/v2/projects/:id/chunks',
     {
       schema: {
-        params: idParams,
+        params: IdParamsSchema,
         response: { 200: V2ChunkAnswerSchema, ...errors },
       },
     },
@@ -57,17 +44,17 @@ const chunkRoutes: FastifyPluginAsync = async (app) => {
   );
 };
 
-const pushV2Routes: FastifyPluginAsync = async (app) => {
-  app.post<{ Params: { id: string }; Body: PushV2Input }>(
+const pushV2Routes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
     '/v2/projects/:id/versions',
     {
       bodyLimit: PUSH_BODY_LIMIT,
       onSend: pushIdOnSend,
       onResponse: pushIdOnResponse,
       schema: {
-        params: idParams,
+        params: IdParamsSchema,
         body: PushV2BodySchema,
-        response: { 201: ProjectV2Schema, 204: emptySchema, ...errors, 415: problemSchema },
+        response: { 201: ProjectV2Schema, 204: EmptySchema, ...errors, 415: ProblemSchema },
       },
     },
     async (request, reply) => {

@@ -6,7 +6,7 @@
  * `Mm-push-id` (services/push/push-id.ts). A chunk request may continue a prefix the server
  * holds (CHUNK_OFFSET_HEADER, services/push/chunk-prefixes.ts).
  */
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { clientMeta, currentUser, deviceIdOf } from '../plugins/auth';
 import {
   beginPushId,
@@ -18,54 +18,39 @@ import {
   startPush,
   uploadChunk,
   uploadStatus,
-  type PushInput,
 } from '../services/push';
-import { projectDetailSchema } from './projects';
-import { EmptySchema as emptySchema, ProblemSchema as problemSchema } from '../schemas/common';
+import { EmptySchema, NamespaceNameParamsSchema, ProblemSchema, problems } from '../schemas/common';
+import { ProjectDetailSchema } from '../schemas/projects';
 import {
   CHUNK_OFFSET_HEADER,
   ChunkAnswerSchema,
   ChunkHeadersSchema,
+  ChunkParamsSchema,
   PUSH_BODY_LIMIT,
+  PushStartAnswerSchema,
   PushStartBodySchema,
-  TransactionSchema,
+  TransactionParamsSchema,
   UploadStatusSchema,
-  type ChunkHeaders,
 } from '../schemas/push';
 import { acceptRawBodies, rawBody } from './raw-body';
 
-const transactionParams = {
-  type: 'object',
-  required: ['transaction'],
-  properties: { transaction: { type: 'string' } },
-} as const;
-
-const errorResponses = {
-  400: problemSchema,
-  403: problemSchema,
-  404: problemSchema,
-  422: problemSchema,
-} as const;
+const errorResponses = problems(400, 403, 404, 422);
 
 /**
  * Routes with raw bodies: any content type is accepted unparsed. The chunk body is streamed
  * by the service (never buffered); finish and cancel ignore theirs.
  */
-const rawBodyRoutes: FastifyPluginAsync = async (app) => {
+const rawBodyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
   acceptRawBodies(app);
 
-  app.post<{ Params: { transaction: string; chunk: string }; Headers: ChunkHeaders }>(
+  app.post(
     '/v1/project/push/chunk/:transaction/:chunk',
     {
       schema: {
-        params: {
-          type: 'object',
-          required: ['transaction', 'chunk'],
-          properties: { transaction: { type: 'string' }, chunk: { type: 'string' } },
-        },
+        params: ChunkParamsSchema,
         headers: ChunkHeadersSchema,
-        response: { 200: ChunkAnswerSchema, ...errorResponses, 409: problemSchema },
+        response: { 200: ChunkAnswerSchema, ...errorResponses, 409: ProblemSchema },
       },
     },
     async (request) => {
@@ -82,14 +67,14 @@ const rawBodyRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.post<{ Params: { transaction: string } }>(
+  app.post(
     '/v1/project/push/finish/:transaction',
     {
       onSend: pushIdOnSend,
       onResponse: pushIdOnResponse,
       schema: {
-        params: transactionParams,
-        response: { 200: projectDetailSchema, ...errorResponses },
+        params: TransactionParamsSchema,
+        response: { 200: ProjectDetailSchema, ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -104,12 +89,12 @@ const rawBodyRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.post<{ Params: { transaction: string } }>(
+  app.post(
     '/v1/project/push/cancel/:transaction',
     {
       schema: {
-        params: transactionParams,
-        response: { 200: emptySchema, ...errorResponses },
+        params: TransactionParamsSchema,
+        response: { 200: EmptySchema, ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -119,24 +104,20 @@ const rawBodyRoutes: FastifyPluginAsync = async (app) => {
   );
 };
 
-const pushRoutes: FastifyPluginAsync = async (app) => {
+const pushRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
 
-  app.post<{ Params: { namespace: string; name: string }; Body: PushInput }>(
+  app.post(
     '/v1/project/push/:namespace/:name',
     {
       bodyLimit: PUSH_BODY_LIMIT,
       schema: {
-        params: {
-          type: 'object',
-          required: ['namespace', 'name'],
-          properties: { namespace: { type: 'string' }, name: { type: 'string' } },
-        },
+        params: NamespaceNameParamsSchema,
         body: PushStartBodySchema,
         response: {
-          200: { anyOf: [TransactionSchema, projectDetailSchema] },
+          200: PushStartAnswerSchema,
           ...errorResponses,
-          415: problemSchema,
+          415: ProblemSchema,
         },
       },
     },
@@ -152,11 +133,11 @@ const pushRoutes: FastifyPluginAsync = async (app) => {
 
   app.register(rawBodyRoutes);
 
-  app.get<{ Params: { transaction: string } }>(
+  app.get(
     '/v1/project/push/:transaction',
     {
       schema: {
-        params: transactionParams,
+        params: TransactionParamsSchema,
         response: { 200: UploadStatusSchema, ...errorResponses },
       },
     },

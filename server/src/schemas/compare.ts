@@ -21,6 +21,7 @@
  *   neither version.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { ChangesetSchema, TableChangeCountsSchema } from './changesets';
 import { NullableObject, NullableString, StringEnum, VersionNameSchema } from './common';
 
 export const CompareQuerySchema = Type.Object({
@@ -80,32 +81,6 @@ export const CompareRowsQuerySchema = Type.Object({
 });
 export type CompareRowsQuery = Static<typeof CompareRowsQuerySchema>;
 
-/** One column of a changed row (as in GET /v1/resource/changesets). */
-export const RowColumnChangeSchema = Type.Object({
-  column: Type.Integer(),
-  name: Type.String(),
-  type: Type.String(),
-  /** Value in `from` (absent for inserts). Numbers, text, WKT for geometries, base64 blobs. */
-  old: Type.Optional(Type.Unsafe<number | string | null>({ type: ['number', 'string', 'null'] })),
-  /** Value in `to` (absent for deletes and unchanged columns of updates). */
-  new: Type.Optional(Type.Unsafe<number | string | null>({ type: ['number', 'string', 'null'] })),
-});
-export type RowColumnChange = Static<typeof RowColumnChangeSchema>;
-
-export const RowChangeSchema = Type.Object({
-  table: Type.String(),
-  type: StringEnum(['insert', 'update', 'delete']),
-  changes: Type.Array(RowColumnChangeSchema),
-});
-export type RowChange = Static<typeof RowChangeSchema>;
-
-export const TableChangeCountsSchema = Type.Object({
-  table: Type.String(),
-  insert: Type.Integer(),
-  update: Type.Integer(),
-  delete: Type.Integer(),
-});
-
 /** GET /app/project/compare/{namespace}/{name}/rows. */
 export const CompareRowsSchema = Type.Object({
   path: Type.String(),
@@ -119,6 +94,6 @@ export const CompareRowsSchema = Type.Object({
   count: Type.Integer(),
   page: Type.Integer(),
   per_page: Type.Integer(),
-  entries: Type.Array(RowChangeSchema),
+  entries: ChangesetSchema,
 });
 export type CompareRows = Static<typeof CompareRowsSchema>;

@@ -39,12 +39,8 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { NullableString, StringEnum } from './common';
-import {
-  ProjectPathParamSchema,
-  RowChangeSchema,
-  TableChangeCountsSchema,
-  rowsPageFields,
-} from './compare';
+import { ChangesetCellSchema, ChangesetSchema, TableChangeCountsSchema } from './changesets';
+import { ProjectPathParamSchema, rowsPageFields } from './compare';
 
 export const ConflictKindSchema = StringEnum(['conflicted_copy', 'edit_conflict']);
 export type ConflictKind = Static<typeof ConflictKindSchema>;
@@ -77,8 +73,6 @@ export const ConflictPathQuerySchema = Type.Object({
 });
 export type ConflictPathQuery = Static<typeof ConflictPathQuerySchema>;
 
-const CellSchema = Type.Unsafe<number | string | null>({ type: ['number', 'string', 'null'] });
-
 /** One conflicting field of one feature. */
 export const EditConflictFieldSchema = Type.Object({
   table: Type.String(),
@@ -87,11 +81,11 @@ export const EditConflictFieldSchema = Type.Object({
   column: Type.Integer(),
   /** The column's name in the original (null when the original is gone or has no such column). */
   name: NullableString(),
-  base: CellSchema,
+  base: ChangesetCellSchema,
   /** The value kept in the file (geodiff's `new`). */
-  ours: CellSchema,
+  ours: ChangesetCellSchema,
   /** The value the rebase overwrote (geodiff's `old`). */
-  theirs: CellSchema,
+  theirs: ChangesetCellSchema,
 });
 export type EditConflictField = Static<typeof EditConflictFieldSchema>;
 
@@ -131,6 +125,6 @@ export const ConflictRowsSchema = Type.Object({
   count: Type.Integer(),
   page: Type.Integer(),
   per_page: Type.Integer(),
-  entries: Type.Array(RowChangeSchema),
+  entries: ChangesetSchema,
 });
 export type ConflictRows = Static<typeof ConflictRowsSchema>;

@@ -18,3 +18,10 @@ export const ArchiveQuerySchema = Type.Object({
   version: Type.Optional(VersionParamSchema),
 });
 export type ArchiveQuery = Static<typeof ArchiveQuerySchema>;
+
+/**
+ * A file's bytes: the answer of the raw download (200, 206 for a range, with the sniffed
+ * Content-Type) and of the project download (200, application/zip). Sent as a stream, which
+ * Fastify never serialises: the schema records the answer in the contract, nothing more.
+ */
+export const FileBytesSchema = Type.Unsafe<unknown>({ type: 'string', format: 'binary' });

@@ -10,6 +10,7 @@ import {
   StringMap,
   VersionNameSchema,
 } from './common';
+import { TableChangeCountsSchema } from './changesets';
 import { FileChangeKindSchema } from './projects';
 import { VersionOriginSchema } from './restore';
 
@@ -17,16 +18,7 @@ import { VersionOriginSchema } from './restore';
 export const ChangesetStateSchema = Type.Object({
   status: StringEnum(['pending', 'done', 'error']),
   size: Type.Integer(),
-  summary: Type.Optional(
-    Type.Array(
-      Type.Object({
-        table: Type.String(),
-        insert: Type.Integer(),
-        update: Type.Integer(),
-        delete: Type.Integer(),
-      }),
-    ),
-  ),
+  summary: Type.Optional(Type.Array(TableChangeCountsSchema)),
   error: Type.Optional(Type.String()),
 });
 export type ChangesetState = Static<typeof ChangesetStateSchema>;

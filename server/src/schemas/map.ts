@@ -51,6 +51,7 @@ import {
   VersionParamSchema,
 } from './common';
 import { ViewLinkTokenSchema } from './view-links';
+import { CHANGESET_COLUMN_TYPES, type ChangesetColumnType } from './changesets';
 
 /** Longest layer (table) name accepted in a path. */
 export const MAX_LAYER_NAME = 255;
@@ -85,16 +86,10 @@ export const MapFileQuerySchema = Type.Object({
 });
 export type MapFileQuery = Static<typeof MapFileQuerySchema>;
 
-/** An attribute's kind, as the changesets name them (lib/sqlite-diff.ts). */
-export const MAP_COLUMN_TYPES = [
-  'integer',
-  'double',
-  'text',
-  'blob',
-  'boolean',
-  'date',
-  'datetime',
-] as const;
+/** An attribute's kind, as the changesets name them (changesets.ts), the geometry aside. */
+export const MAP_COLUMN_TYPES = CHANGESET_COLUMN_TYPES.filter(
+  (type): type is Exclude<ChangesetColumnType, 'geometry'> => type !== 'geometry',
+);
 export const MapColumnSchema = Type.Object({
   name: Type.String(),
   type: StringEnum(MAP_COLUMN_TYPES),

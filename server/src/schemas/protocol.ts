@@ -64,3 +64,27 @@ export const VERSIONED_FILE_PATTERN = new RegExp(`\\.(${VERSIONED_EXTENSIONS.joi
 export function isVersionedFile(path: string): boolean {
   return VERSIONED_FILE_PATTERN.test(path);
 }
+/**
+ * The push's refusals (`detail` of a 400 or 422) the web app's upload worker decides on
+ * (src/features/uploads/worker/answers.ts): `busy` ones mean "try again later" and are
+ * retried; `canceled` means the transaction is gone; `filesMismatch` starts the finish
+ * refusal naming files whose size or SHA-1 differ from the plan (they are sent again once).
+ */
+export const PUSH_REFUSALS = {
+  anotherProcess: 'Another process is running. Please try later.',
+  finishing: 'The upload is being finished',
+  canceled: 'Upload was probably canceled',
+  filesMismatch: 'Files do not match their declared size or checksum',
+} as const;
+
+/** The push refusals that mean "busy": the same request succeeds later. */
+export const PUSH_BUSY_REFUSALS: readonly string[] = [
+  PUSH_REFUSALS.anotherProcess,
+  PUSH_REFUSALS.finishing,
+];
+
+/** `code` of a refusal for passing the workspace's storage allowance (422). */
+export const STORAGE_LIMIT_CODE = 'StorageLimitHit';
+
+/** `code` of a refused project access change (400), with the usernames it could not apply. */
+export const UPDATE_ACCESS_ERROR_CODE = 'UpdateProjectAccessError';

@@ -4,6 +4,7 @@
  * (`import type … from '@contract/push'`).
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { ProjectDetailSchema } from './projects';
 import { CHUNK_OFFSET_HEADER, PUSH_BODY_LIMIT, PUSH_ID_HEADER } from './protocol';
 
 /** A file entry of a push (v1 and v2 payloads). */
@@ -34,9 +35,24 @@ export const PushStartBodySchema = Type.Object({
 });
 export type PushStartBody = Static<typeof PushStartBodySchema>;
 
+/** Path of the v1 calls on an open transaction. */
+export const TransactionParamsSchema = Type.Object({ transaction: Type.String() });
+export type TransactionParams = Static<typeof TransactionParamsSchema>;
+
+/** Path of `POST /v1/project/push/chunk/{transaction}/{chunk}`. */
+export const ChunkParamsSchema = Type.Object({ transaction: Type.String(), chunk: Type.String() });
+export type ChunkParams = Static<typeof ChunkParamsSchema>;
+
 /** The answer that opens a transaction. */
 export const TransactionSchema = Type.Object({ transaction: Type.String() });
 export type TransactionAnswer = Static<typeof TransactionSchema>;
+
+/**
+ * Answer of `POST /v1/project/push/{namespace}/{name}`: a transaction, or the project when the
+ * push changes nothing that needs uploading (removals only) and made the version at once.
+ */
+export const PushStartAnswerSchema = Type.Union([TransactionSchema, ProjectDetailSchema]);
+export type PushStartAnswer = Static<typeof PushStartAnswerSchema>;
 
 export { CHUNK_OFFSET_HEADER, PUSH_BODY_LIMIT, PUSH_ID_HEADER };
 

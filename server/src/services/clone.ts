@@ -23,11 +23,11 @@ import { assertSignedIn, projectFor } from './permissions';
 import { creatableWorkspace, projectNameClash } from './projects';
 import { commitVersion } from './versions';
 import type { CloneBody } from '../schemas/projects';
+import { STORAGE_LIMIT_CODE } from '../schemas/protocol';
 
 /** Basenames never copied into a clone (the reference's default). */
 export const EXCLUDED_CLONE_FILENAMES: ReadonlySet<string> = new Set(['qgis_cfg.xml']);
 
-export const STORAGE_LIMIT_CODE = 'StorageLimitHit';
 export const STORAGE_LIMIT_DETAIL = `You have reached a data limit (${STORAGE_LIMIT_CODE})`;
 
 export function storageLimitHit(currentUsage: number, storageLimit: number): HttpProblem {

@@ -17,7 +17,6 @@ import {
   listVersionChanges,
   listVersionsPage,
   type FileChangeRow,
-  type VersionChangeCounts,
   type VersionInfoRow,
 } from '../db/queries/history';
 import type { User } from '../db/schema';
@@ -29,6 +28,7 @@ import type {
   ChangesetState,
   FileChange,
   FileHistory,
+  VersionChangeCounts,
   VersionDetail,
   VersionListItem,
 } from '../schemas/history';

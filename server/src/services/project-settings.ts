@@ -19,9 +19,9 @@ import { assertSignedIn, projectFor, reloadProjectAccess, type ProjectRef } from
 import { removeProject } from './client-projects';
 import { projectDetail, type ProjectDetail } from './project-detail';
 import type { AccessSettings } from '../schemas/projects';
+import { UPDATE_ACCESS_ERROR_CODE } from '../schemas/protocol';
 
 export const OWNER_CANNOT_LEAVE = 'Owner cannot leave a project';
-export const UPDATE_ACCESS_ERROR_CODE = 'UpdateProjectAccessError';
 export const UPDATE_ACCESS_ERROR_DETAIL = `Project access could not be updated (${UPDATE_ACCESS_ERROR_CODE})`;
 
 export interface UpdateAccessError {

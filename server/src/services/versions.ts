@@ -39,6 +39,7 @@ import { parseConflictName } from './time-travel/conflict-names';
 import { queueProjectEvent } from './webhooks/events';
 import { recipeKey, type Recipe } from './file-store/recipe';
 import { projectPathError } from '../lib/paths';
+import type { VersionChangeCounts } from '../schemas/history';
 import type { VersionOrigin } from '../schemas/restore';
 import type { BlobStore } from '../storage/blob-store';
 import { isVersionedFile } from '../schemas/protocol';
@@ -111,13 +112,6 @@ export interface CommitVersionInput {
    * configuration's VERSION_COPY_DELAY; services/file-store/).
    */
   copyDelayMs?: number;
-}
-
-export interface VersionChangeCounts {
-  added: number;
-  updated: number;
-  updated_diff: number;
-  removed: number;
 }
 
 export interface CommittedVersion {

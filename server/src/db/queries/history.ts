@@ -4,14 +4,8 @@ import type { Executor } from '../database';
 import { fileHistory, projectVersions, users, type FileChange } from '../schema';
 import type { StoredDiff } from './files';
 import { MAX_ROW_ID } from '../../schemas/limits';
+import type { VersionChangeCounts } from '../../schemas/history';
 import type { VersionOrigin } from '../../schemas/restore';
-
-export interface VersionChangeCounts {
-  added: number;
-  updated: number;
-  updated_diff: number;
-  removed: number;
-}
 
 export interface VersionInfoRow {
   id: number;

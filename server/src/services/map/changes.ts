@@ -3,19 +3,14 @@
  * per layer, from the row-level changeset the server computed (services/changesets.ts), and
  * the deleted features' former geometry and attributes from the file before the version.
  */
+import type { ChangesetEntry } from '../../schemas/changesets';
 import type { MapFile } from './store';
 import type { MapChanges, MapDeletedFeature, MapLayer, MapLayerChanges } from '../../schemas/map';
 
 /** Most deleted features sent with their geometry per layer (the fids are all listed). */
 export const MAX_DELETED_FEATURES = 5000;
 
-interface Entry {
-  table: string;
-  type: 'insert' | 'update' | 'delete';
-  changes: { name: string; old?: unknown; new?: unknown }[];
-}
-
-function fidOf(entry: Entry, layer: MapLayer): number | null {
+function fidOf(entry: ChangesetEntry, layer: MapLayer): number | null {
   const change = entry.changes.find((c) => c.name === layer.fid_column);
   const raw = change?.new ?? change?.old;
   const fid = Number(raw);
@@ -28,7 +23,7 @@ function fidOf(entry: Entry, layer: MapLayer): number | null {
  * read from `before` by `deleted`.
  */
 export async function layerChanges(
-  entries: Entry[],
+  entries: ChangesetEntry[],
   truncated: boolean,
   files: { after: MapFile; before: MapFile | null },
   names: { file: string; version: string },

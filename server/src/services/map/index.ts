@@ -203,7 +203,7 @@ export async function mapChanges(
     // An updated file was there in the version before.
     findReadableFile(ctx, caller, ref, query.file, version - 1, access),
   ]);
-  if (!MAP_FILE_PATTERN.test(query.file)) throw badRequest(NOT_A_GEOPACKAGE);
+  if (!isVersionedFile(query.file)) throw badRequest(NOT_A_GEOPACKAGE);
   const entries = JSON.parse(changeset.json) as Parameters<typeof layerChanges>[0];
   const beforeFile = await mapFile(
     ctx,

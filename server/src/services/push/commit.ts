@@ -9,6 +9,7 @@ import { actorOf, recordAudit } from '../audit';
 import { recordPushCommit } from '../../db/queries/push-records';
 import { deleteUpload, type UploadRow } from '../../db/queries/uploads';
 import type { User } from '../../db/schema';
+import { PUSH_REFUSALS } from '../../schemas/protocol';
 import type { VersionOrigin } from '../../schemas/restore';
 import {
   commitVersion,
@@ -22,8 +23,6 @@ import { guardAllowance } from './quota';
 import { warmMapFiles } from '../map/warm';
 import { startFileStoreWork } from '../file-store';
 import { kickWebhooks } from '../webhooks/dispatcher';
-
-export const UPLOAD_CANCELED = 'Upload was probably canceled';
 
 export type PushMeta = ClientMeta & { deviceId: string | null };
 
@@ -50,7 +49,7 @@ export async function commitPush(
   let version: number;
   try {
     version = await ctx.database.db.transaction(async (tx) => {
-      if (!(await deleteUpload(tx, upload.id))) throw dialect.invalid(UPLOAD_CANCELED);
+      if (!(await deleteUpload(tx, upload.id))) throw dialect.invalid(PUSH_REFUSALS.canceled);
       const checkAllowance = await guardAllowance(tx, upload.projectId);
       const at = ctx.now();
       const committed = await commitVersion(tx, {

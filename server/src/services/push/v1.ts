@@ -48,7 +48,8 @@ import {
 } from '../permissions';
 import { projectDetail, type ProjectDetail } from '../project-detail';
 import { placeStaged, stagedRef, verifyStaged, withDiff } from './assemble';
-import { commitPush, UPLOAD_CANCELED, type PushMeta } from './commit';
+import { PUSH_REFUSALS } from '../../schemas/protocol';
+import { commitPush, type PushMeta } from './commit';
 import type { PushDialect } from './dialect';
 import {
   chunkChanged,
@@ -73,9 +74,7 @@ export const UPLOAD_EXPIRATION_MS = 24 * 3600 * 1000;
  */
 const DIGEST_MAX_LAG = 4;
 
-export const ANOTHER_PROCESS = 'Another process is running. Please try later.';
 export const NO_UPLOAD_PERMISSIONS = 'You do not have permissions for ongoing upload';
-export const UPLOAD_FINISHING = 'The upload is being finished';
 export const PROJECT_LOCKED_CODE = 'ProjectLocked';
 export const UPLOAD_ERROR_CODE = 'UploadError';
 export const alreadyUploaded = (path: string) => `File ${path} has been already uploaded`;
@@ -85,7 +84,6 @@ export const wrongChunkSize = (index: number, path: string, expected: number, ac
 export const unknownChunk = (chunk: string) => `Chunk ${chunk} is not part of this upload`;
 export const prefixGone = (offset: number) =>
   `The server does not hold the first ${offset} bytes of this chunk: send it whole`;
-const MISMATCH = 'Files do not match their declared size or checksum';
 const LOST = 'The staged bytes are lost, send these files again';
 
 export type PushInput = { version?: string; changes: PushChanges };
@@ -122,7 +120,7 @@ export const v1Dialect: PushDialect = {
       `The project is currently locked and you cannot make changes to it (${PROJECT_LOCKED_CODE})`,
       { extra: { code: PROJECT_LOCKED_CODE } },
     ),
-  busy: () => badRequest(ANOTHER_PROCESS),
+  busy: () => badRequest(PUSH_REFUSALS.anotherProcess),
   addedExists: (path) => badRequest(alreadyUploaded(path)),
   notInProject: (path) => badRequest(notInProject(path)),
   versionMoved: () => badRequest(VERSION_MISMATCH),
@@ -219,7 +217,7 @@ export async function uploadChunk(
   const { upload, files, chunks } = await ownUploadToWrite(ctx, caller, transaction);
   const place = chunks.get(chunkId);
   if (!place) throw notFound(unknownChunk(chunkId));
-  if (finishRunning(ctx, upload)) throw badRequest(UPLOAD_FINISHING);
+  if (finishRunning(ctx, upload)) throw badRequest(PUSH_REFUSALS.finishing);
   const { fileIndex, chunkIndex } = place;
   const file = files[fileIndex]!;
   const db = ctx.database.db;
@@ -283,7 +281,7 @@ export async function uploadChunk(
     // The upload vanished meanwhile (cancel, takeover).
     forgetMemory(upload.id);
     await staging.remove(upload.id);
-    throw badRequest(UPLOAD_CANCELED);
+    throw badRequest(PUSH_REFUSALS.canceled);
   }
   let preload: ReceivedFrom | null = { from, received };
   if (previous && previous.sha1 !== written.sha1) {
@@ -409,7 +407,7 @@ export async function finishPush(
   const locked = lockedProblem(lockedUntil, ctx.now(), v1Dialect);
   if (locked) throw locked;
   const lease = await claimFinish(ctx, upload.id);
-  if (!lease) throw badRequest(ANOTHER_PROCESS);
+  if (!lease) throw badRequest(PUSH_REFUSALS.anotherProcess);
 
   const db = ctx.database.db;
   const staging = stagingOf(ctx.blobStore);
@@ -429,7 +427,8 @@ export async function finishPush(
       infos.push(await verifyStaged(ctx, upload.id, index, file));
     }
     const mismatched = files.flatMap((_, index) => (infos[index] ? [] : [index]));
-    if (mismatched.length > 0) await rejectFiles(ctx, upload.id, files, mismatched, MISMATCH);
+    if (mismatched.length > 0)
+      await rejectFiles(ctx, upload.id, files, mismatched, PUSH_REFUSALS.filesMismatch);
 
     // Into the blob store without reading it again; a file placed by an earlier finish that
     // failed afterwards is found there; null when its bytes are gone.

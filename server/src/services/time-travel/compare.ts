@@ -23,13 +23,8 @@ import { CannotDiffError } from '../../geodiff/create';
 import { ChangesetFormatError } from '../../geodiff/format';
 import { runGeodiffWork } from '../../geodiff/run';
 import { WorkTooHeavyError } from '../../lib/sandbox';
-import type {
-  CompareFile,
-  CompareFileSide,
-  CompareRows,
-  Comparison,
-  RowChange,
-} from '../../schemas/compare';
+import type { ChangesetEntry } from '../../schemas/changesets';
+import type { CompareFile, CompareFileSide, CompareRows, Comparison } from '../../schemas/compare';
 import { fileNotFound, versionNotFound, versionNumber } from '../history';
 import { projectFor, type ProjectAccess, type ProjectRef } from '../permissions';
 import { copyBlob } from '../changesets';
@@ -105,7 +100,7 @@ export async function compareVersions(
 export interface RowsResult {
   error: string | null;
   summary: CompareRows['summary'];
-  entries: RowChange[];
+  entries: ChangesetEntry[];
 }
 
 const caches = new WeakMap<AppContext, Map<string, RowsResult>>();
@@ -154,7 +149,7 @@ export async function compareBlobs(
       return {
         error: null,
         summary: compared.summary,
-        entries: JSON.parse(compared.changesJson) as RowChange[],
+        entries: JSON.parse(compared.changesJson) as ChangesetEntry[],
       };
     } catch (error) {
       if (error instanceof CannotDiffError || error instanceof ChangesetFormatError) {

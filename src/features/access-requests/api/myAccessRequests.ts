@@ -5,7 +5,6 @@ import {
   ACCESS_REQUESTS_KEY,
   FETCH_ACCESS_REQUESTS_FALLBACK,
   accessRequestListQuery,
-  toAccessRequestList,
   type AccessRequestList,
 } from '../model/accessRequest';
 
@@ -13,12 +12,11 @@ export async function fetchMyAccessRequests(
   page: number,
   signal?: AbortSignal,
 ): Promise<AccessRequestList> {
-  const data = await api.get('/app/project/access-requests', {
+  return api.get<AccessRequestList>('/app/project/access-requests', {
     query: accessRequestListQuery(page),
     signal,
     fallbackMessage: FETCH_ACCESS_REQUESTS_FALLBACK,
   });
-  return toAccessRequestList(data);
 }
 
 export const myAccessRequestsQueryOptions = (page: number) =>

@@ -8,7 +8,6 @@ import {
   ACCESS_REQUESTS_KEY,
   FETCH_ACCESS_REQUESTS_FALLBACK,
   accessRequestListQuery,
-  toAccessRequestList,
   type AccessRequestList,
 } from '../model/accessRequest';
 
@@ -18,12 +17,14 @@ export async function fetchWorkspaceAccessRequests(
   projectName?: string,
   signal?: AbortSignal,
 ): Promise<AccessRequestList> {
-  const data = await api.get(`/app/project/access-request/${encodeURIComponent(namespace)}`, {
-    query: { ...accessRequestListQuery(page), project_name: projectName },
-    signal,
-    fallbackMessage: FETCH_ACCESS_REQUESTS_FALLBACK,
-  });
-  return toAccessRequestList(data);
+  return api.get<AccessRequestList>(
+    `/app/project/access-request/${encodeURIComponent(namespace)}`,
+    {
+      query: { ...accessRequestListQuery(page), project_name: projectName },
+      signal,
+      fallbackMessage: FETCH_ACCESS_REQUESTS_FALLBACK,
+    },
+  );
 }
 
 export const workspaceAccessRequestsQueryOptions = (

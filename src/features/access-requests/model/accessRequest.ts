@@ -54,12 +54,3 @@ export function pageAfterRemoval(page: number, itemsOnPage: number): number {
 export function accessRequestListQuery(page: number) {
   return { page, per_page: ACCESS_REQUESTS_PER_PAGE, order_params: ACCESS_REQUESTS_ORDER };
 }
-
-/** Reads a list answer leniently (missing fields become an empty list). */
-export function toAccessRequestList(data: unknown): AccessRequestList {
-  const value = (data ?? {}) as Partial<AccessRequestList>;
-  return {
-    items: Array.isArray(value.items) ? value.items : [],
-    count: typeof value.count === 'number' ? value.count : 0,
-  };
-}

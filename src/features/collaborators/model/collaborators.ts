@@ -5,7 +5,7 @@
 import type { ProjectRoleName } from '@/lib/permissions';
 
 import type { Member, UserSearchResult as SearchAnswer } from '@contract/collaborators';
-import { USER_SEARCH_MIN_LENGTH } from '@contract/protocol';
+import { UPDATE_ACCESS_ERROR_CODE, USER_SEARCH_MIN_LENGTH } from '@contract/protocol';
 
 /** One row of GET /app/project/{id}/access, as the web app reads it (`@contract/collaborators`). */
 export type ProjectMember = Pick<Member, 'id' | 'email' | 'username' | 'project_role' | 'role'> &
@@ -45,7 +45,6 @@ export const memberRemoved = (username: string) => `${username} was removed from
 export const roleChanged = (username: string, role: string) =>
   `${username} now has ${role} permissions on this project`;
 export const SHARE_REFUSED = 'Unable to share project with the following users';
-export const UPDATE_ACCESS_ERROR = 'UpdateProjectAccessError';
 
 /** Share dialog hints (spec 001 §2). */
 export const NO_MATCHES = 'No matches found - Try using their emails instead';
@@ -191,7 +190,7 @@ export function shareAccess(
 export function refusedUsernames(data: unknown): string[] | null {
   if (typeof data !== 'object' || data === null) return null;
   const value = data as { code?: unknown; invalid_usernames?: unknown };
-  if (value.code !== UPDATE_ACCESS_ERROR) return null;
+  if (value.code !== UPDATE_ACCESS_ERROR_CODE) return null;
   return Array.isArray(value.invalid_usernames)
     ? value.invalid_usernames.filter((name): name is string => typeof name === 'string')
     : [];

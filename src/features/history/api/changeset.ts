@@ -6,7 +6,9 @@ import { queryOptions } from '@tanstack/react-query';
 import { api } from '@/api';
 import { stableKey } from '@/offline/offlineCache';
 import { withOfflineCopy } from '@/offline/instance';
-import { DISPLAY_CHANGESET_FALLBACK, toChangeset, type ChangesetEntry } from '../model/changeset';
+import type { Changeset, ChangesetEntry } from '@contract/changesets';
+import type { ChangesetPending } from '@contract/history';
+import { DISPLAY_CHANGESET_FALLBACK } from '../model/changeset';
 import { CHANGESET_POLL_LIMIT, CHANGESET_POLL_MS } from '../model/version';
 
 export interface ChangesetAnswer {
@@ -25,13 +27,12 @@ export async function fetchChangeset(
   // Saved for offline use (issue 31): offline, a changeset opened before shows as it was; one
   // never opened says so (NOT_SAVED_OFFLINE), not that it cannot be calculated.
   return withOfflineCopy(stableKey('changeset', namespace, name, version, path), async () => {
-    const data = await api.get(
+    const data = await api.get<Changeset | ChangesetPending>(
       `/v1/resource/changesets/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/${encodeURIComponent(version)}`,
       { query: { path }, signal, fallbackMessage: DISPLAY_CHANGESET_FALLBACK },
     );
-    const pending =
-      !Array.isArray(data) && (data as { status?: unknown } | undefined)?.status === 'pending';
-    return { pending, entries: toChangeset(data) };
+    // 200: the entries; 202: still being calculated (`{"status": "pending"}`).
+    return Array.isArray(data) ? { pending: false, entries: data } : { pending: true, entries: [] };
   });
 }
 

@@ -12,7 +12,6 @@ import {
   CHANGESET_POLL_MS,
   FETCH_VERSION_FALLBACK,
   pendingChangesets,
-  toVersionDetail,
   type VersionDetail,
 } from '../model/version';
 
@@ -22,11 +21,10 @@ export async function fetchVersion(
   signal?: AbortSignal,
 ): Promise<VersionDetail> {
   return withOfflineCopy(stableKey('version', projectId, version), async () => {
-    const data = await api.get(
+    return api.get<VersionDetail>(
       `/v1/project/version/${encodeURIComponent(projectId)}/${encodeURIComponent(version)}`,
       { signal, fallbackMessage: FETCH_VERSION_FALLBACK },
     );
-    return toVersionDetail(data);
   });
 }
 

@@ -5,7 +5,6 @@ import { stableKey } from '@/offline/offlineCache';
 import { withOfflineCopy } from '@/offline/instance';
 import {
   FETCH_VERSIONS_FALLBACK,
-  toVersionList,
   type VersionList,
   type VersionListParams,
 } from '../model/version';
@@ -17,11 +16,10 @@ export async function fetchVersions(
   signal?: AbortSignal,
 ): Promise<VersionList> {
   return withOfflineCopy(stableKey('versions', namespace, name, params), async () => {
-    const data = await api.get(
+    return api.get<VersionList>(
       `/v1/project/versions/paginated/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`,
       { query: { ...params }, signal, fallbackMessage: FETCH_VERSIONS_FALLBACK },
     );
-    return toVersionList(data);
   });
 }
 

@@ -1,9 +1,9 @@
 import { Table } from '@mantine/core';
 import { visibleSummary } from '../model/changeset';
-import type { ChangesetSummaryRow } from '../model/version';
+import type { TableChangeCounts } from '@contract/changesets';
 
 export interface ChangesetSummaryTableProps {
-  summary: readonly ChangesetSummaryRow[] | undefined;
+  summary: readonly TableChangeCounts[] | undefined;
   /** Accessible name of the table. */
   label: string;
 }

@@ -2,22 +2,14 @@
  * The row-level changes of one GeoPackage in one version (spec 001 §2 "File version detail",
  * §3 "Changeset entry"): entries grouped into one table per database table, a column per field.
  */
-import type { ChangesetSummaryRow } from './version';
+import type {
+  ChangeType,
+  ChangesetEntry,
+  ColumnChange,
+  TableChangeCounts,
+} from '@contract/changesets';
 
-export type ChangeType = 'insert' | 'update' | 'delete';
-
-export interface ChangesetValue {
-  name: string;
-  old?: unknown;
-  new?: unknown;
-}
-
-/** One entry of GET /v1/resource/changesets/...: a row inserted, updated or deleted. */
-export interface ChangesetEntry {
-  table: string;
-  type: ChangeType;
-  changes: ChangesetValue[];
-}
+export type { ChangeType, ChangesetEntry };
 
 export interface ChangesetRow {
   type: ChangeType;
@@ -51,49 +43,24 @@ export function synchronisationDocsUrl(docsUrl: string): string {
 }
 
 /** Text of a value: 'N/A' when the entry has none, 'NULL' for SQL NULL. */
-export function formatChangeValue(value: unknown): string {
+export function formatChangeValue(value: ColumnChange['old']): string {
   if (value === undefined) return 'N/A';
   if (value === null) return 'NULL';
-  if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
 }
 
 export const UPDATE_ARROW = '→';
 
 /** What a cell shows: the new value of an insert, the old of a delete, 'old → new' of an update. */
-export function cellText(type: ChangeType, value: ChangesetValue): string {
+export function cellText(type: ChangeType, value: Pick<ColumnChange, 'old' | 'new'>): string {
   if (type === 'insert') return formatChangeValue(value.new);
   if (type === 'delete') return formatChangeValue(value.old);
   if (!('new' in value)) return formatChangeValue(value.old);
   return `${formatChangeValue(value.old)} ${UPDATE_ARROW} ${formatChangeValue(value.new)}`;
 }
 
-function isChangeType(value: unknown): value is ChangeType {
-  return value === 'insert' || value === 'update' || value === 'delete';
-}
-
-/** Reads the changeset answer leniently: entries without a table or a known type are dropped. */
-export function toChangeset(data: unknown): ChangesetEntry[] {
-  if (!Array.isArray(data)) return [];
-  return data
-    .filter(
-      (entry): entry is ChangesetEntry =>
-        typeof entry === 'object' &&
-        entry !== null &&
-        typeof (entry as ChangesetEntry).table === 'string' &&
-        isChangeType((entry as ChangesetEntry).type),
-    )
-    .map((entry) => ({
-      table: entry.table,
-      type: entry.type,
-      changes: Array.isArray(entry.changes)
-        ? entry.changes.filter((change) => typeof change?.name === 'string')
-        : [],
-    }));
-}
-
 /** Summary rows without gpkg_contents (spec 001 §2). */
-export function visibleSummary(summary: readonly ChangesetSummaryRow[] | undefined) {
+export function visibleSummary(summary: readonly TableChangeCounts[] | undefined) {
   return (summary ?? []).filter((row) => row.table !== HIDDEN_TABLE);
 }
 
@@ -104,7 +71,7 @@ export function visibleSummary(summary: readonly ChangesetSummaryRow[] | undefin
  */
 export function changesetTables(
   entries: readonly ChangesetEntry[],
-  summary?: readonly ChangesetSummaryRow[],
+  summary?: readonly TableChangeCounts[],
 ): ChangesetTable[] {
   const tables = new Map<string, ChangesetTable>();
   const table = (name: string) => {

@@ -1,48 +1,26 @@
 /**
  * Versions of a project as the history calls return them (spec 001 §3 "Version", §7; the
- * shapes are in docs/decisions/0039-history-api.md). Answers are read leniently: a missing list
- * becomes empty, a missing count zero.
+ * shapes are in docs/decisions/0039-history-api.md), typed by the contract (`@contract/history`):
+ * the response schemas guarantee every key these types name, so answers are not re-read.
  */
 
 import type {
   ChangesetState,
   FileChange,
-  VersionChangeCounts as CountsAnswer,
-  VersionDetail as DetailAnswer,
-  VersionListItem as ListItemAnswer,
+  VersionChangeCounts,
+  VersionDetail,
+  VersionList,
+  VersionListItem,
 } from '@contract/history';
 import { isVersionedFile } from '@contract/protocol';
 
-/** Counts of changed files in a list item (`updated_diff`: updates sent as a diff). */
-export type VersionChangeCounts = Omit<CountsAnswer, 'updated_diff'> &
-  Partial<Pick<CountsAnswer, 'updated_diff'>>;
-
-/** The keys the web app reads of a version (`@contract/history`). */
-type VersionKeys = Pick<ListItemAnswer, 'name' | 'created' | 'project_size'> &
-  Partial<Pick<ListItemAnswer, 'project_name' | 'namespace' | 'author' | 'origin'>>;
-
-export type VersionListItem = VersionKeys & { changes: VersionChangeCounts };
-
-export interface VersionList {
-  versions: VersionListItem[];
-  count: number;
-}
+export type { VersionChangeCounts, VersionDetail, VersionList, VersionListItem };
 
 /** One changed file of a version. */
-export type VersionFileChange = Pick<FileChange, 'path' | 'size'> &
-  Partial<Pick<FileChange, 'checksum' | 'mtime'>>;
-
-/** Per table counts of a GeoPackage changeset. */
-export type ChangesetSummaryRow = NonNullable<ChangesetState['summary']>[number];
+export type VersionFileChange = FileChange;
 
 /** The changeset of one file in a version: its summary, or why it cannot be shown. */
-export type FileChangeset = Partial<ChangesetState>;
-
-export type VersionDetail = VersionKeys &
-  Partial<Pick<DetailAnswer, 'user_agent'>> & {
-    changes: Record<keyof DetailAnswer['changes'], VersionFileChange[]>;
-    changesets: Record<string, FileChangeset>;
-  };
+export type FileChangeset = ChangesetState;
 
 /** Versions per page of the versions table (spec 001 §9). */
 export const VERSIONS_PER_PAGE = 50;
@@ -69,61 +47,9 @@ export function versionListParams(page: number, sort: VersionSortKey): VersionLi
   return { page, per_page: VERSIONS_PER_PAGE, descending: sort === 'newest' };
 }
 
-function count(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
-}
-
-function toCounts(value: unknown): VersionChangeCounts {
-  const changes = (value ?? {}) as Partial<Record<keyof VersionChangeCounts, unknown>>;
-  return {
-    added: count(changes.added),
-    updated: count(changes.updated),
-    updated_diff: count(changes.updated_diff),
-    removed: count(changes.removed),
-  };
-}
-
-export function toVersionList(data: unknown): VersionList {
-  const value = (data ?? {}) as { versions?: unknown; count?: unknown };
-  const versions = Array.isArray(value.versions) ? (value.versions as VersionListItem[]) : [];
-  return {
-    versions: versions.map((version) => ({ ...version, changes: toCounts(version.changes) })),
-    count: count(value.count),
-  };
-}
-
-function toFiles(value: unknown): VersionFileChange[] {
-  return Array.isArray(value)
-    ? (value as VersionFileChange[]).filter((file) => typeof file?.path === 'string')
-    : [];
-}
-
-export function toVersionDetail(data: unknown): VersionDetail {
-  const value = (data ?? {}) as Omit<Partial<VersionDetail>, 'changes'> & {
-    changes?: Record<string, unknown>;
-  };
-  const changes: Record<string, unknown> = value.changes ?? {};
-  const changesets =
-    value.changesets && typeof value.changesets === 'object' && !Array.isArray(value.changesets)
-      ? value.changesets
-      : {};
-  return {
-    ...value,
-    name: value.name ?? '',
-    created: value.created ?? '',
-    project_size: count(value.project_size),
-    changes: {
-      added: toFiles(changes.added),
-      updated: toFiles(changes.updated),
-      removed: toFiles(changes.removed),
-    },
-    changesets,
-  };
-}
-
 /** Files edited in a list item: full-file updates and diff updates together. */
 export function editedCount(changes: VersionChangeCounts): number {
-  return changes.updated + (changes.updated_diff ?? 0);
+  return changes.updated + changes.updated_diff;
 }
 
 /** The accordion sections of the version detail (spec 001 §2 "Versions"). */
@@ -147,7 +73,7 @@ export function isChangesetPending(path: string, changeset: FileChangeset | unde
 }
 
 /** Edited files whose changeset the server is still calculating (it works in the background). */
-export function pendingChangesets(detail: VersionDetail): string[] {
+export function pendingChangesets(detail: Pick<VersionDetail, 'changes' | 'changesets'>): string[] {
   return detail.changes.updated
     .map((file) => file.path)
     .filter((path) => isChangesetPending(path, detail.changesets[path]));

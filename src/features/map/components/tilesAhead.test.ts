@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fetchTileAhead, peekTileBody, takeTileBody } from './tilesAhead';
 
-const fetched = vi.fn<(url: string) => Promise<Response>>();
+const fetched = vi.fn<(url: string, init?: RequestInit) => Promise<Response>>();
 
 afterEach(() => {
   fetched.mockReset();
@@ -18,6 +18,8 @@ describe('tiles fetched ahead of the map', () => {
     fetched.mockImplementation(() => Promise.resolve(answer(200, new Uint8Array([7, 8]))));
     fetchTileAhead('/t/1');
     expect(fetched).toHaveBeenCalledTimes(1);
+    // Through the page's transport, with its headers.
+    expect(fetched.mock.calls[0]![1]?.headers).toMatchObject({ 'X-Client': 'vue' });
     // Read by the map drawn out of sight: still there for the tab's map.
     expect(new Uint8Array((await peekTileBody('/t/1'))!)).toEqual(new Uint8Array([7, 8]));
     expect(new Uint8Array((await takeTileBody('/t/1'))!)).toEqual(new Uint8Array([7, 8]));
@@ -39,7 +41,8 @@ describe('tiles fetched ahead of the map', () => {
 
     fetched.mockResolvedValueOnce(answer(503));
     fetchTileAhead('/t/failed');
-    await expect(peekTileBody('/t/failed')).rejects.toThrow('503');
+    // Through the page's transport: a refusal is its ApiError, with the status.
+    await expect(peekTileBody('/t/failed')).rejects.toMatchObject({ status: 503 });
     // The failure is not handed over: the map asks the server itself.
     fetched.mockResolvedValueOnce(answer(200));
     expect(await takeTileBody('/t/failed')).toBeInstanceOf(ArrayBuffer);

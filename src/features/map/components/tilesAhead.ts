@@ -2,8 +2,10 @@
  * Tile answers fetched before the map asked for them (firstTiles.ts), handed to the map's tile
  * loader (mapSetup.ts `tileSource`) from memory: a tile the map finds here costs no request, not even one
  * to the HTTP cache. Each is handed over once, and kept at most a minute; within that minute
- * it is not fetched ahead again (the map has it).
+ * it is not fetched ahead again (the map has it). Tiles go through the page's one transport
+ * (`@/api`: its headers, the session-ended handlers, its error texts) like every other call.
  */
+import { api } from '@/api';
 
 /** A tile's body: its MVT bytes, or null for an empty tile (204). */
 export type TileBody = ArrayBuffer | null;
@@ -13,11 +15,14 @@ const KEPT_MS = 60_000;
 /** The tiles fetched ahead, by URL, with when they were asked for. */
 const ahead = new Map<string, { at: number; body: Promise<TileBody> | null }>();
 
-/** Fetches a tile's body (the service worker answers it offline from what it kept). */
+/**
+ * Fetches a tile's body (the service worker answers it offline from what it kept). `url` is
+ * the tile's address as the map template gives it (a path on this origin); a refusal rejects
+ * with the client's ApiError.
+ */
 export async function fetchTileBody(url: string): Promise<TileBody> {
-  const response = await fetch(url, { credentials: 'same-origin' });
+  const response = await api.get<Response>(url, { responseType: 'response' });
   if (response.status === 204) return null;
-  if (!response.ok) throw new Error(String(response.status));
   return await response.arrayBuffer();
 }
 

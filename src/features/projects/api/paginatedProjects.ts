@@ -5,7 +5,6 @@ import { stableKey } from '@/offline/offlineCache';
 import { withOfflineCopy } from '@/offline/instance';
 import {
   FETCH_PROJECTS_FALLBACK,
-  toProjectList,
   type ProjectList,
   type ProjectListParams,
 } from '../model/projectList';
@@ -16,12 +15,11 @@ export async function fetchPaginatedProjects(
 ): Promise<ProjectList> {
   // Saved for offline use; offline, the copy saved last is shown.
   return withOfflineCopy(stableKey('projects', params), async () => {
-    const data = await api.get('/v1/project/paginated', {
+    return api.get<ProjectList>('/v1/project/paginated', {
       query: { ...params },
       signal,
       fallbackMessage: FETCH_PROJECTS_FALLBACK,
     });
-    return toProjectList(data);
   });
 }
 

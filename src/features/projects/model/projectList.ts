@@ -73,15 +73,6 @@ export function lacksQgisProject(tags: readonly string[] | undefined): boolean {
   return !(tags ?? []).includes('valid_qgis');
 }
 
-/** Reads a list answer leniently (missing fields become an empty list). */
-export function toProjectList(data: unknown): ProjectList {
-  const value = (data ?? {}) as Partial<ProjectList>;
-  return {
-    projects: Array.isArray(value.projects) ? value.projects : [],
-    count: typeof value.count === 'number' ? value.count : 0,
-  };
-}
-
 /** Projects list page size (spec 001 §9: 25 per page, page 1). */
 export const PROJECTS_PER_PAGE = 25;
 /** Search debounce of the projects list (spec 001 §4 and §9). */

@@ -3,7 +3,12 @@
  * with hooks to drop connections, answer errors or lose answers, so the engine's resume,
  * retry and finish logic can be tested without a browser.
  */
-import { CHUNK_OFFSET_HEADER, CHUNK_PREFIX_GONE, PUSH_ID_HEADER } from '@contract/protocol';
+import {
+  CHUNK_OFFSET_HEADER,
+  CHUNK_PREFIX_GONE,
+  PUSH_ID_HEADER,
+  PUSH_REFUSALS,
+} from '@contract/protocol';
 import { sha1 as wasmSha1 } from 'hash-wasm';
 
 export interface FakeFile {
@@ -233,7 +238,7 @@ export class FakePushServer {
   }): Response {
     if (input.version !== `v${this.version}`) return json(400, { detail: 'Version mismatch' });
     if (this.transactions.size > 0) {
-      return json(400, { detail: 'Another process is running. Please try later.' });
+      return json(400, { detail: PUSH_REFUSALS.anotherProcess });
     }
     const { added, updated, removed } = input.changes;
     if (added.length + updated.length === 0) {
@@ -281,7 +286,7 @@ export class FakePushServer {
       const paths = bad.map((b) => b.file.path);
       return answer(422, {
         code: 'UploadError',
-        detail: `Files do not match their declared size or checksum: ${paths.join(', ')} (UploadError)`,
+        detail: `${PUSH_REFUSALS.filesMismatch}: ${paths.join(', ')} (UploadError)`,
         files: paths,
       });
     }

@@ -20,12 +20,10 @@ import { uploadedFiles, type PushFile } from '../model/plan';
 import { baseFilesOf, composeOutcomes, rebaseOfflinePlan } from '../model/offlineRebase';
 import { backoffDelay } from './backoff';
 import { chunkRange } from '../model/chunks';
-import { STORAGE_LIMIT_MESSAGE } from '../model/texts';
 import {
   RebaseNeeded,
   ResyncNeeded,
   RetryableFailure,
-  SIGNED_OUT_MESSAGE,
   TOO_MANY_RESYNCS,
   TransactionGone,
   UNEXPECTED_MESSAGE,
@@ -35,6 +33,8 @@ import {
   projectChangedMessage,
 } from './errors';
 import { detailOf, isApiError } from '@/api/errors';
+import { answerError, isFilesMismatch, isGone, isOk, isRefusal } from './answers';
+import { projectMatchesPlan, versionNumber } from './projectState';
 import {
   NetworkError,
   PUSH_ID_HEADER,
@@ -43,16 +43,9 @@ import {
   type PushHttp,
 } from './pushHttp';
 import type { ProgressTracker } from './progress';
-import { InFlightControl, MAX_IN_FLIGHT, type OpenRequest } from './inFlight';
+import { InFlightControl, MAX_IN_FLIGHT } from './inFlight';
+import { TaskPool } from './taskPool';
 
-/** Server answers (400) that mean "busy, try again later", not "wrong request". */
-export const BUSY_DETAILS: readonly string[] = [
-  'Another process is running. Please try later.',
-  'The upload is being finished',
-];
-export const UPLOAD_CANCELED_DETAIL = 'Upload was probably canceled';
-/** Start of the finish answer (422) naming files whose size or SHA-1 differ from the plan. */
-export const FILES_MISMATCH_DETAIL = 'Files do not match their declared size or checksum';
 const MAX_RESYNCS = 5;
 /** Rebases of an upload queued offline after its first, should the project keep moving on. */
 export const MAX_REBASES = 3;
@@ -83,128 +76,6 @@ export type RunResult =
       files?: FileOutcome[];
     }
   | { kind: 'failed'; error: string };
-
-/** When the next chunk request may start (InFlightControl with the runner's clock). */
-interface PoolGate {
-  nextStart(open: readonly OpenRequest[]): number | null;
-  /** Resolves at `at` or when `settled` does, whichever comes first. */
-  waitUntil(at: number | null, settled: Promise<unknown>): Promise<void>;
-}
-
-/** Runs chunk requests as the gate allows; the first failure stops new ones. */
-class TaskPool {
-  private readonly inflight = new Map<Promise<void>, OpenRequest>();
-  /** Work followed without holding a place (see `follow`). */
-  private readonly followed = new Set<Promise<void>>();
-  private failure: { error: unknown } | null = null;
-
-  constructor(
-    private readonly gate: PoolGate,
-    private readonly now: () => number,
-  ) {}
-
-  get size(): number {
-    return this.inflight.size;
-  }
-
-  /** Waits until the gate lets a request of `bytes` start, then starts `task`; throws the first failure of any task. */
-  async run(bytes: number, task: () => Promise<void>): Promise<void> {
-    while (!this.failure && this.inflight.size > 0) {
-      const at = this.gate.nextStart([...this.inflight.values()]);
-      if (at !== null && at <= this.now()) break;
-      await this.gate.waitUntil(at, Promise.race(this.inflight.keys()));
-    }
-    this.throwIfFailed();
-    const running: Promise<void> = task()
-      .catch((error: unknown) => {
-        this.failure ??= { error };
-      })
-      .finally(() => {
-        this.inflight.delete(running);
-      });
-    this.inflight.set(running, { bytes, startedAt: this.now() });
-  }
-
-  /** Follows `work` without holding a place: its failure counts as a task's. */
-  follow(work: Promise<void>): void {
-    const followed: Promise<void> = work
-      .catch((error: unknown) => {
-        this.failure ??= { error };
-      })
-      .finally(() => {
-        this.followed.delete(followed);
-      });
-    this.followed.add(followed);
-  }
-
-  /** Waits for every running task and followed work (never throws). */
-  async settle(): Promise<void> {
-    while (this.inflight.size + this.followed.size > 0) {
-      await Promise.all([...this.inflight.keys(), ...this.followed]);
-    }
-  }
-
-  throwIfFailed(): void {
-    if (this.failure) throw this.failure.error;
-  }
-}
-
-function versionNumber(version: string | undefined): number {
-  const digits = (version ?? '').replace(/[v\s]/g, '');
-  return /^\d+$/.test(digits) ? Number(digits) : NaN;
-}
-
-/** The server's code for a push over the workspace's storage (spec 000 "storage"). */
-export const STORAGE_LIMIT_CODE = 'StorageLimitHit';
-
-/** Turns an unwanted HTTP answer into the matching error. */
-export function answerError(answer: HttpAnswer): Error {
-  const detail = detailOf(answer.data);
-  const { status } = answer;
-  if (status === 401) return new UploadFailure(SIGNED_OUT_MESSAGE, { keepTransaction: true });
-  if (status === 408 || status === 429 || status >= 500) {
-    return new RetryableFailure(detail ?? `HTTP ${status}`);
-  }
-  if (status === 400 && detail && BUSY_DETAILS.includes(detail)) {
-    return new RetryableFailure(detail);
-  }
-  if ((answer.data as { code?: unknown } | null)?.code === STORAGE_LIMIT_CODE) {
-    return new UploadFailure(STORAGE_LIMIT_MESSAGE);
-  }
-  return new UploadFailure(detail ?? `${UNEXPECTED_MESSAGE} (HTTP ${status})`);
-}
-
-function isOk(answer: HttpAnswer): boolean {
-  return answer.status >= 200 && answer.status < 300;
-}
-
-/** A definite 4xx refusal (not signed out, not busy, not gone): no version was made. */
-function isRefusal(answer: HttpAnswer): boolean {
-  const error = answerError(answer);
-  return (
-    answer.status >= 400 &&
-    answer.status < 500 &&
-    error instanceof UploadFailure &&
-    !error.keepTransaction
-  );
-}
-
-function isGone(answer: HttpAnswer): boolean {
-  return (
-    answer.status === 404 ||
-    (answer.status === 400 && detailOf(answer.data) === UPLOAD_CANCELED_DETAIL)
-  );
-}
-
-/** Whether `project` already holds exactly what the plan uploads (a finish whose answer was lost). */
-export function projectMatchesPlan(project: ProjectDetail, record: UploadRecord): boolean {
-  const files = new Map((project.files ?? []).map((f) => [f.path, f]));
-  const { plan } = record;
-  const uploaded = uploadedFiles(plan).every(
-    (f) => files.get(f.path)?.checksum?.toLowerCase() === f.checksum.toLowerCase(),
-  );
-  return uploaded && plan.body.changes.removed.every((f) => !files.has(f.path));
-}
 
 class UploadRun {
   /** Requests in flight, adapted to the link; kept across passes (the link stays). */
@@ -546,12 +417,7 @@ class UploadRun {
       throw new ResyncNeeded('The server is missing chunks');
     }
     const mismatched = (finish.data as { files?: unknown } | undefined)?.files;
-    if (
-      finish.status === 422 &&
-      detailOf(finish.data)?.startsWith(FILES_MISMATCH_DETAIL) &&
-      Array.isArray(mismatched) &&
-      mismatched.length > 0
-    ) {
+    if (isFilesMismatch(finish) && Array.isArray(mismatched) && mismatched.length > 0) {
       // The server forgot those files' chunks and kept the transaction (record 0087). When the
       // staged copies still hash to the plan's checksums the bytes were damaged on the way:
       // they go once more. Otherwise the file changed since it was analysed: the server
