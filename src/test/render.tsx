@@ -39,12 +39,12 @@ export function Providers({
 }
 
 /**
- * A user-event session that types and clicks without a timer between events (`delay: null`):
- * the default waits a macrotask per key, which on a loaded machine makes typing a line take
- * seconds. Events still go through act(), so React has rendered each one before the next.
+ * The tests' user-event session. Its default pause (a macrotask per event) stays: with
+ * `delay: null` a debounced search (ShareDialog) never saw the typed text, and the pause
+ * cost no measurable time (issue 37's measurements, 2026-11-28).
  */
 export function testUser() {
-  return userEvent.setup({ delay: null });
+  return userEvent.setup();
 }
 
 /** Renders `ui` on a one-route router at `path` (links render; navigation changes the location). */
