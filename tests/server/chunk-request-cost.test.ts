@@ -8,29 +8,19 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { projectMembers } from '../../server/src/db/schema';
 import { PROBE_EVERY } from '../../server/src/db/read-cache';
 import { CHUNK_SIZE } from '../../server/src/storage/upload-staging';
+import { recordStatements } from './support/statements';
 import { createProject } from './support/seed';
 import { ADMIN_PASSWORD, createTestApp, type TestApp, type TestClient } from './support/test-app';
 
 let t: TestApp;
 let admin: TestClient;
-const statements: string[] = [];
+let statements: string[] = [];
 
 beforeAll(async () => {
   t = await createTestApp();
   admin = t.client();
   await admin.login('admin', ADMIN_PASSWORD);
-  // Every statement the app sends goes through the client's query (or PGlite's exec).
-  const client = (t.database.db as unknown as { $client: Record<string, unknown> }).$client;
-  for (const method of ['query', 'exec'] as const) {
-    const original = client[method] as (
-      text: string | { text: string },
-      ...rest: unknown[]
-    ) => Promise<unknown>;
-    client[method] = (text: string | { text: string }, ...rest: unknown[]) => {
-      statements.push(typeof text === 'string' ? text : text.text);
-      return original.call(client, text, ...rest);
-    };
-  }
+  statements = recordStatements(t.database);
 });
 
 afterAll(async () => {
