@@ -6,7 +6,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { projectMembers } from '../../server/src/db/schema';
-import { PROBE_EVERY } from '../../server/src/db/read-cache';
+import { MISSES_BEFORE_SPARING, PROBE_EVERY } from '../../server/src/db/read-cache';
 import { CHUNK_SIZE } from '../../server/src/storage/upload-staging';
 import { recordStatements } from './support/statements';
 import { createProject } from './support/seed';
@@ -67,12 +67,20 @@ it('costs four statements a chunk once the session is known to change between ch
   const probes = costs.map(
     (c) => c.filter((s) => /^select pg_current_snapshot/i.test(s.trim())).length,
   );
-  // The first two chunks probe the cache (and miss: the request before committed).
-  expect(probes.slice(0, 2)).toEqual([1, 1]);
-  // Then one probe in PROBE_EVERY + 1 requests; the others cost four statements (the last
-  // chunk may read the received chunks once more for the file's running SHA-1).
-  const later = costs.slice(2);
-  expect(probes.slice(2).reduce((a, b) => a + b, 0)).toBe(1);
+  // Every chunk misses the cache (the request before committed its chunk). The first chunks
+  // probe until MISSES_BEFORE_SPARING lookups in a row missed; the requests before the chunks
+  // count too, and on PostgreSQL a commit elsewhere in the cluster may have made them miss
+  // already, so fewer chunks than that may lead.
+  const lead = probes.findIndex((p) => p === 0);
+  expect(lead).toBeGreaterThanOrEqual(0);
+  expect(lead).toBeLessThanOrEqual(MISSES_BEFORE_SPARING);
+  expect(probes.slice(0, lead).every((p) => p === 1)).toBe(true);
+  // Then one probe in PROBE_EVERY lookups; the others cost four statements (the last chunk
+  // may read the received chunks once more for the file's running SHA-1).
+  const later = costs.slice(lead);
+  expect(probes.slice(lead).reduce((a, b) => a + b, 0)).toBe(
+    Math.floor(later.length / PROBE_EVERY),
+  );
   // Work the app does in the background meanwhile (a job's tick, a warm-up) may add a
   // statement to a chunk's count on a busy machine: most chunks, not all, show the bare four.
   expect(later.filter((c) => c.length === 4).length).toBeGreaterThanOrEqual(later.length / 2);

@@ -24,6 +24,7 @@ import {
   fileStoreWorkIdle,
   runFileStoreTasks,
 } from '../../server/src/services/file-store';
+import { mapWarmIdle } from '../../server/src/services/map/warm';
 import { DiffClient, sha1 } from './support/diff-client';
 import { geopackageFromFeatures, pointFeatures, scratch, type Scratch } from './support/geopackage';
 import { createProject } from './support/seed';
@@ -139,6 +140,9 @@ async function projectWithDiffs(edits: number) {
     );
     versions.set(desk.version, await desk.baseBytes());
   }
+  // The map's warm-up of each pushed version rebuilds it on the interactive lane: it must be
+  // over before a fault is armed, or it takes the fault meant for the download (a busy machine).
+  await mapWarmIdle(t.app.ctx);
   // The latest written whole, as its delay passed; the cache emptied: old versions are cold.
   await fileStoreWorkIdle(t.app.ctx);
   t.clock.advance(t.config.versionCopyDelayMs + 1000);
