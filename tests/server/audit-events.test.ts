@@ -228,6 +228,24 @@ describe('audit log: workspaces', () => {
     });
   });
 
+  it('an invitation declined from the profile', async () => {
+    await user('decliner');
+    await invite('decliner@example.com');
+    const [row] = await t.database.db
+      .select()
+      .from(workspaceInvitations)
+      .where(eq(workspaceInvitations.email, 'decliner@example.com'));
+    const decliner = await signedIn('decliner');
+    await audit.skip();
+    await audit.one(() => decliner.delete(`/app/user/invitations/${row!.uuid}`), {
+      action: 'workspace.invitation_declined',
+      actorName: 'decliner',
+      workspaceId: ws(),
+      ...target('invitation', 'decliner@example.com'),
+      details: { role: 'reader' },
+    });
+  });
+
   it('an account made by a workspace admin (POST /v2/users)', async () => {
     await audit.one(
       () =>

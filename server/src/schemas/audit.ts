@@ -29,6 +29,7 @@ export const AUDIT_ACTIONS = [
   'workspace.invitation_sent',
   'workspace.invitation_revoked',
   'workspace.invitation_accepted',
+  'workspace.invitation_declined',
   'project.created',
   'project.renamed',
   'project.made_public',

@@ -220,7 +220,10 @@ export async function acceptOwnInvitation(
   });
 }
 
-/** DELETE /app/user/invitations/{uuid}: the invited user declines; the invitation is gone. */
+/**
+ * DELETE /app/user/invitations/{uuid}: the invited user declines; the invitation is gone, and
+ * the audit log says who declined it.
+ */
 export async function declineOwnInvitation(
   ctx: AppContext,
   user: User,
@@ -229,5 +232,12 @@ export async function declineOwnInvitation(
   await ctx.database.db.transaction(async (tx) => {
     const { invitation, workspace } = await ownInvitation(tx, user, uuid);
     await deleteInvitation(tx, workspace.id, invitation.id);
+    await recordAudit(ctx, tx, {
+      action: 'workspace.invitation_declined',
+      actor: actorOf(user),
+      workspace: { id: workspace.id, name: workspace.name },
+      target: { type: 'invitation', id: invitation.id, name: invitation.email },
+      details: { role: invitation.role },
+    });
   });
 }
