@@ -13,7 +13,7 @@ import type { EditBatch as EditBatchBody, EditResult } from '@contract/edits';
 import { isApiError } from '@/api';
 import { CoalescingRun } from '@/lib/coalescingRun';
 import type { EditBatch, UploadedPhoto, WaymarkDatabase } from '@/db/db';
-import { CHUNK_SIZE } from '@contract/protocol';
+import { CHUNK_SIZE, PHOTO_CHUNKS_CODE } from '@contract/protocol';
 import { batchBody } from '../model/batchBody';
 import {
   batchContents,
@@ -89,7 +89,10 @@ export function failureKind(error: unknown): FailureKind {
   if (error.isMaintenance) return 'retry';
   const { status } = error;
   if (status === 401) return 'session';
-  if (status === 422 && (error.data as { code?: unknown } | undefined)?.code === 'PhotoChunks') {
+  if (
+    status === 422 &&
+    (error.data as { code?: unknown } | undefined)?.code === PHOTO_CHUNKS_CODE
+  ) {
     return 'photos';
   }
   if ([408, 409, 423, 425, 429].includes(status) || status >= 500) return 'retry';
