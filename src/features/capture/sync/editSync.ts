@@ -12,7 +12,7 @@
 import type { EditBatch as EditBatchBody, EditResult } from '@contract/edits';
 import { isApiError } from '@/api';
 import { CoalescingRun } from '@/lib/coalescingRun';
-import type { EditBatch, UploadedPhoto, WaymarkDatabase } from '@/db/db';
+import type { QueuedBatch, UploadedPhoto, WaymarkDatabase } from '@/db/db';
 import { CHUNK_SIZE, PHOTO_CHUNKS_CODE } from '@contract/protocol';
 import { batchBody } from '../model/batchBody';
 import {
@@ -204,7 +204,7 @@ export class EditSync {
   }
 
   /** Sends one batch until it landed (true) or must wait: refused, offline, stopped (false). */
-  private async send(db: WaymarkDatabase, batch: EditBatch): Promise<boolean> {
+  private async send(db: WaymarkDatabase, batch: QueuedBatch): Promise<boolean> {
     let attempt = 0;
     let photosAgain = false;
     for (;;) {
@@ -264,7 +264,7 @@ export class EditSync {
   /** Uploads the batch's photos not uploaded yet (or about to expire); answers all of them. */
   private async uploadPhotos(
     db: WaymarkDatabase,
-    batch: EditBatch,
+    batch: QueuedBatch,
   ): Promise<Record<string, UploadedPhoto>> {
     const { photos } = await batchContents(db, batch);
     const uploaded: Record<string, UploadedPhoto> = {};
