@@ -12,6 +12,7 @@
 import type { EditBatch as EditBatchBody, EditResult } from '@contract/edits';
 import { isApiError } from '@/api';
 import { CoalescingRun } from '@/lib/coalescingRun';
+import type { LocksLike } from '@/lib/locks';
 import type { QueuedBatch, UploadedPhoto, WaymarkDatabase } from '@/db/db';
 import { CHUNK_SIZE, PHOTO_CHUNKS_CODE } from '@contract/protocol';
 import { batchBody } from '../model/batchBody';
@@ -39,14 +40,7 @@ export interface EditHttp {
   ): Promise<EditResult>;
 }
 
-/** The part of the Web Locks API used. */
-export interface LocksLike {
-  request<T>(
-    name: string,
-    options: { ifAvailable?: boolean },
-    callback: (lock: unknown) => Promise<T> | T,
-  ): Promise<T>;
-}
+export type { LocksLike };
 
 export type ProjectSyncState =
   | { phase: 'waiting-network' }
