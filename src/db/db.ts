@@ -34,15 +34,15 @@
  */
 import { Dexie, type EntityTable, type Table } from 'dexie';
 import { DATABASE_NAME } from './names';
-import type { EditBatch, EditPhoto, FeatureEdit } from './editQueue';
+import type { QueuedBatch, QueuedPhoto, FeatureEdit } from './editQueue';
 import type { StagedChunk, UploadBlob, UploadChunkAck, UploadRecord } from './uploadQueue';
 
 export { DATABASE_NAME };
 export type {
-  EditBatch,
+  QueuedBatch,
   EditGeometry,
   EditKind,
-  EditPhoto,
+  QueuedPhoto,
   EditValue,
   FeatureEdit,
   UploadedPhoto,
@@ -97,8 +97,8 @@ export type WaymarkDatabase = Dexie & {
   offlineEntries: Table<OfflineEntry, [string, string]>;
   stagedChunks: Table<StagedChunk, [string, number]>;
   featureEdits: EntityTable<FeatureEdit, 'id'>;
-  editPhotos: Table<EditPhoto, [string, string]>;
-  editBatches: EntityTable<EditBatch, 'id'>;
+  editPhotos: Table<QueuedPhoto, [string, string]>;
+  editBatches: EntityTable<QueuedBatch, 'id'>;
 };
 
 export function openDatabase(name: string = DATABASE_NAME): WaymarkDatabase {

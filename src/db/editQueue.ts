@@ -60,7 +60,7 @@ export interface FeatureEdit {
 }
 
 /** A photo taken or chosen for a queued edit: its bytes until the edit landed. */
-export interface EditPhoto {
+export interface QueuedPhoto {
   projectPath: string;
   /** Project path where it will be stored (the ExternalResource's default path + name). */
   path: string;
@@ -71,7 +71,7 @@ export interface EditPhoto {
 }
 
 /** A batch: the open rows of a project at one moment, sent as one new version. */
-export interface EditBatch {
+export interface QueuedBatch {
   /** A UUID made with the batch: the server answers a repeated batch with its first outcome. */
   id: string;
   projectPath: string;

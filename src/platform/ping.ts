@@ -4,18 +4,10 @@ import { useSyncExternalStore } from 'react';
 import type { Ping } from '@contract/instance';
 import { api } from '@/api';
 
-/** What the app reads of GET /ping (an older server may leave keys out). */
-export type PingData = Pick<Ping, 'maintenance'> &
-  Partial<Pick<Ping, 'version' | 'blacklist_dirs' | 'blacklist_files'>>;
-
 export const PING_FALLBACK = 'Failed to fetch ping data.';
 
-export async function fetchPing(signal?: AbortSignal): Promise<PingData> {
-  const data = await api.get<Partial<PingData> | undefined>('/ping', {
-    signal,
-    fallbackMessage: PING_FALLBACK,
-  });
-  const ping: PingData = { ...data, maintenance: data?.maintenance === true };
+export async function fetchPing(signal?: AbortSignal): Promise<Ping> {
+  const ping = await api.get<Ping>('/ping', { signal, fallbackMessage: PING_FALLBACK });
   api.setMaintenance(ping.maintenance);
   return ping;
 }

@@ -22,15 +22,14 @@ import type {
   ColumnChange,
   TableChangeCounts,
 } from '../schemas/changesets';
+import { changesImpossible } from '../schemas/protocol';
 import { geoPackageGeometryToWkt } from './gpkg-geometry';
 import { listTables, quote as q, sameColumns, type TableInfo as Table } from './sqlite-tables';
-
-export const CHANGES_CANNOT_BE_CALCULATED = 'Changes cannot be calculated';
 
 /** Why the changes of a file cannot be calculated. */
 export class ChangesImpossibleError extends Error {
   constructor(readonly reason: string) {
-    super(`${CHANGES_CANNOT_BE_CALCULATED}: ${reason}`);
+    super(changesImpossible(reason));
     this.name = 'ChangesImpossibleError';
   }
 }

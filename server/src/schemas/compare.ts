@@ -81,11 +81,8 @@ export const CompareRowsQuerySchema = Type.Object({
 });
 export type CompareRowsQuery = Static<typeof CompareRowsQuerySchema>;
 
-/** GET /app/project/compare/{namespace}/{name}/rows. */
-export const CompareRowsSchema = Type.Object({
-  path: Type.String(),
-  from: Type.String(),
-  to: Type.String(),
+/** The keys of a page of changed rows (compared versions, a conflicted copy's rows). */
+export const rowsPageAnswerFields = {
   status: StringEnum(['done', 'error']),
   /** Why the rows cannot be compared (status error). */
   error: NullableString(),
@@ -95,5 +92,13 @@ export const CompareRowsSchema = Type.Object({
   page: Type.Integer(),
   per_page: Type.Integer(),
   entries: ChangesetSchema,
+};
+
+/** GET /app/project/compare/{namespace}/{name}/rows. */
+export const CompareRowsSchema = Type.Object({
+  path: Type.String(),
+  from: Type.String(),
+  to: Type.String(),
+  ...rowsPageAnswerFields,
 });
 export type CompareRows = Static<typeof CompareRowsSchema>;

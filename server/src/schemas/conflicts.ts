@@ -39,8 +39,8 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { NullableString, StringEnum } from './common';
-import { ChangesetCellSchema, ChangesetSchema, TableChangeCountsSchema } from './changesets';
-import { ProjectPathParamSchema, rowsPageFields } from './compare';
+import { ChangesetCellSchema } from './changesets';
+import { ProjectPathParamSchema, rowsPageAnswerFields, rowsPageFields } from './compare';
 
 export const ConflictKindSchema = StringEnum(['conflicted_copy', 'edit_conflict']);
 export type ConflictKind = Static<typeof ConflictKindSchema>;
@@ -119,12 +119,6 @@ export const ConflictRowsSchema = Type.Object({
   /** The file it copies (the `old` side; null values when it is gone). */
   original: Type.String(),
   original_exists: Type.Boolean(),
-  status: StringEnum(['done', 'error']),
-  error: NullableString(),
-  summary: Type.Array(TableChangeCountsSchema),
-  count: Type.Integer(),
-  page: Type.Integer(),
-  per_page: Type.Integer(),
-  entries: ChangesetSchema,
+  ...rowsPageAnswerFields,
 });
 export type ConflictRows = Static<typeof ConflictRowsSchema>;

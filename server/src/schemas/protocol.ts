@@ -86,5 +86,33 @@ export const PUSH_BUSY_REFUSALS: readonly string[] = [
 /** `code` of a refusal for passing the workspace's storage allowance (422). */
 export const STORAGE_LIMIT_CODE = 'StorageLimitHit';
 
+/**
+ * `code` of a refused edit batch (422) whose photos' chunks are missing or do not make the
+ * photo: the web app uploads the photos' chunks again and sends the batch once more.
+ */
+export const PHOTO_CHUNKS_CODE = 'PhotoChunks';
+
 /** `code` of a refused project access change (400), with the usernames it could not apply. */
 export const UPDATE_ACCESS_ERROR_CODE = 'UpdateProjectAccessError';
+
+/**
+ * A versioned file's changes that cannot be calculated (spec 001 §2 "File version detail"):
+ * the server's changeset `error` is this text, or this text, ': ' and the reason
+ * (`changesImpossible`); the web app shows the text and the reason apart
+ * (`changesImpossibleReason`).
+ */
+export const CHANGES_CANNOT_BE_CALCULATED = 'Changes cannot be calculated';
+
+/** The changeset error naming why the changes cannot be calculated. */
+export function changesImpossible(reason: string): string {
+  return `${CHANGES_CANNOT_BE_CALCULATED}: ${reason}`;
+}
+
+/** The reason a changeset error names (`changesImpossible`), or null when it names none. */
+export function changesImpossibleReason(error: string | null | undefined): string | null {
+  const prefix = `${CHANGES_CANNOT_BE_CALCULATED}: `;
+  return error?.startsWith(prefix) ? error.slice(prefix.length) : null;
+}
+
+/** The answer (400 `detail`) to an email confirmation link that is unknown, used or expired. */
+export const INVALID_TOKEN = 'Invalid token';

@@ -41,10 +41,10 @@ import {
   type FieldErrors,
 } from '../errors';
 import { emailError } from '../lib/validation';
+import { INVALID_TOKEN } from '../schemas/protocol';
 import { assertSignedIn } from './permissions';
 
 export const CANNOT_EDIT_PROFILE = 'You cannot edit profile of this user';
-export const INVALID_TOKEN = 'Invalid token';
 export const ACCOUNT_NOT_ACTIVE = 'Account is not active';
 export const ACCOUNT_NOT_FOUND = 'Account with given email does not exist';
 export const EMAIL_EXISTS = 'Email already exists';

@@ -22,7 +22,8 @@ import {
 } from '../db/queries/changesets';
 import { runGeodiffWork } from '../geodiff/run';
 import { WorkTooHeavyError, type WorkLane } from '../lib/sandbox';
-import { CHANGES_CANNOT_BE_CALCULATED, ChangesImpossibleError } from '../lib/sqlite-diff';
+import { ChangesImpossibleError } from '../lib/sqlite-diff';
+import { changesImpossible } from '../schemas/protocol';
 import { copyStoredFile } from './file-store';
 import { changesFromStoredDiff, recordComputedDiff } from './version-diffs';
 import { nextTurn } from '../lib/next-turn';
@@ -37,9 +38,9 @@ export const MAX_ATTEMPTS = 3;
 /** Changed rows kept per file (the summary counts them all). */
 export const MAX_CHANGESET_ENTRIES = 100_000;
 
-export const CALCULATION_FAILED = `${CHANGES_CANNOT_BE_CALCULATED}: the calculation failed`;
+export const CALCULATION_FAILED = changesImpossible('the calculation failed');
 /** The changeset's error when the work passed its budget (lib/sandbox). */
-export const CHANGES_TOO_COMPLEX = `${CHANGES_CANNOT_BE_CALCULATED}: the file is too large or too complex`;
+export const CHANGES_TOO_COMPLEX = changesImpossible('the file is too large or too complex');
 
 /**
  * Copies a file version's bytes (blob `key`) to a file on disk, rebuilt when the version is

@@ -32,6 +32,7 @@ import {
   type ProjectAccess,
 } from './permissions';
 import { displayName } from './users';
+import { WORKSPACE_NOT_FOUND } from './workspaces';
 import { kickWebhooks } from './webhooks/dispatcher';
 import { queueProjectEvent } from './webhooks/events';
 import type {
@@ -50,7 +51,6 @@ export const SEARCH_LIMIT = 10;
 export const SEARCH_MIN_PREFIX = USER_SEARCH_MIN_LENGTH;
 /** Most usernames one `names` lookup takes. */
 export const SEARCH_MAX_NAMES = 10;
-export const WORKSPACE_NOT_FOUND = 'Workspace not found';
 export const NO_SEARCH_PERMISSION = 'You do not have permissions to search within workspace';
 export const USER_NOT_FOUND = 'User not found';
 export const ACCESS_CHANGE_REQUIRED = "Either 'user_id' with 'role', or 'public' is required";

@@ -48,7 +48,7 @@ import type { CommitFile } from '../versions';
 import { EditRefusal, type ConflictEntry } from './apply-edits';
 import { editRulesOf } from './project-forms';
 import { runCaptureWork } from './run';
-import { isVersionedFile } from '../../schemas/protocol';
+import { isVersionedFile, PHOTO_CHUNKS_CODE } from '../../schemas/protocol';
 
 /** Attempts while other pushes keep making versions under the batch. */
 export const MAX_ATTEMPTS = 3;
@@ -111,7 +111,7 @@ async function photoBlobs(
       chunks: photo.chunks,
       diff: null,
     });
-    if (!blob) throw refused(422, 'PhotoChunks', photoChunks(photo.path));
+    if (!blob) throw refused(422, PHOTO_CHUNKS_CODE, photoChunks(photo.path));
     out.push({ path: photo.path, blob, chunks: photo.chunks });
   }
   return out;

@@ -18,6 +18,8 @@ import type { PushChanges, PushFileInput } from './plan';
 import { isVersionedFile } from '../../schemas/protocol';
 
 export const VERSION_MISMATCH = 'Version mismatch';
+/** `code` of a push refused for its files (422), in the v1 and the v2 protocol. */
+export const UPLOAD_ERROR_CODE = 'UploadError';
 export const FIRST_PUSH_V0 = 'First push should be with v0';
 export const NO_CHANGES = 'No changes';
 export const NOT_UNIQUE = 'Not unique changes';

@@ -62,7 +62,7 @@ import {
 import { claimFinish, finishRunning, lockedProblem, takePushLock } from './lock';
 import { stagedSize, type PlanFile, type PushChanges } from './plan';
 import { forgetPlan, uploadPlan } from './plan-cache';
-import { BIG_CHUNK, FIRST_PUSH_V0, VERSION_MISMATCH } from './rules';
+import { BIG_CHUNK, FIRST_PUSH_V0, UPLOAD_ERROR_CODE, VERSION_MISMATCH } from './rules';
 import { checkPush } from './start';
 import type { CommitFile } from '../versions';
 
@@ -76,7 +76,6 @@ const DIGEST_MAX_LAG = 4;
 
 export const NO_UPLOAD_PERMISSIONS = 'You do not have permissions for ongoing upload';
 export const PROJECT_LOCKED_CODE = 'ProjectLocked';
-export const UPLOAD_ERROR_CODE = 'UploadError';
 export const alreadyUploaded = (path: string) => `File ${path} has been already uploaded`;
 export const notInProject = (path: string) => `File ${path} is not in the project`;
 export const wrongChunkSize = (index: number, path: string, expected: number, actual: number) =>

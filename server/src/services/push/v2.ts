@@ -33,7 +33,7 @@ import { commitPush, type PushMeta } from './commit';
 import type { PushDialect } from './dialect';
 import { lockedProblem, takePushLock } from './lock';
 import { stagedFiles, type PushChanges } from './plan';
-import { BIG_CHUNK } from './rules';
+import { BIG_CHUNK, UPLOAD_ERROR_CODE } from './rules';
 import { checkPush } from './start';
 
 export const PROJECT_VERSION_EXISTS = 'ProjectVersionExists';
@@ -53,7 +53,7 @@ export interface PushV2Input {
 const coded = (status: number, code: string, text: string, extra: Record<string, unknown> = {}) =>
   new HttpProblem(status, `${text} (${code})`, { extra: { code, ...extra } });
 
-const uploadError = (text: string) => coded(422, 'UploadError', text);
+const uploadError = (text: string) => coded(422, UPLOAD_ERROR_CODE, text);
 
 function versionExists(client: number | null, server: number): HttpProblem {
   return coded(409, PROJECT_VERSION_EXISTS, 'Project version mismatch', {

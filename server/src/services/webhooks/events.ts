@@ -44,6 +44,21 @@ export function deliveryOf(
   };
 }
 
+/** Queues one message (one id) of `event` to each of `hooks`; resolves how many. */
+async function queueMessage(
+  db: Executor,
+  hooks: readonly Pick<Webhook, 'id' | 'url' | 'secret'>[],
+  event: { type: WebhookEvent; at: Date },
+  payload: string,
+): Promise<number> {
+  const messageId = newMessageId();
+  const rows = await insertDeliveries(
+    db,
+    hooks.map((hook) => deliveryOf(hook, messageId, event.type, payload, event.at)),
+  );
+  return rows.length;
+}
+
 export interface ProjectEvent {
   type: WebhookEvent;
   projectId: string;
@@ -71,12 +86,7 @@ export async function queueProjectEvent(db: Executor, event: ProjectEvent): Prom
     actor: await usernameOf(db, event.actorId),
     ...event.data,
   });
-  const messageId = newMessageId();
-  const rows = await insertDeliveries(
-    db,
-    hooks.map((hook) => deliveryOf(hook, messageId, event.type, payload, event.at)),
-  );
-  return rows.length;
+  return queueMessage(db, hooks, event, payload);
 }
 
 export interface WorkspaceEvent {
@@ -100,10 +110,5 @@ export async function queueWorkspaceEvent(db: Executor, event: WorkspaceEvent): 
     actor: await usernameOf(db, event.actorId),
     ...event.data,
   });
-  const messageId = newMessageId();
-  const rows = await insertDeliveries(
-    db,
-    hooks.map((hook) => deliveryOf(hook, messageId, event.type, payload, event.at)),
-  );
-  return rows.length;
+  return queueMessage(db, hooks, event, payload);
 }

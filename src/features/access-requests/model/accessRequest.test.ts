@@ -23,7 +23,7 @@ describe('access requests', () => {
     expect(isRequestExpired(request, now)).toBe(false);
     expect(isRequestExpired({ ...request, status: 'expired' }, now)).toBe(true);
     expect(
-      isRequestExpired({ ...request, expire: '2026-06-01T00:00:00Z', status: undefined }, now),
+      isRequestExpired({ ...request, expire: '2026-06-01T00:00:00Z', status: 'pending' }, now),
     ).toBe(true);
   });
 

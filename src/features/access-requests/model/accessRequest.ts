@@ -1,15 +1,10 @@
 /** Project access requests (spec 001 §3, §4 and §9; api-reference A.7). */
 import { isExpired } from '@/lib/time';
 
-import type {
-  AccessRequest as RequestAnswer,
-  AccessRequestList as ListAnswer,
-} from '@contract/access-requests';
+import type { AccessRequest, AccessRequestList } from '@contract/access-requests';
 
-/** One access request (`@contract/access-requests`); `status` is our server's addition. */
-export type AccessRequest = Omit<RequestAnswer, 'status'> & Partial<Pick<RequestAnswer, 'status'>>;
-
-export type AccessRequestList = Omit<ListAnswer, 'items'> & { items: AccessRequest[] };
+/** One access request and a page of them, as the server answers (`@contract/access-requests`). */
+export type { AccessRequest, AccessRequestList };
 
 /** Page size of access request lists (spec 001 §9: 10, paginator when count exceeds 10). */
 export const ACCESS_REQUESTS_PER_PAGE = 10;

@@ -1,8 +1,7 @@
 /** POST /app/auth/confirm-email/:token: marks the email verified (spec 000 §4). */
 import { queryOptions } from '@tanstack/react-query';
+import { INVALID_TOKEN } from '@contract/protocol';
 import { api } from '@/api';
-
-export const INVALID_TOKEN = 'Invalid token';
 
 export async function confirmEmail(token: string): Promise<true> {
   await api.post(`/app/auth/confirm-email/${encodeURIComponent(token)}`, undefined, {

@@ -4,7 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { LoadingIndicator } from '@/components/LoadingIndicator';
-import { confirmEmailQueryOptions, INVALID_TOKEN } from '../api/confirmEmail';
+import { INVALID_TOKEN } from '@contract/protocol';
+import { confirmEmailQueryOptions } from '../api/confirmEmail';
 
 export const EMAIL_VERIFIED = 'Your email address has been verified.';
 

@@ -1,7 +1,7 @@
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
-import type { EditBatch, FeatureEdit } from '@/db/db';
+import type { QueuedBatch, FeatureEdit } from '@/db/db';
 import { loadDb } from '@/db/lazy';
 import { useOnline } from '@/offline/useOnline';
 import { countEdits, describeEdits } from '../model/queue';
@@ -55,7 +55,7 @@ function ProjectEdits({
 }: {
   projectPath: string;
   rows: FeatureEdit[];
-  batch: EditBatch | undefined;
+  batch: QueuedBatch | undefined;
   state: ProjectSyncState | undefined;
   online: boolean;
 }) {

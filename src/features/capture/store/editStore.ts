@@ -4,7 +4,7 @@
  * nothing), batches are made of a project's open rows and removed only when the server
  * confirmed their version. The merge rules are model/queue.ts.
  */
-import type { EditBatch, EditPhoto, FeatureEdit, WaymarkDatabase } from '@/db/db';
+import type { QueuedBatch, QueuedPhoto, FeatureEdit, WaymarkDatabase } from '@/db/db';
 import { mergeSave, renumber, type Save } from '../model/queue';
 
 export interface SaveTarget {
@@ -74,7 +74,7 @@ export async function saveEdit(
       await db.featureEdits.put(result.put);
       const kept = photos.filter((photo) => result.put?.photos.includes(photo.path));
       await db.editPhotos.bulkPut(
-        kept.map((photo): EditPhoto => ({
+        kept.map((photo): QueuedPhoto => ({
           projectPath: target.projectPath,
           path: photo.path,
           blob: photo.blob,
@@ -106,7 +106,7 @@ export async function queuedPhoto(
 export async function currentBatch(
   db: WaymarkDatabase,
   projectPath: string,
-): Promise<EditBatch | undefined> {
+): Promise<QueuedBatch | undefined> {
   const batches = await db.editBatches.where('projectPath').equals(projectPath).toArray();
   return batches.sort((a, b) => a.createdAt - b.createdAt)[0];
 }
@@ -120,14 +120,14 @@ export async function nextBatch(
   db: WaymarkDatabase,
   projectPath: string,
   clock: Clock = defaultClock,
-): Promise<EditBatch | undefined> {
+): Promise<QueuedBatch | undefined> {
   return db.transaction('rw', db.featureEdits, db.editBatches, async () => {
     const existing = await currentBatch(db, projectPath);
     if (existing) return existing.phase === 'sending' ? existing : undefined;
     const open = (await projectEdits(db, projectPath)).filter((row) => row.batchId === null);
     if (open.length === 0) return undefined;
     const now = clock.now();
-    const batch: EditBatch = {
+    const batch: QueuedBatch = {
       id: clock.newId(),
       projectPath,
       projectId: (open[0] as FeatureEdit).projectId,
@@ -147,15 +147,15 @@ export async function nextBatch(
 /** A batch's rows and their photos, in order. */
 export async function batchContents(
   db: WaymarkDatabase,
-  batch: EditBatch,
-): Promise<{ rows: FeatureEdit[]; photos: EditPhoto[] }> {
+  batch: QueuedBatch,
+): Promise<{ rows: FeatureEdit[]; photos: QueuedPhoto[] }> {
   const rows = (await db.featureEdits.bulkGet(batch.editIds)).filter(
     (row): row is FeatureEdit => row !== undefined,
   );
   const paths = rows.flatMap((row) => row.photos);
   const photos = (
     await db.editPhotos.bulkGet(paths.map((path) => [batch.projectPath, path] as [string, string]))
-  ).filter((photo): photo is EditPhoto => photo !== undefined);
+  ).filter((photo): photo is QueuedPhoto => photo !== undefined);
   return { rows, photos };
 }
 
@@ -165,7 +165,7 @@ export async function batchContents(
  */
 export async function finishBatch(
   db: WaymarkDatabase,
-  batch: EditBatch,
+  batch: QueuedBatch,
   fids: ReadonlyArray<{ file: string; layer: string; localFid: number; fid: number }>,
 ): Promise<void> {
   await db.transaction('rw', db.featureEdits, db.editPhotos, db.editBatches, async () => {
@@ -189,7 +189,7 @@ export async function finishBatch(
 export async function recordPhotoChunks(
   db: WaymarkDatabase,
   batchId: string,
-  photoChunks: EditBatch['photoChunks'],
+  photoChunks: QueuedBatch['photoChunks'],
 ): Promise<void> {
   await db.editBatches.update(batchId, { photoChunks, updatedAt: Date.now() });
 }

@@ -3,7 +3,7 @@
  * landed, another tab's change: IndexedDB is the one source of truth).
  */
 import { useEffect, useState } from 'react';
-import type { EditBatch, FeatureEdit, WaymarkDatabase } from '@/db/db';
+import type { QueuedBatch, FeatureEdit, WaymarkDatabase } from '@/db/db';
 import { loadDb } from '@/db/lazy';
 
 function useLive<T>(query: (db: WaymarkDatabase) => Promise<T>, key: string): T | undefined {
@@ -40,7 +40,7 @@ export function useProjectEdits(projectPath: string): FeatureEdit[] | undefined 
 
 export interface QueuedEdits {
   rows: FeatureEdit[];
-  batches: EditBatch[];
+  batches: QueuedBatch[];
 }
 
 /** Every queued row and batch of this browser; undefined until read. */

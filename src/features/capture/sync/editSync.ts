@@ -12,8 +12,9 @@
 import type { EditBatch as EditBatchBody, EditResult } from '@contract/edits';
 import { isApiError } from '@/api';
 import { CoalescingRun } from '@/lib/coalescingRun';
-import type { EditBatch, UploadedPhoto, WaymarkDatabase } from '@/db/db';
-import { CHUNK_SIZE } from '@contract/protocol';
+import type { LocksLike } from '@/lib/locks';
+import type { QueuedBatch, UploadedPhoto, WaymarkDatabase } from '@/db/db';
+import { CHUNK_SIZE, PHOTO_CHUNKS_CODE } from '@contract/protocol';
 import { batchBody } from '../model/batchBody';
 import {
   batchContents,
@@ -39,14 +40,7 @@ export interface EditHttp {
   ): Promise<EditResult>;
 }
 
-/** The part of the Web Locks API used. */
-export interface LocksLike {
-  request<T>(
-    name: string,
-    options: { ifAvailable?: boolean },
-    callback: (lock: unknown) => Promise<T> | T,
-  ): Promise<T>;
-}
+export type { LocksLike };
 
 export type ProjectSyncState =
   | { phase: 'waiting-network' }
@@ -89,7 +83,10 @@ export function failureKind(error: unknown): FailureKind {
   if (error.isMaintenance) return 'retry';
   const { status } = error;
   if (status === 401) return 'session';
-  if (status === 422 && (error.data as { code?: unknown } | undefined)?.code === 'PhotoChunks') {
+  if (
+    status === 422 &&
+    (error.data as { code?: unknown } | undefined)?.code === PHOTO_CHUNKS_CODE
+  ) {
     return 'photos';
   }
   if ([408, 409, 423, 425, 429].includes(status) || status >= 500) return 'retry';
@@ -201,7 +198,7 @@ export class EditSync {
   }
 
   /** Sends one batch until it landed (true) or must wait: refused, offline, stopped (false). */
-  private async send(db: WaymarkDatabase, batch: EditBatch): Promise<boolean> {
+  private async send(db: WaymarkDatabase, batch: QueuedBatch): Promise<boolean> {
     let attempt = 0;
     let photosAgain = false;
     for (;;) {
@@ -261,7 +258,7 @@ export class EditSync {
   /** Uploads the batch's photos not uploaded yet (or about to expire); answers all of them. */
   private async uploadPhotos(
     db: WaymarkDatabase,
-    batch: EditBatch,
+    batch: QueuedBatch,
   ): Promise<Record<string, UploadedPhoto>> {
     const { photos } = await batchContents(db, batch);
     const uploaded: Record<string, UploadedPhoto> = {};

@@ -1,7 +1,8 @@
 /** GET /app/project/{id}/access: the members of a project with their roles. */
 import { queryOptions } from '@tanstack/react-query';
+import type { MemberList } from '@contract/collaborators';
 import { api } from '@/api';
-import { GET_ACCESS_FALLBACK, type ProjectMember } from '../model/collaborators';
+import { GET_ACCESS_FALLBACK } from '../model/collaborators';
 
 export const COLLABORATORS_KEY = ['collaborators'] as const;
 
@@ -11,12 +12,11 @@ export const projectAccessQueryKey = (projectId: string) =>
 export async function fetchProjectAccess(
   projectId: string,
   signal?: AbortSignal,
-): Promise<ProjectMember[]> {
-  const data = await api.get<ProjectMember[] | undefined>(
-    `/app/project/${encodeURIComponent(projectId)}/access`,
-    { signal, fallbackMessage: GET_ACCESS_FALLBACK },
-  );
-  return Array.isArray(data) ? data : [];
+): Promise<MemberList> {
+  return api.get<MemberList>(`/app/project/${encodeURIComponent(projectId)}/access`, {
+    signal,
+    fallbackMessage: GET_ACCESS_FALLBACK,
+  });
 }
 
 export const projectAccessQueryOptions = (projectId: string) =>

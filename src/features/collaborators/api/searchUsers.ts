@@ -1,19 +1,17 @@
 /** GET /app/auth/user/search?namespace=&like=: users to share a project with. */
 import { queryOptions } from '@tanstack/react-query';
+import type { UserSearchResultList } from '@contract/collaborators';
 import { api } from '@/api';
-import type { UserSearchResult } from '../model/collaborators';
 
 export async function searchUsers(
   namespace: string,
   like: string,
   signal?: AbortSignal,
-): Promise<UserSearchResult[]> {
-  const data = await api.get<UserSearchResult[] | { data?: UserSearchResult[] } | undefined>(
-    '/app/auth/user/search',
-    { query: { namespace, like }, signal },
-  );
-  if (Array.isArray(data)) return data;
-  return Array.isArray(data?.data) ? data.data : [];
+): Promise<UserSearchResultList> {
+  return api.get<UserSearchResultList>('/app/auth/user/search', {
+    query: { namespace, like },
+    signal,
+  });
 }
 
 export const userSearchQueryOptions = (namespace: string, like: string) =>

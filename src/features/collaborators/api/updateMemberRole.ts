@@ -2,7 +2,7 @@
  * PATCH /app/project/{id}/access {user_id, role}: sets a member's project role; `none` removes
  * the direct role (spec 001 §6 "Removing a user's access sets the role to none").
  */
-import type { AccessChangeBody } from '@contract/collaborators';
+import type { AccessChangeBody, MemberList } from '@contract/collaborators';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/api';
 import type { ProjectRoleName } from '@/lib/permissions';
@@ -19,13 +19,12 @@ export async function updateMemberRole({
   projectId,
   member,
   role,
-}: UpdateMemberRoleArgs): Promise<ProjectMember[] | undefined> {
-  const data = await api.patch<ProjectMember[] | undefined>(
+}: UpdateMemberRoleArgs): Promise<MemberList> {
+  return api.patch<MemberList>(
     `/app/project/${encodeURIComponent(projectId)}/access`,
     { user_id: member.id, role } satisfies AccessChangeBody,
     { fallbackMessage: updateAccessForUserFallback(member.username) },
   );
-  return Array.isArray(data) ? data : undefined;
 }
 
 export function useUpdateMemberRoleMutation(onChanged?: () => void) {
@@ -34,8 +33,7 @@ export function useUpdateMemberRoleMutation(onChanged?: () => void) {
     mutationKey: ['collaborators', 'role'],
     mutationFn: updateMemberRole,
     onSuccess: (members, { projectId }) => {
-      if (members) queryClient.setQueryData(projectAccessQueryKey(projectId), members);
-      else void queryClient.invalidateQueries({ queryKey: projectAccessQueryKey(projectId) });
+      queryClient.setQueryData(projectAccessQueryKey(projectId), members);
       onChanged?.();
     },
   });

@@ -20,7 +20,18 @@ function member(
   role: ProjectMember['role'],
   direct: ProjectMember['project_role'] = role,
 ): ProjectMember {
-  return { id, username, email: `${username}@field.org`, project_role: direct, role };
+  return {
+    id,
+    type: 'member',
+    username,
+    email: `${username}@field.org`,
+    name: '',
+    workspace_role: 'reader',
+    project_role: direct,
+    role,
+    project_permission: role,
+    roles: direct ? [direct] : [],
+  };
 }
 
 const ada = member(1, 'ada', 'owner');

@@ -20,6 +20,7 @@ const person = (id: number, username: string, name = ''): UserSearchResult => ({
   username,
   email: `${username}@field.org`,
   name,
+  profile: { first_name: null, last_name: null },
 });
 
 function open(results: UserSearchResult[], viewerRole = 'owner') {

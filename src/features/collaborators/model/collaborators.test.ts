@@ -17,7 +17,18 @@ import {
 } from './collaborators';
 
 function member(id: number, username: string, email = `${username}@x.com`): ProjectMember {
-  return { id, username, email, project_role: 'reader', role: 'reader' };
+  return {
+    id,
+    type: 'member',
+    username,
+    email,
+    name: '',
+    workspace_role: 'reader',
+    project_role: 'reader',
+    role: 'reader',
+    project_permission: 'reader',
+    roles: ['reader'],
+  };
 }
 
 const user = (id: number, username: string, name = ''): UserSearchResult => ({
@@ -25,6 +36,7 @@ const user = (id: number, username: string, name = ''): UserSearchResult => ({
   username,
   email: `${username}@x.com`,
   name,
+  profile: { first_name: null, last_name: null },
 });
 
 describe('members', () => {

@@ -4,26 +4,21 @@
  */
 import type { ProjectRoleName } from '@/lib/permissions';
 
-import type { Member, UserSearchResult as SearchAnswer } from '@contract/collaborators';
+import type { Member, UserSearchResult } from '@contract/collaborators';
+import type { AccessSettings } from '@contract/projects';
 import { UPDATE_ACCESS_ERROR_CODE, USER_SEARCH_MIN_LENGTH } from '@contract/protocol';
 
-/** One row of GET /app/project/{id}/access, as the web app reads it (`@contract/collaborators`). */
-export type ProjectMember = Pick<Member, 'id' | 'email' | 'username' | 'project_role' | 'role'> &
-  Partial<Pick<Member, 'type' | 'name' | 'workspace_role' | 'project_permission' | 'roles'>>;
+/** One row of GET /app/project/{id}/access (`@contract/collaborators`). */
+export type ProjectMember = Member;
 
-/** One result of GET /app/auth/user/search. */
-export type UserSearchResult = Pick<SearchAnswer, 'id' | 'username' | 'email'> &
-  Partial<Pick<SearchAnswer, 'name' | 'profile'>>;
+/** One result of GET /app/auth/user/search (`@contract/collaborators`). */
+export type { UserSearchResult };
 
-/** The project's access lists as the project detail gives them (inclusive, direct members). */
-export interface ProjectAccessLists {
-  owners?: number[];
-  writers?: number[];
-  readers?: number[];
-  ownersnames?: string[];
-  writersnames?: string[];
-  readersnames?: string[];
-}
+/**
+ * The project's access lists (inclusive, direct members) as the project detail gives them; the
+ * settings body's partial shape (`@contract/projects`), as callers may know none or some lists.
+ */
+export type ProjectAccessLists = AccessSettings;
 
 export const MEMBERS_PER_PAGE = 10;
 export const NO_MEMBERS = 'No members found.';
@@ -76,7 +71,7 @@ export const MEMBER_SORT_OPTIONS: readonly { value: MemberSort; label: string }[
 
 /** The label of a user: the name, or the username when there is no name (spec 001 §2). */
 export function userLabel(user: Pick<UserSearchResult, 'username' | 'name'>): string {
-  const name = user.name?.trim();
+  const name = user.name.trim();
   return name ? name : user.username;
 }
 

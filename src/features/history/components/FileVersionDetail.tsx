@@ -5,13 +5,16 @@ import { LoadingIndicator } from '@/components/LoadingIndicator';
 import { TitledSection } from '@/components/TitledSection';
 import { configQueryOptions } from '@/platform/config';
 import { isNotSavedOffline } from '@/offline/offlineCache';
-import { isVersionedFile } from '@contract/protocol';
+import {
+  CHANGES_CANNOT_BE_CALCULATED,
+  changesImpossibleReason,
+  isVersionedFile,
+} from '@contract/protocol';
 import { AnchorLink } from '@/lib/routerLinks';
 import { FileIcon, fileName } from '@/features/projects';
 import { changesetQueryOptions } from '../api/changeset';
 import { versionQueryOptions } from '../api/version';
 import {
-  CHANGES_CANNOT_BE_CALCULATED,
   NO_CHANGESET_FOR_LAYER,
   changesetTables,
   synchronisationDocsUrl,
@@ -149,9 +152,7 @@ export function FileVersionDetail({
 /** 'Changes cannot be calculated' with the server's reason (when it adds one) and the docs link. */
 function CannotBeCalculated({ reason }: { reason: string | undefined }) {
   const config = useQuery(configQueryOptions);
-  const detail = reason?.startsWith(`${CHANGES_CANNOT_BE_CALCULATED}: `)
-    ? reason.slice(CHANGES_CANNOT_BE_CALCULATED.length + 2)
-    : reason;
+  const detail = changesImpossibleReason(reason) ?? reason;
   return (
     <Paper withBorder radius="md" p="lg" ta="center">
       <Title order={3} fz="h4" mb="xs">

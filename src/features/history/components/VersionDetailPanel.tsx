@@ -22,7 +22,7 @@ import {
   type VersionDetail,
   type VersionFileChange,
 } from '../model/version';
-import { CHANGES_CANNOT_BE_CALCULATED } from '../model/changeset';
+import { CHANGES_CANNOT_BE_CALCULATED } from '@contract/protocol';
 import { ORIGIN_LABEL, originText } from '../model/origin';
 import { ChangesetSummaryTable } from './ChangesetSummaryTable';
 import { FileLine } from './FileLine';

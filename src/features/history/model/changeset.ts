@@ -32,7 +32,6 @@ export const CHANGESET_SCROLL_HEIGHT = 400;
 export const HIDDEN_TABLE = 'gpkg_contents';
 
 export const NO_CHANGESET_FOR_LAYER = 'No changeset for current layer';
-export const CHANGES_CANNOT_BE_CALCULATED = 'Changes cannot be calculated';
 export const DISPLAY_CHANGESET_FALLBACK = 'Failed to display changeset of file';
 
 /** Documentation page behind 'Changes cannot be calculated' (docs address from /config). */

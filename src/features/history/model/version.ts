@@ -11,6 +11,7 @@ import type {
   VersionDetail,
   VersionList,
   VersionListItem,
+  VersionListQuery,
 } from '@contract/history';
 import { isVersionedFile } from '@contract/protocol';
 
@@ -37,11 +38,8 @@ export const VERSION_SORT_OPTIONS = [
 export type VersionSortKey = (typeof VERSION_SORT_OPTIONS)[number]['value'];
 
 /** Query of GET /v1/project/versions/paginated (spec 001 §7). */
-export interface VersionListParams {
-  page: number;
-  per_page: number;
-  descending: boolean;
-}
+/** Query of the versions list (`@contract/history`); the web app always gives the order. */
+export type VersionListParams = Required<VersionListQuery>;
 
 export function versionListParams(page: number, sort: VersionSortKey): VersionListParams {
   return { page, per_page: VERSIONS_PER_PAGE, descending: sort === 'newest' };

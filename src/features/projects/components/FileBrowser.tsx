@@ -35,7 +35,7 @@ import {
   normaliseFolder,
   pageOf,
   sortEntries,
-  type FileChange,
+  type FileChangeKind,
   type FileEntry,
   type FileSortKey,
 } from '../model/files';
@@ -49,7 +49,7 @@ export interface FileBrowserProps {
   /** The folder shown ('' for the project root). */
   location: string;
   /** Pending changes by path: state badges and the 'diff' filter. */
-  changes?: ReadonlyMap<string, FileChange>;
+  changes?: ReadonlyMap<string, FileChangeKind>;
   /** Stages the deletion of a file or a folder (shown with upload permission). */
   onDelete?: (path: string, isFolder: boolean) => void;
   /** Undoes the pending change of a file (in place of its delete action; issue 31). */
@@ -212,7 +212,7 @@ export function FileBrowser({
                       {entry.name}
                     </AnchorLink>
                     {entry.type === 'file' && changes?.get(entry.path) && (
-                      <ChangeBadge change={changes.get(entry.path) as FileChange} />
+                      <ChangeBadge change={changes.get(entry.path) as FileChangeKind} />
                     )}
                   </Group>
                 </Table.Td>
@@ -286,7 +286,7 @@ export function FileBrowser({
 }
 
 /** The state badge of a pending change (New file, Modified file, Deleted file). */
-export function ChangeBadge({ change }: { change: FileChange }) {
+export function ChangeBadge({ change }: { change: FileChangeKind }) {
   return (
     <Badge size="sm" variant="filled" color={FILE_CHANGE_COLORS[change]} style={{ flexShrink: 0 }}>
       {FILE_CHANGE_LABELS[change]}

@@ -6,7 +6,7 @@ import { formatFileSize } from '@/lib/fileSize';
 import { notifyError } from '@/lib/notify';
 import { formatDateTime } from '@/lib/time';
 import { DOWNLOAD_FILE_FALLBACK, useDownloadRawFileMutation } from '../api/rawFile';
-import { DELETE_FILE, fileName, type FileChange } from '../model/files';
+import { DELETE_FILE, fileName, type FileChangeKind } from '../model/files';
 import type { ProjectFile } from '../model/project';
 import { ChangeBadge } from './FileBrowser';
 import { FilePreview } from './FilePreview';
@@ -20,7 +20,7 @@ export interface FileDetailPanelProps {
   file: ProjectFile | undefined;
   onClose: () => void;
   /** The file's pending change (state badge). */
-  change?: FileChange;
+  change?: FileChangeKind;
   /** Size of the chosen file when the change updates it. */
   newSize?: number;
   /** Stages the file's deletion; shown with upload permission when the file is not removed. */

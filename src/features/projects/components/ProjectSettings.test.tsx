@@ -2,6 +2,7 @@ import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeServer, json } from '@/test/fakeServer';
+import { projectAccess } from '@/test/projects';
 import { renderWithRouter } from '@/test/render';
 import { ProjectSettings } from './ProjectSettings';
 
@@ -10,7 +11,7 @@ const project = {
   name: 'survey',
   namespace: 'ns',
   public: false,
-  access: { owners: [], writers: [], readers: [], public: false },
+  access: projectAccess(),
 };
 
 afterEach(() => {

@@ -2,22 +2,14 @@ import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { empty, fakeServer, json, problem } from '@/test/fakeServer';
+import { projectDetail } from '@/test/projects';
 import { renderWithRouter } from '@/test/render';
 import type { ProjectDetail } from '../model/project';
 import { ProjectView, type ProjectViewProps } from './ProjectView';
 
 const detail = (extra: Partial<ProjectDetail> = {}): ProjectDetail => ({
-  id: 'p-1',
-  name: 'survey',
-  namespace: 'ns',
-  workspace_id: 1,
-  version: 'v1',
-  updated: '2024-05-05T09:00:01Z',
-  disk_usage: 10,
-  tags: [],
-  role: 'reader',
+  ...projectDetail('survey', { id: 'p-1', namespace: 'ns', disk_usage: 10 }),
   files: [],
-  access: { owners: [], writers: [], readers: [], public: false },
   ...extra,
 });
 

@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '@/db/db';
 import { fakeServer, json, problem, type FakeRequest } from '@/test/fakeServer';
+import { projectAccess, projectListItem } from '@/test/projects';
 import { renderWithRouter } from '@/test/render';
 import type { ProjectListItem } from '../model/projectList';
 import { ProjectsList } from './ProjectsList';
@@ -14,18 +15,14 @@ beforeAll(async () => {
 });
 
 function project(name: string, extra: Partial<ProjectListItem> = {}): ProjectListItem {
-  return {
-    id: `id-${name}`,
-    name,
-    namespace: 'waymark',
+  return projectListItem(name, {
     version: 'v2',
     updated: new Date().toISOString(),
     disk_usage: 1024,
     tags: ['valid_qgis'],
-    has_conflict: false,
-    access: { owners: [1], writers: [1], readers: [1], public: true },
+    access: projectAccess({ owners: [1], writers: [1], readers: [1], public: true }),
     ...extra,
-  };
+  });
 }
 
 function params(request: FakeRequest | undefined): Record<string, string> {

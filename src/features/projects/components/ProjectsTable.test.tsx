@@ -2,6 +2,7 @@ import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeServer, json, type FakeRequest } from '@/test/fakeServer';
+import { projectAccess, projectListItem } from '@/test/projects';
 import { renderWithRouter } from '@/test/render';
 import type { ProjectListItem } from '../model/projectList';
 import { ProjectsTable } from './ProjectsTable';
@@ -10,18 +11,14 @@ import { NO_PROJECTS_YET, RecentProjects } from './RecentProjects';
 const HOUR = 60 * 60 * 1000;
 
 function project(name: string, extra: Partial<ProjectListItem> = {}): ProjectListItem {
-  return {
-    id: `id-${name}`,
-    name,
-    namespace: 'waymark',
+  return projectListItem(name, {
     version: 'v12',
     updated: new Date(Date.now() - 3 * HOUR - 60_000).toISOString(),
     disk_usage: 5 * 1024 * 1024 + 200 * 1024,
     tags: ['valid_qgis'],
-    has_conflict: false,
-    access: { owners: [1], writers: [1, 2], readers: [1, 2, 5], public: false },
+    access: projectAccess({ owners: [1], writers: [1, 2], readers: [1, 2, 5] }),
     ...extra,
-  };
+  });
 }
 
 afterEach(() => {
@@ -68,7 +65,7 @@ describe('ProjectsTable', () => {
           project('open', {
             tags: [],
             has_conflict: true,
-            access: { owners: [], writers: [], readers: [], public: true },
+            access: projectAccess({ public: true }),
           }),
         ]}
         showNamespace
@@ -86,9 +83,7 @@ describe('ProjectsTable', () => {
   it('leaves the Public tag out when asked', async () => {
     await renderWithRouter(
       <ProjectsTable
-        projects={[
-          project('open', { access: { owners: [], writers: [], readers: [], public: true } }),
-        ]}
+        projects={[project('open', { access: projectAccess({ public: true }) })]}
         showPublicTag={false}
         empty="none"
       />,

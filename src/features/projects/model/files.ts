@@ -3,6 +3,7 @@
  * the folder tree is indexed once per file list (O(files × depth)) and each folder listing is a
  * lookup, never a scan of every file.
  */
+import type { FileChangeKind } from '@contract/projects';
 import type { ProjectFile } from './project';
 
 export const FILES_PER_PAGE = 50;
@@ -165,18 +166,18 @@ export function fileName(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
 }
 
-/** A pending change of a file (spec 001 §4 "File diff state"). */
-export type FileChange = 'added' | 'updated' | 'removed';
+/** A pending change of a file (spec 001 §4 "File diff state"): the kinds the server names. */
+export type { FileChangeKind };
 
 /** State badges of the file browser and the file detail sidebar (spec 001 §2). */
-export const FILE_CHANGE_LABELS: Record<FileChange, string> = {
+export const FILE_CHANGE_LABELS: Record<FileChangeKind, string> = {
   added: 'New file',
   updated: 'Modified file',
   removed: 'Deleted file',
 };
 
 /** Filled dark shades: white badge text stays above 4.5:1 (WCAG AA). */
-export const FILE_CHANGE_COLORS: Record<FileChange, string> = {
+export const FILE_CHANGE_COLORS: Record<FileChangeKind, string> = {
   added: 'teal.9',
   updated: 'blue.8',
   removed: 'red.9',
@@ -185,7 +186,7 @@ export const FILE_CHANGE_COLORS: Record<FileChange, string> = {
 /** The 'diff' filter: the pending changes under a folder, flat, with full paths as names. */
 export function listChanges(
   files: readonly ProjectFile[],
-  changes: ReadonlyMap<string, FileChange>,
+  changes: ReadonlyMap<string, FileChangeKind>,
   location: string,
   search = '',
 ): FileEntry[] {

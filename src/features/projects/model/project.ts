@@ -2,7 +2,6 @@
 import type { ProjectDetail as ProjectAnswer, ProjectFile as FileAnswer } from '@contract/projects';
 import { isApiError } from '@/api';
 import { isVersionedFile } from '@contract/protocol';
-import type { ProjectListItem } from './projectList';
 
 /**
  * A file as the web app lists it: the server's file (`@contract/projects`) with `mtime` ''
@@ -11,10 +10,8 @@ import type { ProjectListItem } from './projectList';
 export type ProjectFile = Pick<FileAnswer, 'path' | 'size'> &
   Partial<Pick<FileAnswer, 'checksum'>> & { mtime: string };
 
-/** The latest project (GET /v1/project/{namespace}/{name}) as the web app reads it. */
-export type ProjectDetail = Omit<ProjectListItem, 'has_conflict'> &
-  Pick<ProjectAnswer, 'workspace_id' | 'role'> &
-  Partial<Pick<ProjectAnswer, 'public'>> & { files: ProjectFile[] };
+/** The latest project (GET /v1/project/{namespace}/{name}), its files as the web app lists them. */
+export type ProjectDetail = Omit<ProjectAnswer, 'files'> & { files: ProjectFile[] };
 
 /** Project roles as the web app names them (`editor` is the reference's writer). */
 export type ProjectRole = 'owner' | 'writer' | 'editor' | 'reader';

@@ -2,40 +2,17 @@
 import { formatFileSize } from '@/lib/fileSize';
 
 import type {
-  ProjectAccess as AccessAnswer,
-  ProjectList as ListAnswer,
-  ProjectListItem as ListItemAnswer,
+  ProjectAccess,
+  ProjectList,
+  ProjectListItem,
+  ProjectListQuery,
 } from '@contract/projects';
 
-/** A project's access lists; the web app needs the ids and the flag (`@contract/projects`). */
-export type ProjectAccess = Pick<AccessAnswer, 'owners' | 'writers' | 'readers' | 'public'> &
-  Partial<AccessAnswer>;
+/** A project's access lists, one project of the lists, GET /v1/project/paginated. */
+export type { ProjectAccess, ProjectList, ProjectListItem };
 
-/** One project of the lists, as the web app reads it (`@contract/projects`). */
-export type ProjectListItem = Pick<
-  ListItemAnswer,
-  'id' | 'name' | 'namespace' | 'version' | 'updated' | 'disk_usage' | 'tags'
-> &
-  Partial<Pick<ListItemAnswer, 'created' | 'creator' | 'has_conflict' | 'permissions'>> & {
-    access: ProjectAccess;
-  };
-
-/** GET /v1/project/paginated. */
-export type ProjectList = Omit<ListAnswer, 'projects'> & { projects: ProjectListItem[] };
-
-export interface ProjectListParams {
-  page: number;
-  per_page: number;
-  /** `<field>_asc` or `<field>_desc`, comma-separated. */
-  order_params?: string;
-  name?: string;
-  only_namespace?: string;
-  namespace?: string;
-  flag?: 'created' | 'shared';
-  as_admin?: boolean;
-  public?: boolean;
-  only_public?: boolean;
-}
+/** Query of GET /v1/project/paginated (`order_params`: `<field>_asc` or `<field>_desc`). */
+export type ProjectListParams = ProjectListQuery;
 
 /** Dashboard 'Recent active projects' (spec 000 §9, 001 §2): updated descending, 5, page 1. */
 export const RECENT_PROJECTS_PER_PAGE = 5;

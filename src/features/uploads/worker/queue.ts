@@ -12,6 +12,7 @@
 import type { UploadBlob, UploadRecord, WaymarkDatabase } from '@/db/db';
 import { deleteStagedFile, stagedFileBlob, sweepStagedFiles } from '@/db/stagedChunks';
 import { CoalescingRun } from '@/lib/coalescingRun';
+import type { LocksLike } from '@/lib/locks';
 import type { EnqueueOptions, QueuedBytes } from '../model/engineApi';
 import {
   UPLOAD_CANCELLED_MESSAGE,
@@ -27,14 +28,7 @@ import { pushPaths, type PushHttp } from './pushHttp';
 import { ProgressTracker } from './progress';
 import { runUpload, type RunnerDeps } from './runner';
 
-/** The part of the Web Locks API the queue uses. */
-export interface LocksLike {
-  request<T>(
-    name: string,
-    options: { ifAvailable?: boolean },
-    callback: (lock: unknown) => Promise<T> | T,
-  ): Promise<T>;
-}
+export type { LocksLike };
 
 /** The part of BroadcastChannel the queue uses. */
 export interface ChannelLike {
