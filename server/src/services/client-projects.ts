@@ -29,7 +29,6 @@ import { projectNameError } from '../lib/validation';
 import {
   assertSignedIn,
   NO_PROJECT_PERMISSIONS,
-  projectAccessOf,
   projectFor,
   type ProjectRef,
 } from './permissions';
@@ -80,7 +79,7 @@ export async function projectsByNames(
     const ref = { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
     let access: ProjectAccess;
     try {
-      access = await projectAccessOf(ctx, caller, ref);
+      access = await projectFor(ctx, caller, ref, null);
     } catch (error) {
       if (error instanceof HttpProblem && error.status === 404) {
         result[key] = { error: 404 };
@@ -206,7 +205,7 @@ export async function getProjectV2(
   projectId: string,
   filesAtVersion?: string,
 ): Promise<ProjectV2> {
-  const access = await projectAccessOf(ctx, caller, { id: projectId });
+  const access = await projectFor(ctx, caller, { id: projectId }, null);
   if (!access.permissions.read) {
     if (!access.actor) throw notFound();
     throw new HttpProblem(403, NO_PROJECT_PERMISSIONS);

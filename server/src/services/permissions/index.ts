@@ -9,4 +9,5 @@ export * from './access-window';
 export * from './request-memo';
 export * from './project';
 export * from './session';
+export * from './upload';
 export * from './workspace';
