@@ -26,12 +26,7 @@ import { isoZ } from '../lib/time';
 import { projectScope, recordAudit } from './audit';
 import { purgeRemovedProjects } from './purge';
 import { projectNameError } from '../lib/validation';
-import {
-  assertSignedIn,
-  NO_PROJECT_PERMISSIONS,
-  projectFor,
-  type ProjectRef,
-} from './permissions';
+import { assertSignedIn, NO_PROJECT_PERMISSIONS, projectFor, type ProjectRef } from './permissions';
 import type { ProjectAccess } from './permissions';
 import { accessView, projectSummary } from './projects';
 import type { ProjectListItem, ProjectV2 } from '../schemas/projects';

@@ -15,12 +15,7 @@
  */
 import { reportUploadFailure } from '../webhooks/upload-failed';
 import type { AppContext } from '../../context';
-import {
-  listChunks,
-  deleteChunk,
-  deleteUpload,
-  recordChunk,
-} from '../../db/queries/uploads';
+import { listChunks, deleteChunk, deleteUpload, recordChunk } from '../../db/queries/uploads';
 import { forgetChunks } from '../../db/queries/upload-chunks';
 import { findPushCommit } from '../../db/queries/push-records';
 import type { User } from '../../db/schema';
