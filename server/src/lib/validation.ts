@@ -117,3 +117,8 @@ export function projectNameError(name: string): string | null {
   if (RESERVED_PROJECT_NAMES.has(name) || !isValidFilename(name)) return PROJECT_NAME_INVALID;
   return null;
 }
+
+/** A path segment as a database id (at most 9 digits), or null. */
+export function idOf(text: string): number | null {
+  return /^\d{1,9}$/.test(text) ? Number(text) : null;
+}

@@ -25,12 +25,13 @@ import { FormError, forbidden, HttpProblem, notFound } from '../errors';
 import { parseSqlOrder } from '../lib/ordering';
 import { assertPageExists, pageWindow } from '../lib/pagination';
 import { isoZ } from '../lib/time';
+import { idOf } from '../lib/validation';
 import {
+  assertSignedIn,
   canAdministerWorkspace,
   canOwn,
   canRemoveAccessRequest,
-  projectAccessOf,
-  requireUser,
+  projectFor,
   workspaceFor,
 } from './permissions';
 import type { AccessRequest } from '../schemas/access-requests';
@@ -109,21 +110,21 @@ async function page(
 /** GET /app/project/access-requests: the caller's own unresolved requests. */
 export async function listOwnAccessRequests(
   ctx: AppContext,
-  user: User | null,
+  caller: User | null,
   query: AccessRequestListQuery,
 ): Promise<{ items: AccessRequest[]; count: number }> {
-  const caller = requireUser(user);
+  assertSignedIn(caller);
   return page(ctx, query, { requestedBy: caller.id });
 }
 
 /** GET /app/project/access-request/:namespace: requests for the workspace's projects. */
 export async function listWorkspaceAccessRequests(
   ctx: AppContext,
-  user: User | null,
+  caller: User | null,
   namespace: string,
   query: AccessRequestListQuery,
 ): Promise<{ items: AccessRequest[]; count: number }> {
-  const caller = requireUser(user);
+  assertSignedIn(caller);
   const target = await workspaceFor(ctx, caller, namespace);
   if (!target || !canAdministerWorkspace(target.role)) {
     throw forbidden(NO_ACCESS_REQUEST_LIST_PERMISSION);
@@ -138,13 +139,13 @@ export async function listWorkspaceAccessRequests(
  */
 export async function createAccessRequest(
   ctx: AppContext,
-  user: User | null,
+  caller: User | null,
   namespace: string,
   projectName: string,
 ): Promise<void> {
-  const caller = requireUser(user);
+  assertSignedIn(caller);
   const db = ctx.database.db;
-  const access = await projectAccessOf(ctx, caller, { namespace, name: projectName });
+  const access = await projectFor(ctx, caller, { namespace, name: projectName }, null);
   const project = access.project;
   if (access.directRole !== null) throw new HttpProblem(409, ALREADY_HAS_ACCESS);
 
@@ -187,10 +188,10 @@ export async function createAccessRequest(
  * deletion.
  */
 async function openRequest(ctx: AppContext, caller: User, idText: string) {
-  const id = /^[0-9]{1,9}$/.test(idText) ? Number(idText) : null;
+  const id = idOf(idText);
   const request = id === null ? null : await findAccessRequestById(ctx.database.db, id);
   if (!request || (request.status !== null && request.status !== 'expired')) throw notFound();
-  const access = await projectAccessOf(ctx, caller, { id: request.projectId });
+  const access = await projectFor(ctx, caller, { id: request.projectId }, null);
   return { request, access };
 }
 
@@ -212,11 +213,11 @@ export function acceptedRole(permissions: unknown): ProjectRole {
  */
 export async function acceptAccessRequest(
   ctx: AppContext,
-  user: User | null,
+  caller: User | null,
   idText: string,
   permissions: unknown,
 ): Promise<void> {
-  const caller = requireUser(user);
+  assertSignedIn(caller);
   const role = acceptedRole(permissions);
   const { request, access } = await openRequest(ctx, caller, idText);
   if (!canOwn(access.permissions)) throw forbidden(NO_ACCESS_REQUEST_ACCEPT_PERMISSION);
@@ -250,10 +251,10 @@ export async function acceptAccessRequest(
  */
 export async function removeAccessRequest(
   ctx: AppContext,
-  user: User | null,
+  caller: User | null,
   idText: string,
 ): Promise<void> {
-  const caller = requireUser(user);
+  assertSignedIn(caller);
   const { request, access } = await openRequest(ctx, caller, idText);
   if (!canRemoveAccessRequest(caller, access.permissions, request.requestedBy)) {
     throw forbidden(NO_ACCESS_REQUEST_REMOVE_PERMISSION);

@@ -26,13 +26,7 @@ import { isoZ } from '../lib/time';
 import { projectScope, recordAudit } from './audit';
 import { purgeRemovedProjects } from './purge';
 import { projectNameError } from '../lib/validation';
-import {
-  assertSignedIn,
-  NO_PROJECT_PERMISSIONS,
-  projectAccessOf,
-  projectFor,
-  type ProjectRef,
-} from './permissions';
+import { assertSignedIn, NO_PROJECT_PERMISSIONS, projectFor, type ProjectRef } from './permissions';
 import type { ProjectAccess } from './permissions';
 import { accessView, projectSummary } from './projects';
 import type { ProjectListItem, ProjectV2 } from '../schemas/projects';
@@ -80,7 +74,7 @@ export async function projectsByNames(
     const ref = { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
     let access: ProjectAccess;
     try {
-      access = await projectAccessOf(ctx, caller, ref);
+      access = await projectFor(ctx, caller, ref, null);
     } catch (error) {
       if (error instanceof HttpProblem && error.status === 404) {
         result[key] = { error: 404 };
@@ -206,7 +200,7 @@ export async function getProjectV2(
   projectId: string,
   filesAtVersion?: string,
 ): Promise<ProjectV2> {
-  const access = await projectAccessOf(ctx, caller, { id: projectId });
+  const access = await projectFor(ctx, caller, { id: projectId }, null);
   if (!access.permissions.read) {
     if (!access.actor) throw notFound();
     throw new HttpProblem(403, NO_PROJECT_PERMISSIONS);

@@ -21,12 +21,12 @@ import type { User } from '../db/schema';
 import { PROJECT_ROLES, type ProjectRole } from '../schemas/roles';
 import { badRequest, forbidden, HttpProblem, notFound } from '../errors';
 import {
+  assertSignedIn,
   effectiveProjectRole,
   isGlobalWorkspace,
   projectFor,
   projectPermissions,
   projectRoleRank,
-  requireUser,
   workspaceFor,
   workspaceRole,
   type ProjectAccess,
@@ -87,10 +87,10 @@ function parts(text: string): string[] {
  */
 export async function searchUsers(
   ctx: AppContext,
-  user: User | null,
+  caller: User | null,
   query: UserSearchQuery,
 ): Promise<UserSearchResult[]> {
-  const caller = requireUser(user);
+  assertSignedIn(caller);
   const target = await workspaceFor(ctx, caller, query.namespace);
   if (!target) throw notFound(WORKSPACE_NOT_FOUND);
   if (!target.member) throw forbidden(NO_SEARCH_PERMISSION);
@@ -161,10 +161,10 @@ async function memberList(ctx: AppContext, access: ProjectAccess): Promise<Membe
 /** GET /app/project/{id}/access: everybody with access to the project (read permission). */
 export async function listProjectAccess(
   ctx: AppContext,
-  user: User | null,
+  caller: User | null,
   projectId: string,
 ): Promise<Member[]> {
-  const caller = requireUser(user);
+  assertSignedIn(caller);
   const access = await projectFor(ctx, caller, { id: projectId }, 'read');
   return memberList(ctx, access);
 }
@@ -175,11 +175,11 @@ export async function listProjectAccess(
  */
 export async function changeProjectAccess(
   ctx: AppContext,
-  user: User | null,
+  caller: User | null,
   projectId: string,
   change: AccessChangeBody,
 ): Promise<Member[]> {
-  const caller = requireUser(user);
+  assertSignedIn(caller);
   if (change.user_id !== undefined && change.role === undefined) {
     throw badRequest("'role' is a required property");
   }
@@ -258,10 +258,10 @@ async function memberEntryOf(
 /** GET /v2/projects/{id}/collaborators. */
 export async function listCollaborators(
   ctx: AppContext,
-  user: User | null,
+  caller: User | null,
   projectId: string,
 ): Promise<Member[]> {
-  const caller = requireUser(user);
+  assertSignedIn(caller);
   const access = await projectFor(ctx, caller, { id: projectId }, 'update');
   return memberList(ctx, access);
 }
@@ -269,11 +269,11 @@ export async function listCollaborators(
 /** POST /v2/projects/{id}/collaborators: `user` is a username or an email. */
 export async function addCollaborator(
   ctx: AppContext,
-  user: User | null,
+  caller: User | null,
   projectId: string,
   input: AddCollaboratorBody,
 ): Promise<Member> {
-  const caller = requireUser(user);
+  assertSignedIn(caller);
   const access = await projectFor(ctx, caller, { id: projectId }, 'update');
   const db = ctx.database.db;
   const login = input.user.trim();
@@ -316,12 +316,12 @@ async function directMember(ctx: AppContext, access: ProjectAccess, userIdText: 
 /** PATCH /v2/projects/{id}/collaborators/{user_id}. */
 export async function updateCollaborator(
   ctx: AppContext,
-  user: User | null,
+  caller: User | null,
   projectId: string,
   userIdText: string,
   role: CollaboratorRole,
 ): Promise<Member> {
-  const caller = requireUser(user);
+  assertSignedIn(caller);
   const access = await projectFor(ctx, caller, { id: projectId }, 'update');
   const row = await directMember(ctx, access, userIdText);
   await ctx.database.db.transaction(async (tx) => {
@@ -338,11 +338,11 @@ export async function updateCollaborator(
 /** DELETE /v2/projects/{id}/collaborators/{user_id}. */
 export async function removeCollaborator(
   ctx: AppContext,
-  user: User | null,
+  caller: User | null,
   projectId: string,
   userIdText: string,
 ): Promise<void> {
-  const caller = requireUser(user);
+  assertSignedIn(caller);
   const access = await projectFor(ctx, caller, { id: projectId }, 'update');
   const row = await directMember(ctx, access, userIdText);
   await ctx.database.db.transaction(async (tx) => {

@@ -18,7 +18,7 @@ import type { User } from '../db/schema';
 import { badRequest, HttpProblem, notFound } from '../errors';
 import type { CreateProjectBody, Template } from '../schemas/projects';
 import { cloneableFiles, filesSize, insertProjectWithFiles, type NewProjectMeta } from './clone';
-import { assertSignedIn, projectAccessOf } from './permissions';
+import { assertSignedIn, projectFor } from './permissions';
 import { newProjectTarget } from './projects';
 
 /** Projects made by the user with this exact username are templates (reference A.5). */
@@ -50,7 +50,7 @@ async function readableTemplates(
   for (const row of rows) {
     if (name !== undefined && row.name !== name) continue;
     try {
-      const access = await projectAccessOf(ctx, caller, { id: row.id });
+      const access = await projectFor(ctx, caller, { id: row.id }, null);
       if (access.permissions.read) readable.push(row);
     } catch (error) {
       // Gone meanwhile, or in an inactive workspace: no template.

@@ -32,7 +32,7 @@ import {
   type ViewLinkOpen,
   type ViewLinkUses,
 } from '../schemas/view-links';
-import { projectAccessOf, projectFor, type ProjectAccess, type ProjectRef } from './permissions';
+import { projectFor, type ProjectAccess, type ProjectRef } from './permissions';
 
 /** Uses listed at most (the newest). */
 export const MAX_LISTED_USES = 200;
@@ -72,7 +72,7 @@ async function liveLink(ctx: AppContext, token: string): Promise<ViewLink | null
 /** The project a live link opens, with read access only; 404 otherwise. */
 async function linkAccess(ctx: AppContext, link: ViewLink | null): Promise<ProjectAccess> {
   if (!link) throw notFound(VIEW_LINK_NOT_FOUND);
-  const access = await projectAccessOf(ctx, null, { id: link.projectId }).catch(() => null);
+  const access = await projectFor(ctx, null, { id: link.projectId }, null).catch(() => null);
   if (!access) throw notFound(VIEW_LINK_NOT_FOUND);
   return {
     ...access,

@@ -18,13 +18,16 @@ import type { User } from '../db/schema';
 import { forbidden, FormError, HttpProblem, notFound } from '../errors';
 import { reservedWorkspaceNameError } from '../lib/route-words';
 import { workspaceNameError } from '../lib/validation';
-import { isSuperuser, workspaceRole } from './permissions';
+import {
+  isSuperuser,
+  NO_WORKSPACE_PERMISSION,
+  WORKSPACE_NOT_FOUND,
+  workspaceRole,
+} from './permissions';
 import type { CreateWorkspace, Workspace } from '../schemas/workspaces';
 
 export { isGlobalWorkspace, workspaceRole, workspaceRoleRank } from './permissions';
 
-export const WORKSPACE_NOT_FOUND = 'Workspace not found';
-export const NO_WORKSPACE_PERMISSION = 'You do not have permissions to workspace';
 export const WORKSPACE_CREATION_DISABLED = 'Creating workspaces is not enabled on this server';
 export const WORKSPACE_NAME_TAKEN = 'Workspace with this name already exists';
 

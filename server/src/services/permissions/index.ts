@@ -1,5 +1,7 @@
 /**
- * The one permission module every route's check goes through (see rules.ts for the rules).
+ * The one permission module every route's check goes through (README.md names the entry
+ * points: assertSignedIn, projectFor, workspaceFor, managedWorkspace, uploadFor; rules.ts
+ * holds the rules).
  * A request's access to a project or workspace is resolved once and reused by everything the
  * request calls (request-memo.ts); the map's many requests of one view reuse a decision for a
  * few seconds (access-window.ts).
@@ -9,4 +11,5 @@ export * from './access-window';
 export * from './request-memo';
 export * from './project';
 export * from './session';
+export * from './upload';
 export * from './workspace';

@@ -21,7 +21,6 @@ import {
   actorWorkspaceRole,
   effectiveProjectRole,
   projectPermissions,
-  type Actor,
   type ProjectPermissions,
 } from './rules';
 
@@ -63,20 +62,29 @@ async function lookup(
 }
 
 /**
- * The project `ref` names with what `caller` may do with it, without requiring anything;
- * the 404s described above. Resolved once per read-only request and caller (request-memo.ts):
- * every check of the request on that project reuses it.
+ * The project `ref` names, with what `caller` may do with it: the 404s described above, then
+ * 403 (with `refusal`, by default the reference's project text) unless the caller has
+ * `permission`. With `permission` null nothing is required: the caller reads
+ * `access.permissions` and answers with its own refusal (a by-names entry, a private
+ * project answered 404 to anonymous visitors).
+ *
+ * The project and the caller's roles are resolved once per read-only request and caller
+ * (request-memo.ts): every check of the request on that project reuses them.
  */
-export function projectAccessOf(
+export async function projectFor(
   ctx: AppContext,
   caller: User | null,
   ref: ProjectRef,
+  permission: ProjectPermission | null,
+  refusal: string = NO_PROJECT_PERMISSIONS,
 ): Promise<ProjectAccess> {
   const actor = caller?.active ? caller : null;
   const project = 'id' in ref ? `id ${ref.id.toLowerCase()}` : `path ${ref.namespace}/${ref.name}`;
-  return oncePerRequest(`project ${actor?.id ?? 'anonymous'} ${project}`, () =>
+  const access = await oncePerRequest(`project ${actor?.id ?? 'anonymous'} ${project}`, () =>
     resolveProjectAccess(ctx, actor, ref),
   );
+  if (permission !== null && !access.permissions[permission]) throw forbidden(refusal);
+  return access;
 }
 
 async function resolveProjectAccess(
@@ -87,10 +95,14 @@ async function resolveProjectAccess(
   const row = await lookup(ctx, ref, actor?.id ?? null);
   if (!row) throw notFound();
   if (!row.workspace.active && !actor?.isAdmin) throw notFound(WORKSPACE_DOESNT_EXIST);
+  return accessOf(ctx, actor, row);
+}
+
+/** What `actor` may do with the live project of `row`; 404 when it is gone. */
+function accessOf(ctx: AppContext, actor: User | null, row: ProjectLookupRow): ProjectAccess {
   const project = row.project;
   if (!project || project.removedAt) throw notFound();
-
-  const permissions = projectPermissions(actor as Actor, {
+  const permissions = projectPermissions(actor, {
     public: project.public,
     removed: false,
     directRole: row.directRole,
@@ -107,22 +119,6 @@ async function resolveProjectAccess(
 }
 
 /**
- * The project `ref` names, if `caller` has `permission` on it; otherwise the 404 or 403
- * described above (403 with `refusal`, by default the reference's project text).
- */
-export async function projectFor(
-  ctx: AppContext,
-  caller: User | null,
-  ref: ProjectRef,
-  permission: ProjectPermission,
-  refusal: string = NO_PROJECT_PERMISSIONS,
-): Promise<ProjectAccess> {
-  const access = await projectAccessOf(ctx, caller, ref);
-  if (!access.permissions[permission]) throw forbidden(refusal);
-  return access;
-}
-
-/**
  * The same project read again after a change (members, public flag), with the caller's
  * permissions as they are now; no permission is required (the caller may have just given
  * up their own role).
@@ -132,19 +128,6 @@ export async function reloadProjectAccess(
   access: ProjectAccess,
 ): Promise<ProjectAccess> {
   const row = await findProjectById(ctx.database.db, access.project.id, access.actor?.id ?? null);
-  if (!row?.project || row.project.removedAt) throw notFound();
-  const permissions = projectPermissions(access.actor, {
-    public: row.project.public,
-    removed: false,
-    directRole: row.directRole,
-    workspaceRole: actorWorkspaceRole(ctx.config, access.actor, row.workspace.name, row.memberRole),
-  });
-  return {
-    project: row.project,
-    workspace: row.workspace,
-    actor: access.actor,
-    directRole: row.directRole,
-    permissions,
-    role: effectiveProjectRole(permissions),
-  };
+  if (!row) throw notFound();
+  return accessOf(ctx, access.actor, row);
 }

@@ -15,9 +15,11 @@
  * Only read via `public` is open to anonymous visitors. Superusers pass every check, also on
  * projects scheduled for deletion; nobody else gets anything on those.
  *
- * Every route's check goes through this folder: rules.ts (these pure rules), project.ts
- * (finding a project and refusing with the reference's 404 / 403), workspace.ts (a workspace
- * and the caller's role in it), session.ts (login required → 401).
+ * Every route's check goes through this folder (README.md): rules.ts (these pure rules),
+ * project.ts (`projectFor`: a project, refused with the reference's 404 / 403), workspace.ts
+ * (`workspaceFor`, `managedWorkspace`: a workspace and the caller's role in it), session.ts
+ * (`assertSignedIn`: login required → 401), upload.ts (`uploadFor`: a running upload, its
+ * own user's only).
  */
 import type { Config } from '../../config';
 import type { User } from '../../db/schema';

@@ -15,17 +15,11 @@
  */
 import { reportUploadFailure } from '../webhooks/upload-failed';
 import type { AppContext } from '../../context';
-import {
-  findUpload,
-  listChunks,
-  deleteChunk,
-  deleteUpload,
-  recordChunk,
-} from '../../db/queries/uploads';
+import { listChunks, deleteChunk, deleteUpload, recordChunk } from '../../db/queries/uploads';
 import { forgetChunks } from '../../db/queries/upload-chunks';
 import { findPushCommit } from '../../db/queries/push-records';
 import type { User } from '../../db/schema';
-import { badRequest, forbidden, HttpProblem, notFound } from '../../errors';
+import { badRequest, HttpProblem, notFound } from '../../errors';
 import { isoZ } from '../../lib/time';
 import type { BlobInfo } from '../../storage/blob-store';
 import {
@@ -40,10 +34,10 @@ import { beginChunkWrite, endChunkWrite, forgetPrefixes, prefixesOf } from './ch
 import { startChangesetWork } from '../changesets';
 import {
   assertSignedIn,
-  canUseUpload,
   isUuid,
   projectFor,
   reloadProjectAccess,
+  uploadFor,
   type ProjectRef,
 } from '../permissions';
 import { projectDetail, type ProjectDetail } from '../project-detail';
@@ -74,7 +68,6 @@ export const UPLOAD_EXPIRATION_MS = 24 * 3600 * 1000;
  */
 const DIGEST_MAX_LAG = 4;
 
-export const NO_UPLOAD_PERMISSIONS = 'You do not have permissions for ongoing upload';
 export const PROJECT_LOCKED_CODE = 'ProjectLocked';
 export const alreadyUploaded = (path: string) => `File ${path} has been already uploaded`;
 export const notInProject = (path: string) => `File ${path} is not in the project`;
@@ -182,24 +175,17 @@ export async function startPush(
   return projectDetail(ctx, await reloadProjectAccess(ctx, access));
 }
 
-/**
- * The caller's upload `transaction` (404 unknown, 403 another user's, or a caller who may
- * no longer push to the project: removed, or demoted below writer).
- */
-async function ownUpload(ctx: AppContext, caller: User | null, transaction: string) {
-  assertSignedIn(caller);
-  if (!isUuid(transaction)) throw notFound();
-  const found = await findUpload(ctx.database.db, transaction.toLowerCase());
-  if (!found || found.projectRemovedAt) throw notFound();
-  if (!canUseUpload(caller, found.upload.userId)) throw forbidden(NO_UPLOAD_PERMISSIONS);
+/** The caller's upload `transaction` (permissions' uploadFor) with its plan; 404 without one. */
+async function transactionOf(ctx: AppContext, caller: User | null, transaction: string) {
+  const found = await uploadFor(ctx, caller, transaction);
   const cached = await uploadPlan(ctx.database.db, found.upload.id);
   if (!cached) throw notFound();
   return { upload: found.upload, ...cached, lockedUntil: found.projectLockedUntil };
 }
 
-/** ownUpload, for a caller who must still be allowed to push to its project. */
-async function ownUploadToWrite(ctx: AppContext, caller: User | null, transaction: string) {
-  const own = await ownUpload(ctx, caller, transaction);
+/** transactionOf, for a caller who must still be allowed to push to its project. */
+async function transactionToPush(ctx: AppContext, caller: User | null, transaction: string) {
+  const own = await transactionOf(ctx, caller, transaction);
   const access = await projectFor(ctx, caller, { id: own.upload.projectId }, 'upload');
   return { ...own, access };
 }
@@ -213,7 +199,7 @@ export async function uploadChunk(
   body: AsyncIterable<Uint8Array | string>,
   offset = 0,
 ): Promise<ChunkResult> {
-  const { upload, files, chunks } = await ownUploadToWrite(ctx, caller, transaction);
+  const { upload, files, chunks } = await transactionToPush(ctx, caller, transaction);
   const place = chunks.get(chunkId);
   if (!place) throw notFound(unknownChunk(chunkId));
   if (finishRunning(ctx, upload)) throw badRequest(PUSH_REFUSALS.finishing);
@@ -329,7 +315,7 @@ export async function uploadStatus(
   caller: User | null,
   transaction: string,
 ): Promise<UploadStatus> {
-  const { upload, files } = await ownUpload(ctx, caller, transaction);
+  const { upload, files } = await transactionOf(ctx, caller, transaction);
   const chunks = await listChunks(ctx.database.db, upload.id);
   const sizes = new Map(chunks.map((c) => [c.chunkId, c.size]));
   return {
@@ -393,7 +379,7 @@ export async function finishPush(
   assertSignedIn(caller);
   let own;
   try {
-    own = await ownUploadToWrite(ctx, caller, transaction);
+    own = await transactionToPush(ctx, caller, transaction);
   } catch (error) {
     const earlier =
       error instanceof HttpProblem && error.status === 404
@@ -494,7 +480,7 @@ export async function cancelPush(
   caller: User | null,
   transaction: string,
 ): Promise<void> {
-  const { upload } = await ownUpload(ctx, caller, transaction);
+  const { upload } = await transactionOf(ctx, caller, transaction);
   await deleteUpload(ctx.database.db, upload.id);
   forgetPlan(upload.id);
   forgetMemory(upload.id);

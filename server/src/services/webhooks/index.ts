@@ -19,9 +19,8 @@ import {
   type WebhookRow,
   type WebhookScope,
 } from '../../db/queries/webhooks';
-import { findWorkspaceById, findWorkspaceMemberRole } from '../../db/queries/workspaces';
 import type { User, Webhook, WebhookDelivery } from '../../db/schema';
-import { badRequest, forbidden, notFound } from '../../errors';
+import { badRequest, notFound } from '../../errors';
 import {
   MAX_WEBHOOKS_PER_SCOPE,
   WEBHOOK_NOT_FOUND,
@@ -38,8 +37,8 @@ import {
   type WebhookEvent,
   type WebhookList,
 } from '../../schemas/webhooks';
-import { hasWorkspaceRole, projectFor, workspaceRole, type ProjectRef } from '../permissions';
-import { NO_WORKSPACE_PERMISSION, WORKSPACE_NOT_FOUND } from '../workspaces';
+import { idOf } from '../../lib/validation';
+import { managedWorkspace, projectFor, type ProjectRef } from '../permissions';
 import { assertPublicHost, PrivateAddressError } from './address-guard';
 import { deliveryOf, messageBody } from './events';
 import { kickWebhooks } from './dispatcher';
@@ -51,21 +50,10 @@ export { kickWebhooks, WebhookDispatcher } from './dispatcher';
 /** Deliveries listed at most (the newest). */
 export const MAX_LISTED_DELIVERIES = 100;
 
-/** The workspace `idText` if `caller` administers it. */
-async function managedWorkspace(ctx: AppContext, caller: User, idText: string) {
-  const id = /^\d{1,9}$/.test(idText) ? Number(idText) : null;
-  if (id === null) throw notFound();
-  const workspace = await findWorkspaceById(ctx.database.db, id);
-  if (!workspace || !workspace.active) throw notFound(WORKSPACE_NOT_FOUND);
-  const member = await findWorkspaceMemberRole(ctx.database.db, workspace.id, caller.id);
-  const role = workspaceRole(ctx.config, caller, workspace.name, member);
-  if (!caller.active || !hasWorkspaceRole(role, 'admin')) throw forbidden(NO_WORKSPACE_PERMISSION);
-  return workspace;
-}
-
 /** The webhook `idText` if `caller` manages its workspace or project; 404 otherwise. */
 async function managedWebhook(ctx: AppContext, caller: User, idText: string): Promise<Webhook> {
-  const hook = /^\d{1,9}$/.test(idText) ? await findWebhook(ctx.database.db, Number(idText)) : null;
+  const id = idOf(idText);
+  const hook = id === null ? null : await findWebhook(ctx.database.db, id);
   if (!hook) throw notFound(WEBHOOK_NOT_FOUND);
   try {
     if (hook.workspaceId !== null) await managedWorkspace(ctx, caller, String(hook.workspaceId));
@@ -162,7 +150,7 @@ export async function listWorkspaceWebhooks(
   caller: User,
   workspaceId: string,
 ): Promise<WebhookList> {
-  const workspace = await managedWorkspace(ctx, caller, workspaceId);
+  const { workspace } = await managedWorkspace(ctx, caller, workspaceId);
   const rows = await listHooks(ctx.database.db, { workspaceId: workspace.id });
   return { webhooks: rows.map(hookView) };
 }
@@ -173,7 +161,7 @@ export async function createWorkspaceWebhook(
   workspaceId: string,
   body: CreateWebhook,
 ): Promise<WebhookView> {
-  const workspace = await managedWorkspace(ctx, caller, workspaceId);
+  const { workspace } = await managedWorkspace(ctx, caller, workspaceId);
   return create(ctx, caller, { workspaceId: workspace.id }, body);
 }
 

@@ -17,13 +17,13 @@ import type { User, WorkspaceInvitation } from '../../db/schema';
 import { deliver } from '../../email';
 import { workspaceInvitationMessage } from '../../email/messages';
 import { forbidden, FormError, HttpProblem, notFound } from '../../errors';
-import { emailError } from '../../lib/validation';
+import { emailError, idOf } from '../../lib/validation';
 import type {
   CreateInvitation,
   WorkspaceInvitation as InvitationView,
 } from '../../schemas/workspace-members';
 import { recordAudit } from '../audit';
-import { idOf, managedWorkspace } from './managed';
+import { managedWorkspace } from '../permissions';
 import { ALREADY_WORKSPACE_MEMBER, INVITATION_NOT_FOUND, OWNER_ROLE_NEEDS_OWNER } from './texts';
 
 /** How long an invitation link is valid. */

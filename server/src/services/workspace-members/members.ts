@@ -18,10 +18,10 @@ import type { User, Workspace } from '../../db/schema';
 import { badRequest, forbidden, notFound } from '../../errors';
 import type { WorkspaceMember, WorkspaceMemberUpdate } from '../../schemas/workspace-members';
 import { recordAudit } from '../audit';
-import { isGlobalWorkspace, workspaceRole } from '../permissions';
+import { idOf } from '../../lib/validation';
+import { isGlobalWorkspace, managedWorkspace, workspaceRole } from '../permissions';
 import { kickWebhooks } from '../webhooks/dispatcher';
 import { queueWorkspaceEvent } from '../webhooks/events';
-import { idOf, managedWorkspace } from './managed';
 import { GLOBAL_ROLE_STAYS, LAST_OWNER, MEMBER_NOT_FOUND, OWNER_ROLE_NEEDS_OWNER } from './texts';
 
 export function memberView(row: MemberRow, global = false): WorkspaceMember {

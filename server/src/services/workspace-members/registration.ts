@@ -16,9 +16,9 @@ import type {
   WorkspaceMember,
 } from '../../schemas/workspace-members';
 import { recordAudit } from '../audit';
+import { managedWorkspace } from '../permissions';
 import { reservedUsernameError } from '../templates';
 import { invitationFor, spendInvitation, withInvitationLink } from './joining';
-import { managedWorkspace } from './managed';
 import { memberView } from './members';
 import { EMAIL_TAKEN, INVITATION_EXPIRED, OWNER_ROLE_NEEDS_OWNER, USERNAME_TAKEN } from './texts';
 
