@@ -29,10 +29,10 @@ import {
   projectRoleRank,
   workspaceFor,
   workspaceRole,
+  WORKSPACE_NOT_FOUND,
   type ProjectAccess,
 } from './permissions';
 import { displayName } from './users';
-import { WORKSPACE_NOT_FOUND } from './workspaces';
 import { kickWebhooks } from './webhooks/dispatcher';
 import { queueProjectEvent } from './webhooks/events';
 import type {
