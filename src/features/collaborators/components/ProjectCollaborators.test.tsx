@@ -2,7 +2,7 @@ import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeServer, json, problem } from '@/test/fakeServer';
-import { renderWithRouter } from '@/test/render';
+import { pasteInto, renderWithRouter } from '@/test/render';
 import type { GlobalRole } from '@/lib/permissions';
 import type { ProjectMember } from '../model/collaborators';
 import { ProjectCollaborators } from './ProjectCollaborators';
@@ -179,7 +179,7 @@ describe('ProjectCollaborators', () => {
     await user.click(screen.getByRole('button', { name: 'Page 2' }));
     expect(screen.getAllByRole('row')).toHaveLength(4);
     expect(screen.getAllByRole('row').at(-1)).toHaveTextContent('ada');
-    await user.type(screen.getByRole('textbox', { name: 'Search members' }), 'user03');
+    await pasteInto(user, screen.getByRole('textbox', { name: 'Search members' }), 'user03');
     expect(screen.getAllByRole('row')).toHaveLength(2);
     expect(screen.queryByRole('navigation', { name: 'Members pages' })).toBeNull();
     await user.type(screen.getByRole('textbox', { name: 'Search members' }), 'x');
