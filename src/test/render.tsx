@@ -12,7 +12,7 @@ import {
   type AnyRouter,
 } from '@tanstack/react-router';
 import { render, screen } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { createQueryClient } from '@/lib/queryClient';
 import { parseSearch, stringifySearch } from '@/lib/search';
@@ -45,6 +45,16 @@ export function Providers({
  */
 export function testUser() {
   return userEvent.setup();
+}
+
+/**
+ * Puts `text` into `field` as a person pasting it: a click, then one input event. For tests
+ * about what a field holds rather than about typing: `user.type` re-renders the form once per
+ * character (seconds for an address on a busy 2-core machine, issue 37).
+ */
+export async function pasteInto(user: UserEvent, field: HTMLElement, text: string) {
+  await user.click(field);
+  await user.paste(text);
 }
 
 /** Renders `ui` on a one-route router at `path` (links render; navigation changes the location). */

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { api, MAINTENANCE_MESSAGE } from '@/api';
 import { browser } from '@/lib/browser';
 import { empty, fakeServer, json, problem } from '@/test/fakeServer';
-import { renderWithRouter } from '@/test/render';
+import { pasteInto, renderWithRouter } from '@/test/render';
 import { initQueryOptions } from '../api/init';
 import { profileQueryOptions, type UserProfile } from '../api/profile';
 import { ChangePasswordDialog } from './ChangePasswordDialog';
@@ -54,9 +54,9 @@ describe('Edit account', () => {
     expect(last).toHaveValue('Surveyor');
     expect(email).toHaveValue('jane@example.com');
     await user.clear(first);
-    await user.type(first, '  Ada ');
+    await pasteInto(user, first, '  Ada ');
     await user.clear(email);
-    await user.type(email, ' ada@example.com  ');
+    await pasteInto(user, email, ' ada@example.com  ');
     await user.click(within(dialog).getByRole('button', { name: 'Save changes' }));
     expect(await screen.findByText('Profile has been changed')).toBeInTheDocument();
     expect(server.calls('POST /app/auth/user/profile')[0]?.body).toEqual({
@@ -73,7 +73,7 @@ describe('Edit account', () => {
     const { user, dialog } = await open();
     const email = within(dialog).getByRole('textbox', { name: 'Email' });
     await user.clear(email);
-    await user.type(email, 'jane@new.example.org');
+    await pasteInto(user, email, 'jane@new.example.org');
     await user.click(within(dialog).getByRole('button', { name: 'Save changes' }));
     expect(await screen.findByText('Profile has been changed')).toBeInTheDocument();
     expect(
@@ -86,7 +86,7 @@ describe('Edit account', () => {
     const { user, dialog } = await open();
     const email = within(dialog).getByRole('textbox', { name: 'Email' });
     await user.clear(email);
-    await user.type(email, 'Jane@Example.com');
+    await pasteInto(user, email, 'Jane@Example.com');
     await user.click(within(dialog).getByRole('button', { name: 'Save changes' }));
     expect(await screen.findByText('Profile has been changed')).toBeInTheDocument();
     expect(screen.queryByText(/^Email was sent to address/)).not.toBeInTheDocument();
@@ -100,7 +100,7 @@ describe('Edit account', () => {
     const { user, dialog, onClose } = await open();
     const email = within(dialog).getByRole('textbox', { name: 'Email' });
     await user.clear(email);
-    await user.type(email, 'jane@new.example.org');
+    await pasteInto(user, email, 'jane@new.example.org');
     await user.click(within(dialog).getByRole('button', { name: 'Save changes' }));
     expect(
       await screen.findByText('Too many confirmation emails. Please try again later.'),
@@ -170,10 +170,10 @@ describe('Change password', () => {
     fakeServer({});
     const { user, old, password, confirm, save } = await open();
     expect(save).toBeDisabled();
-    await user.type(old, 'Old-pass1');
-    await user.type(password, 'New-pass1');
+    await pasteInto(user, old, 'Old-pass1');
+    await pasteInto(user, password, 'New-pass1');
     expect(save).toBeDisabled();
-    await user.type(confirm, 'New-pass1');
+    await pasteInto(user, confirm, 'New-pass1');
     expect(save).toBeEnabled();
     await user.clear(old);
     expect(save).toBeDisabled();
@@ -182,9 +182,9 @@ describe('Change password', () => {
   it('sends the three fields and confirms', async () => {
     const server = fakeServer({ 'POST /app/auth/change-password': () => empty() });
     const { user, old, password, confirm, save, onClose } = await open();
-    await user.type(old, 'Old-pass1');
-    await user.type(password, 'New-pass1!');
-    await user.type(confirm, 'New-pass1!');
+    await pasteInto(user, old, 'Old-pass1');
+    await pasteInto(user, password, 'New-pass1!');
+    await pasteInto(user, confirm, 'New-pass1!');
     await user.click(save);
     expect(await screen.findByText('Password has been changed')).toBeInTheDocument();
     expect(server.calls('POST /app/auth/change-password')[0]?.body).toEqual({
@@ -265,10 +265,10 @@ describe('Close account', () => {
     const reload = vi.spyOn(browser, 'reloadTo').mockImplementation(() => undefined);
     const { user, input, confirm, queryClient } = await open();
     expect(confirm).toBeDisabled();
-    await user.type(input, 'JANE');
+    await pasteInto(user, input, 'JANE');
     expect(confirm).toBeDisabled();
     await user.clear(input);
-    await user.type(input, 'jane ');
+    await pasteInto(user, input, 'jane ');
     expect(confirm).toBeDisabled();
     await user.type(input, '{Backspace}');
     expect(confirm).toBeEnabled();
@@ -286,7 +286,7 @@ describe('Close account', () => {
     fakeServer({ 'DELETE /v1/user': () => new Response('', { status: 500 }) });
     const reload = vi.spyOn(browser, 'reloadTo').mockImplementation(() => undefined);
     const { user, input, confirm, queryClient } = await open();
-    await user.type(input, 'jane');
+    await pasteInto(user, input, 'jane');
     await user.click(confirm);
     expect(await screen.findByText('Unable to close account')).toBeInTheDocument();
     expect(reload).not.toHaveBeenCalled();
@@ -297,7 +297,7 @@ describe('Close account', () => {
     fakeServer({ 'DELETE /v1/user': () => problem('Account is not active', 400) });
     vi.spyOn(browser, 'reloadTo').mockImplementation(() => undefined);
     const { user, input, confirm } = await open();
-    await user.type(input, 'jane');
+    await pasteInto(user, input, 'jane');
     await user.click(confirm);
     expect(await screen.findByText('Account is not active')).toBeInTheDocument();
   });

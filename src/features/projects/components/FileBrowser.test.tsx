@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { renderWithRouter } from '@/test/render';
+import { pasteInto, renderWithRouter } from '@/test/render';
 import type { ProjectFile } from '../model/project';
 import { FileBrowser } from './FileBrowser';
 
@@ -65,10 +65,10 @@ describe('FileBrowser', () => {
     const { user } = await renderWithRouter(
       <FileBrowser namespace="ns" projectName="p" files={FILES} location="" />,
     );
-    await user.type(screen.getByRole('textbox', { name: 'Search files' }), 'gpkg');
+    await pasteInto(user, screen.getByRole('textbox', { name: 'Search files' }), 'gpkg');
     expect(rowNames()).toEqual(['data/points.gpkg']);
     await user.clear(screen.getByRole('textbox', { name: 'Search files' }));
-    await user.type(screen.getByRole('textbox', { name: 'Search files' }), 'nothing');
+    await pasteInto(user, screen.getByRole('textbox', { name: 'Search files' }), 'nothing');
     expect(screen.getByText('No files found.')).toBeInTheDocument();
     await user.clear(screen.getByRole('textbox', { name: 'Search files' }));
     await user.click(screen.getByRole('button', { name: 'Sort' }));

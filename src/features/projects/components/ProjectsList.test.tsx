@@ -4,7 +4,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '@/db/db';
 import { fakeServer, json, problem, type FakeRequest } from '@/test/fakeServer';
 import { projectAccess, projectListItem } from '@/test/projects';
-import { renderWithRouter } from '@/test/render';
+import { pasteInto, renderWithRouter } from '@/test/render';
 import type { ProjectListItem } from '../model/projectList';
 import { ProjectsList } from './ProjectsList';
 
@@ -133,7 +133,7 @@ describe('ProjectsList', () => {
       <ProjectsList title="My projects" scope={mine} onOpenProject={() => undefined} />,
     );
     await screen.findByRole('link', { name: 'a' });
-    await user.type(screen.getByRole('textbox', { name: 'Search projects by name' }), 'zzz');
+    await pasteInto(user, screen.getByRole('textbox', { name: 'Search projects by name' }), 'zzz');
     expect(
       await screen.findByText(
         "We couldn't find any projects matching your search criteria.",
@@ -166,7 +166,11 @@ describe('ProjectsList', () => {
     expect(within(dialog).getByText(/location or purpose of the field survey/)).toBeInTheDocument();
     const create = within(dialog).getByRole('button', { name: 'Create project' });
     expect(create).toBeDisabled();
-    await user.type(within(dialog).getByRole('textbox', { name: 'Project name' }), '  trees  ');
+    await pasteInto(
+      user,
+      within(dialog).getByRole('textbox', { name: 'Project name' }),
+      '  trees  ',
+    );
     await user.click(create);
     await waitFor(() => expect(opened).toHaveBeenCalledWith('waymark', 'trees'));
     expect(server.calls('POST /v1/project/waymark')[0]?.body).toEqual({
@@ -203,7 +207,11 @@ describe('ProjectsList', () => {
     expect(within(banner).getByText('Start from a community template')).toBeInTheDocument();
     await user.click(within(banner).getByRole('button', { name: 'Browse templates' }));
     const dialog = await screen.findByRole('dialog', { name: 'New project' });
-    await user.type(within(dialog).getByRole('textbox', { name: 'Project name' }), 'Trees 2026');
+    await pasteInto(
+      user,
+      within(dialog).getByRole('textbox', { name: 'Project name' }),
+      'Trees 2026',
+    );
     await user.click(within(dialog).getByRole('combobox', { name: 'Template' }));
     await user.click(await within(dialog).findByRole('option', { name: 'tree-survey' }));
     await user.click(within(dialog).getByRole('button', { name: 'Create project' }));
@@ -246,7 +254,7 @@ describe('ProjectsList', () => {
     await user.click(await screen.findByRole('button', { name: 'Create project' }));
     const dialog = await screen.findByRole('dialog', { name: 'New project' });
     const name = within(dialog).getByRole('textbox', { name: 'Project name' });
-    await user.type(name, 'survey');
+    await pasteInto(user, name, 'survey');
     await user.click(within(dialog).getByRole('button', { name: 'Create project' }));
     expect(
       await within(dialog).findByText('Project with the same name already exists'),

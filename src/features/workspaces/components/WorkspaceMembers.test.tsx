@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fakeServer, json, problem } from '@/test/fakeServer';
-import { renderWithRouter } from '@/test/render';
+import { pasteInto, renderWithRouter } from '@/test/render';
 import { WorkspaceMembers } from './WorkspaceMembers';
 
 beforeAll(async () => {
@@ -108,7 +108,7 @@ describe('WorkspaceMembers', () => {
     );
     const section = await screen.findByRole('region', { name: 'Invite a member' });
     const email = within(section).getByRole('textbox', { name: 'Email' });
-    await user.type(email, 'new@example.org');
+    await pasteInto(user, email, 'new@example.org');
     await user.click(within(section).getByRole('button', { name: 'Invite' }));
     expect(
       await screen.findByText('Too many invitations. Please try again later.'),
