@@ -33,16 +33,16 @@ afterAll(async () => {
 const statementsOf = (run: () => Promise<void>) => statementsIn(statements, run);
 
 /**
- * The statements of a request that answers from the read cache, measured again (at most 20
- * times) until it does: on PostgreSQL any commit in the cluster (other test files share it)
+ * The statements of a request that answers from the read cache, measured again (for up to
+ * 45 s) until it does: on PostgreSQL any commit in the cluster (other test files share it)
  * changes the snapshot between two requests, and the request then rightly reads everything.
  */
 async function cachedStatementsOf(expected: number, run: () => Promise<void>) {
-  let measured: string[] = [];
-  for (let attempt = 0; attempt < 20; attempt++) {
+  const until = Date.now() + 45_000;
+  let measured: string[];
+  do {
     measured = await statementsOf(run);
-    if (measured.length === expected) break;
-  }
+  } while (measured.length !== expected && Date.now() < until);
   return measured;
 }
 
