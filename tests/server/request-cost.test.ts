@@ -88,15 +88,17 @@ describe('authenticated project list', () => {
     const touched = await statementsOf(async () => {
       expect((await admin.get(LIST)).statusCode).toBe(200);
     });
-    // (On PostgreSQL a commit elsewhere in the cluster may add the page's statements.)
+    // (On PostgreSQL a commit elsewhere in the cluster may add the page's statements, and
+    // lookups that kept missing meanwhile spare the snapshot probe: db/read-cache.ts.)
     if (pglite) expect(touched).toHaveLength(2);
-    else expect(touched.length).toBeGreaterThanOrEqual(3);
+    else expect(touched.length).toBeGreaterThanOrEqual(2);
     expect(touched.filter((s) => /^update "sessions"/i.test(s))).toHaveLength(1);
     // The touch was a commit: everything is read once more, then cached again.
     const after = await statementsOf(async () => {
       expect((await admin.get(LIST)).statusCode).toBe(200);
     });
-    expect(after).toHaveLength(4);
+    if (pglite) expect(after).toHaveLength(4);
+    else expect(after.length).toBeGreaterThanOrEqual(3);
     expect(after.filter((s) => /^update /i.test(s))).toHaveLength(0);
     const again = await cachedStatementsOf(1, async () => {
       expect((await admin.get(LIST)).statusCode).toBe(200);
