@@ -152,7 +152,8 @@ describe('audit log: account events', () => {
 describe('audit log: workspaces', () => {
   const ws = () => t.setup.workspaceId;
 
-  async function invite(email: string): Promise<{ id: string; token: string }> {
+  /** Invites `email`: the invitation's id, its profile uuid and the link's token. */
+  async function invite(email: string): Promise<{ id: string; uuid: string; token: string }> {
     const invited = await wsadmin.post(`/v2/workspaces/${ws()}/invitations`, {
       email,
       role: 'reader',
@@ -162,7 +163,11 @@ describe('audit log: workspaces', () => {
       .select()
       .from(workspaceInvitations)
       .where(eq(workspaceInvitations.email, email));
-    return { id: String(row!.id), token: tokenOf(await lastLinkTo(email, '/invitations/')) };
+    return {
+      id: String(row!.id),
+      uuid: row!.uuid,
+      token: tokenOf(await lastLinkTo(email, '/invitations/')),
+    };
   }
 
   it('an invitation accepted from its link, from the profile, and by registering', async () => {
@@ -179,14 +184,10 @@ describe('audit log: workspaces', () => {
     });
 
     await user('profiled');
-    await invite('profiled@example.com');
-    const [row] = await t.database.db
-      .select()
-      .from(workspaceInvitations)
-      .where(eq(workspaceInvitations.email, 'profiled@example.com'));
+    const { uuid: profiledUuid } = await invite('profiled@example.com');
     const profiled = await signedIn('profiled');
     await audit.skip();
-    await audit.one(() => profiled.post(`/app/user/invitations/${row!.uuid}/accept`), {
+    await audit.one(() => profiled.post(`/app/user/invitations/${profiledUuid}/accept`), {
       action: 'workspace.invitation_accepted',
       actorName: 'profiled',
       workspaceId: ws(),
@@ -230,14 +231,10 @@ describe('audit log: workspaces', () => {
 
   it('an invitation declined from the profile', async () => {
     await user('decliner');
-    await invite('decliner@example.com');
-    const [row] = await t.database.db
-      .select()
-      .from(workspaceInvitations)
-      .where(eq(workspaceInvitations.email, 'decliner@example.com'));
+    const { uuid } = await invite('decliner@example.com');
     const decliner = await signedIn('decliner');
     await audit.skip();
-    await audit.one(() => decliner.delete(`/app/user/invitations/${row!.uuid}`), {
+    await audit.one(() => decliner.delete(`/app/user/invitations/${uuid}`), {
       action: 'workspace.invitation_declined',
       actorName: 'decliner',
       workspaceId: ws(),

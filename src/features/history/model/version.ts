@@ -37,8 +37,10 @@ export const VERSION_SORT_OPTIONS = [
 
 export type VersionSortKey = (typeof VERSION_SORT_OPTIONS)[number]['value'];
 
-/** Query of GET /v1/project/versions/paginated (spec 001 §7). */
-/** Query of the versions list (`@contract/history`); the web app always gives the order. */
+/**
+ * Query of GET /v1/project/versions/paginated (spec 001 §7, `@contract/history`); the web app
+ * always gives the order.
+ */
 export type VersionListParams = Required<VersionListQuery>;
 
 export function versionListParams(page: number, sort: VersionSortKey): VersionListParams {
