@@ -9,12 +9,14 @@ export type { PlanFile, UploadPlan, PushFileInput } from './plan';
 export type { PushMeta } from './commit';
 export {
   cancelPush,
+  chunkTarget,
   finishPush,
   startPush,
   uploadChunk,
   uploadStatus,
   UPLOAD_EXPIRATION_MS,
   type ChunkResult,
+  type ChunkTarget,
   type PushInput,
   type PushResult,
   type UploadStatus,
