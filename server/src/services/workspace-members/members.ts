@@ -39,14 +39,14 @@ export function queueMemberChange(
   workspace: Workspace,
   actorId: number,
   user: { id: number; username: string },
-  change: MemberChange,
+  { change, ...rest }: MemberChange,
 ): Promise<number> {
   return queueWorkspaceEvent(tx, {
     type: 'member.changed',
     workspace,
     at: ctx.now(),
     actorId,
-    data: { change: change.change, user: { id: user.id, username: user.username }, ...change },
+    data: { change, user: { id: user.id, username: user.username }, ...rest },
   });
 }
 
