@@ -48,7 +48,7 @@ import type { CommitFile } from '../versions';
 import { EditRefusal, type ConflictEntry } from './apply-edits';
 import { editRulesOf } from './project-forms';
 import { runCaptureWork } from './run';
-import { isVersionedFile, PHOTO_CHUNKS_CODE } from '../../schemas/protocol';
+import { isGeoPackage, isVersionedFile, PHOTO_CHUNKS_CODE } from '../../schemas/protocol';
 
 export const NO_EDITS = 'The batch has no changes and no photos';
 export const fileGone = (file: string) =>
@@ -148,7 +148,7 @@ async function plan(
     byFile.set(change.file, list);
   }
   for (const file of byFile.keys()) {
-    if (!/\.gpkg$/i.test(file)) throw badRequest(notAGeoPackage(file));
+    if (!isGeoPackage(file)) throw badRequest(notAGeoPackage(file));
     if (!latestByPath.has(file)) {
       if (baseByPath.has(file)) throw refused(422, 'UnknownLayer', fileGone(file));
       throw notFound(`File ${file} not found`);
