@@ -111,6 +111,14 @@ describe('unverified email', () => {
     expect(screen.getByRole('button', { name: 'Send confirmation email' })).toBeInTheDocument();
   });
 
+  it('offers nothing to verify for an account without an address (the contract allows null)', async () => {
+    fakeServer({});
+    await show({ verified_email: false, email: null });
+    expect(screen.getByText('jane')).toBeInTheDocument();
+    expect(screen.queryByText('Please verify your email')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Send confirmation email' })).toBeNull();
+  });
+
   it('sends the confirmation email and names the address', async () => {
     const server = fakeServer({ 'GET /app/auth/resend-confirm-email': () => empty() });
     const { user } = await show({ verified_email: false });
