@@ -41,17 +41,14 @@ import { giveBackWorkFile, keepWorkFile, recipeKey, takeWorkFile } from '../file
 import { localCopy } from '../map/store';
 import { projectFor, type ProjectAccess } from '../permissions';
 import { VERSION_NOT_FOUND } from '../project-detail';
-import { pushServerVersion, ServerPushMoved, type PushMeta } from '../push';
+import { pushServerVersion, retryWhileProjectMoves, type PushMeta } from '../push';
 import { assembleChunks } from '../push/assemble';
 import { deleteBlobsWithoutRows } from '../purge';
 import type { CommitFile } from '../versions';
 import { EditRefusal, type ConflictEntry } from './apply-edits';
 import { editRulesOf } from './project-forms';
 import { runCaptureWork } from './run';
-import { isVersionedFile, PHOTO_CHUNKS_CODE } from '../../schemas/protocol';
-
-/** Attempts while other pushes keep making versions under the batch. */
-export const MAX_ATTEMPTS = 3;
+import { isGeoPackage, isVersionedFile, PHOTO_CHUNKS_CODE } from '../../schemas/protocol';
 
 export const NO_EDITS = 'The batch has no changes and no photos';
 export const fileGone = (file: string) =>
@@ -151,7 +148,7 @@ async function plan(
     byFile.set(change.file, list);
   }
   for (const file of byFile.keys()) {
-    if (!/\.gpkg$/i.test(file)) throw badRequest(notAGeoPackage(file));
+    if (!isGeoPackage(file)) throw badRequest(notAGeoPackage(file));
     if (!latestByPath.has(file)) {
       if (baseByPath.has(file)) throw refused(422, 'UnknownLayer', fileGone(file));
       throw notFound(`File ${file} not found`);
@@ -308,7 +305,7 @@ export async function submitEdits(
   batch: EditBatch,
   meta: PushMeta,
 ): Promise<{ status: 200 | 201; result: EditResult }> {
-  let access = await projectFor(ctx, caller, { id: projectId }, 'upload');
+  const access = await projectFor(ctx, caller, { id: projectId }, 'upload');
   const baseVersion = Number(batch.base_version.slice(1));
   if (!Number.isSafeInteger(baseVersion) || baseVersion > access.project.latestVersion) {
     throw notFound(VERSION_NOT_FOUND);
@@ -317,20 +314,20 @@ export async function submitEdits(
   if (batch.changes.length > MAX_EDIT_CHANGES)
     throw badRequest(`At most ${MAX_EDIT_CHANGES} changes`);
   const photos = await photoBlobs(ctx, access, batch);
-  for (let attempt = 1; ; attempt++) {
-    const planned = await plan(ctx, access, caller, batch, baseVersion, photos);
+  return retryWhileProjectMoves(ctx, access, caller, async (current) => {
+    const planned = await plan(ctx, current, caller, batch, baseVersion, photos);
     if (planned.added.length + planned.updated.length === 0) {
       return {
         status: 200,
-        result: { version: `v${access.project.latestVersion}`, ...planned.result },
+        result: { version: `v${current.project.latestVersion}`, ...planned.result },
       };
     }
     try {
       const version = await pushServerVersion(ctx, {
-        access,
+        access: current,
         caller,
         meta,
-        baseVersion: access.project.latestVersion,
+        baseVersion: current.project.latestVersion,
         added: planned.added,
         updated: planned.updated,
         removed: [],
@@ -344,8 +341,7 @@ export async function submitEdits(
       return { status: 201, result: { version: `v${version}`, ...planned.result } };
     } catch (error) {
       await deleteBlobsWithoutRows(ctx, planned.made);
-      if (!(error instanceof ServerPushMoved) || attempt >= MAX_ATTEMPTS) throw error;
-      access = await projectFor(ctx, caller, { id: access.project.id }, 'upload');
+      throw error;
     }
-  }
+  });
 }

@@ -19,7 +19,7 @@ import type { User } from '../../db/schema';
 import { HttpProblem } from '../../errors';
 import type { VersionOrigin } from '../../schemas/restore';
 import { startChangesetWork } from '../changesets';
-import type { ProjectAccess } from '../permissions';
+import { projectFor, type ProjectAccess } from '../permissions';
 import type { CommitFile } from '../versions';
 import { commitPush, type PushMeta } from './commit';
 import type { PushDialect } from './dialect';
@@ -126,4 +126,30 @@ export async function pushServerVersion(ctx: AppContext, input: ServerPushInput)
   }
   startChangesetWork(ctx);
   return version;
+}
+
+/** Attempts at a server-made version while other pushes keep making versions under it. */
+export const SERVER_PUSH_ATTEMPTS = 3;
+
+/**
+ * Runs `attempt` (work the changes out against `access`, then `pushServerVersion`) again with
+ * the project read (and checked for `upload`) anew while it fails with ServerPushMoved, at
+ * most SERVER_PUSH_ATTEMPTS times; any other failure, or the last one, is thrown. An attempt
+ * that fails deletes what it made itself.
+ */
+export async function retryWhileProjectMoves<T>(
+  ctx: AppContext,
+  first: ProjectAccess,
+  caller: User,
+  attempt: (access: ProjectAccess) => Promise<T>,
+): Promise<T> {
+  let access = first;
+  for (let count = 1; ; count++) {
+    try {
+      return await attempt(access);
+    } catch (error) {
+      if (!(error instanceof ServerPushMoved) || count >= SERVER_PUSH_ATTEMPTS) throw error;
+      access = await projectFor(ctx, caller, { id: access.project.id }, 'upload');
+    }
+  }
 }
