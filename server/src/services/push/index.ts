@@ -20,7 +20,13 @@ export {
   type UploadStatus,
 } from './v1';
 export { pushVersionV2, uploadChunkV2, type PushV2Input } from './v2';
-export { pushServerVersion, ServerPushMoved, type ServerPushInput } from './server-push';
+export {
+  lockServerPush,
+  pushServerVersion,
+  ServerPushMoved,
+  type ServerPushInput,
+  type ServerPushLock,
+} from './server-push';
 export { sweepPushes, sweepPushes as cleanupUploads, type PushSweepResult } from './sweep';
 export {
   beginPushId,
