@@ -13,9 +13,12 @@
  *    latest's blob and the diff, services/file-store), while the new file is hashed once
  *    for its SHA-1 and kept in the cache for the next batch and the readers. The conflicts
  *    are written as the plugin's edit-conflict file.
- * 3. The version through the push core (push/server-push.ts: administrator's lock, storage
- *    allowance, push lock, one commit). When another push made a version meanwhile
- *    (ServerPushMoved), step 2 runs again on the new latest, a few times.
+ * 3. The version through the push core (push/server-push.ts `lockServerPush`:
+ *    administrator's lock, push lock, one commit with the storage allowance). The push lock
+ *    is taken once the sandbox works on the batch, so its statements run meanwhile, and
+ *    the batch is committed as soon as the new file is hashed (a batch refused gives it
+ *    back). When another push made a version meanwhile (ServerPushMoved), step 2 runs
+ *    again on the new latest, a few times.
  */
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -41,7 +44,12 @@ import { giveBackWorkFile, keepWorkFile, recipeKey, takeWorkFile } from '../file
 import { localCopy } from '../map/store';
 import { projectFor, type ProjectAccess } from '../permissions';
 import { VERSION_NOT_FOUND } from '../project-detail';
-import { pushServerVersion, retryWhileProjectMoves, type PushMeta } from '../push';
+import {
+  lockServerPush,
+  retryWhileProjectMoves,
+  type PushMeta,
+  type ServerPushLock,
+} from '../push';
 import { assembleChunks } from '../push/assemble';
 import { deleteBlobsWithoutRows } from '../purge';
 import type { CommitFile } from '../versions';
@@ -130,6 +138,8 @@ async function plan(
   batch: EditBatch,
   baseVersion: number,
   photos: { path: string; blob: BlobInfo }[],
+  /** Called once the sandbox works on a file (the caller's statements run meanwhile). */
+  applying: () => void,
 ): Promise<Planned> {
   const db = ctx.database.db;
   const latestVersion = access.project.latestVersion;
@@ -195,7 +205,7 @@ async function plan(
       const work = await takeWorkFile(ctx, latestBlob, 'background');
       let applied;
       try {
-        applied = await runCaptureWork(
+        const running = runCaptureWork(
           ctx,
           {
             kind: 'edits',
@@ -209,6 +219,8 @@ async function plan(
           },
           'background',
         );
+        applying();
+        applied = await running;
       } catch (error) {
         if (error instanceof EditRefusal) {
           // Refused before anything stayed written: the latest version's file again.
@@ -315,23 +327,48 @@ export async function submitEdits(
     throw badRequest(`At most ${MAX_EDIT_CHANGES} changes`);
   const photos = await photoBlobs(ctx, access, batch);
   return retryWhileProjectMoves(ctx, access, caller, async (current) => {
-    const planned = await plan(ctx, current, caller, batch, baseVersion, photos);
+    // The project's push lock is taken while the sandbox applies the batch (its statements
+    // run meanwhile), so the version is committed as soon as the new file is hashed.
+    let locking: Promise<ServerPushLock> | null = null;
+    const takeLock = () => {
+      if (!locking) {
+        locking = lockServerPush(ctx, {
+          access: current,
+          caller,
+          meta,
+          baseVersion: current.project.latestVersion,
+          origin: null,
+        });
+        // Awaited below; a refusal seen before that is not unhandled.
+        locking.catch(() => {});
+      }
+      return locking;
+    };
+    const giveBackLock = async () => {
+      const lock = locking ? await locking.catch(() => null) : null;
+      await lock?.release();
+    };
+    let planned: Planned;
+    try {
+      planned = await plan(ctx, current, caller, batch, baseVersion, photos, takeLock);
+    } catch (error) {
+      // The batch's own refusal comes first; a lock taken meanwhile is given back.
+      await giveBackLock();
+      throw error;
+    }
     if (planned.added.length + planned.updated.length === 0) {
+      await giveBackLock();
       return {
         status: 200,
         result: { version: `v${current.project.latestVersion}`, ...planned.result },
       };
     }
     try {
-      const version = await pushServerVersion(ctx, {
-        access: current,
-        caller,
-        meta,
-        baseVersion: current.project.latestVersion,
+      const lock = await takeLock();
+      const version = await lock.commit({
         added: planned.added,
         updated: planned.updated,
         removed: [],
-        origin: null,
       });
       await new ChunkStore(ctx)
         .remove(photos.flatMap((p) => p.chunks))

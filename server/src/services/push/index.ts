@@ -23,11 +23,13 @@ export {
 } from './v1';
 export { pushVersionV2, uploadChunkV2, type PushV2Input } from './v2';
 export {
+  lockServerPush,
   pushServerVersion,
   retryWhileProjectMoves,
   SERVER_PUSH_ATTEMPTS,
   ServerPushMoved,
   type ServerPushInput,
+  type ServerPushLock,
 } from './server-push';
 export { sweepPushes, sweepPushes as cleanupUploads, type PushSweepResult } from './sweep';
 export {
