@@ -14,7 +14,8 @@ const INPUTS = [
   'tsconfig.json',
   'package-lock.json',
 ];
-const SKIP = new Set(['routeTree.gen.ts']);
+// Not inputs of the build: the generated route tree and the unit tests' helpers (src/test).
+const SKIP = new Set(['routeTree.gen.ts', join('src', 'test')]);
 
 function* files(root: string, path: string): Generator<string> {
   if (!existsSync(path)) return;
@@ -23,7 +24,14 @@ function* files(root: string, path: string): Generator<string> {
     return;
   }
   for (const entry of readdirSync(path).sort()) {
-    if (SKIP.has(entry) || entry.endsWith('.test.ts') || entry.endsWith('.test.tsx')) continue;
+    const rel = relative(root, join(path, entry));
+    if (
+      SKIP.has(entry) ||
+      SKIP.has(rel) ||
+      entry.endsWith('.test.ts') ||
+      entry.endsWith('.test.tsx')
+    )
+      continue;
     yield* files(root, join(path, entry));
   }
 }
