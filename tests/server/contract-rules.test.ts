@@ -11,6 +11,7 @@ import {
   workspaceRoleRank,
 } from '../../server/src/schemas/roles';
 import { projectRole, workspaceRole } from '../../server/src/db/schema';
+import * as permissionRules from '../../server/src/services/permissions/rules';
 
 describe('versioned files', () => {
   it('are gpkg and sqlite files, in any case', () => {
@@ -40,6 +41,11 @@ describe('roles', () => {
     expect(PROJECT_ROLES.map(projectRoleRank)).toEqual([1, 2, 3]);
     expect(projectRoleRank(undefined)).toBe(0);
     expect(projectRoleRank('guest')).toBe(0);
+  });
+
+  it('rank with the same functions in the permission rules (one home)', () => {
+    expect(permissionRules.workspaceRoleRank).toBe(workspaceRoleRank);
+    expect(permissionRules.projectRoleRank).toBe(projectRoleRank);
   });
 
   it('are the database enums', () => {
