@@ -17,6 +17,7 @@
  * failed answer's body is read, and its `detail` is the error text.
  */
 import type { Csrf } from '@contract/auth';
+import type { Ping } from '@contract/instance';
 import { readBody } from './body';
 import { ApiError, detailOf, isCsrfRefusal } from './errors';
 
@@ -261,11 +262,7 @@ export function createTransport(config: TransportConfig = {}): Transport {
           const response = await send({ method: 'GET', path: PING_PATH });
           const data = await readBody(response);
           if (!response.ok) return maintenance;
-          transport.setMaintenance(
-            typeof data === 'object' &&
-              data !== null &&
-              (data as { maintenance?: unknown }).maintenance === true,
-          );
+          transport.setMaintenance((data as Ping).maintenance);
         } catch {
           // Unreachable: what was known stays.
         } finally {

@@ -336,13 +336,9 @@ class UploadRun {
     });
     if (isGone(status)) return this.resolveGone(record);
     if (!isOk(status)) throw answerError(status);
-    const held = status.data as Partial<UploadStatusAnswer> | undefined;
-    const received = new Set(held?.chunks_received ?? []);
-    this.prefixes = new Map(
-      Object.entries(held?.chunk_prefixes ?? {}).filter(
-        ([, n]) => Number.isSafeInteger(n) && n > 0,
-      ),
-    );
+    const held = status.data as UploadStatusAnswer;
+    const received = new Set(held.chunks_received);
+    this.prefixes = new Map(Object.entries(held.chunk_prefixes).filter(([, n]) => n > 0));
 
     // What is done: acknowledged here (this transaction) or held by the server.
     const acks = await this.deps.db.uploadChunks.where('uploadId').equals(this.id).toArray();
