@@ -3,7 +3,11 @@
  * (server/src/schemas/protocol.ts, roles.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { isVersionedFile, VERSIONED_FILE_PATTERN } from '../../server/src/schemas/protocol';
+import {
+  isVersionedFile,
+  VERSIONED_FILE_PATTERN,
+  versionNumber,
+} from '../../server/src/schemas/protocol';
 import {
   PROJECT_ROLES,
   WORKSPACE_ROLES,
@@ -27,6 +31,16 @@ describe('versioned files', () => {
 
   it('has a source SQL regular expressions read the same way', () => {
     expect(VERSIONED_FILE_PATTERN.source).toBe('\\.(gpkg|sqlite)$');
+  });
+});
+
+describe('version names', () => {
+  it('number vN, and nothing else', () => {
+    expect(versionNumber('v0')).toBe(0);
+    expect(versionNumber('v12')).toBe(12);
+    for (const name of ['12', 'V12', 'v', 'v1.5', ' v3', 'v3 ', 'latest', '']) {
+      expect(versionNumber(name)).toBeNaN();
+    }
   });
 });
 

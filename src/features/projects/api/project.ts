@@ -3,6 +3,7 @@
  * becomes a 409 when the user already has a pending access request (spec 001 §4).
  */
 import type { ProjectDetail } from '@contract/projects';
+import { versionNumber } from '@contract/protocol';
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { ApiError, api, isApiError } from '@/api';
 import { stableKey } from '@/offline/offlineCache';
@@ -49,11 +50,6 @@ export const projectQueryOptions = (namespace: string, name: string, loggedIn: b
     // The view shows its own failure screens.
     meta: { silent: true },
   });
-
-function versionNumber(version: string): number {
-  const digits = version.replace(/^v/i, '');
-  return /^\d+$/.test(digits) ? Number(digits) : -1;
-}
 
 /**
  * A new version of the project landed (an upload's answer, `landed`): every cached copy of the

@@ -14,7 +14,7 @@
  */
 import type { FileOutcome, UploadChunkAck, UploadRecord, WaymarkDatabase } from '@/db/db';
 import type { ProjectDetail } from '@contract/projects';
-import { CHUNK_OFFSET_HEADER } from '@contract/protocol';
+import { CHUNK_OFFSET_HEADER, versionNumber } from '@contract/protocol';
 import type { UploadStatusAnswer } from '@contract/push';
 import { uploadedFiles, type PushFile } from '../model/plan';
 import { baseFilesOf, composeOutcomes, rebaseOfflinePlan } from '../model/offlineRebase';
@@ -34,7 +34,7 @@ import {
 } from './errors';
 import { detailOf, isApiError } from '@/api/errors';
 import { answerError, isFilesMismatch, isGone, isOk, isRefusal } from './answers';
-import { projectMatchesPlan, versionNumber } from './projectState';
+import { projectMatchesPlan } from './projectState';
 import {
   NetworkError,
   PUSH_ID_HEADER,
