@@ -17,7 +17,8 @@ test('a finished upload shows its version at once in the history and on the dash
   page,
 }) => {
   const name = `Landed ${stamp()}`;
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  // Signed in on another page: the dashboard is first read once the project has its v1.
+  await signIn(page, e2eAdmin.username, e2eAdmin.password, '/projects');
   await createProject(page, 'waymark', name);
   await pushFiles(page, 'waymark', name, { files: { 'notes.txt': 'v1\n' } });
   // The dashboard has read the project list (v1) before the upload.
@@ -66,13 +67,20 @@ test("no 'No files found.' between an upload's end and its version, however slow
   await files.goto();
   await expect(page.getByText('No files found.')).toBeVisible();
 
-  // Once the upload finished, the project is read again slowly (a busy server).
+  // Once the upload finished, the project's answer is held (a busy server) until the list
+  // has been looked at without it: no fixed wait.
   let finished = false;
+  let reread = false;
+  let answer: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (answer = resolve));
   page.on('request', (request) => {
     if (request.url().includes('/v1/project/push/finish/')) finished = true;
   });
   await page.route(`**/v1/project/waymark/${encodeURIComponent(name)}`, async (route) => {
-    if (finished) await new Promise((resolve) => setTimeout(resolve, 5000));
+    if (finished) {
+      reread = true;
+      await held;
+    }
     await route.continue().catch(() => undefined);
   });
   await files.dropFiles({ 'notes.txt': 'levelled\n' });
@@ -82,10 +90,16 @@ test("no 'No files found.' between an upload's end and its version, however slow
   await expect(page.getByText(`Upload finished: waymark/${name}`)).toBeVisible({
     timeout: 30_000,
   });
-  // The project's answer is still held: the list shows the landed version, not an empty one.
+  // The project is read again and its answer is held: the list shows the landed version,
+  // not an empty one.
+  await expect.poll(() => reread, { timeout: 30_000 }).toBe(true);
   await expect(page.getByRole('link', { name: 'notes.txt' })).toBeVisible();
   await expect(page.getByText('No files found.')).toHaveCount(0);
   await expect(page.getByRole('row').filter({ hasText: 'notes.txt' })).not.toContainText(
     'New file',
   );
+  // And once it answers.
+  answer();
+  await expect(page.getByRole('link', { name: 'notes.txt' })).toBeVisible();
+  await expect(page.getByText('No files found.')).toHaveCount(0);
 });

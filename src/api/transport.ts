@@ -16,6 +16,8 @@
  * A successful answer's body is left for the caller to read (JSON, text, a Blob, a stream); a
  * failed answer's body is read, and its `detail` is the error text.
  */
+import type { Csrf } from '@contract/auth';
+import type { Ping } from '@contract/instance';
 import { readBody } from './body';
 import { ApiError, detailOf, isCsrfRefusal } from './errors';
 
@@ -131,21 +133,13 @@ function isRawBody(body: unknown): body is BodyInit {
   );
 }
 
-/** The token of the refresh call's body (`{"csrf": "..."}`), or null. */
-function csrfOf(data: unknown): string | null {
-  if (typeof data === 'object' && data !== null && 'csrf' in data) {
-    const { csrf } = data as { csrf: unknown };
-    if (typeof csrf === 'string' && csrf) return csrf;
-  }
-  return null;
-}
-
 /** The default refresh: the refresh call, else /app/init for an anonymous session. */
 async function refreshFromServer(transport: Transport): Promise<string | null> {
   const response = await transport.send({ method: 'GET', path: CSRF_REFRESH_PATH });
   if (response.ok) {
-    const token = csrfOf(await readBody(response));
-    if (token) return token;
+    // The contract's answer (`Csrf`): `{"csrf": "..."}`.
+    const { csrf } = (await readBody(response)) as Csrf;
+    if (csrf) return csrf;
   }
   // The refresh call needs a login; an anonymous session (e.g. the sign-in form left open
   // past the token lifetime) gets its new token from /app/init instead.
@@ -268,11 +262,7 @@ export function createTransport(config: TransportConfig = {}): Transport {
           const response = await send({ method: 'GET', path: PING_PATH });
           const data = await readBody(response);
           if (!response.ok) return maintenance;
-          transport.setMaintenance(
-            typeof data === 'object' &&
-              data !== null &&
-              (data as { maintenance?: unknown }).maintenance === true,
-          );
+          transport.setMaintenance((data as Ping).maintenance);
         } catch {
           // Unreachable: what was known stays.
         } finally {

@@ -48,11 +48,8 @@ export function projectListItem(
   return { ...projectSummary(name), has_conflict: false, access: projectAccess(), ...extra };
 }
 
-/** The latest project without files (the web app lists its files its own way). */
-export function projectDetail(
-  name: string,
-  extra: Partial<Omit<ProjectDetail, 'files'>> = {},
-): Omit<ProjectDetail, 'files'> {
+/** The latest project, without files unless given. */
+export function projectDetail(name: string, extra: Partial<ProjectDetail> = {}): ProjectDetail {
   return {
     ...projectSummary(name),
     workspace_id: 1,
@@ -62,6 +59,7 @@ export function projectDetail(
     uploads: [],
     role: 'reader',
     access: projectAccess(),
+    files: [],
     ...extra,
   };
 }

@@ -3,7 +3,11 @@
  * (server/src/schemas/protocol.ts, roles.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { isVersionedFile, VERSIONED_FILE_PATTERN } from '../../server/src/schemas/protocol';
+import {
+  isVersionedFile,
+  VERSIONED_FILE_PATTERN,
+  versionNumber,
+} from '../../server/src/schemas/protocol';
 import {
   PROJECT_ROLES,
   WORKSPACE_ROLES,
@@ -11,6 +15,7 @@ import {
   workspaceRoleRank,
 } from '../../server/src/schemas/roles';
 import { projectRole, workspaceRole } from '../../server/src/db/schema';
+import * as permissionRules from '../../server/src/services/permissions/rules';
 
 describe('versioned files', () => {
   it('are gpkg and sqlite files, in any case', () => {
@@ -29,6 +34,16 @@ describe('versioned files', () => {
   });
 });
 
+describe('version names', () => {
+  it('number vN, and nothing else', () => {
+    expect(versionNumber('v0')).toBe(0);
+    expect(versionNumber('v12')).toBe(12);
+    for (const name of ['12', 'V12', 'v', 'v1.5', ' v3', 'v3 ', 'latest', '']) {
+      expect(versionNumber(name)).toBeNaN();
+    }
+  });
+});
+
 describe('roles', () => {
   it('rank workspace roles by their order, anything else below guest', () => {
     expect(WORKSPACE_ROLES.map(workspaceRoleRank)).toEqual([0, 1, 2, 3, 4]);
@@ -40,6 +55,11 @@ describe('roles', () => {
     expect(PROJECT_ROLES.map(projectRoleRank)).toEqual([1, 2, 3]);
     expect(projectRoleRank(undefined)).toBe(0);
     expect(projectRoleRank('guest')).toBe(0);
+  });
+
+  it('rank with the same functions in the permission rules (one home)', () => {
+    expect(permissionRules.workspaceRoleRank).toBe(workspaceRoleRank);
+    expect(permissionRules.projectRoleRank).toBe(projectRoleRank);
   });
 
   it('are the database enums', () => {

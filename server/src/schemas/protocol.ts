@@ -65,6 +65,12 @@ export function isVersionedFile(path: string): boolean {
   return VERSIONED_FILE_PATTERN.test(path);
 }
 
+/** The number of a version name: 'v12' → 12; NaN for anything that is not a version name. */
+export function versionNumber(name: string): number {
+  const match = /^v(\d+)$/.exec(name);
+  return match ? Number(match[1]) : Number.NaN;
+}
+
 /** Whether a project path is a GeoPackage: the versioned kind field capture edits. */
 export function isGeoPackage(path: string): boolean {
   return /\.gpkg$/i.test(path);

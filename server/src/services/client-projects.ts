@@ -30,6 +30,7 @@ import { assertSignedIn, NO_PROJECT_PERMISSIONS, projectFor, type ProjectRef } f
 import type { ProjectAccess } from './permissions';
 import { accessView, projectSummary } from './projects';
 import type { ProjectListItem, ProjectV2 } from '../schemas/projects';
+import { versionNumber } from '../schemas/protocol';
 
 export type { ProjectV2 as ProjectV2View };
 
@@ -206,7 +207,7 @@ export async function getProjectV2(
     throw new HttpProblem(403, NO_PROJECT_PERMISSIONS);
   }
   if (filesAtVersion === undefined) return projectV2View(access);
-  const version = Number(filesAtVersion.slice(1));
+  const version = versionNumber(filesAtVersion);
   const db = ctx.database.db;
   if (!(await findVersion(db, access.project.id, version))) return projectV2View(access);
   const files =

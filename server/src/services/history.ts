@@ -32,7 +32,7 @@ import type {
   VersionDetail,
   VersionListItem,
 } from '../schemas/history';
-import { isVersionedFile } from '../schemas/protocol';
+import { isVersionedFile, versionNumber as numberOfVersion } from '../schemas/protocol';
 
 export const DIFF_NOT_FOUND = 'Diff not found';
 export const CHANGES_PENDING = 'Changes are being calculated';
@@ -43,10 +43,9 @@ export const versionNotFound = (version: number, access: ProjectAccess) =>
 /** A version of the history answers, with the changes of its kind (counts or files). */
 type VersionView<Changes> = Omit<VersionListItem, 'changes'> & { changes: Changes };
 
-/** `vN` (as the routes' schemas allow) to N. */
+/** `vN` (as the routes' schemas allow) to N; 400 for anything else. */
 export function versionNumber(text: string): number {
-  const match = /^v(\d+)$/.exec(text);
-  const n = match ? Number(match[1]) : NaN;
+  const n = numberOfVersion(text);
   if (!Number.isSafeInteger(n)) throw badRequest(`Invalid version ${text}`);
   return n;
 }

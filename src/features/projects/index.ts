@@ -5,5 +5,5 @@
 export { fetchProject, projectQueryKey, showLandedVersion } from './api/project';
 export { projectArchiveUrl } from './api/projectArchive';
 export { FileIcon } from './components/FileIcon';
-export { fileName, pageOf } from './model/files';
-export { LOAD_PROJECT_FALLBACK, type ProjectDetail, type ProjectFile } from './model/project';
+export { fileName, pageOf, type ListedFile } from './model/files';
+export { LOAD_PROJECT_FALLBACK } from './model/project';

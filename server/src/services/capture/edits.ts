@@ -56,7 +56,12 @@ import type { CommitFile } from '../versions';
 import { EditRefusal, type ConflictEntry } from './apply-edits';
 import { editRulesOf } from './project-forms';
 import { runCaptureWork } from './run';
-import { isGeoPackage, isVersionedFile, PHOTO_CHUNKS_CODE } from '../../schemas/protocol';
+import {
+  isGeoPackage,
+  isVersionedFile,
+  PHOTO_CHUNKS_CODE,
+  versionNumber,
+} from '../../schemas/protocol';
 
 export const NO_EDITS = 'The batch has no changes and no photos';
 export const fileGone = (file: string) =>
@@ -318,7 +323,7 @@ export async function submitEdits(
   meta: PushMeta,
 ): Promise<{ status: 200 | 201; result: EditResult }> {
   const access = await projectFor(ctx, caller, { id: projectId }, 'upload');
-  const baseVersion = Number(batch.base_version.slice(1));
+  const baseVersion = versionNumber(batch.base_version);
   if (!Number.isSafeInteger(baseVersion) || baseVersion > access.project.latestVersion) {
     throw notFound(VERSION_NOT_FOUND);
   }

@@ -25,7 +25,7 @@ import {
   type OgcLink,
   type OgcParams,
 } from '../../schemas/ogc';
-import { isVersionedFile } from '../../schemas/protocol';
+import { isVersionedFile, versionNumber } from '../../schemas/protocol';
 import { LAYER_TOO_COMPLEX } from '../map/read';
 import { Lru } from '../map/lru';
 import { mapFile, type MapFile } from '../map/store';
@@ -89,7 +89,7 @@ export async function openOgcProject(
   );
   const project = access.project;
   const latest = params.version === 'latest';
-  const resolved = latest ? project.latestVersion : Number(params.version.slice(1));
+  const resolved = latest ? project.latestVersion : versionNumber(params.version);
   if (resolved > project.latestVersion) throw notFound(VERSION_NOT_FOUND);
   const db = ctx.database.db;
   const rows = latest

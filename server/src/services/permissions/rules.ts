@@ -24,8 +24,8 @@
 import type { Config } from '../../config';
 import type { User } from '../../db/schema';
 import {
-  PROJECT_ROLES,
-  WORKSPACE_ROLES,
+  projectRoleRank,
+  workspaceRoleRank,
   type ProjectRole,
   type WorkspaceRole,
 } from '../../schemas/roles';
@@ -38,14 +38,8 @@ export type GlobalRoleConfig = Pick<
 /** Who is asking: a user (possibly inactive) or null for an anonymous visitor. */
 export type Actor = Pick<User, 'id' | 'isAdmin' | 'active'> | null;
 
-export function workspaceRoleRank(role: WorkspaceRole): number {
-  return WORKSPACE_ROLES.indexOf(role);
-}
-
-/** reader 1, writer 2, owner 3; no role 0. */
-export function projectRoleRank(role: ProjectRole | null | undefined): number {
-  return role ? PROJECT_ROLES.indexOf(role) + 1 : 0;
-}
+/** The ranks of the roles, declared with them in the contract. */
+export { projectRoleRank, workspaceRoleRank };
 
 export function isGlobalWorkspace(config: Pick<Config, 'globalWorkspace'>, name: string): boolean {
   return name.toLowerCase() === config.globalWorkspace.toLowerCase();

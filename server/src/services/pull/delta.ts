@@ -21,6 +21,7 @@ import type { AppContext } from '../../context';
 import { lastChangesAt, listChanges, type ChangeRow } from '../../db/queries/pull';
 import type { FileChange, User } from '../../db/schema';
 import type { DeltaItem, DeltaQuery, ProjectDelta } from '../../schemas/pull';
+import { versionNumber as numberOfVersion } from '../../schemas/protocol';
 
 export type { DeltaItem, DeltaQuery, ProjectDelta };
 import { badRequest } from '../../errors';
@@ -33,8 +34,8 @@ export const SINCE_AFTER_TO = "The 'since' parameter must not be greater than 't
 
 /** `vN` as N; Infinity for a well-formed number too large to be a version. */
 function versionNumber(text: unknown): number {
-  if (typeof text !== 'string' || !/^v\d+$/.test(text)) throw badRequest(INVALID_VERSION);
-  const n = Number(text.slice(1));
+  const n = typeof text === 'string' ? numberOfVersion(text) : Number.NaN;
+  if (Number.isNaN(n)) throw badRequest(INVALID_VERSION);
   return Number.isSafeInteger(n) ? n : Infinity;
 }
 

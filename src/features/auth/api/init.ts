@@ -14,9 +14,9 @@ export const INIT_FALLBACK = 'Failed to init application.';
  * starts, as the visitor last known in this browser or anonymous (src/offline/lastInit.ts).
  */
 export async function fetchInit(signal?: AbortSignal): Promise<InitData> {
-  let data: Partial<InitData> | undefined;
+  let data: InitData;
   try {
-    data = await api.get<Partial<InitData> | undefined>('/app/init', {
+    data = await api.get<InitData>('/app/init', {
       signal,
       fallbackMessage: INIT_FALLBACK,
     });
@@ -26,7 +26,8 @@ export async function fetchInit(signal?: AbortSignal): Promise<InitData> {
     }
     throw error;
   }
-  const init = { authenticated: data?.authenticated === true, superuser: data?.superuser === true };
+  // Only the contract's two fields are remembered (the answer may carry more).
+  const init = { authenticated: data.authenticated, superuser: data.superuser };
   rememberInit(init);
   return init;
 }

@@ -3,9 +3,8 @@
  * order they were first saved, the photos with their uploaded chunks, and the base version.
  */
 import type { EditBatch as EditBatchBody, EditChange } from '@contract/edits';
+import { versionNumber } from '@contract/protocol';
 import type { FeatureEdit, UploadedPhoto } from '@/db/editQueue';
-
-const versionNumber = (version: string) => Number(/^v(\d+)$/.exec(version)?.[1] ?? 0);
 
 /**
  * The batch's base: the latest version any of its rows was seen at. Each update also carries

@@ -3,7 +3,7 @@ import { IconLink, IconShare, IconWorld } from '@tabler/icons-react';
 import { useState } from 'react';
 import { AppDialog, DIALOG_WIDTH } from '@/components/AppDialog';
 import { isProjectOwner } from '@/lib/permissions';
-import type { ProjectDetail } from '@/features/projects';
+import type { ProjectDetail } from '@contract/projects';
 import { embedSnippet, embedUrl, ogcAddress, shareMapUrl } from '../model/dataOut';
 import type { MapSearch } from '../model/search';
 import { CopyField } from '@/components/CopyField';

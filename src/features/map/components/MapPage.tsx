@@ -7,7 +7,7 @@ import { isApiError } from '@/api';
 import { useFieldCapture } from '@/features/capture';
 import { LoadingIndicator } from '@/components/LoadingIndicator';
 import { SidePanel } from '@/components/SidePanel';
-import type { ProjectDetail } from '@/features/projects';
+import type { ProjectDetail } from '@contract/projects';
 import { configQueryOptions } from '@/platform/config';
 import {
   canvasLayers as canvasLayersOf,

@@ -2,12 +2,13 @@
  * GET /v1/project/{namespace}/{name}: one project with its files. A 403 for a logged-in user
  * becomes a 409 when the user already has a pending access request (spec 001 §4).
  */
-import type { ProjectDetail as ProjectAnswer } from '@contract/projects';
+import type { ProjectDetail } from '@contract/projects';
+import { versionNumber } from '@contract/protocol';
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { ApiError, api, isApiError } from '@/api';
 import { stableKey } from '@/offline/offlineCache';
 import { withOfflineCopy } from '@/offline/instance';
-import { LOAD_PROJECT_FALLBACK, PROJECT_KEY, type ProjectDetail } from '../model/project';
+import { LOAD_PROJECT_FALLBACK, PROJECT_KEY } from '../model/project';
 import { hasPendingAccessRequest } from './pendingAccessRequest';
 
 export function projectPath(namespace: string, name: string): string {
@@ -23,12 +24,10 @@ export async function fetchProject(
   try {
     // Saved for offline use: offline, the project opens as it was last seen here.
     return await withOfflineCopy(stableKey('project', namespace, name), async () => {
-      const data = await api.get<ProjectAnswer>(projectPath(namespace, name), {
+      return api.get<ProjectDetail>(projectPath(namespace, name), {
         signal,
         fallbackMessage: LOAD_PROJECT_FALLBACK,
       });
-      const files = Array.isArray(data?.files) ? data.files : [];
-      return { ...data, files: files.map((file) => ({ ...file, mtime: file.mtime ?? '' })) };
     });
   } catch (error) {
     if (loggedIn && isApiError(error) && error.status === 403) {
@@ -52,11 +51,6 @@ export const projectQueryOptions = (namespace: string, name: string, loggedIn: b
     meta: { silent: true },
   });
 
-function versionNumber(version: string | undefined): number {
-  const digits = (version ?? '').replace(/^v/i, '');
-  return /^\d+$/.test(digits) ? Number(digits) : -1;
-}
-
 /**
  * A new version of the project landed (an upload's answer, `landed`): every cached copy of the
  * project shows it at once (the files, the version), and the project and the project lists
@@ -67,15 +61,14 @@ export function showLandedVersion(
   queryClient: QueryClient,
   namespace: string,
   name: string,
-  landed?: ProjectAnswer,
+  landed?: ProjectDetail,
 ): void {
-  if (landed && Array.isArray(landed.files)) {
-    const files = landed.files.map((file) => ({ ...file, mtime: file.mtime ?? '' }));
+  if (landed) {
     queryClient.setQueriesData<ProjectDetail>(
       { queryKey: projectQueryKey(namespace, name) },
       (old) =>
         old && versionNumber(landed.version) > versionNumber(old.version)
-          ? { ...old, ...landed, files }
+          ? { ...old, ...landed }
           : old,
     );
   }

@@ -1,10 +1,14 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { pasteInto, renderWithRouter } from '@/test/render';
-import type { ProjectFile } from '../model/project';
 import { FileBrowser } from './FileBrowser';
+import type { ListedFile } from '../model/files';
 
-const file = (path: string, size = 2048, mtime = '2024-05-01T00:00:00Z'): ProjectFile => ({
+const file = (
+  path: string,
+  size = 2048,
+  mtime: string | null = '2024-05-01T00:00:00Z',
+): ListedFile => ({
   path,
   size,
   mtime,

@@ -38,14 +38,14 @@ import {
   type FileChangeKind,
   type FileEntry,
   type FileSortKey,
+  type ListedFile,
 } from '../model/files';
-import type { ProjectFile } from '../model/project';
 import { FileIcon } from './FileIcon';
 
 export interface FileBrowserProps {
   namespace: string;
   projectName: string;
-  files: readonly ProjectFile[];
+  files: readonly ListedFile[];
   /** The folder shown ('' for the project root). */
   location: string;
   /** Pending changes by path: state badges and the 'diff' filter. */

@@ -3,13 +3,13 @@ import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeServer } from '@/test/fakeServer';
 import { renderWithRouter } from '@/test/render';
-import type { ProjectFile } from '../model/project';
 import { FileDetailPanel } from './FileDetailPanel';
 import { ImagePreview } from './FilePreview';
+import type { ListedFile } from '../model/files';
 
 const RAW = '/v1/project/raw/ns/p';
 
-function panel(file: ProjectFile | undefined, onClose = () => undefined) {
+function panel(file: ListedFile | undefined, onClose = () => undefined) {
   return renderWithRouter(
     <FileDetailPanel namespace="ns" projectName="p" file={file} onClose={onClose} />,
   );
@@ -59,6 +59,19 @@ describe('FileDetailPanel', () => {
     const image = await screen.findByRole('img', { name: 'photos/a.png' });
     expect(image.getAttribute('src')).toBe('/v1/project/raw/ns/p?file=photos%2Fa.png');
     expect(server.calls(`GET ${RAW}`)).toHaveLength(0);
+  });
+
+  it('shows the modified time, and no row for a time the server does not know', async () => {
+    fakeServer({});
+    const big = { path: 'big.tif', size: 104857600 };
+    const { unmount } = await panel({ ...big, mtime: '2024-05-04T14:21:56Z' });
+    expect(await screen.findByText('Modified')).toBeInTheDocument();
+    expect(screen.getByText(/4 May 2024/)).toBeInTheDocument();
+    unmount();
+    await panel({ ...big, mtime: null });
+    expect(await screen.findAllByRole('heading', { name: 'big.tif' })).not.toHaveLength(0);
+    expect(screen.getByText('Size')).toBeInTheDocument();
+    expect(screen.queryByText('Modified')).not.toBeInTheDocument();
   });
 
   it('asks nothing about files of 100 MB or more', async () => {

@@ -6,8 +6,7 @@ import { formatFileSize } from '@/lib/fileSize';
 import { notifyError } from '@/lib/notify';
 import { formatDateTime } from '@/lib/time';
 import { DOWNLOAD_FILE_FALLBACK, useDownloadRawFileMutation } from '../api/rawFile';
-import { DELETE_FILE, fileName, type FileChangeKind } from '../model/files';
-import type { ProjectFile } from '../model/project';
+import { DELETE_FILE, fileName, type FileChangeKind, type ListedFile } from '../model/files';
 import { ChangeBadge } from './FileBrowser';
 import { FilePreview } from './FilePreview';
 import { OfflineReason } from '@/offline/components/OfflineReason';
@@ -17,7 +16,7 @@ export interface FileDetailPanelProps {
   namespace: string;
   projectName: string;
   /** The file; undefined closes the panel (or the path is not in the project). */
-  file: ProjectFile | undefined;
+  file: ListedFile | undefined;
   onClose: () => void;
   /** The file's pending change (state badge). */
   change?: FileChangeKind;
@@ -97,12 +96,15 @@ export function FileDetailPanel({
     >
       {file && (
         <Stack gap="sm">
-          <div>
-            <Text size="xs" c="dimmed">
-              Modified
-            </Text>
-            <Text size="sm">{formatDateTime(file.mtime)}</Text>
-          </div>
+          {/* A time the server does not know (null) is not shown. */}
+          {file.mtime !== null && (
+            <div>
+              <Text size="xs" c="dimmed">
+                Modified
+              </Text>
+              <Text size="sm">{formatDateTime(file.mtime)}</Text>
+            </div>
+          )}
           <div>
             <Text size="xs" c="dimmed">
               Size

@@ -8,20 +8,13 @@ import { OfflineReason } from '@/offline/components/OfflineReason';
 import { useOnline } from '@/offline/useOnline';
 import { useScheduleDeleteMutation } from '../api/scheduleDelete';
 import { useUpdateProjectVisibilityMutation } from '../api/updateProjectSettings';
-import {
-  REMOVE_PROJECT_FALLBACK,
-  SAVE_SETTINGS_FALLBACK,
-  type ProjectDetail,
-} from '../model/project';
+import { REMOVE_PROJECT_FALLBACK, SAVE_SETTINGS_FALLBACK } from '../model/project';
+import type { ProjectDetail } from '@contract/projects';
 
 export interface ProjectSettingsProps {
-  project: Pick<ProjectDetail, 'id' | 'name' | 'namespace' | 'access' | 'public'>;
+  project: Pick<ProjectDetail, 'id' | 'name' | 'namespace' | 'public'>;
   /** Called once the project is scheduled for deletion. */
   onDeleted: () => void;
-}
-
-export function isPublicProject(project: Pick<ProjectDetail, 'access' | 'public'>): boolean {
-  return project.public ?? project.access?.public ?? false;
 }
 
 /** The Settings tab (spec 001 §2, §4, §5): visibility and deletion, each confirmed. */
@@ -29,7 +22,7 @@ export function ProjectSettings({ project, onDeleted }: ProjectSettingsProps) {
   const [confirming, setConfirming] = useState<'visibility' | 'delete' | null>(null);
   const visibility = useUpdateProjectVisibilityMutation();
   const remove = useScheduleDeleteMutation();
-  const isPublic = isPublicProject(project);
+  const isPublic = project.public;
   const close = () => setConfirming(null);
   const online = useOnline();
 

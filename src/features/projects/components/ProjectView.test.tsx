@@ -4,12 +4,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { empty, fakeServer, json, problem } from '@/test/fakeServer';
 import { projectDetail } from '@/test/projects';
 import { renderWithRouter } from '@/test/render';
-import type { ProjectDetail } from '../model/project';
+import type { ProjectDetail } from '@contract/projects';
 import { ProjectView, type ProjectViewProps } from './ProjectView';
 
 const detail = (extra: Partial<ProjectDetail> = {}): ProjectDetail => ({
   ...projectDetail('survey', { id: 'p-1', namespace: 'ns', disk_usage: 10 }),
-  files: [],
   ...extra,
 });
 

@@ -4,18 +4,16 @@
  * response field removed or renamed there breaks the app's typecheck, and reading a field
  * the server does not declare does not compile.
  */
-import type { ProjectDetail as ProjectAnswer } from '@contract/projects';
-import type { ProjectDetail } from './project';
+import type { ProjectDetail } from '@contract/projects';
 import type { ProjectListItem } from './projectList';
 
-declare const answer: ProjectAnswer;
-declare const project: ProjectDetail;
+declare const answer: ProjectDetail;
 declare const item: ProjectListItem;
 
 /** Declared fields read as their declared types. */
 export const declared: [number, number, string | null, number] = [
   answer.workspace_id,
-  project.disk_usage,
+  answer.disk_usage,
   answer.locked_until,
   item.disk_usage,
 ];
@@ -24,8 +22,6 @@ export const declared: [number, number, string | null, number] = [
 export const undeclared = [
   // @ts-expect-error: a project detail has no `owner` (owners are in `access`).
   answer.owner,
-  // @ts-expect-error: nor does the web app's project, derived from it.
-  project.owner,
   // @ts-expect-error: a list item has no `size` (it is `disk_usage`).
   item.size,
 ];

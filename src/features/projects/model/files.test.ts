@@ -8,10 +8,14 @@ import {
   pageOf,
   sortEntries,
   type FileEntry,
+  type ListedFile,
 } from './files';
-import type { ProjectFile } from './project';
 
-const file = (path: string, size = 1, mtime = '2024-05-01T00:00:00Z'): ProjectFile => ({
+const file = (
+  path: string,
+  size = 1,
+  mtime: string | null = '2024-05-01T00:00:00Z',
+): ListedFile => ({
   path,
   size,
   mtime,
@@ -53,7 +57,7 @@ describe('folder listings', () => {
       { type: 'file', name: 'b.txt', path: 'b.txt', size: 5, mtime: '2024-01-02' },
       { type: 'file', name: 'a10.txt', path: 'a10.txt', size: 9, mtime: '2024-01-01' },
       { type: 'file', name: 'a2.txt', path: 'a2.txt', size: 1, mtime: '2024-01-03' },
-      { type: 'folder', name: 'z', path: 'z', size: 0, mtime: '' },
+      { type: 'folder', name: 'z', path: 'z', size: 0, mtime: null },
     ];
     expect(sortEntries(entries, 'name').map((e) => e.name)).toEqual([
       'z',
@@ -73,6 +77,24 @@ describe('folder listings', () => {
       'b.txt',
       'a2.txt',
     ]);
+  });
+
+  it('keeps a time the server does not know as null: a folder has the latest known one', () => {
+    const unknown = buildFolderIndex([
+      file('old/a.txt', 1, null),
+      file('mixed/a.txt', 1, null),
+      file('mixed/b.txt', 1, '2024-05-02T00:00:00Z'),
+    ]);
+    const [old, mixed] = listFolder(unknown, '');
+    expect(mixed).toMatchObject({ name: 'mixed', mtime: '2024-05-02T00:00:00Z' });
+    expect(old).toMatchObject({ name: 'old', mtime: null });
+    expect(listFolder(unknown, 'old')[0]?.mtime).toBeNull();
+    const entries: FileEntry[] = [
+      { type: 'file', name: 'unknown.txt', path: 'unknown.txt', size: 1, mtime: null },
+      { type: 'file', name: 'known.txt', path: 'known.txt', size: 1, mtime: '2024-01-01' },
+    ];
+    // Unknown sorts as the oldest.
+    expect(sortEntries(entries, 'mtime').map((e) => e.name)).toEqual(['known.txt', 'unknown.txt']);
   });
 
   it('pages 50 entries at a time', () => {
@@ -134,9 +156,9 @@ describe('file-type icons', () => {
 describe('listChanges (the diff filter)', () => {
   it('lists the changed files under the folder, matching the search', () => {
     const files = [
-      { path: 'a.txt', size: 1, mtime: '' },
-      { path: 'data/b.gpkg', size: 2, mtime: '' },
-      { path: 'data/c.txt', size: 3, mtime: '' },
+      { path: 'a.txt', size: 1, mtime: null },
+      { path: 'data/b.gpkg', size: 2, mtime: null },
+      { path: 'data/c.txt', size: 3, mtime: null },
     ];
     const changes = new Map([
       ['a.txt', 'added' as const],

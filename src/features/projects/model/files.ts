@@ -3,8 +3,13 @@
  * the folder tree is indexed once per file list (O(files × depth)) and each folder listing is a
  * lookup, never a scan of every file.
  */
-import type { FileChangeKind } from '@contract/projects';
-import type { ProjectFile } from './project';
+import type { FileChangeKind, ProjectFile } from '@contract/projects';
+
+/**
+ * A file as the browser lists it: a file of the project (`ProjectFile`), or one chosen for
+ * upload that is not on the server yet (no checksum until it is analysed).
+ */
+export type ListedFile = Pick<ProjectFile, 'path' | 'size' | 'mtime'>;
 
 export const FILES_PER_PAGE = 50;
 export const NO_FILES_FOUND = 'No files found.';
@@ -17,8 +22,8 @@ export interface FileEntry {
   /** Full project path. */
   path: string;
   size: number;
-  /** Latest modification inside (ISO), '' when unknown. */
-  mtime: string;
+  /** Latest modification inside (ISO); null when the server does not know it. */
+  mtime: string | null;
 }
 
 interface FolderNode {
@@ -28,7 +33,7 @@ interface FolderNode {
 
 export interface FolderIndex {
   folders: Map<string, FolderNode>;
-  files: readonly ProjectFile[];
+  files: readonly ListedFile[];
 }
 
 function node(index: Map<string, FolderNode>, path: string): FolderNode {
@@ -41,7 +46,7 @@ function node(index: Map<string, FolderNode>, path: string): FolderNode {
 }
 
 /** Indexes files by folder; folder entries carry the total size and latest mtime inside. */
-export function buildFolderIndex(files: readonly ProjectFile[]): FolderIndex {
+export function buildFolderIndex(files: readonly ListedFile[]): FolderIndex {
   const folders = new Map<string, FolderNode>();
   node(folders, '');
   for (const file of files) {
@@ -53,12 +58,13 @@ export function buildFolderIndex(files: readonly ProjectFile[]): FolderIndex {
       const parentNode = node(folders, parent);
       let entry = parentNode.folders.get(name);
       if (!entry) {
-        entry = { type: 'folder', name, path, size: 0, mtime: '' };
+        entry = { type: 'folder', name, path, size: 0, mtime: null };
         parentNode.folders.set(name, entry);
         node(folders, path);
       }
       entry.size += file.size;
-      if (file.mtime > entry.mtime) entry.mtime = file.mtime;
+      if (file.mtime !== null && (entry.mtime === null || file.mtime > entry.mtime))
+        entry.mtime = file.mtime;
       parent = path;
     }
     node(folders, parent).files.push({
@@ -113,7 +119,8 @@ const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' })
 export function sortEntries(entries: readonly FileEntry[], sort: FileSortKey): FileEntry[] {
   const compare = (a: FileEntry, b: FileEntry): number => {
     if (a.type !== b.type) return a.type === 'folder' ? -1 : 1;
-    if (sort === 'mtime' && a.mtime !== b.mtime) return a.mtime < b.mtime ? 1 : -1;
+    // An unknown time (null) sorts as the oldest.
+    if (sort === 'mtime' && a.mtime !== b.mtime) return (a.mtime ?? '') < (b.mtime ?? '') ? 1 : -1;
     if (sort === 'size' && a.size !== b.size) return b.size - a.size;
     return collator.compare(a.name, b.name);
   };
@@ -185,7 +192,7 @@ export const FILE_CHANGE_COLORS: Record<FileChangeKind, string> = {
 
 /** The 'diff' filter: the pending changes under a folder, flat, with full paths as names. */
 export function listChanges(
-  files: readonly ProjectFile[],
+  files: readonly ListedFile[],
   changes: ReadonlyMap<string, FileChangeKind>,
   location: string,
   search = '',

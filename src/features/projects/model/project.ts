@@ -1,17 +1,9 @@
-/** One project as GET /v1/project/{namespace}/{name} returns it (api-reference A.5 ProjectDetail). */
-import type { ProjectDetail as ProjectAnswer, ProjectFile as FileAnswer } from '@contract/projects';
+/**
+ * The project view's rules. A project and its files are the contract's own types
+ * (`ProjectDetail`, `ProjectFile` from `@contract/projects`), used as the server answers them.
+ */
 import { isApiError } from '@/api';
 import { isVersionedFile } from '@contract/protocol';
-
-/**
- * A file as the web app lists it: the server's file (`@contract/projects`) with `mtime` ''
- * when the server does not know it (it sends null), as files the browser adds have no checksum.
- */
-export type ProjectFile = Pick<FileAnswer, 'path' | 'size'> &
-  Partial<Pick<FileAnswer, 'checksum'>> & { mtime: string };
-
-/** The latest project (GET /v1/project/{namespace}/{name}), its files as the web app lists them. */
-export type ProjectDetail = Omit<ProjectAnswer, 'files'> & { files: ProjectFile[] };
 
 export const PROJECT_KEY = ['projects', 'detail'] as const;
 

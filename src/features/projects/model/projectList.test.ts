@@ -12,16 +12,14 @@ describe('project list columns', () => {
   it('shows the version without its first character', () => {
     expect(versionNumber('v12')).toBe('12');
     expect(versionNumber('')).toBe('');
-    expect(versionNumber(undefined)).toBe('');
   });
   it('shows the size in MB with one decimal', () => {
     expect(projectSize(25324)).toBe('0.0 MB');
     expect(projectSize(5 * 1024 * 1024 + 200 * 1024)).toBe('5.2 MB');
-    expect(projectSize(undefined)).toBe('0.0 MB');
   });
   it('counts readers as collaborators', () => {
     expect(collaboratorCount({ readers: [1, 2, 5] })).toBe(3);
-    expect(collaboratorCount(undefined)).toBe(0);
+    expect(collaboratorCount({ readers: [] })).toBe(0);
   });
   it('warns when no valid QGIS project is tagged', () => {
     expect(lacksQgisProject(['valid_qgis', 'input_use'])).toBe(false);

@@ -31,23 +31,23 @@ export const NO_QGIS_PROJECT = 'Failed to find a QGIS project file';
 export const CONFLICTING_FILE = 'Conflicting file in project';
 
 /** Versions column: the version text without its first character ('v3' → '3'). */
-export function versionNumber(version: string | null | undefined): string {
-  return (version ?? '').slice(1);
+export function versionNumber(version: string): string {
+  return version.slice(1);
 }
 
 /** Size column: disk_usage in MB with 1 decimal. */
-export function projectSize(diskUsage: number | null | undefined): string {
-  return formatFileSize(diskUsage ?? 0, 'MB', 1);
+export function projectSize(diskUsage: number): string {
+  return formatFileSize(diskUsage, 'MB', 1);
 }
 
 /** Collaborators column: the number of readers (the access lists are inclusive). */
-export function collaboratorCount(access: Pick<ProjectAccess, 'readers'> | undefined): number {
-  return access?.readers?.length ?? 0;
+export function collaboratorCount(access: Pick<ProjectAccess, 'readers'>): number {
+  return access.readers.length;
 }
 
 /** Whether the 'Failed to find a QGIS project file' warning applies. */
-export function lacksQgisProject(tags: readonly string[] | undefined): boolean {
-  return !(tags ?? []).includes('valid_qgis');
+export function lacksQgisProject(tags: readonly string[]): boolean {
+  return !tags.includes('valid_qgis');
 }
 
 /** Projects list page size (spec 001 §9: 25 per page, page 1). */

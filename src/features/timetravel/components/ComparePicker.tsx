@@ -1,7 +1,7 @@
 import { ActionIcon, Group, Select, Tooltip } from '@mantine/core';
 import { IconArrowsLeftRight } from '@tabler/icons-react';
 import { useMemo } from 'react';
-import { versionNumber } from '../model/comparePair';
+import { versionNumber } from '@contract/protocol';
 import { SWAP_VERSIONS } from '../model/texts';
 
 export interface ComparePickerProps {

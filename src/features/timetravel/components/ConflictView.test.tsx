@@ -58,10 +58,10 @@ const made: NewVersion = {
 };
 
 const files = [
-  { path: 'notes.txt', size: 14, mtime: '2024-05-04T14:21:56Z' },
-  { path: COPY, size: 12, mtime: '2024-05-05T08:00:00Z' },
-  { path: 'survey.gpkg', size: 4096, mtime: '2024-05-05T08:00:00Z' },
-  { path: EDIT_FILE, size: 300, mtime: '2024-05-05T08:00:00Z' },
+  { path: 'notes.txt', size: 14, checksum: 'c', mtime: '2024-05-04T14:21:56Z' },
+  { path: COPY, size: 12, checksum: 'c', mtime: '2024-05-05T08:00:00Z' },
+  { path: 'survey.gpkg', size: 4096, checksum: 'c', mtime: '2024-05-05T08:00:00Z' },
+  { path: EDIT_FILE, size: 300, checksum: 'c', mtime: '2024-05-05T08:00:00Z' },
 ];
 
 function view(path: string, canResolve = true, onResolved = vi.fn()) {

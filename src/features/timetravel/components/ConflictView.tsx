@@ -8,7 +8,8 @@ import { LoadingIndicator } from '@/components/LoadingIndicator';
 import { formatFileSize } from '@/lib/fileSize';
 import { formatDateTime } from '@/lib/time';
 import { isVersionedFile } from '@contract/protocol';
-import { FileIcon, fileName, type ProjectFile } from '@/features/projects';
+import type { ProjectFile } from '@contract/projects';
+import { FileIcon, fileName } from '@/features/projects';
 import { conflictRowsQueryOptions, conflictsQueryOptions } from '../api/conflicts';
 import {
   CONFLICTED_COPY,
@@ -207,12 +208,15 @@ function FileSide({
             </Text>
             {formatFileSize(file.size)}
           </Text>
-          <Text size="sm">
-            <Text span c="dimmed" size="xs">
-              Modified{' '}
+          {/* A time the server does not know (null) is not shown. */}
+          {file.mtime !== null && (
+            <Text size="sm">
+              <Text span c="dimmed" size="xs">
+                Modified{' '}
+              </Text>
+              {formatDateTime(file.mtime)}
             </Text>
-            {file.mtime ? formatDateTime(file.mtime) : ''}
-          </Text>
+          )}
           {preview?.(file)}
         </Stack>
       ) : (

@@ -2,12 +2,8 @@
  * Two picked versions as a compare search (issue 20). Apart from compareSearch.ts, which the
  * route's definition (first-screen code) imports whole.
  */
+import { versionNumber } from '@contract/protocol';
 import type { CompareSearch } from './compareSearch';
-
-/** The number of a version name (v12 → 12). */
-export function versionNumber(name: string): number {
-  return Number(name.slice(1));
-}
 
 /** Two picked versions as a compare search: the older one first. */
 export function compareSearchOf(a: string, b: string): Required<CompareSearch> {

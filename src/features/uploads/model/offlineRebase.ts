@@ -10,6 +10,7 @@
  *   is left out.
  * - A deletion of a file the server changed is dropped (its new content stays), and said so.
  */
+import { versionNumber } from '@contract/protocol';
 import type { PushFile } from '@contract/push';
 import type { FileOutcome, OfflineBase } from '@/db/uploadQueue';
 import type { PushPlan } from './plan';
@@ -64,11 +65,6 @@ export interface RebasedPlan {
   outcome: FileOutcome[];
   /** Uploaded files that go under a new path (conflicted copies): [planned path, new path]. */
   moved: [string, string][];
-}
-
-function versionNumber(version: string): number {
-  const digits = version.replace(/^v/i, '');
-  return /^\d+$/.test(digits) ? Number(digits) : 0;
 }
 
 /** The plan carried over onto the latest version (unchanged when the project did not move). */

@@ -4,7 +4,7 @@
  * and, once analysed, their SHA-1; deletions remove paths. The diff against the viewed version
  * gives what is added, updated and removed (spec 001 §5: updated = checksum differs).
  */
-import type { ProjectFile } from '@/features/projects';
+import type { ProjectFile } from '@contract/projects';
 import { isIgnored, type Blacklists } from './ignore';
 import type { QueuedFile } from './queued';
 import type { Placement } from './selection';
@@ -12,8 +12,8 @@ import type { Placement } from './selection';
 export interface PendingFile {
   path: string;
   size: number;
-  /** ISO time. */
-  mtime: string;
+  /** ISO time; null for a project file whose time the server does not know. */
+  mtime: string | null;
   /** SHA-1; null while the chosen file is not analysed yet. */
   checksum: string | null;
   /** The chosen bytes; absent for files kept from the project. */
@@ -39,7 +39,7 @@ export function filesOfProject(files: readonly ProjectFile[]): Map<string, Pendi
   return new Map(
     files.map((file) => [
       file.path,
-      { path: file.path, size: file.size, mtime: file.mtime, checksum: file.checksum ?? '' },
+      { path: file.path, size: file.size, mtime: file.mtime, checksum: file.checksum },
     ]),
   );
 }
@@ -184,7 +184,8 @@ export function applyQueued(
         path: change.path,
         size: change.size,
         checksum: change.checksum,
-        mtime: byPath.get(change.path)?.mtime ?? '',
+        // The server gives a new file its time when the upload lands.
+        mtime: byPath.get(change.path)?.mtime ?? null,
       });
     }
   }
@@ -207,7 +208,7 @@ export function changesAgainst(
   for (const file of final.values()) {
     const old = before.get(file.path);
     if (!old) changes.set(file.path, 'added');
-    else if (file.checksum !== null && file.checksum !== (old.checksum ?? ''))
+    else if (file.checksum !== null && file.checksum !== old.checksum)
       changes.set(file.path, 'updated');
   }
   for (const file of [...saved, ...listed]) {

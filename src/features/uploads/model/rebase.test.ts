@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ProjectFile } from '@/features/projects';
+import type { ProjectFile } from '@contract/projects';
 import type { Diff, PendingFile } from './pending';
 import { isEmptyChanges, rebaseChanges, versionedConflicts } from './rebase';
 

@@ -7,7 +7,7 @@
  */
 import { isVersionedFile } from '@contract/protocol';
 import type { PushChanges, PushFile } from '@contract/push';
-import type { ProjectFile } from '@/features/projects';
+import type { ProjectFile } from '@contract/projects';
 import type { Diff, PendingFile } from './pending';
 
 /**
@@ -50,7 +50,7 @@ export function rebaseChanges(diff: Diff, latest: readonly ProjectFile[]): PushC
   }
   for (const file of diff.removed) {
     const now = latestByPath.get(file.path);
-    if (now) result.removed.push({ path: now.path, size: now.size, checksum: now.checksum ?? '' });
+    if (now) result.removed.push({ path: now.path, size: now.size, checksum: now.checksum });
   }
   return result;
 }

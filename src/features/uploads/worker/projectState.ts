@@ -6,18 +6,12 @@ import type { UploadRecord } from '@/db/db';
 import type { ProjectDetail } from '@contract/projects';
 import { uploadedFiles } from '../model/plan';
 
-/** The number of `v12` (NaN when it is none). */
-export function versionNumber(version: string | undefined): number {
-  const digits = (version ?? '').replace(/[v\s]/g, '');
-  return /^\d+$/.test(digits) ? Number(digits) : NaN;
-}
-
 /** Whether `project` already holds exactly what the plan uploads (a finish whose answer was lost). */
 export function projectMatchesPlan(project: ProjectDetail, record: UploadRecord): boolean {
-  const files = new Map((project.files ?? []).map((f) => [f.path, f]));
+  const files = new Map(project.files.map((f) => [f.path, f]));
   const { plan } = record;
   const uploaded = uploadedFiles(plan).every(
-    (f) => files.get(f.path)?.checksum?.toLowerCase() === f.checksum.toLowerCase(),
+    (f) => files.get(f.path)?.checksum.toLowerCase() === f.checksum.toLowerCase(),
   );
   return uploaded && plan.body.changes.removed.every((f) => !files.has(f.path));
 }

@@ -14,7 +14,7 @@
  */
 import type { FileOutcome, UploadChunkAck, UploadRecord, WaymarkDatabase } from '@/db/db';
 import type { ProjectDetail } from '@contract/projects';
-import { CHUNK_OFFSET_HEADER } from '@contract/protocol';
+import { CHUNK_OFFSET_HEADER, versionNumber } from '@contract/protocol';
 import type { UploadStatusAnswer } from '@contract/push';
 import { uploadedFiles, type PushFile } from '../model/plan';
 import { baseFilesOf, composeOutcomes, rebaseOfflinePlan } from '../model/offlineRebase';
@@ -34,7 +34,7 @@ import {
 } from './errors';
 import { detailOf, isApiError } from '@/api/errors';
 import { answerError, isFilesMismatch, isGone, isOk, isRefusal } from './answers';
-import { projectMatchesPlan, versionNumber } from './projectState';
+import { projectMatchesPlan } from './projectState';
 import {
   NetworkError,
   PUSH_ID_HEADER,
@@ -336,13 +336,9 @@ class UploadRun {
     });
     if (isGone(status)) return this.resolveGone(record);
     if (!isOk(status)) throw answerError(status);
-    const held = status.data as Partial<UploadStatusAnswer> | undefined;
-    const received = new Set(held?.chunks_received ?? []);
-    this.prefixes = new Map(
-      Object.entries(held?.chunk_prefixes ?? {}).filter(
-        ([, n]) => Number.isSafeInteger(n) && n > 0,
-      ),
-    );
+    const held = status.data as UploadStatusAnswer;
+    const received = new Set(held.chunks_received);
+    this.prefixes = new Map(Object.entries(held.chunk_prefixes).filter(([, n]) => n > 0));
 
     // What is done: acknowledged here (this transaction) or held by the server.
     const acks = await this.deps.db.uploadChunks.where('uploadId').equals(this.id).toArray();

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithRouter } from '@/test/render';
-import type { ProjectFile } from '@/features/projects';
+import type { ProjectFile } from '@contract/projects';
 import { filesOfProject, type PendingFile } from '../../model/pending';
 import type { UploadProgress } from '../../model/types';
 import type { PendingUpload } from '../state/pendingUploads';

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithRouter } from '@/test/render';
-import type { ProjectDetail } from '@/features/projects';
+import type { ProjectDetail } from '@contract/projects';
 import { addOutboxNotice } from '@/offline/outboxNotices';
 import type { UploadProgress } from '../../model/types';
 import { createPendingUploads } from '../state/pendingUploads';

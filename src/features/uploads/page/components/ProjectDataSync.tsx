@@ -1,6 +1,6 @@
 import { Text } from '@mantine/core';
 import { useState, type CSSProperties } from 'react';
-import type { ProjectDetail } from '@/features/projects';
+import type { ProjectDetail } from '@contract/projects';
 import type { ProjectUploads } from '../state/useProjectUploads';
 import { usePendingUploads } from '../state/usePendingUploads';
 import { ConflictDialog } from './ConflictDialog';

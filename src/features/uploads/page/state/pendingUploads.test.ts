@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { ProjectDetail, ProjectFile } from '@/features/projects';
+import type { ProjectDetail, ProjectFile } from '@contract/projects';
 import type { ChosenFile } from '../../model/selection';
 import type { PushPlan } from '../../model/plan';
 import { createPendingUploads, type PendingUploadsDeps } from './pendingUploads';

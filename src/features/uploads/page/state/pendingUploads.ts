@@ -5,7 +5,7 @@
  * engine keeps what it needs to resume on its own; this is only the editing state before that.
  */
 import type { HashOptions } from '@/lib/hashWorker';
-import type { ProjectDetail, ProjectFile } from '@/features/projects';
+import type { ProjectDetail, ProjectFile } from '@contract/projects';
 import type { EnqueueOptions, QueuedBytes } from '../../model/engineApi';
 import type { Blacklists } from '../../model/ignore';
 import {

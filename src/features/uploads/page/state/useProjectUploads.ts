@@ -5,7 +5,8 @@ import { notifyError } from '@/lib/notify';
 import { MAINTENANCE_MESSAGE } from '@/api';
 import { configQueryOptions } from '@/platform/config';
 import { useMaintenance } from '@/platform/ping';
-import type { ProjectDetail, ProjectFile } from '@/features/projects';
+import type { ProjectDetail } from '@contract/projects';
+import type { ListedFile } from '@/features/projects';
 import { useUploads } from '../engine';
 import { NO_BLACKLISTS, type Blacklists } from '../../model/ignore';
 import {
@@ -41,7 +42,7 @@ export interface ProjectUploads {
    * Files to list: the viewed version with the changes of the uploads queued for it and the
    * pending ones (removed files stay, badged).
    */
-  files: readonly ProjectFile[];
+  files: readonly ListedFile[];
   changes: ReadonlyMap<string, ChangeKind>;
   /** Files with a pending change of this tab (one 'Undo change' can take back). */
   revertable: ReadonlySet<string>;
@@ -66,7 +67,7 @@ export function useProjectUploads(project: ProjectDetail, username = ''): Projec
   useEffect(() => wantUploadEngine(), []);
   const config = useQuery(configQueryOptions);
   const blacklists: Blacklists = config.data
-    ? { dirs: config.data.blacklist_dirs ?? [], files: config.data.blacklist_files ?? [] }
+    ? { dirs: config.data.blacklist_dirs, files: config.data.blacklist_files }
     : NO_BLACKLISTS;
 
   const progress =
@@ -94,7 +95,7 @@ export function useProjectUploads(project: ProjectDetail, username = ''): Projec
     const listed = pending ? pending.baseFiles : base.files;
     // Marks are against the version viewed (pending changes made on it: that version).
     const saved = pending && !pending.queuedBelow ? pending.baseFiles : project.files;
-    const files = new Map<string, ProjectFile>();
+    const files = new Map<string, ListedFile>();
     for (const file of [...saved, ...listed]) files.set(file.path, file);
     for (const file of final.values()) {
       if (!files.has(file.path))

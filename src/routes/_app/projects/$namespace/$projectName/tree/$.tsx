@@ -10,7 +10,7 @@ import { projectQueryOptions } from '@/features/projects/api/project';
 import { FileBrowser } from '@/features/projects/components/FileBrowser';
 import { FileDetailPanel } from '@/features/projects/components/FileDetailPanel';
 import { normaliseFolder } from '@/features/projects/model/files';
-import type { ProjectDetail } from '@/features/projects/model/project';
+import type { ProjectDetail } from '@contract/projects';
 import {
   DATA_SYNC_BESIDE,
   DATA_SYNC_COLUMN,
