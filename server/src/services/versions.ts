@@ -19,13 +19,10 @@
 import type { Tx } from '../db/database';
 import { insertPendingChangesets } from '../db/queries/changesets';
 import {
-  currentPathKeys,
   deleteCurrentFiles,
   insertBlobRows,
-  writeCurrentFiles,
-  insertHistoryRows,
+  writeHistoryAndCurrentFiles,
   insertVersionRow,
-  lockBlobsShared,
   lockProjectForCommit,
   settleVersion,
 } from '../db/queries/versions';
@@ -117,6 +114,8 @@ export interface CommittedVersion {
   /** The new version number (N+1). */
   version: number;
   projectSize: number;
+  /** Bytes the version added to what the project keeps stored (its workspace's usage). */
+  storedGrowth: number;
   tags: string[];
   changes: VersionChangeCounts;
   /** The project and its workspace (for the version's audit entry). */
@@ -216,19 +215,18 @@ export async function commitVersion(tx: Tx, input: CommitVersionInput): Promise<
     seen.add(path);
   }
 
-  await lockBlobsShared(tx);
-  const project = await lockProjectForCommit(tx, input.project.id);
-  if (!project || project.removedAt) throw new ProjectGoneError(input.project.id);
-  if (input.baseVersion !== undefined && input.baseVersion !== project.latestVersion) {
-    throw new VersionMismatchError(input.baseVersion, project.latestVersion);
-  }
-
-  // Path → blob key of the files the version changes that the latest version has.
-  const existing = await currentPathKeys(
+  // The blob lock (shared), the project row, and path → blob key of the files the version
+  // changes that the latest version has.
+  const project = await lockProjectForCommit(
     tx,
     input.project.id,
     [...added, ...updated, ...removed].map((f) => f.path),
   );
+  if (!project || project.removedAt) throw new ProjectGoneError(input.project.id);
+  if (input.baseVersion !== undefined && input.baseVersion !== project.latestVersion) {
+    throw new VersionMismatchError(input.baseVersion, project.latestVersion);
+  }
+  const existing = project.keys;
   for (const file of added) {
     if (existing.has(file.path)) throw new InvalidChangesError(`${file.path} already exists`);
   }
@@ -325,7 +323,7 @@ export async function commitVersion(tx: Tx, input: CommitVersionInput): Promise<
         }
       : null,
   });
-  const historyIds = await insertHistoryRows(tx, [
+  const historyRows = [
     ...added.map((f) => historyRow(f, 'create')),
     ...updated.map((f) => historyRow(f, f.diff ? 'update_diff' : 'update')),
     ...removed.map((f) => ({
@@ -340,7 +338,7 @@ export async function commitVersion(tx: Tx, input: CommitVersionInput): Promise<
       mtime: null,
       diff: null,
     })),
-  ]);
+  ];
 
   // GeoPackage / SQLite updates get a row-level changeset, computed after the commit
   // (services/changesets.ts) against the file's previous bytes.
@@ -360,14 +358,16 @@ export async function commitVersion(tx: Tx, input: CommitVersionInput): Promise<
     );
   }
 
-  // Removed paths go; added and updated ones are written (an updated path's row replaced).
+  // Removed paths go; the history rows are written, and the added and updated paths' latest
+  // rows with them (an updated path's row replaced).
   await deleteCurrentFiles(
     tx,
     input.project.id,
     removed.map((f) => f.path),
   );
-  await writeCurrentFiles(
+  await writeHistoryAndCurrentFiles(
     tx,
+    historyRows,
     [...added, ...updated].map((f) => ({
       projectId: input.project.id,
       path: f.path,
@@ -375,7 +375,6 @@ export async function commitVersion(tx: Tx, input: CommitVersionInput): Promise<
       checksum: f.checksum,
       mtime: f.mtime ?? input.at,
       blobKey: f.blobKey,
-      historyId: historyIds.get(f.path)!,
     })),
   );
 
@@ -436,5 +435,13 @@ export async function commitVersion(tx: Tx, input: CommitVersionInput): Promise<
       data: { version: `v${version}`, files: conflicts },
     });
   }
-  return { versionId, version, projectSize: totals.size, tags, changes, scope };
+  return {
+    versionId,
+    version,
+    projectSize: totals.size,
+    storedGrowth: totals.charged,
+    tags,
+    changes,
+    scope,
+  };
 }

@@ -85,13 +85,6 @@ export async function recipeChain(db: Executor, key: string, limit: number): Pro
   }));
 }
 
-/** Diff bytes a rebuild of `key` applies now (0 when stored; Infinity when it cannot end). */
-export async function chainBytes(db: Executor, key: string, limit: number): Promise<number> {
-  const chain = await recipeChain(db, key, limit);
-  if (!chain.at(-1)?.stored) return Infinity;
-  return chain.slice(0, -1).reduce((sum, link) => sum + (link.diffSize ?? 0), 0);
-}
-
 // ---------------------------------------------------------------------------------------
 // The history of one file, for the checkpoint rule
 
@@ -341,6 +334,50 @@ export async function queueFileTask(
         attempts: 0,
       },
     });
+}
+
+/**
+ * queueFileTask of a file made from a diff, one statement: due at `at` when a rebuild of its
+ * blob `key` (recipeChain's links: the diffs up to the first stored blob) applies more than
+ * `maxBytes` of diffs or has no stored end within `limit` links, else at `dueAt`.
+ */
+export async function queueDiffFileTask(
+  db: Executor,
+  task: {
+    projectId: string;
+    path: string;
+    key: string;
+    limit: number;
+    maxBytes: number;
+    dueAt: Date;
+    at: Date;
+  },
+): Promise<void> {
+  const at = task.at.toISOString();
+  await db.execute(sql`
+    WITH RECURSIVE chain(stored, base_key, diff_key, depth) AS (
+      SELECT stored, base_key, diff_key, 0 FROM ${blobs} WHERE key = ${task.key}
+      UNION ALL
+      SELECT b.stored, b.base_key, b.diff_key, c.depth + 1
+      FROM chain c JOIN ${blobs} b ON b.key = c.base_key
+      WHERE NOT c.stored AND c.depth < ${task.limit - 1}
+    ), rebuild AS (
+      SELECT coalesce(bool_or(c.stored), false) AS ends,
+        coalesce(sum(CASE WHEN c.stored THEN 0 ELSE d.size END), 0) AS bytes
+      FROM chain c LEFT JOIN ${blobs} d ON d.key = c.diff_key
+    )
+    INSERT INTO ${fileStoreTasks} (project_id, path, due_at, queued_at, "convert")
+    SELECT ${task.projectId}, ${task.path},
+      CASE WHEN ends AND bytes <= ${task.maxBytes}::float8
+        THEN ${task.dueAt.toISOString()}::timestamptz ELSE ${at}::timestamptz END,
+      ${at}::timestamptz, false
+    FROM rebuild
+    ON CONFLICT (project_id, path) DO UPDATE SET
+      due_at = CASE WHEN ${fileStoreTasks}.locked_until > excluded.queued_at THEN excluded.due_at
+        ELSE least(${fileStoreTasks}.due_at, excluded.due_at) END,
+      queued_at = excluded.queued_at,
+      "convert" = ${fileStoreTasks}."convert" OR excluded."convert",
+      attempts = 0`);
 }
 
 /** Claims the task due first (or whose holder's lease ran out) until `leaseUntil`. */

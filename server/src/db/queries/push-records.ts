@@ -4,7 +4,7 @@
  */
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../database';
-import { pushCommits, pushRequests, workspaces, projects } from '../schema';
+import { pushCommits, pushRequests, uploads, workspaces, projects } from '../schema';
 
 export type PushRequestRow = typeof pushRequests.$inferSelect;
 
@@ -27,18 +27,35 @@ export async function findPushCommit(db: Executor, uploadId: string) {
   return rows[0] ?? null;
 }
 
-/** Locks the project's workspace row (commits in one workspace queue) and reads its allowance. */
-export async function lockWorkspaceOf(
+/**
+ * A push commit's first statement: deletes its upload row (the push lock; `claimed` false
+ * when it was gone: the push was cancelled or taken over), and locks the project's workspace
+ * row (commits in one workspace queue) and reads its allowance (null without a workspace).
+ */
+export async function claimCommit(
   db: Executor,
+  uploadId: string,
   projectId: string,
-): Promise<{ id: number; storage: number } | null> {
+): Promise<{ claimed: boolean; workspace: { id: number; storage: number } | null }> {
   const result = await db.execute(sql`
-    SELECT w.id, w.storage FROM ${workspaces} w
-    JOIN ${projects} p ON p.workspace_id = w.id
-    WHERE p.id = ${projectId}
-    FOR UPDATE OF w`);
-  const row = (result as unknown as { rows: { id: number; storage: string | number }[] }).rows[0];
-  return row ? { id: Number(row.id), storage: Number(row.storage) } : null;
+    WITH gone AS (DELETE FROM ${uploads} WHERE id = ${uploadId} RETURNING id),
+    ws AS (
+      SELECT w.id, w.storage FROM ${workspaces} w
+      JOIN ${projects} p ON p.workspace_id = w.id
+      WHERE p.id = ${projectId}
+      FOR UPDATE OF w
+    )
+    SELECT (SELECT count(*) FROM gone) AS gone, (SELECT id FROM ws) AS id,
+      (SELECT storage FROM ws) AS storage`);
+  const row = (
+    result as unknown as {
+      rows: { gone: string | number; id: number | null; storage: string | number | null }[];
+    }
+  ).rows[0]!;
+  return {
+    claimed: Number(row.gone) > 0,
+    workspace: row.id === null ? null : { id: Number(row.id), storage: Number(row.storage) },
+  };
 }
 
 /**

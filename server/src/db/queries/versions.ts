@@ -2,7 +2,7 @@
  * SQL for creating versions (see services/versions.ts, which runs these in one transaction).
  * Row batches are split so no statement exceeds PostgreSQL's 65535 parameters.
  */
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { newBlobBytes } from './file-store';
 import type { Executor } from '../database';
 import {
@@ -40,33 +40,67 @@ export async function lockBlobsExclusive(db: Executor): Promise<void> {
   await db.execute(sql`SELECT pg_advisory_xact_lock(${BLOB_GC_LOCK_ID})`);
 }
 
-/**
- * Locks the project row for the rest of the transaction (not its workspace's); null when it
- * does not exist. With its name and workspace (for the version's audit entry and webhooks).
- */
-export async function lockProjectForCommit(
-  db: Executor,
-  projectId: string,
-): Promise<{
+/** The project a commit locked (lockProjectForCommit). */
+export interface CommitProject {
   latestVersion: number;
   removedAt: Date | null;
   name: string;
   workspaceId: number;
   workspaceName: string;
-} | null> {
-  const rows = await db
-    .select({
-      latestVersion: projects.latestVersion,
-      removedAt: projects.removedAt,
-      name: projects.name,
-      workspaceId: projects.workspaceId,
-      workspaceName: workspaces.name,
-    })
-    .from(projects)
-    .innerJoin(workspaces, eq(workspaces.id, projects.workspaceId))
-    .where(eq(projects.id, projectId))
-    .for('update', { of: projects });
-  return rows[0] ?? null;
+  /** Which of the paths asked for are files of the latest version: path → its blob key. */
+  keys: Map<string, string>;
+}
+
+/**
+ * A commit's first statement: the blob lock shared (lockBlobsShared; taken first, a one-time
+ * filter), then the project row locked for the rest of the transaction (not its
+ * workspace's), with its name and workspace (for the version's audit entry and webhooks)
+ * and which of `paths` are files of the latest version. Null when the project does not
+ * exist.
+ *
+ * The files are read in the statement's snapshot; when the row lock waited for another
+ * commit of the project (PostgreSQL, read committed: the row is then its newest version,
+ * the files are not), they are read again (currentPathKeys), as are more than JSON_BATCH
+ * paths.
+ */
+export async function lockProjectForCommit(
+  db: Executor,
+  projectId: string,
+  paths: string[],
+): Promise<CommitProject | null> {
+  const asked = paths.length <= JSON_BATCH ? paths : [];
+  const result = await db.execute(sql`
+    SELECT p.latest_version, p.removed_at, p.name, p.workspace_id, w.name AS workspace_name,
+      (SELECT coalesce(jsonb_object_agg(f.path, f.blob_key), '{}'::jsonb) FROM ${projectFiles} f
+        WHERE f.project_id = p.id
+          AND f.path IN (SELECT jsonb_array_elements_text(${JSON.stringify(asked)}::jsonb))) AS keys,
+      (SELECT s.latest_version FROM ${projects} s WHERE s.id = ${projectId}) AS seen_version
+    FROM ${projects} p JOIN ${workspaces} w ON w.id = p.workspace_id
+    WHERE p.id = ${projectId}
+      AND (SELECT pg_advisory_xact_lock_shared(${BLOB_GC_LOCK_ID})::text) IS NOT NULL
+    FOR UPDATE OF p`);
+  const row = rowsOf<{
+    latest_version: number;
+    removed_at: Date | string | null;
+    name: string;
+    workspace_id: number;
+    workspace_name: string;
+    keys: Record<string, string> | string;
+    seen_version: number | null;
+  }>(result)[0];
+  if (!row) return null;
+  const fresh = asked.length === paths.length && row.seen_version === row.latest_version;
+  const keys = fresh
+    ? new Map(Object.entries(typeof row.keys === 'string' ? JSON.parse(row.keys) : row.keys))
+    : await currentPathKeys(db, projectId, paths);
+  return {
+    latestVersion: Number(row.latest_version),
+    removedAt: row.removed_at === null ? null : new Date(row.removed_at),
+    name: row.name,
+    workspaceId: Number(row.workspace_id),
+    workspaceName: row.workspace_name,
+    keys: keys as Map<string, string>,
+  };
 }
 
 /** Which of `paths` are files of the latest version: path → its blob key. */
@@ -159,34 +193,39 @@ export async function insertHistoryRows(
 ): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
   for (const batch of batches(rows, JSON_BATCH)) {
-    const json = JSON.stringify(
-      batch.map((r) => ({
-        project_id: r.projectId,
-        version_id: r.versionId,
-        version_name: r.versionName,
-        path: r.path,
-        change: r.change,
-        size: r.size,
-        checksum: r.checksum,
-        blob_key: r.blobKey,
-        mtime: r.mtime?.toISOString() ?? null,
-        diff: r.diff ?? null,
-      })),
-    );
-    const result = await db.execute(sql`
-      insert into ${fileHistory}
-        (project_id, version_id, version_name, path, change, size, checksum, blob_key, mtime, diff)
-      select t.project_id, t.version_id, t.version_name, t.path, t.change, t.size, t.checksum,
-        t.blob_key, t.mtime, t.diff
-      from jsonb_to_recordset(${json}::jsonb) as t(project_id uuid, version_id integer,
-        version_name integer, path text, change file_change, size bigint, checksum text,
-        blob_key text, mtime timestamptz, diff jsonb)
-      returning id, path`);
+    const result = await db.execute(historyInsert(batch));
     for (const row of rowsOf<{ id: string | number; path: string }>(result)) {
       ids.set(row.path, Number(row.id));
     }
   }
   return ids;
+}
+
+/** The INSERT of history rows (one JSON parameter), returning each row's id and path. */
+function historyInsert(rows: HistoryInsert[]): SQL {
+  const json = JSON.stringify(
+    rows.map((r) => ({
+      project_id: r.projectId,
+      version_id: r.versionId,
+      version_name: r.versionName,
+      path: r.path,
+      change: r.change,
+      size: r.size,
+      checksum: r.checksum,
+      blob_key: r.blobKey,
+      mtime: r.mtime?.toISOString() ?? null,
+      diff: r.diff ?? null,
+    })),
+  );
+  return sql`
+    insert into ${fileHistory}
+      (project_id, version_id, version_name, path, change, size, checksum, blob_key, mtime, diff)
+    select t.project_id, t.version_id, t.version_name, t.path, t.change, t.size, t.checksum,
+      t.blob_key, t.mtime, t.diff
+    from jsonb_to_recordset(${json}::jsonb) as t(project_id uuid, version_id integer,
+      version_name integer, path text, change file_change, size bigint, checksum text,
+      blob_key text, mtime timestamptz, diff jsonb)
+    returning id, path`;
 }
 
 export async function deleteCurrentFiles(
@@ -217,33 +256,72 @@ export interface CurrentFileInsert {
  */
 export async function writeCurrentFiles(db: Executor, rows: CurrentFileInsert[]): Promise<void> {
   for (const batch of batches(rows, JSON_BATCH)) {
-    const json = JSON.stringify(
-      batch.map((r) => ({
-        project_id: r.projectId,
-        path: r.path,
-        size: r.size,
-        checksum: r.checksum,
-        mtime: r.mtime?.toISOString() ?? null,
-        blob_key: r.blobKey,
-        history_id: r.historyId,
-      })),
-    );
-    await db.execute(sql`
-      insert into ${projectFiles} (project_id, path, size, checksum, mtime, blob_key, history_id)
-      select t.project_id, t.path, t.size, t.checksum, t.mtime, t.blob_key, t.history_id
-      from jsonb_to_recordset(${json}::jsonb) as t(project_id uuid, path text, size bigint,
-        checksum text, mtime timestamptz, blob_key text, history_id bigint)
-      on conflict (project_id, path) do update set size = excluded.size,
-        checksum = excluded.checksum, mtime = excluded.mtime, blob_key = excluded.blob_key,
-        history_id = excluded.history_id`);
+    await db.execute(currentFilesUpsert(batch, sql`t.history_id`, sql``));
   }
+}
+
+/**
+ * A version's history rows and its latest-file rows (insertHistoryRows, then writeCurrentFiles
+ * with the new rows' ids): one statement when both fit one batch (the ids go from the insert
+ * to the upsert inside it), else those two in batches.
+ */
+export async function writeHistoryAndCurrentFiles(
+  db: Executor,
+  history: HistoryInsert[],
+  current: Omit<CurrentFileInsert, 'historyId'>[],
+): Promise<void> {
+  if (history.length > JSON_BATCH || current.length > JSON_BATCH) {
+    const ids = await insertHistoryRows(db, history);
+    await writeCurrentFiles(
+      db,
+      current.map((r) => ({ ...r, historyId: ids.get(r.path)! })),
+    );
+    return;
+  }
+  if (history.length === 0) return;
+  if (current.length === 0) {
+    await db.execute(historyInsert(history));
+    return;
+  }
+  await db.execute(sql`
+    WITH h AS (${historyInsert(history)})
+    ${currentFilesUpsert(current, sql`h.id`, sql`JOIN h ON h.path = t.path`)}`);
+}
+
+/** The upsert of latest-file rows (one JSON parameter); `historyId` names each row's id. */
+function currentFilesUpsert(
+  rows: (Omit<CurrentFileInsert, 'historyId'> & { historyId?: number })[],
+  historyId: SQL,
+  join: SQL,
+): SQL {
+  const json = JSON.stringify(
+    rows.map((r) => ({
+      project_id: r.projectId,
+      path: r.path,
+      size: r.size,
+      checksum: r.checksum,
+      mtime: r.mtime?.toISOString() ?? null,
+      blob_key: r.blobKey,
+      history_id: r.historyId ?? null,
+    })),
+  );
+  return sql`
+    insert into ${projectFiles} (project_id, path, size, checksum, mtime, blob_key, history_id)
+    select t.project_id, t.path, t.size, t.checksum, t.mtime, t.blob_key, ${historyId}
+    from jsonb_to_recordset(${json}::jsonb) as t(project_id uuid, path text, size bigint,
+      checksum text, mtime timestamptz, blob_key text, history_id bigint)
+    ${join}
+    on conflict (project_id, path) do update set size = excluded.size,
+      checksum = excluded.checksum, mtime = excluded.mtime, blob_key = excluded.blob_key,
+      history_id = excluded.history_id`;
 }
 
 /**
  * A version's last statement on its project, one statement: the size of the project's current
  * files (also written as version `versionId`'s size) and how many are QGIS projects; the
  * blobs the version stores for the first time (`newKeys`, file-store.ts `newBlobBytes`)
- * charged to the project's stored bytes; the project's latest version, time and disk usage,
+ * charged to the project's stored bytes (answered: what the version grew the workspace's
+ * usage by); the project's latest version, time and disk usage,
  * and its tags: `qgisTags` when exactly one QGIS project file is current, else none.
  */
 export async function settleVersion(
@@ -256,7 +334,7 @@ export async function settleVersion(
     updatedAt: Date;
     qgisTags: readonly string[];
   },
-): Promise<{ size: number; qgisProjects: number }> {
+): Promise<{ size: number; qgisProjects: number; charged: number }> {
   const { projectId, versionId } = values;
   const result = await db.execute(sql`
     WITH totals AS (
@@ -278,7 +356,15 @@ export async function settleVersion(
           ELSE '{}'::text[] END
       WHERE ${projects.id} = ${projectId}
     )
-    SELECT size, qgis_projects FROM totals`);
-  const row = rowsOf<{ size: string | number; qgis_projects: string | number }>(result)[0];
-  return { size: Number(row?.size ?? 0), qgisProjects: Number(row?.qgis_projects ?? 0) };
+    SELECT size, qgis_projects, (SELECT * FROM charged) AS charged FROM totals`);
+  const row = rowsOf<{
+    size: string | number;
+    qgis_projects: string | number;
+    charged: string | number;
+  }>(result)[0];
+  return {
+    size: Number(row?.size ?? 0),
+    qgisProjects: Number(row?.qgis_projects ?? 0),
+    charged: Number(row?.charged ?? 0),
+  };
 }

@@ -18,7 +18,7 @@ import { createReadStream } from 'node:fs';
 import type { AppContext } from '../../context';
 import {
   addConversionProgress,
-  chainBytes,
+  queueDiffFileTask,
   claimFileTask,
   dropBlobDeletion,
   fileStorageHistory,
@@ -216,10 +216,19 @@ export async function queueChangedFiles(
     if (!isVersionedFile(file.path)) continue;
     // A file added whole has nothing to arrange (unless it reuses a blob stored as a diff).
     if (file.added && !file.madeFromDiff && (await findBlob(tx, file.blobKey))?.stored) continue;
-    let dueAt = new Date(at.getTime() + delayMs);
+    const dueAt = new Date(at.getTime() + delayMs);
     if (file.madeFromDiff && delayMs > 0) {
-      const bytes = await chainBytes(tx, file.blobKey, limits.diffs + 1);
-      if (bytes > limits.share * file.size) dueAt = at;
+      // At once when its rebuild applies more diff bytes than the rule allows (one statement).
+      await queueDiffFileTask(tx, {
+        projectId,
+        path: file.path,
+        key: file.blobKey,
+        limit: limits.diffs + 1,
+        maxBytes: limits.share * file.size,
+        dueAt,
+        at,
+      });
+      continue;
     }
     await queueFileTask(tx, { projectId, path: file.path, dueAt, at });
   }

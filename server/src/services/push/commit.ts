@@ -6,8 +6,8 @@
 import type { ClientMeta } from '../../auth/sessions';
 import type { AppContext } from '../../context';
 import { actorOf, recordAudit } from '../audit';
-import { recordPushCommit } from '../../db/queries/push-records';
-import { deleteUpload, type UploadRow } from '../../db/queries/uploads';
+import { claimCommit, recordPushCommit } from '../../db/queries/push-records';
+import type { UploadRow } from '../../db/queries/uploads';
 import type { User } from '../../db/schema';
 import { PUSH_REFUSALS } from '../../schemas/protocol';
 import type { VersionOrigin } from '../../schemas/restore';
@@ -54,8 +54,10 @@ export async function commitPush(
   let version: number;
   try {
     version = await ctx.database.db.transaction(async (tx) => {
-      if (!(await deleteUpload(tx, upload.id))) throw dialect.invalid(PUSH_REFUSALS.canceled);
-      const checkAllowance = await guardAllowance(tx, upload.projectId);
+      // The upload row (the lock) goes and the workspace is locked, in one statement.
+      const { claimed, workspace } = await claimCommit(tx, upload.id, upload.projectId);
+      if (!claimed) throw dialect.invalid(PUSH_REFUSALS.canceled);
+      const checkAllowance = await guardAllowance(tx, workspace);
       const at = ctx.now();
       const committed = await commitVersion(tx, {
         project: { id: upload.projectId },
@@ -72,7 +74,7 @@ export async function commitPush(
         origin: push.origin ?? null,
         copyDelayMs: ctx.config.versionCopyDelayMs,
       });
-      await checkAllowance();
+      checkAllowance(committed.storedGrowth);
       const restored =
         push.origin?.action === 'restore_version' || push.origin?.action === 'restore_file';
       await recordAudit(ctx, tx, {

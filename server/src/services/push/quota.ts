@@ -6,14 +6,14 @@
  *   it sends (finish refuses bytes of another size): a file added or updated whole at its
  *   size, a diff update at its diff's size (the versions before stay: an update or a removal
  *   frees nothing);
- * - when the version is made, inside its database transaction, with the real sizes: the
- *   workspace row is locked, so concurrent commits in one workspace cannot pass it together.
+ * - when the version is made, inside its database transaction, with the real sizes (what the
+ *   version stores anew, services/versions.ts `storedGrowth`): the workspace row is locked,
+ *   so concurrent commits in one workspace cannot pass it together.
  *
  * A push that does not grow the usage (a removal) is always taken.
  */
 import type { Executor } from '../../db/database';
 import { workspaceDiskUsage } from '../../db/queries/projects';
-import { lockWorkspaceOf } from '../../db/queries/push-records';
 import { storageLimitHit } from '../clone';
 import type { CurrentFiles, UploadPlan } from './plan';
 
@@ -37,20 +37,18 @@ export async function checkAllowance(
 }
 
 /**
- * Inside the commit's transaction: locks the workspace and returns a check to run once the
- * version is written (usage grew past the allowance → StorageLimitHit, the transaction
- * rolls back).
+ * Inside the commit's transaction, the project's workspace locked (db/queries/push-records.ts
+ * `claimCommit`): its usage now, and a check to run once the version is written with what it
+ * stores anew (usage grown past the allowance → StorageLimitHit, the transaction rolls back).
  */
 export async function guardAllowance(
   tx: Executor,
-  projectId: string,
-): Promise<() => Promise<void>> {
-  const workspace = await lockWorkspaceOf(tx, projectId);
-  if (!workspace) return async () => {};
+  workspace: { id: number; storage: number } | null,
+): Promise<(growth: number) => void> {
+  if (!workspace) return () => {};
   const before = await workspaceDiskUsage(tx, workspace.id);
-  return async () => {
-    const after = await workspaceDiskUsage(tx, workspace.id);
-    if (after > before && after > workspace.storage) {
+  return (growth) => {
+    if (growth > 0 && before + growth > workspace.storage) {
       throw storageLimitHit(before, workspace.storage);
     }
   };
