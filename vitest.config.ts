@@ -34,6 +34,19 @@ const ISOLATED_DOM_TESTS = [
   'src/features/uploads/page/components/UploadDropZone.test.tsx',
 ];
 
+/** Server integration tests (tests/server), the server's own unit tests and the lint rules' tests. */
+const SERVER_TESTS = [
+  'tests/server/**/*.test.ts',
+  'server/src/**/*.test.ts',
+  'tests/lint/**/*.test.ts',
+];
+
+/**
+ * Server test files that replace modules (vi.mock): each runs in a fresh worker of its own
+ * (server-isolated), so the replacement reaches no other file.
+ */
+const ISOLATED_SERVER_TESTS = ['tests/server/file-store-retry.test.ts'];
+
 /** Test files run side by side: both cores (vitest's default leaves one idle here). */
 const WORKERS = 2;
 
@@ -42,6 +55,18 @@ const WORKERS = 2;
  * and a condition that holds ends the wait at once.
  */
 const POLL = { poll: { timeout: 60_000, interval: 50 } };
+
+/** What both server projects share. */
+const SERVER = {
+  environment: 'node' as const,
+  globalSetup: ['tests/server/global-setup.ts'],
+  maxWorkers: WORKERS,
+  // Bounds for conditions, not wall clocks: a test that passes is done at once, and a
+  // busy machine (every core taken) makes the first sandbox process or GDAL slow.
+  testTimeout: 120_000,
+  expect: POLL,
+  hookTimeout: 180_000,
+};
 
 export default defineConfig({
   test: {
@@ -96,21 +121,20 @@ export default defineConfig({
       {
         resolve: { alias: aliases },
         test: {
+          ...SERVER,
           name: 'server',
-          environment: 'node',
-          include: [
-            'tests/server/**/*.test.ts',
-            'server/src/**/*.test.ts',
-            'tests/lint/**/*.test.ts',
-          ],
-          globalSetup: ['tests/server/global-setup.ts'],
-          maxWorkers: WORKERS,
-          // Bounds for conditions, not wall clocks: a test that passes is done at once, and a
-          // busy machine (every core taken) makes the first sandbox process or GDAL slow.
-          testTimeout: 120_000,
-          expect: POLL,
-          hookTimeout: 180_000,
+          include: SERVER_TESTS,
+          exclude: ISOLATED_SERVER_TESTS,
+          // Files share a worker: the server's modules, its packages (Fastify, Drizzle, PGlite,
+          // the AWS SDK) and its warm sandbox processes are loaded once per worker, not once
+          // per file. Each file still builds its own app on its own database; the server keeps
+          // its per-app state by app (WeakMaps keyed by the context), not per process.
+          isolate: false,
         },
+      },
+      {
+        resolve: { alias: aliases },
+        test: { ...SERVER, name: 'server-isolated', include: ISOLATED_SERVER_TESTS },
       },
     ],
   },

@@ -3,7 +3,17 @@
  * .ci/run) from GeoJSON written here, and plain SQLite edits with better-sqlite3.
  */
 import { execFile } from 'node:child_process';
-import { access, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import {
+  access,
+  copyFile,
+  mkdir,
+  mkdtemp,
+  readFile,
+  rename,
+  rm,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -45,6 +55,8 @@ export async function scratch(): Promise<Scratch> {
 /**
  * Writes a GeoPackage with one layer `layer` (fid primary key, a `geom` geometry column in
  * EPSG:4326, one column per property) from the features, with ogr2ogr; returns its bytes.
+ * With `cached`, a file ogr2ogr made from the same GeoJSON, arguments and GDAL version in an
+ * earlier run (or file) is copied instead (cachedGeopackage).
  */
 export async function geopackageFromFeatures(
   s: Scratch,
@@ -52,34 +64,73 @@ export async function geopackageFromFeatures(
   layer: string,
   features: Feature[],
   geometryType = 'GEOMETRY',
+  options: { cached?: boolean } = {},
 ): Promise<Buffer> {
   const source = s.file(`${name}.geojson`);
   const target = s.file(`${name}.gpkg`);
-  await writeFile(
-    source,
-    JSON.stringify({
-      type: 'FeatureCollection',
-      features: features.map((f) => ({ type: 'Feature', ...f })),
-    }),
-  );
-  await rm(target, { force: true });
-  await access(OGR2OGR).catch(() => {
-    throw new Error(`${OGR2OGR} not found: install GDAL (Debian: apt-get install gdal-bin)`);
+  const geojson = JSON.stringify({
+    type: 'FeatureCollection',
+    features: features.map((f) => ({ type: 'Feature', ...f })),
   });
-  await run(OGR2OGR, [
-    '-f',
-    'GPKG',
-    target,
-    source,
-    '-nln',
-    layer,
-    '-preserve_fid',
-    '-a_srs',
-    'EPSG:4326',
-    '-nlt',
-    geometryType,
-  ]);
+  const args = ['-nln', layer, '-preserve_fid', '-a_srs', 'EPSG:4326', '-nlt', geometryType];
+  await rm(target, { force: true });
+  const build = async (to: string) => {
+    await writeFile(source, geojson);
+    await access(OGR2OGR).catch(() => {
+      throw new Error(`${OGR2OGR} not found: install GDAL (Debian: apt-get install gdal-bin)`);
+    });
+    await run(OGR2OGR, ['-f', 'GPKG', to, source, ...args]);
+  };
+  if (options.cached) await copyFile(await cachedGeopackage(geojson, args, build), target);
+  else await build(target);
   return readFile(target);
+}
+
+/** Where built fixtures are kept between runs (node_modules is not in git). */
+export const FIXTURE_CACHE = path.resolve(
+  import.meta.dirname,
+  '../../../node_modules/.cache/waymark-tests/fixtures',
+);
+
+let gdalVersion: Promise<string> | null = null;
+
+/**
+ * The path of a GeoPackage ogr2ogr built from `geojson` with `args` (by `build`, into the
+ * path given), kept under FIXTURE_CACHE by the SHA-256 of the GeoJSON, the arguments and
+ * `ogr2ogr --version`: built once, then reused by later files and runs. Concurrent builders
+ * each write a file of their own and rename it into place.
+ */
+async function cachedGeopackage(
+  geojson: string,
+  args: string[],
+  build: (to: string) => Promise<void>,
+): Promise<string> {
+  gdalVersion ??= run(OGR2OGR, ['--version']).then(({ stdout }) => stdout.trim());
+  const key = createHash('sha256')
+    .update(await gdalVersion)
+    .update('\0')
+    .update(args.join('\0'))
+    .update('\0')
+    .update(geojson)
+    .digest('hex')
+    .slice(0, 32);
+  const kept = path.join(FIXTURE_CACHE, `${key}.gpkg`);
+  if (
+    await access(kept).then(
+      () => true,
+      () => false,
+    )
+  )
+    return kept;
+  await mkdir(FIXTURE_CACHE, { recursive: true });
+  const building = path.join(FIXTURE_CACHE, `${key}.${process.pid}.${Date.now()}.building.gpkg`);
+  try {
+    await build(building);
+    await rename(building, kept);
+  } finally {
+    await rm(building, { force: true });
+  }
+  return kept;
 }
 
 /** Runs `edit` on a copy of the SQLite bytes (no GeoPackage functions: plain tables only). */
