@@ -124,7 +124,13 @@ function edit(
 async function buildVersions(
   server: RunningServer,
   dir: string,
-): Promise<{ projectId: string; name: string; wholeBytes: number; diffBytes: number }> {
+): Promise<{
+  projectId: string;
+  name: string;
+  wholeBytes: number;
+  diffBytes: number;
+  patchBytes: number;
+}> {
   const ctx = server.app.ctx;
   const db = server.database.db;
   const name = 'stored as diffs';
@@ -159,6 +165,7 @@ async function buildVersions(
   );
   let wholeBytes = first.size;
   let diffBytes = 0;
+  let patchBytes = 0;
   const next = random(30);
   let fids = Array.from({ length: FEATURES }, (_, i) => i + 1);
   const nextFid = { value: FEATURES + 1 };
@@ -192,6 +199,7 @@ async function buildVersions(
               blobKey: stored.key,
             },
             recipe: made.recipe,
+            patch: made.patch,
           },
         ],
         at: new Date(),
@@ -201,6 +209,7 @@ async function buildVersions(
     );
     applyChangeset(base, diff, { stable: true });
     wholeBytes += made.size;
+    patchBytes += made.patch?.size ?? 0;
     if (v % 50 === 0) {
       console.log(
         `     ${v - 1} versions made in ${((performance.now() - started) / 1000).toFixed(0)} s`,
@@ -212,7 +221,7 @@ async function buildVersions(
   }
   await fileStoreWorkIdle(ctx);
   await runFileStoreTasks(ctx);
-  return { projectId: project.id, name, wholeBytes, diffBytes };
+  return { projectId: project.id, name, wholeBytes, diffBytes, patchBytes };
 }
 
 async function body(response: Response): Promise<number> {
@@ -243,6 +252,7 @@ async function benchVersions(server: RunningServer, dir: string): Promise<BenchR
   }
   console.log(
     `     ${VERSIONS + 1} versions, ${MiB(built.wholeBytes)} in all; ${MiB(built.diffBytes)} of diffs; ` +
+      `${MiB(built.patchBytes)} of page patches; ` +
       `kept ${MiB(kept)}: ${whole} whole copies and the diffs; longest rebuild: v${worst.version}, ${worst.links - 1} diffs`,
   );
   const stored: BenchResult = {

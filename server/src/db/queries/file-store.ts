@@ -45,9 +45,12 @@ export async function findBlob(db: Executor, key: string): Promise<BlobRow | nul
   return rows[0] ?? null;
 }
 
-/** A link of a rebuild: a blob and the size of its recipe's diff. */
+/** A link of a rebuild: a blob, the size of its recipe's diff and its page patch. */
 export interface ChainLink extends BlobRow {
   diffSize: number | null;
+  /** Its page patch (services/file-store/page-patch.ts), when it has one. */
+  patchKey: string | null;
+  patchSize: number | null;
 }
 
 /**
@@ -56,15 +59,18 @@ export interface ChainLink extends BlobRow {
  */
 export async function recipeChain(db: Executor, key: string, limit: number): Promise<ChainLink[]> {
   const result = await db.execute(sql`
-    WITH RECURSIVE chain(key, size, sha1, stored, base_key, diff_key, depth) AS (
-      SELECT key, size, sha1, stored, base_key, diff_key, 0 FROM ${blobs} WHERE key = ${key}
+    WITH RECURSIVE chain(key, size, sha1, stored, base_key, diff_key, patch_key, depth) AS (
+      SELECT key, size, sha1, stored, base_key, diff_key, patch_key, 0 FROM ${blobs}
+      WHERE key = ${key}
       UNION ALL
-      SELECT b.key, b.size, b.sha1, b.stored, b.base_key, b.diff_key, c.depth + 1
+      SELECT b.key, b.size, b.sha1, b.stored, b.base_key, b.diff_key, b.patch_key, c.depth + 1
       FROM chain c JOIN ${blobs} b ON b.key = c.base_key
       WHERE NOT c.stored AND c.depth < ${limit - 1}
     )
-    SELECT c.key, c.size, c.sha1, c.stored, c.base_key, c.diff_key, d.size AS diff_size
+    SELECT c.key, c.size, c.sha1, c.stored, c.base_key, c.diff_key, d.size AS diff_size,
+      c.patch_key, p.size AS patch_size
     FROM chain c LEFT JOIN ${blobs} d ON d.key = c.diff_key
+      LEFT JOIN ${blobs} p ON p.key = c.patch_key
     ORDER BY c.depth`);
   return rowsOf<{
     key: string;
@@ -74,6 +80,8 @@ export async function recipeChain(db: Executor, key: string, limit: number): Pro
     base_key: string | null;
     diff_key: string | null;
     diff_size: string | number | null;
+    patch_key: string | null;
+    patch_size: string | number | null;
   }>(result).map((row) => ({
     key: row.key,
     size: Number(row.size),
@@ -82,6 +90,8 @@ export async function recipeChain(db: Executor, key: string, limit: number): Pro
     baseKey: row.base_key,
     diffKey: row.diff_key,
     diffSize: row.diff_size === null ? null : Number(row.diff_size),
+    patchKey: row.patch_key,
+    patchSize: row.patch_size === null ? null : Number(row.patch_size),
   }));
 }
 
@@ -225,18 +235,38 @@ export async function setStored(
   return true;
 }
 
-/** Gives a stored blob its recipe (conversion); false unless it had none. */
+/**
+ * Gives a stored blob its recipe (conversion), with its page patch when one was made (the
+ * patch's bytes are in the blob store; its size is charged to the projects whose history
+ * references the blob). False unless it had none. Run in a transaction.
+ */
 export async function setRecipe(
   db: Executor,
   key: string,
   recipe: { baseKey: string; diffKey: string },
+  patch: { key: string; size: number; sha1: string } | null = null,
+  at: Date = new Date(),
 ): Promise<boolean> {
+  const projectIds = patch ? await lockReferencingProjects(db, key) : [];
+  if (patch) {
+    await db
+      .insert(blobs)
+      .values({ ...patch, createdAt: at })
+      .onConflictDoNothing({ target: blobs.key });
+  }
   const rows = await db
     .update(blobs)
-    .set(recipe)
+    .set({ ...recipe, patchKey: patch?.key ?? null })
     .where(and(eq(blobs.key, key), sql`${blobs.baseKey} IS NULL`, eq(blobs.stored, true)))
     .returning({ key: blobs.key });
-  return rows.length > 0;
+  if (rows.length === 0) return false;
+  if (patch && projectIds.length > 0) {
+    await db
+      .update(projects)
+      .set({ storedBytes: sql`${projects.storedBytes} + ${patch.size}` })
+      .where(inArray(projects.id, projectIds));
+  }
+  return true;
 }
 
 /** Whether `key` is the latest version of a file anywhere. */
@@ -262,7 +292,9 @@ export async function chargeNewBlobs(
   if (keys.length === 0) return;
   await db.execute(sql`
     UPDATE ${projects} SET stored_bytes = stored_bytes + (
-      SELECT coalesce(sum(CASE WHEN b.stored THEN b.size ELSE 0 END), 0) FROM ${blobs} b
+      SELECT coalesce(sum(CASE WHEN b.stored THEN b.size ELSE 0 END
+        + coalesce((SELECT p.size FROM ${blobs} p WHERE p.key = b.patch_key), 0)), 0)
+      FROM ${blobs} b
       WHERE b.key IN (SELECT jsonb_array_elements_text(${JSON.stringify([...new Set(keys)])}::jsonb))
         AND NOT EXISTS (SELECT 1 FROM ${fileHistory} h WHERE h.project_id = ${projectId}
           AND h.version_id <> ${versionId} AND h.blob_key = b.key)

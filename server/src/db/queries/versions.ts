@@ -98,6 +98,7 @@ export interface BlobInsert {
   stored?: boolean;
   baseKey?: string | null;
   diffKey?: string | null;
+  patchKey?: string | null;
 }
 
 /** Inserts blob rows that do not exist yet; returns the keys that were new. */

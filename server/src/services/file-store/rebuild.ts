@@ -5,6 +5,12 @@
  * geodiff/apply.ts; the whole chain in one call on one connection when the lanes allow), the
  * result checked against the SHA-1 and size recorded for it (hashed once, at the end).
  *
+ * Page patches (page-patch.ts): the oldest steps of the chain that have one are made by
+ * writing their pages into the copy, in order, with no SQLite work; the diffs of the steps
+ * after them (versions made before patches existed) are applied as above. When the patches
+ * cannot be read or the result differs, the rebuild starts again from the whole copy with
+ * the diffs alone (logged as a warning): a patch is a shortcut, the diff is the record.
+ *
  * Lanes: a rebuild a person waits for (a download, the map, compare) runs on the interactive
  * lane while its work is small enough for that lane's budget (FILE_WORK_SECONDS, 20 s): a
  * batch of diffs whose bytes are at most INTERACTIVE_DIFF_BYTES on a file of at most
@@ -16,6 +22,7 @@
  * client gets FileRebuildError (422).
  */
 import { createWriteStream } from 'node:fs';
+import { buffer } from 'node:stream/consumers';
 import { copyFile, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { recipeChain, type BlobRow, type ChainLink } from '../../db/queries/file-store';
@@ -27,6 +34,7 @@ import { WorkTooHeavyError, type WorkLane } from '../../lib/sandbox';
 import { BlobNotFoundError } from '../../storage/blob-store';
 import type { CacheHandle } from './cache';
 import { hashFileInThread } from './hash';
+import { applyPagePatches, PagePatchError, readPagePatch, type PagePatch } from './page-patch';
 import { fileCacheOf, type FileStoreContext } from './context';
 
 /** Links of a recipe chain followed at most (the rule keeps chains far shorter). */
@@ -85,8 +93,9 @@ async function chainOf(ctx: FileStoreContext, target: BlobRow): Promise<ChainLin
   if (target.stored) {
     if (!target.baseKey || !target.diffKey) throw new BlobNotFoundError(target.key);
     const below = await recipeChain(db, target.baseKey, MAX_CHAIN);
-    const diff = await recipeChain(db, target.diffKey, 1);
-    return [{ ...target, stored: false, diffSize: diff[0]?.size ?? null }, ...below];
+    const [self] = await recipeChain(db, target.key, 1);
+    if (!self) throw new BlobNotFoundError(target.key);
+    return [{ ...self, stored: false }, ...below];
   }
   return recipeChain(db, target.key, MAX_CHAIN);
 }
@@ -102,11 +111,23 @@ export async function rebuildInto(
   lane: WorkLane = 'interactive',
 ): Promise<void> {
   let asked = lane;
+  let patches = true;
   for (let attempt = 1; ; attempt++) {
     try {
-      await rebuildOnce(ctx, target, work, asked);
+      await rebuildOnce(ctx, target, work, asked, patches);
       return;
     } catch (error) {
+      // The page patches did not make the version (missing, damaged, or other bytes): the
+      // diffs are applied instead, from the whole copy.
+      if (error instanceof PatchesFailed) {
+        ctx.log.warn(
+          { blob: target.key, sha1: target.sha1, size: target.size, reason: error.message },
+          'A file version could not be rebuilt from its page patches; its diffs are applied instead',
+        );
+        patches = false;
+        await rm(work, { force: true });
+        continue;
+      }
       // Over the interactive budget: the file in `work` is half-applied; start again on the
       // background lane.
       if (error instanceof WorkTooHeavyError && error.reason === 'time' && asked !== 'background') {
@@ -126,11 +147,31 @@ export async function rebuildInto(
   }
 }
 
+/** The page patches of a rebuild could not make the version (rebuildInto then applies diffs). */
+class PatchesFailed extends Error {}
+
+/** Reads the patches of `links`, in order (PatchesFailed when one is missing or damaged). */
+async function readPatches(ctx: FileStoreContext, links: ChainLink[]): Promise<PagePatch[]> {
+  return Promise.all(
+    links.map(async (link) => {
+      try {
+        return await readPagePatch(await buffer(await ctx.blobStore.open(link.patchKey!)));
+      } catch (error) {
+        if (error instanceof BlobNotFoundError || error instanceof PagePatchError) {
+          throw new PatchesFailed(`patch ${link.patchKey} of ${link.key}: ${error.message}`);
+        }
+        throw error;
+      }
+    }),
+  );
+}
+
 async function rebuildOnce(
   ctx: FileStoreContext,
   target: BlobRow,
   work: string,
   asked: WorkLane,
+  usePatches: boolean,
 ): Promise<void> {
   const cache = fileCacheOf(ctx);
   const chain = await chainOf(ctx, target);
@@ -169,17 +210,33 @@ async function rebuildOnce(
     // Nothing to apply: the whole copy is the target (its stored bytes were missing).
     fail(ctx, target, 'no diff leads to it');
   }
+  // The oldest steps that have page patches are made by writing their pages (no SQLite
+  // work); the diffs of the rest, if any, are applied after them.
+  let patched = 0;
+  if (usePatches) {
+    while (patched < steps.length && steps[patched]!.patchKey) patched++;
+  }
+  if (patched > 0) {
+    const patches = await readPatches(ctx, steps.slice(0, patched));
+    try {
+      await applyPagePatches(work, patches);
+    } catch (error) {
+      if (error instanceof PagePatchError) throw new PatchesFailed(error.message);
+      throw error;
+    }
+  }
   const scratch: string[] = [];
+  const rest = steps.slice(patched);
   try {
     const files: string[] = [];
-    for (const [i, link] of steps.entries()) {
+    for (const [i, link] of rest.entries()) {
       if (!link.diffKey) fail(ctx, target, 'a link of its chain has no diff', { link: link.key });
       const file = `${work}.${i}.diff`;
       scratch.push(file);
       files.push(file);
     }
-    await Promise.all(steps.map((link, i) => downloadBlob(ctx, link.diffKey!, files[i]!)));
-    for (const batch of rebuildBatches(steps)) {
+    await Promise.all(rest.map((link, i) => downloadBlob(ctx, link.diffKey!, files[i]!)));
+    for (const batch of rebuildBatches(rest)) {
       try {
         await runGeodiffWork(
           ctx,
@@ -193,6 +250,7 @@ async function rebuildOnce(
         );
       } catch (error) {
         if (error instanceof ChangesetConflictError || error instanceof ChangesetFormatError) {
+          if (patched > 0) throw new PatchesFailed('a diff after the patches does not apply');
           fail(ctx, target, `a diff of its chain does not apply: ${error.message}`);
         }
         throw error;
@@ -201,6 +259,7 @@ async function rebuildOnce(
     const result = await hashFileInThread(work);
     const made = steps.at(-1)!;
     if (result.sha1 !== made.sha1 || result.size !== made.size) {
+      if (patched > 0) throw new PatchesFailed('the patched bytes differ from the version');
       fail(ctx, target, 'the rebuilt bytes differ from the version recorded', {
         link: made.key,
         expected: { sha1: made.sha1, size: made.size },

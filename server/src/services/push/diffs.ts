@@ -146,5 +146,6 @@ export function pushedFileEntry(
       blobKey: received.key,
     },
     recipe: applied.recipe,
+    patch: applied.patch,
   };
 }

@@ -218,6 +218,7 @@ async function withTheirs(
         blobKey: stored.key,
       },
       recipe: made.recipe,
+      patch: made.patch,
     };
   });
 }
