@@ -255,6 +255,7 @@ describe('POST /v2/projects/{id}/edits', () => {
         stored: blobs.stored,
         baseKey: blobs.baseKey,
         diffKey: blobs.diffKey,
+        patchKey: blobs.patchKey,
       })
       .from(fileHistory)
       .innerJoin(blobs, eq(blobs.key, fileHistory.blobKey))
@@ -270,8 +271,10 @@ describe('POST /v2/projects/{id}/edits', () => {
       expect(made).toMatchObject({ stored: false, baseKey: before.key });
       expect(made.diffKey).toBe((made.diff as { blob_key: string }).blob_key);
       expect(await t.app.ctx.blobStore.has(made.key)).toBe(false);
+      // Its page patch (file-store/page-patch.ts) is stored.
+      expect(await t.app.ctx.blobStore.has(made.patchKey!)).toBe(true);
     }
-    // Rebuilt from the diffs (the cache emptied), each version is the one recorded.
+    // Rebuilt from the page patches (the cache emptied), each version is the one recorded.
     await fileCacheOf(t.app.ctx).clear();
     for (const h of history) {
       const local = await fileAt(p, h.version, 'base.gpkg');

@@ -19,7 +19,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppContext } from '../../context';
 import { listCurrentFiles, listFilesAtVersion } from '../../db/queries/files';
@@ -37,7 +37,13 @@ import { MAX_EDIT_CHANGES } from '../../schemas/edits';
 import type { BlobInfo } from '../../storage/blob-store';
 import { ChunkStore } from '../../storage/chunk-store';
 import { CHUNK_SIZE } from '../../storage/staging';
-import { giveBackWorkFile, keepWorkFile, recipeKey, takeWorkFile } from '../file-store';
+import {
+  giveBackWorkFile,
+  keepWorkFile,
+  recipeKey,
+  storePagePatch,
+  takeWorkFile,
+} from '../file-store';
 import { localCopy } from '../map/store';
 import { projectFor, type ProjectAccess } from '../permissions';
 import { VERSION_NOT_FOUND } from '../project-detail';
@@ -196,8 +202,11 @@ async function plan(
           ? null
           : await localCopy(ctx, { key: base.blobKey, checksum: base.checksum, size: base.size });
       const work = await takeWorkFile(ctx, latestBlob, 'background');
+      // The latest file's bytes beside it, for the version's page patch (file-store).
+      const before = path.join(dir, `${randomUUID()}.before`);
       let applied;
       try {
+        await copyFile(work, before);
         applied = await runCaptureWork(
           ctx,
           {
@@ -232,6 +241,8 @@ async function plan(
         // Stored as its diff (services/file-store/): the work file is the diff applied to
         // the latest file the stable way, as any later rebuild applies it; hashed while the
         // diff is stored.
+        const patch = await storePagePatch(ctx, before, work);
+        if (patch) planned.made.push(patch.key);
         const [stored, kept] = await Promise.allSettled([
           ctx.blobStore.put(createReadStream(diff), { expectedSize: applied.written.diffSize }),
           keepWorkFile(ctx, work),
@@ -255,6 +266,7 @@ async function plan(
             blobKey: diffBlob.key,
           },
           recipe,
+          patch,
         });
       }
       if (applied.conflicts.length > 0) {

@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  applyCompressedPatches,
   applyPagePatches,
+  FoldedPatches,
   makePagePatch,
   pageSizeOf,
   PagePatchError,
@@ -37,17 +39,31 @@ async function roundTrip(first: Buffer, steps: Buffer[]): Promise<number[]> {
       return file;
     }),
   );
+  const compressed: Buffer[] = [];
   const patches = [];
   for (let i = 1; i < files.length; i++) {
     const patch = await makePagePatch(files[i - 1]!, files[i]!);
     expect(patch).not.toBeNull();
+    compressed.push(patch!);
     patches.push(await readPagePatch(patch!));
   }
+  // Step by step, and folded into one pass (or step by step when lengths are not whole pages).
   const work = path.join(dir, `w${n++}`);
   await writeFile(work, first);
   await applyPagePatches(work, patches);
   expect((await readFile(work)).equals(steps.at(-1)!)).toBe(true);
+  await writeFile(work, first);
+  await applyCompressedPatches(work, compressed);
+  expect((await readFile(work)).equals(steps.at(-1)!)).toBe(true);
   return patches.map((p) => p.pages.length);
+}
+
+async function patchOf(a: Buffer, b: Buffer): Promise<Buffer | null> {
+  const fa = path.join(dir, `p${n++}`);
+  const fb = path.join(dir, `p${n++}`);
+  await writeFile(fa, a);
+  await writeFile(fb, b);
+  return makePagePatch(fa, fb);
 }
 
 describe('page patches', () => {
@@ -75,6 +91,25 @@ describe('page patches', () => {
     const v5 = Buffer.concat([v4, randomBytes(4096)]);
     await roundTrip(v1, [v2, v3, v4, v5]);
     await roundTrip(v1, [Buffer.from(v1)]); // nothing changed
+  });
+
+  it('folds whole-page chains that shrink and grow again into one pass', async () => {
+    const v1 = sqliteLike(1024, 40);
+    const v2 = Buffer.from(v1);
+    v2.write('two', 30 * 1024 + 5);
+    const v3 = Buffer.from(v2.subarray(0, 20 * 1024)); // pages 20-39 cut off
+    v3.write('three', 3 * 1024);
+    const v4 = Buffer.concat([v3, Buffer.alloc(10 * 1024), sqliteLike(1024, 5)]); // regrown
+    v4.write('four', 3 * 1024 + 1);
+    const v5 = Buffer.from(v4);
+    v5.write('five', 32 * 1024);
+    await roundTrip(v1, [v2, v3, v4, v5]);
+    // Lengths in whole pages fold; others do not (applied step by step instead).
+    const folded = new FoldedPatches(4096 * 3);
+    const grow = await readPagePatch(
+      (await patchOf(sqliteLike(4096, 3), Buffer.concat([sqliteLike(4096, 3), randomBytes(10)])))!,
+    );
+    expect(folded.add(grow)).toBe(false);
   });
 
   it('refuses a damaged patch, or one for other bytes', async () => {

@@ -17,7 +17,7 @@
  * length (u64), new length (u64), page count n (u32), n page numbers (u32, ascending), n pages
  * of XOR'd bytes.
  */
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { brotliCompress, brotliDecompress, constants } from 'node:zlib';
 
@@ -68,8 +68,16 @@ async function readAt(handle: FileHandle, into: Buffer, position: number): Promi
   into.fill(0, done);
 }
 
+/** target ^= other (same length), by 32-bit words where both are aligned. */
 function xorInto(target: Buffer, other: Buffer): void {
-  for (let i = 0; i < target.length; i++) target[i]! ^= other[i]!;
+  const n = target.length;
+  if (target.byteOffset % 4 === 0 && other.byteOffset % 4 === 0 && n % 4 === 0) {
+    const a = new Int32Array(target.buffer, target.byteOffset, n / 4);
+    const b = new Int32Array(other.buffer, other.byteOffset, n / 4);
+    for (let i = 0; i < a.length; i++) a[i]! ^= b[i]!;
+    return;
+  }
+  for (let i = 0; i < n; i++) target[i]! ^= other[i]!;
 }
 
 /**
@@ -103,7 +111,8 @@ export async function makePagePatch(before: string, after: string): Promise<Buff
         const now = b.subarray(at, at + pageSize);
         if (was.equals(now)) continue;
         if ((xors.length + 1) * pageSize > MAX_PATCH_PAGE_BYTES) return null;
-        const xor = Buffer.from(now);
+        const xor = Buffer.allocUnsafeSlow(pageSize);
+        now.copy(xor);
         xorInto(xor, was);
         pages.push((offset + at) / pageSize);
         xors.push(xor);
@@ -177,9 +186,112 @@ export async function readPagePatch(compressed: Buffer): Promise<PagePatch> {
   return { pageSize, baseLength, newLength, pages, data: raw, start };
 }
 
+/** Most bytes of pages a folded application holds in memory (else page by page, in order). */
+export const MAX_FOLDED_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Patches folded into one: what a chain of them does to a file of `baseLength` bytes. XOR
+ * is associative, so each page's deltas XOR'd together, in order, give what to XOR the
+ * base's page with; a page some step cut off starts again from zeros (`keptPages`: the pages
+ * of the base no step cut off). Whole pages only: every length a multiple of one page size.
+ */
+export class FoldedPatches {
+  private readonly deltas = new Map<number, Buffer>();
+  private pageSize = 0;
+  private length: number;
+  private keptPages: number;
+  private held = 0;
+
+  constructor(readonly baseLength: number) {
+    this.length = baseLength;
+    this.keptPages = Infinity;
+  }
+
+  /** Adds the next patch; false when it cannot be folded (apply the chain step by step). */
+  add(patch: PagePatch): boolean {
+    if (patch.baseLength !== this.length) {
+      throw new PagePatchError(
+        `the patch is for a file of ${patch.baseLength} bytes, not ${this.length}`,
+      );
+    }
+    if (this.pageSize === 0) {
+      this.pageSize = patch.pageSize;
+      if (this.baseLength % this.pageSize !== 0) return false;
+      this.keptPages = this.baseLength / this.pageSize;
+    }
+    if (patch.pageSize !== this.pageSize || patch.newLength % this.pageSize !== 0) return false;
+    for (const [i, page] of patch.pages.entries()) {
+      const from = patch.start + i * this.pageSize;
+      const delta = patch.data.subarray(from, from + this.pageSize);
+      const held = this.deltas.get(page);
+      if (held) xorInto(held, delta);
+      else {
+        this.held += this.pageSize;
+        if (this.held > MAX_FOLDED_BYTES) return false;
+        const copy = Buffer.allocUnsafeSlow(this.pageSize);
+        delta.copy(copy);
+        this.deltas.set(page, copy);
+      }
+    }
+    const pages = patch.newLength / this.pageSize;
+    if (pages < this.keptPages) this.keptPages = pages;
+    for (const page of this.deltas.keys()) {
+      if (page >= pages) {
+        this.deltas.delete(page);
+        this.held -= this.pageSize;
+      }
+    }
+    this.length = patch.newLength;
+    return true;
+  }
+
+  /**
+   * Writes the folded change into `file` (the base's bytes): only the chunks holding a
+   * changed page, or past the pages kept, are read and written; then the file is cut to the
+   * last patch's length.
+   */
+  async applyTo(file: string): Promise<void> {
+    const handle = await open(file, 'r+');
+    try {
+      if ((await handle.stat()).size !== this.baseLength) {
+        throw new PagePatchError("the file is not the patches' base");
+      }
+      const ps = this.pageSize || 4096;
+      const perChunk = Math.max(1, Math.floor(CHUNK / ps));
+      const chunks = new Map<number, number[]>();
+      for (const page of this.deltas.keys()) {
+        const chunk = Math.floor(page / perChunk);
+        const list = chunks.get(chunk);
+        if (list) list.push(page);
+        else chunks.set(chunk, [page]);
+      }
+      const totalPages = this.length / ps;
+      // Pages past those kept that no delta names read as zeros: the cut and the regrowth
+      // (truncate) give them.
+      await handle.truncate(Math.min(this.baseLength, this.keptPages * ps));
+      const buffer = Buffer.allocUnsafeSlow(perChunk * ps);
+      for (const [chunk, pages] of [...chunks].sort((a, b) => a[0] - b[0])) {
+        const first = chunk * perChunk;
+        const count = Math.min(perChunk, totalPages - first);
+        const view = buffer.subarray(0, count * ps);
+        await readAt(handle, view, first * ps);
+        for (const page of pages) {
+          const at = (page - first) * ps;
+          xorInto(view.subarray(at, at + ps), this.deltas.get(page)!);
+        }
+        await handle.write(view, 0, view.length, first * ps);
+      }
+      await handle.truncate(this.length);
+    } finally {
+      await handle.close();
+    }
+  }
+}
+
 /**
  * Applies patches in order to `file` (which holds the bytes the first patch was made
- * against). PagePatchError when a patch does not fit the file's length at its step.
+ * against), step by step. PagePatchError when a patch does not fit the file's length at its
+ * step.
  */
 export async function applyPagePatches(file: string, patches: PagePatch[]): Promise<void> {
   const handle = await open(file, 'r+');
@@ -207,4 +319,26 @@ export async function applyPagePatches(file: string, patches: PagePatch[]): Prom
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * Applies compressed patches in order to `file` (the bytes the first was made against):
+ * folded into one pass over the pages when they allow it (FoldedPatches), else step by step.
+ * PagePatchError when one is damaged or not for the bytes at its step.
+ */
+export async function applyCompressedPatches(file: string, compressed: Buffer[]): Promise<void> {
+  const { size } = await stat(file);
+  const folded = new FoldedPatches(size);
+  let foldable = true;
+  for (const bytes of compressed) {
+    if (!folded.add(await readPagePatch(bytes))) {
+      foldable = false;
+      break;
+    }
+  }
+  if (foldable) {
+    await folded.applyTo(file);
+    return;
+  }
+  for (const bytes of compressed) await applyPagePatches(file, [await readPagePatch(bytes)]);
 }

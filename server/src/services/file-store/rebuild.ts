@@ -34,7 +34,7 @@ import { WorkTooHeavyError, type WorkLane } from '../../lib/sandbox';
 import { BlobNotFoundError } from '../../storage/blob-store';
 import type { CacheHandle } from './cache';
 import { hashFileInThread } from './hash';
-import { applyPagePatches, PagePatchError, readPagePatch, type PagePatch } from './page-patch';
+import { applyCompressedPatches, PagePatchError } from './page-patch';
 import { fileCacheOf, type FileStoreContext } from './context';
 
 /** Links of a recipe chain followed at most (the rule keeps chains far shorter). */
@@ -150,20 +150,22 @@ export async function rebuildInto(
 /** The page patches of a rebuild could not make the version (rebuildInto then applies diffs). */
 class PatchesFailed extends Error {}
 
-/** Reads the patches of `links`, in order (PatchesFailed when one is missing or damaged). */
-async function readPatches(ctx: FileStoreContext, links: ChainLink[]): Promise<PagePatch[]> {
-  return Promise.all(
-    links.map(async (link) => {
-      try {
-        return await readPagePatch(await buffer(await ctx.blobStore.open(link.patchKey!)));
-      } catch (error) {
-        if (error instanceof BlobNotFoundError || error instanceof PagePatchError) {
-          throw new PatchesFailed(`patch ${link.patchKey} of ${link.key}: ${error.message}`);
-        }
-        throw error;
-      }
-    }),
-  );
+/**
+ * Writes the page patches of `links` (oldest first) into `work` (PatchesFailed when one is
+ * missing, damaged or not for the bytes at its step).
+ */
+async function writePatches(ctx: FileStoreContext, links: ChainLink[], work: string) {
+  try {
+    const compressed = await Promise.all(
+      links.map(async (link) => buffer(await ctx.blobStore.open(link.patchKey!))),
+    );
+    await applyCompressedPatches(work, compressed);
+  } catch (error) {
+    if (error instanceof BlobNotFoundError || error instanceof PagePatchError) {
+      throw new PatchesFailed(error.message);
+    }
+    throw error;
+  }
 }
 
 async function rebuildOnce(
@@ -216,15 +218,7 @@ async function rebuildOnce(
   if (usePatches) {
     while (patched < steps.length && steps[patched]!.patchKey) patched++;
   }
-  if (patched > 0) {
-    const patches = await readPatches(ctx, steps.slice(0, patched));
-    try {
-      await applyPagePatches(work, patches);
-    } catch (error) {
-      if (error instanceof PagePatchError) throw new PatchesFailed(error.message);
-      throw error;
-    }
-  }
+  if (patched > 0) await writePatches(ctx, steps.slice(0, patched), work);
   const scratch: string[] = [];
   const rest = steps.slice(patched);
   try {
