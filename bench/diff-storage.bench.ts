@@ -40,6 +40,7 @@ import {
   runFileStoreTasks,
 } from '../server/src/services/file-store';
 import { changesetWorkIdle } from '../server/src/services/changesets';
+import { rebuildCounts } from '../server/src/services/file-store/rebuild';
 import { mapWarmIdle } from '../server/src/services/map/warm';
 import { commitVersion } from '../server/src/services/versions';
 import { startS3 } from '../tests/server/support/s3-server';
@@ -301,6 +302,9 @@ async function benchVersions(server: RunningServer, dir: string): Promise<BenchR
       await body(await fetch(url(middle), { headers: { cookie } }));
     },
     Infinity,
+  );
+  console.log(
+    `     rebuilds through page patches: ${rebuildCounts.throughPatches}; fell back to the diffs: ${rebuildCounts.patchesFailed}`,
   );
   return [stored, cold, warm, { ...mid, atLeast: true, target: 0, ok: true }];
 }

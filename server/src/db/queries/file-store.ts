@@ -110,6 +110,8 @@ export interface HistoryStepRow {
   change: string;
   blob: BlobRow | null;
   diffSize: number | null;
+  /** The size of the blob's page patch, when it has one. */
+  patchSize: number | null;
   /** The blob is referenced by another file's history or is another file's latest. */
   shared: boolean;
 }
@@ -122,7 +124,7 @@ export async function fileStorageHistory(
 ): Promise<HistoryStepRow[]> {
   const result = await db.execute(sql`
     SELECT h.version_name, h.change, b.key, b.size, b.sha1, b.stored, b.base_key, b.diff_key,
-      d.size AS diff_size,
+      d.size AS diff_size, p.size AS patch_size,
       (b.key IS NOT NULL AND (
         EXISTS (SELECT 1 FROM ${fileHistory} o WHERE o.blob_key = b.key
           AND (o.project_id <> h.project_id OR o.path <> h.path))
@@ -131,6 +133,7 @@ export async function fileStorageHistory(
     FROM ${fileHistory} h
     LEFT JOIN ${blobs} b ON b.key = h.blob_key
     LEFT JOIN ${blobs} d ON d.key = b.diff_key
+    LEFT JOIN ${blobs} p ON p.key = b.patch_key
     WHERE h.project_id = ${projectId} AND h.path = ${path}
     ORDER BY h.version_name`);
   return rowsOf<{
@@ -143,6 +146,7 @@ export async function fileStorageHistory(
     base_key: string | null;
     diff_key: string | null;
     diff_size: string | number | null;
+    patch_size: string | number | null;
     shared: boolean;
   }>(result).map((row) => ({
     versionName: Number(row.version_name),
@@ -159,6 +163,7 @@ export async function fileStorageHistory(
             diffKey: row.diff_key,
           },
     diffSize: row.diff_size === null ? null : Number(row.diff_size),
+    patchSize: row.patch_size === null ? null : Number(row.patch_size),
     shared: row.shared,
   }));
 }

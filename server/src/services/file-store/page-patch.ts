@@ -14,8 +14,12 @@
  * the caller, like any rebuild.
  *
  * Layout before compression (big-endian): "WMPP", format 1 (u32), page size (u32), base
- * length (u64), new length (u64), page count n (u32), n page numbers (u32, ascending), n pages
- * of XOR'd bytes.
+ * length (u64), new length (u64), page count n (u32), n page numbers (u32, ascending); then
+ * for each page its XOR'd bytes as runs (zeros left out; runs closer than RUN_GAP merged):
+ * run count (u16), and per run its offset in the page (u16), its length - 1 (u16) and its
+ * bytes. Only the changed bytes are held, so decompressing and folding cost what changed,
+ * not whole pages (870 pages of 4 KiB XOR'd per 1 % edit of the measured layer, 3.5 MB, of
+ * which about 5 % is not zero).
  */
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { promisify } from 'node:util';
@@ -24,8 +28,10 @@ import { brotliCompress, brotliDecompress, constants } from 'node:zlib';
 const MAGIC = 0x574d5050; // "WMPP"
 const FORMAT = 1;
 const HEADER = 4 + 4 + 4 + 8 + 8 + 4;
-/** Bytes of XOR'd pages a patch may hold before compression (larger changes: no patch). */
+/** Bytes of changed runs a patch may hold before compression (larger changes: no patch). */
 export const MAX_PATCH_PAGE_BYTES = 64 * 1024 * 1024;
+/** Zero bytes between two changed runs of a page below which they are kept as one run. */
+const RUN_GAP = 8;
 /** Bytes read at a time while comparing (a multiple of every page size). */
 const CHUNK = 1024 * 1024;
 
@@ -83,7 +89,7 @@ function xorInto(target: Buffer, other: Buffer): void {
 /**
  * The patch that makes the bytes of `after` from those of `before` (both files on this
  * machine), compressed; null when the change is too large for a patch (over
- * MAX_PATCH_PAGE_BYTES of changed pages).
+ * MAX_PATCH_PAGE_BYTES of changed bytes, in runs).
  */
 export async function makePagePatch(before: string, after: string): Promise<Buffer | null> {
   const [base, next] = await Promise.all([open(before, 'r'), open(after, 'r')]);
@@ -96,9 +102,11 @@ export async function makePagePatch(before: string, after: string): Promise<Buff
     await readAt(next, head, 0);
     const pageSize = pageSizeOf(head);
     const pages: number[] = [];
-    const xors: Buffer[] = [];
+    const bodies: Buffer[] = [];
+    let held = 0;
     const a = Buffer.allocUnsafeSlow(CHUNK);
     const b = Buffer.allocUnsafeSlow(CHUNK);
+    const xor = Buffer.allocUnsafeSlow(pageSize);
     for (let offset = 0; offset < newLength; offset += CHUNK) {
       await Promise.all([readAt(base, a, offset), readAt(next, b, offset)]);
       // Bytes of each file past its length read as zeros (readAt); the new file's past its
@@ -110,12 +118,13 @@ export async function makePagePatch(before: string, after: string): Promise<Buff
         const was = a.subarray(at, at + pageSize);
         const now = b.subarray(at, at + pageSize);
         if (was.equals(now)) continue;
-        if ((xors.length + 1) * pageSize > MAX_PATCH_PAGE_BYTES) return null;
-        const xor = Buffer.allocUnsafeSlow(pageSize);
         now.copy(xor);
         xorInto(xor, was);
+        const body = encodeRuns(xor);
+        held += body.length;
+        if (held > MAX_PATCH_PAGE_BYTES) return null;
         pages.push((offset + at) / pageSize);
-        xors.push(xor);
+        bodies.push(body);
       }
     }
     const header = Buffer.alloc(HEADER + pages.length * 4);
@@ -126,7 +135,7 @@ export async function makePagePatch(before: string, after: string): Promise<Buff
     header.writeBigUInt64BE(BigInt(newLength), 20);
     header.writeUInt32BE(pages.length, 28);
     pages.forEach((page, i) => header.writeUInt32BE(page, HEADER + i * 4));
-    const raw = Buffer.concat([header, ...xors]);
+    const raw = Buffer.concat([header, ...bodies]);
     return await compress(raw, {
       params: {
         [constants.BROTLI_PARAM_QUALITY]: QUALITY,
@@ -138,15 +147,44 @@ export async function makePagePatch(before: string, after: string): Promise<Buff
   }
 }
 
+/** The runs of bytes that are not zero in a page's XOR (see the layout above). */
+function encodeRuns(xor: Buffer): Buffer {
+  const runs: [number, number][] = [];
+  const n = xor.length;
+  let i = 0;
+  while (i < n) {
+    if (xor[i] === 0) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let end = i + 1;
+    for (let j = end; j < n && j - end < RUN_GAP; j++) if (xor[j] !== 0) end = j + 1;
+    runs.push([start, end]);
+    i = end;
+  }
+  const size = 2 + runs.reduce((sum, [from, to]) => sum + 4 + (to - from), 0);
+  const body = Buffer.allocUnsafe(size);
+  body.writeUInt16BE(runs.length, 0);
+  let at = 2;
+  for (const [from, to] of runs) {
+    body.writeUInt16BE(from, at);
+    body.writeUInt16BE(to - from - 1, at + 2);
+    xor.copy(body, at + 4, from, to);
+    at += 4 + (to - from);
+  }
+  return body;
+}
+
 /** A patch read back: its lengths and pages. */
 export interface PagePatch {
   pageSize: number;
   baseLength: number;
   newLength: number;
   pages: number[];
-  /** Page i's XOR'd bytes: data.subarray(start + i * pageSize, ...). */
+  /** The decompressed patch; page i's runs start at data[bodies[i]]. */
   data: Buffer;
-  start: number;
+  bodies: number[];
 }
 
 /** Decompresses and checks a patch (PagePatchError when it is not one). */
@@ -157,6 +195,7 @@ export async function readPagePatch(compressed: Buffer): Promise<PagePatch> {
   } catch (error) {
     throw new PagePatchError(`the patch does not decompress: ${(error as Error).message}`);
   }
+  const damaged = () => new PagePatchError('the patch is damaged');
   if (raw.length < HEADER || raw.readUInt32BE(0) !== MAGIC || raw.readUInt32BE(4) !== FORMAT) {
     throw new PagePatchError('not a page patch');
   }
@@ -164,26 +203,55 @@ export async function readPagePatch(compressed: Buffer): Promise<PagePatch> {
   const baseLength = Number(raw.readBigUInt64BE(12));
   const newLength = Number(raw.readBigUInt64BE(20));
   const count = raw.readUInt32BE(28);
-  const start = HEADER + count * 4;
   if (
     pageSize < 512 ||
     pageSize > 65536 ||
     !Number.isSafeInteger(baseLength) ||
     !Number.isSafeInteger(newLength) ||
-    raw.length !== start + count * pageSize
+    raw.length < HEADER + count * 4
   ) {
-    throw new PagePatchError('the patch is damaged');
+    throw damaged();
   }
   const pages: number[] = [];
+  const bodies: number[] = [];
   let last = -1;
+  let at = HEADER + count * 4;
   for (let i = 0; i < count; i++) {
     const page = raw.readUInt32BE(HEADER + i * 4);
-    if (page <= last || page * pageSize >= newLength)
-      throw new PagePatchError('the patch is damaged');
+    if (page <= last || page * pageSize >= newLength) throw damaged();
     pages.push(page);
     last = page;
+    // The runs: within the page, in order, within the data.
+    if (at + 2 > raw.length) throw damaged();
+    bodies.push(at);
+    const runs = raw.readUInt16BE(at);
+    at += 2;
+    let end = 0;
+    for (let r = 0; r < runs; r++) {
+      if (at + 4 > raw.length) throw damaged();
+      const from = raw.readUInt16BE(at);
+      const length = raw.readUInt16BE(at + 2) + 1;
+      if (from < end || from + length > pageSize) throw damaged();
+      end = from + length;
+      at += 4 + length;
+    }
+    if (at > raw.length) throw damaged();
   }
-  return { pageSize, baseLength, newLength, pages, data: raw, start };
+  if (at !== raw.length) throw damaged();
+  return { pageSize, baseLength, newLength, pages, data: raw, bodies };
+}
+
+/** target ^= the runs of page body at `body` in `data` (checked by readPagePatch). */
+function xorRuns(target: Buffer, data: Buffer, body: number): void {
+  const runs = data.readUInt16BE(body);
+  let at = body + 2;
+  for (let r = 0; r < runs; r++) {
+    const from = data.readUInt16BE(at);
+    const length = data.readUInt16BE(at + 2) + 1;
+    at += 4;
+    for (let i = 0; i < length; i++) target[from + i]! ^= data[at + i]!;
+    at += length;
+  }
 }
 
 /** Most bytes of pages a folded application holds in memory (else page by page, in order). */
@@ -221,17 +289,14 @@ export class FoldedPatches {
     }
     if (patch.pageSize !== this.pageSize || patch.newLength % this.pageSize !== 0) return false;
     for (const [i, page] of patch.pages.entries()) {
-      const from = patch.start + i * this.pageSize;
-      const delta = patch.data.subarray(from, from + this.pageSize);
-      const held = this.deltas.get(page);
-      if (held) xorInto(held, delta);
-      else {
+      let held = this.deltas.get(page);
+      if (!held) {
         this.held += this.pageSize;
         if (this.held > MAX_FOLDED_BYTES) return false;
-        const copy = Buffer.allocUnsafeSlow(this.pageSize);
-        delta.copy(copy);
-        this.deltas.set(page, copy);
+        held = Buffer.alloc(this.pageSize);
+        this.deltas.set(page, held);
       }
+      xorRuns(held, patch.data, patch.bodies[i]!);
     }
     const pages = patch.newLength / this.pageSize;
     if (pages < this.keptPages) this.keptPages = pages;
@@ -308,8 +373,7 @@ export async function applyPagePatches(file: string, patches: PagePatch[]): Prom
         const position = number * patch.pageSize;
         await readAt(handle, page, position);
         if (position + patch.pageSize > length) page.fill(0, Math.max(0, length - position));
-        const from = patch.start + i * patch.pageSize;
-        xorInto(page, patch.data.subarray(from, from + patch.pageSize));
+        xorRuns(page, patch.data, patch.bodies[i]!);
         const bytes = Math.min(patch.pageSize, patch.newLength - position);
         await handle.write(page, 0, bytes, position);
       }
@@ -321,22 +385,37 @@ export async function applyPagePatches(file: string, patches: PagePatch[]): Prom
   }
 }
 
+/** Patches decompressed at once while folding (each may hold up to MAX_PATCH_PAGE_BYTES). */
+const DECOMPRESS_AT_ONCE = 4;
+
+/**
+ * Compressed patches (in order) folded for a base of `baseLength` bytes; null when they do not
+ * fold (apply them with applyPagePatches, step by step). Decompressed a few at a time in
+ * zlib's threads. PagePatchError when one is damaged or does not follow the one before.
+ */
+export async function foldCompressedPatches(
+  baseLength: number,
+  compressed: Buffer[],
+): Promise<FoldedPatches | null> {
+  const folded = new FoldedPatches(baseLength);
+  for (let i = 0; i < compressed.length; i += DECOMPRESS_AT_ONCE) {
+    const batch = await Promise.all(
+      compressed.slice(i, i + DECOMPRESS_AT_ONCE).map((bytes) => readPagePatch(bytes)),
+    );
+    for (const patch of batch) if (!folded.add(patch)) return null;
+  }
+  return folded;
+}
+
 /**
  * Applies compressed patches in order to `file` (the bytes the first was made against):
- * folded into one pass over the pages when they allow it (FoldedPatches), else step by step.
- * PagePatchError when one is damaged or not for the bytes at its step.
+ * folded into one pass over the pages when they allow it, else step by step. PagePatchError
+ * when one is damaged or not for the bytes at its step.
  */
 export async function applyCompressedPatches(file: string, compressed: Buffer[]): Promise<void> {
   const { size } = await stat(file);
-  const folded = new FoldedPatches(size);
-  let foldable = true;
-  for (const bytes of compressed) {
-    if (!folded.add(await readPagePatch(bytes))) {
-      foldable = false;
-      break;
-    }
-  }
-  if (foldable) {
+  const folded = await foldCompressedPatches(size, compressed);
+  if (folded) {
     await folded.applyTo(file);
     return;
   }

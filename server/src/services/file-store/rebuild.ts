@@ -34,7 +34,13 @@ import { WorkTooHeavyError, type WorkLane } from '../../lib/sandbox';
 import { BlobNotFoundError } from '../../storage/blob-store';
 import type { CacheHandle } from './cache';
 import { hashFileInThread } from './hash';
-import { applyCompressedPatches, PagePatchError } from './page-patch';
+import {
+  applyPagePatches,
+  foldCompressedPatches,
+  PagePatchError,
+  readPagePatch,
+  type FoldedPatches,
+} from './page-patch';
 import { fileCacheOf, type FileStoreContext } from './context';
 
 /** Links of a recipe chain followed at most (the rule keeps chains far shorter). */
@@ -120,6 +126,7 @@ export async function rebuildInto(
       // The page patches did not make the version (missing, damaged, or other bytes): the
       // diffs are applied instead, from the whole copy.
       if (error instanceof PatchesFailed) {
+        rebuildCounts.patchesFailed++;
         ctx.log.warn(
           { blob: target.key, sha1: target.sha1, size: target.size, reason: error.message },
           'A file version could not be rebuilt from its page patches; its diffs are applied instead',
@@ -147,25 +154,36 @@ export async function rebuildInto(
   }
 }
 
+/** Rebuilds of this process: made through page patches, and those that fell back to diffs. */
+export const rebuildCounts = { throughPatches: 0, patchesFailed: 0 };
+
 /** The page patches of a rebuild could not make the version (rebuildInto then applies diffs). */
 class PatchesFailed extends Error {}
 
 /**
- * Writes the page patches of `links` (oldest first) into `work` (PatchesFailed when one is
- * missing, damaged or not for the bytes at its step).
+ * Reads and folds the page patches of `links` (oldest first) for the whole copy of
+ * `baseLength` bytes they start from; null when they do not fold. PatchesFailed when one is
+ * missing or damaged.
  */
-async function writePatches(ctx: FileStoreContext, links: ChainLink[], work: string) {
+async function foldPatches(
+  ctx: FileStoreContext,
+  links: ChainLink[],
+  baseLength: number,
+): Promise<{ folded: FoldedPatches | null; compressed: Buffer[] }> {
   try {
     const compressed = await Promise.all(
       links.map(async (link) => buffer(await ctx.blobStore.open(link.patchKey!))),
     );
-    await applyCompressedPatches(work, compressed);
+    return { folded: await foldCompressedPatches(baseLength, compressed), compressed };
   } catch (error) {
-    if (error instanceof BlobNotFoundError || error instanceof PagePatchError) {
-      throw new PatchesFailed(error.message);
-    }
-    throw error;
+    throw patchFailure(error);
   }
+}
+
+function patchFailure(error: unknown): unknown {
+  return error instanceof BlobNotFoundError || error instanceof PagePatchError
+    ? new PatchesFailed(error.message)
+    : error;
 }
 
 async function rebuildOnce(
@@ -195,6 +213,23 @@ async function rebuildOnce(
       break;
     }
   }
+  const steps = chain.slice(0, start).reverse();
+  if (steps.length === 0) {
+    cached?.release();
+    // Nothing to apply: the whole copy is the target (its stored bytes were missing).
+    fail(ctx, target, 'no diff leads to it');
+  }
+  // The oldest steps that have page patches are made by writing their pages (no SQLite
+  // work); the diffs of the rest, if any, are applied after them. The patches are read and
+  // folded while the whole copy is copied.
+  let patched = 0;
+  if (usePatches) {
+    while (patched < steps.length && steps[patched]!.patchKey) patched++;
+  }
+  const folding =
+    patched > 0 ? foldPatches(ctx, steps.slice(0, patched), chain[start]!.size) : null;
+  // Settled even when the copy fails first (no unhandled rejection).
+  folding?.catch(() => {});
   if (cached) {
     try {
       await copyFile(cached.path, work);
@@ -204,21 +239,20 @@ async function rebuildOnce(
   } else {
     await downloadBlob(ctx, chain[start]!.key, work);
   }
+  if (folding) {
+    const { folded, compressed } = await folding;
+    try {
+      if (folded) await folded.applyTo(work);
+      else {
+        for (const bytes of compressed) await applyPagePatches(work, [await readPagePatch(bytes)]);
+      }
+    } catch (error) {
+      throw patchFailure(error);
+    }
+  }
 
   // Diffs from the oldest on, in as few sandbox calls as the lanes allow (batches), one
   // connection each; the result hashed once, here, and checked.
-  const steps = chain.slice(0, start).reverse();
-  if (steps.length === 0) {
-    // Nothing to apply: the whole copy is the target (its stored bytes were missing).
-    fail(ctx, target, 'no diff leads to it');
-  }
-  // The oldest steps that have page patches are made by writing their pages (no SQLite
-  // work); the diffs of the rest, if any, are applied after them.
-  let patched = 0;
-  if (usePatches) {
-    while (patched < steps.length && steps[patched]!.patchKey) patched++;
-  }
-  if (patched > 0) await writePatches(ctx, steps.slice(0, patched), work);
   const scratch: string[] = [];
   const rest = steps.slice(patched);
   try {
@@ -252,6 +286,7 @@ async function rebuildOnce(
     }
     const result = await hashFileInThread(work);
     const made = steps.at(-1)!;
+    if (patched > 0 && result.sha1 === made.sha1) rebuildCounts.throughPatches++;
     if (result.sha1 !== made.sha1 || result.size !== made.size) {
       if (patched > 0) throw new PatchesFailed('the patched bytes differ from the version');
       fail(ctx, target, 'the rebuilt bytes differ from the version recorded', {

@@ -82,6 +82,7 @@ async function stepsOf(ctx: FileStoreContext, rows: HistoryStepRow[]): Promise<F
       stored: blob.stored,
       recipe,
       linearDiff: linear ? (row.diffSize ?? 0) : null,
+      patch: row.patchSize ?? 0,
       shared: row.shared,
     };
     if (!blob.stored && (!linear || row.shared)) {
