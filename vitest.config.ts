@@ -16,6 +16,24 @@ const DOM_TESTS = [
   'src/offline/owner.test.ts',
 ];
 
+/**
+ * Component tests that replace modules (vi.mock), globals (vi.stubGlobal) or the clock, and
+ * those of whole routes (src/app: the app with its queries, router and offline state; one of
+ * them failed after another file in a shared worker): each runs in a fresh worker of its own
+ * (unit-dom-isolated). The other component tests share workers (unit-dom, isolate: false)
+ * and so load jsdom, React, Mantine and the icons once per worker instead of once per file
+ * (issue 37).
+ */
+const ISOLATED_DOM_TESTS = [
+  'src/app/**/*.test.tsx',
+  'src/features/capture/components/OutboxEdits.test.tsx',
+  'src/features/projects/components/FileDetailPanel.test.tsx',
+  'src/features/uploads/page/components/OutboxScreen.test.tsx',
+  'src/features/uploads/page/components/UploadCenter.test.tsx',
+  'src/features/uploads/page/components/UploadCenterHost.test.tsx',
+  'src/features/uploads/page/components/UploadDropZone.test.tsx',
+];
+
 /** Test files run side by side: both cores (vitest's default leaves one idle here). */
 const WORKERS = 2;
 
@@ -49,12 +67,28 @@ export default defineConfig({
         test: {
           name: 'unit-dom',
           environment: 'jsdom',
-          include: ['src/**/*.test.tsx', ...DOM_TESTS],
-          setupFiles: ['src/test/setup.ts'],
+          include: ['src/**/*.test.tsx'],
+          exclude: ISOLATED_DOM_TESTS,
+          // Files share a worker: setup-shared-worker.ts gives each fresh modules and storage.
+          isolate: false,
+          setupFiles: ['src/test/setup-shared-worker.ts', 'src/test/setup.ts'],
           maxWorkers: WORKERS,
           // A condition's bound, not a wall clock: rendering a whole route in jsdom takes
           // seconds on a busy 2-core machine (over a minute with every core taken several
           // times over), and a test that passes is done at once.
+          testTimeout: 180_000,
+          expect: POLL,
+        },
+      },
+      {
+        plugins: [react()],
+        resolve: { alias: aliases },
+        test: {
+          name: 'unit-dom-isolated',
+          environment: 'jsdom',
+          include: [...ISOLATED_DOM_TESTS, ...DOM_TESTS],
+          setupFiles: ['src/test/setup.ts'],
+          maxWorkers: WORKERS,
           testTimeout: 180_000,
           expect: POLL,
         },

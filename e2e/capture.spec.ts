@@ -273,8 +273,7 @@ test('a layer the QGIS project marks read-only is not offered; an older version 
 }) => {
   const name = `Read-only plots ${suffix()}`;
   await seedCaptureProject(browser, name, { editablePlots: false });
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
-  await page.goto(mapUrl(name));
+  await signIn(page, e2eAdmin.username, e2eAdmin.password, mapUrl(name));
   await page.getByRole('button', { name: 'Add feature' }).click({ timeout: 60_000 });
   await expect(page.getByRole('menuitem')).toHaveText(['Trees']);
   await page.keyboard.press('Escape');
@@ -514,8 +513,7 @@ test('by touch at 768 px: while editing, a tree is dragged whole and a plot’s 
   });
   try {
     const page = await context.newPage();
-    await signIn(page, e2eAdmin.username, e2eAdmin.password);
-    await page.goto(mapUrl(name));
+    await signIn(page, e2eAdmin.username, e2eAdmin.password, mapUrl(name));
     const map = page.getByRole('application', { name: 'Map' });
     await expect(page.getByRole('button', { name: 'Add feature' })).toBeVisible({
       timeout: 60_000,

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { createUser, linkFromOutbox } from './support/admin';
 import { LoginPage } from './pages/login-page';
-import { signIn } from './pages/session';
+import { signInThroughScreen } from './pages/session';
 
 test('a forgotten password is reset through the emailed link', async ({ page }) => {
   const user = createUser('reset');
@@ -26,7 +26,7 @@ test('a forgotten password is reset through the emailed link', async ({ page }) 
   await expect(page.getByText('Your password was changed. You can now')).toBeVisible();
   await page.getByRole('link', { name: 'Sign in' }).click();
 
-  await signIn(page, user.username, newPassword);
+  await signInThroughScreen(page, user.username, newPassword);
 });
 
 test('an unknown email gets the error under the email field', async ({ page }) => {

@@ -118,8 +118,12 @@ test('leave a project that was shared with you', async ({ page, browser }) => {
 
   const context = await browser.newContext();
   const readerPage = await context.newPage();
-  await signIn(readerPage, reader.username, reader.password);
-  await readerPage.goto(`/projects/waymark/${encodeURIComponent(name)}`);
+  await signIn(
+    readerPage,
+    reader.username,
+    reader.password,
+    `/projects/waymark/${encodeURIComponent(name)}`,
+  );
   await readerPage.getByRole('button', { name: 'Leave project' }).click();
   const dialog = readerPage.getByRole('dialog');
   await expect(dialog).toContainText(`Are you sure to leave the project waymark/${name}?`);

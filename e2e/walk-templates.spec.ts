@@ -63,8 +63,7 @@ for (const width of [1280, 768]) {
       const project = `Trees of the park ${width} ${unique()}`;
       admin('workspace', 'role', 'waymark', planner.username, 'admin');
       await page.setViewportSize({ width, height: 800 });
-      await signIn(page, planner.username, planner.password);
-      await page.goto('/projects');
+      await signIn(page, planner.username, planner.password, '/projects');
 
       const banner = page.getByRole('complementary', { name: 'Community templates' });
       await expect(banner).toContainText('Start from a community template');
@@ -104,8 +103,7 @@ test('without permission to create projects the projects list shows no templates
   const removeTemplate = await makeTemplate(browser, `Hidden ${unique()}`);
   try {
     const guest = createUser('looker');
-    await signIn(page, guest.username, guest.password);
-    await page.goto('/projects');
+    await signIn(page, guest.username, guest.password, '/projects');
     await expect(page.getByRole('heading', { name: /My projects/ })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Create project' })).toBeHidden();
     await expect(page.getByRole('complementary', { name: 'Community templates' })).toBeHidden();

@@ -29,8 +29,12 @@ test('a non-owner opening Settings is sent to the projects and told why', async 
     await context.close();
   }
   const user = createUser('visitor');
-  await signIn(page, user.username, user.password);
-  await page.goto(`/projects/waymark/${encodeURIComponent(name)}/settings`);
+  await signIn(
+    page,
+    user.username,
+    user.password,
+    `/projects/waymark/${encodeURIComponent(name)}/settings`,
+  );
   await expect(page).toHaveURL(/\/projects$/);
   await expect(page.getByText("Only the project's owners can open its settings")).toBeVisible();
 });

@@ -1,4 +1,5 @@
 /** Errors produced by the API client, and how forms read server field errors from them. */
+import type { FormErrors } from '@contract/common';
 import { CSRF_REFUSALS } from '@contract/protocol';
 
 const csrfRefusals = new Set<string>(Object.values(CSRF_REFUSALS));
@@ -16,7 +17,7 @@ export const MAINTENANCE_MESSAGE =
   'The service is currently in read-only mode for maintenance. Upload and update functions are not available at this time. Please try again later.';
 
 /** Field name → messages, as the server sends form validation errors (`{"email": ["..."]}`). */
-export type FormErrors = Record<string, string[]>;
+export type { FormErrors };
 
 export interface ApiErrorInit {
   status: number;

@@ -4,7 +4,8 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { initQueryOptions } from '@/features/auth/api/init';
-import { profileQueryOptions, type UserProfile } from '@/features/auth/api/profile';
+import { profileQueryOptions } from '@/features/auth/api/profile';
+import type { Profile } from '@contract/users';
 import { canCreateProject } from '@/features/projects/model/projectList';
 import { useCurrentWorkspace } from '@/features/workspaces/hooks/useCurrentWorkspace';
 import { isWorkspaceAdmin } from '@/features/workspaces/model/roles';
@@ -12,7 +13,7 @@ import type { Workspace } from '@/features/workspaces/api/workspaces';
 
 export interface Viewer {
   loggedIn: boolean;
-  profile: UserProfile | null;
+  profile: Profile | null;
   workspace: Workspace | null;
   workspaces: Workspace[];
   /** Still learning who the user is or which workspace is current. */

@@ -3,6 +3,7 @@
  * handlers keyed by 'METHOD /path' (query strings ignored) and records every request.
  */
 import { vi } from 'vitest';
+import type { Profile } from '@contract/users';
 
 export interface FakeRequest {
   method: string;
@@ -74,22 +75,26 @@ export function fakeServer(handlers: Record<string, FakeHandler>) {
 export function sessionHandlers(options: {
   authenticated: boolean;
   superuser?: boolean;
-  profile?: Record<string, unknown>;
+  profile?: Partial<Profile>;
   workspaces?: Array<Record<string, unknown>>;
   maintenance?: boolean;
 }): Record<string, FakeHandler> {
-  const profile = {
+  const profile: Profile = {
     id: 1,
     username: 'admin',
     email: 'admin@example.com',
+    pending_email: null,
     name: 'Ada Admin',
     first_name: 'Ada',
     last_name: 'Admin',
     verified_email: true,
     registration_date: '2026-01-01T00:00:00Z',
+    last_signed_in: null,
+    can_edit_profile: true,
     receive_notifications: true,
     preferred_workspace: 1,
     workspaces: [{ id: 1, name: 'mergin', role: 'owner' }],
+    invitations: [],
     ...options.profile,
   };
   const workspaces = options.workspaces ?? [

@@ -1,7 +1,10 @@
 /**
  * A running push belongs to its author only while the author may still push to the project
  * (issue 22): a collaborator removed from the project, or whose role dropped below writer,
- * can no longer send chunks to an open transaction (403), nor finish it.
+ * can no longer send chunks to an open transaction (403), nor finish it. The chunks of one
+ * upload reuse the access decided in the last ACCESS_WINDOW_MS (routes/push.ts): a revoked
+ * writer's chunks are refused once that window has passed (on the test clock), the finish
+ * at once.
  */
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
@@ -11,6 +14,7 @@ import { insertUser } from '../../server/src/db/queries/users';
 import { projectMembers, type User } from '../../server/src/db/schema';
 import { plan, sendChunk, startPush } from './support/push-client';
 import { createProject } from './support/seed';
+import { ACCESS_WINDOW_MS } from '../../server/src/services/permissions';
 import { createTestApp, type TestApp, type TestClient } from './support/test-app';
 
 const PASSWORD = 'Field-Password-1';
@@ -70,15 +74,17 @@ describe('a collaborator who lost write access during a push', () => {
   it('is refused further chunks and the finish once removed from the project', async () => {
     const push = await runningPush();
     await t.database.db.delete(projectMembers).where(push.membership);
-    const chunk = await sendChunk(push.walt, push.transaction, push.second[0], push.second[1]);
-    expect(chunk.statusCode, chunk.body).toBe(403);
     const finish = await push.walt.post(`/v1/project/push/finish/${push.transaction}`);
     expect(finish.statusCode).toBe(403);
+    t.clock.advance(ACCESS_WINDOW_MS);
+    const chunk = await sendChunk(push.walt, push.transaction, push.second[0], push.second[1]);
+    expect(chunk.statusCode, chunk.body).toBe(403);
   });
 
   it('is refused further chunks once demoted to reader', async () => {
     const push = await runningPush();
     await t.database.db.update(projectMembers).set({ role: 'reader' }).where(push.membership);
+    t.clock.advance(ACCESS_WINDOW_MS);
     const chunk = await sendChunk(push.walt, push.transaction, push.second[0], push.second[1]);
     expect(chunk.statusCode, chunk.body).toBe(403);
     // Restored as writer: the same transaction goes on.

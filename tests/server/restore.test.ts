@@ -15,12 +15,8 @@ import { applyChangeset } from '../../server/src/geodiff/apply';
 import { readChangeset } from '../../server/src/geodiff/format';
 import { changesetWorkIdle } from '../../server/src/services/changesets';
 import { projectFor } from '../../server/src/services/permissions';
-import { ServerPushMoved } from '../../server/src/services/push';
-import {
-  fileUpdate,
-  MAX_ATTEMPTS,
-  versionFromChanges,
-} from '../../server/src/services/time-travel/file-changes';
+import { SERVER_PUSH_ATTEMPTS, ServerPushMoved } from '../../server/src/services/push';
+import { fileUpdate, versionFromChanges } from '../../server/src/services/time-travel/file-changes';
 import { alreadyEqual } from '../../server/src/services/time-travel/restore';
 import {
   editGeoPackage,
@@ -367,10 +363,10 @@ describe('concurrent pushes', () => {
       return { added: [], updated: [update], removed: [] };
     });
     await expect(attempt).rejects.toBeInstanceOf(ServerPushMoved);
-    expect(plans).toBe(MAX_ATTEMPTS);
+    expect(plans).toBe(SERVER_PUSH_ATTEMPTS);
     for (const key of diffKeys) expect(await t.app.ctx.blobStore.has(key)).toBe(false);
     // The project's own blobs are all still there.
-    const files = await filesAtVersion(t, project.id, 4 + MAX_ATTEMPTS);
+    const files = await filesAtVersion(t, project.id, 4 + SERVER_PUSH_ATTEMPTS);
     expect(files.get(GPKG)).toEqual(unique);
   });
 });

@@ -1,8 +1,10 @@
 /** OpenID Connect sign-in (OIDC_*; services/oidc/); null when OIDC_ISSUER is unset. */
+import { WORKSPACE_ROLES } from '../schemas/roles';
 import { ConfigError, isUrl, quoted, read, readBoolean, type Env } from './read';
 import type { OidcConfig } from './types';
 
-const OIDC_ROLES = ['guest', 'reader', 'writer', 'admin'] as const;
+/** The workspace roles an OIDC account may be given on creation: any but owner. */
+const OIDC_ROLES: readonly string[] = WORKSPACE_ROLES.filter((role) => role !== 'owner');
 
 export function readOidc(env: Env, globalWorkspace: string): OidcConfig | null {
   const issuer = read(env, 'OIDC_ISSUER');
@@ -18,7 +20,7 @@ export function readOidc(env: Env, globalWorkspace: string): OidcConfig | null {
     throw new ConfigError('OIDC_CLIENT_ID', 'OIDC_CLIENT_ID must be set when OIDC_ISSUER is');
   }
   const role = (read(env, 'OIDC_ROLE') ?? 'reader').toLowerCase();
-  if (!(OIDC_ROLES as readonly string[]).includes(role)) {
+  if (!OIDC_ROLES.includes(role)) {
     throw new ConfigError(
       'OIDC_ROLE',
       `OIDC_ROLE must be guest, reader, writer or admin (got ${quoted(role)})`,

@@ -180,7 +180,7 @@ export const workspaceMembers = pgTable(
 );
 
 /**
- * Invitations to a workspace by email (services/workspace-invitations.ts). Only the SHA-256 of
+ * Invitations to a workspace by email (services/workspace-members/invitations.ts). Only the SHA-256 of
  * the link's random token is stored; a row is removed when accepted or revoked.
  */
 export const workspaceInvitations = pgTable(

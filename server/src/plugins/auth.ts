@@ -34,6 +34,7 @@ import { authRequired, HttpProblem } from '../errors';
 import { runWithRequestContext, type RequestContext } from '../lib/request-context';
 import { AuthErrorSchema } from '../schemas/common';
 import { TOKEN_NOT_ALLOWED, TOKEN_READ_ONLY, type TokenScope } from '../schemas/personal-tokens';
+import { withinAccessWindow } from '../services/permissions/access-window';
 import { resolvePersonalToken } from '../services/personal-tokens';
 import { MUTATING_METHODS } from './csrf';
 
@@ -94,8 +95,13 @@ export function deviceIdOf(request: FastifyRequest): string | null {
   return text ? text.slice(0, 256) : null;
 }
 
-/** preHandler for routes with "auth: login": 401 with the reference's JSON string. */
+/**
+ * preHandler for routes with "auth: login": 401 with the reference's JSON string. A
+ * deferAuth route checks the caller it resolves itself (its service asserts a signed-in
+ * caller), so the check is not made here without one.
+ */
 export async function requireLogin(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  if (request.routeOptions.config?.deferAuth) return;
   if (!request.auth.user) throw authRequired();
 }
 
@@ -157,6 +163,36 @@ export function adoptCaller(request: FastifyRequest, auth: AuthState): void {
   deferred.delete(request);
   request.auth = { ...auth };
   setActor(request);
+}
+
+/**
+ * For a deferAuth request: what `resolve` finds for the request's caller, or what it found
+ * for a request with the same credential and `key` within the access window
+ * (services/permissions/access-window.ts), whose caller this request then takes
+ * (`reused`). `key` null: resolved for this request alone.
+ */
+export async function withCallerWindow<T>(
+  request: FastifyRequest,
+  key: string | null,
+  resolve: (user: User | null) => Promise<T>,
+): Promise<{ value: T; reused: boolean }> {
+  const own = async () => {
+    await resolveCaller(request);
+    return resolve(request.auth.user);
+  };
+  const credential = request.auth.credential;
+  if (key === null || credential === null) return { value: await own(), reused: false };
+  const found = await withinAccessWindow<{ value: T; auth: AuthState }>(
+    request.server.ctx,
+    JSON.stringify([key, credential]),
+    async () => {
+      const value = await own();
+      return { value: { value, auth: request.auth }, keep: request.auth.credential !== null };
+    },
+  );
+  if (found.auth === request.auth) return { value: found.value, reused: false };
+  adoptCaller(request, found.auth);
+  return { value: found.value, reused: true };
 }
 
 export default fp(

@@ -9,28 +9,24 @@
  */
 import { open, rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { attachmentDisposition } from '../lib/paths';
 import { ownerOf } from '../lib/sandbox';
 import { problems } from '../schemas/common';
-import {
-  ExportParamsSchema,
-  ExportQuerySchema,
-  type ExportParams,
-  type ExportQuery,
-} from '../schemas/export';
+import { FileBytesSchema } from '../schemas/downloads';
+import { ExportParamsSchema, ExportQuerySchema } from '../schemas/export';
 import { prepareExport } from '../services/export';
 
-const exportRoutes: FastifyPluginAsync = async (app) => {
+const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
 
-  app.get<{ Params: ExportParams; Querystring: ExportQuery }>(
+  app.get(
     '/app/export/:namespace/:name/:layer',
     {
       schema: {
         params: ExportParamsSchema,
         querystring: ExportQuerySchema,
-        response: problems(400, 403, 404, 422),
+        response: { 200: FileBytesSchema, ...problems(400, 403, 404, 422) },
       },
     },
     async (request, reply) => {

@@ -20,8 +20,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest } from '../errors';
 import { notModified } from '../lib/etag';
 import { ownerOf } from '../lib/sandbox';
-import { adoptCaller, resolveCaller, type AuthState } from '../plugins/auth';
-import { withinAccessWindow } from '../services/permissions';
+import { withCallerWindow } from '../plugins/auth';
 import { sendJson } from '../plugins/errors';
 import { CHANGES_PENDING } from '../services/history';
 import {
@@ -106,24 +105,12 @@ const mapRoutes: FastifyPluginAsyncTypebox = async (app) => {
   /** The request's file, its caller's access checked (or reused, see above). */
   const sourceOf = async (request: FileRequest): Promise<MapSource> => {
     const ref = refOf(request.params);
-    const open = async () => {
-      await resolveCaller(request);
-      const user = request.auth.user;
-      return openMapSource(ctx, user, ref, request.query, ownerOf(user, request.ip));
-    };
     const key = mapSourceKey(request.auth.credential, ref, request.query);
-    if (!key) return open();
-    const found = await withinAccessWindow<{ source: MapSource; auth: AuthState }>(
-      ctx,
-      key,
-      async () => {
-        const source = await open();
-        return { value: { source, auth: request.auth }, keep: request.auth.credential !== null };
-      },
+    const found = await withCallerWindow(request, key, (user) =>
+      openMapSource(ctx, user, ref, request.query, ownerOf(user, request.ip)),
     );
-    if (found.auth === request.auth) return found.source;
-    adoptCaller(request, found.auth);
-    return { ...found.source, owner: ownerOf(request.auth.user, request.ip) };
+    if (!found.reused) return found.value;
+    return { ...found.value, owner: ownerOf(request.auth.user, request.ip) };
   };
   /** The request's file, with its caching headers set; null when the client's copy is current. */
   const current = async (request: FileRequest, reply: FastifyReply): Promise<MapSource | null> => {

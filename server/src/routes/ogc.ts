@@ -14,20 +14,18 @@
  * `f` or the Accept header; any origin may read the answers (no credentials are sent
  * across origins, so only what an anonymous visitor may read).
  */
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ownerOf } from '../lib/sandbox';
 import { problems } from '../schemas/common';
 import {
   OgcCollectionParamsSchema,
+  OgcDocumentSchema,
   OgcItemParamsSchema,
   OgcItemQuerySchema,
   OgcItemsQuerySchema,
   OgcParamsSchema,
   OgcQuerySchema,
-  type OgcCollectionParams,
-  type OgcItemParams,
-  type OgcItemQuery,
-  type OgcItemsQuery,
   type OgcParams,
   type OgcQuery,
 } from '../schemas/ogc';
@@ -101,9 +99,9 @@ function crumbs(project: OgcProject, ...more: Crumb[]): Crumb[] {
   ];
 }
 
-const errors = problems(400, 403, 404, 422);
+const answers = { 200: OgcDocumentSchema, ...problems(400, 403, 404, 422) };
 
-const ogcRoutes: FastifyPluginAsync = async (app) => {
+const ogcRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
   const open = (request: FastifyRequest<{ Params: OgcParams }>) =>
     openOgcProject(
@@ -125,19 +123,11 @@ const ogcRoutes: FastifyPluginAsync = async (app) => {
       return sendHtml(reply, landingHtml(doc, crumbs(project).slice(0, 1)), project);
     return sendJson(reply, doc, project);
   };
-  const landingSchema = { params: OgcParamsSchema, querystring: OgcQuerySchema, response: errors };
-  app.get<{ Params: OgcParams; Querystring: OgcQuery }>(
-    '/ogc/:namespace/:name/:version',
-    { schema: landingSchema },
-    landingRoute,
-  );
-  app.get<{ Params: OgcParams; Querystring: OgcQuery }>(
-    '/ogc/:namespace/:name/:version/',
-    { schema: landingSchema },
-    landingRoute,
-  );
+  const landingSchema = { params: OgcParamsSchema, querystring: OgcQuerySchema, response: answers };
+  app.get('/ogc/:namespace/:name/:version', { schema: landingSchema }, landingRoute);
+  app.get('/ogc/:namespace/:name/:version/', { schema: landingSchema }, landingRoute);
 
-  app.get<{ Params: OgcParams; Querystring: OgcQuery }>(
+  app.get(
     '/ogc/:namespace/:name/:version/conformance',
     { schema: landingSchema },
     async (request, reply) => {
@@ -155,7 +145,7 @@ const ogcRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.get<{ Params: OgcParams; Querystring: OgcQuery }>(
+  app.get(
     '/ogc/:namespace/:name/:version/collections',
     { schema: landingSchema },
     async (request, reply) => {
@@ -178,10 +168,10 @@ const ogcRoutes: FastifyPluginAsync = async (app) => {
     href: `${project.base}/collections?f=html`,
   });
 
-  app.get<{ Params: OgcCollectionParams; Querystring: OgcQuery }>(
+  app.get(
     '/ogc/:namespace/:name/:version/collections/:collectionId',
     {
-      schema: { params: OgcCollectionParamsSchema, querystring: OgcQuerySchema, response: errors },
+      schema: { params: OgcCollectionParamsSchema, querystring: OgcQuerySchema, response: answers },
     },
     async (request, reply) => {
       const format = formatOf(request);
@@ -199,13 +189,13 @@ const ogcRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.get<{ Params: OgcCollectionParams; Querystring: OgcItemsQuery }>(
+  app.get(
     '/ogc/:namespace/:name/:version/collections/:collectionId/items',
     {
       schema: {
         params: OgcCollectionParamsSchema,
         querystring: OgcItemsQuerySchema,
-        response: errors,
+        response: answers,
       },
     },
     async (request, reply) => {
@@ -237,9 +227,9 @@ const ogcRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.get<{ Params: OgcItemParams; Querystring: OgcItemQuery }>(
+  app.get(
     '/ogc/:namespace/:name/:version/collections/:collectionId/items/:featureId',
-    { schema: { params: OgcItemParamsSchema, querystring: OgcItemQuerySchema, response: errors } },
+    { schema: { params: OgcItemParamsSchema, querystring: OgcItemQuerySchema, response: answers } },
     async (request, reply) => {
       const format = formatOf(request);
       const project = await open(request);

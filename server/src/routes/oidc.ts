@@ -8,6 +8,7 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { EmptySchema } from '../schemas/common';
 import { OidcCallbackQuerySchema, OidcStartQuerySchema } from '../schemas/oidc';
 import {
   finishOidc,
@@ -58,7 +59,7 @@ const oidcRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/app/auth/oidc/start',
-    { schema: { querystring: OidcStartQuerySchema } },
+    { schema: { querystring: OidcStartQuerySchema, response: { 302: EmptySchema } } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       try {
@@ -75,7 +76,7 @@ const oidcRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/app/auth/oidc/callback',
-    { schema: { querystring: OidcCallbackQuerySchema } },
+    { schema: { querystring: OidcCallbackQuerySchema, response: { 302: EmptySchema } } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       const flow = readFlow(request);

@@ -10,6 +10,7 @@ import { attachmentDisposition } from '../lib/paths';
 import { projectDelta } from '../services/pull/delta';
 import { prepareDiffDownload } from '../services/pull/merged-diffs';
 import { IdParamsSchema, problems } from '../schemas/common';
+import { FileBytesSchema } from '../schemas/downloads';
 import {
   CodedProblemSchema,
   DeltaQuerySchema,
@@ -52,7 +53,11 @@ const pullV2Routes: FastifyPluginAsyncTypebox = async (app) => {
       .send(body);
   }
 
-  const diffResponses = { ...problems(400, 403, 404), 422: CodedProblemSchema };
+  const diffResponses = {
+    200: FileBytesSchema,
+    ...problems(400, 403, 404),
+    422: CodedProblemSchema,
+  };
 
   app.get(
     '/v2/projects/:id/raw/diff',

@@ -7,10 +7,11 @@
  * holds (CHUNK_OFFSET_HEADER, services/push/chunk-prefixes.ts).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { clientMeta, currentUser, deviceIdOf } from '../plugins/auth';
+import { clientMeta, currentUser, deviceIdOf, withCallerWindow } from '../plugins/auth';
 import {
   beginPushId,
   cancelPush,
+  chunkTarget,
   finishPush,
   pushIdOnResponse,
   pushIdOnSend,
@@ -36,6 +37,9 @@ import { acceptRawBodies, rawBody } from './raw-body';
 
 const errorResponses = problems(400, 403, 404, 422);
 
+/** The access window's key prefix of chunk requests (plugins/auth.ts withCallerWindow). */
+const CHUNK_WINDOW_KEY = 'push-chunk';
+
 /**
  * Routes with raw bodies: any content type is accepted unparsed. The chunk body is streamed
  * by the service (never buffered); finish and cancel ignore theirs.
@@ -47,6 +51,8 @@ const rawBodyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/v1/project/push/chunk/:transaction/:chunk',
     {
+      // The caller is resolved in the handler (withCallerWindow).
+      config: { deferAuth: true },
       schema: {
         params: ChunkParamsSchema,
         headers: ChunkHeadersSchema,
@@ -56,10 +62,15 @@ const rawBodyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const body = rawBody(request);
       const offset = request.headers[CHUNK_OFFSET_HEADER];
+      const { transaction } = request.params;
+      // The chunks of one upload, sent one after another by the same caller, reuse the
+      // caller, the upload and the access resolved in the last seconds (CHUNK_WINDOW_KEY).
+      const target = await withCallerWindow(request, `${CHUNK_WINDOW_KEY}:${transaction}`, (user) =>
+        chunkTarget(ctx, user, transaction),
+      );
       return uploadChunk(
         ctx,
-        request.auth.user,
-        request.params.transaction,
+        target.value,
         request.params.chunk,
         body,
         offset === undefined ? 0 : Number(offset),

@@ -24,6 +24,12 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { StringEnum } from './common';
 
+/**
+ * Every 200 answer: the document already written as text (JSON, GeoJSON or HTML, by `f` or
+ * Accept). Fastify sends a string as it is: the schema records the answer in the contract.
+ */
+export const OgcDocumentSchema = Type.Unsafe<string>({ type: 'string' });
+
 /** A version in an OGC path: `latest` or `vN`. */
 export const OgcVersionSchema = Type.String({ pattern: '^(latest|v\\d{1,9})$' });
 

@@ -64,6 +64,11 @@ export const VERSIONED_FILE_PATTERN = new RegExp(`\\.(${VERSIONED_EXTENSIONS.joi
 export function isVersionedFile(path: string): boolean {
   return VERSIONED_FILE_PATTERN.test(path);
 }
+
+/** Whether a project path is a GeoPackage: the versioned kind field capture edits. */
+export function isGeoPackage(path: string): boolean {
+  return /\.gpkg$/i.test(path);
+}
 /**
  * The push's refusals (`detail` of a 400 or 422) the web app's upload worker decides on
  * (src/features/uploads/worker/answers.ts): `busy` ones mean "try again later" and are

@@ -22,15 +22,13 @@ import {
   currentPathKeys,
   deleteCurrentFiles,
   insertBlobRows,
-  insertCurrentFiles,
+  writeCurrentFiles,
   insertHistoryRows,
   insertVersionRow,
   lockBlobsShared,
   lockProjectForCommit,
-  settleVersionTotals,
-  updateProjectAfterCommit,
+  settleVersion,
 } from '../db/queries/versions';
-import { chargeNewBlobs } from '../db/queries/file-store';
 import { existingBlobKeys } from '../db/queries/blobs';
 import type { BlobInsert } from '../db/queries/versions';
 import type { FileChange } from '../db/schema';
@@ -273,21 +271,29 @@ export async function commitVersion(tx: Tx, input: CommitVersionInput): Promise<
       });
     }
   }
-  const newKeys = await insertBlobRows(tx, [...blobRows.values()], input.at);
-  for (const key of newKeys) {
-    if (!(await input.blobStore.stat(key))) throw new MissingBlobError(key);
-  }
   if (recipes.size > 0) {
     // A base that is a latest file's blob is in the database (its history row references
-    // it, and no blob is deleted while the commit holds the shared lock).
+    // it, and no blob is deleted while the commit holds the shared lock); so is a blob this
+    // version inserts.
     const current = new Set(existing.values());
     const bases = [...new Set([...recipes.values()].map((r) => r.baseKey!))];
-    const others = bases.filter((key) => !current.has(key));
+    const others = bases.filter(
+      (key) => !current.has(key) && !blobRows.has(key) && !recipes.has(key),
+    );
     const known = others.length > 0 ? await existingBlobKeys(tx, others) : new Set<string>();
-    for (const key of current) known.add(key);
-    const missing = bases.find((key) => !known.has(key) && !recipes.has(key));
+    const missing = others.find((key) => !known.has(key));
     if (missing) throw new MissingBlobError(missing);
-    await insertBlobRows(tx, [...recipes.values()], input.at);
+  }
+  // One statement: the stored rows before the recipes that name them (a foreign key checked
+  // at the statement's end).
+  const newKeys = await insertBlobRows(
+    tx,
+    [...blobRows.values(), ...[...recipes.values()].filter((r) => !blobRows.has(r.key))],
+    input.at,
+  );
+  for (const key of newKeys) {
+    if (!blobRows.has(key)) continue;
+    if (!(await input.blobStore.stat(key))) throw new MissingBlobError(key);
   }
 
   const version = project.latestVersion + 1;
@@ -364,12 +370,13 @@ export async function commitVersion(tx: Tx, input: CommitVersionInput): Promise<
     );
   }
 
+  // Removed paths go; added and updated ones are written (an updated path's row replaced).
   await deleteCurrentFiles(
     tx,
     input.project.id,
-    [...updated, ...removed].map((f) => f.path),
+    removed.map((f) => f.path),
   );
-  await insertCurrentFiles(
+  await writeCurrentFiles(
     tx,
     [...added, ...updated].map((f) => ({
       projectId: input.project.id,
@@ -382,13 +389,6 @@ export async function commitVersion(tx: Tx, input: CommitVersionInput): Promise<
     })),
   );
 
-  // What the project keeps stored: the blobs its history did not reference before.
-  await chargeNewBlobs(
-    tx,
-    input.project.id,
-    versionId,
-    [...added, ...updated].flatMap((f) => (f.diff ? [f.blobKey, f.diff.blobKey] : [f.blobKey])),
-  );
   // Versioned files get their whole copies arranged in the background (file-store/tasks.ts).
   await queueChangedFiles(
     tx,
@@ -407,14 +407,19 @@ export async function commitVersion(tx: Tx, input: CommitVersionInput): Promise<
     input.copyDelayMs ?? DEFAULT_COPY_DELAY_MS,
   );
 
-  const totals = await settleVersionTotals(tx, input.project.id, versionId);
-  const tags = tagsFor(totals.qgisProjects);
-  await updateProjectAfterCommit(tx, input.project.id, {
+  // The sizes, what the project keeps stored (the blobs its history did not reference
+  // before), the project's latest version and tags.
+  const totals = await settleVersion(tx, {
+    projectId: input.project.id,
+    versionId,
+    newKeys: [...added, ...updated].flatMap((f) =>
+      f.diff ? [f.blobKey, f.diff.blobKey] : [f.blobKey],
+    ),
     latestVersion: version,
     updatedAt: input.at,
-    diskUsage: totals.size,
-    tags,
+    qgisTags: QGIS_TAGS,
   });
+  const tags = tagsFor(totals.qgisProjects);
   // Webhooks (services/webhooks/): queued with the version, sent once it is committed.
   const named = { id: input.project.id, name: project.name, workspaceId: project.workspaceId };
   const scope = {

@@ -107,6 +107,21 @@ export class InvalidRangeError extends Error {
   }
 }
 
+/** The last byte `range` reads of `size` bytes; InvalidRangeError when it is not satisfiable. */
+export function rangeEnd(range: ByteRange, size: number): number {
+  const end = range.end ?? size - 1;
+  if (
+    !Number.isInteger(range.start) ||
+    !Number.isInteger(end) ||
+    range.start < 0 ||
+    range.start > end ||
+    end >= size
+  ) {
+    throw new InvalidRangeError(range, size);
+  }
+  return end;
+}
+
 /** Answer (507) when the disk or bucket holding files and staged chunks is full. */
 export const STORAGE_FULL_TEXT =
   'The server has no space left to store files. Nothing already stored was lost; try again once space has been freed.';

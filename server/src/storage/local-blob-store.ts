@@ -17,7 +17,7 @@ import {
   BlobNotFoundError,
   BlobSha1MismatchError,
   BlobSizeMismatchError,
-  InvalidRangeError,
+  rangeEnd,
   type BlobInfo,
   type BlobStore,
   type ByteRange,
@@ -182,16 +182,12 @@ export class LocalBlobStore implements BlobStore {
     }
     if (!range) return handle.createReadStream({ highWaterMark: READ_CHUNK });
     const { size } = await handle.stat();
-    const end = range.end ?? size - 1;
-    if (
-      !Number.isInteger(range.start) ||
-      !Number.isInteger(end) ||
-      range.start < 0 ||
-      range.start > end ||
-      end >= size
-    ) {
+    let end: number;
+    try {
+      end = rangeEnd(range, size);
+    } catch (error) {
       await handle.close();
-      throw new InvalidRangeError(range, size);
+      throw error;
     }
     return handle.createReadStream({ start: range.start, end, highWaterMark: READ_CHUNK });
   }

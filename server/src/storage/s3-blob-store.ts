@@ -39,7 +39,7 @@ import {
   BlobNotFoundError,
   BlobSha1MismatchError,
   BlobSizeMismatchError,
-  InvalidRangeError,
+  rangeEnd,
   type BlobInfo,
   type BlobStore,
   type ByteRange,
@@ -337,17 +337,7 @@ export class S3BlobStore implements BlobStore {
     if (range) {
       const size = await this.head(objectKey);
       if (size === null) throw new BlobNotFoundError(key);
-      const end = range.end ?? size - 1;
-      if (
-        !Number.isInteger(range.start) ||
-        !Number.isInteger(end) ||
-        range.start < 0 ||
-        range.start > end ||
-        end >= size
-      ) {
-        throw new InvalidRangeError(range, size);
-      }
-      header = `bytes=${range.start}-${end}`;
+      header = `bytes=${range.start}-${rangeEnd(range, size)}`;
     }
     try {
       const out = await this.client.send(

@@ -114,7 +114,10 @@ export class LocalUploadStaging implements UploadStaging {
     const flush = async () => {
       await drain();
       if (batchBytes === 0) return;
-      const pieces = batch;
+      // The bytes are written from the intake's buffer where it keeps one (one range, and the
+      // body's pieces let go at once), else from the pieces.
+      const kept = intake.bytesBetween(written, written + batchBytes);
+      const pieces = kept ? [kept] : batch;
       const at = offset + written;
       written += batchBytes;
       batch = [];
@@ -132,7 +135,7 @@ export class LocalUploadStaging implements UploadStaging {
     const receive = () =>
       eachPiece(body, (piece) => {
         const bytes = intake.take(piece);
-        batch.push(bytes);
+        if (!intake.keepsBytes) batch.push(bytes);
         batchBytes += bytes.length;
         return batchBytes >= WRITE_BATCH ? flush() : undefined;
       });

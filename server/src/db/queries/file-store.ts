@@ -4,7 +4,7 @@
  * the bytes a project keeps stored, deletions of copies no longer kept, and the progress of
  * the conversion of old data.
  */
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../database';
 import {
   blobDeletions,
@@ -296,7 +296,17 @@ export async function chargeNewBlobs(
 ): Promise<void> {
   if (keys.length === 0) return;
   await db.execute(sql`
-    UPDATE ${projects} SET stored_bytes = stored_bytes + (
+    UPDATE ${projects} SET stored_bytes = stored_bytes + (${newBlobBytes(projectId, versionId, keys)})
+    WHERE id = ${projectId}`);
+}
+
+/**
+ * SQL of the bytes the project keeps stored for the first time with version `versionId`:
+ * the stored blobs among `keys` no other version of its history references (as a file or
+ * as a diff), and the page patches of such blobs (stored or not).
+ */
+export function newBlobBytes(projectId: string, versionId: number, keys: string[]): SQL {
+  return sql`
       SELECT coalesce(sum(CASE WHEN b.stored THEN b.size ELSE 0 END
         + coalesce((SELECT p.size FROM ${blobs} p WHERE p.key = b.patch_key), 0)), 0)
       FROM ${blobs} b
@@ -304,8 +314,7 @@ export async function chargeNewBlobs(
         AND NOT EXISTS (SELECT 1 FROM ${fileHistory} h WHERE h.project_id = ${projectId}
           AND h.version_id <> ${versionId} AND h.blob_key = b.key)
         AND NOT EXISTS (SELECT 1 FROM ${fileHistory} h WHERE h.project_id = ${projectId}
-          AND h.version_id <> ${versionId} AND h.diff IS NOT NULL AND h.diff ->> 'blob_key' = b.key))
-    WHERE id = ${projectId}`);
+          AND h.version_id <> ${versionId} AND h.diff IS NOT NULL AND h.diff ->> 'blob_key' = b.key)`;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
  * Row batches are split so no statement exceeds PostgreSQL's 65535 parameters.
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import { newBlobBytes } from './file-store';
 import type { Executor } from '../database';
 import {
   blobs,
@@ -211,8 +212,11 @@ export interface CurrentFileInsert {
   historyId: number;
 }
 
-/** Inserts latest-file rows (as one JSON parameter per batch, see insertHistoryRows). */
-export async function insertCurrentFiles(db: Executor, rows: CurrentFileInsert[]): Promise<void> {
+/**
+ * Writes latest-file rows (as one JSON parameter per batch, see insertHistoryRows): a path
+ * the project has gets the row's values (an updated file), others are inserted.
+ */
+export async function writeCurrentFiles(db: Executor, rows: CurrentFileInsert[]): Promise<void> {
   for (const batch of batches(rows, JSON_BATCH)) {
     const json = JSON.stringify(
       batch.map((r) => ({
@@ -229,19 +233,32 @@ export async function insertCurrentFiles(db: Executor, rows: CurrentFileInsert[]
       insert into ${projectFiles} (project_id, path, size, checksum, mtime, blob_key, history_id)
       select t.project_id, t.path, t.size, t.checksum, t.mtime, t.blob_key, t.history_id
       from jsonb_to_recordset(${json}::jsonb) as t(project_id uuid, path text, size bigint,
-        checksum text, mtime timestamptz, blob_key text, history_id bigint)`);
+        checksum text, mtime timestamptz, blob_key text, history_id bigint)
+      on conflict (project_id, path) do update set size = excluded.size,
+        checksum = excluded.checksum, mtime = excluded.mtime, blob_key = excluded.blob_key,
+        history_id = excluded.history_id`);
   }
 }
 
 /**
- * The size of the project's current files and how many are QGIS projects, also written as
- * the size of version `versionId`, in one statement.
+ * A version's last statement on its project, one statement: the size of the project's current
+ * files (also written as version `versionId`'s size) and how many are QGIS projects; the
+ * blobs the version stores for the first time (`newKeys`, file-store.ts `newBlobBytes`)
+ * charged to the project's stored bytes; the project's latest version, time and disk usage,
+ * and its tags: `qgisTags` when exactly one QGIS project file is current, else none.
  */
-export async function settleVersionTotals(
+export async function settleVersion(
   db: Executor,
-  projectId: string,
-  versionId: number,
+  values: {
+    projectId: string;
+    versionId: number;
+    newKeys: string[];
+    latestVersion: number;
+    updatedAt: Date;
+    qgisTags: readonly string[];
+  },
 ): Promise<{ size: number; qgisProjects: number }> {
+  const { projectId, versionId } = values;
   const result = await db.execute(sql`
     WITH totals AS (
       SELECT coalesce(sum(${projectFiles.size}), 0) AS size,
@@ -250,18 +267,19 @@ export async function settleVersionTotals(
     ), settled AS (
       UPDATE ${projectVersions} SET project_size = (SELECT size FROM totals)
       WHERE ${projectVersions.id} = ${versionId}
+    ), charged AS (${newBlobBytes(projectId, versionId, values.newKeys)}
+    ), project AS (
+      UPDATE ${projects} SET
+        stored_bytes = stored_bytes + (SELECT * FROM charged),
+        latest_version = ${values.latestVersion},
+        updated_at = ${values.updatedAt.toISOString()}::timestamptz,
+        disk_usage = (SELECT size FROM totals),
+        tags = CASE WHEN (SELECT qgis_projects FROM totals) = 1
+          THEN ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(values.qgisTags)}::jsonb))
+          ELSE '{}'::text[] END
+      WHERE ${projects.id} = ${projectId}
     )
     SELECT size, qgis_projects FROM totals`);
-  const row = (
-    result as unknown as { rows: { size: string | number; qgis_projects: string | number }[] }
-  ).rows[0];
+  const row = rowsOf<{ size: string | number; qgis_projects: string | number }>(result)[0];
   return { size: Number(row?.size ?? 0), qgisProjects: Number(row?.qgis_projects ?? 0) };
-}
-
-export async function updateProjectAfterCommit(
-  db: Executor,
-  projectId: string,
-  values: { latestVersion: number; updatedAt: Date; diskUsage: number; tags: string[] },
-): Promise<void> {
-  await db.update(projects).set(values).where(eq(projects.id, projectId));
 }

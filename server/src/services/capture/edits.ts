@@ -13,13 +13,16 @@
  *    latest's blob and the diff, services/file-store), while the new file is hashed once
  *    for its SHA-1 and kept in the cache for the next batch and the readers. The conflicts
  *    are written as the plugin's edit-conflict file.
- * 3. The version through the push core (push/server-push.ts: administrator's lock, storage
- *    allowance, push lock, one commit). When another push made a version meanwhile
- *    (ServerPushMoved), step 2 runs again on the new latest, a few times.
+ * 3. The version through the push core (push/server-push.ts `lockServerPush`:
+ *    administrator's lock, push lock, one commit with the storage allowance). The push lock
+ *    is taken once the sandbox works on the batch, so its statements run meanwhile, and
+ *    the batch is committed as soon as the new file is hashed (a batch refused gives it
+ *    back). When another push made a version meanwhile (ServerPushMoved), step 2 runs
+ *    again on the new latest, a few times.
  */
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppContext } from '../../context';
 import { listCurrentFiles, listFilesAtVersion } from '../../db/queries/files';
@@ -37,27 +40,23 @@ import { MAX_EDIT_CHANGES } from '../../schemas/edits';
 import type { BlobInfo } from '../../storage/blob-store';
 import { ChunkStore } from '../../storage/chunk-store';
 import { CHUNK_SIZE } from '../../storage/staging';
-import {
-  giveBackWorkFile,
-  keepWorkFile,
-  recipeKey,
-  storePagePatch,
-  takeWorkFile,
-} from '../file-store';
+import { giveBackWorkFile, keepWorkFile, recipeKey, takeWorkFile } from '../file-store';
 import { localCopy } from '../map/store';
 import { projectFor, type ProjectAccess } from '../permissions';
 import { VERSION_NOT_FOUND } from '../project-detail';
-import { pushServerVersion, ServerPushMoved, type PushMeta } from '../push';
+import {
+  lockServerPush,
+  retryWhileProjectMoves,
+  type PushMeta,
+  type ServerPushLock,
+} from '../push';
 import { assembleChunks } from '../push/assemble';
 import { deleteBlobsWithoutRows } from '../purge';
 import type { CommitFile } from '../versions';
 import { EditRefusal, type ConflictEntry } from './apply-edits';
 import { editRulesOf } from './project-forms';
 import { runCaptureWork } from './run';
-import { isVersionedFile, PHOTO_CHUNKS_CODE } from '../../schemas/protocol';
-
-/** Attempts while other pushes keep making versions under the batch. */
-export const MAX_ATTEMPTS = 3;
+import { isGeoPackage, isVersionedFile, PHOTO_CHUNKS_CODE } from '../../schemas/protocol';
 
 export const NO_EDITS = 'The batch has no changes and no photos';
 export const fileGone = (file: string) =>
@@ -139,6 +138,8 @@ async function plan(
   batch: EditBatch,
   baseVersion: number,
   photos: { path: string; blob: BlobInfo }[],
+  /** Called once the sandbox works on a file (the caller's statements run meanwhile). */
+  applying: () => void,
 ): Promise<Planned> {
   const db = ctx.database.db;
   const latestVersion = access.project.latestVersion;
@@ -157,7 +158,7 @@ async function plan(
     byFile.set(change.file, list);
   }
   for (const file of byFile.keys()) {
-    if (!/\.gpkg$/i.test(file)) throw badRequest(notAGeoPackage(file));
+    if (!isGeoPackage(file)) throw badRequest(notAGeoPackage(file));
     if (!latestByPath.has(file)) {
       if (baseByPath.has(file)) throw refused(422, 'UnknownLayer', fileGone(file));
       throw notFound(`File ${file} not found`);
@@ -202,12 +203,9 @@ async function plan(
           ? null
           : await localCopy(ctx, { key: base.blobKey, checksum: base.checksum, size: base.size });
       const work = await takeWorkFile(ctx, latestBlob, 'background');
-      // The latest file's bytes beside it, for the version's page patch (file-store).
-      const before = path.join(dir, `${randomUUID()}.before`);
       let applied;
       try {
-        await copyFile(work, before);
-        applied = await runCaptureWork(
+        const running = runCaptureWork(
           ctx,
           {
             kind: 'edits',
@@ -221,6 +219,8 @@ async function plan(
           },
           'background',
         );
+        applying();
+        applied = await running;
       } catch (error) {
         if (error instanceof EditRefusal) {
           // Refused before anything stayed written: the latest version's file again.
@@ -241,8 +241,6 @@ async function plan(
         // Stored as its diff (services/file-store/): the work file is the diff applied to
         // the latest file the stable way, as any later rebuild applies it; hashed while the
         // diff is stored.
-        const patch = await storePagePatch(ctx, before, work);
-        if (patch) planned.made.push(patch.key);
         const [stored, kept] = await Promise.allSettled([
           ctx.blobStore.put(createReadStream(diff), { expectedSize: applied.written.diffSize }),
           keepWorkFile(ctx, work),
@@ -266,7 +264,6 @@ async function plan(
             blobKey: diffBlob.key,
           },
           recipe,
-          patch,
         });
       }
       if (applied.conflicts.length > 0) {
@@ -320,7 +317,7 @@ export async function submitEdits(
   batch: EditBatch,
   meta: PushMeta,
 ): Promise<{ status: 200 | 201; result: EditResult }> {
-  let access = await projectFor(ctx, caller, { id: projectId }, 'upload');
+  const access = await projectFor(ctx, caller, { id: projectId }, 'upload');
   const baseVersion = Number(batch.base_version.slice(1));
   if (!Number.isSafeInteger(baseVersion) || baseVersion > access.project.latestVersion) {
     throw notFound(VERSION_NOT_FOUND);
@@ -329,24 +326,49 @@ export async function submitEdits(
   if (batch.changes.length > MAX_EDIT_CHANGES)
     throw badRequest(`At most ${MAX_EDIT_CHANGES} changes`);
   const photos = await photoBlobs(ctx, access, batch);
-  for (let attempt = 1; ; attempt++) {
-    const planned = await plan(ctx, access, caller, batch, baseVersion, photos);
+  return retryWhileProjectMoves(ctx, access, caller, async (current) => {
+    // The project's push lock is taken while the sandbox applies the batch (its statements
+    // run meanwhile), so the version is committed as soon as the new file is hashed.
+    let locking: Promise<ServerPushLock> | null = null;
+    const takeLock = () => {
+      if (!locking) {
+        locking = lockServerPush(ctx, {
+          access: current,
+          caller,
+          meta,
+          baseVersion: current.project.latestVersion,
+          origin: null,
+        });
+        // Awaited below; a refusal seen before that is not unhandled.
+        locking.catch(() => {});
+      }
+      return locking;
+    };
+    const giveBackLock = async () => {
+      const lock = locking ? await locking.catch(() => null) : null;
+      await lock?.release();
+    };
+    let planned: Planned;
+    try {
+      planned = await plan(ctx, current, caller, batch, baseVersion, photos, takeLock);
+    } catch (error) {
+      // The batch's own refusal comes first; a lock taken meanwhile is given back.
+      await giveBackLock();
+      throw error;
+    }
     if (planned.added.length + planned.updated.length === 0) {
+      await giveBackLock();
       return {
         status: 200,
-        result: { version: `v${access.project.latestVersion}`, ...planned.result },
+        result: { version: `v${current.project.latestVersion}`, ...planned.result },
       };
     }
     try {
-      const version = await pushServerVersion(ctx, {
-        access,
-        caller,
-        meta,
-        baseVersion: access.project.latestVersion,
+      const lock = await takeLock();
+      const version = await lock.commit({
         added: planned.added,
         updated: planned.updated,
         removed: [],
-        origin: null,
       });
       await new ChunkStore(ctx)
         .remove(photos.flatMap((p) => p.chunks))
@@ -356,8 +378,7 @@ export async function submitEdits(
       return { status: 201, result: { version: `v${version}`, ...planned.result } };
     } catch (error) {
       await deleteBlobsWithoutRows(ctx, planned.made);
-      if (!(error instanceof ServerPushMoved) || attempt >= MAX_ATTEMPTS) throw error;
-      access = await projectFor(ctx, caller, { id: access.project.id }, 'upload');
+      throw error;
     }
-  }
+  });
 }

@@ -28,13 +28,12 @@ import { parseVersionName, VERSION_NOT_FOUND } from '../project-detail';
 import type { EditRules } from './edit-rules';
 import type { FormsResult } from './forms';
 import { runCaptureWork } from './run';
+import { isGeoPackage } from '../../schemas/protocol';
 
 /** Forms kept in memory (by the files' checksums). */
 export const FORMS_CACHED = 64;
 /** Bumped when the forms' format changes, so cached answers are not reused. */
 const FORMAT = 'f1';
-
-const GPKG = /\.gpkg$/i;
 
 interface State {
   cache: Lru<FormsResult>;
@@ -88,7 +87,7 @@ export async function filesOf(
 function keyOf(files: FileRow[], project: FileRow | null): string {
   const hash = createHash('sha1').update(FORMAT);
   if (project) hash.update(`p:${project.path}:${project.checksum}\n`);
-  for (const f of files) if (GPKG.test(f.path)) hash.update(`g:${f.path}:${f.checksum}\n`);
+  for (const f of files) if (isGeoPackage(f.path)) hash.update(`g:${f.path}:${f.checksum}\n`);
   return hash.digest('hex');
 }
 
@@ -106,7 +105,7 @@ export async function formsOfFiles(ctx: AppContext, files: FileRow[]): Promise<F
       try {
         const gpkgs = await Promise.all(
           files
-            .filter((f) => GPKG.test(f.path))
+            .filter((f) => isGeoPackage(f.path))
             .map(async (f) => ({
               path: f.path,
               file: await localCopy(ctx, { key: f.blobKey, checksum: f.checksum, size: f.size }),
@@ -185,7 +184,7 @@ export async function projectForms(
 export async function editRulesOf(ctx: AppContext, files: FileRow[]): Promise<EditRules> {
   const { file: project } = chooseProjectFile(files);
   if (!project) return {};
-  const gpkgPaths = files.filter((f) => GPKG.test(f.path)).map((f) => f.path);
+  const gpkgPaths = files.filter((f) => isGeoPackage(f.path)).map((f) => f.path);
   const key = createHash('sha1')
     .update(`${FORMAT}:${project.path}:${project.checksum}\n${gpkgPaths.join('\n')}`)
     .digest('hex');

@@ -37,6 +37,11 @@ export interface CommitPush {
   clientVersion: number | null;
   /** A version the server makes for time travel (services/time-travel/): what it does. */
   origin?: VersionOrigin | null;
+  /**
+   * Whether the push is recorded for a v1 finish retried after a lost answer (push_commits,
+   * by upload id); false for versions the server makes (no client knows their upload id).
+   */
+  recordCommit?: boolean;
 }
 
 /** Makes the version; resolves its number. Refusals are in the dialect's words. */
@@ -82,13 +87,15 @@ export async function commitPush(
           ...(push.origin ? { origin: push.origin } : {}),
         },
       });
-      await recordPushCommit(tx, {
-        uploadId: upload.id,
-        projectId: upload.projectId,
-        userId: caller.id,
-        version: committed.version,
-        at,
-      });
+      if (push.recordCommit !== false) {
+        await recordPushCommit(tx, {
+          uploadId: upload.id,
+          projectId: upload.projectId,
+          userId: caller.id,
+          version: committed.version,
+          at,
+        });
+      }
       return committed.version;
     });
   } catch (error) {

@@ -9,18 +9,28 @@ export type { PlanFile, UploadPlan, PushFileInput } from './plan';
 export type { PushMeta } from './commit';
 export {
   cancelPush,
+  chunkTarget,
   finishPush,
   startPush,
   uploadChunk,
   uploadStatus,
   UPLOAD_EXPIRATION_MS,
   type ChunkResult,
+  type ChunkTarget,
   type PushInput,
   type PushResult,
   type UploadStatus,
 } from './v1';
 export { pushVersionV2, uploadChunkV2, type PushV2Input } from './v2';
-export { pushServerVersion, ServerPushMoved, type ServerPushInput } from './server-push';
+export {
+  lockServerPush,
+  pushServerVersion,
+  retryWhileProjectMoves,
+  SERVER_PUSH_ATTEMPTS,
+  ServerPushMoved,
+  type ServerPushInput,
+  type ServerPushLock,
+} from './server-push';
 export { sweepPushes, sweepPushes as cleanupUploads, type PushSweepResult } from './sweep';
 export {
   beginPushId,

@@ -101,8 +101,9 @@ export async function takePushLock(
 
 /** Whether a finish of `upload` runs (here, or on another instance that still pings). */
 export function finishRunning(ctx: AppContext, upload: UploadHead): boolean {
-  if (upload.status === 'open') return false;
+  // A finish of this process first: `upload` may have been read a few seconds ago.
   if (running.has(upload.id)) return true;
+  if (upload.status === 'open') return false;
   return upload.lastPingAt.getTime() >= leaseStaleBefore(ctx).getTime();
 }
 

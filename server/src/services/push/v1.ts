@@ -190,16 +190,31 @@ async function transactionToPush(ctx: AppContext, caller: User | null, transacti
   return { ...own, access };
 }
 
-/** POST /v1/project/push/chunk/{transaction}/{chunk}: `body` is the raw request stream. */
-export async function uploadChunk(
+/**
+ * What a chunk request needs resolved before its body: the caller's own upload
+ * `transaction`, its plan, and the caller still allowed to push to its project. The chunks
+ * of one upload may reuse it for a few seconds (routes/push.ts): the upload's state that
+ * matters is read again where it is used (the chunk's record; a finish running here).
+ */
+export type ChunkTarget = Awaited<ReturnType<typeof transactionToPush>>;
+
+export function chunkTarget(
   ctx: AppContext,
   caller: User | null,
   transaction: string,
+): Promise<ChunkTarget> {
+  return transactionToPush(ctx, caller, transaction);
+}
+
+/** POST /v1/project/push/chunk/{transaction}/{chunk}: `body` is the raw request stream. */
+export async function uploadChunk(
+  ctx: AppContext,
+  target: ChunkTarget,
   chunkId: string,
   body: AsyncIterable<Uint8Array | string>,
   offset = 0,
 ): Promise<ChunkResult> {
-  const { upload, files, chunks } = await transactionToPush(ctx, caller, transaction);
+  const { upload, files, chunks } = target;
   const place = chunks.get(chunkId);
   if (!place) throw notFound(unknownChunk(chunkId));
   if (finishRunning(ctx, upload)) throw badRequest(PUSH_REFUSALS.finishing);

@@ -10,7 +10,7 @@
  *   is `<stem>` (originalOfEditConflict).
  */
 import { isQgisProjectFile } from '../../lib/paths';
-import { isVersionedFile } from '../../schemas/protocol';
+import { isGeoPackage, isVersionedFile } from '../../schemas/protocol';
 
 export interface ConflictName {
   kind: 'conflicted_copy' | 'edit_conflict';
@@ -81,8 +81,6 @@ export function originalOfEditConflict(
       found.push(candidate);
     }
   }
-  found.sort(
-    (a, b) => Number(!/\.gpkg$/i.test(a)) - Number(!/\.gpkg$/i.test(b)) || (a < b ? -1 : 1),
-  );
+  found.sort((a, b) => Number(!isGeoPackage(a)) - Number(!isGeoPackage(b)) || (a < b ? -1 : 1));
   return found[0] ?? null;
 }

@@ -8,7 +8,8 @@
  *   read from it. Where no diff can be made (a table's columns changed, nothing changed in
  *   the rows) the file is a whole-file update.
  * - versionFromChanges: makes the version, working the changes out again when another push
- *   made a version meanwhile (ServerPushMoved), a few times. The diffs made for an attempt
+ *   made a version meanwhile (ServerPushMoved), a few times (push/server-push.ts
+ *   `retryWhileProjectMoves`, also used by field edits). The diffs made for an attempt
  *   that failed are deleted again unless a row references their bytes.
  */
 import { randomUUID } from 'node:crypto';
@@ -19,17 +20,14 @@ import type { AppContext } from '../../context';
 import type { FileRow } from '../../db/queries/files';
 import type { User } from '../../db/schema';
 import type { NewVersion, VersionOrigin } from '../../schemas/restore';
-import { projectFor, type ProjectAccess } from '../permissions';
+import type { ProjectAccess } from '../permissions';
 import type { PushMeta } from '../push';
-import { pushServerVersion, ServerPushMoved } from '../push';
+import { pushServerVersion, retryWhileProjectMoves } from '../push';
 import { copyBlob } from '../changesets';
 import { deleteBlobsWithoutRows } from '../purge';
 import { storeComputedDiff } from '../version-diffs';
 import type { CommitFile } from '../versions';
 import { isVersionedFile } from '../../schemas/protocol';
-
-/** Attempts at a version while other pushes keep making versions under it. */
-export const MAX_ATTEMPTS = 3;
 
 /** Runs `work` with a temporary folder, removed afterwards. */
 export async function withScratch<T>(work: (dir: string) => Promise<T>): Promise<T> {
@@ -109,8 +107,7 @@ export async function versionFromChanges(
   origin: VersionOrigin,
   plan: (access: ProjectAccess) => Promise<ServerChanges>,
 ): Promise<NewVersion> {
-  let access = first;
-  for (let attempt = 1; ; attempt++) {
+  return retryWhileProjectMoves(ctx, first, caller, async (access) => {
     const changes = await plan(access);
     try {
       const version = await pushServerVersion(ctx, {
@@ -132,8 +129,7 @@ export async function versionFromChanges(
       };
     } catch (error) {
       await deleteBlobsWithoutRows(ctx, madeDiffs(changes));
-      if (!(error instanceof ServerPushMoved) || attempt >= MAX_ATTEMPTS) throw error;
-      access = await projectFor(ctx, caller, { id: access.project.id }, 'upload');
+      throw error;
     }
-  }
+  });
 }

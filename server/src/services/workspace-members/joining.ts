@@ -25,7 +25,7 @@ import { badRequest, forbidden, HttpProblem, notFound } from '../../errors';
 import type { InvitationOffer, OwnInvitation } from '../../schemas/workspace-members';
 import { actorOf, recordAudit } from '../audit';
 import { isUuid, workspaceRoleRank } from '../permissions';
-import { queueWorkspaceEvent } from '../webhooks/events';
+import { queueMemberChange } from './members';
 import { tokenHash } from './invitations';
 import { INVITATION_EXPIRED, INVITATION_NOT_FOUND, INVITATION_OTHER_EMAIL } from './texts';
 
@@ -130,17 +130,10 @@ async function join(
   const current = await findWorkspaceMemberRole(tx, workspace.id, user.id);
   if (!current || workspaceRoleRank(current) < workspaceRoleRank(invitation.role)) {
     await setWorkspaceMember(tx, workspace.id, user.id, invitation.role);
-    await queueWorkspaceEvent(tx, {
-      type: 'member.changed',
-      workspace,
-      at: ctx.now(),
-      actorId: user.id,
-      data: {
-        change: current ? 'role_changed' : 'added',
-        user: { id: user.id, username: user.username },
-        role: invitation.role,
-        previous_role: current,
-      },
+    await queueMemberChange(ctx, tx, workspace, user.id, user, {
+      change: current ? 'role_changed' : 'added',
+      role: invitation.role,
+      previous_role: current,
     });
   }
   await spendInvitation(ctx, tx, user, invitation, workspace);

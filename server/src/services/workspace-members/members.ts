@@ -14,7 +14,7 @@ import {
   type MemberRow,
 } from '../../db/queries/workspace-members';
 import { lockWorkspace, setWorkspaceMember } from '../../db/queries/workspaces';
-import type { User, Workspace } from '../../db/schema';
+import type { User, Workspace, WorkspaceRole } from '../../db/schema';
 import { badRequest, forbidden, notFound } from '../../errors';
 import type { WorkspaceMember, WorkspaceMemberUpdate } from '../../schemas/workspace-members';
 import { recordAudit } from '../audit';
@@ -23,6 +23,32 @@ import { isGlobalWorkspace, managedWorkspace, workspaceRole } from '../permissio
 import { kickWebhooks } from '../webhooks/dispatcher';
 import { queueWorkspaceEvent } from '../webhooks/events';
 import { GLOBAL_ROLE_STAYS, LAST_OWNER, MEMBER_NOT_FOUND, OWNER_ROLE_NEEDS_OWNER } from './texts';
+
+/** What changed in a membership, as the `member.changed` webhook event says it. */
+export interface MemberChange {
+  change: 'added' | 'role_changed' | 'removed';
+  role?: WorkspaceRole;
+  previous_role: WorkspaceRole | null;
+  projects_roles_reset?: boolean;
+}
+
+/** Queues the `member.changed` event of `user`'s membership of `workspace`, done by `actorId`. */
+export function queueMemberChange(
+  ctx: AppContext,
+  tx: Executor,
+  workspace: Workspace,
+  actorId: number,
+  user: { id: number; username: string },
+  { change, ...rest }: MemberChange,
+): Promise<number> {
+  return queueWorkspaceEvent(tx, {
+    type: 'member.changed',
+    workspace,
+    at: ctx.now(),
+    actorId,
+    data: { change, user: { id: user.id, username: user.username }, ...rest },
+  });
+}
 
 export function memberView(row: MemberRow, global = false): WorkspaceMember {
   const view: WorkspaceMember = {
@@ -128,18 +154,11 @@ export async function updateMember(
         target: { type: 'user', id: target.id, name: target.username },
         details: { from: current, to: role, reset_project_roles: !!body.reset_projects_roles },
       });
-      await queueWorkspaceEvent(tx, {
-        type: 'member.changed',
-        workspace,
-        at: ctx.now(),
-        actorId: actor.id,
-        data: {
-          change: 'role_changed',
-          user: { id: target.id, username: target.username },
-          role,
-          previous_role: current,
-          projects_roles_reset: body.reset_projects_roles === true,
-        },
+      await queueMemberChange(ctx, tx, workspace, actor.id, target, {
+        change: 'role_changed',
+        role,
+        previous_role: current,
+        projects_roles_reset: body.reset_projects_roles === true,
       });
     }
     const { global, ...member } = target;
@@ -171,16 +190,9 @@ export async function removeMember(
       target: { type: 'user', id: target.id, name: target.username },
       details: { role: target.workspace_role },
     });
-    await queueWorkspaceEvent(tx, {
-      type: 'member.changed',
-      workspace,
-      at: ctx.now(),
-      actorId: actor.id,
-      data: {
-        change: 'removed',
-        user: { id: target.id, username: target.username },
-        previous_role: target.workspace_role,
-      },
+    await queueMemberChange(ctx, tx, workspace, actor.id, target, {
+      change: 'removed',
+      previous_role: target.workspace_role,
     });
   });
   kickWebhooks(ctx);

@@ -9,20 +9,6 @@ import type { Profile } from '@contract/users';
 /** One workspace of the profile. */
 export type WorkspaceRef = Profile['workspaces'][number];
 
-/**
- * The signed-in user as the web app reads it (`@contract/users`); `email` '' when none.
- * `pending_email`: a new address waiting for its confirmation link (null or absent: none).
- */
-export type UserProfile = Omit<
-  Profile,
-  'email' | 'can_edit_profile' | 'invitations' | 'last_signed_in' | 'pending_email'
-> &
-  Partial<
-    Pick<Profile, 'can_edit_profile' | 'invitations' | 'last_signed_in' | 'pending_email'>
-  > & {
-    email: string;
-  };
-
 export const PROFILE_FALLBACK = "Failed to fetch user's profile";
 
 /**
@@ -30,21 +16,20 @@ export const PROFILE_FALLBACK = "Failed to fetch user's profile";
  * itself kept as the user's private copy (also the first answer after sign-in), so a signed-in
  * user's shell opens offline.
  */
-export async function fetchProfile(signal?: AbortSignal): Promise<UserProfile> {
-  const profile = await withOfflineCopy(
+export function fetchProfile(signal?: AbortSignal): Promise<Profile> {
+  return withOfflineCopy(
     'profile',
     async () => {
       const answer = await api.get<Profile>('/v1/user/profile', {
         signal,
         fallbackMessage: PROFILE_FALLBACK,
       });
-      if (typeof answer?.id === 'number') rememberOfflineUser(answer.id);
-      return answer && { ...answer, email: answer.email ?? '' };
+      rememberOfflineUser(answer.id);
+      return answer;
     },
     // Right after sign-in the owner is known only from this answer: it is saved as the user's.
-    { ownerOf: (answer) => (typeof answer?.id === 'number' ? userOwner(answer.id) : null) },
+    { ownerOf: (answer) => userOwner(answer.id) },
   );
-  return profile;
 }
 
 export const profileQueryOptions = queryOptions({

@@ -4,22 +4,26 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { api } from '@/api';
 import { empty, fakeServer, json, problem } from '@/test/fakeServer';
 import { renderWithRouter } from '@/test/render';
-import type { UserProfile } from '../api/profile';
+import type { Profile } from '@contract/users';
 import { profileQueryOptions } from '../api/profile';
 import { AccountDetails } from './AccountDetails';
 
-const profile: UserProfile = {
+const profile: Profile = {
   id: 7,
   username: 'jane',
   email: 'jane@example.com',
+  pending_email: null,
   name: 'Jane Surveyor',
   first_name: 'Jane',
   last_name: 'Surveyor',
   verified_email: true,
   registration_date: '2024-05-04T14:21:56Z',
+  last_signed_in: null,
+  can_edit_profile: true,
   receive_notifications: true,
   preferred_workspace: 1,
   workspaces: [{ id: 1, name: 'waymark', role: 'owner' }],
+  invitations: [],
 };
 
 beforeEach(() => {
@@ -30,7 +34,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-async function show(overrides: Partial<UserProfile> = {}) {
+async function show(overrides: Partial<Profile> = {}) {
   const view = await renderWithRouter(<AccountDetails profile={{ ...profile, ...overrides }} />, {
     path: '/profile',
   });
@@ -105,6 +109,14 @@ describe('unverified email', () => {
     expect(screen.getByText('Please verify your email')).toBeInTheDocument();
     expect(screen.getByRole('img', { name: 'Email not verified' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Send confirmation email' })).toBeInTheDocument();
+  });
+
+  it('offers nothing to verify for an account without an address (the contract allows null)', async () => {
+    fakeServer({});
+    await show({ verified_email: false, email: null });
+    expect(screen.getByText('jane')).toBeInTheDocument();
+    expect(screen.queryByText('Please verify your email')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Send confirmation email' })).toBeNull();
   });
 
   it('sends the confirmation email and names the address', async () => {

@@ -5,7 +5,7 @@ import { PageTitle } from '@/components/PageTitle';
 import { TitledSection } from '@/components/TitledSection';
 import { initials } from '@/lib/text';
 import { formatDate } from '@/lib/time';
-import type { UserProfile } from '../api/profile';
+import type { Profile } from '@contract/users';
 import { fullNameOf } from '../model/account';
 import { ChangePasswordDialog } from './ChangePasswordDialog';
 import { CloseAccountDialog } from './CloseAccountDialog';
@@ -14,7 +14,7 @@ import { NotificationsSwitch } from './NotificationsSwitch';
 import { VerifyEmailBanner } from './VerifyEmailBanner';
 
 export interface AccountDetailsProps {
-  profile: UserProfile;
+  profile: Profile;
 }
 
 /**
@@ -43,7 +43,8 @@ export function AccountDetails({ profile }: AccountDetailsProps) {
       >
         Account details
       </PageTitle>
-      {(profile.pending_email || !profile.verified_email) && (
+      {/* An account without an address (anonymised, it cannot sign in) has none to verify. */}
+      {profile.email !== null && (profile.pending_email || !profile.verified_email) && (
         <VerifyEmailBanner email={profile.email} pendingEmail={profile.pending_email} />
       )}
 

@@ -6,23 +6,28 @@ import { browser } from '@/lib/browser';
 import { empty, fakeServer, json, problem } from '@/test/fakeServer';
 import { pasteInto, renderWithRouter } from '@/test/render';
 import { initQueryOptions } from '../api/init';
-import { profileQueryOptions, type UserProfile } from '../api/profile';
+import type { Profile } from '@contract/users';
+import { profileQueryOptions } from '../api/profile';
 import { ChangePasswordDialog } from './ChangePasswordDialog';
 import { CloseAccountDialog } from './CloseAccountDialog';
 import { EditAccountDialog } from './EditAccountDialog';
 
-const profile: UserProfile = {
+const profile: Profile = {
   id: 7,
   username: 'jane',
   email: 'jane@example.com',
+  pending_email: null,
   name: 'Jane Surveyor',
   first_name: 'Jane',
   last_name: 'Surveyor',
   verified_email: true,
   registration_date: '2024-05-04T14:21:56Z',
+  last_signed_in: null,
+  can_edit_profile: true,
   receive_notifications: false,
   preferred_workspace: 1,
   workspaces: [],
+  invitations: [],
 };
 
 beforeEach(() => {

@@ -3,7 +3,7 @@ import { useForm } from '@mantine/form';
 import { AppDialog } from '@/components/AppDialog';
 import { reportFormError } from '@/lib/formErrors';
 import { notifySuccess } from '@/lib/notify';
-import type { UserProfile } from '../api/profile';
+import type { Profile } from '@contract/users';
 import { EDIT_PROFILE_FALLBACK, PROFILE_CHANGED, useEditProfileMutation } from '../api/editProfile';
 import { confirmationSentMessage, isEmailChange } from '../model/account';
 
@@ -12,7 +12,7 @@ const FIELDS = ['first_name', 'last_name', 'email'] as const;
 export interface EditAccountDialogProps {
   opened: boolean;
   onClose: () => void;
-  profile: UserProfile;
+  profile: Profile;
 }
 
 /**
@@ -29,7 +29,7 @@ export function EditAccountDialog({ opened, onClose, profile }: EditAccountDialo
   );
 }
 
-function EditAccountForm({ profile, onDone }: { profile: UserProfile; onDone: () => void }) {
+function EditAccountForm({ profile, onDone }: { profile: Profile; onDone: () => void }) {
   const edit = useEditProfileMutation();
   const form = useForm({
     initialValues: {

@@ -1,14 +1,14 @@
 import { Switch } from '@mantine/core';
 import { errorMessage } from '@/api';
 import { notifyError, notifySuccess } from '@/lib/notify';
-import type { UserProfile } from '../api/profile';
+import type { Profile } from '@contract/users';
 import { EDIT_PROFILE_FALLBACK, PROFILE_CHANGED, useEditProfileMutation } from '../api/editProfile';
 
 /**
  * 'Receive notifications' (spec 000 §2 and §4): toggling saves the flag through the profile
  * edit, which sends the names and email along.
  */
-export function NotificationsSwitch({ profile }: { profile: UserProfile }) {
+export function NotificationsSwitch({ profile }: { profile: Profile }) {
   const edit = useEditProfileMutation();
   const checked = edit.isPending
     ? (edit.variables?.receive_notifications ?? profile.receive_notifications)

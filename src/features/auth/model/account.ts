@@ -43,8 +43,8 @@ export function pendingEmailText(email: string, pending: string): string {
 }
 
 /** Whether an edit of the profile asks for another email (letter case does not count). */
-export function isEmailChange(current: string, typed: string): boolean {
-  return typed.trim().toLowerCase() !== current.trim().toLowerCase();
+export function isEmailChange(current: string | null, typed: string): boolean {
+  return typed.trim().toLowerCase() !== (current ?? '').trim().toLowerCase();
 }
 
 /** Success text of 'Send confirmation email'. */

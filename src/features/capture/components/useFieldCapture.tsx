@@ -121,7 +121,7 @@ export interface FieldCaptureArgs {
   /** The feature with its geometry (the map's query, with its offline copies). */
   loadFeature: (layer: string, fid: number) => Promise<MapFeature>;
   /** The signed-in user: @mergin_username and @mergin_user_email of defaults. */
-  user: { username: string; email: string } | null;
+  user: { username: string; email: string | null } | null;
   /**
    * A narrow screen (768 px and below): the form is a sheet below the map held at the screen's
    * bottom (`sheet`), not a panel over the map's right half.

@@ -39,7 +39,7 @@ export interface MapPageProps {
   project: ProjectDetail;
   search: MapSearch;
   /** The signed-in user (field capture's defaults), or null. */
-  user?: { username: string; email: string } | null;
+  user?: { username: string; email: string | null } | null;
   /** Changes the search params (replace: the history entry is replaced, e.g. for panning). */
   onSearch: (change: Partial<MapSearch>, replace?: boolean) => void;
 }

@@ -13,9 +13,6 @@ export type ProjectFile = Pick<FileAnswer, 'path' | 'size'> &
 /** The latest project (GET /v1/project/{namespace}/{name}), its files as the web app lists them. */
 export type ProjectDetail = Omit<ProjectAnswer, 'files'> & { files: ProjectFile[] };
 
-/** Project roles as the web app names them (`editor` is the reference's writer). */
-export type ProjectRole = 'owner' | 'writer' | 'editor' | 'reader';
-
 export const PROJECT_KEY = ['projects', 'detail'] as const;
 
 export const LOAD_PROJECT_FALLBACK = 'Failed to load project data';
