@@ -37,7 +37,9 @@ import {
   fileCacheOf,
   fileFromDiff,
   fileStoreWorkIdle,
+  pagePatchWorkIdle,
   runFileStoreTasks,
+  schedulePagePatches,
 } from '../server/src/services/file-store';
 import { changesetWorkIdle } from '../server/src/services/changesets';
 import { rebuildCounts } from '../server/src/services/file-store/rebuild';
@@ -200,7 +202,6 @@ async function buildVersions(
               blobKey: stored.key,
             },
             recipe: made.recipe,
-            patch: made.patch,
           },
         ],
         at: new Date(),
@@ -208,9 +209,12 @@ async function buildVersions(
         copyDelayMs: 0,
       }),
     );
+    // Its page patch, made after the commit in the background (as commitPush schedules it).
+    schedulePagePatches(ctx, [made.key]);
     applyChangeset(base, diff, { stable: true });
+    await pagePatchWorkIdle(ctx);
     wholeBytes += made.size;
-    patchBytes += made.patch?.size ?? 0;
+    patchBytes += (await recipeChain(db, made.key, 1))[0]?.patchSize ?? 0;
     if (v % 50 === 0) {
       console.log(
         `     ${v - 1} versions made in ${((performance.now() - started) / 1000).toFixed(0)} s`,

@@ -323,6 +323,36 @@ describe('rebuilds', () => {
     }
   });
 
+  it('make a patch that was never made (a crash after the commit): on a rebuild, by the file task', async () => {
+    const { project, desk, versions } = await projectWithDiffs(3);
+    await arrange();
+    const db = t.database.db;
+    // As if the server died between each commit and its patch.
+    const forget = async (v: number) => {
+      const blob = await blobOf(project, v);
+      await db.update(blobs).set({ patchKey: null }).where(eq(blobs.key, blob.key));
+      return blob.patchKey!;
+    };
+    const was3 = await forget(3);
+    await fileCacheOf(t.app.ctx).clear();
+    // v3 is read through v3's diff; the rebuild has its patch made again afterwards.
+    expect((await versionBytes(project, 3)).equals(versions.get(3)!)).toBe(true);
+    await fileStoreWorkIdle(t.app.ctx);
+    expect((await blobOf(project, 3)).patchKey).toBe(was3);
+    // The file's storage task (durable: queued with the version) makes it too.
+    const was2 = await forget(2);
+    await fileCacheOf(t.app.ctx).clear();
+    await desk.pushEdit(`UPDATE trees SET height = 99 WHERE fid = 3;`);
+    versions.set(desk.version, await desk.baseBytes());
+    await arrange();
+    expect((await blobOf(project, 2)).patchKey).toBe(was2);
+    expect((await blobOf(project, desk.version)).patchKey).toBeTruthy();
+    await fileCacheOf(t.app.ctx).clear();
+    for (const [version, bytes] of versions) {
+      expect((await versionBytes(project, version)).equals(bytes), `v${version}`).toBe(true);
+    }
+  });
+
   it('apply the diffs when a patch is missing, damaged or for other bytes', async () => {
     const { project, versions } = await projectWithDiffs(3);
     await arrange();

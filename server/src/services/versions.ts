@@ -81,8 +81,6 @@ export interface CommitFile {
    * the recipe's key, with no bytes in the blob store; `diffKey` is `diff.blobKey`.
    */
   recipe?: Recipe | null;
-  /** With a recipe: its page patch (file-store/page-patch.ts), already in the blob store. */
-  patch?: { key: string; size: number; sha1: string } | null;
 }
 
 export interface CommitRemoval {
@@ -251,15 +249,7 @@ export async function commitVersion(tx: Tx, input: CommitVersionInput): Promise<
         stored: false,
         baseKey: file.recipe.baseKey,
         diffKey: file.recipe.diffKey,
-        patchKey: file.patch?.key ?? null,
       });
-      if (file.patch) {
-        blobRows.set(file.patch.key, {
-          key: file.patch.key,
-          size: file.patch.size,
-          sha1: file.patch.sha1,
-        });
-      }
     } else {
       blobRows.set(file.blobKey, { key: file.blobKey, size: file.size, sha1: file.checksum });
     }

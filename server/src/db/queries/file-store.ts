@@ -4,7 +4,7 @@
  * the bytes a project keeps stored, deletions of copies no longer kept, and the progress of
  * the conversion of old data.
  */
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../database';
 import {
   blobDeletions,
@@ -266,6 +266,46 @@ export async function setRecipe(
     .returning({ key: blobs.key });
   if (rows.length === 0) return false;
   if (patch && projectIds.length > 0) {
+    await db
+      .update(projects)
+      .set({ storedBytes: sql`${projects.storedBytes} + ${patch.size}` })
+      .where(inArray(projects.id, projectIds));
+  }
+  return true;
+}
+
+/**
+ * Gives blob `key` (a version with a recipe) its page patch, made in the background after
+ * the version's commit (services/file-store/page-patch-store.ts): the patch's row, the
+ * blob's `patch_key`, and the patch's size added to the stored bytes of every project whose
+ * history references the blob (locked first, as a version commit does). False when the blob
+ * is gone, has no recipe or already has a patch. Run in a transaction.
+ */
+export async function setPatch(
+  db: Executor,
+  key: string,
+  patch: { key: string; size: number; sha1: string },
+  at: Date,
+): Promise<boolean> {
+  const projectIds = await lockReferencingProjects(db, key);
+  const blob = await lockBlob(db, key);
+  if (!blob || !blob.baseKey || !blob.diffKey) return false;
+  const [held] = await db
+    .select({ patchKey: blobs.patchKey })
+    .from(blobs)
+    .where(eq(blobs.key, key));
+  if (held?.patchKey) return false;
+  await db
+    .insert(blobs)
+    .values({ ...patch, createdAt: at })
+    .onConflictDoNothing({ target: blobs.key });
+  const rows = await db
+    .update(blobs)
+    .set({ patchKey: patch.key })
+    .where(and(eq(blobs.key, key), isNull(blobs.patchKey)))
+    .returning({ key: blobs.key });
+  if (rows.length === 0) return false;
+  if (projectIds.length > 0) {
     await db
       .update(projects)
       .set({ storedBytes: sql`${projects.storedBytes} + ${patch.size}` })

@@ -99,7 +99,6 @@ export interface BlobInsert {
   stored?: boolean;
   baseKey?: string | null;
   diffKey?: string | null;
-  patchKey?: string | null;
 }
 
 /** Inserts blob rows that do not exist yet; returns the keys that were new. */

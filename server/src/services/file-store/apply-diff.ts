@@ -16,16 +16,13 @@
  *   while it is the latest version (tasks.ts).
  *
  * The finish of a push therefore reads the file once (the SHA-1) and writes only the pages
- * the diff changes, plus, for the page patch (page-patch.ts), one copy of the base made
- * before the apply and compared with the result page by page afterwards; the patch goes
- * into the blob store before the version's commit references it.
+ * the diff changes.
  */
-import { copyFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import type { BlobInfo } from '../../storage/blob-store';
 import { applyInPlace } from './apply-in-place';
 import { fileCacheOf, type FileStoreContext } from './context';
 import { copyStoredFile } from './reader';
-import { storePagePatch } from './page-patch-store';
 import { downloadBlob } from './rebuild';
 import { recipeKey, type Recipe } from './recipe';
 
@@ -35,8 +32,6 @@ export interface DiffMadeFile {
   size: number;
   sha1: string;
   recipe: Recipe;
-  /** Its page patch, already in the blob store (null when none could be made). */
-  patch: BlobInfo | null;
 }
 
 /**
@@ -53,21 +48,17 @@ export async function fileFromDiff(
   await cache.open();
   const work = cache.workPath();
   const diffFile = `${work}.diff`;
-  const baseFile = `${work}.base`;
   try {
     if (!(await cache.take(base.checksum, base.size, work))) {
       await copyStoredFile(ctx, base.key, work, 'background');
     }
-    // The base's bytes are kept beside it for the page patch (the apply changes `work`).
-    await Promise.all([copyFile(work, baseFile), downloadBlob(ctx, diff.key, diffFile)]);
+    await downloadBlob(ctx, diff.key, diffFile);
     const made = await applyInPlace(ctx, work, [diffFile], 'background');
-    const patch = await storePagePatch(ctx, baseFile, work);
     await cache.adopt(work, made.sha1, made.size);
     const recipe = { baseKey: base.key, diffKey: diff.key };
-    return { key: recipeKey(recipe), size: made.size, sha1: made.sha1, recipe, patch };
+    return { key: recipeKey(recipe), size: made.size, sha1: made.sha1, recipe };
   } finally {
     await rm(work, { force: true });
     await rm(diffFile, { force: true });
-    await rm(baseFile, { force: true });
   }
 }

@@ -7,7 +7,7 @@ export {
   verifyRebuilds,
   type ConversionStatus,
 } from './convert';
-export { storePagePatch } from './page-patch-store';
+export { pagePatchWorkIdle, schedulePagePatches } from './page-patch-store';
 export { copyStoredFile, openStoredFile, prepareStoredFile } from './reader';
 export { FILE_REBUILD_ERROR, FileRebuildError } from './rebuild';
 export { recipeKey, type Recipe } from './recipe';

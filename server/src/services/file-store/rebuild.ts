@@ -108,20 +108,22 @@ async function chainOf(ctx: FileStoreContext, target: BlobRow): Promise<ChainLin
 
 /**
  * Writes the bytes of `target` (a blob with a recipe) to `work`, checked. Throws
- * FileRebuildError when they cannot be made exactly.
+ * FileRebuildError when they cannot be made exactly. Resolves whether every step of the
+ * chain went through its page patch (false: some diffs were applied; the caller may have
+ * the missing patches made, page-patch-store.ts).
  */
 export async function rebuildInto(
   ctx: FileStoreContext,
   target: BlobRow,
   work: string,
   lane: WorkLane = 'interactive',
-): Promise<void> {
+): Promise<boolean> {
   let asked = lane;
   let patches = true;
   for (let attempt = 1; ; attempt++) {
     try {
-      await rebuildOnce(ctx, target, work, asked, patches);
-      return;
+      const patchedAll = await rebuildOnce(ctx, target, work, asked, patches);
+      return patches && patchedAll;
     } catch (error) {
       // The page patches did not make the version (missing, damaged, or other bytes): the
       // diffs are applied instead, from the whole copy.
@@ -192,7 +194,7 @@ async function rebuildOnce(
   work: string,
   asked: WorkLane,
   usePatches: boolean,
-): Promise<void> {
+): Promise<boolean> {
   const cache = fileCacheOf(ctx);
   const chain = await chainOf(ctx, target);
   const root = chain.at(-1);
@@ -295,6 +297,7 @@ async function rebuildOnce(
         rebuilt: result,
       });
     }
+    return rest.length === 0;
   } finally {
     await Promise.all(scratch.map((file) => rm(file, { force: true })));
   }

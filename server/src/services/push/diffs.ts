@@ -146,6 +146,5 @@ export function pushedFileEntry(
       blobKey: received.key,
     },
     recipe: applied.recipe,
-    patch: applied.patch,
   };
 }

@@ -218,7 +218,6 @@ async function withTheirs(
         blobKey: stored.key,
       },
       recipe: made.recipe,
-      patch: made.patch,
     };
   });
 }
