@@ -19,6 +19,7 @@ import { insertProjectWithInitialVersion } from '../server/src/db/queries/projec
 import type { RunningServer } from '../server/src/main';
 import type { EditBatch } from '../server/src/schemas/edits';
 import { changesetWorkIdle } from '../server/src/services/changesets';
+import { pagePatchWorkIdle } from '../server/src/services/file-store';
 import { mapWarmIdle } from '../server/src/services/map/warm';
 import { commitVersion } from '../server/src/services/versions';
 import { feature, geopackage } from './changeset.bench';
@@ -164,10 +165,12 @@ async function benchEdits({ server, base, headers }: Session, dir: string): Prom
     (await listCurrentFiles(db, projectId)).find((f) => f.path === 'survey/trees.gpkg')!;
   const { blobStore } = server.app.ctx;
   // Each version starts its background work (the changeset, the map's copy and point
-  // index): every measure starts once that is done, so neither side pays for the other's.
+  // index, the page patch): every measure starts once that is done, so neither side pays
+  // for the other's.
   const idle = async () => {
     await changesetWorkIdle(server.app.ctx);
     await mapWarmIdle(server.app.ctx);
+    await pagePatchWorkIdle(server.app.ctx);
   };
   // The first version, stored whole (later ones are stored as their diffs, issue 30, and
   // are written whole only after VERSION_COPY_DELAY): the copy measured is of that file.

@@ -37,9 +37,12 @@ import {
   fileCacheOf,
   fileFromDiff,
   fileStoreWorkIdle,
+  pagePatchWorkIdle,
   runFileStoreTasks,
+  schedulePagePatches,
 } from '../server/src/services/file-store';
 import { changesetWorkIdle } from '../server/src/services/changesets';
+import { rebuildCounts } from '../server/src/services/file-store/rebuild';
 import { mapWarmIdle } from '../server/src/services/map/warm';
 import { commitVersion } from '../server/src/services/versions';
 import { startS3 } from '../tests/server/support/s3-server';
@@ -124,7 +127,13 @@ function edit(
 async function buildVersions(
   server: RunningServer,
   dir: string,
-): Promise<{ projectId: string; name: string; wholeBytes: number; diffBytes: number }> {
+): Promise<{
+  projectId: string;
+  name: string;
+  wholeBytes: number;
+  diffBytes: number;
+  patchBytes: number;
+}> {
   const ctx = server.app.ctx;
   const db = server.database.db;
   const name = 'stored as diffs';
@@ -159,6 +168,7 @@ async function buildVersions(
   );
   let wholeBytes = first.size;
   let diffBytes = 0;
+  let patchBytes = 0;
   const next = random(30);
   let fids = Array.from({ length: FEATURES }, (_, i) => i + 1);
   const nextFid = { value: FEATURES + 1 };
@@ -199,8 +209,12 @@ async function buildVersions(
         copyDelayMs: 0,
       }),
     );
+    // Its page patch, made after the commit in the background (as commitPush schedules it).
+    schedulePagePatches(ctx, [made.key]);
     applyChangeset(base, diff, { stable: true });
+    await pagePatchWorkIdle(ctx);
     wholeBytes += made.size;
+    patchBytes += (await recipeChain(db, made.key, 1))[0]?.patchSize ?? 0;
     if (v % 50 === 0) {
       console.log(
         `     ${v - 1} versions made in ${((performance.now() - started) / 1000).toFixed(0)} s`,
@@ -212,7 +226,7 @@ async function buildVersions(
   }
   await fileStoreWorkIdle(ctx);
   await runFileStoreTasks(ctx);
-  return { projectId: project.id, name, wholeBytes, diffBytes };
+  return { projectId: project.id, name, wholeBytes, diffBytes, patchBytes };
 }
 
 async function body(response: Response): Promise<number> {
@@ -243,6 +257,7 @@ async function benchVersions(server: RunningServer, dir: string): Promise<BenchR
   }
   console.log(
     `     ${VERSIONS + 1} versions, ${MiB(built.wholeBytes)} in all; ${MiB(built.diffBytes)} of diffs; ` +
+      `${MiB(built.patchBytes)} of page patches; ` +
       `kept ${MiB(kept)}: ${whole} whole copies and the diffs; longest rebuild: v${worst.version}, ${worst.links - 1} diffs`,
   );
   const stored: BenchResult = {
@@ -291,6 +306,9 @@ async function benchVersions(server: RunningServer, dir: string): Promise<BenchR
       await body(await fetch(url(middle), { headers: { cookie } }));
     },
     Infinity,
+  );
+  console.log(
+    `     rebuilds through page patches: ${rebuildCounts.throughPatches}; fell back to the diffs: ${rebuildCounts.patchesFailed}`,
   );
   return [stored, cold, warm, { ...mid, atLeast: true, target: 0, ok: true }];
 }

@@ -21,7 +21,7 @@ import type { ConflictList, EditConflict } from '../../server/src/schemas/confli
 import type { EditBatch, EditResult } from '../../server/src/schemas/edits';
 import { changesetWorkIdle, runPendingChangesets } from '../../server/src/services/changesets';
 import { editConflictPath } from '../../server/src/services/capture/edits';
-import { fileCacheOf } from '../../server/src/services/file-store';
+import { fileCacheOf, fileStoreWorkIdle } from '../../server/src/services/file-store';
 import {
   editGeoPackage,
   geopackageFromFeatures,
@@ -246,6 +246,8 @@ describe('POST /v2/projects/{id}/edits', () => {
     await commit(t, p.id, { added: { 'base.gpkg': simple } });
     await sent(p, { base_version: 'v1', changes: [update(1, { name: 'first edit' })] });
     await sent(p, { base_version: 'v2', changes: [update(2, { name: 'second edit' })] });
+    // The page patches are made after the answers, in the background.
+    await fileStoreWorkIdle(t.app.ctx);
     const history = await t.database.db
       .select({
         version: fileHistory.versionName,
@@ -255,6 +257,7 @@ describe('POST /v2/projects/{id}/edits', () => {
         stored: blobs.stored,
         baseKey: blobs.baseKey,
         diffKey: blobs.diffKey,
+        patchKey: blobs.patchKey,
       })
       .from(fileHistory)
       .innerJoin(blobs, eq(blobs.key, fileHistory.blobKey))
@@ -270,8 +273,10 @@ describe('POST /v2/projects/{id}/edits', () => {
       expect(made).toMatchObject({ stored: false, baseKey: before.key });
       expect(made.diffKey).toBe((made.diff as { blob_key: string }).blob_key);
       expect(await t.app.ctx.blobStore.has(made.key)).toBe(false);
+      // Its page patch (file-store/page-patch-store.ts), made after the batch, is stored.
+      expect(await t.app.ctx.blobStore.has(made.patchKey!)).toBe(true);
     }
-    // Rebuilt from the diffs (the cache emptied), each version is the one recorded.
+    // Rebuilt from the page patches (the cache emptied), each version is the one recorded.
     await fileCacheOf(t.app.ctx).clear();
     for (const h of history) {
       const local = await fileAt(p, h.version, 'base.gpkg');

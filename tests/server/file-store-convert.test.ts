@@ -5,20 +5,23 @@
  * geodiff/apply.ts without `stable`). The conversion runs in a real server process; when the
  * first whole copies have left the blob store the process is killed. Every version still
  * downloads with its recorded SHA-1; a new server finishes the conversion; every version
- * again downloads identical, and the blob store keeps far less.
+ * again downloads identical, and the blob store keeps far less; the versions given a recipe
+ * got their page patches.
  */
 import type { ChildProcess } from 'node:child_process';
-import { copyFile, mkdir, readdir, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import Database from 'better-sqlite3';
+import { isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/src/app';
 import { bootstrap } from '../../server/src/bootstrap';
 import { loadConfig } from '../../server/src/config';
 import { openDatabase } from '../../server/src/db/database';
 import { migrate } from '../../server/src/db/migrate';
+import { blobs } from '../../server/src/db/schema';
 import { applyChangeset } from '../../server/src/geodiff/apply';
 import { createChangeset } from '../../server/src/geodiff/create';
 import { registerSpatialFunctions } from '../../server/src/geodiff/st-functions';
@@ -151,17 +154,24 @@ async function seed(): Promise<void> {
 }
 
 /** Files in the local blob store. */
-async function blobFiles(): Promise<number> {
+/** Files in the blob store; with `whole`, only the whole copies (not the diffs nor patches). */
+async function blobFiles(whole = false): Promise<number> {
   const root = path.join(data.dataDir, 'blobs');
   let count = 0;
   for (const a of await readdir(root)) {
     if (a === 'tmp') continue;
     for (const b of await readdir(path.join(root, a))) {
-      count += (await readdir(path.join(root, a, b))).length;
+      for (const name of await readdir(path.join(root, a, b))) {
+        // A whole copy of the 20,000-feature layer is megabytes; its diffs and page patches,
+        // kilobytes.
+        if (!whole || (await stat(path.join(root, a, b, name))).size >= WHOLE_AT_LEAST) count++;
+      }
     }
   }
   return count;
 }
+
+const WHOLE_AT_LEAST = 512 * 1024;
 
 /** Every version of every file downloads with its recorded SHA-1. */
 async function expectEveryVersion(): Promise<void> {
@@ -190,6 +200,20 @@ async function expectEveryVersion(): Promise<void> {
   }
 }
 
+/** Blobs holding a version's page patch (the server is stopped: one process per database). */
+async function patchCount(): Promise<number> {
+  const database = await openDatabase(loadConfig({ ...env, PORT: env.PORT! }));
+  try {
+    const rows = await database.db
+      .selectDistinct({ key: blobs.patchKey })
+      .from(blobs)
+      .where(isNotNull(blobs.patchKey));
+    return rows.length;
+  } finally {
+    await database.close();
+  }
+}
+
 async function status(): Promise<string> {
   const result = await runCli(['storage', 'status'], env);
   expect(result.code, result.stderr).toBe(0);
@@ -201,15 +225,16 @@ describe('storage convert', () => {
     'survives kill -9 halfway: every version stays readable, a new server finishes it',
     async () => {
       await seed();
-      const before = await blobFiles();
+      const before = await blobFiles(true);
       child = await startServer(env);
       const started = await runCli(['storage', 'convert'], env);
       expect(started.code, started.stderr).toBe(0);
       expect(started.stdout).toContain(`Queued ${FILES.length} file(s)`);
 
-      // Killed once the first whole copies have left the blob store.
+      // Killed once the first whole copies have left the blob store (the page patches the
+      // conversion makes are counted apart: they come in first).
       const deadline = Date.now() + 10 * 60 * 1000;
-      while ((await blobFiles()) > before - 5) {
+      while ((await blobFiles(true)) > before - 5) {
         if (Date.now() > deadline) throw new Error('The conversion dropped no copy in 10 minutes');
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
@@ -231,8 +256,14 @@ describe('storage convert', () => {
       }
       expect(text).toContain(`${FILES.length} of ${FILES.length} file(s) done`);
       await expectEveryVersion();
-      const after = await blobFiles();
-      console.log(`     blob files: ${before} before, ${after} after the conversion\n${text}`);
+      const after = await blobFiles(true);
+      // The versions given a recipe got their page patches too (one blob each).
+      await killServer(child);
+      const patches = await patchCount();
+      console.log(
+        `     whole copies in the blob store: ${before} before, ${after} after the conversion (${patches} page patches)\n${text}`,
+      );
+      expect(patches).toBeGreaterThan(80);
       // Of the 120 whole copies, most went (the diffs stay).
       expect(after).toBeLessThan(before - 80);
     },

@@ -8,13 +8,15 @@
  * The budget is passed deterministically: geodiff/run.ts is wrapped so that the first
  * interactive apply of a chain is stopped as the sandbox stops work over its time budget
  * (after half of its diffs were applied, so the retry must start from the whole copy again).
+ * The versions have no page patches (as versions stored before patches, or whose patch was
+ * never made): a rebuild through patches applies no diff.
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hashPassword } from '../../server/src/auth/passwords';
 import { insertUser } from '../../server/src/db/queries/users';
-import { projectMembers, type Project, type User } from '../../server/src/db/schema';
+import { blobs, projectMembers, type Project, type User } from '../../server/src/db/schema';
 import { applyChangesets } from '../../server/src/geodiff/apply';
 import type * as Run from '../../server/src/geodiff/run';
 import { WorkTooHeavyError, type WorkLane } from '../../server/src/lib/sandbox';
@@ -109,6 +111,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // The patches the rebuilds had made meanwhile.
+  if (t) await fileStoreWorkIdle(t.app.ctx);
   await t?.close();
   await s?.cleanup();
 });
@@ -148,6 +152,9 @@ async function projectWithDiffs(edits: number) {
   t.clock.advance(t.config.versionCopyDelayMs + 1000);
   await runFileStoreTasks(t.app.ctx);
   await changesetWorkIdle(t.app.ctx);
+  // Rebuilt by applying their diffs: versions without page patches (stored before patches
+  // existed, or whose patch was never made; patched versions apply no diff).
+  await t.database.db.update(blobs).set({ patchKey: null });
   await fileCacheOf(t.app.ctx).clear();
   fault.calls = [];
   logged.length = 0;

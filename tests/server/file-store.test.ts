@@ -7,7 +7,7 @@
  * rebuild that does not give the recorded SHA-1 is a logged 422, never other bytes; the cache
  * keeps its budget; the allowance counts stored bytes; purging removes whole chains.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import Database from 'better-sqlite3';
 import { and, eq, inArray } from 'drizzle-orm';
@@ -55,7 +55,7 @@ let v1: Buffer;
 beforeAll(async () => {
   t = await createTestApp({
     logger: {
-      level: 'error',
+      level: 'warn',
       stream: new Writable({
         write(chunk: Buffer, _encoding, done) {
           logged.push(chunk.toString());
@@ -120,6 +120,7 @@ async function blobOf(project: Project, version: number) {
       stored: blobs.stored,
       baseKey: blobs.baseKey,
       diffKey: blobs.diffKey,
+      patchKey: blobs.patchKey,
     })
     .from(fileHistory)
     .innerJoin(blobs, eq(blobs.key, fileHistory.blobKey))
@@ -298,6 +299,89 @@ describe('rebuilds', () => {
     expect(cache.builds - before).toBe(1);
   });
 
+  it("write the pages of each version's page patch: no diff is applied", async () => {
+    const { project, versions } = await projectWithDiffs(4);
+    await arrange();
+    await fileCacheOf(t.app.ctx).clear();
+    const store = t.app.ctx.blobStore as LocalBlobStore;
+    // Every version made from a diff has its patch; the diffs' bytes are put aside, so only
+    // the patches can make the versions.
+    const aside: { file: string; bytes: Buffer }[] = [];
+    for (let v = 2; v <= 5; v++) {
+      const blob = await blobOf(project, v);
+      expect(blob.patchKey, `v${v}`).toBeTruthy();
+      const file = store.pathOf(blob.diffKey!);
+      aside.push({ file, bytes: await readFile(file) });
+    }
+    for (const { file } of aside) await rm(file);
+    try {
+      for (const [version, bytes] of versions) {
+        expect((await versionBytes(project, version)).equals(bytes), `v${version}`).toBe(true);
+      }
+    } finally {
+      for (const { file, bytes } of aside) await writeFile(file, bytes);
+    }
+  });
+
+  it('make a patch that was never made (a crash after the commit): on a rebuild, by the file task', async () => {
+    const { project, desk, versions } = await projectWithDiffs(3);
+    await arrange();
+    const db = t.database.db;
+    // As if the server died between each commit and its patch.
+    const forget = async (v: number) => {
+      const blob = await blobOf(project, v);
+      await db.update(blobs).set({ patchKey: null }).where(eq(blobs.key, blob.key));
+      return blob.patchKey!;
+    };
+    const was3 = await forget(3);
+    await fileCacheOf(t.app.ctx).clear();
+    // v3 is read through v3's diff; the rebuild has its patch made again afterwards.
+    expect((await versionBytes(project, 3)).equals(versions.get(3)!)).toBe(true);
+    await fileStoreWorkIdle(t.app.ctx);
+    expect((await blobOf(project, 3)).patchKey).toBe(was3);
+    // The file's storage task (durable: queued with the version) makes it too.
+    const was2 = await forget(2);
+    await fileCacheOf(t.app.ctx).clear();
+    await desk.pushEdit(`UPDATE trees SET height = 99 WHERE fid = 3;`);
+    versions.set(desk.version, await desk.baseBytes());
+    await arrange();
+    expect((await blobOf(project, 2)).patchKey).toBe(was2);
+    expect((await blobOf(project, desk.version)).patchKey).toBeTruthy();
+    await fileCacheOf(t.app.ctx).clear();
+    for (const [version, bytes] of versions) {
+      expect((await versionBytes(project, version)).equals(bytes), `v${version}`).toBe(true);
+    }
+  });
+
+  it('apply the diffs when a patch is missing, damaged or for other bytes', async () => {
+    const { project, versions } = await projectWithDiffs(3);
+    await arrange();
+    const store = t.app.ctx.blobStore as LocalBlobStore;
+    const patchOf = async (v: number) => store.pathOf((await blobOf(project, v)).patchKey!);
+    const v2Patch = await patchOf(2);
+    const v3Patch = await patchOf(3);
+    const saved = await Promise.all([readFile(v2Patch), readFile(v3Patch)]);
+    const check = async (what: string) => {
+      await fileCacheOf(t.app.ctx).clear();
+      logged.length = 0;
+      expect((await versionBytes(project, 3)).equals(versions.get(3)!), what).toBe(true);
+      expect(logged.join('\n'), what).toContain('could not be rebuilt from its page patches');
+    };
+    try {
+      await rm(v2Patch); // missing
+      await check('missing');
+      await writeFile(v2Patch, saved[0].subarray(0, saved[0].length - 5)); // damaged
+      await check('damaged');
+      // A whole patch, of another version: the bytes differ, so it is not served.
+      await writeFile(v2Patch, saved[0]);
+      await writeFile(v3Patch, saved[0]);
+      await check('other bytes');
+    } finally {
+      await writeFile(v2Patch, saved[0]);
+      await writeFile(v3Patch, saved[1]);
+    }
+  });
+
   it('refuse to serve bytes that are not the version: a logged 422', async () => {
     const { project, desk } = await projectWithDiffs(2);
     await arrange();
@@ -387,7 +471,7 @@ describe('admin commands', () => {
 });
 
 describe('storage accounting and purging', () => {
-  it('counts the stored bytes: whole copies and diffs', async () => {
+  it('counts the stored bytes: whole copies, diffs and page patches', async () => {
     const { project } = await projectWithDiffs(4);
     await arrange();
     const db = t.database.db;
@@ -401,6 +485,14 @@ describe('storage accounting and purging', () => {
       const diff = row.diff as { blob_key?: string } | null;
       if (diff?.blob_key) keys.add(diff.blob_key);
     }
+    // Each version's page patch is stored too (one per version made from a diff).
+    const patches = await db
+      .select({ patchKey: blobs.patchKey })
+      .from(blobs)
+      .where(inArray(blobs.key, [...keys]));
+    const patchKeys = patches.flatMap((r) => (r.patchKey ? [r.patchKey] : []));
+    expect(patchKeys).toHaveLength(4);
+    for (const key of patchKeys) keys.add(key);
     const rows = await db
       .select({ key: blobs.key, size: blobs.size, stored: blobs.stored })
       .from(blobs)
@@ -440,7 +532,16 @@ describe('storage accounting and purging', () => {
       })
       .where(eq(projects.id, project.id));
     const v1Key = keys[0]!;
+    const patchKeys = (
+      await db.select({ key: blobs.patchKey }).from(blobs).where(inArray(blobs.key, keys))
+    ).flatMap((r) => (r.key ? [r.key] : []));
+    expect(patchKeys).toHaveLength(3);
     await purgeRemovedProjects(t.app.ctx);
+    // The page patches went with the versions they belong to.
+    expect(
+      await db.select({ key: blobs.key }).from(blobs).where(inArray(blobs.key, patchKeys)),
+    ).toEqual([]);
+    for (const key of patchKeys) expect(await t.app.ctx.blobStore.has(key)).toBe(false);
     // v1's bytes are shared with the other projects of this file (the same file): they stay;
     // every version made from a diff, and its bytes, went.
     const left = await db.select({ key: blobs.key }).from(blobs).where(inArray(blobs.key, keys));

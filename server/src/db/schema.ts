@@ -233,10 +233,17 @@ export const blobs = pgTable(
     baseKey: text('base_key').references((): AnyPgColumn => blobs.key),
     /** Recipe: the diff (a stored blob) that makes these bytes from the base's. */
     diffKey: text('diff_key').references((): AnyPgColumn => blobs.key),
+    /**
+     * Page patch (services/file-store/page-patch.ts): a stored blob holding the pages that
+     * differ from the base's, XOR'd with them, compressed; rebuilds use it instead of the diff
+     * when present. Null: rebuilt by applying the diff.
+     */
+    patchKey: text('patch_key').references((): AnyPgColumn => blobs.key),
   },
   (t) => [
     index('blobs_base_idx').on(t.baseKey),
     index('blobs_diff_idx').on(t.diffKey),
+    index('blobs_patch_idx').on(t.patchKey),
     check(
       'blobs_readable',
       sql`${t.stored} OR (${t.baseKey} IS NOT NULL AND ${t.diffKey} IS NOT NULL)`,

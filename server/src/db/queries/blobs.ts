@@ -50,8 +50,8 @@ export async function deleteProjects(db: Executor, projectIds: string[]): Promis
 
 /**
  * Deletes the blob rows among `keys` that nothing references any more (no file, history row,
- * diff, merged diff, nor another blob's recipe); then, in turn, the recipes' bases and diffs
- * that only they referenced. Returns every key deleted.
+ * diff, merged diff, nor another blob's recipe or page patch); then, in turn, the recipes'
+ * bases, diffs and patches that only they referenced. Returns every key deleted.
  */
 export async function deleteUnreferencedBlobs(db: Executor, keys: string[]): Promise<string[]> {
   const deleted: string[] = [];
@@ -69,14 +69,20 @@ export async function deleteUnreferencedBlobs(db: Executor, keys: string[]): Pro
             sql`not exists (select 1 from ${projectFiles} where ${projectFiles.blobKey} = ${blobs.key})`,
             sql`not exists (select 1 from ${fileHistory} where ${fileHistory.diff} is not null and ${fileHistory.diff} ->> 'blob_key' = ${blobs.key})`,
             sql`not exists (select 1 from ${mergedDiffs} where ${mergedDiffs.blobKey} = ${blobs.key})`,
-            sql`not exists (select 1 from ${blobs} r where r.base_key = ${blobs.key} or r.diff_key = ${blobs.key})`,
+            sql`not exists (select 1 from ${blobs} r where r.base_key = ${blobs.key} or r.diff_key = ${blobs.key} or r.patch_key = ${blobs.key})`,
           ),
         )
-        .returning({ key: blobs.key, baseKey: blobs.baseKey, diffKey: blobs.diffKey });
+        .returning({
+          key: blobs.key,
+          baseKey: blobs.baseKey,
+          diffKey: blobs.diffKey,
+          patchKey: blobs.patchKey,
+        });
       for (const row of rows) {
         deleted.push(row.key);
         if (row.baseKey) next.add(row.baseKey);
         if (row.diffKey) next.add(row.diffKey);
+        if (row.patchKey) next.add(row.patchKey);
       }
     }
     candidates = [...next];

@@ -4,7 +4,7 @@
  * the bytes a project keeps stored, deletions of copies no longer kept, and the progress of
  * the conversion of old data.
  */
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../database';
 import {
   blobDeletions,
@@ -45,9 +45,12 @@ export async function findBlob(db: Executor, key: string): Promise<BlobRow | nul
   return rows[0] ?? null;
 }
 
-/** A link of a rebuild: a blob and the size of its recipe's diff. */
+/** A link of a rebuild: a blob, the size of its recipe's diff and its page patch. */
 export interface ChainLink extends BlobRow {
   diffSize: number | null;
+  /** Its page patch (services/file-store/page-patch.ts), when it has one. */
+  patchKey: string | null;
+  patchSize: number | null;
 }
 
 /**
@@ -56,15 +59,18 @@ export interface ChainLink extends BlobRow {
  */
 export async function recipeChain(db: Executor, key: string, limit: number): Promise<ChainLink[]> {
   const result = await db.execute(sql`
-    WITH RECURSIVE chain(key, size, sha1, stored, base_key, diff_key, depth) AS (
-      SELECT key, size, sha1, stored, base_key, diff_key, 0 FROM ${blobs} WHERE key = ${key}
+    WITH RECURSIVE chain(key, size, sha1, stored, base_key, diff_key, patch_key, depth) AS (
+      SELECT key, size, sha1, stored, base_key, diff_key, patch_key, 0 FROM ${blobs}
+      WHERE key = ${key}
       UNION ALL
-      SELECT b.key, b.size, b.sha1, b.stored, b.base_key, b.diff_key, c.depth + 1
+      SELECT b.key, b.size, b.sha1, b.stored, b.base_key, b.diff_key, b.patch_key, c.depth + 1
       FROM chain c JOIN ${blobs} b ON b.key = c.base_key
       WHERE NOT c.stored AND c.depth < ${limit - 1}
     )
-    SELECT c.key, c.size, c.sha1, c.stored, c.base_key, c.diff_key, d.size AS diff_size
+    SELECT c.key, c.size, c.sha1, c.stored, c.base_key, c.diff_key, d.size AS diff_size,
+      c.patch_key, p.size AS patch_size
     FROM chain c LEFT JOIN ${blobs} d ON d.key = c.diff_key
+      LEFT JOIN ${blobs} p ON p.key = c.patch_key
     ORDER BY c.depth`);
   return rowsOf<{
     key: string;
@@ -74,6 +80,8 @@ export async function recipeChain(db: Executor, key: string, limit: number): Pro
     base_key: string | null;
     diff_key: string | null;
     diff_size: string | number | null;
+    patch_key: string | null;
+    patch_size: string | number | null;
   }>(result).map((row) => ({
     key: row.key,
     size: Number(row.size),
@@ -82,6 +90,8 @@ export async function recipeChain(db: Executor, key: string, limit: number): Pro
     baseKey: row.base_key,
     diffKey: row.diff_key,
     diffSize: row.diff_size === null ? null : Number(row.diff_size),
+    patchKey: row.patch_key,
+    patchSize: row.patch_size === null ? null : Number(row.patch_size),
   }));
 }
 
@@ -93,6 +103,8 @@ export interface HistoryStepRow {
   change: string;
   blob: BlobRow | null;
   diffSize: number | null;
+  /** The size of the blob's page patch, when it has one. */
+  patchSize: number | null;
   /** The blob is referenced by another file's history or is another file's latest. */
   shared: boolean;
 }
@@ -105,7 +117,7 @@ export async function fileStorageHistory(
 ): Promise<HistoryStepRow[]> {
   const result = await db.execute(sql`
     SELECT h.version_name, h.change, b.key, b.size, b.sha1, b.stored, b.base_key, b.diff_key,
-      d.size AS diff_size,
+      d.size AS diff_size, p.size AS patch_size,
       (b.key IS NOT NULL AND (
         EXISTS (SELECT 1 FROM ${fileHistory} o WHERE o.blob_key = b.key
           AND (o.project_id <> h.project_id OR o.path <> h.path))
@@ -114,6 +126,7 @@ export async function fileStorageHistory(
     FROM ${fileHistory} h
     LEFT JOIN ${blobs} b ON b.key = h.blob_key
     LEFT JOIN ${blobs} d ON d.key = b.diff_key
+    LEFT JOIN ${blobs} p ON p.key = b.patch_key
     WHERE h.project_id = ${projectId} AND h.path = ${path}
     ORDER BY h.version_name`);
   return rowsOf<{
@@ -126,6 +139,7 @@ export async function fileStorageHistory(
     base_key: string | null;
     diff_key: string | null;
     diff_size: string | number | null;
+    patch_size: string | number | null;
     shared: boolean;
   }>(result).map((row) => ({
     versionName: Number(row.version_name),
@@ -142,6 +156,7 @@ export async function fileStorageHistory(
             diffKey: row.diff_key,
           },
     diffSize: row.diff_size === null ? null : Number(row.diff_size),
+    patchSize: row.patch_size === null ? null : Number(row.patch_size),
     shared: row.shared,
   }));
 }
@@ -218,18 +233,78 @@ export async function setStored(
   return true;
 }
 
-/** Gives a stored blob its recipe (conversion); false unless it had none. */
+/**
+ * Gives a stored blob its recipe (conversion), with its page patch when one was made (the
+ * patch's bytes are in the blob store; its size is charged to the projects whose history
+ * references the blob). False unless it had none. Run in a transaction.
+ */
 export async function setRecipe(
   db: Executor,
   key: string,
   recipe: { baseKey: string; diffKey: string },
+  patch: { key: string; size: number; sha1: string } | null = null,
+  at: Date = new Date(),
 ): Promise<boolean> {
+  const projectIds = patch ? await lockReferencingProjects(db, key) : [];
+  if (patch) {
+    await db
+      .insert(blobs)
+      .values({ ...patch, createdAt: at })
+      .onConflictDoNothing({ target: blobs.key });
+  }
   const rows = await db
     .update(blobs)
-    .set(recipe)
+    .set({ ...recipe, patchKey: patch?.key ?? null })
     .where(and(eq(blobs.key, key), sql`${blobs.baseKey} IS NULL`, eq(blobs.stored, true)))
     .returning({ key: blobs.key });
-  return rows.length > 0;
+  if (rows.length === 0) return false;
+  if (patch && projectIds.length > 0) {
+    await db
+      .update(projects)
+      .set({ storedBytes: sql`${projects.storedBytes} + ${patch.size}` })
+      .where(inArray(projects.id, projectIds));
+  }
+  return true;
+}
+
+/**
+ * Gives blob `key` (a version with a recipe) its page patch, made in the background after
+ * the version's commit (services/file-store/page-patch-store.ts): the patch's row, the
+ * blob's `patch_key`, and the patch's size added to the stored bytes of every project whose
+ * history references the blob (locked first, as a version commit does). False when the blob
+ * is gone, has no recipe or already has a patch. Run in a transaction.
+ */
+export async function setPatch(
+  db: Executor,
+  key: string,
+  patch: { key: string; size: number; sha1: string },
+  at: Date,
+): Promise<boolean> {
+  const projectIds = await lockReferencingProjects(db, key);
+  const blob = await lockBlob(db, key);
+  if (!blob || !blob.baseKey || !blob.diffKey) return false;
+  const [held] = await db
+    .select({ patchKey: blobs.patchKey })
+    .from(blobs)
+    .where(eq(blobs.key, key));
+  if (held?.patchKey) return false;
+  await db
+    .insert(blobs)
+    .values({ ...patch, createdAt: at })
+    .onConflictDoNothing({ target: blobs.key });
+  const rows = await db
+    .update(blobs)
+    .set({ patchKey: patch.key })
+    .where(and(eq(blobs.key, key), isNull(blobs.patchKey)))
+    .returning({ key: blobs.key });
+  if (rows.length === 0) return false;
+  if (projectIds.length > 0) {
+    await db
+      .update(projects)
+      .set({ storedBytes: sql`${projects.storedBytes} + ${patch.size}` })
+      .where(inArray(projects.id, projectIds));
+  }
+  return true;
 }
 
 /** Whether `key` is the latest version of a file anywhere. */
@@ -261,11 +336,13 @@ export async function chargeNewBlobs(
 /**
  * SQL of the bytes the project keeps stored for the first time with version `versionId`:
  * the stored blobs among `keys` no other version of its history references (as a file or
- * as a diff).
+ * as a diff), and the page patches of such blobs (stored or not).
  */
 export function newBlobBytes(projectId: string, versionId: number, keys: string[]): SQL {
   return sql`
-      SELECT coalesce(sum(CASE WHEN b.stored THEN b.size ELSE 0 END), 0) FROM ${blobs} b
+      SELECT coalesce(sum(CASE WHEN b.stored THEN b.size ELSE 0 END
+        + coalesce((SELECT p.size FROM ${blobs} p WHERE p.key = b.patch_key), 0)), 0)
+      FROM ${blobs} b
       WHERE b.key IN (SELECT jsonb_array_elements_text(${JSON.stringify([...new Set(keys)])}::jsonb))
         AND NOT EXISTS (SELECT 1 FROM ${fileHistory} h WHERE h.project_id = ${projectId}
           AND h.version_id <> ${versionId} AND h.blob_key = b.key)

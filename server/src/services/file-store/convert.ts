@@ -7,14 +7,15 @@
  * - gives each such version its recipe (the version before + its diff) once applying the
  *   diff to the version before makes exactly its bytes (same SHA-1; the first diff version
  *   after a whole upload usually differs only in the header's writer version and stays
- *   whole);
+ *   whole), and its page patch (page-patch.ts: the version before was copied aside before the
+ *   apply);
  * - places the whole copies by the checkpoint rule, dropping the others.
  *
  * Each recipe and each dropped copy is its own small transaction, so the conversion can be
  * stopped (or killed) anywhere and run again: what is done stays done, every version stays
  * readable throughout, and the server serves meanwhile. Progress: file_store_conversion.
  */
-import { rm } from 'node:fs/promises';
+import { copyFile, rm } from 'node:fs/promises';
 import {
   countFileTasks,
   fileHistoryDiffs,
@@ -33,6 +34,7 @@ import {
 import { ChangesetConflictError } from '../../geodiff/apply';
 import { ChangesetFormatError } from '../../geodiff/format';
 import { applyInPlace } from './apply-in-place';
+import { storePagePatch } from './page-patch-store';
 import { fileCacheOf, type FileStoreContext } from './context';
 import { cachedFile, copyStoredFile } from './reader';
 import { downloadBlob, FileRebuildError, MAX_CHAIN } from './rebuild';
@@ -54,6 +56,7 @@ export async function giveRecipes(
   await cache.open();
   const work = cache.workPath();
   const diffFile = `${work}.diff`;
+  const baseFile = `${work}.base`;
   /** The key of the blob whose bytes `work` holds now (null: nothing usable). */
   let holding: string | null = null;
   let given = 0;
@@ -79,7 +82,7 @@ export async function giveRecipes(
           await copyStoredFile(ctx, previous!, work, 'background');
           holding = previous;
         }
-        await downloadBlob(ctx, diff.blobKey, diffFile);
+        await Promise.all([copyFile(work, baseFile), downloadBlob(ctx, diff.blobKey, diffFile)]);
         let made: { size: number; sha1: string } | null = null;
         try {
           made = await applyInPlace(ctx, work, [diffFile], 'background');
@@ -94,9 +97,13 @@ export async function giveRecipes(
           // No cycle: the base's chain must not lead back to this blob.
           const chain = await recipeChain(db, previous!, MAX_CHAIN);
           if (!chain.some((link) => link.key === blob.key)) {
-            if (await setRecipe(db, blob.key, { baseKey: previous!, diffKey: diff.blobKey })) {
-              given++;
-            }
+            // Its page patch, for rebuilds that write pages instead of applying the diff.
+            const patch = await storePagePatch(ctx, baseFile, work);
+            const recipe = { baseKey: previous!, diffKey: diff.blobKey };
+            const set = await db.transaction((tx) =>
+              setRecipe(tx, blob.key, recipe, patch, ctx.now()),
+            );
+            if (set) given++;
           }
         }
       }
@@ -105,6 +112,7 @@ export async function giveRecipes(
   } finally {
     await rm(work, { force: true });
     await rm(diffFile, { force: true });
+    await rm(baseFile, { force: true });
   }
   return given;
 }

@@ -7,6 +7,7 @@ export {
   verifyRebuilds,
   type ConversionStatus,
 } from './convert';
+export { pagePatchWorkIdle, schedulePagePatches } from './page-patch-store';
 export { copyStoredFile, openStoredFile, prepareStoredFile } from './reader';
 export { FILE_REBUILD_ERROR, FileRebuildError } from './rebuild';
 export { recipeKey, type Recipe } from './recipe';

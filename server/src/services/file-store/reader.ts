@@ -16,6 +16,7 @@ import type { WorkLane } from '../../lib/sandbox';
 import { BlobNotFoundError, InvalidRangeError, type ByteRange } from '../../storage/blob-store';
 import { streamHandle, type CacheHandle } from './cache';
 import { fileCacheOf, type FileStoreContext } from './context';
+import { schedulePagePatches } from './page-patch-store';
 import { rebuildInto } from './rebuild';
 
 /**
@@ -32,7 +33,11 @@ export async function cachedFile(
   const row = await findBlob(ctx.database.db, key);
   if (!row) throw new BlobNotFoundError(key);
   if (row.stored && !row.baseKey) throw new BlobNotFoundError(key);
-  return fileCacheOf(ctx).obtain(row.sha1, row.size, (work) => rebuildInto(ctx, row, work, lane));
+  return fileCacheOf(ctx).obtain(row.sha1, row.size, async (work) => {
+    // Rebuilt through diffs (versions whose patch was never made, or failed): their patches
+    // are made in the background, once this rebuild is in the cache.
+    if (!(await rebuildInto(ctx, row, work, lane))) schedulePagePatches(ctx, [key]);
+  });
 }
 
 /** The bytes of blob `key` (or an inclusive range of them), rebuilt when stored as a diff. */

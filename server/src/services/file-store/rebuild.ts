@@ -5,6 +5,12 @@
  * geodiff/apply.ts; the whole chain in one call on one connection when the lanes allow), the
  * result checked against the SHA-1 and size recorded for it (hashed once, at the end).
  *
+ * Page patches (page-patch.ts): the oldest steps of the chain that have one are made by
+ * writing their pages into the copy, in order, with no SQLite work; the diffs of the steps
+ * after them (versions made before patches existed) are applied as above. When the patches
+ * cannot be read or the result differs, the rebuild starts again from the whole copy with
+ * the diffs alone (logged as a warning): a patch is a shortcut, the diff is the record.
+ *
  * Lanes: a rebuild a person waits for (a download, the map, compare) runs on the interactive
  * lane while its work is small enough for that lane's budget (FILE_WORK_SECONDS, 20 s): a
  * batch of diffs whose bytes are at most INTERACTIVE_DIFF_BYTES on a file of at most
@@ -16,6 +22,7 @@
  * client gets FileRebuildError (422).
  */
 import { createWriteStream } from 'node:fs';
+import { buffer } from 'node:stream/consumers';
 import { copyFile, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { recipeChain, type BlobRow, type ChainLink } from '../../db/queries/file-store';
@@ -27,6 +34,13 @@ import { WorkTooHeavyError, type WorkLane } from '../../lib/sandbox';
 import { BlobNotFoundError } from '../../storage/blob-store';
 import type { CacheHandle } from './cache';
 import { hashFileInThread } from './hash';
+import {
+  applyPagePatches,
+  foldCompressedPatches,
+  PagePatchError,
+  readPagePatch,
+  type FoldedPatches,
+} from './page-patch';
 import { fileCacheOf, type FileStoreContext } from './context';
 
 /** Links of a recipe chain followed at most (the rule keeps chains far shorter). */
@@ -85,28 +99,44 @@ async function chainOf(ctx: FileStoreContext, target: BlobRow): Promise<ChainLin
   if (target.stored) {
     if (!target.baseKey || !target.diffKey) throw new BlobNotFoundError(target.key);
     const below = await recipeChain(db, target.baseKey, MAX_CHAIN);
-    const diff = await recipeChain(db, target.diffKey, 1);
-    return [{ ...target, stored: false, diffSize: diff[0]?.size ?? null }, ...below];
+    const [self] = await recipeChain(db, target.key, 1);
+    if (!self) throw new BlobNotFoundError(target.key);
+    return [{ ...self, stored: false }, ...below];
   }
   return recipeChain(db, target.key, MAX_CHAIN);
 }
 
 /**
  * Writes the bytes of `target` (a blob with a recipe) to `work`, checked. Throws
- * FileRebuildError when they cannot be made exactly.
+ * FileRebuildError when they cannot be made exactly. Resolves whether every step of the
+ * chain went through its page patch (false: some diffs were applied; the caller may have
+ * the missing patches made, page-patch-store.ts).
  */
 export async function rebuildInto(
   ctx: FileStoreContext,
   target: BlobRow,
   work: string,
   lane: WorkLane = 'interactive',
-): Promise<void> {
+): Promise<boolean> {
   let asked = lane;
+  let patches = true;
   for (let attempt = 1; ; attempt++) {
     try {
-      await rebuildOnce(ctx, target, work, asked);
-      return;
+      const patchedAll = await rebuildOnce(ctx, target, work, asked, patches);
+      return patches && patchedAll;
     } catch (error) {
+      // The page patches did not make the version (missing, damaged, or other bytes): the
+      // diffs are applied instead, from the whole copy.
+      if (error instanceof PatchesFailed) {
+        rebuildCounts.patchesFailed++;
+        ctx.log.warn(
+          { blob: target.key, sha1: target.sha1, size: target.size, reason: error.message },
+          'A file version could not be rebuilt from its page patches; its diffs are applied instead',
+        );
+        patches = false;
+        await rm(work, { force: true });
+        continue;
+      }
       // Over the interactive budget: the file in `work` is half-applied; start again on the
       // background lane.
       if (error instanceof WorkTooHeavyError && error.reason === 'time' && asked !== 'background') {
@@ -126,12 +156,45 @@ export async function rebuildInto(
   }
 }
 
+/** Rebuilds of this process: made through page patches, and those that fell back to diffs. */
+export const rebuildCounts = { throughPatches: 0, patchesFailed: 0 };
+
+/** The page patches of a rebuild could not make the version (rebuildInto then applies diffs). */
+class PatchesFailed extends Error {}
+
+/**
+ * Reads and folds the page patches of `links` (oldest first) for the whole copy of
+ * `baseLength` bytes they start from; null when they do not fold. PatchesFailed when one is
+ * missing or damaged.
+ */
+async function foldPatches(
+  ctx: FileStoreContext,
+  links: ChainLink[],
+  baseLength: number,
+): Promise<{ folded: FoldedPatches | null; compressed: Buffer[] }> {
+  try {
+    const compressed = await Promise.all(
+      links.map(async (link) => buffer(await ctx.blobStore.open(link.patchKey!))),
+    );
+    return { folded: await foldCompressedPatches(baseLength, compressed), compressed };
+  } catch (error) {
+    throw patchFailure(error);
+  }
+}
+
+function patchFailure(error: unknown): unknown {
+  return error instanceof BlobNotFoundError || error instanceof PagePatchError
+    ? new PatchesFailed(error.message)
+    : error;
+}
+
 async function rebuildOnce(
   ctx: FileStoreContext,
   target: BlobRow,
   work: string,
   asked: WorkLane,
-): Promise<void> {
+  usePatches: boolean,
+): Promise<boolean> {
   const cache = fileCacheOf(ctx);
   const chain = await chainOf(ctx, target);
   const root = chain.at(-1);
@@ -152,6 +215,23 @@ async function rebuildOnce(
       break;
     }
   }
+  const steps = chain.slice(0, start).reverse();
+  if (steps.length === 0) {
+    cached?.release();
+    // Nothing to apply: the whole copy is the target (its stored bytes were missing).
+    fail(ctx, target, 'no diff leads to it');
+  }
+  // The oldest steps that have page patches are made by writing their pages (no SQLite
+  // work); the diffs of the rest, if any, are applied after them. The patches are read and
+  // folded while the whole copy is copied.
+  let patched = 0;
+  if (usePatches) {
+    while (patched < steps.length && steps[patched]!.patchKey) patched++;
+  }
+  const folding =
+    patched > 0 ? foldPatches(ctx, steps.slice(0, patched), chain[start]!.size) : null;
+  // Settled even when the copy fails first (no unhandled rejection).
+  folding?.catch(() => {});
   if (cached) {
     try {
       await copyFile(cached.path, work);
@@ -161,25 +241,32 @@ async function rebuildOnce(
   } else {
     await downloadBlob(ctx, chain[start]!.key, work);
   }
+  if (folding) {
+    const { folded, compressed } = await folding;
+    try {
+      if (folded) await folded.applyTo(work);
+      else {
+        for (const bytes of compressed) await applyPagePatches(work, [await readPagePatch(bytes)]);
+      }
+    } catch (error) {
+      throw patchFailure(error);
+    }
+  }
 
   // Diffs from the oldest on, in as few sandbox calls as the lanes allow (batches), one
   // connection each; the result hashed once, here, and checked.
-  const steps = chain.slice(0, start).reverse();
-  if (steps.length === 0) {
-    // Nothing to apply: the whole copy is the target (its stored bytes were missing).
-    fail(ctx, target, 'no diff leads to it');
-  }
   const scratch: string[] = [];
+  const rest = steps.slice(patched);
   try {
     const files: string[] = [];
-    for (const [i, link] of steps.entries()) {
+    for (const [i, link] of rest.entries()) {
       if (!link.diffKey) fail(ctx, target, 'a link of its chain has no diff', { link: link.key });
       const file = `${work}.${i}.diff`;
       scratch.push(file);
       files.push(file);
     }
-    await Promise.all(steps.map((link, i) => downloadBlob(ctx, link.diffKey!, files[i]!)));
-    for (const batch of rebuildBatches(steps)) {
+    await Promise.all(rest.map((link, i) => downloadBlob(ctx, link.diffKey!, files[i]!)));
+    for (const batch of rebuildBatches(rest)) {
       try {
         await runGeodiffWork(
           ctx,
@@ -193,6 +280,7 @@ async function rebuildOnce(
         );
       } catch (error) {
         if (error instanceof ChangesetConflictError || error instanceof ChangesetFormatError) {
+          if (patched > 0) throw new PatchesFailed('a diff after the patches does not apply');
           fail(ctx, target, `a diff of its chain does not apply: ${error.message}`);
         }
         throw error;
@@ -200,13 +288,16 @@ async function rebuildOnce(
     }
     const result = await hashFileInThread(work);
     const made = steps.at(-1)!;
+    if (patched > 0 && result.sha1 === made.sha1) rebuildCounts.throughPatches++;
     if (result.sha1 !== made.sha1 || result.size !== made.size) {
+      if (patched > 0) throw new PatchesFailed('the patched bytes differ from the version');
       fail(ctx, target, 'the rebuilt bytes differ from the version recorded', {
         link: made.key,
         expected: { sha1: made.sha1, size: made.size },
         rebuilt: result,
       });
     }
+    return rest.length === 0;
   } finally {
     await Promise.all(scratch.map((file) => rm(file, { force: true })));
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { placeCopies, type FileStep } from './rule';
+import { DEFAULT_LIMITS, placeCopies, type FileStep } from './rule';
 
 const MB = 1024 * 1024;
 
@@ -65,6 +65,22 @@ describe('the checkpoint rule', () => {
     const stored = apply(steps);
     expect([...stored].sort()).toEqual(['k1', 'k100', 'k101', 'k34', 'k67'].sort());
     for (const chain of chains(steps, stored)) expect(chain.diffs).toBeLessThanOrEqual(32);
+  });
+
+  it('bounds the page patches a rebuild writes by 20 % of the file', () => {
+    // Diffs of 10 KiB whose patches are 400 KiB: 5 patches fill the 2 MiB budget.
+    const steps = history(20, 10 * 1024).map((step) =>
+      step.recipe ? { ...step, patch: 400 * 1024 } : step,
+    );
+    const placement = placeCopies(steps, true, DEFAULT_LIMITS);
+    expect(placement.store.sort()).toEqual(['k21', 'k7', 'k13', 'k19'].sort());
+    // Patches about their diffs' size (as measured): the diffs' bounds place the copies.
+    const even = history(100, 50 * 1024).map((step) =>
+      step.recipe ? { ...step, patch: 55 * 1024 } : step,
+    );
+    expect(placeCopies(even, true, DEFAULT_LIMITS).store).toEqual(
+      placeCopies(history(100, 50 * 1024), true, DEFAULT_LIMITS).store,
+    );
   });
 
   it('drops the copies of old versions stored whole (conversion) by the same rule', () => {

@@ -7,9 +7,11 @@
  * Walking the file's versions from the oldest, the diffs since the last whole copy add up;
  * a version stays a diff while that sum, with its own diff, is at most CHECKPOINT_SHARE of
  * its own size and there are at most CHECKPOINT_DIFFS of them; the version whose diff
- * would pass either bound is kept whole (a checkpoint) and the sum starts again. So a
- * rebuild copies one whole version and applies at most CHECKPOINT_SHARE × its size of diff
- * bytes, in at most CHECKPOINT_DIFFS diffs.
+ * would pass either bound is kept whole (a checkpoint) and the sum starts again; likewise
+ * the page patches' bytes (CHECKPOINT_PATCH_SHARE). So a rebuild copies one whole version
+ * and writes at most CHECKPOINT_PATCH_SHARE × its size of patch bytes, or, without usable
+ * patches, applies at most CHECKPOINT_SHARE × its size of diff bytes, in at most
+ * CHECKPOINT_DIFFS diffs.
  *
  * Always whole: a version without a recipe (the first version of a file, a whole-file push,
  * a push whose diff could not be made, e.g. a schema change), and the latest version, once
@@ -23,13 +25,29 @@
 export const CHECKPOINT_SHARE = 0.1;
 /** Most diffs a rebuild applies. */
 export const CHECKPOINT_DIFFS = 32;
+/**
+ * Share of a version's size its rebuild may read in page patches (page-patch.ts). A rebuild
+ * goes through the patches and falls back to the diffs, so the chain is bounded for both:
+ * the diffs as before (the fallback's cost), the patches here (the patch path's cost: their
+ * bytes decompressed and folded, then one pass over the changed pages). Patches of the
+ * 100,000-feature layer's 1 % edits are about their diffs' size (brotli), so the diffs'
+ * bound is the one that places checkpoints there; this one stops patches much larger than
+ * their diffs (changes spread over many pages) from making rebuilds slow.
+ */
+export const CHECKPOINT_PATCH_SHARE = 0.2;
 
 export interface RuleLimits {
   share: number;
   diffs: number;
+  /** Share of the size in page patch bytes (absent: not bounded). */
+  patchShare?: number;
 }
 
-export const DEFAULT_LIMITS: RuleLimits = { share: CHECKPOINT_SHARE, diffs: CHECKPOINT_DIFFS };
+export const DEFAULT_LIMITS: RuleLimits = {
+  share: CHECKPOINT_SHARE,
+  diffs: CHECKPOINT_DIFFS,
+  patchShare: CHECKPOINT_PATCH_SHARE,
+};
 
 /** One version of the file (a change that did not remove it), oldest first. */
 export interface FileStep {
@@ -40,6 +58,8 @@ export interface FileStep {
   recipe: boolean;
   /** The size of its recipe's diff when the recipe applies to the previous step's blob. */
   linearDiff: number | null;
+  /** The size of its page patch (0 or absent: none). */
+  patch?: number;
   /** Referenced by another file's history, or another file's latest version. */
   shared: boolean;
   /** Diff bytes a rebuild applies now (unstored blobs with another recipe). */
@@ -72,18 +92,24 @@ export function placeCopies(
     if (list) list.push(v);
     else votes.set(key, [v]);
   };
-  const within = (bytes: number, diffs: number, size: number) =>
-    bytes <= limits.share * size && diffs <= limits.diffs;
+  const within = (bytes: number, diffs: number, size: number, patched = 0) =>
+    bytes <= limits.share * size &&
+    diffs <= limits.diffs &&
+    patched <= (limits.patchShare ?? Infinity) * size;
 
   let bytes = 0;
   let diffs = 0;
+  let patched = 0;
   steps.forEach((step, index) => {
     const latest = index === steps.length - 1;
     const linear = step.recipe && step.linearDiff !== null && !step.shared;
     if (latest) {
       if (step.stored) vote(step.key, 'keep');
       else if (latestDue) vote(step.key, 'store');
-      else if (linear && !within(bytes + step.linearDiff!, diffs + 1, step.size)) {
+      else if (
+        linear &&
+        !within(bytes + step.linearDiff!, diffs + 1, step.size, patched + (step.patch ?? 0))
+      ) {
         vote(step.key, 'store');
       } else if (
         !linear &&
@@ -97,17 +123,21 @@ export function placeCopies(
       vote(step.key, 'keep');
       bytes = step.stored ? 0 : (step.chainBytes ?? Infinity);
       diffs = step.stored ? 0 : (step.chainDiffs ?? Infinity);
+      patched = step.stored ? 0 : (step.patch ?? 0);
       return;
     }
     const nextBytes = bytes + step.linearDiff!;
-    if (within(nextBytes, diffs + 1, step.size)) {
+    const nextPatched = patched + (step.patch ?? 0);
+    if (within(nextBytes, diffs + 1, step.size, nextPatched)) {
       vote(step.key, 'unstore');
       bytes = nextBytes;
       diffs += 1;
+      patched = nextPatched;
     } else {
       vote(step.key, 'store');
       bytes = 0;
       diffs = 0;
+      patched = 0;
     }
   });
 

@@ -7,7 +7,9 @@
  * 1. with `convert` (admin command `storage convert`): gives the versions pushed as diffs
  *    before diffs were stored their recipes, each checked by applying its diff to the version
  *    before and comparing the SHA-1 (convert.ts);
- * 2. places the whole copies by the checkpoint rule (rule.ts): writes the ones missing (the
+ * 2. makes the page patches the file's versions made from diffs lack (page-patch-store.ts:
+ *    made after each commit, missing after a crash in between or from before patches);
+ * 3. places the whole copies by the checkpoint rule (rule.ts): writes the ones missing (the
  *    latest version, checkpoints), then drops the ones not needed.
  *
  * Every step keeps every version readable: a copy is written (and checked) before its row
@@ -41,6 +43,7 @@ import type { Executor } from '../../db/database';
 import { BlobSizeMismatchError } from '../../storage/blob-store';
 import type { FileStoreContext } from './context';
 import { giveRecipes } from './convert';
+import { makeMissingPatches, pagePatchWorkIdle } from './page-patch-store';
 import { cachedFile } from './reader';
 import { MAX_CHAIN } from './rebuild';
 import { DEFAULT_LIMITS, placeCopies, type FileStep, type RuleLimits } from './rule';
@@ -82,6 +85,7 @@ async function stepsOf(ctx: FileStoreContext, rows: HistoryStepRow[]): Promise<F
       stored: blob.stored,
       recipe,
       linearDiff: linear ? (row.diffSize ?? 0) : null,
+      patch: row.patchSize ?? 0,
       shared: row.shared,
     };
     if (!blob.stored && (!linear || row.shared)) {
@@ -161,6 +165,29 @@ export async function sweepDroppedCopies(ctx: FileStoreContext): Promise<number>
   }
 }
 
+/**
+ * Makes the page patches the file's versions made from diffs lack (page-patch-store.ts):
+ * normally made right after each commit, they are missing after a crash in between, or for
+ * versions stored as diffs before patches existed. Newest first; one walk covers a chain.
+ */
+async function makeFilePatches(ctx: FileStoreContext, rows: HistoryStepRow[]): Promise<void> {
+  const done = new Set<string>();
+  for (const row of [...rows].reverse()) {
+    const blob = row.blob;
+    if (!blob?.baseKey || !blob.diffKey || row.patchSize !== null || done.has(blob.key)) continue;
+    done.add(blob.key);
+    try {
+      for (const key of await makeMissingPatches(ctx, blob.key)) done.add(key);
+    } catch (error) {
+      // A shortcut only: the copies are arranged all the same.
+      ctx.log.warn(
+        { err: error, blob: blob.key },
+        'A page patch could not be made; the version is rebuilt from its diff',
+      );
+    }
+  }
+}
+
 /** Arranges one file's copies (see the module comment). */
 export async function arrangeFile(
   ctx: FileStoreContext,
@@ -177,6 +204,7 @@ export async function arrangeFile(
       await fileStorageHistory(db, task.projectId, task.path),
     );
   }
+  await makeFilePatches(ctx, await fileStorageHistory(db, task.projectId, task.path));
   const rows = await fileStorageHistory(db, task.projectId, task.path);
   const steps = await stepsOf(ctx, rows);
   const placement = placeCopies(steps, true, limits);
@@ -336,10 +364,14 @@ export function startFileStoreWork(ctx: AppContext): void {
     });
 }
 
-/** Resolves once no background run is going on (shutdown, tests). */
+/** Resolves once no background run is going on, page patches included (shutdown, tests). */
 export async function fileStoreWorkIdle(ctx: AppContext): Promise<void> {
   const state = stateOf(ctx);
-  while (state.running) await state.running;
+  for (;;) {
+    await pagePatchWorkIdle(ctx);
+    if (!state.running) return;
+    while (state.running) await state.running;
+  }
 }
 
 /** Stops the timer (shutdown). */

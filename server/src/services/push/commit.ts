@@ -21,7 +21,7 @@ import type { PushDialect } from './dialect';
 import type { UploadPlan } from './plan';
 import { guardAllowance } from './quota';
 import { warmMapFiles } from '../map/warm';
-import { startFileStoreWork } from '../file-store';
+import { schedulePagePatches, startFileStoreWork } from '../file-store';
 import { kickWebhooks } from '../webhooks/dispatcher';
 
 export type PushMeta = ClientMeta & { deviceId: string | null };
@@ -109,8 +109,13 @@ export async function commitPush(
   }
   // The map of the new GeoPackages, prepared in the background (never delays the answer).
   warmMapFiles(ctx, push.files);
-  // Whole copies of GeoPackages made from diffs, arranged when due (file-store/tasks.ts).
+  // Whole copies of GeoPackages made from diffs, arranged when due (file-store/tasks.ts), and
+  // the page patches of the versions made from diffs (page-patch-store.ts), after the answer.
   startFileStoreWork(ctx);
+  schedulePagePatches(
+    ctx,
+    push.files.flatMap((file) => (file.recipe ? [file.blobKey] : [])),
+  );
   // The version's webhook messages (queued in the commit), sent now.
   kickWebhooks(ctx);
   return version;

@@ -1,0 +1,130 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  applyCompressedPatches,
+  applyPagePatches,
+  FoldedPatches,
+  makePagePatch,
+  pageSizeOf,
+  PagePatchError,
+  readPagePatch,
+} from './page-patch';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'page-patch-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A SQLite-like file: the header names `pageSize`, `pages` pages of random bytes. */
+function sqliteLike(pageSize: number, pages: number): Buffer {
+  const file = randomBytes(pageSize * pages);
+  file.write('SQLite format 3\0', 0, 'latin1');
+  file.writeUInt16BE(pageSize === 65536 ? 1 : pageSize, 16);
+  return file;
+}
+
+let n = 0;
+/** Patches `steps` in order from `first`'s bytes, checks each result. */
+async function roundTrip(first: Buffer, steps: Buffer[]): Promise<number[]> {
+  const files = await Promise.all(
+    [first, ...steps].map(async (bytes) => {
+      const file = path.join(dir, `v${n++}`);
+      await writeFile(file, bytes);
+      return file;
+    }),
+  );
+  const compressed: Buffer[] = [];
+  const patches = [];
+  for (let i = 1; i < files.length; i++) {
+    const patch = await makePagePatch(files[i - 1]!, files[i]!);
+    expect(patch).not.toBeNull();
+    compressed.push(patch!);
+    patches.push(await readPagePatch(patch!));
+  }
+  // Step by step, and folded into one pass (or step by step when lengths are not whole pages).
+  const work = path.join(dir, `w${n++}`);
+  await writeFile(work, first);
+  await applyPagePatches(work, patches);
+  expect((await readFile(work)).equals(steps.at(-1)!)).toBe(true);
+  await writeFile(work, first);
+  await applyCompressedPatches(work, compressed);
+  expect((await readFile(work)).equals(steps.at(-1)!)).toBe(true);
+  return patches.map((p) => p.pages.length);
+}
+
+async function patchOf(a: Buffer, b: Buffer): Promise<Buffer | null> {
+  const fa = path.join(dir, `p${n++}`);
+  const fb = path.join(dir, `p${n++}`);
+  await writeFile(fa, a);
+  await writeFile(fb, b);
+  return makePagePatch(fa, fb);
+}
+
+describe('page patches', () => {
+  it('reads the page size from a SQLite header, 4096 otherwise', () => {
+    expect(pageSizeOf(sqliteLike(1024, 1))).toBe(1024);
+    expect(pageSizeOf(sqliteLike(65536, 1))).toBe(65536);
+    expect(pageSizeOf(randomBytes(200))).toBe(4096);
+  });
+
+  it('holds only the pages that changed and rebuilds the bytes exactly', async () => {
+    const v1 = sqliteLike(1024, 300);
+    const v2 = Buffer.from(v1);
+    v2[5000] = v2[5000]! ^ 1; // page 4
+    v2.write('changed', 200_000); // page 195
+    const v3 = Buffer.from(v2);
+    v3[24] = v3[24]! + 1; // page 0 (the change counter)
+    expect(await roundTrip(v1, [v2, v3])).toEqual([2, 1]);
+  });
+
+  it('follows files that grow and shrink, also by parts of a page', async () => {
+    const v1 = sqliteLike(4096, 10);
+    const v2 = Buffer.concat([v1, sqliteLike(4096, 5).subarray(100)]); // grows, ends mid-page
+    const v3 = v2.subarray(0, 4096 * 3 + 17); // shrinks
+    const v4 = Buffer.concat([v3, Buffer.alloc(4096 * 4)]); // grows with zeros only
+    const v5 = Buffer.concat([v4, randomBytes(4096)]);
+    await roundTrip(v1, [v2, v3, v4, v5]);
+    await roundTrip(v1, [Buffer.from(v1)]); // nothing changed
+  });
+
+  it('folds whole-page chains that shrink and grow again into one pass', async () => {
+    const v1 = sqliteLike(1024, 40);
+    const v2 = Buffer.from(v1);
+    v2.write('two', 30 * 1024 + 5);
+    const v3 = Buffer.from(v2.subarray(0, 20 * 1024)); // pages 20-39 cut off
+    v3.write('three', 3 * 1024);
+    const v4 = Buffer.concat([v3, Buffer.alloc(10 * 1024), sqliteLike(1024, 5)]); // regrown
+    v4.write('four', 3 * 1024 + 1);
+    const v5 = Buffer.from(v4);
+    v5.write('five', 32 * 1024);
+    await roundTrip(v1, [v2, v3, v4, v5]);
+    // Lengths in whole pages fold; others do not (applied step by step instead).
+    const folded = new FoldedPatches(4096 * 3);
+    const grow = await readPagePatch(
+      (await patchOf(sqliteLike(4096, 3), Buffer.concat([sqliteLike(4096, 3), randomBytes(10)])))!,
+    );
+    expect(folded.add(grow)).toBe(false);
+  });
+
+  it('refuses a damaged patch, or one for other bytes', async () => {
+    const a = path.join(dir, 'a');
+    const b = path.join(dir, 'b');
+    const v1 = sqliteLike(4096, 4);
+    await writeFile(a, v1);
+    await writeFile(b, Buffer.concat([v1, randomBytes(4096)]));
+    const patch = (await makePagePatch(a, b))!;
+    await expect(readPagePatch(patch.subarray(0, patch.length - 3))).rejects.toThrow(
+      PagePatchError,
+    );
+    await expect(readPagePatch(randomBytes(64))).rejects.toThrow(PagePatchError);
+    const read = await readPagePatch(patch);
+    await writeFile(a, v1.subarray(0, 4096));
+    await expect(applyPagePatches(a, [read])).rejects.toThrow(PagePatchError);
+  });
+});
