@@ -191,7 +191,12 @@ export interface CpuUse {
   mainS: number;
   /** The other threads that used at least 0.05 s, busiest first (hashing thread, libuv pool, V8). */
   otherS: number[];
-  /** Their names (the kernel's `comm`: "libuv-worker", "V8 DefaultWorke", a worker's "node"…), in the same order. */
+  /**
+   * Their names, in the same order: the kernel's `comm` (Node 20 names every thread "node")
+   * and `#n`, the thread's rank in start order (0 the main thread; V8's 4 platform threads,
+   * its garbage collection helpers, start right after it; libuv's pool of 4 at the first
+   * file operation; the hashing workers at the first upload, last).
+   */
   otherNames: string[];
 }
 
@@ -215,6 +220,7 @@ export async function withCpu<T>(work: () => Promise<T>): Promise<{ result: T } 
     };
   });
   const main = spent.find((t) => t.tid === process.pid);
+  const rank = new Map([...threadsAfter.keys()].sort((a, b) => a - b).map((tid, i) => [tid, i]));
   const others = spent
     .filter((t) => t.tid !== process.pid && t.s >= 0.05)
     .sort((a, b) => b.s - a.s);
@@ -226,7 +232,7 @@ export async function withCpu<T>(work: () => Promise<T>): Promise<{ result: T } 
     systemS: used.system / 1e6,
     mainS: main?.s ?? NaN,
     otherS: others.map((t) => t.s),
-    otherNames: others.map((t) => t.name),
+    otherNames: others.map((t) => `${t.name} #${rank.get(t.tid)}`),
   };
 }
 
