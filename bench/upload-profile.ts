@@ -114,6 +114,7 @@ export function stagesText(stages: UploadStages): string {
 /** CPU seconds of one thread of this process (Linux: /proc/self/task/<tid>/stat, 100 ticks a second). */
 interface ThreadCpu {
   tid: number;
+  name: string;
   userS: number;
   systemS: number;
 }
@@ -129,6 +130,7 @@ async function threadCpu(): Promise<Map<number, ThreadCpu>> {
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       threads.set(Number(tid), {
         tid: Number(tid),
+        name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
         userS: Number(fields[11]) / 100,
         systemS: Number(fields[12]) / 100,
       });
@@ -189,6 +191,13 @@ export interface CpuUse {
   mainS: number;
   /** The other threads that used at least 0.05 s, busiest first (hashing thread, libuv pool, V8). */
   otherS: number[];
+  /**
+   * Their names, in the same order: the kernel's `comm` (Node 20 names every thread "node")
+   * and `#n`, the thread's rank in start order (0 the main thread; V8's 4 platform threads,
+   * its garbage collection helpers, start right after it; libuv's pool of 4 at the first
+   * file operation; the hashing workers at the first upload, last).
+   */
+  otherNames: string[];
 }
 
 /** Runs `work`, answering its result and the CPU time this process spent meanwhile. */
@@ -206,10 +215,15 @@ export async function withCpu<T>(work: () => Promise<T>): Promise<{ result: T } 
     const was = threadsBefore.get(t.tid);
     return {
       tid: t.tid,
+      name: t.name,
       s: t.userS + t.systemS - (was ? was.userS + was.systemS : 0),
     };
   });
   const main = spent.find((t) => t.tid === process.pid);
+  const rank = new Map([...threadsAfter.keys()].sort((a, b) => a - b).map((tid, i) => [tid, i]));
+  const others = spent
+    .filter((t) => t.tid !== process.pid && t.s >= 0.05)
+    .sort((a, b) => b.s - a.s);
   return {
     result,
     browserS,
@@ -217,10 +231,8 @@ export async function withCpu<T>(work: () => Promise<T>): Promise<{ result: T } 
     userS: used.user / 1e6,
     systemS: used.system / 1e6,
     mainS: main?.s ?? NaN,
-    otherS: spent
-      .filter((t) => t.tid !== process.pid && t.s >= 0.05)
-      .map((t) => t.s)
-      .sort((a, b) => b - a),
+    otherS: others.map((t) => t.s),
+    otherNames: others.map((t) => `${t.name} #${rank.get(t.tid)}`),
   };
 }
 
@@ -230,7 +242,8 @@ export function cpuText(use: CpuUse, bytes: number): string {
   const per = (s: number) => (s / gib).toFixed(2);
   return (
     `${per(use.cpuS)} s/GiB (user ${per(use.userS)}, system ${per(use.systemS)}; ` +
-    `main thread ${per(use.mainS)}, other threads ${use.otherS.map(per).join(' ')})`
+    `main thread ${per(use.mainS)}, other threads ` +
+    `${use.otherS.map((s, i) => `${per(s)} ${use.otherNames[i] ?? ''}`.trim()).join(', ')})`
   );
 }
 

@@ -5,9 +5,10 @@
  * `Mm-push-id` (never for check_only).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { clientMeta, currentUser, deviceIdOf } from '../plugins/auth';
+import { clientMeta, currentUser, deviceIdOf, withCallerWindow } from '../plugins/auth';
 import {
   beginPushId,
+  chunkProjectV2,
   pushIdOnResponse,
   pushIdOnSend,
   pushVersionV2,
@@ -25,6 +26,9 @@ import { acceptRawBodies, rawBody } from './raw-body';
 
 const errors = problems(400, 403, 404, 409, 413, 422, 423);
 
+/** The access window's key prefix of v2 chunk requests (plugins/auth.ts withCallerWindow). */
+const CHUNK_WINDOW_KEY = 'push-v2-chunk';
+
 /** The chunk route takes any body unparsed and streams it. */
 const chunkRoutes: FastifyPluginAsyncTypebox = async (app) => {
   acceptRawBodies(app);
@@ -32,6 +36,8 @@ const chunkRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/v2/projects/:id/chunks',
     {
+      // The caller is resolved in the handler (withCallerWindow).
+      config: { deferAuth: true },
       schema: {
         params: IdParamsSchema,
         response: { 200: V2ChunkAnswerSchema, ...errors },
@@ -39,7 +45,13 @@ const chunkRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const body = rawBody(request);
-      return uploadChunkV2(app.ctx, request.auth.user, request.params.id, body);
+      const { id } = request.params;
+      // A client's chunks, sent one after another to the same project, reuse the caller and
+      // the project access resolved in the last seconds (as v1's chunk route).
+      const target = await withCallerWindow(request, `${CHUNK_WINDOW_KEY}:${id}`, (user) =>
+        chunkProjectV2(app.ctx, user, id),
+      );
+      return uploadChunkV2(app.ctx, target.value, body);
     },
   );
 };

@@ -1,6 +1,8 @@
+import { createServer, request, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { eachPiece } from './body-pieces';
+import { eachPiece, piecesAreOwned, releasePiece } from './body-pieces';
 
 const piece = (n: number) => Buffer.alloc(4, n);
 
@@ -82,5 +84,55 @@ describe('eachPiece', () => {
     });
     expect(seen).toEqual([7, 8]);
     expect((end?.cause as Error).message).toBe('lost');
+  });
+});
+
+describe('releasePiece', () => {
+  it('frees a piece that is the whole of its buffer, and leaves any other as it is', () => {
+    const own = Buffer.from(new ArrayBuffer(1024));
+    releasePiece(own);
+    expect(own.length).toBe(0);
+    // A slice of a larger buffer (Node's pool), shared memory, nothing at all: untouched.
+    const pooled = Buffer.from('a small piece');
+    releasePiece(pooled);
+    expect(pooled.toString()).toBe('a small piece');
+    const whole = Buffer.alloc(64);
+    const slice = whole.subarray(8, 16);
+    releasePiece(slice);
+    expect(whole.length).toBe(64);
+    const shared = Buffer.from(new SharedArrayBuffer(16));
+    releasePiece(shared);
+    expect(shared.length).toBe(16);
+    const empty = Buffer.from(new ArrayBuffer(0));
+    releasePiece(empty);
+    expect(empty.length).toBe(0);
+  });
+});
+
+describe('piecesAreOwned', () => {
+  it('is true of a request read from a connection, false of a stream made in memory', async () => {
+    expect(piecesAreOwned(new PassThrough())).toBe(false);
+    expect(piecesAreOwned(Readable.from([Buffer.alloc(1)]))).toBe(false);
+    let seen: IncomingMessage | null = null;
+    const server = createServer((incoming, answer) => {
+      seen = incoming;
+      incoming.resume();
+      incoming.on('end', () => answer.end());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      await new Promise<void>((resolve, reject) => {
+        const sent = request({ host: '127.0.0.1', port, method: 'POST' }, (answer) => {
+          answer.resume();
+          answer.on('end', resolve);
+        });
+        sent.on('error', reject);
+        sent.end('body');
+      });
+      expect(piecesAreOwned(seen)).toBe(true);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -5,7 +5,10 @@
  * the event loop (measured with a plain HTTP server, issue 36), more than any other part of
  * receiving a chunk but the kernel's copy. Any other iterable is read with for-await.
  */
+import { IncomingMessage } from 'node:http';
+import { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 
 /** How the body ended: null when every piece was taken, `{ cause }` when the body failed. */
 export type BodyEnd = { cause: unknown } | null;
@@ -22,6 +25,52 @@ export function eachPiece(
 ): Promise<BodyEnd> {
   if (isReadable(body)) return eachStreamPiece(body, take);
   return eachIteratedPiece(body, take);
+}
+
+/**
+ * Whether `body` is a request read from a connection by Node's HTTP parser, whose body
+ * pieces are copies of their own (each the whole of an ArrayBuffer nobody else holds once
+ * its 'data' event is over): such a piece may be let go with `releasePiece` once its bytes
+ * are copied elsewhere. Not a body made in memory (`app.inject`, a test's stream), whose
+ * pieces may be the caller's own buffers.
+ */
+export function piecesAreOwned(body: unknown): boolean {
+  return body instanceof IncomingMessage && body.socket instanceof Socket;
+}
+
+/** A port closed at both ends: a buffer transferred to it is detached and freed. */
+let sink: MessagePort | null = null;
+
+/**
+ * Frees a body piece's memory now instead of at a later garbage collection, when `piece`
+ * is the whole of an ArrayBuffer of its own (a piece of a body `piecesAreOwned` says is
+ * ours, whose bytes were copied): detaching its buffer frees the bytes and takes them off
+ * V8's count of external memory at once. Node's HTTP parser gives each 64 KiB a buffer of
+ * its own, and every 64 MiB of them counted started a scavenge or a full collection of the
+ * heap (14 full ones per GiB uploaded, about 2.5 CPU s/GiB on V8's helper threads, issue
+ * 36). The piece reads as empty afterwards. Anything else is left as it is.
+ */
+export function releasePiece(piece: Uint8Array): void {
+  const buffer = piece.buffer;
+  if (
+    !(buffer instanceof ArrayBuffer) ||
+    piece.byteOffset !== 0 ||
+    piece.byteLength !== buffer.byteLength ||
+    buffer.byteLength === 0
+  ) {
+    return;
+  }
+  if (!sink) {
+    const { port1, port2 } = new MessageChannel();
+    port2.close();
+    port1.close();
+    sink = port1;
+  }
+  try {
+    sink.postMessage(null, [buffer]);
+  } catch {
+    // Not detachable (held by Node itself): left to the garbage collector.
+  }
 }
 
 function isReadable(body: unknown): body is Readable {

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { BlobInfo, BlobStore } from './blob-store';
-import { eachPiece } from './body-pieces';
+import { eachPiece, piecesAreOwned, releasePiece } from './body-pieces';
 import {
   CHUNK_SIZE,
   ChunkIntake,
@@ -132,11 +132,15 @@ export class LocalUploadStaging implements UploadStaging {
      * the body itself (a lost connection) is answered as `{ cause }`; a failure of ours is
      * thrown.
      */
+    const owned = piecesAreOwned(body);
     const receive = () =>
       eachPiece(body, (piece) => {
         const bytes = intake.take(piece);
-        if (!intake.keepsBytes) batch.push(bytes);
         batchBytes += bytes.length;
+        if (!intake.keepsBytes) batch.push(bytes);
+        // Copied into the intake's buffer: its memory is freed now, not by a collection
+        // (the piece reads as empty from here on).
+        else if (owned) releasePiece(bytes);
         return batchBytes >= WRITE_BATCH ? flush() : undefined;
       });
     try {

@@ -21,7 +21,13 @@ export {
   type PushResult,
   type UploadStatus,
 } from './v1';
-export { pushVersionV2, uploadChunkV2, type PushV2Input } from './v2';
+export {
+  chunkProjectV2,
+  pushVersionV2,
+  uploadChunkV2,
+  type ChunkProjectV2,
+  type PushV2Input,
+} from './v2';
 export {
   lockServerPush,
   pushServerVersion,

@@ -87,20 +87,39 @@ function syncError(problem: HttpProblem): string {
   return at >= 0 ? detail.slice(at) : `sync error: ${detail}`;
 }
 
-/** POST /v2/projects/{id}/chunks: `body` is the raw request stream. */
-export async function uploadChunkV2(
+/** What a v2 chunk request needs of its project: resolved once per access window (routes). */
+export interface ChunkProjectV2 {
+  projectId: string;
+  lockedUntil: Date | null;
+}
+
+/**
+ * The project a v2 chunk goes to, for a caller who may upload to it (404/403 otherwise).
+ * The chunk route reuses the answer for the caller's next chunks within the access window
+ * (routes/push-v2.ts, withCallerWindow), as the v1 chunk route does: a chunk is only
+ * staged bytes, and the versions call checks the caller, the access and the lock again.
+ */
+export async function chunkProjectV2(
   ctx: AppContext,
   caller: User | null,
   projectId: string,
-  body: AsyncIterable<Uint8Array | string>,
-): Promise<{ id: string; valid_until: string }> {
+): Promise<ChunkProjectV2> {
   assertSignedIn(caller);
   const access = await projectFor(ctx, caller, { id: projectId }, 'upload');
+  return { projectId: access.project.id, lockedUntil: access.project.lockedUntil };
+}
+
+/** POST /v2/projects/{id}/chunks: `body` is the raw request stream. */
+export async function uploadChunkV2(
+  ctx: AppContext,
+  target: ChunkProjectV2,
+  body: AsyncIterable<Uint8Array | string>,
+): Promise<{ id: string; valid_until: string }> {
   const now = ctx.now();
-  const locked = lockedProblem(access.project.lockedUntil, now, v2Dialect);
+  const locked = lockedProblem(target.lockedUntil, now, v2Dialect);
   if (locked) throw locked;
   try {
-    const chunk = await new ChunkStore(ctx).write(access.project.id, body, now);
+    const chunk = await new ChunkStore(ctx).write(target.projectId, body, now);
     return { id: chunk.id, valid_until: isoZ(new Date(now.getTime() + CHUNK_TTL_MS)) };
   } catch (error) {
     if (error instanceof ChunkTooBigError) throw coded(413, 'BigChunkError', BIG_CHUNK);
