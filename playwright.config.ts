@@ -1,7 +1,7 @@
 // End-to-end tests run the real server (built PWA + API) on a fresh data directory and drive
 // Debian's Chromium. Playwright never downloads a browser here.
 import { defineConfig } from '@playwright/test';
-import { e2eAdmin, e2eDataDir as dataDir, e2ePort as port } from './e2e/support/env';
+import { e2eAdmin, e2eBaseURL, e2eDataDir as dataDir, e2ePort as port } from './e2e/support/env';
 
 // Two parts (`npm run test:e2e`, scripts/e2e.ts): 'serial' on one worker, then 'parallel' on 2,
 // each with a fresh server. Tests with @serial in their title change what the whole server does
@@ -32,7 +32,7 @@ export default defineConfig({
   use: {
     actionTimeout: 60_000,
     navigationTimeout: 60_000,
-    baseURL: `http://127.0.0.1:${port}`,
+    baseURL: e2eBaseURL,
     trace: 'retain-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -48,8 +48,9 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `rm -rf ${dataDir} && tsx scripts/start.ts`,
-    url: `http://127.0.0.1:${port}/ping`,
+    // A fresh data directory, its database copied from a migrated one (scripts/e2e-server.ts).
+    command: `rm -rf ${dataDir} && tsx scripts/e2e-server.ts`,
+    url: `${e2eBaseURL}/ping`,
     reuseExistingServer: false,
     // A bound for /ping to answer: `npm run test:e2e` builds first (scripts/e2e.ts), a direct
     // run may build here, which takes minutes with every core busy.

@@ -75,7 +75,7 @@ async function startTileServer(): Promise<{ server: Server; url: string; asked: 
 }
 
 const seedPublicProject = (browser: Browser, baseURL: string, name: string) =>
-  seedMapProject(browser, name, { isPublic: true, versions: [V1], baseURL });
+  seedMapProject(name, { isPublic: true, versions: [V1], baseURL });
 
 const mapPath = (name: string) =>
   `/projects/waymark/${encodeURIComponent(name)}/map?view=${VIEW.lon},${VIEW.lat},${VIEW.zoom}`;

@@ -13,7 +13,7 @@ import { unique } from './support/unique';
 const suffix = unique;
 
 const seedPublicProject = (browser: Browser, name: string) =>
-  seedMapProject(browser, name, { isPublic: true, versions: [V1, V2] });
+  seedMapProject(name, { isPublic: true, versions: [V1, V2] });
 
 const mapPath = (name: string, view: string) =>
   `/projects/waymark/${encodeURIComponent(name)}/map?view=${view}`;

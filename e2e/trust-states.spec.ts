@@ -19,15 +19,24 @@ test("after sign-in the header does not say 'no workspace' before the workspaces
       if (header) seen.push(header.textContent ?? '');
     }).observe(document, { subtree: true, childList: true, characterData: true });
   `);
-  // A slow answer (a busy server) makes the moment before it visible.
+  // A slow answer (a busy server) makes the moment before it visible: the workspaces are held
+  // until the signed-in header has been shown without them.
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let asked = false;
   await page.route('**/v1/workspaces', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    asked = true;
+    await held;
     await route.continue().catch(() => undefined);
   });
   const login = new LoginPage(page);
   await login.goto();
   await login.signIn(e2eAdmin.username, e2eAdmin.password);
   await expect(page).toHaveURL(/\/dashboard$/);
+  const profile = page.getByRole('banner').getByRole('button', { name: /^Profile menu/ });
+  await expect(profile).toBeVisible();
+  await expect.poll(() => asked).toBe(true);
+  release();
   await expect(
     page.getByRole('banner').getByRole('button', { name: /^Profile menu admin waymark/ }),
   ).toBeVisible({ timeout: 30_000 });
