@@ -3,7 +3,7 @@
 // attributes of the feature under it, Escape closes them, the arrow keys move the map away
 // (then Enter says nothing is there) and back. Touch at 768 px: the layer drawer opens and
 // works by tap, and a two-finger pinch zooms the map (touch events dispatched through CDP).
-import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { expectAccessible } from './support/axe';
 import { V1, V2 } from './support/map-geopackage';
 import { seedMapProject } from './support/map-project';
@@ -12,7 +12,7 @@ import { unique } from './support/unique';
 
 const suffix = unique;
 
-const seedPublicProject = (browser: Browser, name: string) =>
+const seedPublicProject = (name: string) =>
   seedMapProject(name, { isPublic: true, versions: [V1, V2] });
 
 const mapPath = (name: string, view: string) =>
@@ -34,9 +34,9 @@ async function tabToMap(page: Page) {
   throw new Error('Tab never reached the map');
 }
 
-test('a keyboard user pans, zooms and opens a feature’s attributes', async ({ page, browser }) => {
+test('a keyboard user pans, zooms and opens a feature’s attributes', async ({ page }) => {
   const name = `Keyboard trees ${suffix()}`;
-  await seedPublicProject(browser, name);
+  await seedPublicProject(name);
   const birch = V2.trees.find((tree) => tree.name === 'Birch')!;
 
   // The view centred on Birch (the link names it).
@@ -96,7 +96,7 @@ test('on a 768 px touch screen the layer drawer works by tap and a pinch zooms',
   browser,
 }) => {
   const name = `Touch trees ${suffix()}`;
-  await seedPublicProject(browser, name);
+  await seedPublicProject(name);
   const context = await browser.newContext({
     viewport: { width: 768, height: 1024 },
     hasTouch: true,
