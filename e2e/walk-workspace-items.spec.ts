@@ -91,7 +91,7 @@ test('a declined invitation leaves the header, and the workspace keeps no member
   const crew = `nope${suffix()}`;
   admin('workspace', 'create', crew);
   admin('workspace', 'role', crew, owner.username, 'owner');
-  await signInSession(page, owner.username, owner.password);
+  await signIn(page, owner.username, owner.password);
   await inviteByEmail(page, crew, guest.email, 'reader');
 
   const context = await browser.newContext();
