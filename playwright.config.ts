@@ -14,15 +14,15 @@ export default defineConfig({
   testDir: 'e2e',
   fullyParallel: false,
   workers: 1,
+  // One folder per port and part: a run empties the folders of the parts it runs first, so two
+  // runs (on two ports) in one checkout must not share one (a removed trace fails the other
+  // run's tests), and the parallel part must not remove the serial part's failure traces.
   projects: [
-    { name: 'parallel', grepInvert: /@serial/ },
-    { name: 'serial', grep: /@serial/ },
+    { name: 'parallel', grepInvert: /@serial/, outputDir: `test-results/e2e-${port}/parallel` },
+    { name: 'serial', grep: /@serial/, outputDir: `test-results/e2e-${port}/serial` },
   ],
   retries: 0,
   reporter: [['list']],
-  // One folder per port: a run empties its folder first, so two runs (on two ports) in one
-  // checkout must not share it (a removed trace fails the other run's tests).
-  outputDir: `test-results/e2e-${port}`,
   // Bounds for conditions, not wall clocks tuned on a quiet machine: a step that is done is
   // done at once, and with every core busy (CI beside other work, two workers) the same steps
   // take several times longer. One bound for every test (no spec sets its own): a test that
