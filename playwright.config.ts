@@ -1,7 +1,7 @@
 // End-to-end tests run the real server (built PWA + API) on a fresh data directory and drive
 // Debian's Chromium. Playwright never downloads a browser here.
 import { defineConfig } from '@playwright/test';
-import { e2eAdmin, e2eDataDir as dataDir, e2ePort as port } from './e2e/support/env';
+import { e2eAdmin, e2eBaseURL, e2eDataDir as dataDir, e2ePort as port } from './e2e/support/env';
 
 // Two parts (`npm run test:e2e`, scripts/e2e.ts): 'serial' on one worker, then 'parallel' on 2,
 // each with a fresh server. Tests with @serial in their title change what the whole server does
@@ -14,15 +14,15 @@ export default defineConfig({
   testDir: 'e2e',
   fullyParallel: false,
   workers: 1,
+  // One folder per port and part: a run empties the folders of the parts it runs first, so two
+  // runs (on two ports) in one checkout must not share one (a removed trace fails the other
+  // run's tests), and the parallel part must not remove the serial part's failure traces.
   projects: [
-    { name: 'parallel', grepInvert: /@serial/ },
-    { name: 'serial', grep: /@serial/ },
+    { name: 'parallel', grepInvert: /@serial/, outputDir: `test-results/e2e-${port}/parallel` },
+    { name: 'serial', grep: /@serial/, outputDir: `test-results/e2e-${port}/serial` },
   ],
   retries: 0,
   reporter: [['list']],
-  // One folder per port: a run empties its folder first, so two runs (on two ports) in one
-  // checkout must not share it (a removed trace fails the other run's tests).
-  outputDir: `test-results/e2e-${port}`,
   // Bounds for conditions, not wall clocks tuned on a quiet machine: a step that is done is
   // done at once, and with every core busy (CI beside other work, two workers) the same steps
   // take several times longer. One bound for every test (no spec sets its own): a test that
@@ -32,7 +32,7 @@ export default defineConfig({
   use: {
     actionTimeout: 60_000,
     navigationTimeout: 60_000,
-    baseURL: `http://127.0.0.1:${port}`,
+    baseURL: e2eBaseURL,
     trace: 'retain-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -48,8 +48,9 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `rm -rf ${dataDir} && tsx scripts/start.ts`,
-    url: `http://127.0.0.1:${port}/ping`,
+    // A fresh data directory, its database copied from a migrated one (scripts/e2e-server.ts).
+    command: `rm -rf ${dataDir} && tsx scripts/e2e-server.ts`,
+    url: `${e2eBaseURL}/ping`,
     reuseExistingServer: false,
     // A bound for /ping to answer: `npm run test:e2e` builds first (scripts/e2e.ts), a direct
     // run may build here, which takes minutes with every core busy.

@@ -6,6 +6,7 @@
 // pending, drawn and listed in the Outbox; once online they make exactly one new version whose
 // changeset lists 2 inserts, 1 update and 1 delete and whose files include the photo.
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { signInSession } from './support/api';
 import {
   CAPTURE_FILE,
   TREES,
@@ -69,7 +70,7 @@ test('offline: add, change, draw and delete; reloaded still pending; online one 
   browser,
 }) => {
   const name = `Capture ${suffix()}`;
-  await seedCaptureProject(browser, name, { editablePlots: true });
+  await seedCaptureProject(name, { editablePlots: true });
 
   const context = await browser.newContext({
     viewport: { width: 768, height: 1024 },
@@ -268,11 +269,10 @@ test('offline: add, change, draw and delete; reloaded still pending; online one 
 });
 
 test('a layer the QGIS project marks read-only is not offered; an older version says why not', async ({
-  browser,
   page,
 }) => {
   const name = `Read-only plots ${suffix()}`;
-  await seedCaptureProject(browser, name, { editablePlots: false });
+  await seedCaptureProject(name, { editablePlots: false });
   await signIn(page, e2eAdmin.username, e2eAdmin.password, mapUrl(name));
   await page.getByRole('button', { name: 'Add feature' }).click({ timeout: 60_000 });
   await expect(page.getByRole('menuitem')).toHaveText(['Trees']);
@@ -292,7 +292,7 @@ test('offline, a map seen without its forms says why features cannot be added', 
   browser,
 }) => {
   const name = `Formless ${suffix()}`;
-  await seedCaptureProject(browser, name, { editablePlots: false });
+  await seedCaptureProject(name, { editablePlots: false });
   const context = await browser.newContext({
     viewport: { width: 768, height: 1024 },
     hasTouch: true,
@@ -360,7 +360,7 @@ test('by keyboard at 768 px: a point added at the centre mark, another moved the
   browser,
 }) => {
   const name = `Keyboard capture ${suffix()}`;
-  await seedCaptureProject(browser, name, { editablePlots: false });
+  await seedCaptureProject(name, { editablePlots: false });
   const oak = TREES['Old oak'];
   // The device's position: 40 m north of the oak, to within 12 m.
   const context = await browser.newContext({
@@ -370,7 +370,7 @@ test('by keyboard at 768 px: a point added at the centre mark, another moved the
   });
   try {
     const page = await context.newPage();
-    await signIn(page, e2eAdmin.username, e2eAdmin.password);
+    await signInSession(page, e2eAdmin.username, e2eAdmin.password);
     await page.goto(
       `/projects/waymark/${encodeURIComponent(name)}/map?view=${oak[0]},${oak[1]},17`,
     );
@@ -506,7 +506,7 @@ test('by touch at 768 px: while editing, a tree is dragged whole and a plot’s 
   browser,
 }) => {
   const name = `Touch geometry ${suffix()}`;
-  await seedCaptureProject(browser, name, { editablePlots: true });
+  await seedCaptureProject(name, { editablePlots: true });
   const context = await browser.newContext({
     viewport: { width: 768, height: 1024 },
     hasTouch: true,
@@ -600,14 +600,14 @@ test('at 768 px with touch the form leaves the edited feature in sight and in re
 }) => {
   test.setTimeout(180_000);
   const name = `Form sheet ${suffix()}`;
-  await seedCaptureProject(browser, name, { editablePlots: false });
+  await seedCaptureProject(name, { editablePlots: false });
   const context = await browser.newContext({
     viewport: { width: 768, height: 1024 },
     hasTouch: true,
   });
   try {
     const page = await context.newPage();
-    await signIn(page, e2eAdmin.username, e2eAdmin.password);
+    await signInSession(page, e2eAdmin.username, e2eAdmin.password);
     // Plane in the map's lower right quarter (about 170 px right of and 180 px below its
     // centre): where a form over the map's right half, or a sheet over its bottom, would be.
     const plane = TREES.Plane;

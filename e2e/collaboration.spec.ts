@@ -1,20 +1,19 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { admin, createUser } from './support/admin';
-import { createProject } from './support/api';
+import { createProject, signInSession } from './support/api';
 import { expectAccessible } from './support/axe';
 import { ProjectFilesPage } from './pages/project-files-page';
-import { signIn } from './pages/session';
 import { unique } from './support/unique';
 
 const DAY = 24 * 60 * 60 * 1000;
 
 type User = ReturnType<typeof createUser>;
 
-/** A signed-in page of its own browser context, so two users can work side by side. */
+/** A signed-in page (none opened yet) of its own browser context: two users side by side. */
 async function signedIn(browser: Browser, user: User): Promise<Page> {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await signIn(page, user.username, user.password);
+  await signInSession(page, user.username, user.password);
   return page;
 }
 
@@ -80,7 +79,7 @@ test('an access request is accepted as writer, downgraded to reader, and the mem
   const owner = createWorkspaceAdmin();
   const guest = createUser('guest');
   const name = `Wetlands ${unique()}`;
-  await signIn(page, owner.username, owner.password);
+  await signInSession(page, owner.username, owner.password);
   await createProject(page, 'waymark', name);
 
   const guestPage = await signedIn(browser, guest);
@@ -185,7 +184,7 @@ test('the owner shares a project from the Share dialog', async ({ page }) => {
   const owner = createWorkspaceAdmin();
   const colleague = createUser('colleague');
   const name = `Hedges ${unique()}`;
-  await signIn(page, owner.username, owner.password);
+  await signInSession(page, owner.username, owner.password);
   await createProject(page, 'waymark', name);
   await page.goto(`${projectPath(name)}/collaborators`);
 
@@ -247,7 +246,7 @@ test('a request past its expiry shows as expired and cannot be accepted', async 
   const owner = createWorkspaceAdmin();
   const guest = createUser('late');
   const name = `Meadows ${unique()}`;
-  await signIn(page, owner.username, owner.password);
+  await signInSession(page, owner.username, owner.password);
   await createProject(page, 'waymark', name);
   const guestPage = await signedIn(browser, guest);
   await requestAccess(guestPage, name);

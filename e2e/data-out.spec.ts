@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, test, type Download, type FrameLocator, type Page } from '@playwright/test';
-import { createViewLink } from './support/api';
+import { createViewLink, signInSession } from './support/api';
 import { e2eAdmin, e2eDataDir, e2ePort } from './support/env';
 import { MAP_FILE, pixelOf, seedMapProject } from './support/map-project';
 import { V1, V2 } from './support/map-geopackage';
@@ -52,11 +52,10 @@ function csvRows(text: string): string[][] {
 
 test('exports the filtered table as CSV and a layer as GeoJSON at an older version', async ({
   page,
-  browser,
 }) => {
   const name = `Export trees ${suffix()}`;
-  const [v1] = await seedMapProject(browser, name, { isPublic: false, versions: [V1, V2] });
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  const [v1] = await seedMapProject(name, { isPublic: false, versions: [V1, V2] });
+  await signInSession(page, e2eAdmin.username, e2eAdmin.password);
 
   // v1 (not the latest): Elm is only there; the table filtered to it.
   await page.goto(mapPath(name, { version: v1!, table: 'trees', view: viewParam }));
@@ -119,8 +118,8 @@ test('a read-only view link opens the map signed out until it is revoked', async
   browser,
 }) => {
   const name = `Private trees ${suffix()}`;
-  await seedMapProject(browser, name, { isPublic: false, versions: [V1, V2] });
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await seedMapProject(name, { isPublic: false, versions: [V1, V2] });
+  await signInSession(page, e2eAdmin.username, e2eAdmin.password);
 
   await page.goto(mapPath(name, { view: viewParam }));
   await page.getByRole('button', { name: 'View links' }).click();
@@ -219,7 +218,7 @@ test('an expired view link shows the not-found page and nothing of the project',
   try {
     await server.start();
     const name = `Expiring trees ${suffix()}`;
-    await seedMapProject(browser, name, {
+    await seedMapProject(name, {
       isPublic: false,
       versions: [V1, V2],
       baseURL: server.url,
@@ -300,8 +299,8 @@ test('a public map’s share link and its embed page in another site’s frame',
   baseURL,
 }) => {
   const name = `Public trees ${suffix()}`;
-  await seedMapProject(browser, name, { isPublic: true, versions: [V1, V2] });
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await seedMapProject(name, { isPublic: true, versions: [V1, V2] });
+  await signInSession(page, e2eAdmin.username, e2eAdmin.password);
 
   await page.goto(mapPath(name, { view: viewParam, layers: 'trees' }));
   await page.getByRole('button', { name: 'Share map' }).click();

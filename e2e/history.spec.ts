@@ -1,10 +1,9 @@
 import { expect, test, type Locator } from '@playwright/test';
-import { createProject } from './support/api';
+import { createProject, signInSession } from './support/api';
 import { expectAccessible } from './support/axe';
 import { e2eAdmin } from './support/env';
 import { pointWkt, pointsGeoPackage, type PointFeature } from './support/geopackage';
 import { pushFiles } from './support/push';
-import { signIn } from './pages/session';
 import { unique } from './support/unique';
 
 const V1: PointFeature[] = [
@@ -51,7 +50,7 @@ test('a push that inserts 3, updates 2 and deletes 1 feature shows exactly those
   browser,
 }) => {
   const name = `History ${unique()}`;
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await signInSession(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, 'waymark', name, true);
   expect(
     await pushFiles(page, 'waymark', name, {
@@ -159,7 +158,7 @@ test('a push that inserts 3, updates 2 and deletes 1 feature shows exactly those
 
 test("a project without versions says 'No versions found.'", async ({ page }) => {
   const name = `Empty history ${unique()}`;
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await signInSession(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, 'waymark', name);
   await page.goto(`/projects/waymark/${encodeURIComponent(name)}/history`);
   await expect(page.getByText('No versions found.')).toBeVisible();

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { deflateSync, crc32 } from 'node:zlib';
-import { expect, test, type Browser } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { tileOf } from '../tests/server/support/tiles';
 import { e2eDataDir, e2ePort } from './support/env';
 import { colourAtPoint } from './support/map-canvas';
@@ -74,8 +74,8 @@ async function startTileServer(): Promise<{ server: Server; url: string; asked: 
   return { server, url: `http://127.0.0.1:${port}`, asked };
 }
 
-const seedPublicProject = (browser: Browser, baseURL: string, name: string) =>
-  seedMapProject(browser, name, { isPublic: true, versions: [V1], baseURL });
+const seedPublicProject = (baseURL: string, name: string) =>
+  seedMapProject(name, { isPublic: true, versions: [V1], baseURL });
 
 const mapPath = (name: string) =>
   `/projects/waymark/${encodeURIComponent(name)}/map?view=${VIEW.lon},${VIEW.lat},${VIEW.zoom}`;
@@ -91,13 +91,15 @@ test('a configured basemap is requested for the view, drawn, and credited @seria
   try {
     await server.start();
     const name = `Basemap ${suffix()}`;
-    await seedPublicProject(browser, server.url, name);
+    await seedPublicProject(server.url, name);
     const context = await browser.newContext({ baseURL: server.url });
     try {
       const page = await context.newPage();
       await page.goto(mapPath(name));
       const map = page.getByRole('application', { name: 'Map' });
-      await expect(page.getByRole('checkbox', { name: 'trees' })).toBeChecked();
+      // The fresh server's first reading of the file (its sandbox may still be starting):
+      // generous on a busy machine.
+      await expect(page.getByRole('checkbox', { name: 'trees' })).toBeChecked({ timeout: 90_000 });
 
       // The tiles of the view, at its zoom: the centre's tile among them.
       const centre = tileOf(VIEW.lon, VIEW.lat, VIEW.zoom);
@@ -132,7 +134,7 @@ test('without a basemap the map asks no other origin for anything', async ({
   baseURL,
 }) => {
   const name = `No basemap ${suffix()}`;
-  await seedPublicProject(browser, baseURL!, name);
+  await seedPublicProject(baseURL!, name);
   const context = await browser.newContext();
   try {
     const page = await context.newPage();

@@ -20,7 +20,7 @@ for (const viewport of [
     browser,
   }) => {
     const name = `First tiles ${viewport.width} ${suffix()}`;
-    await seedMapProject(browser, name, { isPublic: true, versions: [V1] });
+    await seedMapProject(name, { isPublic: true, versions: [V1] });
     // An anonymous visitor: the project is public.
     const context = await browser.newContext({ viewport });
     try {

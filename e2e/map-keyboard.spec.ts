@@ -3,7 +3,7 @@
 // attributes of the feature under it, Escape closes them, the arrow keys move the map away
 // (then Enter says nothing is there) and back. Touch at 768 px: the layer drawer opens and
 // works by tap, and a two-finger pinch zooms the map (touch events dispatched through CDP).
-import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { expectAccessible } from './support/axe';
 import { V1, V2 } from './support/map-geopackage';
 import { seedMapProject } from './support/map-project';
@@ -12,8 +12,8 @@ import { unique } from './support/unique';
 
 const suffix = unique;
 
-const seedPublicProject = (browser: Browser, name: string) =>
-  seedMapProject(browser, name, { isPublic: true, versions: [V1, V2] });
+const seedPublicProject = (name: string) =>
+  seedMapProject(name, { isPublic: true, versions: [V1, V2] });
 
 const mapPath = (name: string, view: string) =>
   `/projects/waymark/${encodeURIComponent(name)}/map?view=${view}`;
@@ -34,9 +34,9 @@ async function tabToMap(page: Page) {
   throw new Error('Tab never reached the map');
 }
 
-test('a keyboard user pans, zooms and opens a feature’s attributes', async ({ page, browser }) => {
+test('a keyboard user pans, zooms and opens a feature’s attributes', async ({ page }) => {
   const name = `Keyboard trees ${suffix()}`;
-  await seedPublicProject(browser, name);
+  await seedPublicProject(name);
   const birch = V2.trees.find((tree) => tree.name === 'Birch')!;
 
   // The view centred on Birch (the link names it).
@@ -78,6 +78,9 @@ test('a keyboard user pans, zooms and opens a feature’s attributes', async ({ 
   await expect.poll(() => viewOf(page)).not.toBe(away);
   await page.keyboard.press('+');
   await expect.poll(() => viewOf(page)?.split(',')[2]).toBe('10');
+  // The new zoom's tiles are read (the map is busy until then) before Enter looks at the centre:
+  // on a busy machine Enter came first and found nothing (issue 37).
+  await expect(map).toHaveAttribute('aria-busy', 'false');
   await page.keyboard.press('Enter');
   await expect(panel).toBeVisible();
   await expect(panel.getByRole('row', { name: 'name Birch' })).toBeVisible();
@@ -96,7 +99,7 @@ test('on a 768 px touch screen the layer drawer works by tap and a pinch zooms',
   browser,
 }) => {
   const name = `Touch trees ${suffix()}`;
-  await seedPublicProject(browser, name);
+  await seedPublicProject(name);
   const context = await browser.newContext({
     viewport: { width: 768, height: 1024 },
     hasTouch: true,

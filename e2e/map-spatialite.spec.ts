@@ -13,10 +13,9 @@ import {
   spatiaLiteBlob,
   writeSpatiaLite,
 } from '../tests/server/support/spatialite';
-import { createProject } from './support/api';
+import { createProject, signInSession } from './support/api';
 import { e2eAdmin } from './support/env';
 import { pushFiles } from './support/push';
-import { signIn } from './pages/session';
 import { unique } from './support/unique';
 
 const WELL = { x: 604085, y: 404783 };
@@ -54,7 +53,7 @@ function spatiaLiteFile(): Buffer {
 
 test('a SpatiaLite file shows on the map, reprojected from its own CRS', async ({ page }) => {
   const name = `Wells ${unique()}`;
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await signInSession(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, 'waymark', name);
   await pushFiles(page, 'waymark', name, { files: { 'wells.sqlite': spatiaLiteFile() } });
 

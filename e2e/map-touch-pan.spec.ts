@@ -3,12 +3,10 @@
 // unhandled horizontal swipe as "back"). The touches go through CDP, as a touch screen sends
 // them; the map must not need the focus first (a finger does not give it, a mouse press does).
 import { expect, test, type Page } from '@playwright/test';
-import { createProject } from './support/api';
-import { e2eAdmin } from './support/env';
+import { apiSession, createProject } from './support/api';
 import { V1, mapGeoPackage } from './support/map-geopackage';
 import { touchGesture } from './support/map-touch';
 import { pushFiles } from './support/push';
-import { signIn } from './pages/session';
 import { unique } from './support/unique';
 
 const suffix = unique;
@@ -27,12 +25,10 @@ function worldPixel([lon, lat]: readonly [number, number], zoom: number) {
 
 test('on a 768 px touch screen one finger pans the map and stays on it', async ({ browser }) => {
   const name = `Swipe trees ${suffix()}`;
-  const seeding = await browser.newContext();
-  const seeder = await seeding.newPage();
-  await signIn(seeder, e2eAdmin.username, e2eAdmin.password);
+  const seeder = await apiSession();
   await createProject(seeder, 'waymark', name, true);
   await pushFiles(seeder, 'waymark', name, { files: { 'survey.gpkg': mapGeoPackage(V1) } });
-  await seeding.close();
+  await seeder.dispose();
 
   const context = await browser.newContext({
     viewport: { width: 768, height: 1024 },

@@ -7,21 +7,21 @@
 //
 // Screen positions come from the view in the link (`view=lon,lat,zoom`): the map's center is
 // the middle of its element, and a zoom's resolution is Web Mercator's.
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { signInSession } from './support/api';
 import { expectAccessible } from './support/axe';
 import { colourAtPoint } from './support/map-canvas';
 import { e2eAdmin } from './support/env';
 import { V1, V2, wellLonLat } from './support/map-geopackage';
 import { MAP_FILE as FILE, pixelOf, seedMapProject } from './support/map-project';
-import { signIn } from './pages/session';
 import { waitForServiceWorker } from './support/service-worker';
 import { unique } from './support/unique';
 
 const suffix = unique;
 
 /** The admin creates a project with survey.gpkg at v1 and its changes at v2. */
-async function seedProject(browser: Browser, name: string, isPublic: boolean) {
-  const [v1, v2] = await seedMapProject(browser, name, { isPublic, versions: [V1, V2] });
+async function seedProject(name: string, isPublic: boolean) {
+  const [v1, v2] = await seedMapProject(name, { isPublic, versions: [V1, V2] });
   return { v1: v1!, v2: v2! };
 }
 
@@ -68,11 +68,10 @@ function tableRows(page: Page, layer: string) {
 
 test('the map shows every layer where it belongs, its attributes, tables and versions', async ({
   page,
-  browser,
 }) => {
   const name = `Tree survey ${suffix()}`;
-  const { v1, v2 } = await seedProject(browser, name, false);
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  const { v1, v2 } = await seedProject(name, false);
+  await signInSession(page, e2eAdmin.username, e2eAdmin.password);
 
   // The Map tab, for a project with a GeoPackage; it fits the data (the view lands in the link).
   await page.goto(`/projects/waymark/${encodeURIComponent(name)}/tree`);
@@ -210,11 +209,10 @@ test('the map shows every layer where it belongs, its attributes, tables and ver
 
 test('an anonymous visitor sees a public project’s map, also offline once seen', async ({
   page,
-  browser,
   context,
 }) => {
   const name = `Public trees ${suffix()}`;
-  await seedProject(browser, name, true);
+  await seedProject(name, true);
 
   // At 768 px the layer panel is a drawer.
   await page.setViewportSize({ width: 768, height: 900 });

@@ -3,10 +3,9 @@
 // never opened says it is not saved, navigations to API and download URLs are never answered
 // with the app shell, and signing out leaves none of the user's private project data in
 // IndexedDB or Cache Storage.
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { createUser } from './support/admin';
-import { createProject, shareProject } from './support/api';
-import { e2eAdmin } from './support/env';
+import { apiSession, createProject, shareProject } from './support/api';
 import { pushFiles } from './support/push';
 import { signIn } from './pages/session';
 import { waitForServiceWorker } from './support/service-worker';
@@ -22,26 +21,23 @@ const PIXEL = Buffer.from(
 const suffix = unique;
 
 /** The admin creates a project with a note and a photo, through the real API. */
-async function seedProject(browser: Browser, name: string, isPublic: boolean): Promise<void> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
-  await createProject(page, 'waymark', name, isPublic);
-  await pushFiles(page, 'waymark', name, {
+async function seedProject(name: string, isPublic: boolean): Promise<void> {
+  const admin = await apiSession();
+  await createProject(admin, 'waymark', name, isPublic);
+  await pushFiles(admin, 'waymark', name, {
     files: { 'notes.txt': `${NOTE}\n`, 'photos/pixel.png': PIXEL },
   });
-  await context.close();
+  await admin.dispose();
 }
 
 test('public projects a visitor opened render offline; others say they are not saved', async ({
   page,
   context,
-  browser,
 }) => {
   const opened = `Ridge survey ${suffix()}`;
   const unvisited = `Valley survey ${suffix()}`;
-  await seedProject(browser, opened, true);
-  await seedProject(browser, unvisited, true);
+  await seedProject(opened, true);
+  await seedProject(unvisited, true);
 
   // Online: Explore and one project, with its versions.
   await page.goto('/projects/explore');
@@ -164,20 +160,15 @@ async function storedData(page: Page): Promise<{
 test('a signed-in user reads opened projects offline; signing out leaves no private data', async ({
   page,
   context,
-  browser,
 }) => {
   const secret = `Private quarry ${suffix()}`;
   const open = `Open meadow ${suffix()}`;
-  await seedProject(browser, secret, false);
-  await seedProject(browser, open, true);
+  await seedProject(secret, false);
+  await seedProject(open, true);
   const user = createUser('offline');
-  {
-    const context = await browser.newContext();
-    const adminPage = await context.newPage();
-    await signIn(adminPage, e2eAdmin.username, e2eAdmin.password);
-    await shareProject(adminPage, 'waymark', secret, { readersnames: [user.username] });
-    await context.close();
-  }
+  const admin = await apiSession();
+  await shareProject(admin, 'waymark', secret, { readersnames: [user.username] });
+  await admin.dispose();
 
   await signIn(page, user.username, user.password);
   await waitForServiceWorker(page);

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { e2eAdmin } from './support/env';
+import { apiSession } from './support/api';
 import { pushFiles } from './support/push';
 import { removeRoutes } from './support/routes';
 import {
@@ -15,7 +15,6 @@ import {
   queue,
   savedProjectOffline,
 } from './support/outbox';
-import { signIn } from './pages/session';
 
 const workDir = mkdtempSync(join(tmpdir(), 'waymark-e2e-outbox-rebase-'));
 test.afterAll(() => rmSync(workDir, { recursive: true, force: true }));
@@ -27,16 +26,13 @@ test.afterEach(async ({ context }) => {
 test('a project that moves on again after the rebase: rebased again, both contents land', async ({
   page,
   context,
-  browser,
 }) => {
   const project = await savedProjectOffline(page, { 'site.txt': 'base\n' });
   const mine = Buffer.from('measured in the field\n');
   await queue(project, [fileOnDisk(workDir, 'site.txt', mine)]);
 
-  const other = await browser.newContext({ serviceWorkers: 'block' });
+  const other = await apiSession();
   try {
-    const otherPage = await other.newPage();
-    await signIn(otherPage, e2eAdmin.username, e2eAdmin.password);
     // The rebase finds the project as it was (v1); before the push starts, another user
     // pushes a new site.txt (v2), so the server refuses the start for v1.
     const starts: number[] = [];
@@ -44,7 +40,7 @@ test('a project that moves on again after the rebase: rebased again, both conten
       starts.push(starts.length);
       if (starts.length === 1) {
         expect(
-          await pushFiles(otherPage, 'waymark', project.name, {
+          await pushFiles(other, 'waymark', project.name, {
             files: { 'site.txt': 'theirs\n' },
           }),
         ).toBe('v2');
@@ -56,6 +52,6 @@ test('a project that moves on again after the rebase: rebased again, both conten
     await expectConflictedCopyLanded(project, mine);
     expect(starts).toHaveLength(2);
   } finally {
-    await other.close();
+    await other.dispose();
   }
 });

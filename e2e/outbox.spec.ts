@@ -112,14 +112,13 @@ test('chosen offline, still queued after a reload, one version with exactly thos
 test('a file another user changed meanwhile: both contents land, the local one as a conflicted copy', async ({
   page,
   context,
-  browser,
 }) => {
   const project = await savedProjectOffline(page, { 'site.txt': 'base\n' });
   const mine = Buffer.from('measured in the field\n');
   await queue(project, [fileOnDisk('site.txt', mine)]);
 
   // Meanwhile, another session pushes a new site.txt.
-  expect(await pushFromElsewhere(browser, project.name, { 'site.txt': 'theirs\n' })).toBe('v2');
+  expect(await pushFromElsewhere(project.name, { 'site.txt': 'theirs\n' })).toBe('v2');
 
   await context.setOffline(false);
   await expectConflictedCopyLanded(project, mine);

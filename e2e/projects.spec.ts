@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { admin, createUser } from './support/admin';
-import { shareProject } from './support/api';
+import { shareProject, signInSession } from './support/api';
 import { e2eAdmin } from './support/env';
 import { signIn } from './pages/session';
 import { transitionsFinished } from './support/page-predicates';
@@ -35,7 +35,7 @@ test('create a project, make it public, and an anonymous visitor browses it in E
   browser,
 }) => {
   const name = `River survey ${unique()}`;
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await signInSession(page, e2eAdmin.username, e2eAdmin.password);
   await createProjectInUi(page, name);
 
   await page.goto('/projects');
@@ -72,7 +72,7 @@ test('create a project, make it public, and an anonymous visitor browses it in E
 
 test('clone a project, then delete the clone with its typed name', async ({ page }) => {
   const name = `Clone source ${unique()}`;
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await signInSession(page, e2eAdmin.username, e2eAdmin.password);
   await createProjectInUi(page, name);
   admin('project', 'import', 'waymark', name, surveyFolder());
   await page.reload();
@@ -112,7 +112,7 @@ test('clone a project, then delete the clone with its typed name', async ({ page
 test('leave a project that was shared with you', async ({ page, browser }) => {
   const name = `Shared survey ${unique()}`;
   const reader = createUser('reader');
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await signInSession(page, e2eAdmin.username, e2eAdmin.password);
   await createProjectInUi(page, name);
   await shareProject(page, 'waymark', name, { readersnames: [reader.username] });
 

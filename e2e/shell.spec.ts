@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { admin, createUser } from './support/admin';
-import { createProject } from './support/api';
+import { createProject, signInSession } from './support/api';
 import { e2eAdmin, e2ePort } from './support/env';
 import { OwnServer } from './support/own-server';
 import { pushFiles } from './support/push';
@@ -18,7 +18,7 @@ test('maintenance switched on with the admin command makes the product read-only
   page,
 }) => {
   const user = createUser('maint');
-  await signIn(page, user.username, user.password);
+  await signInSession(page, user.username, user.password);
   admin('maintenance', 'on');
   try {
     await page.goto('/profile');

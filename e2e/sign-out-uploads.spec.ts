@@ -4,9 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { createProject } from './support/api';
+import { createProject, signInSession } from './support/api';
 import { e2eAdmin } from './support/env';
-import { signIn } from './pages/session';
 import { storedRows } from './support/outbox';
 import { unique } from './support/unique';
 
@@ -30,7 +29,7 @@ test('signing out with an upload not sent yet asks first', async ({ page, contex
   const name = `Unsent ${unique()}`;
   const path = join(mkdtempSync(join(workDir, 'f-')), 'notes.txt');
   writeFileSync(path, 'field notes\n');
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await signInSession(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, 'waymark', name);
 
   // The server cannot be reached for the upload: it stays in the queue.

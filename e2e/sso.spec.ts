@@ -4,20 +4,20 @@
 // in, sign-out ends the Waymark session, and a denied consent and a forged state both end on
 // the sign-in screen with a message.
 import { expect, test, type Page } from '@playwright/test';
-import { e2eAdmin, e2eDataDir, e2ePort } from './support/env';
+import { e2eAdmin, e2eDataDir, freePorts } from './support/env';
 import { startProvider, type TestProvider } from './support/oidc-provider';
 import { OwnServer } from './support/own-server';
 
-const providerPort = e2ePort + 1;
-const serverPort = e2ePort + 2;
 const BUTTON = 'Sign in with Example ID';
-const callback = `http://127.0.0.1:${serverPort}/app/auth/oidc/callback`;
 
 let provider: TestProvider;
 let server: OwnServer;
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
+  // Ports of their own: this spec runs beside others (update-prompt.spec.ts starts a server too).
+  const [serverPort, providerPort] = (await freePorts(2)) as [number, number];
+  const callback = `http://127.0.0.1:${serverPort}/app/auth/oidc/callback`;
   provider = await startProvider(providerPort, callback);
   server = new OwnServer(serverPort, `${e2eDataDir}-sso`, {
     BASE_URL: `http://127.0.0.1:${serverPort}`,

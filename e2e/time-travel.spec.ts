@@ -4,13 +4,12 @@
 // client would.
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { createUser } from './support/admin';
-import { createProject, shareProject } from './support/api';
+import { createProject, shareProject, signInSession } from './support/api';
 import { expectAccessible } from './support/axe';
 import { e2eAdmin } from './support/env';
 import { pointWkt, pointsGeoPackage, type PointFeature } from './support/geopackage';
 import { pushFiles } from './support/push';
 import { transitionsFinished } from './support/page-predicates';
-import { signIn } from './pages/session';
 import { unique } from './support/unique';
 
 const NS = 'waymark';
@@ -84,7 +83,7 @@ test('restoring v1 makes v4 with the files of v1 and leaves v2 and v3; one file 
   browser,
 }) => {
   const name = `Restore ${unique()}`;
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await signInSession(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, NS, name);
   expect(
     await pushFiles(page, NS, name, {
@@ -167,7 +166,7 @@ test('restoring v1 makes v4 with the files of v1 and leaves v2 and v3; one file 
   await shareProject(page, NS, name, { readersnames: [reader.username] });
   const context = await browser.newContext();
   const readerPage = await context.newPage();
-  await signIn(readerPage, reader.username, reader.password);
+  await signInSession(readerPage, reader.username, reader.password);
   const seen = await openVersion(readerPage, name, 'v2');
   await expect(seen.getByRole('link', { name: 'Compare with the latest version' })).toBeVisible();
   await expect(seen.getByRole('button', { name: 'Restore this version' })).toHaveCount(0);
@@ -183,7 +182,7 @@ test('comparing v1 with v4 shows each changed row once with its net change; swap
   page,
 }) => {
   const name = `Compare ${unique()}`;
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await signInSession(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, NS, name);
   const at = (features: PointFeature[], fid: number) =>
     features.find((f) => f.fid === fid) as PointFeature;
@@ -303,7 +302,7 @@ test("a conflicted copy is listed, shown beside its original, and 'Keep this cop
 }) => {
   const name = `Conflicts ${unique()}`;
   const copyPath = 'notes (conflicted copy, ann v1).txt';
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await signInSession(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, NS, name);
   const gpkgCopy = 'survey (conflicted copy, ann v1).gpkg';
   expect(
@@ -387,7 +386,7 @@ test("an edit conflict shows base, ours and theirs per field; 'Keep this copy' w
 }) => {
   const name = `Edit conflict ${unique()}`;
   const conflictPath = 'survey (edit conflict, ann v1).json';
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await signInSession(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, NS, name);
   expect(
     await pushFiles(page, NS, name, { files: { 'survey.gpkg': pointsGeoPackage('points', V1) } }),

@@ -2,7 +2,7 @@
 // (not 'Changes cannot be calculated'), and one opened before shows its rows offline; a first
 // visit's copy of a page left at once (by address, a reload) is kept all the same.
 import { expect, test } from '@playwright/test';
-import { createProject } from './support/api';
+import { apiSession, createProject } from './support/api';
 import { e2eAdmin } from './support/env';
 import { pointsGeoPackage, type PointFeature } from './support/geopackage';
 import { pushFiles } from './support/push';
@@ -60,24 +60,22 @@ test('offline, a changeset page never opened says it was not saved on this devic
 test('a first visit left by address at once keeps its copy: Explore opens offline afterwards', async ({
   page,
   context,
-  browser,
 }) => {
   const name = `Pasture ${unique()}`;
-  {
-    const adminContext = await browser.newContext();
-    const adminPage = await adminContext.newPage();
-    await signIn(adminPage, e2eAdmin.username, e2eAdmin.password);
-    await createProject(adminPage, 'waymark', name, true);
-    await pushFiles(adminPage, 'waymark', name, { files: { 'notes.txt': 'grazed\n' } });
-    await adminContext.close();
-  }
+  const admin = await apiSession();
+  await createProject(admin, 'waymark', name, true);
+  await pushFiles(admin, 'waymark', name, { files: { 'notes.txt': 'grazed\n' } });
+  await admin.dispose();
 
-  // A busy device: the database code (Dexie, loaded once the first screen is shown) comes late.
+  // A busy device: the database code (Dexie, loaded once the first screen is shown) comes
+  // only after the first page was left.
+  let release: () => void = () => undefined;
+  const left = new Promise<void>((resolve) => (release = resolve));
   await context.route('**/assets/*.js', async (route) => {
     const response = await route.fetch().catch(() => null);
     if (!response) return route.abort().catch(() => undefined);
     const body = await response.text();
-    if (body.includes('Dexie')) await new Promise((resolve) => setTimeout(resolve, 3000));
+    if (body.includes('Dexie')) await left;
     await route.fulfill({ response, body }).catch(() => undefined);
   });
   // A first visit (nothing stored in this browser yet), left by address as soon as it shows.
@@ -85,7 +83,8 @@ test('a first visit left by address at once keeps its copy: Explore opens offlin
   await expect(page.getByRole('link', { name: new RegExp(name) })).toBeVisible({
     timeout: 30_000,
   });
-  await page.goto('/login');
+  await page.goto('/login', { waitUntil: 'commit' });
+  release();
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
   await waitForServiceWorker(page);
   await context.unrouteAll({ behavior: 'ignoreErrors' });

@@ -80,7 +80,6 @@ test('offline, more changes queue on top of a queued one and land as the next ve
 test('a deletion skipped because the file changed on the server is a warning kept in the Outbox', async ({
   page,
   context,
-  browser,
 }) => {
   const project = await savedProjectOffline(page, { 'site.txt': 'base\n', 'other.txt': 'o\n' });
   await page.getByRole('link', { name: 'site.txt' }).click();
@@ -90,7 +89,7 @@ test('a deletion skipped because the file changed on the server is a warning kep
   await project.updateChanges().click();
   await expect(project.dataSync()).toContainText('Waiting for the network', { timeout: 30_000 });
 
-  expect(await pushFromElsewhere(browser, project.name, { 'site.txt': 'theirs\n' })).toBe('v2');
+  expect(await pushFromElsewhere(project.name, { 'site.txt': 'theirs\n' })).toBe('v2');
 
   await context.setOffline(false);
   const title = `No new version of waymark/${project.name}: nothing was left to send`;

@@ -19,27 +19,27 @@ test("after sign-in the header does not say 'no workspace' before the workspaces
       if (header) seen.push(header.textContent ?? '');
     }).observe(document, { subtree: true, childList: true, characterData: true });
   `);
-  // The workspaces' answer is held (a busy server) until the header has been looked at
-  // without it: the moment before the answer, for as long as the test needs, no fixed wait.
+  // A slow answer (a busy server) makes the moment before it visible: the workspaces are held
+  // until the signed-in header has been shown without them.
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
   let asked = false;
-  let answer: () => void = () => undefined;
-  const held = new Promise<void>((resolve) => (answer = resolve));
   await page.route('**/v1/workspaces', async (route) => {
     asked = true;
     await held;
     await route.continue().catch(() => undefined);
   });
-  const headerTexts = async () => (await page.evaluate('window.headerTexts')) as string[];
-  const profileMenu = (name: RegExp) => page.getByRole('banner').getByRole('button', { name });
   const login = new LoginPage(page);
   await login.goto();
   await login.signIn(e2eAdmin.username, e2eAdmin.password);
   await expect(page).toHaveURL(/\/dashboard$/);
-  await expect.poll(() => asked, { timeout: 30_000 }).toBe(true);
-  // Signed in, the header shown, the workspaces not answered yet.
-  await expect(profileMenu(/^Profile menu admin/)).toBeVisible({ timeout: 30_000 });
-  expect((await headerTexts()).filter((text) => text.includes('no workspace'))).toEqual([]);
-  answer();
-  await expect(profileMenu(/^Profile menu admin waymark/)).toBeVisible({ timeout: 30_000 });
-  expect((await headerTexts()).filter((text) => text.includes('no workspace'))).toEqual([]);
+  const profile = page.getByRole('banner').getByRole('button', { name: /^Profile menu/ });
+  await expect(profile).toBeVisible();
+  await expect.poll(() => asked).toBe(true);
+  release();
+  await expect(
+    page.getByRole('banner').getByRole('button', { name: /^Profile menu admin waymark/ }),
+  ).toBeVisible({ timeout: 30_000 });
+  const texts = (await page.evaluate('window.headerTexts')) as string[];
+  expect(texts.filter((text) => text.includes('no workspace'))).toEqual([]);
 });

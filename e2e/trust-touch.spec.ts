@@ -1,10 +1,9 @@
 // Issue 31, touch at 768 px: the history's checkboxes and the image preview's buttons take a
 // finger (44 px targets), and a date's tooltip does not open, and stay, on a tap.
 import { expect, test, type Page } from '@playwright/test';
-import { createProject } from './support/api';
+import { createProject, signInSession } from './support/api';
 import { e2eAdmin } from './support/env';
 import { pushFiles } from './support/push';
-import { signIn } from './pages/session';
 import { unique } from './support/unique';
 
 test.use({ viewport: { width: 768, height: 1024 }, hasTouch: true });
@@ -25,7 +24,7 @@ test('at 768 px with touch, history checkboxes and zoom buttons are 44 px target
   page,
 }) => {
   const name = `Touch ${unique()}`;
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await signInSession(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, 'waymark', name);
   await pushFiles(page, 'waymark', name, { files: { 'photo.png': PNG } });
   await pushFiles(page, 'waymark', name, { files: { 'notes.txt': 'two\n' } });

@@ -6,18 +6,21 @@ import { appendFile, cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { prepareDataDir } from '../scripts/e2e-database';
 import { startServer, type RunningServer } from '../server/src/main';
-import { e2ePort } from './support/env';
+import { freePorts } from './support/env';
 import { reloadedAndLoaded, serviceWorkerActive } from './support/page-predicates';
 
-const port = e2ePort + 2;
-const origin = `http://127.0.0.1:${port}`;
+let origin = '';
 let dir = '';
 let server: RunningServer | undefined;
 
 test.beforeAll(async () => {
+  const [port] = (await freePorts()) as [number];
+  origin = `http://127.0.0.1:${port}`;
   dir = await mkdtemp(join(tmpdir(), 'waymark-e2e-update-'));
   await cp(resolve('dist'), join(dir, 'dist'), { recursive: true });
+  await prepareDataDir(join(dir, 'data'));
   server = await startServer(
     { DATA_DIR: join(dir, 'data'), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
     { handleSignals: false, exitOnError: false, print: () => {}, distDir: join(dir, 'dist') },

@@ -13,11 +13,10 @@ import {
   type Page,
   type Route,
 } from '@playwright/test';
-import { createProject } from './support/api';
+import { createProject, signInSession } from './support/api';
 import { e2eAdmin, e2ePort } from './support/env';
 import { OwnServer } from './support/own-server';
 import { removeRoutes } from './support/routes';
-import { signIn } from './pages/session';
 import { unique } from './support/unique';
 
 const CHUNK_SIZE = 10 * 1024 * 1024;
@@ -97,7 +96,7 @@ test('a cut network: the upload waits, resumes by itself and sends no acknowledg
 }) => {
   const name = `Cut network ${stamp()}`;
   const file = randomFile('ortho.tif', 3 * CHUNK_SIZE + 123_456);
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await signInSession(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, 'waymark', name);
 
   // After two chunks the network goes: the third chunk reaches the server but its answer is
@@ -220,7 +219,7 @@ test('a reloaded tab: the upload resumes from IndexedDB and finishes', async ({
 }) => {
   const name = `Reload ${stamp()}`;
   const file = randomFile('survey.tif', 4 * CHUNK_SIZE + 654_321);
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await signInSession(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, 'waymark', name);
   const answered = countAnsweredChunks(context);
   const gate = new ChunkGate(context, 2);
@@ -259,7 +258,7 @@ test('a restarted server: the upload waits for it and resumes with the missing c
     const page = await context.newPage();
     const name = `Restart ${stamp()}`;
     const file = randomFile('dem.tif', 3 * CHUNK_SIZE + 777);
-    await signIn(page, e2eAdmin.username, e2eAdmin.password);
+    await signInSession(page, e2eAdmin.username, e2eAdmin.password);
     await createProject(page, 'waymark', name);
 
     const answered = countAnsweredChunks(context);

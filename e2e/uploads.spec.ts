@@ -4,13 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createUser } from './support/admin';
-import { createProject, shareProject } from './support/api';
+import { createProject, shareProject, signInSession } from './support/api';
 import { expectAccessible } from './support/axe';
 import { e2eAdmin } from './support/env';
 import { pushFiles } from './support/push';
 import { holdChunks, removeRoutes } from './support/routes';
 import { ProjectFilesPage } from './pages/project-files-page';
-import { signIn } from './pages/session';
 import { transitionsFinished } from './support/page-predicates';
 import { unique } from './support/unique';
 
@@ -22,7 +21,7 @@ test('upload a folder with nested files to get v1 with the same bytes; update on
   page,
 }) => {
   const name = `Upload survey ${stamp()}`;
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await signInSession(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, 'waymark', name);
 
   // A folder named like the project replaces the whole project content.
@@ -104,7 +103,7 @@ test("dropping a file identical to the project's copy tells 'No changes detected
   page,
 }) => {
   const name = `Same file ${stamp()}`;
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await signInSession(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, 'waymark', name);
   await pushFiles(page, 'waymark', name, { files: { 'notes.txt': 'same bytes\n' } });
 
@@ -126,14 +125,14 @@ test("dropping a file identical to the project's copy tells 'No changes detected
 test('a reader sees no upload area', async ({ page, browser }) => {
   const name = `Read only ${stamp()}`;
   const reader = createUser('reader');
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await signInSession(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, 'waymark', name);
   await pushFiles(page, 'waymark', name, { files: { 'notes.txt': 'hello\n' } });
   await shareProject(page, 'waymark', name, { readersnames: [reader.username] });
 
   const context = await browser.newContext();
   const readerPage = await context.newPage();
-  await signIn(readerPage, reader.username, reader.password);
+  await signInSession(readerPage, reader.username, reader.password);
   const files = new ProjectFilesPage(readerPage, 'waymark', name);
   await files.goto();
   await expect(readerPage.getByRole('link', { name: 'notes.txt' })).toBeVisible();
@@ -149,7 +148,7 @@ test('replacing a GeoPackage changed on the server since the viewed version asks
   page,
 }) => {
   const name = `Geopackage ${stamp()}`;
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await signInSession(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, 'waymark', name);
   await pushFiles(page, 'waymark', name, {
     files: { 'survey.gpkg': randomBytes(4096), 'notes.txt': 'v1\n' },
@@ -198,7 +197,7 @@ test('on a 768 px touch screen the picker button uploads, and the screen stays a
   });
   const page = await context.newPage();
   const name = `Tablet ${stamp()}`;
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await signInSession(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, 'waymark', name);
   const files = new ProjectFilesPage(page, 'waymark', name);
   await files.goto();
@@ -232,7 +231,7 @@ test("the toast follows a running upload; closing the Data Sync panel cancels it
   page,
 }) => {
   const name = `Cancel ${stamp()}`;
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await signInSession(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, 'waymark', name);
   const files = new ProjectFilesPage(page, 'waymark', name);
   await files.goto();
@@ -270,7 +269,7 @@ test("the toast follows a running upload; closing the Data Sync panel cancels it
 
 test("deleting a folder only updates the project directly: 'Project updated'", async ({ page }) => {
   const name = `Removals ${stamp()}`;
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await signInSession(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, 'waymark', name);
   await pushFiles(page, 'waymark', name, {
     files: { 'notes.txt': 'keep\n', 'data/a.csv': 'a\n', 'data/b/c.csv': 'c\n' },
@@ -290,7 +289,7 @@ test("deleting a folder only updates the project directly: 'Project updated'", a
 
 test("a file's row deletes it like a folder's: staged, then 'Update Changes'", async ({ page }) => {
   const name = `File removal ${stamp()}`;
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await signInSession(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, 'waymark', name);
   await pushFiles(page, 'waymark', name, { files: { 'notes.txt': 'keep\n', 'old.csv': 'a\n' } });
   const files = new ProjectFilesPage(page, 'waymark', name);

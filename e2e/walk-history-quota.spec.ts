@@ -3,11 +3,10 @@
 // no toast repeating it); an over-quota browser upload says what it means and offers no Retry.
 import { expect, test } from '@playwright/test';
 import { admin, createUser } from './support/admin';
-import { createProject } from './support/api';
+import { createProject, signInSession } from './support/api';
 import { pointsGeoPackage } from './support/geopackage';
 import { pushFiles } from './support/push';
 import { ProjectFilesPage } from './pages/project-files-page';
-import { signIn } from './pages/session';
 import { unique } from './support/unique';
 
 const suffix = unique;
@@ -18,7 +17,7 @@ test('the file version detail of an added GeoPackage settles, and a file without
   const user = createUser('walker');
   admin('workspace', 'role', 'waymark', user.username, 'admin');
   const name = `Walk history ${suffix()}`;
-  await signIn(page, user.username, user.password);
+  await signInSession(page, user.username, user.password);
   await createProject(page, 'waymark', name);
   await pushFiles(page, 'waymark', name, {
     files: {
@@ -50,7 +49,7 @@ for (const width of [1280, 768]) {
     admin('workspace', 'create', tiny, '--storage', '100');
     admin('workspace', 'role', tiny, user.username, 'owner');
     await page.setViewportSize({ width, height: 800 });
-    await signIn(page, user.username, user.password);
+    await signInSession(page, user.username, user.password);
     await createProject(page, tiny, 'Full');
     const files = new ProjectFilesPage(page, tiny, 'Full');
     await files.goto();

@@ -5,13 +5,12 @@
 // 'Delete file' moves no row: the same place then undoes it, and the panel's close asks first.
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { createProject } from './support/api';
+import { createProject, signInSession } from './support/api';
 import { e2eAdmin } from './support/env';
 import { transitionsFinished } from './support/page-predicates';
 import { pushFiles } from './support/push';
 import { holdChunks, removeRoutes } from './support/routes';
 import { ProjectFilesPage } from './pages/project-files-page';
-import { signIn } from './pages/session';
 import { unique } from './support/unique';
 
 test.afterEach(({ context }) => removeRoutes(context));
@@ -33,7 +32,7 @@ const box = async (locator: Locator): Promise<Box> => {
 async function projectWithRows(page: Page, width: number) {
   await page.setViewportSize({ width, height: 700 });
   const name = `Layout ${width} ${unique()}`;
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
+  await signInSession(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, 'waymark', name);
   const many: Record<string, string> = {};
   for (let i = 0; i < 30; i += 1) many[`row-${String(i).padStart(2, '0')}.txt`] = `${i}\n`;

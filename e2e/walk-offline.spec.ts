@@ -3,7 +3,7 @@
 // signed in, and a list shown on screen is saved at once (Explore, left at once for a project,
 // still opens offline on a first visit).
 import { expect, test } from '@playwright/test';
-import { createProject } from './support/api';
+import { apiSession, createProject } from './support/api';
 import { e2eAdmin } from './support/env';
 import { pushFiles } from './support/push';
 import { signIn } from './pages/session';
@@ -44,17 +44,12 @@ test('the superuser finds a private project offline after a reload, signed in', 
 test('a list shown on screen is saved at once: Explore left right away opens offline', async ({
   page,
   context,
-  browser,
 }) => {
   const name = `Meadow ${suffix()}`;
-  {
-    const adminContext = await browser.newContext();
-    const adminPage = await adminContext.newPage();
-    await signIn(adminPage, e2eAdmin.username, e2eAdmin.password);
-    await createProject(adminPage, 'waymark', name, true);
-    await pushFiles(adminPage, 'waymark', name, { files: { 'notes.txt': 'grazed\n' } });
-    await adminContext.close();
-  }
+  const admin = await apiSession();
+  await createProject(admin, 'waymark', name, true);
+  await pushFiles(admin, 'waymark', name, { files: { 'notes.txt': 'grazed\n' } });
+  await admin.dispose();
 
   // A first visit (nothing stored in this browser yet): Explore, and a project tapped at once.
   await page.goto('/projects/explore');

@@ -1,9 +1,9 @@
 // Community templates (spec 001 §1, issue 22): the projects list invites those who may create
 // projects to start from one, and 'New project' starts from the chosen template: the new
 // project's first version holds the template's files. At 1280 and 768 px.
-import { expect, test, type Browser } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { admin, createUser } from './support/admin';
-import { createProject } from './support/api';
+import { apiSession, createProject, csrfToken } from './support/api';
 import { expectAccessible } from './support/axe';
 import { pushFiles } from './support/push';
 import { signIn } from './pages/session';
@@ -15,7 +15,7 @@ const TEMPLATES = { username: 'TEMPLATES', password: 'Field-Surv3y!' };
  * The TEMPLATES user (made once per server, by the operator) keeps a public template in a
  * workspace of its own.
  */
-async function makeTemplate(browser: Browser, name: string): Promise<() => Promise<void>> {
+async function makeTemplate(name: string): Promise<() => Promise<void>> {
   try {
     admin('user', 'create', TEMPLATES.username, 'templates@example.com', TEMPLATES.password);
   } catch (error) {
@@ -24,40 +24,30 @@ async function makeTemplate(browser: Browser, name: string): Promise<() => Promi
   const library = `library${unique()}`;
   admin('workspace', 'create', library);
   admin('workspace', 'role', library, TEMPLATES.username, 'owner');
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await signIn(page, TEMPLATES.username, TEMPLATES.password);
+  const owner = await apiSession(TEMPLATES);
   // Public: a template is offered to those who may read it (issue 29).
-  await createProject(page, library, name, true);
-  await pushFiles(page, library, name, {
+  await createProject(owner, library, name, true);
+  await pushFiles(owner, library, name, {
     files: { 'survey.qgs': '<qgis version="3.34"/>\n', 'forms/trees.csv': 'species,height\n' },
   });
   // Removes the template again, so later tests see no templates.
   return async () => {
-    const status = await page.evaluate(
-      async (path) => {
-        const token = (await fetch('/app/init')).headers.get('x-csrf-token') ?? '';
-        const project = (await (await fetch(`/v1/project/${path}`)).json()) as { id: string };
-        const response = await fetch(`/v2/projects/${project.id}/scheduleDelete`, {
-          method: 'POST',
-          headers: { 'x-csrf-token': token },
-        });
-        return response.status;
-      },
-      `${library}/${encodeURIComponent(name)}`,
-    );
-    expect(status).toBe(204);
-    await context.close();
+    const detail = await owner.request.get(`/v1/project/${library}/${encodeURIComponent(name)}`);
+    const { id } = (await detail.json()) as { id: string };
+    const removed = await owner.request.post(`/v2/projects/${id}/scheduleDelete`, {
+      headers: { 'x-csrf-token': await csrfToken(owner) },
+    });
+    expect(removed.status()).toBe(204);
+    await owner.dispose();
   };
 }
 
 for (const width of [1280, 768]) {
   test(`at ${width} px the templates banner starts a new project from a community template @serial`, async ({
     page,
-    browser,
   }) => {
     const template = `Tree survey ${width} ${unique()}`;
-    const removeTemplate = await makeTemplate(browser, template);
+    const removeTemplate = await makeTemplate(template);
     try {
       const planner = createUser('planner');
       const project = `Trees of the park ${width} ${unique()}`;
@@ -98,9 +88,8 @@ for (const width of [1280, 768]) {
 
 test('without permission to create projects the projects list shows no templates banner @serial', async ({
   page,
-  browser,
 }) => {
-  const removeTemplate = await makeTemplate(browser, `Hidden ${unique()}`);
+  const removeTemplate = await makeTemplate(`Hidden ${unique()}`);
   try {
     const guest = createUser('looker');
     await signIn(page, guest.username, guest.password, '/projects');

@@ -2,8 +2,7 @@
 // public projects, and a non-owner sent away from a project's settings is told why.
 import { expect, test } from '@playwright/test';
 import { createUser } from './support/admin';
-import { createProject } from './support/api';
-import { e2eAdmin } from './support/env';
+import { apiSession, createProject } from './support/api';
 import { signIn } from './pages/session';
 import { unique } from './support/unique';
 
@@ -16,18 +15,11 @@ test('an anonymous visitor on the not-found page finds the way to the public pro
   await expect(page).toHaveURL(/\/projects\/explore$/);
 });
 
-test('a non-owner opening Settings is sent to the projects and told why', async ({
-  page,
-  browser,
-}) => {
+test('a non-owner opening Settings is sent to the projects and told why', async ({ page }) => {
   const name = `Open fields ${unique()}`;
-  {
-    const context = await browser.newContext();
-    const adminPage = await context.newPage();
-    await signIn(adminPage, e2eAdmin.username, e2eAdmin.password);
-    await createProject(adminPage, 'waymark', name, true);
-    await context.close();
-  }
+  const admin = await apiSession();
+  await createProject(admin, 'waymark', name, true);
+  await admin.dispose();
   const user = createUser('visitor');
   await signIn(
     page,

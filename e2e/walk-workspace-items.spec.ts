@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { admin, createUser } from './support/admin';
-import { createProject } from './support/api';
+import { createProject, signInSession } from './support/api';
 import { expectAccessible } from './support/axe';
 import { pushFiles } from './support/push';
 import { inviteByEmail, switchTo } from './support/workspaces';
@@ -22,7 +22,7 @@ test('the storage warning follows a workspace switch', async ({ page }) => {
   for (const workspace of [full, roomy]) {
     admin('workspace', 'role', workspace, user.username, 'owner');
   }
-  await signIn(page, user.username, user.password);
+  await signInSession(page, user.username, user.password);
   await createProject(page, full, 'Crowded');
   // 960 of 1 000 bytes: 96 %.
   await pushFiles(page, full, 'Crowded', { files: { 'cells.tif': randomBytes(960) } });
@@ -50,7 +50,7 @@ for (const width of [1280, 768]) {
     const crew = `crew${width}${suffix()}`;
     admin('workspace', 'create', crew);
     admin('workspace', 'role', crew, owner.username, 'owner');
-    await signIn(page, owner.username, owner.password);
+    await signInSession(page, owner.username, owner.password);
     await inviteByEmail(page, crew, guest.email, 'writer');
 
     const context = await browser.newContext({ viewport: { width, height: 800 } });

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { admin, createUser, linkFromOutbox } from './support/admin';
-import { createProject } from './support/api';
+import { createProject, signInSession } from './support/api';
 import { expectAccessible } from './support/axe';
 import { LoginPage } from './pages/login-page';
 import { signIn } from './pages/session';
@@ -17,7 +17,7 @@ test('a user owning two workspaces switches between them and the choice survives
     admin('workspace', 'create', workspace);
     admin('workspace', 'role', workspace, user.username, 'owner');
   }
-  await signIn(page, user.username, user.password);
+  await signInSession(page, user.username, user.password);
   await createProject(page, first, 'North survey');
   await createProject(page, second, 'South survey');
 
@@ -132,7 +132,7 @@ test('a person without an account registers from the invitation link and lands i
   const crew = `team${unique()}`;
   admin('workspace', 'create', crew);
   admin('workspace', 'role', crew, owner.username, 'owner');
-  await signIn(page, owner.username, owner.password);
+  await signInSession(page, owner.username, owner.password);
   const email = `fresh${unique()}@example.com`;
   await inviteByEmail(page, crew, email, 'reader');
 

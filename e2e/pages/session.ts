@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { signInSession } from '../support/api';
 import { LoginPage } from './login-page';
 
 /**
@@ -11,6 +12,8 @@ import { LoginPage } from './login-page';
  *
  * Without `path` it opens the dashboard and waits for the signed-in shell, as the screen's
  * sign-in ends; with `path` it opens that page and the caller waits for what it needs there.
+ * A test that seeds data through the API before it opens a page calls `signInSession(page, …)`
+ * (support/api.ts) instead, and opens the page it needs once the data is there.
  */
 export async function signIn(
   page: Page,
@@ -18,15 +21,7 @@ export async function signIn(
   password: string,
   path?: string,
 ): Promise<void> {
-  // GET /app/init gives the CSRF token (and its cookie) that the sign-in POST needs.
-  const init = await page.request.get('/app/init');
-  expect(init.ok(), `GET /app/init answered ${init.status()}`).toBe(true);
-  const token = init.headers()['x-csrf-token'] ?? '';
-  const answer = await page.request.post('/app/auth/login', {
-    headers: { 'x-csrf-token': token },
-    data: { login, password },
-  });
-  expect(answer.status(), `sign-in as ${login}: ${await answer.text()}`).toBe(200);
+  await signInSession(page, login, password);
   if (path !== undefined) {
     await page.goto(path);
     return;

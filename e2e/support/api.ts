@@ -1,71 +1,108 @@
-// Calls the real API with the page's own session (cookies and CSRF token), for setting up
-// data that has no screen yet.
-import { expect, type Page } from '@playwright/test';
+// Calls the real API with a session, for setting up data that a test does not test through
+// its screens (or that has no screen). A session is anything with Playwright's `request`: a
+// page or a browser context (their requests share the context's cookies, so a signed-in page
+// needs no page loaded for them), or an `apiSession` without any browser.
+import { expect, request as newRequest, type APIRequestContext } from '@playwright/test';
+import { e2eAdmin, e2eBaseURL } from './env';
 
-export async function createProject(page: Page, namespace: string, name: string, isPublic = false) {
-  const status = await page.evaluate(
-    async ([namespace, name, isPublic]) => {
-      const token = (await fetch('/app/init')).headers.get('x-csrf-token') ?? '';
-      const response = await fetch(`/v1/project/${encodeURIComponent(namespace as string)}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-csrf-token': token },
-        body: JSON.stringify({ name, public: isPublic }),
-      });
-      return response.status;
-    },
-    [namespace, name, isPublic] as const,
-  );
-  expect(status).toBe(200);
+export interface Session {
+  readonly request: APIRequestContext;
+}
+
+/** The CSRF token of the session (GET /app/init), which every mutating call needs. */
+export async function csrfToken(session: Session): Promise<string> {
+  const init = await session.request.get('/app/init');
+  expect(init.ok(), `GET /app/init answered ${init.status()}`).toBe(true);
+  return init.headers()['x-csrf-token'] ?? '';
+}
+
+/** Signs `session` in (POST /app/auth/login): its cookies now carry a session of its own. */
+export async function signInSession(
+  session: Session,
+  login: string,
+  password: string,
+): Promise<void> {
+  const answer = await session.request.post('/app/auth/login', {
+    headers: { 'x-csrf-token': await csrfToken(session) },
+    data: { login, password },
+  });
+  expect(answer.status(), `sign-in as ${login}: ${await answer.text()}`).toBe(200);
+}
+
+/**
+ * A signed-in session without a browser (its own cookie jar), for seeding data another user or
+ * device makes. Disposed by `dispose()`.
+ */
+export async function apiSession(
+  user: { username: string; password: string } = e2eAdmin,
+  baseURL = e2eBaseURL,
+): Promise<Session & { dispose(): Promise<void> }> {
+  const request = await newRequest.newContext({ baseURL });
+  await signInSession({ request }, user.username, user.password);
+  return { request, dispose: () => request.dispose() };
+}
+
+/** A JSON call with the session's CSRF token; its answer (status checked by the caller). */
+async function send(
+  session: Session,
+  method: 'POST' | 'PUT',
+  path: string,
+  data: unknown,
+): Promise<{ status: number; text: string }> {
+  const response = await session.request.fetch(path, {
+    method,
+    headers: { 'x-csrf-token': await csrfToken(session) },
+    data,
+  });
+  return { status: response.status(), text: await response.text() };
+}
+
+export async function createProject(
+  session: Session,
+  namespace: string,
+  name: string,
+  isPublic = false,
+) {
+  const answer = await send(session, 'POST', `/v1/project/${encodeURIComponent(namespace)}`, {
+    name,
+    public: isPublic,
+  });
+  expect(answer.status, answer.text).toBe(200);
 }
 
 /** Replaces role lists of a project through PUT /v1/project/{namespace}/{name}. */
 export async function shareProject(
-  page: Page,
+  session: Session,
   namespace: string,
   name: string,
   access: { readersnames?: string[]; writersnames?: string[]; ownersnames?: string[] },
 ) {
-  const status = await page.evaluate(
-    async ([path, access]) => {
-      const token = (await fetch('/app/init')).headers.get('x-csrf-token') ?? '';
-      const response = await fetch(path as string, {
-        method: 'PUT',
-        headers: { 'content-type': 'application/json', 'x-csrf-token': token },
-        body: JSON.stringify({ access }),
-      });
-      return response.status;
-    },
-    [`/v1/project/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`, access] as const,
+  const answer = await send(
+    session,
+    'PUT',
+    `/v1/project/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`,
+    { access },
   );
-  expect(status).toBe(200);
+  expect(answer.status, answer.text).toBe(200);
 }
 
 /**
  * A read-only view link of a project, ending at `expiresAt`, made through
- * POST /app/project/view-links/{namespace}/{name} with the page's session; its token.
+ * POST /app/project/view-links/{namespace}/{name} with the session; its token.
  */
 export async function createViewLink(
-  page: Page,
+  session: Session,
   namespace: string,
   name: string,
   expiresAt: Date,
   label: string,
 ): Promise<string> {
-  const answer = await page.evaluate(
-    async ([path, body]) => {
-      const token = (await fetch('/app/init')).headers.get('x-csrf-token') ?? '';
-      const response = await fetch(path as string, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-csrf-token': token },
-        body: JSON.stringify(body),
-      });
-      return { status: response.status, body: (await response.json()) as { token?: string } };
-    },
-    [
-      `/app/project/view-links/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`,
-      { expires_at: expiresAt.toISOString(), label },
-    ] as const,
+  const answer = await send(
+    session,
+    'POST',
+    `/app/project/view-links/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`,
+    { expires_at: expiresAt.toISOString(), label },
   );
-  expect(answer.status).toBe(201);
-  return answer.body.token!;
+  expect(answer.status, answer.text).toBe(201);
+  return (JSON.parse(answer.text) as { token: string }).token;
 }

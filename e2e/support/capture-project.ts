@@ -3,11 +3,9 @@
 // server says about its versions afterwards.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { expect, type Browser, type Page } from '@playwright/test';
-import { createProject } from './api';
-import { e2eAdmin } from './env';
+import { expect, type Page } from '@playwright/test';
+import { apiSession, createProject } from './api';
 import { pushFiles } from './push';
-import { signIn } from '../pages/session';
 
 const FIXTURE = resolve('tests/fixtures/qgis');
 
@@ -35,23 +33,23 @@ export function fixtureProject({ editablePlots }: { editablePlots: boolean }): B
 
 /** The admin creates project `name` with the fixture's GeoPackage and QGIS project as v1. */
 export async function seedCaptureProject(
-  browser: Browser,
   name: string,
   { editablePlots }: { editablePlots: boolean },
 ): Promise<void> {
-  const context = await browser.newContext({ serviceWorkers: 'block' });
-  const page = await context.newPage();
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
-  await createProject(page, 'waymark', name, false);
-  expect(
-    await pushFiles(page, 'waymark', name, {
-      files: {
-        [CAPTURE_FILE]: readFileSync(resolve(FIXTURE, 'survey.gpkg')),
-        'survey.qgs': fixtureProject({ editablePlots }),
-      },
-    }),
-  ).toBe('v1');
-  await context.close();
+  const admin = await apiSession();
+  try {
+    await createProject(admin, 'waymark', name, false);
+    expect(
+      await pushFiles(admin, 'waymark', name, {
+        files: {
+          [CAPTURE_FILE]: readFileSync(resolve(FIXTURE, 'survey.gpkg')),
+          'survey.qgs': fixtureProject({ editablePlots }),
+        },
+      }),
+    ).toBe('v1');
+  } finally {
+    await admin.dispose();
+  }
 }
 
 interface ProjectInfo {

@@ -1,7 +1,24 @@
 // Where the end-to-end server runs and with which superuser; shared by playwright.config.ts
 // and the specs.
+import { createServer, type AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 
 export const e2ePort = Number(process.env.E2E_PORT ?? 8099);
+export const e2eBaseURL = `http://127.0.0.1:${e2ePort}`;
 export const e2eDataDir = resolve(process.env.E2E_DATA_DIR ?? `.data-e2e-${e2ePort}`);
 export const e2eAdmin = { username: 'admin', password: 'E2e-admin-Passw0rd!' };
+
+/**
+ * `count` distinct TCP ports nothing listens on now (the system's choice), for servers of a
+ * spec's own in the parallel part: two such specs running side by side, or another checkout's
+ * run on the next ports, never meet on one.
+ */
+export async function freePorts(count = 1): Promise<number[]> {
+  const servers = Array.from({ length: count }, () => createServer());
+  for (const server of servers) {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  }
+  const ports = servers.map((server) => (server.address() as AddressInfo).port);
+  for (const server of servers) await new Promise((resolve) => server.close(resolve));
+  return ports;
+}

@@ -1,10 +1,8 @@
 // A project with the map e2e tests' GeoPackage (issue 19), and where a place is on the map.
-import type { Browser, Locator } from '@playwright/test';
-import { createProject } from './api';
-import { e2eAdmin } from './env';
+import type { Locator } from '@playwright/test';
+import { apiSession, createProject } from './api';
 import { mapGeoPackage, type MapData } from './map-geopackage';
 import { pushFiles } from './push';
-import { signIn } from '../pages/session';
 
 export const MAP_FILE = 'survey.gpkg';
 
@@ -13,22 +11,22 @@ export const MAP_FILE = 'survey.gpkg';
  * (`versions`: v1, v2, …); the pushes' answers.
  */
 export async function seedMapProject(
-  browser: Browser,
   name: string,
   { isPublic, versions, baseURL }: { isPublic: boolean; versions: MapData[]; baseURL?: string },
 ) {
-  const context = await browser.newContext(baseURL ? { baseURL } : {});
-  const page = await context.newPage();
-  await signIn(page, e2eAdmin.username, e2eAdmin.password);
-  await createProject(page, 'waymark', name, isPublic);
-  const pushed = [];
-  for (const data of versions) {
-    pushed.push(
-      await pushFiles(page, 'waymark', name, { files: { [MAP_FILE]: mapGeoPackage(data) } }),
-    );
+  const admin = await apiSession(undefined, baseURL);
+  try {
+    await createProject(admin, 'waymark', name, isPublic);
+    const pushed = [];
+    for (const data of versions) {
+      pushed.push(
+        await pushFiles(admin, 'waymark', name, { files: { [MAP_FILE]: mapGeoPackage(data) } }),
+      );
+    }
+    return pushed;
+  } finally {
+    await admin.dispose();
   }
-  await context.close();
-  return pushed;
 }
 
 /** A map view as the link writes it. */

@@ -2,8 +2,8 @@
 // device, reloaded offline, files queued there.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, type Browser, type Page } from '@playwright/test';
-import { createProject } from './api';
+import { expect, type Page } from '@playwright/test';
+import { apiSession, createProject } from './api';
 import { e2eAdmin } from './env';
 import { pushFiles } from './push';
 import { waitForServiceWorker } from './service-worker';
@@ -14,21 +14,18 @@ import { unique } from './unique';
 export const stamp = unique;
 
 /**
- * Another device (a session of its own, no service worker) pushes `files` to the project
+ * Another device (a session of its own, no browser) pushes `files` to the project
  * `name` in the waymark workspace meanwhile; answers the version it made.
  */
 export async function pushFromElsewhere(
-  browser: Browser,
   name: string,
   files: Record<string, string>,
 ): Promise<string> {
-  const other = await browser.newContext({ serviceWorkers: 'block' });
+  const other = await apiSession();
   try {
-    const otherPage = await other.newPage();
-    await signIn(otherPage, e2eAdmin.username, e2eAdmin.password);
-    return await pushFiles(otherPage, 'waymark', name, { files });
+    return await pushFiles(other, 'waymark', name, { files });
   } finally {
-    await other.close();
+    await other.dispose();
   }
 }
 

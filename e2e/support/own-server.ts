@@ -23,22 +23,26 @@ export class OwnServer {
   /** Starts the server and waits until /ping answers. */
   async start(): Promise<void> {
     const imports = this.imports.flatMap((module) => ['--import', module]);
-    const child = spawn(process.execPath, ['--import', 'tsx', ...imports, 'scripts/start.ts'], {
-      cwd: process.cwd(),
-      env: {
-        ...process.env,
-        PORT: String(this.port),
-        HOST: '127.0.0.1',
-        DATA_DIR: this.dataDir,
-        ADMIN_USERNAME: e2eAdmin.username,
-        ADMIN_EMAIL: 'admin@example.com',
-        ADMIN_PASSWORD: e2eAdmin.password,
-        DATABASE_URL: '',
-        LOG_LEVEL: 'warn',
-        ...this.env,
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', ...imports, 'scripts/e2e-server.ts'],
+      {
+        cwd: process.cwd(),
+        env: {
+          ...process.env,
+          PORT: String(this.port),
+          HOST: '127.0.0.1',
+          DATA_DIR: this.dataDir,
+          ADMIN_USERNAME: e2eAdmin.username,
+          ADMIN_EMAIL: 'admin@example.com',
+          ADMIN_PASSWORD: e2eAdmin.password,
+          DATABASE_URL: '',
+          LOG_LEVEL: 'warn',
+          ...this.env,
+        },
+        stdio: ['ignore', 'inherit', 'inherit'],
       },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
+    );
     this.child = child;
     await expect
       .poll(
