@@ -1,7 +1,7 @@
 /**
  * Page patches: the bytes a version made from a diff differs by from its base, page by page,
  * so a rebuild writes pages instead of replaying the diff's SQL (decision record
- * draft-page-deltas-page-patches.md).
+ * 0140-page-patches.md).
  *
  * A patch holds the numbers of the pages (SQLite's page size, from the new file's header;
  * 4096 when it has none) whose bytes differ from the base's, each such page XOR'd with the
