@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Project } from '../../server/src/db/schema';
 import type { EditBatch } from '../../server/src/schemas/edits';
 import { changesetWorkIdle } from '../../server/src/services/changesets';
+import { pagePatchWorkIdle } from '../../server/src/services/file-store';
 import { mapWarmIdle } from '../../server/src/services/map/warm';
 import { recordStatements } from './support/statements';
 import { commit, createProject } from './support/seed';
@@ -75,9 +76,11 @@ const own = (list: string[]) => {
 it('makes a version from a batch in at most 18 statements, 11 in its transaction', async () => {
   const costs: string[][] = [];
   for (let version = 1; version <= 2; version++) {
-    // Each version's background work (its changeset, the map's copy) done before the next.
+    // Each version's background work (its changeset, the map's copy, its page patch) done
+    // before the next.
     await changesetWorkIdle(t.app.ctx);
     await mapWarmIdle(t.app.ctx);
+    await pagePatchWorkIdle(t.app.ctx);
     statements.length = 0;
     const answer = await admin.post(`/v2/projects/${survey.id}/edits`, batch(version), {
       headers: { 'mm-push-id': randomUUID() },
