@@ -74,7 +74,9 @@ async function chainTo(ctx: FileStoreContext, key: string): Promise<ChainLink[] 
   if (!self?.baseKey || !self.diffKey) return null;
   // A version stored whole (the latest) is rebuilt from its base once it is not.
   const below = self.stored ? await recipeChain(db, self.baseKey, MAX_CHAIN) : null;
-  const chain = below ? [{ ...self, stored: false }, ...below] : await recipeChain(db, key, MAX_CHAIN);
+  const chain = below
+    ? [{ ...self, stored: false }, ...below]
+    : await recipeChain(db, key, MAX_CHAIN);
   return chain.at(-1)?.stored ? chain : null;
 }
 
@@ -174,7 +176,9 @@ async function walkChain(ctx: FileStoreContext, key: string): Promise<string[]> 
         held = null;
       }
       if (!needsPatch(link)) {
-        await applyCompressedPatches(work, [await buffer(await ctx.blobStore.open(link.patchKey!))]);
+        await applyCompressedPatches(work, [
+          await buffer(await ctx.blobStore.open(link.patchKey!)),
+        ]);
         continue;
       }
       await Promise.all([copyFile(work, before), downloadBlob(ctx, link.diffKey!, diffFile)]);
