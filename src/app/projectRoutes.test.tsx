@@ -37,6 +37,7 @@ const project = (role: string | null) => ({
   disk_usage: 10,
   tags: [],
   role,
+  public: true,
   access: { owners: [], writers: [], readers: [], public: true },
   files: [
     { path: 'data/points.gpkg', size: 10, mtime: '2024-05-05T09:00:01Z' },
