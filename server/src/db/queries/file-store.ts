@@ -246,25 +246,36 @@ export async function setRecipe(
   at: Date = new Date(),
 ): Promise<boolean> {
   const projectIds = patch ? await lockReferencingProjects(db, key) : [];
-  if (patch) {
-    await db
-      .insert(blobs)
-      .values({ ...patch, createdAt: at })
-      .onConflictDoNothing({ target: blobs.key });
-  }
+  if (patch) await insertPatchRow(db, patch, at);
   const rows = await db
     .update(blobs)
     .set({ ...recipe, patchKey: patch?.key ?? null })
     .where(and(eq(blobs.key, key), sql`${blobs.baseKey} IS NULL`, eq(blobs.stored, true)))
     .returning({ key: blobs.key });
   if (rows.length === 0) return false;
-  if (patch && projectIds.length > 0) {
-    await db
-      .update(projects)
-      .set({ storedBytes: sql`${projects.storedBytes} + ${patch.size}` })
-      .where(inArray(projects.id, projectIds));
-  }
+  if (patch) await chargePatch(db, projectIds, patch.size);
   return true;
+}
+
+/** The row of a page patch's blob (content-addressed: one already there is the same patch). */
+async function insertPatchRow(
+  db: Executor,
+  patch: { key: string; size: number; sha1: string },
+  at: Date,
+): Promise<void> {
+  await db
+    .insert(blobs)
+    .values({ ...patch, createdAt: at })
+    .onConflictDoNothing({ target: blobs.key });
+}
+
+/** Adds a page patch's size to the stored bytes of the projects referencing its version. */
+async function chargePatch(db: Executor, projectIds: string[], size: number): Promise<void> {
+  if (projectIds.length === 0) return;
+  await db
+    .update(projects)
+    .set({ storedBytes: sql`${projects.storedBytes} + ${size}` })
+    .where(inArray(projects.id, projectIds));
 }
 
 /**
@@ -288,22 +299,14 @@ export async function setPatch(
     .from(blobs)
     .where(eq(blobs.key, key));
   if (held?.patchKey) return false;
-  await db
-    .insert(blobs)
-    .values({ ...patch, createdAt: at })
-    .onConflictDoNothing({ target: blobs.key });
+  await insertPatchRow(db, patch, at);
   const rows = await db
     .update(blobs)
     .set({ patchKey: patch.key })
     .where(and(eq(blobs.key, key), isNull(blobs.patchKey)))
     .returning({ key: blobs.key });
   if (rows.length === 0) return false;
-  if (projectIds.length > 0) {
-    await db
-      .update(projects)
-      .set({ storedBytes: sql`${projects.storedBytes} + ${patch.size}` })
-      .where(inArray(projects.id, projectIds));
-  }
+  await chargePatch(db, projectIds, patch.size);
   return true;
 }
 
