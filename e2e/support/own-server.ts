@@ -38,6 +38,8 @@ export class OwnServer {
           ADMIN_PASSWORD: e2eAdmin.password,
           DATABASE_URL: '',
           LOG_LEVEL: 'warn',
+          // Work on files at the browsers' priority (as playwright.config.ts).
+          FILE_WORK_NICE: '0',
           ...this.env,
         },
         stdio: ['ignore', 'inherit', 'inherit'],

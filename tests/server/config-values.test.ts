@@ -66,7 +66,7 @@ describe('loadConfig reads every variable', () => {
       versionCopyDelayMs: 60_000,
       webhookAllowPrivate: false,
       oidc: null,
-      fileWork: { seconds: 20, backgroundSeconds: 900, memoryBytes: 1024 * 1024 * 1024 },
+      fileWork: { seconds: 20, backgroundSeconds: 900, memoryBytes: 1024 * 1024 * 1024, nice: 10 },
       embedOrigins: null,
       auditRetentionDays: 365,
     });
@@ -86,6 +86,7 @@ describe('loadConfig reads every variable', () => {
       FILE_WORK_SECONDS: '3',
       FILE_WORK_BACKGROUND_SECONDS: '60',
       FILE_WORK_MEMORY_MB: '256',
+      FILE_WORK_NICE: '0',
       AUDIT_RETENTION_DAYS: '0',
       WEBHOOK_ALLOW_PRIVATE: 'true',
       EMBED_ORIGINS: 'https://Example.org, https://*.maps.example.org:8443',
@@ -100,7 +101,7 @@ describe('loadConfig reads every variable', () => {
       databasePoolSize: 25,
       versionCacheBytes: 0,
       versionCopyDelayMs: 5000,
-      fileWork: { seconds: 3, backgroundSeconds: 60, memoryBytes: 256 * 1024 * 1024 },
+      fileWork: { seconds: 3, backgroundSeconds: 60, memoryBytes: 256 * 1024 * 1024, nice: 0 },
       auditRetentionDays: 0,
       webhookAllowPrivate: true,
       embedOrigins: ['https://example.org', 'https://*.maps.example.org:8443'],
@@ -164,6 +165,7 @@ describe('loadConfig reads every variable', () => {
       '32',
       'FILE_WORK_MEMORY_MB must be an integer between 64 and 65536 (got "32")',
     ],
+    ['FILE_WORK_NICE', '20', 'FILE_WORK_NICE must be an integer between 0 and 19 (got "20")'],
     [
       'AUDIT_RETENTION_DAYS',
       '-1',

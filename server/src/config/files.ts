@@ -5,12 +5,13 @@
 import { readInteger, type Env } from './read';
 import type { Config, FileWorkConfig } from './types';
 
-/** FILE_WORK_SECONDS, FILE_WORK_BACKGROUND_SECONDS, FILE_WORK_MEMORY_MB. */
+/** FILE_WORK_SECONDS, FILE_WORK_BACKGROUND_SECONDS, FILE_WORK_MEMORY_MB, FILE_WORK_NICE. */
 export function readFileWork(env: Env): FileWorkConfig {
   return Object.freeze({
     seconds: readInteger(env, 'FILE_WORK_SECONDS', 20, 1, 3600),
     backgroundSeconds: readInteger(env, 'FILE_WORK_BACKGROUND_SECONDS', 900, 1, 86_400),
     memoryBytes: readInteger(env, 'FILE_WORK_MEMORY_MB', 1024, 64, 65_536) * 1024 * 1024,
+    nice: readInteger(env, 'FILE_WORK_NICE', 10, 0, 19),
   });
 }
 

@@ -103,6 +103,8 @@ export interface FileWorkConfig {
   readonly backgroundSeconds: number;
   /** Most resident memory of a process doing such work, in bytes. */
   readonly memoryBytes: number;
+  /** The nice value such processes run at (0-19): higher yields the CPU to requests. */
+  readonly nice: number;
 }
 
 export interface S3Config {

@@ -40,6 +40,7 @@ export const CONFIG_DEFAULTS = {
   FILE_WORK_SECONDS: '20',
   FILE_WORK_BACKGROUND_SECONDS: '900',
   FILE_WORK_MEMORY_MB: '1024',
+  FILE_WORK_NICE: '10',
   EMBED_ORIGINS: '(unset: any site may embed a public map)',
   AUDIT_RETENTION_DAYS: '365',
   WEBHOOK_ALLOW_PRIVATE: 'false',
@@ -103,6 +104,8 @@ export const CONFIG_DESCRIPTIONS: Record<ConfigVariable, string> = {
   FILE_WORK_BACKGROUND_SECONDS:
     "most seconds one piece of background work on a user's file may take (applying a pushed diff, computing a changeset) (1-86400)",
   FILE_WORK_MEMORY_MB: "most memory, in MiB, of a process working on a user's file (64-65536)",
+  FILE_WORK_NICE:
+    "CPU priority (nice, 0-19) of the processes working on users' files; higher leaves the CPU to requests first",
   AUDIT_RETENTION_DAYS:
     'days audit log entries are kept before the server deletes them; 0 keeps them forever (0-36500)',
   EMBED_ORIGINS:

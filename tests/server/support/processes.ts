@@ -12,6 +12,13 @@ export interface ProcessResult {
   stderr: string;
 }
 
+/**
+ * Work on users' files runs at the test's own priority (FILE_WORK_NICE 0): the suite's other
+ * workers keep both cores busy at nice 0, and children at nice 10 would wait behind them for
+ * minutes (a background conversion that takes two minutes quiet did not finish in fifteen).
+ */
+export const TEST_FILE_WORK = { FILE_WORK_NICE: '0' } as const;
+
 /** Runs `tsx <script> ...args` with only the given environment (plus PATH/HOME). */
 export function runTsx(
   script: string,
@@ -25,6 +32,7 @@ export function runTsx(
         PATH: process.env.PATH ?? '/usr/bin:/bin',
         HOME: process.env.HOME ?? '/tmp',
         LOG_LEVEL: 'silent',
+        ...TEST_FILE_WORK,
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

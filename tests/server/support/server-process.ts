@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { REPO_ROOT } from './processes';
+import { REPO_ROOT, TEST_FILE_WORK } from './processes';
 
 /**
  * Starts main.ts with only `env` (plus PATH and HOME); resolves once it listens, rejects
@@ -22,6 +22,7 @@ export function startServer(env: Record<string, string>): Promise<ChildProcess> 
         env: {
           PATH: process.env.PATH ?? '/usr/bin:/bin',
           HOME: process.env.HOME ?? '/tmp',
+          ...TEST_FILE_WORK,
           ...env,
         },
         stdio: ['ignore', 'pipe', 'pipe'],

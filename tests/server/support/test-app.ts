@@ -17,6 +17,7 @@ import { migrate } from '../../../server/src/db/migrate';
 import type { Mailer } from '../../../server/src/email';
 import { OUTBOX_DIR, readOutbox, type OutboxMail } from '../../../server/src/email/outbox-mailer';
 import { openBlobStore } from '../../../server/src/storage/open-blob-store';
+import { TEST_FILE_WORK } from './processes';
 import { createTestDataDir, type TestDataDir } from './test-db';
 
 export const ADMIN_PASSWORD = 'Admin-Password-1';
@@ -63,6 +64,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...data.env,
     ADMIN_PASSWORD,
     LOG_LEVEL: 'silent',
+    ...TEST_FILE_WORK,
     ...options.env,
   });
   const database = await openDatabase(config);

@@ -3,7 +3,7 @@
  * memory of the process it runs in. Interactive work (the map, the attribute table, compare)
  * answers a person waiting; background work (applying a pushed diff, computing a changeset,
  * rebuilding a version) may take longer. The limits come from the configuration
- * (FILE_WORK_SECONDS, FILE_WORK_BACKGROUND_SECONDS, FILE_WORK_MEMORY_MB).
+ * (FILE_WORK_SECONDS, FILE_WORK_BACKGROUND_SECONDS, FILE_WORK_MEMORY_MB, FILE_WORK_NICE).
  */
 import type { Config } from '../../config';
 import { HttpProblem } from '../../errors';
@@ -13,14 +13,20 @@ export interface WorkBudget {
   timeMs: number;
   /** Most resident memory (bytes) of the process running it. */
   memoryBytes: number;
+  /** The nice value of a process started for it (default CHILD_NICE in runner.ts). */
+  nice?: number;
 }
 
 export type WorkLane = 'interactive' | 'background';
 
 /** The budget of a lane under this configuration. */
 export function workBudget(config: Pick<Config, 'fileWork'>, lane: WorkLane): WorkBudget {
-  const { seconds, backgroundSeconds, memoryBytes } = config.fileWork;
-  return { timeMs: (lane === 'interactive' ? seconds : backgroundSeconds) * 1000, memoryBytes };
+  const { seconds, backgroundSeconds, memoryBytes, nice } = config.fileWork;
+  return {
+    timeMs: (lane === 'interactive' ? seconds : backgroundSeconds) * 1000,
+    memoryBytes,
+    nice,
+  };
 }
 
 /** Why work was stopped. */

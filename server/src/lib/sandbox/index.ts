@@ -88,7 +88,7 @@ export function ownerOf(user: { id: number } | null, address: string): string {
 
 /** Starts a process of the lane ahead of the first request (a map asked for). */
 export function startSandbox(ctx: AppContext, lane: WorkLane): void {
-  pools[lane].start(ctx.config.fileWork.memoryBytes);
+  pools[lane].start(ctx.config.fileWork);
 }
 
 /** Ends every sandbox process (tests). */

@@ -5,13 +5,13 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { getPriority, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HttpProblem } from '../../errors';
 import { WorkTooHeavyError, type WorkBudget } from './budget';
-import { sandboxPool } from './runner';
+import { CHILD_NICE, sandboxPool } from './runner';
 
 const WORK = new URL('../../../../tests/server/support/sandbox-work.ts', import.meta.url).href;
 const MIB = 1024 * 1024;
@@ -46,6 +46,20 @@ const alive = (pid: number) => {
 };
 
 describe('the sandbox pool', () => {
+  it("runs its processes at the budget's nice value (FILE_WORK_NICE), CHILD_NICE without one", async () => {
+    const niceOf = async (budget: WorkBudget) => {
+      const own = sandboxPool({ label: 'The nice test sandbox', size: 1 });
+      try {
+        const answer = (await own.run(call('echo', 0), { budget })) as { pid: number };
+        return getPriority(answer.pid);
+      } finally {
+        own.stop();
+      }
+    };
+    expect(await niceOf({ ...BUDGET, nice: 3 })).toBe(3);
+    expect(await niceOf(BUDGET)).toBe(CHILD_NICE);
+  });
+
   it('runs a function in a child process and keeps it for the next request', async () => {
     const first = (await pool.run(call('echo', { a: [1, 2] }), { budget: BUDGET })) as {
       value: unknown;

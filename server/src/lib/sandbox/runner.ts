@@ -14,8 +14,8 @@
  *
  * Work stopped that way rejects with the caller's `tooHeavy` error (a 422 by default) and,
  * with a `verdictKey`, the verdict is kept for VERDICT_MS, so asking again fails at once
- * instead of spending the budget again. The children run at a lower CPU priority (nice
- * CHILD_NICE), so the request thread stays responsive while they work.
+ * instead of spending the budget again. The children run at a lower CPU priority (the
+ * budget's nice, CHILD_NICE by default), so the request thread stays responsive while they work.
  *
  * A pool has at most `size` processes, each running one request at a time; more requests
  * wait in order, except that the requests of one owner (a caller) never take the last free
@@ -36,7 +36,7 @@ export const WATCH_MS = 100;
 export const VERDICT_MS = 10 * 60_000;
 /** Most verdicts kept per runner. */
 const VERDICTS = 1000;
-/** The children's nice value. */
+/** The children's nice value when the budget names none. */
 export const CHILD_NICE = 10;
 /** Default time a process is kept without work (ms). */
 export const DEFAULT_IDLE_MS = 5 * 60_000;
@@ -74,7 +74,7 @@ export interface RunOptions {
 export interface Pool {
   run(call: Call, options: RunOptions): Promise<unknown>;
   /** Starts one process ahead of the first request. */
-  start(memoryBytes: number): void;
+  start(budget: Pick<WorkBudget, 'memoryBytes' | 'nice'>): void;
   /** Whether a process is loaded and free (a request now would not wait). */
   ready(): boolean;
   /** Ends every process (requests running fail). */
@@ -137,7 +137,7 @@ export function sandboxPool(options: PoolOptions): Pool {
     clearInterval(job.watch);
   };
 
-  function spawn(memoryBytes: number): Proc {
+  function spawn({ memoryBytes, nice = CHILD_NICE }: Pick<WorkBudget, 'memoryBytes' | 'nice'>): Proc {
     const heapMb = Math.max(64, Math.floor((memoryBytes * 0.75) / MIB));
     const child = fork(fileURLToPath(CHILD), [], {
       serialization: 'advanced',
@@ -154,7 +154,7 @@ export function sandboxPool(options: PoolOptions): Pool {
     (child.stderr as unknown as { unref?(): void } | null)?.unref?.();
     if (child.pid !== undefined) {
       try {
-        setPriority(child.pid, CHILD_NICE);
+        setPriority(child.pid, nice);
       } catch {
         // Not allowed here: it runs at the same priority.
       }
@@ -284,7 +284,7 @@ export function sandboxPool(options: PoolOptions): Pool {
       const starting = [...processes].filter((proc) => !proc.loaded).length;
       if (processes.size < options.size && starting < waiting.length) {
         // Requests wait for it: it keeps the server process alive until it answers them.
-        setKeepsAlive(spawn(job.options.budget.memoryBytes).child, true);
+        setKeepsAlive(spawn(job.options.budget).child, true);
         continue;
       }
       return;
@@ -315,8 +315,8 @@ export function sandboxPool(options: PoolOptions): Pool {
 
   return {
     run,
-    start(memoryBytes: number) {
-      if (processes.size === 0) spawn(memoryBytes);
+    start(budget) {
+      if (processes.size === 0) spawn(budget);
     },
     ready: () => [...processes].some((proc) => proc.loaded && !proc.job),
     stop() {
