@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { startControlSocket, type ControlSocket } from './admin/control-socket';
+import { startChangesetWork } from './services/changesets';
 import { startFileStoreWork } from './services/file-store';
 import { buildApp } from './app';
 import { bootstrap, type BootstrapResult } from './bootstrap';
@@ -86,6 +87,11 @@ export async function startServer(
     await app.listen({ host: config.host, port: config.port });
     app.scheduler.start();
     app.webhooks.start();
+    // Durable work a stopped or killed process left (files to arrange, a conversion,
+    // changesets) is taken up now, not at the scheduler's next claim: a process killed during
+    // a scheduled pass holds that job's claim for its whole lease (an hour).
+    startFileStoreWork(app.ctx);
+    startChangesetWork(app.ctx);
     // A sandbox process per lane loads in the background: the first map asked for (its
     // layers, its point index) does not wait for one to start.
     startSandbox(app.ctx, 'interactive');

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   applyCompressedPatches,
   applyPagePatches,
+  foldCompressedPatches,
   FoldedPatches,
   makePagePatch,
   pageSizeOf,
@@ -55,7 +56,22 @@ async function roundTrip(first: Buffer, steps: Buffer[]): Promise<number[]> {
   await writeFile(work, first);
   await applyCompressedPatches(work, compressed);
   expect((await readFile(work)).equals(steps.at(-1)!)).toBe(true);
+  // In one pass from the base's bytes, read in pieces of an odd size (when they fold).
+  const folded = await foldCompressedPatches(first.length, compressed);
+  if (folded) expect((await onePass(folded, first, 777)).equals(steps.at(-1)!)).toBe(true);
   return patches.map((p) => p.pages.length);
+}
+
+/** `bytes` in pieces of `size`. */
+async function* pieces(bytes: Buffer, size: number): AsyncGenerator<Buffer> {
+  for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
+}
+
+/** The bytes `folded.patchedBlocks` makes from `base` read in pieces of `size`. */
+async function onePass(folded: FoldedPatches, base: Buffer, size: number): Promise<Buffer> {
+  const blocks: Buffer[] = [];
+  for await (const block of folded.patchedBlocks(pieces(base, size))) blocks.push(block);
+  return Buffer.concat(blocks);
 }
 
 async function patchOf(a: Buffer, b: Buffer): Promise<Buffer | null> {
@@ -110,6 +126,28 @@ describe('page patches', () => {
       (await patchOf(sqliteLike(4096, 3), Buffer.concat([sqliteLike(4096, 3), randomBytes(10)])))!,
     );
     expect(folded.add(grow)).toBe(false);
+  });
+
+  it('makes a folded chain in one pass over the base, across block boundaries', async () => {
+    const v1 = sqliteLike(1024, 2600); // 2.5 MiB: three blocks
+    const v2 = Buffer.from(v1);
+    v2.write('edge', 1024 * 1024 - 2); // pages 1023 and 1024, either side of a block's end
+    v2.write('far', 2500 * 1024);
+    const v3 = Buffer.concat([v2.subarray(0, 1100 * 1024), sqliteLike(1024, 1000)]); // cut, regrown
+    v3.write('three', 1050 * 1024);
+    await roundTrip(v1, [v2, v3]);
+    // A source other than the base's length is refused, shorter or longer.
+    const a = path.join(dir, 'one-pass-a');
+    const b = path.join(dir, 'one-pass-b');
+    await writeFile(a, v1);
+    await writeFile(b, v2);
+    const folded = (await foldCompressedPatches(v1.length, [(await makePagePatch(a, b))!]))!;
+    await expect(onePass(folded, v1.subarray(0, v1.length - 1024), 4096)).rejects.toThrow(
+      PagePatchError,
+    );
+    await expect(onePass(folded, Buffer.concat([v1, Buffer.alloc(10)]), 4096)).rejects.toThrow(
+      PagePatchError,
+    );
   });
 
   it('refuses a damaged patch, or one for other bytes', async () => {

@@ -351,6 +351,78 @@ export class FoldedPatches {
       await handle.close();
     }
   }
+  /**
+   * The patched file's bytes, block by block in order (CHUNK bytes each, the last shorter),
+   * made from the base's bytes read from `source` in one pass: a rebuild writes and hashes
+   * them as they come instead of copying the base, writing the changed chunks and reading the
+   * result again. PagePatchError when `source` does not hold `baseLength` bytes.
+   */
+  async *patchedBlocks(source: AsyncIterable<Uint8Array>): AsyncGenerator<Buffer> {
+    const ps = this.pageSize || 4096;
+    const kept = Math.min(this.baseLength, this.keptPages * ps);
+    const pages = [...this.deltas.keys()].sort((a, b) => a - b);
+    const input = new ExactReader(source);
+    let next = 0;
+    for (let at = 0; at < this.length; at += CHUNK) {
+      const block = Buffer.allocUnsafe(Math.min(CHUNK, this.length - at));
+      // The base's bytes where they are kept, zeros past them (cut, then grown again).
+      const fromBase = Math.max(0, Math.min(block.length, kept - at));
+      await input.readInto(block.subarray(0, fromBase));
+      block.fill(0, fromBase);
+      const end = at + block.length;
+      while (next < pages.length && pages[next]! * ps < end) {
+        const page = pages[next++]!;
+        const from = page * ps - at;
+        xorInto(block.subarray(from, Math.min(from + ps, block.length)), this.deltas.get(page)!);
+      }
+      yield block;
+    }
+    await input.skipToEnd(this.baseLength);
+  }
+}
+
+/** Reads exact byte counts from a stream of pieces of any size. */
+class ExactReader {
+  private readonly pieces: AsyncIterator<Uint8Array>;
+  private piece: Uint8Array = new Uint8Array(0);
+  private offset = 0;
+  private consumed = 0;
+
+  constructor(source: AsyncIterable<Uint8Array>) {
+    this.pieces = source[Symbol.asyncIterator]();
+  }
+
+  private async more(): Promise<boolean> {
+    while (this.offset >= this.piece.length) {
+      const { value, done } = await this.pieces.next();
+      if (done) return false;
+      this.piece = value;
+      this.offset = 0;
+    }
+    return true;
+  }
+
+  /** Fills `into` with the next bytes. */
+  async readInto(into: Uint8Array): Promise<void> {
+    let filled = 0;
+    while (filled < into.length) {
+      if (!(await this.more())) throw new PagePatchError("the file is not the patches' base");
+      const take = Math.min(into.length - filled, this.piece.length - this.offset);
+      into.set(this.piece.subarray(this.offset, this.offset + take), filled);
+      this.offset += take;
+      filled += take;
+    }
+    this.consumed += filled;
+  }
+
+  /** Reads the rest; PagePatchError unless the stream held exactly `total` bytes. */
+  async skipToEnd(total: number): Promise<void> {
+    while (await this.more()) {
+      this.consumed += this.piece.length - this.offset;
+      this.offset = this.piece.length;
+    }
+    if (this.consumed !== total) throw new PagePatchError("the file is not the patches' base");
+  }
 }
 
 /**

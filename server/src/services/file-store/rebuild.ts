@@ -6,7 +6,8 @@
  * result checked against the SHA-1 and size recorded for it (hashed once, at the end).
  *
  * Page patches (page-patch.ts): the oldest steps of the chain that have one are made by
- * writing their pages into the copy, in order, with no SQLite work; the diffs of the steps
+ * writing their pages into the copy, in order, with no SQLite work (when every step has one,
+ * in one pass: the whole copy read, the patched blocks written and hashed as they go); the diffs of the steps
  * after them (versions made before patches existed) are applied as above. When the patches
  * cannot be read or the result differs, the rebuild starts again from the whole copy with
  * the diffs alone (logged as a warning): a patch is a shortcut, the diff is the record.
@@ -21,7 +22,7 @@
  * A result that differs is never served or cached: the log says which blob and why, and the
  * client gets FileRebuildError (422).
  */
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { buffer } from 'node:stream/consumers';
 import { copyFile, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
@@ -33,7 +34,7 @@ import { runGeodiffWork } from '../../geodiff/run';
 import { WorkTooHeavyError, type WorkLane } from '../../lib/sandbox';
 import { BlobNotFoundError } from '../../storage/blob-store';
 import type { CacheHandle } from './cache';
-import { hashFileInThread } from './hash';
+import { hashFileInThread, writeFileHashed } from './hash';
 import {
   applyPagePatches,
   foldCompressedPatches,
@@ -43,6 +44,8 @@ import {
 } from './page-patch';
 import { fileCacheOf, type FileStoreContext } from './context';
 
+/** Bytes read at a time from a cached whole copy (fewer, larger reads: a 64 KiB piece costs a turn each). */
+const READ_PIECE = 1024 * 1024;
 /** Links of a recipe chain followed at most (the rule keeps chains far shorter). */
 export const MAX_CHAIN = 1000;
 /** Most diffs applied per request to the sandbox (the rule keeps chains within 32). */
@@ -232,6 +235,19 @@ async function rebuildOnce(
     patched > 0 ? foldPatches(ctx, steps.slice(0, patched), chain[start]!.size) : null;
   // Settled even when the copy fails first (no unhandled rejection).
   folding?.catch(() => {});
+  const made = steps.at(-1)!;
+  if (folding && patched === steps.length) {
+    // Every step has its patch: one pass reads the whole copy, writes the patched blocks and
+    // hashes them meanwhile (no copy written first, no second read to hash).
+    const written = await patchInOnePass(ctx, folding, cached, chain[start]!.key, work);
+    if (written) {
+      if (written.sha1 !== made.sha1 || written.size !== made.size) {
+        throw new PatchesFailed('the patched bytes differ from the version');
+      }
+      rebuildCounts.throughPatches++;
+      return true;
+    }
+  }
   if (cached) {
     try {
       await copyFile(cached.path, work);
@@ -287,7 +303,6 @@ async function rebuildOnce(
       }
     }
     const result = await hashFileInThread(work);
-    const made = steps.at(-1)!;
     if (patched > 0 && result.sha1 === made.sha1) rebuildCounts.throughPatches++;
     if (result.sha1 !== made.sha1 || result.size !== made.size) {
       if (patched > 0) throw new PatchesFailed('the patched bytes differ from the version');
@@ -300,6 +315,44 @@ async function rebuildOnce(
     return rest.length === 0;
   } finally {
     await Promise.all(scratch.map((file) => rm(file, { force: true })));
+  }
+}
+
+/**
+ * Writes the whole copy's bytes (the cached file, else the stored blob `rootKey`) with the
+ * folded patches to `work` in one pass, hashed as written, and releases `cached`. Null when
+ * the patches do not fold: `cached` is still held for the caller, which then copies the whole
+ * copy and applies them step by step.
+ */
+async function patchInOnePass(
+  ctx: FileStoreContext,
+  folding: ReturnType<typeof foldPatches>,
+  cached: CacheHandle | null,
+  rootKey: string,
+  work: string,
+): Promise<{ size: number; sha1: string } | null> {
+  let folded: FoldedPatches | null;
+  try {
+    ({ folded } = await folding);
+  } catch (error) {
+    cached?.release();
+    throw error;
+  }
+  // Not folded: `cached` stays held for the step-by-step path.
+  if (!folded) return null;
+  try {
+    const source = cached
+      ? createReadStream(cached.path, { highWaterMark: READ_PIECE })
+      : await ctx.blobStore.open(rootKey);
+    try {
+      return await writeFileHashed(folded.patchedBlocks(source), work);
+    } catch (error) {
+      throw patchFailure(error);
+    } finally {
+      source.destroy();
+    }
+  } finally {
+    cached?.release();
   }
 }
 

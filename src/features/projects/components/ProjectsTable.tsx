@@ -11,7 +11,7 @@ import {
   collaboratorCount,
   lacksQgisProject,
   projectSize,
-  versionNumber,
+  versionColumn,
   type ProjectListItem,
 } from '../model/projectList';
 
@@ -101,7 +101,7 @@ export function ProjectsTable({
                     </Text>
                   </Stack>
                 </Table.Td>
-                <Table.Td>{versionNumber(project.version)}</Table.Td>
+                <Table.Td>{versionColumn(project.version)}</Table.Td>
                 <Table.Td>{projectSize(project.disk_usage)}</Table.Td>
                 <Table.Td>{collaboratorCount(project.access)}</Table.Td>
               </Table.Tr>

@@ -5,13 +5,13 @@ import {
   lacksQgisProject,
   projectSize,
   recentProjectsParams,
-  versionNumber,
+  versionColumn,
 } from './projectList';
 
 describe('project list columns', () => {
   it('shows the version without its first character', () => {
-    expect(versionNumber('v12')).toBe('12');
-    expect(versionNumber('')).toBe('');
+    expect(versionColumn('v12')).toBe('12');
+    expect(versionColumn('')).toBe('');
   });
   it('shows the size in MB with one decimal', () => {
     expect(projectSize(25324)).toBe('0.0 MB');

@@ -31,7 +31,7 @@ export const NO_QGIS_PROJECT = 'Failed to find a QGIS project file';
 export const CONFLICTING_FILE = 'Conflicting file in project';
 
 /** Versions column: the version text without its first character ('v3' → '3'). */
-export function versionNumber(version: string): string {
+export function versionColumn(version: string): string {
   return version.slice(1);
 }
 
