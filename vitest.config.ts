@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { aliases } from './aliases.ts';
+import { LongFilesFirst } from './tests/long-files-first.ts';
 
 /**
  * Unit tests written as .ts that use the DOM (window, localStorage, navigator): they run in
@@ -70,6 +71,8 @@ const SERVER = {
 
 export default defineConfig({
   test: {
+    // The files that take minutes start first, so neither core waits on one alone at the end.
+    sequence: { sequencer: LongFilesFirst },
     projects: [
       {
         // Unit tests that need no DOM run in Node: no jsdom to build for each file.

@@ -1,6 +1,7 @@
 /** Helpers for tests that run the real entry points (main.ts, cli.ts) or bind real ports. */
 import { spawn } from 'node:child_process';
 import net from 'node:net';
+import { getPriority } from 'node:os';
 import path from 'node:path';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -13,11 +14,16 @@ export interface ProcessResult {
 }
 
 /**
- * Work on users' files runs at the test's own priority (FILE_WORK_NICE 0): the suite's other
- * workers keep both cores busy at nice 0, and children at nice 10 would wait behind them for
- * minutes (a background conversion that takes two minutes quiet did not finish in fifteen).
+ * Work on users' files runs at the test's own priority (FILE_WORK_NICE: this process's nice
+ * value, 0 for a plain `npm test`): the suite's other workers keep both cores busy, and
+ * children at nice 10 would wait behind them for minutes (a background conversion that takes
+ * two minutes quiet did not finish in fifteen). A suite run under `nice -n 19` keeps its
+ * children at 19 too: FILE_WORK_NICE 0 would raise them above it (the pool sets the value,
+ * and as root it may lower it) and take the CPU from what the run was niced to leave it to.
  */
-export const TEST_FILE_WORK = { FILE_WORK_NICE: '0' } as const;
+export const TEST_FILE_WORK = {
+  FILE_WORK_NICE: String(Math.min(19, Math.max(0, getPriority()))),
+} as const;
 
 /** Runs `tsx <script> ...args` with only the given environment (plus PATH/HOME). */
 export function runTsx(
