@@ -30,7 +30,7 @@ async function openProfile(page: Page) {
 test('a token is made on the profile, used by a script, listed with its use and revoked', async ({
   page,
 }) => {
-  const user = createUser('tokens');
+  const user = await createUser('tokens');
   await signIn(page, user.username, user.password);
   await openProfile(page);
   await expect(page.getByText('No access tokens yet')).toBeVisible();
@@ -71,7 +71,7 @@ test('a token is made on the profile, used by a script, listed with its use and 
 });
 
 test('the superuser reads, filters and exports the audit log', async ({ page }) => {
-  const user = createUser('audited');
+  const user = await createUser('audited');
   await signIn(page, user.username, user.password);
   await openProfile(page);
   const form = page.getByRole('form', { name: 'New access token' });

@@ -11,7 +11,7 @@ async function openProfile(page: Page) {
 test('editing the account trims the values and shows server errors under the fields', async ({
   page,
 }) => {
-  const user = createUser('edit');
+  const user = await createUser('edit');
   await signIn(page, user.username, user.password);
   await openProfile(page);
 
@@ -31,7 +31,7 @@ test('editing the account trims the values and shows server errors under the fie
 });
 
 test('a changed email stays pending until the emailed link is opened', async ({ page }) => {
-  const user = createUser('confirm');
+  const user = await createUser('confirm');
   await signIn(page, user.username, user.password);
   await openProfile(page);
 
@@ -59,7 +59,7 @@ test('a changed email stays pending until the emailed link is opened', async ({ 
 });
 
 test('a pending email change can be cancelled', async ({ page }) => {
-  const user = createUser('cancel');
+  const user = await createUser('cancel');
   await signIn(page, user.username, user.password);
   await openProfile(page);
 
@@ -76,7 +76,7 @@ test('a pending email change can be cancelled', async ({ page }) => {
 });
 
 test('changing the password ends the other sessions', async ({ page, browser }) => {
-  const user = createUser('passwd');
+  const user = await createUser('passwd');
   const other = await browser.newContext();
   const otherPage = await other.newPage();
   await signIn(otherPage, user.username, user.password);
@@ -106,7 +106,7 @@ test('changing the password ends the other sessions', async ({ page, browser }) 
 });
 
 test('closing the account signs out and refuses later sign-ins', async ({ page }) => {
-  const user = createUser('close');
+  const user = await createUser('close');
   await signIn(page, user.username, user.password);
   await openProfile(page);
 

@@ -17,9 +17,9 @@ const READ_ONLY =
 test('maintenance switched on with the admin command makes the product read-only @serial', async ({
   page,
 }) => {
-  const user = createUser('maint');
+  const user = await createUser('maint');
   await signInSession(page, user.username, user.password);
-  admin('maintenance', 'on');
+  await admin('maintenance', 'on');
   try {
     await page.goto('/profile');
     await expect(page.getByText(/read-only/i).first()).toBeVisible();
@@ -35,7 +35,7 @@ test('maintenance switched on with the admin command makes the product read-only
     await expect(page.getByText(READ_ONLY)).toBeVisible();
     expect(mutations).toEqual([]);
   } finally {
-    admin('maintenance', 'off');
+    await admin('maintenance', 'off');
   }
 });
 
