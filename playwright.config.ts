@@ -5,10 +5,10 @@ import { e2eAdmin, e2eBaseURL, e2eDataDir as dataDir, e2ePort as port } from './
 
 // Two parts (`npm run test:e2e`, scripts/e2e.ts): 'serial' on one worker, then 'parallel' on 2,
 // each with a fresh server. Tests with @serial in their title change what the whole server does
-// (maintenance, community templates), run a server of their own on the one spare port
-// (E2E_PORT + 1), or read a list of the shared workspace that other tests' projects change (the
-// dashboard's 5 recent projects). All others name what they make with support/unique.ts and
-// must hold beside one another. Run directly (`npx playwright test ...`), both parts share the
+// (maintenance, community templates) or read a list of the shared workspace that other tests'
+// projects change (the dashboard's 5 recent projects). All others name what they make with
+// support/unique.ts and must hold beside one another; a server of a spec's own takes ports from
+// freePorts() (support/env.ts), so it runs in the parallel part too. Run directly (`npx playwright test ...`), both parts share the
 // one worker set here.
 export default defineConfig({
   testDir: 'e2e',
