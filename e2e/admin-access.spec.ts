@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, request, test, type Page } from '@playwright/test';
 import { createUser } from './support/admin';
 import { e2eAdmin, e2ePort } from './support/env';
+import { signInSession } from './support/api';
 import { signIn } from './pages/session';
 
 const baseURL = `http://127.0.0.1:${e2ePort}`;
@@ -31,7 +32,7 @@ test('a token is made on the profile, used by a script, listed with its use and 
   page,
 }) => {
   const user = await createUser('tokens');
-  await signIn(page, user.username, user.password);
+  await signInSession(page, user.username, user.password);
   await openProfile(page);
   await expect(page.getByText('No access tokens yet')).toBeVisible();
 
@@ -72,7 +73,7 @@ test('a token is made on the profile, used by a script, listed with its use and 
 
 test('the superuser reads, filters and exports the audit log', async ({ page }) => {
   const user = await createUser('audited');
-  await signIn(page, user.username, user.password);
+  await signInSession(page, user.username, user.password);
   await openProfile(page);
   const form = page.getByRole('form', { name: 'New access token' });
   await form.getByRole('textbox', { name: 'Token name' }).fill('audited token');

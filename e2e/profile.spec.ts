@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { createUser, linkFromOutbox } from './support/admin';
 import { expectAccessible } from './support/axe';
+import { signInSession } from './support/api';
 import { signIn } from './pages/session';
 
 async function openProfile(page: Page) {
@@ -12,7 +13,7 @@ test('editing the account trims the values and shows server errors under the fie
   page,
 }) => {
   const user = await createUser('edit');
-  await signIn(page, user.username, user.password);
+  await signInSession(page, user.username, user.password);
   await openProfile(page);
 
   await page.getByRole('button', { name: 'Edit account' }).click();
@@ -32,7 +33,7 @@ test('editing the account trims the values and shows server errors under the fie
 
 test('a changed email stays pending until the emailed link is opened', async ({ page }) => {
   const user = await createUser('confirm');
-  await signIn(page, user.username, user.password);
+  await signInSession(page, user.username, user.password);
   await openProfile(page);
 
   const newEmail = `new-${user.email}`;
@@ -60,7 +61,7 @@ test('a changed email stays pending until the emailed link is opened', async ({ 
 
 test('a pending email change can be cancelled', async ({ page }) => {
   const user = await createUser('cancel');
-  await signIn(page, user.username, user.password);
+  await signInSession(page, user.username, user.password);
   await openProfile(page);
 
   await page.getByRole('button', { name: 'Edit account' }).click();
@@ -80,7 +81,7 @@ test('changing the password ends the other sessions', async ({ page, browser }) 
   const other = await browser.newContext();
   const otherPage = await other.newPage();
   await signIn(otherPage, user.username, user.password);
-  await signIn(page, user.username, user.password);
+  await signInSession(page, user.username, user.password);
   await openProfile(page);
 
   await page.getByRole('button', { name: 'Change password' }).click();
@@ -107,7 +108,7 @@ test('changing the password ends the other sessions', async ({ page, browser }) 
 
 test('closing the account signs out and refuses later sign-ins', async ({ page }) => {
   const user = await createUser('close');
-  await signIn(page, user.username, user.password);
+  await signInSession(page, user.username, user.password);
   await openProfile(page);
 
   await page.getByRole('button', { name: 'Close account' }).click();
