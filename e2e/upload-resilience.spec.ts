@@ -23,6 +23,9 @@ const CHUNK_SIZE = 10 * 1024 * 1024;
 const stamp = unique;
 
 test.use({ serviceWorkers: 'block' });
+// Each test makes its own project and files (the restarted server is its own, minutes on a busy
+// machine): they spread over the workers rather than queue on one.
+test.describe.configure({ mode: 'parallel' });
 
 const workDir = mkdtempSync(join(tmpdir(), 'waymark-e2e-resilience-'));
 test.afterAll(() => rmSync(workDir, { recursive: true, force: true }));
