@@ -1,15 +1,23 @@
 // End-to-end tests run the real server (built PWA + API) on a fresh data directory and drive
 // Debian's Chromium. Playwright never downloads a browser here.
 import { defineConfig } from '@playwright/test';
-import { e2eAdmin, e2eBaseURL, e2eDataDir as dataDir, e2ePort as port } from './e2e/support/env';
+import {
+  e2eBaseURL,
+  e2eDataDir as dataDir,
+  e2ePort as port,
+  e2eServerEnv,
+  e2eServerStarted,
+} from './e2e/support/env';
 
 // Two parts (`npm run test:e2e`, scripts/e2e.ts): 'serial' on one worker, then 'parallel' on 2,
-// each with a fresh server. Tests with @serial in their title change what the whole server does
-// (maintenance, community templates), run a server of their own on the one spare port
-// (E2E_PORT + 1), or read a list of the shared workspace that other tests' projects change (the
-// dashboard's 5 recent projects). All others name what they make with support/unique.ts and
-// must hold beside one another. Run directly (`npx playwright test ...`), both parts share the
-// one worker set here.
+// on one fresh server that scripts/e2e.ts starts (the serial tests undo what they change:
+// maintenance ends, templates are removed). Tests with @serial in their title change what the
+// whole server does (maintenance, community templates) or read a list of the shared workspace
+// that other tests' projects change (the dashboard's 5 recent projects). All others name what
+// they make with support/unique.ts and must hold beside one another; a server of a spec's own
+// takes ports from freePorts() (support/env.ts), so it runs in the parallel part too. Run
+// directly (`npx playwright test ...`), both parts share the one worker set here, on a server
+// this config starts.
 export default defineConfig({
   testDir: 'e2e',
   fullyParallel: false,
@@ -49,25 +57,14 @@ export default defineConfig({
   },
   webServer: {
     // A fresh data directory, its database copied from a migrated one (scripts/e2e-server.ts).
+    // Under scripts/e2e.ts the server it started, and nothing else, answers on the port.
     command: `rm -rf ${dataDir} && tsx scripts/e2e-server.ts`,
     url: `${e2eBaseURL}/ping`,
-    reuseExistingServer: false,
+    reuseExistingServer: e2eServerStarted,
     // A bound for /ping to answer: `npm run test:e2e` builds first (scripts/e2e.ts), a direct
     // run may build here, which takes minutes with every core busy.
     timeout: 600_000,
     stdout: 'pipe',
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      ADMIN_USERNAME: e2eAdmin.username,
-      ADMIN_EMAIL: 'admin@example.com',
-      ADMIN_PASSWORD: e2eAdmin.password,
-      DATABASE_URL: '',
-      LOG_LEVEL: 'warn',
-      // Work on files at the browsers' priority: nice 10 waits behind them on a busy machine.
-      FILE_WORK_NICE: '0',
-      COMMUNITY_URL: 'https://chat.example.org/waymark',
-    },
+    env: e2eServerEnv,
   },
 });

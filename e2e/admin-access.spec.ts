@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, request, test, type Page } from '@playwright/test';
 import { createUser } from './support/admin';
 import { e2eAdmin, e2ePort } from './support/env';
+import { signInSession } from './support/api';
 import { signIn } from './pages/session';
 
 const baseURL = `http://127.0.0.1:${e2ePort}`;
@@ -30,8 +31,8 @@ async function openProfile(page: Page) {
 test('a token is made on the profile, used by a script, listed with its use and revoked', async ({
   page,
 }) => {
-  const user = createUser('tokens');
-  await signIn(page, user.username, user.password);
+  const user = await createUser('tokens');
+  await signInSession(page, user.username, user.password);
   await openProfile(page);
   await expect(page.getByText('No access tokens yet')).toBeVisible();
 
@@ -71,8 +72,8 @@ test('a token is made on the profile, used by a script, listed with its use and 
 });
 
 test('the superuser reads, filters and exports the audit log', async ({ page }) => {
-  const user = createUser('audited');
-  await signIn(page, user.username, user.password);
+  const user = await createUser('audited');
+  await signInSession(page, user.username, user.password);
   await openProfile(page);
   const form = page.getByRole('form', { name: 'New access token' });
   await form.getByRole('textbox', { name: 'Token name' }).fill('audited token');

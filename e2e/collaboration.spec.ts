@@ -7,7 +7,7 @@ import { unique } from './support/unique';
 
 const DAY = 24 * 60 * 60 * 1000;
 
-type User = ReturnType<typeof createUser>;
+type User = Awaited<ReturnType<typeof createUser>>;
 
 /** A signed-in page (none opened yet) of its own browser context: two users side by side. */
 async function signedIn(browser: Browser, user: User): Promise<Page> {
@@ -18,9 +18,9 @@ async function signedIn(browser: Browser, user: User): Promise<Page> {
 }
 
 /** A workspace admin of the default workspace, who owns the projects they create. */
-function createWorkspaceAdmin(): User {
-  const user = createUser('owner');
-  admin('workspace', 'role', 'waymark', user.username, 'admin');
+async function createWorkspaceAdmin(): Promise<User> {
+  const user = await createUser('owner');
+  await admin('workspace', 'role', 'waymark', user.username, 'admin');
   return user;
 }
 
@@ -76,8 +76,8 @@ test('an access request is accepted as writer, downgraded to reader, and the mem
   page,
   browser,
 }) => {
-  const owner = createWorkspaceAdmin();
-  const guest = createUser('guest');
+  const owner = await createWorkspaceAdmin();
+  const guest = await createUser('guest');
   const name = `Wetlands ${unique()}`;
   await signInSession(page, owner.username, owner.password);
   await createProject(page, 'waymark', name);
@@ -181,8 +181,8 @@ test('an access request is accepted as writer, downgraded to reader, and the mem
 });
 
 test('the owner shares a project from the Share dialog', async ({ page }) => {
-  const owner = createWorkspaceAdmin();
-  const colleague = createUser('colleague');
+  const owner = await createWorkspaceAdmin();
+  const colleague = await createUser('colleague');
   const name = `Hedges ${unique()}`;
   await signInSession(page, owner.username, owner.password);
   await createProject(page, 'waymark', name);
@@ -243,8 +243,8 @@ test('a request past its expiry shows as expired and cannot be accepted', async 
   page,
   browser,
 }) => {
-  const owner = createWorkspaceAdmin();
-  const guest = createUser('late');
+  const owner = await createWorkspaceAdmin();
+  const guest = await createUser('late');
   const name = `Meadows ${unique()}`;
   await signInSession(page, owner.username, owner.password);
   await createProject(page, 'waymark', name);

@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, test, type Download, type FrameLocator, type Page } from '@playwright/test';
 import { createViewLink, signInSession } from './support/api';
-import { e2eAdmin, e2eDataDir, e2ePort } from './support/env';
+import { e2eAdmin, e2eDataDir, freePorts } from './support/env';
 import { MAP_FILE, pixelOf, seedMapProject } from './support/map-project';
 import { V1, V2 } from './support/map-geopackage';
 import { OwnServer } from './support/own-server';
@@ -213,7 +213,9 @@ test('an expired view link shows the not-found page and nothing of the project',
   const dataDir = join(e2eDataDir, 'view-link-clock');
   await rm(dataDir, { recursive: true, force: true });
   const HOUR = 60 * 60 * 1000;
-  let server = new OwnServer(e2ePort + 1, dataDir);
+  // One port for both starts: the pages keep their origin across the restart.
+  const [port] = (await freePorts()) as [number];
+  let server = new OwnServer(port, dataDir);
   const contexts: { close(): Promise<void> }[] = [];
   try {
     await server.start();
@@ -249,7 +251,7 @@ test('an expired view link shows the not-found page and nothing of the project',
 
     // A day later (the same server, its clock a day ahead): expired.
     await server.stop();
-    server = new OwnServer(e2ePort + 1, dataDir, { E2E_CLOCK_OFFSET_MS: String(24 * HOUR) }, [
+    server = new OwnServer(port, dataDir, { E2E_CLOCK_OFFSET_MS: String(24 * HOUR) }, [
       pathToFileURL(resolve('e2e/support/server-clock.ts')).href,
     ]);
     await server.start();

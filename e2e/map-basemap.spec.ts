@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { deflateSync, crc32 } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 import { tileOf } from '../tests/server/support/tiles';
-import { e2eDataDir, e2ePort } from './support/env';
+import { e2eDataDir, freePorts } from './support/env';
 import { colourAtPoint } from './support/map-canvas';
 import { V1 } from './support/map-geopackage';
 import { seedMapProject } from './support/map-project';
@@ -80,11 +80,10 @@ const seedPublicProject = (baseURL: string, name: string) =>
 const mapPath = (name: string) =>
   `/projects/waymark/${encodeURIComponent(name)}/map?view=${VIEW.lon},${VIEW.lat},${VIEW.zoom}`;
 
-test('a configured basemap is requested for the view, drawn, and credited @serial', async ({
-  browser,
-}) => {
+test('a configured basemap is requested for the view, drawn, and credited', async ({ browser }) => {
   const tiles = await startTileServer();
-  const server = new OwnServer(e2ePort + 1, join(e2eDataDir, 'basemap-server'), {
+  const [port] = (await freePorts()) as [number];
+  const server = new OwnServer(port, join(e2eDataDir, 'basemap-server'), {
     BASEMAP_URL: `${tiles.url}/{z}/{x}/{y}.png`,
     BASEMAP_ATTRIBUTION: ATTRIBUTION,
   });

@@ -165,7 +165,7 @@ test('a signed-in user reads opened projects offline; signing out leaves no priv
   const open = `Open meadow ${suffix()}`;
   await seedProject(secret, false);
   await seedProject(open, true);
-  const user = createUser('offline');
+  const user = await createUser('offline');
   const admin = await apiSession();
   await shareProject(admin, 'waymark', secret, { readersnames: [user.username] });
   await admin.dispose();

@@ -4,7 +4,7 @@ import { LoginPage } from './pages/login-page';
 import { signInThroughScreen } from './pages/session';
 
 test('a forgotten password is reset through the emailed link', async ({ page }) => {
-  const user = createUser('reset');
+  const user = await createUser('reset');
   const login = new LoginPage(page);
   await login.goto();
   await page.getByRole('link', { name: 'Forgot password?' }).click();

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { createUser, linkFromOutbox } from './support/admin';
 import { expectAccessible } from './support/axe';
+import { signInSession } from './support/api';
 import { signIn } from './pages/session';
 
 async function openProfile(page: Page) {
@@ -11,8 +12,8 @@ async function openProfile(page: Page) {
 test('editing the account trims the values and shows server errors under the fields', async ({
   page,
 }) => {
-  const user = createUser('edit');
-  await signIn(page, user.username, user.password);
+  const user = await createUser('edit');
+  await signInSession(page, user.username, user.password);
   await openProfile(page);
 
   await page.getByRole('button', { name: 'Edit account' }).click();
@@ -31,8 +32,8 @@ test('editing the account trims the values and shows server errors under the fie
 });
 
 test('a changed email stays pending until the emailed link is opened', async ({ page }) => {
-  const user = createUser('confirm');
-  await signIn(page, user.username, user.password);
+  const user = await createUser('confirm');
+  await signInSession(page, user.username, user.password);
   await openProfile(page);
 
   const newEmail = `new-${user.email}`;
@@ -59,8 +60,8 @@ test('a changed email stays pending until the emailed link is opened', async ({ 
 });
 
 test('a pending email change can be cancelled', async ({ page }) => {
-  const user = createUser('cancel');
-  await signIn(page, user.username, user.password);
+  const user = await createUser('cancel');
+  await signInSession(page, user.username, user.password);
   await openProfile(page);
 
   await page.getByRole('button', { name: 'Edit account' }).click();
@@ -76,11 +77,11 @@ test('a pending email change can be cancelled', async ({ page }) => {
 });
 
 test('changing the password ends the other sessions', async ({ page, browser }) => {
-  const user = createUser('passwd');
+  const user = await createUser('passwd');
   const other = await browser.newContext();
   const otherPage = await other.newPage();
   await signIn(otherPage, user.username, user.password);
-  await signIn(page, user.username, user.password);
+  await signInSession(page, user.username, user.password);
   await openProfile(page);
 
   await page.getByRole('button', { name: 'Change password' }).click();
@@ -106,8 +107,8 @@ test('changing the password ends the other sessions', async ({ page, browser }) 
 });
 
 test('closing the account signs out and refuses later sign-ins', async ({ page }) => {
-  const user = createUser('close');
-  await signIn(page, user.username, user.password);
+  const user = await createUser('close');
+  await signInSession(page, user.username, user.password);
   await openProfile(page);
 
   await page.getByRole('button', { name: 'Close account' }).click();

@@ -42,7 +42,7 @@ test('create a project, make it public, and an anonymous visitor browses it in E
   await page.getByRole('textbox', { name: 'Search projects by name' }).fill(name);
   await expect(page.getByRole('link', { name })).toBeVisible();
 
-  admin('project', 'import', 'waymark', name, surveyFolder());
+  await admin('project', 'import', 'waymark', name, surveyFolder());
 
   await page.getByRole('link', { name }).click();
   await page.getByRole('tab', { name: 'Settings' }).click();
@@ -74,7 +74,7 @@ test('clone a project, then delete the clone with its typed name', async ({ page
   const name = `Clone source ${unique()}`;
   await signInSession(page, e2eAdmin.username, e2eAdmin.password);
   await createProjectInUi(page, name);
-  admin('project', 'import', 'waymark', name, surveyFolder());
+  await admin('project', 'import', 'waymark', name, surveyFolder());
   await page.reload();
 
   await page.getByRole('button', { name: 'Clone' }).click();
@@ -111,7 +111,7 @@ test('clone a project, then delete the clone with its typed name', async ({ page
 
 test('leave a project that was shared with you', async ({ page, browser }) => {
   const name = `Shared survey ${unique()}`;
-  const reader = createUser('reader');
+  const reader = await createUser('reader');
   await signInSession(page, e2eAdmin.username, e2eAdmin.password);
   await createProjectInUi(page, name);
   await shareProject(page, 'waymark', name, { readersnames: [reader.username] });

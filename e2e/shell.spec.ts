@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { admin, createUser } from './support/admin';
 import { createProject, signInSession } from './support/api';
-import { e2eAdmin, e2ePort } from './support/env';
+import { e2eAdmin, freePorts } from './support/env';
 import { OwnServer } from './support/own-server';
 import { pushFiles } from './support/push';
 import { signIn } from './pages/session';
@@ -17,9 +17,9 @@ const READ_ONLY =
 test('maintenance switched on with the admin command makes the product read-only @serial', async ({
   page,
 }) => {
-  const user = createUser('maint');
+  const user = await createUser('maint');
   await signInSession(page, user.username, user.password);
-  admin('maintenance', 'on');
+  await admin('maintenance', 'on');
   try {
     await page.goto('/profile');
     await expect(page.getByText(/read-only/i).first()).toBeVisible();
@@ -35,18 +35,17 @@ test('maintenance switched on with the admin command makes the product read-only
     await expect(page.getByText(READ_ONLY)).toBeVisible();
     expect(mutations).toEqual([]);
   } finally {
-    admin('maintenance', 'off');
+    await admin('maintenance', 'off');
   }
 });
 
-test('the storage warning shows above 90 % of the workspace allowance @serial', async ({
-  browser,
-}) => {
+test('the storage warning shows above 90 % of the workspace allowance', async ({ browser }) => {
   // The allowance comes from GLOBAL_STORAGE, which is one setting for a whole server: this
   // test runs its own server with a 100 000-byte default workspace and fills it by pushing
   // real files.
   const dataDir = mkdtempSync(join(tmpdir(), 'waymark-e2e-storage-'));
-  const server = new OwnServer(e2ePort + 1, join(dataDir, 'server-data'), {
+  const [port] = (await freePorts()) as [number];
+  const server = new OwnServer(port, join(dataDir, 'server-data'), {
     GLOBAL_STORAGE: '100000',
   });
   try {

@@ -162,7 +162,7 @@ test('restoring v1 makes v4 with the files of v1 and leaves v2 and v3; one file 
   expect((await filesAt(page.request, name, 'v6'))['survey.gpkg']).toBe(before.v3['survey.gpkg']);
 
   // A reader compares but sees no restore button anywhere.
-  const reader = createUser('reader');
+  const reader = await createUser('reader');
   await shareProject(page, NS, name, { readersnames: [reader.username] });
   const context = await browser.newContext();
   const readerPage = await context.newPage();

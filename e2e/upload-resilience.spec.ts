@@ -14,7 +14,7 @@ import {
   type Route,
 } from '@playwright/test';
 import { createProject, signInSession } from './support/api';
-import { e2eAdmin, e2ePort } from './support/env';
+import { e2eAdmin, freePorts } from './support/env';
 import { OwnServer } from './support/own-server';
 import { removeRoutes } from './support/routes';
 import { unique } from './support/unique';
@@ -23,6 +23,9 @@ const CHUNK_SIZE = 10 * 1024 * 1024;
 const stamp = unique;
 
 test.use({ serviceWorkers: 'block' });
+// Each test makes its own project and files (the restarted server is its own, minutes on a busy
+// machine): they spread over the workers rather than queue on one.
+test.describe.configure({ mode: 'parallel' });
 
 const workDir = mkdtempSync(join(tmpdir(), 'waymark-e2e-resilience-'));
 test.afterAll(() => rmSync(workDir, { recursive: true, force: true }));
@@ -245,10 +248,11 @@ test('a reloaded tab: the upload resumes from IndexedDB and finishes', async ({
   await expect.poll(() => storedBlobs(page)).toBe(0);
 });
 
-test('a restarted server: the upload waits for it and resumes with the missing chunks @serial', async ({
+test('a restarted server: the upload waits for it and resumes with the missing chunks', async ({
   browser,
 }) => {
-  const server = new OwnServer(e2ePort + 1, join(workDir, 'server-data'));
+  const [port] = (await freePorts()) as [number];
+  const server = new OwnServer(port, join(workDir, 'server-data'));
   await server.start();
   const context: BrowserContext = await browser.newContext({
     baseURL: server.url,

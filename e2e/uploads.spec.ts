@@ -124,7 +124,7 @@ test("dropping a file identical to the project's copy tells 'No changes detected
 
 test('a reader sees no upload area', async ({ page, browser }) => {
   const name = `Read only ${stamp()}`;
-  const reader = createUser('reader');
+  const reader = await createUser('reader');
   await signInSession(page, e2eAdmin.username, e2eAdmin.password);
   await createProject(page, 'waymark', name);
   await pushFiles(page, 'waymark', name, { files: { 'notes.txt': 'hello\n' } });

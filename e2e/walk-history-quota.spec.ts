@@ -14,8 +14,8 @@ const suffix = unique;
 test('the file version detail of an added GeoPackage settles, and a file without a diff says so once', async ({
   page,
 }) => {
-  const user = createUser('walker');
-  admin('workspace', 'role', 'waymark', user.username, 'admin');
+  const user = await createUser('walker');
+  await admin('workspace', 'role', 'waymark', user.username, 'admin');
   const name = `Walk history ${suffix()}`;
   await signInSession(page, user.username, user.password);
   await createProject(page, 'waymark', name);
@@ -44,10 +44,10 @@ for (const width of [1280, 768]) {
   test(`at ${width} px an over-quota upload says what it means and offers no Retry`, async ({
     page,
   }) => {
-    const user = createUser('quota');
+    const user = await createUser('quota');
     const tiny = `tiny${width}${suffix()}`;
-    admin('workspace', 'create', tiny, '--storage', '100');
-    admin('workspace', 'role', tiny, user.username, 'owner');
+    await admin('workspace', 'create', tiny, '--storage', '100');
+    await admin('workspace', 'role', tiny, user.username, 'owner');
     await page.setViewportSize({ width, height: 800 });
     await signInSession(page, user.username, user.password);
     await createProject(page, tiny, 'Full');

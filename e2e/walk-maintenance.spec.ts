@@ -28,7 +28,7 @@ test('during maintenance uploads are disabled with the read-only message; after 
   await createProject(page, 'waymark', name);
   const files = new ProjectFilesPage(page, 'waymark', name);
 
-  admin('maintenance', 'on');
+  await admin('maintenance', 'on');
   try {
     await page.clock.install();
     await files.goto();
@@ -49,7 +49,7 @@ test('during maintenance uploads are disabled with the read-only message; after 
     await expect(page.getByText(/Connection problem/)).toHaveCount(0);
     expect(writes).toEqual([]);
   } finally {
-    admin('maintenance', 'off');
+    await admin('maintenance', 'off');
   }
 
   // Ended: the banner goes and the upload works, well before the 5 minutes of the usual poll.
@@ -82,7 +82,7 @@ test("changes made before maintenance began are refused with the read-only messa
     if (request.url().includes('/v1/project/push')) pushes.push(request.url());
   });
 
-  admin('maintenance', 'on');
+  await admin('maintenance', 'on');
   try {
     // The page had not heard of it yet: the status is read again before the upload starts.
     await files.updateChanges().click();
@@ -93,7 +93,7 @@ test("changes made before maintenance began are refused with the read-only messa
     await expect(files.dataSync().getByText(READ_ONLY)).toBeVisible();
     expect(pushes).toEqual([]);
   } finally {
-    admin('maintenance', 'off');
+    await admin('maintenance', 'off');
   }
   await page.clock.fastForward(MAINTENANCE_POLL_MS);
   await expect(files.updateChanges()).toBeEnabled({ timeout: 30_000 });

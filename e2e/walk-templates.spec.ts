@@ -17,13 +17,13 @@ const TEMPLATES = { username: 'TEMPLATES', password: 'Field-Surv3y!' };
  */
 async function makeTemplate(name: string): Promise<() => Promise<void>> {
   try {
-    admin('user', 'create', TEMPLATES.username, 'templates@example.com', TEMPLATES.password);
+    await admin('user', 'create', TEMPLATES.username, 'templates@example.com', TEMPLATES.password);
   } catch (error) {
     if (!String(error).includes('exist')) throw error;
   }
   const library = `library${unique()}`;
-  admin('workspace', 'create', library);
-  admin('workspace', 'role', library, TEMPLATES.username, 'owner');
+  await admin('workspace', 'create', library);
+  await admin('workspace', 'role', library, TEMPLATES.username, 'owner');
   const owner = await apiSession(TEMPLATES);
   // Public: a template is offered to those who may read it (issue 29).
   await createProject(owner, library, name, true);
@@ -49,9 +49,9 @@ for (const width of [1280, 768]) {
     const template = `Tree survey ${width} ${unique()}`;
     const removeTemplate = await makeTemplate(template);
     try {
-      const planner = createUser('planner');
+      const planner = await createUser('planner');
       const project = `Trees of the park ${width} ${unique()}`;
-      admin('workspace', 'role', 'waymark', planner.username, 'admin');
+      await admin('workspace', 'role', 'waymark', planner.username, 'admin');
       await page.setViewportSize({ width, height: 800 });
       await signIn(page, planner.username, planner.password, '/projects');
 
@@ -91,7 +91,7 @@ test('without permission to create projects the projects list shows no templates
 }) => {
   const removeTemplate = await makeTemplate(`Hidden ${unique()}`);
   try {
-    const guest = createUser('looker');
+    const guest = await createUser('looker');
     await signIn(page, guest.username, guest.password, '/projects');
     await expect(page.getByRole('heading', { name: /My projects/ })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Create project' })).toBeHidden();

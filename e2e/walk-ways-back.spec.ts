@@ -20,7 +20,7 @@ test('a non-owner opening Settings is sent to the projects and told why', async 
   const admin = await apiSession();
   await createProject(admin, 'waymark', name, true);
   await admin.dispose();
-  const user = createUser('visitor');
+  const user = await createUser('visitor');
   await signIn(
     page,
     user.username,

@@ -14,13 +14,13 @@ import { unique } from './support/unique';
 const suffix = unique;
 
 test('the storage warning follows a workspace switch', async ({ page }) => {
-  const user = createUser('storage');
+  const user = await createUser('storage');
   const full = `full${suffix()}`;
   const roomy = `roomy${suffix()}`;
-  admin('workspace', 'create', full, '--storage', '1000');
-  admin('workspace', 'create', roomy);
+  await admin('workspace', 'create', full, '--storage', '1000');
+  await admin('workspace', 'create', roomy);
   for (const workspace of [full, roomy]) {
-    admin('workspace', 'role', workspace, user.username, 'owner');
+    await admin('workspace', 'role', workspace, user.username, 'owner');
   }
   await signInSession(page, user.username, user.password);
   await createProject(page, full, 'Crowded');
@@ -45,11 +45,11 @@ for (const width of [1280, 768]) {
     page,
     browser,
   }) => {
-    const owner = createUser('host');
-    const guest = createUser('guest');
+    const owner = await createUser('host');
+    const guest = await createUser('guest');
     const crew = `crew${width}${suffix()}`;
-    admin('workspace', 'create', crew);
-    admin('workspace', 'role', crew, owner.username, 'owner');
+    await admin('workspace', 'create', crew);
+    await admin('workspace', 'role', crew, owner.username, 'owner');
     await signInSession(page, owner.username, owner.password);
     await inviteByEmail(page, crew, guest.email, 'writer');
 
@@ -86,11 +86,11 @@ test('a declined invitation leaves the header, and the workspace keeps no member
   page,
   browser,
 }) => {
-  const owner = createUser('host');
-  const guest = createUser('decliner');
+  const owner = await createUser('host');
+  const guest = await createUser('decliner');
   const crew = `nope${suffix()}`;
-  admin('workspace', 'create', crew);
-  admin('workspace', 'role', crew, owner.username, 'owner');
+  await admin('workspace', 'create', crew);
+  await admin('workspace', 'role', crew, owner.username, 'owner');
   await signIn(page, owner.username, owner.password);
   await inviteByEmail(page, crew, guest.email, 'reader');
 
@@ -119,12 +119,12 @@ test('a declined invitation leaves the header, and the workspace keeps no member
 
 for (const width of [1280, 768]) {
   test(`at ${width} px 'Members' is in the sidebar for workspace admins only`, async ({ page }) => {
-    const boss = createUser('boss');
-    const reader = createUser('reader');
+    const boss = await createUser('boss');
+    const reader = await createUser('reader');
     const crew = `side${width}${suffix()}`;
-    admin('workspace', 'create', crew);
-    admin('workspace', 'role', crew, boss.username, 'admin');
-    admin('workspace', 'role', crew, reader.username, 'reader');
+    await admin('workspace', 'create', crew);
+    await admin('workspace', 'role', crew, boss.username, 'admin');
+    await admin('workspace', 'role', crew, reader.username, 'reader');
     await page.setViewportSize({ width, height: 800 });
     const nav = page.getByRole('navigation', { name: 'Main' });
     const openSidebar = async () => {
@@ -151,7 +151,7 @@ for (const width of [1280, 768]) {
 
 for (const width of [1280, 768]) {
   test(`at ${width} px the dashboard shows the closable 'Tip from Waymark'`, async ({ page }) => {
-    const user = createUser('tipped');
+    const user = await createUser('tipped');
     await page.setViewportSize({ width, height: 800 });
     await signIn(page, user.username, user.password);
     const tip = page.getByRole('note').filter({ hasText: 'Tip from Waymark' });

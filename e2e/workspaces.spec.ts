@@ -10,12 +10,12 @@ import { unique } from './support/unique';
 test('a user owning two workspaces switches between them and the choice survives a reload', async ({
   page,
 }) => {
-  const user = createUser('switch');
+  const user = await createUser('switch');
   const first = `north${unique()}`;
   const second = `south${unique()}`;
   for (const workspace of [first, second]) {
-    admin('workspace', 'create', workspace);
-    admin('workspace', 'role', workspace, user.username, 'owner');
+    await admin('workspace', 'create', workspace);
+    await admin('workspace', 'role', workspace, user.username, 'owner');
   }
   await signInSession(page, user.username, user.password);
   await createProject(page, first, 'North survey');
@@ -57,13 +57,13 @@ test('an owner manages members, and a new user accepts an emailed invitation aft
   page,
   browser,
 }) => {
-  const owner = createUser('crewowner');
-  const helper = createUser('helper');
-  const newcomer = createUser('newcomer');
+  const owner = await createUser('crewowner');
+  const helper = await createUser('helper');
+  const newcomer = await createUser('newcomer');
   const crew = `crew${unique()}`;
-  admin('workspace', 'create', crew);
-  admin('workspace', 'role', crew, owner.username, 'owner');
-  admin('workspace', 'role', crew, helper.username, 'reader');
+  await admin('workspace', 'create', crew);
+  await admin('workspace', 'role', crew, owner.username, 'owner');
+  await admin('workspace', 'role', crew, helper.username, 'reader');
 
   await signIn(page, owner.username, owner.password);
   await switchTo(page, crew);
@@ -128,10 +128,10 @@ test('a person without an account registers from the invitation link and lands i
   page,
   browser,
 }) => {
-  const owner = createUser('inviter');
+  const owner = await createUser('inviter');
   const crew = `team${unique()}`;
-  admin('workspace', 'create', crew);
-  admin('workspace', 'role', crew, owner.username, 'owner');
+  await admin('workspace', 'create', crew);
+  await admin('workspace', 'role', crew, owner.username, 'owner');
   await signInSession(page, owner.username, owner.password);
   const email = `fresh${unique()}@example.com`;
   await inviteByEmail(page, crew, email, 'reader');

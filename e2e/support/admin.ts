@@ -1,36 +1,14 @@
 // Drives the real admin commands against the running e2e server (through its control socket,
 // as `npm run admin` does while a server runs) and reads the mails the server wrote to its
 // outbox.
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { expect } from '@playwright/test';
 import { e2eDataDir } from './env';
 import { unique } from './unique';
-
-/**
- * Posts one request to the control socket (server/src/admin/control-socket.ts: POST /command,
- * the secret as bearer token, {argv, cwd}) and prints the answer. Plain JavaScript for a bare
- * `node`: the admin CLI under tsx loads the whole server first, 12-30 s a call on a busy
- * 2-core machine against well under a second for this.
- */
-const SOCKET_CLIENT = `
-const http = require('node:http');
-const { socketPath, secret, body } = JSON.parse(require('node:fs').readFileSync(0, 'utf8'));
-const request = http.request(
-  { socketPath, method: 'POST', path: '/command', headers: {
-    authorization: 'Bearer ' + secret, 'content-type': 'application/json' } },
-  (res) => {
-    const chunks = [];
-    res.on('data', (chunk) => chunks.push(chunk));
-    res.on('end', () => {
-      process.stdout.write(JSON.stringify({ status: res.statusCode, text: Buffer.concat(chunks).toString('utf8') }));
-    });
-  },
-);
-request.on('error', (error) => { process.stderr.write(String(error)); process.exit(3); });
-request.end(body);
-`;
 
 interface CommandResult {
   code: number;
@@ -38,21 +16,48 @@ interface CommandResult {
   stderr: string;
 }
 
-function throughSocket(args: string[]): CommandResult | null {
+/** One HTTP request over a Unix socket, from the test's own process; status and body. */
+function post(
+  socketPath: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const call = request({ socketPath, method: 'POST', path: '/command', headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+      );
+      res.on('error', reject);
+    });
+    call.on('error', reject);
+    call.end(body);
+  });
+}
+
+/**
+ * Posts one request to the control socket (server/src/admin/control-socket.ts: POST /command,
+ * the secret as bearer token, {argv, cwd}) from the worker itself: no process per call, and the
+ * worker's other tests go on while the server answers (a spawned client blocked the worker, and
+ * cost a Node start each call on a busy machine).
+ */
+async function throughSocket(args: string[]): Promise<CommandResult | null> {
   const socketPath = join(e2eDataDir, 'admin.sock');
   if (!existsSync(socketPath)) return null;
   const secret = readFileSync(join(e2eDataDir, 'admin.secret'), 'utf8').trim();
-  const run = spawnSync(process.execPath, ['-e', SOCKET_CLIENT], {
-    input: JSON.stringify({
+  let answer: { status: number; text: string };
+  try {
+    answer = await post(
       socketPath,
-      secret,
-      body: JSON.stringify({ argv: args, cwd: process.cwd() }),
-    }),
-    encoding: 'utf8',
-  });
-  if (run.status !== 0)
-    throw new Error(`admin ${args.join(' ')}: no answer from ${socketPath}: ${run.stderr}`);
-  const answer = JSON.parse(run.stdout) as { status: number; text: string };
+      { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+      JSON.stringify({ argv: args, cwd: process.cwd() }),
+    );
+  } catch (error) {
+    throw new Error(`admin ${args.join(' ')}: no answer from ${socketPath}: ${String(error)}`, {
+      cause: error,
+    });
+  }
   if (answer.status !== 200) {
     throw new Error(
       `admin ${args.join(' ')}: the server refused it (HTTP ${answer.status}): ${answer.text}`,
@@ -62,16 +67,31 @@ function throughSocket(args: string[]): CommandResult | null {
 }
 
 /** The admin CLI itself, for when no server listens on the socket. */
-function throughCli(args: string[]): CommandResult {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'server/src/cli.ts', ...args], {
-    env: { ...process.env, DATA_DIR: e2eDataDir, DATABASE_URL: '', LOG_LEVEL: 'warn' },
-    encoding: 'utf8',
-  });
-  return { code: run.status ?? 1, stdout: run.stdout, stderr: run.stderr };
+async function throughCli(args: string[]): Promise<CommandResult> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'server/src/cli.ts', ...args],
+      {
+        env: { ...process.env, DATA_DIR: e2eDataDir, DATABASE_URL: '', LOG_LEVEL: 'warn' },
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
+    return {
+      code: typeof failed.code === 'number' ? failed.code : 1,
+      stdout: failed.stdout ?? '',
+      stderr: failed.stderr ?? String(error),
+    };
+  }
 }
 
-export function admin(...args: string[]): string {
-  const result = throughSocket(args) ?? throughCli(args);
+/** Runs one admin command (`npm run admin -- ...args`); its output, or throws when it failed. */
+export async function admin(...args: string[]): Promise<string> {
+  const result = (await throughSocket(args)) ?? (await throughCli(args));
   if (result.code !== 0) {
     throw new Error(
       `admin ${args.join(' ')} failed (${result.code}): ${result.stderr}${result.stdout}`,
@@ -81,10 +101,12 @@ export function admin(...args: string[]): string {
 }
 
 /** Creates a fresh user for one test; the password satisfies the password rule. */
-export function createUser(prefix = 'user'): { username: string; email: string; password: string } {
+export async function createUser(
+  prefix = 'user',
+): Promise<{ username: string; email: string; password: string }> {
   const username = `${prefix}${unique()}`;
   const user = { username, email: `${username}@example.com`, password: 'Field-Surv3y!' };
-  admin('user', 'create', user.username, user.email, user.password);
+  await admin('user', 'create', user.username, user.email, user.password);
   return user;
 }
 

@@ -8,6 +8,27 @@ export const e2eBaseURL = `http://127.0.0.1:${e2ePort}`;
 export const e2eDataDir = resolve(process.env.E2E_DATA_DIR ?? `.data-e2e-${e2ePort}`);
 export const e2eAdmin = { username: 'admin', password: 'E2e-admin-Passw0rd!' };
 
+/** The e2e server's environment (scripts/e2e-server.ts), for whoever starts it. */
+export const e2eServerEnv: Record<string, string> = {
+  PORT: String(e2ePort),
+  HOST: '127.0.0.1',
+  DATA_DIR: e2eDataDir,
+  ADMIN_USERNAME: e2eAdmin.username,
+  ADMIN_EMAIL: 'admin@example.com',
+  ADMIN_PASSWORD: e2eAdmin.password,
+  DATABASE_URL: '',
+  LOG_LEVEL: 'warn',
+  // Work on files at the browsers' priority: nice 10 waits behind them on a busy machine.
+  FILE_WORK_NICE: '0',
+  COMMUNITY_URL: 'https://chat.example.org/waymark',
+};
+
+/**
+ * Set by scripts/e2e.ts, which starts one server for both parts of `npm run test:e2e`: the
+ * Playwright runs use it instead of starting their own.
+ */
+export const e2eServerStarted = process.env.E2E_SERVER_STARTED === '1';
+
 /**
  * `count` distinct TCP ports nothing listens on now (the system's choice), for servers of a
  * spec's own in the parallel part: two such specs running side by side, or another checkout's
