@@ -1,6 +1,7 @@
 // Where the end-to-end server runs and with which superuser; shared by playwright.config.ts
 // and the specs.
 import { createServer, type AddressInfo } from 'node:net';
+import { getPriority } from 'node:os';
 import { resolve } from 'node:path';
 
 export const e2ePort = Number(process.env.E2E_PORT ?? 8099);
@@ -18,8 +19,9 @@ export const e2eServerEnv: Record<string, string> = {
   ADMIN_PASSWORD: e2eAdmin.password,
   DATABASE_URL: '',
   LOG_LEVEL: 'warn',
-  // Work on files at the browsers' priority: nice 10 waits behind them on a busy machine.
-  FILE_WORK_NICE: '0',
+  // Work on files at the browsers' priority (this run's own nice value): at the default 10 it
+  // waits behind them on a busy machine.
+  FILE_WORK_NICE: String(Math.min(19, Math.max(0, getPriority()))),
   COMMUNITY_URL: 'https://chat.example.org/waymark',
 };
 

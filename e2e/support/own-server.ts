@@ -2,7 +2,7 @@
 // configuration the shared e2e server does not have (e.g. a small GLOBAL_STORAGE).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { expect } from '@playwright/test';
-import { e2eAdmin } from './env';
+import { e2eAdmin, e2eServerEnv } from './env';
 
 export class OwnServer {
   private child: ChildProcess | null = null;
@@ -38,8 +38,8 @@ export class OwnServer {
           ADMIN_PASSWORD: e2eAdmin.password,
           DATABASE_URL: '',
           LOG_LEVEL: 'warn',
-          // Work on files at the browsers' priority (as playwright.config.ts).
-          FILE_WORK_NICE: '0',
+          // Work on files at the browsers' priority (as the e2e server).
+          FILE_WORK_NICE: e2eServerEnv.FILE_WORK_NICE!,
           ...this.env,
         },
         stdio: ['ignore', 'inherit', 'inherit'],
