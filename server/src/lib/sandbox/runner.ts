@@ -137,7 +137,10 @@ export function sandboxPool(options: PoolOptions): Pool {
     clearInterval(job.watch);
   };
 
-  function spawn({ memoryBytes, nice = CHILD_NICE }: Pick<WorkBudget, 'memoryBytes' | 'nice'>): Proc {
+  function spawn({
+    memoryBytes,
+    nice = CHILD_NICE,
+  }: Pick<WorkBudget, 'memoryBytes' | 'nice'>): Proc {
     const heapMb = Math.max(64, Math.floor((memoryBytes * 0.75) / MIB));
     const child = fork(fileURLToPath(CHILD), [], {
       serialization: 'advanced',
