@@ -24,6 +24,7 @@ import { pushFiles } from './support/push';
 import { waitForServiceWorker } from './support/service-worker';
 import { signIn } from './pages/session';
 import { unique } from './support/unique';
+import { setOffline } from './support/offline';
 
 const suffix = unique;
 
@@ -99,7 +100,7 @@ test('offline: add, change, draw and delete; reloaded still pending; online one 
     await page.keyboard.press('Escape');
     // Pine's and Plane's panels were never opened: offline they come from the table seen.
 
-    await context.setOffline(true);
+    await setOffline(context, true);
 
     // 1. A tree where the map is tapped, with a photo.
     await startAdding(page, 'Trees');
@@ -242,7 +243,7 @@ test('offline: add, change, draw and delete; reloaded still pending; online one 
         sent.push(request.headers()['mm-push-id'] ?? '');
       }
     });
-    await context.setOffline(false);
+    await setOffline(context, false);
     await expect(page.getByText(`Edits of waymark/${name} sent: version v2`)).toBeVisible({
       timeout: 60_000,
     });
@@ -325,7 +326,7 @@ test('offline, a map seen without its forms says why features cannot be added', 
     })()`)) as number;
     expect(removed).toBeGreaterThan(0);
 
-    await context.setOffline(true);
+    await setOffline(context, true);
     // Offline emulation does not always reach the service worker's own fetches (seen with
     // Playwright 1.65: after a reload they went to the server): the forms are cut off for sure.
     await context.route('**/app/map/**/forms?*', (route) => route.abort('internetdisconnected'));

@@ -3,6 +3,7 @@
 // opens the app (the sign-in screen) with the network gone.
 import { expect, test, type Page } from '@playwright/test';
 import { serviceWorkerActive } from './support/page-predicates';
+import { setOffline } from './support/offline';
 
 interface ManifestIcon {
   src: string;
@@ -73,13 +74,13 @@ test.describe('installable PWA', () => {
     await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
     await page.waitForFunction(serviceWorkerActive);
 
-    await context.setOffline(true);
+    await setOffline(context, true);
     try {
       await page.goto(startUrl);
       await expect(page.getByRole('heading', { name: 'Sign in to Waymark' })).toBeVisible();
       await expect(page.getByRole('textbox', { name: 'Username or email' })).toBeVisible();
     } finally {
-      await context.setOffline(false);
+      await setOffline(context, false);
     }
   });
 });

@@ -16,6 +16,7 @@ import { V1, V2, wellLonLat } from './support/map-geopackage';
 import { MAP_FILE as FILE, pixelOf, seedMapProject } from './support/map-project';
 import { waitForServiceWorker } from './support/service-worker';
 import { unique } from './support/unique';
+import { setOffline } from './support/offline';
 
 const suffix = unique;
 
@@ -240,7 +241,7 @@ test('an anonymous visitor sees a public project’s map, also offline once seen
     'false',
   );
 
-  await context.setOffline(true);
+  await setOffline(context, true);
   try {
     await page.reload();
     await expect(page.getByRole('checkbox', { name: 'wells' })).toBeChecked();
@@ -249,6 +250,6 @@ test('an anonymous visitor sees a public project’s map, also offline once seen
     const again = await openFeature(page, treeAt('Pine'), 'Feature trees 4');
     await expect(again.getByRole('row', { name: 'name Pine' })).toBeVisible();
   } finally {
-    await context.setOffline(false);
+    await setOffline(context, false);
   }
 });

@@ -10,6 +10,7 @@ import { pushFiles } from './support/push';
 import { signIn } from './pages/session';
 import { waitForServiceWorker } from './support/service-worker';
 import { unique } from './support/unique';
+import { setOffline } from './support/offline';
 
 const NOTE = 'Benchmarks along the ridge, levelled 2026-11-21.';
 /** A 1×1 PNG, for an image preview. */
@@ -57,7 +58,7 @@ test('public projects a visitor opened render offline; others say they are not s
   await expect(page.getByRole('link', { name: 'notes.txt' })).toBeVisible();
   await expect(page.getByRole('status').filter({ hasText: 'Offline' })).toHaveCount(0);
 
-  await context.setOffline(true);
+  await setOffline(context, true);
   try {
     // The project reloads offline, from the saved copy, and says so.
     await page.reload();
@@ -111,7 +112,7 @@ test('public projects a visitor opened render offline; others say they are not s
       await expect(deep.goto(path), path).rejects.toThrow(/ERR_INTERNET_DISCONNECTED/);
     }
   } finally {
-    await context.setOffline(false);
+    await setOffline(context, false);
   }
 
   // Back online the indicator goes and the server answers again.
@@ -194,7 +195,7 @@ test('a signed-in user reads opened projects offline; signing out leaves no priv
   // Signed in, the same works offline for the projects the user opened.
   await page.goto(`/projects/waymark/${encoded}/tree`);
   await expect(page.getByRole('link', { name: 'notes.txt' })).toBeVisible();
-  await context.setOffline(true);
+  await setOffline(context, true);
   try {
     await page.reload();
     await expect(page.getByRole('link', { name: 'notes.txt' })).toBeVisible();
@@ -202,7 +203,7 @@ test('a signed-in user reads opened projects offline; signing out leaves no priv
     await page.goto(`/projects/waymark/${encoded}/history`);
     await expect(page.getByRole('link', { name: 'v1', exact: true })).toBeVisible();
   } finally {
-    await context.setOffline(false);
+    await setOffline(context, false);
   }
   await page.goto(`/projects/waymark/${encoded}/tree`);
   await expect(page.getByRole('link', { name: 'Download' })).toBeVisible();

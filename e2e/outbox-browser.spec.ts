@@ -18,6 +18,7 @@ import {
   storedRows,
 } from './support/outbox';
 import { signIn } from './pages/session';
+import { setOffline } from './support/offline';
 
 /** The upload engine's Background Sync tag (src/sw/offline.ts UPLOAD_SYNC_TAG). */
 const UPLOAD_SYNC_TAG = 'waymark-uploads';
@@ -26,7 +27,7 @@ const workDir = mkdtempSync(join(tmpdir(), 'waymark-e2e-outbox-browser-'));
 test.afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 const fileOnDisk = (name: string, text: string) => writeFile(workDir, name, Buffer.from(text));
 test.afterEach(async ({ context }) => {
-  await context.setOffline(false);
+  await setOffline(context, false);
   await removeRoutes(context);
 });
 
@@ -75,7 +76,7 @@ test('a Background Sync sends a queued upload while the engine still waits', asy
   context.on('request', (request) => {
     if (/\/v1\/project\/push\/waymark\//.test(request.url())) starts.push(request.url());
   });
-  await context.setOffline(false);
+  await setOffline(context, false);
   await expect.poll(() => failedApi, { timeout: 30_000 }).toBeGreaterThan(0);
   await context.unroute('**/v1/project/**');
   // The engine keeps waiting: its probes fail, nothing is pushed.
@@ -124,7 +125,7 @@ test('the app badge counts the uploads waiting, and clears once they are sent', 
   const first = await savedProject(page, { 'a.txt': 'a\n' });
   const second = await savedProject(page, { 'b.txt': 'b\n' });
 
-  await context.setOffline(true);
+  await setOffline(context, true);
   await reloadOffline(page, first);
   await queue(first, [fileOnDisk('first.txt', 'one\n')]);
   await expect.poll(badge).toEqual([1]);
@@ -136,7 +137,7 @@ test('the app badge counts the uploads waiting, and clears once they are sent', 
   await expect(sidebar).toContainText('2');
 
   const before = (await badge()).length;
-  await context.setOffline(false);
+  await setOffline(context, false);
   await expect
     .poll(async () => (await badge()).slice(before), { timeout: 90_000 })
     .toEqual([1, 'clear']);

@@ -15,11 +15,12 @@ import {
   queue,
   savedProjectOffline,
 } from './support/outbox';
+import { setOffline } from './support/offline';
 
 const workDir = mkdtempSync(join(tmpdir(), 'waymark-e2e-outbox-rebase-'));
 test.afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 test.afterEach(async ({ context }) => {
-  await context.setOffline(false);
+  await setOffline(context, false);
   await removeRoutes(context);
 });
 
@@ -48,7 +49,7 @@ test('a project that moves on again after the rebase: rebased again, both conten
       await route.continue();
     });
 
-    await context.setOffline(false);
+    await setOffline(context, false);
     await expectConflictedCopyLanded(project, mine);
     expect(starts).toHaveLength(2);
   } finally {

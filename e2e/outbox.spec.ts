@@ -20,6 +20,7 @@ import {
   pushFromElsewhere,
 } from './support/outbox';
 import { signIn } from './pages/session';
+import { setOffline } from './support/offline';
 
 const CHUNK_SIZE = 10 * 1024 * 1024;
 
@@ -27,7 +28,7 @@ const workDir = mkdtempSync(join(tmpdir(), 'waymark-e2e-outbox-'));
 test.afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 const fileOnDisk = (name: string, bytes: Buffer) => writeFile(workDir, name, bytes);
 test.afterEach(async ({ context }) => {
-  await context.setOffline(false);
+  await setOffline(context, false);
   await removeRoutes(context);
 });
 
@@ -70,7 +71,7 @@ test('chosen offline, still queued after a reload, one version with exactly thos
     if (/\/v1\/project\/push\/waymark\//.test(request.url())) starts.push(request.url());
   });
 
-  await context.setOffline(true);
+  await setOffline(context, true);
   await reloadOffline(page, project);
   await queue(
     project,
@@ -91,7 +92,7 @@ test('chosen offline, still queued after a reload, one version with exactly thos
   await expect(item).toContainText('Waiting for the network');
   expect(starts).toEqual([]);
 
-  await context.setOffline(false);
+  await setOffline(context, false);
   await expect(page.getByText(`Upload finished: waymark/${project.name}`)).toBeVisible({
     timeout: 90_000,
   });
@@ -120,7 +121,7 @@ test('a file another user changed meanwhile: both contents land, the local one a
   // Meanwhile, another session pushes a new site.txt.
   expect(await pushFromElsewhere(project.name, { 'site.txt': 'theirs\n' })).toBe('v2');
 
-  await context.setOffline(false);
+  await setOffline(context, false);
   await expectConflictedCopyLanded(project, mine);
 });
 
@@ -138,13 +139,13 @@ test('two projects with queued uploads both land, in order, after one reconnect'
     if (match && request.method() === 'POST') starts.push(decodeURIComponent(match[1]!));
   });
 
-  await context.setOffline(true);
+  await setOffline(context, true);
   await reloadOffline(page, first);
   await queue(first, [fileOnDisk('first.txt', Buffer.from('one\n'))]);
   await reloadOffline(page, second);
   await queue(second, [fileOnDisk('second.txt', Buffer.from('two\n'))]);
 
-  await context.setOffline(false);
+  await setOffline(context, false);
   await expect.poll(async () => (await second.project()).version, { timeout: 90_000 }).toBe('v2');
   expect((await first.project()).version).toBe('v2');
   expect(starts).toEqual([first.name, second.name]);

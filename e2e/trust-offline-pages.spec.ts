@@ -10,6 +10,7 @@ import { removeRoutes } from './support/routes';
 import { waitForServiceWorker } from './support/service-worker';
 import { signIn } from './pages/session';
 import { unique } from './support/unique';
+import { setOffline } from './support/offline';
 
 const NOT_SAVED =
   'You are offline and this page has not been saved on this device. Connect to the internet to open it.';
@@ -20,7 +21,7 @@ const V1: PointFeature[] = [
 const V2: PointFeature[] = [{ ...(V1[0] as PointFeature), name: 'beech' }, V1[1] as PointFeature];
 
 test.afterEach(async ({ context }) => {
-  await context.setOffline(false);
+  await setOffline(context, false);
   await removeRoutes(context);
 });
 
@@ -42,16 +43,16 @@ test('offline, a changeset page never opened says it was not saved on this devic
   await page.goto(`${base}/tree`);
   await expect(page.getByRole('link', { name: 'survey.gpkg' })).toBeVisible({ timeout: 30_000 });
 
-  await context.setOffline(true);
+  await setOffline(context, true);
   await page.goto(`${base}/history/v2/survey.gpkg`);
   await expect(page.getByText(NOT_SAVED)).toBeVisible({ timeout: 30_000 });
   await expect(page.getByText('Changes cannot be calculated')).toHaveCount(0);
   await expect(page.getByText('Failed to display changeset of file')).toHaveCount(0);
 
-  await context.setOffline(false);
+  await setOffline(context, false);
   await page.reload();
   await expect(page.getByRole('cell', { name: 'beech' })).toBeVisible({ timeout: 30_000 });
-  await context.setOffline(true);
+  await setOffline(context, true);
   await page.reload();
   await expect(page.getByRole('cell', { name: 'beech' })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByText('Changes cannot be calculated')).toHaveCount(0);
@@ -89,7 +90,7 @@ test('a first visit left by address at once keeps its copy: Explore opens offlin
   await waitForServiceWorker(page);
   await context.unrouteAll({ behavior: 'ignoreErrors' });
 
-  await context.setOffline(true);
+  await setOffline(context, true);
   await page.goto('/projects/explore');
   await expect(page.getByRole('link', { name: new RegExp(name) })).toBeVisible({
     timeout: 30_000,

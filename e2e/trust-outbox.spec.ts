@@ -13,12 +13,13 @@ import {
   queue,
   savedProjectOffline,
 } from './support/outbox';
+import { setOffline } from './support/offline';
 
 const workDir = mkdtempSync(join(tmpdir(), 'waymark-e2e-trust-outbox-'));
 test.afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 const fileOnDisk = (name: string, text: string) => writeFile(workDir, name, Buffer.from(text));
 test.afterEach(async ({ context }) => {
-  await context.setOffline(false);
+  await setOffline(context, false);
   await removeRoutes(context);
 });
 
@@ -71,7 +72,7 @@ test('offline, more changes queue on top of a queued one and land as the next ve
   await page.getByRole('link', { name: /Outbox/ }).click();
   await expect(page.getByRole('listitem', { name: `waymark/${project.name}` })).toHaveCount(2);
 
-  await context.setOffline(false);
+  await setOffline(context, false);
   await expect.poll(async () => (await project.project()).version, { timeout: 90_000 }).toBe('v3');
   const landed = await project.project();
   expect(landed.files.map((f) => f.path).sort()).toEqual(['a.txt', 'c.txt', 'd.txt']);
@@ -91,7 +92,7 @@ test('a deletion skipped because the file changed on the server is a warning kep
 
   expect(await pushFromElsewhere(project.name, { 'site.txt': 'theirs\n' })).toBe('v2');
 
-  await context.setOffline(false);
+  await setOffline(context, false);
   const title = `No new version of waymark/${project.name}: nothing was left to send`;
   const line = 'site.txt: not deleted, because it changed on the server meanwhile';
   await expect(page.getByText(title)).toBeVisible({ timeout: 90_000 });

@@ -10,11 +10,12 @@ import { removeRoutes } from './support/routes';
 import { waitForServiceWorker } from './support/service-worker';
 import { fileOnDisk as writeFile, queue, reloadOffline, savedProject } from './support/outbox';
 import { signIn } from './pages/session';
+import { setOffline } from './support/offline';
 
 const workDir = mkdtempSync(join(tmpdir(), 'waymark-e2e-trust-reconnect-'));
 test.afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 test.afterEach(async ({ context }) => {
-  await context.setOffline(false);
+  await setOffline(context, false);
   await removeRoutes(context);
 });
 
@@ -30,7 +31,7 @@ for (const where of ['Outbox', 'Projects'] as const) {
     await page.getByRole('link', { name: 'Projects', exact: true }).first().click();
     await expect(page.getByRole('link', { name: new RegExp(project.name) })).toBeVisible();
 
-    await context.setOffline(true);
+    await setOffline(context, true);
     await reloadOffline(page, project);
     await queue(project, [writeFile(workDir, 'b.txt', Buffer.from('b\n'))]);
     // Opened there offline, as after a reload.
@@ -44,7 +45,7 @@ for (const where of ['Outbox', 'Projects'] as const) {
     await context.route(/\/v1\/(user\/profile|workspaces|project\/paginated)/, (route) =>
       unreachable ? route.abort('internetdisconnected') : route.continue(),
     );
-    await context.setOffline(false);
+    await setOffline(context, false);
     await expect(notice).toBeVisible();
     await page.getByRole('link', { name: 'Dashboard', exact: true }).first().click();
     await page.goBack();

@@ -9,6 +9,7 @@ import { pushFiles } from './support/push';
 import { signIn } from './pages/session';
 import { waitForServiceWorker } from './support/service-worker';
 import { unique } from './support/unique';
+import { setOffline } from './support/offline';
 
 const suffix = unique;
 
@@ -27,7 +28,7 @@ test('the superuser finds a private project offline after a reload, signed in', 
   await page.getByRole('link', { name: new RegExp(name) }).click();
   await expect(page.getByRole('link', { name: 'notes.txt' })).toBeVisible();
 
-  await context.setOffline(true);
+  await setOffline(context, true);
   try {
     await page.reload();
     await expect(page.getByRole('link', { name: 'notes.txt' })).toBeVisible();
@@ -37,7 +38,7 @@ test('the superuser finds a private project offline after a reload, signed in', 
     await expect(page.getByRole('link', { name: 'Sign in' })).toHaveCount(0);
     await expect(page.getByRole('status')).toContainText('Offline — showing data saved');
   } finally {
-    await context.setOffline(false);
+    await setOffline(context, false);
   }
 });
 
@@ -57,12 +58,12 @@ test('a list shown on screen is saved at once: Explore left right away opens off
   await expect(page.getByRole('link', { name: 'notes.txt' })).toBeVisible();
   await waitForServiceWorker(page);
 
-  await context.setOffline(true);
+  await setOffline(context, true);
   try {
     await page.goto('/projects/explore');
     await expect(page.getByRole('link', { name: new RegExp(name) })).toBeVisible();
     await expect(page.getByRole('status')).toContainText('Offline — showing data saved');
   } finally {
-    await context.setOffline(false);
+    await setOffline(context, false);
   }
 });

@@ -10,6 +10,7 @@ import { waitForServiceWorker } from './service-worker';
 import { ProjectFilesPage } from '../pages/project-files-page';
 import { signIn } from '../pages/session';
 import { unique } from './unique';
+import { setOffline } from './offline';
 
 export const stamp = unique;
 
@@ -64,7 +65,7 @@ export async function savedProjectOffline(
   await signIn(page, e2eAdmin.username, e2eAdmin.password);
   await waitForServiceWorker(page);
   const project = await savedProject(page, files);
-  await page.context().setOffline(true);
+  await setOffline(page.context(), true);
   await reloadOffline(page, project);
   return project;
 }
