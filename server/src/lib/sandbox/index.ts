@@ -12,6 +12,8 @@ import { workBudget, WorkTooHeavyError, type OverBudget, type WorkLane } from '.
 import type { CrossedError } from './protocol';
 import { sandboxPool, type Pool } from './runner';
 
+export { verdictCounts } from './runner';
+
 export { WorkTooHeavyError, FILE_TOO_COMPLEX, type WorkLane } from './budget';
 export type { CrossedError } from './protocol';
 

@@ -40,6 +40,8 @@ const VERDICTS = 1000;
 export const CHILD_NICE = 10;
 /** Default time a process is kept without work (ms). */
 export const DEFAULT_IDLE_MS = 5 * 60_000;
+/** Requests this process answered from a kept verdict, without running them (tests). */
+export const verdictCounts = { answered: 0 };
 /** Bytes of a child's standard error kept for the log. */
 const STDERR_TAIL = 4096;
 
@@ -307,6 +309,7 @@ export function sandboxPool(options: PoolOptions): Pool {
       const verdict = key === undefined ? undefined : verdicts.get(key);
       if (verdict) {
         if (verdict.until > Date.now()) {
+          verdictCounts.answered++;
           reject(tooHeavy(job, verdict.reason));
           return;
         }
