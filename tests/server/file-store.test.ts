@@ -29,6 +29,7 @@ import {
   fileStoreWorkIdle,
   runFileStoreTasks,
 } from '../../server/src/services/file-store';
+import { rebuildCounts } from '../../server/src/services/file-store/rebuild';
 import { runAdminCommand } from '../../server/src/admin/commands';
 import { purgeRemovedProjects } from '../../server/src/services/purge';
 import { DELETED_PROJECT_EXPIRATION_DAYS } from '../../server/src/services/projects';
@@ -366,6 +367,8 @@ describe('rebuilds', () => {
       logged.length = 0;
       expect((await versionBytes(project, 3)).equals(versions.get(3)!), what).toBe(true);
       expect(logged.join('\n'), what).toContain('could not be rebuilt from its page patches');
+      // The bad patch is made again meanwhile (the next test): done before the next case.
+      await fileStoreWorkIdle(t.app.ctx);
     };
     try {
       await rm(v2Patch); // missing
@@ -379,6 +382,51 @@ describe('rebuilds', () => {
     } finally {
       await writeFile(v2Patch, saved[0]);
       await writeFile(v3Patch, saved[1]);
+    }
+  });
+
+  it('make a patch that failed again: missing, damaged or making other bytes', async () => {
+    const { project, versions } = await projectWithDiffs(4);
+    await arrange();
+    const store = t.app.ctx.blobStore as LocalBlobStore;
+    const patches = async () => {
+      const keys: string[] = [];
+      for (let v = 2; v <= 5; v++) keys.push((await blobOf(project, v)).patchKey!);
+      return keys;
+    };
+    const good = await patches();
+    const storedBytes = async () =>
+      (
+        await t.database.db
+          .select({ storedBytes: projects.storedBytes })
+          .from(projects)
+          .where(eq(projects.id, project.id))
+      )[0]!.storedBytes;
+    const charged = await storedBytes();
+    const v2Bytes = await readFile(store.pathOf(good[0]!));
+    /** Reads v4 cold (v5 is whole), then waits for the patch work; how many rebuilds fell back. */
+    const readV4 = async () => {
+      await fileCacheOf(t.app.ctx).clear();
+      const failed = rebuildCounts.patchesFailed;
+      expect((await versionBytes(project, 4)).equals(versions.get(4)!)).toBe(true);
+      await fileStoreWorkIdle(t.app.ctx);
+      return rebuildCounts.patchesFailed - failed;
+    };
+    const cases: [string, () => Promise<void>][] = [
+      ['missing', () => rm(store.pathOf(good[1]!))],
+      ['damaged', () => writeFile(store.pathOf(good[1]!), v2Bytes.subarray(0, 40))],
+      // v2's whole patch in v4's place: it reads, but makes other bytes than v4's.
+      ['other bytes', () => writeFile(store.pathOf(good[2]!), v2Bytes)],
+    ];
+    for (const [what, spoil] of cases) {
+      await spoil();
+      logged.length = 0;
+      expect(await readV4(), what).toBe(1);
+      expect(logged.join('\n'), what).toContain('was dropped; it is made again from the diff');
+      // Made again: the same patches (content-addressed), read through, charged once.
+      expect(await patches(), what).toEqual(good);
+      expect(await readV4(), what).toBe(0);
+      expect(await storedBytes(), what).toBe(charged);
     }
   });
 

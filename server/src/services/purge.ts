@@ -58,7 +58,10 @@ export async function purgeRemovedProjects(ctx: AppContext): Promise<PurgeResult
  * waits). For bytes stored ahead of a commit that never happened: a purged project's, or a
  * diff the server made for a version it could not make (time travel). Answers how many went.
  */
-export async function deleteBlobsWithoutRows(ctx: AppContext, keys: string[]): Promise<number> {
+export async function deleteBlobsWithoutRows(
+  ctx: Pick<AppContext, 'database' | 'blobStore'>,
+  keys: string[],
+): Promise<number> {
   if (keys.length === 0) return 0;
   return ctx.database.db.transaction(async (tx) => {
     await lockBlobsExclusive(tx);

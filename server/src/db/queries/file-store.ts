@@ -310,6 +310,28 @@ export async function setPatch(
   return true;
 }
 
+/**
+ * Takes page patch `patchKey` away from blob `key` (the patch is missing or makes other
+ * bytes: the version is read through its diff until the patch is made again), and its size
+ * out of the stored bytes of every project whose history references the blob. The patch's
+ * own row is left to deleteUnreferencedBlobs. False when the blob no longer names that patch.
+ * Run in a transaction.
+ */
+export async function dropPatch(db: Executor, key: string, patchKey: string): Promise<boolean> {
+  const projectIds = await lockReferencingProjects(db, key);
+  const blob = await lockBlob(db, key);
+  if (!blob) return false;
+  const rows = await db
+    .update(blobs)
+    .set({ patchKey: null })
+    .where(and(eq(blobs.key, key), eq(blobs.patchKey, patchKey)))
+    .returning({ key: blobs.key });
+  if (rows.length === 0) return false;
+  const [patch] = await db.select({ size: blobs.size }).from(blobs).where(eq(blobs.key, patchKey));
+  if (patch) await chargePatch(db, projectIds, -patch.size);
+  return true;
+}
+
 /** Whether `key` is the latest version of a file anywhere. */
 export async function isCurrentAnywhere(db: Executor, key: string): Promise<boolean> {
   const rows = await db

@@ -15,17 +15,35 @@
  * bytes are made from the one before with its patch, or, for a version without one, with its
  * diff (checked against its SHA-1) after the bytes before were copied aside for the patch.
  * A patch that cannot be made (a change too large) is not tried again by this process.
+ *
+ * A chain whose patches failed a rebuild (patch-suspects.ts) is walked whole from its whole
+ * copy, each patch checked: applied to the bytes before it and the result's SHA-1 compared
+ * with the version's. A patch that is missing, damaged or makes other bytes is dropped (its
+ * row and bytes deleted, its size no longer charged) and made again from the diff, so one
+ * bad patch does not leave every later version of the chain read through diffs.
  */
 import { copyFile, rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import { findBlob, recipeChain, setPatch, type ChainLink } from '../../db/queries/file-store';
+import { deleteUnreferencedBlobs } from '../../db/queries/blobs';
+import {
+  dropPatch,
+  findBlob,
+  recipeChain,
+  setPatch,
+  type ChainLink,
+} from '../../db/queries/file-store';
+import { lockBlobsExclusive } from '../../db/queries/versions';
 import { nextTurn } from '../../lib/next-turn';
 import { sandboxModule } from '../../lib/sandbox';
 import { applyInPlace } from './apply-in-place';
 import type { CacheHandle } from './cache';
 import { fileCacheOf, type FileStoreContext } from './context';
-import { applyCompressedPatches } from './page-patch';
+import { hashFileInThread } from './hash';
+import { applyCompressedPatches, PagePatchError } from './page-patch';
+import { takeSuspect } from './patch-suspects';
+import { deleteBlobsWithoutRows } from '../purge';
+import { BlobNotFoundError } from '../../storage/blob-store';
 import type * as PatchWork from './page-patch-work';
 import { downloadBlob, MAX_CHAIN } from './rebuild';
 
@@ -129,7 +147,9 @@ async function walkChain(ctx: FileStoreContext, key: string): Promise<string[]> 
   const chain = await chainTo(ctx, key);
   if (!chain) return [];
   const links = chain.slice(0, -1).reverse();
-  const last = links.findLastIndex(needsPatch);
+  // A chain whose patches failed a rebuild: every patch is checked, from the whole copy on.
+  const check = takeSuspect(ctx, key);
+  const last = check ? links.length - 1 : links.findLastIndex(needsPatch);
   if (last < 0) return links.map((link) => link.key);
   const cache = fileCacheOf(ctx);
   await cache.open();
@@ -141,14 +161,15 @@ async function walkChain(ctx: FileStoreContext, key: string): Promise<string[]> 
   let from = 0;
   try {
     // Start from the newest bytes at hand: the spare or a cached file of the version before
-    // the last link that needs a patch, else the whole copy.
+    // the last link that needs a patch, else (and always when checking) the whole copy.
     const start = last === 0 ? chain.at(-1)! : links[last - 1]!;
     const spare = spares.get(ctx);
-    if (spare?.sha1 === start.sha1 && spare.size === start.size) {
-      held = { ...spare, release: () => {} };
-      from = last;
-    } else {
-      held = await cache.acquire(start.sha1, start.size);
+    if (!check) {
+      if (spare?.sha1 === start.sha1 && spare.size === start.size) {
+        held = { ...spare, release: () => {} };
+      } else {
+        held = await cache.acquire(start.sha1, start.size);
+      }
       if (held) from = last;
     }
     if (!held) {
@@ -158,7 +179,8 @@ async function walkChain(ctx: FileStoreContext, key: string): Promise<string[]> 
     }
     for (const link of links.slice(from, last + 1)) {
       const current = held?.path ?? work;
-      const cached = await cache.acquire(link.sha1, link.size);
+      // Checking, the patch itself makes the bytes (a cached copy would hide a bad one).
+      const cached = check ? null : await cache.acquire(link.sha1, link.size);
       if (cached) {
         try {
           if (needsPatch(link)) await makePatch(ctx, link, current, cached.path);
@@ -176,10 +198,16 @@ async function walkChain(ctx: FileStoreContext, key: string): Promise<string[]> 
         held = null;
       }
       if (!needsPatch(link)) {
-        await applyCompressedPatches(work, [
-          await buffer(await ctx.blobStore.open(link.patchKey!)),
-        ]);
-        continue;
+        if (!check) {
+          await applyCompressedPatches(work, [
+            await buffer(await ctx.blobStore.open(link.patchKey!)),
+          ]);
+          continue;
+        }
+        if (await patchMakes(ctx, link, work, before)) continue;
+        // A bad patch: dropped, then made again from the diff below (`work` holds the bytes
+        // before it again).
+        await dropBadPatch(ctx, link);
       }
       await Promise.all([copyFile(work, before), downloadBlob(ctx, link.diffKey!, diffFile)]);
       const made = await applyInPlace(ctx, work, [diffFile], 'background');
@@ -214,6 +242,46 @@ async function walkChain(ctx: FileStoreContext, key: string): Promise<string[]> 
     );
   }
   return links.map((link) => link.key);
+}
+
+/**
+ * Whether `link`'s patch, applied to the bytes in `work`, makes the version's bytes (its
+ * SHA-1 and size). When it does, `work` holds them; otherwise `work` holds the bytes before
+ * it again (kept in `before` meanwhile).
+ */
+async function patchMakes(
+  ctx: FileStoreContext,
+  link: ChainLink,
+  work: string,
+  before: string,
+): Promise<boolean> {
+  await copyFile(work, before);
+  try {
+    await applyCompressedPatches(work, [await buffer(await ctx.blobStore.open(link.patchKey!))]);
+    const made = await hashFileInThread(work);
+    if (made.sha1 === link.sha1 && made.size === link.size) return true;
+  } catch (error) {
+    if (!(error instanceof PagePatchError || error instanceof BlobNotFoundError)) throw error;
+  }
+  await copyFile(before, work);
+  return false;
+}
+
+/** Takes a bad patch from `link`'s blob; its row and bytes go when nothing else names them. */
+async function dropBadPatch(ctx: FileStoreContext, link: ChainLink): Promise<void> {
+  const patchKey = link.patchKey!;
+  const db = ctx.database.db;
+  const dropped = await db.transaction((tx) => dropPatch(tx, link.key, patchKey));
+  if (!dropped) return;
+  ctx.log.warn(
+    { blob: link.key, patch: patchKey },
+    'A page patch that does not make its version was dropped; it is made again from the diff',
+  );
+  const orphans = await db.transaction(async (tx) => {
+    await lockBlobsExclusive(tx);
+    return deleteUnreferencedBlobs(tx, [patchKey]);
+  });
+  await deleteBlobsWithoutRows(ctx, orphans);
 }
 
 interface PatchQueue {

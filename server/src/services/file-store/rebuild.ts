@@ -43,6 +43,7 @@ import {
   type FoldedPatches,
 } from './page-patch';
 import { fileCacheOf, type FileStoreContext } from './context';
+import { suspectPatches } from './patch-suspects';
 
 /** Bytes read at a time from a cached whole copy (fewer, larger reads: a 64 KiB piece costs a turn each). */
 const READ_PIECE = 1024 * 1024;
@@ -132,6 +133,8 @@ export async function rebuildInto(
       // diffs are applied instead, from the whole copy.
       if (error instanceof PatchesFailed) {
         rebuildCounts.patchesFailed++;
+        // The patch work checks the chain's patches and makes the bad ones again.
+        suspectPatches(ctx, target.key);
         ctx.log.warn(
           { blob: target.key, sha1: target.sha1, size: target.size, reason: error.message },
           'A file version could not be rebuilt from its page patches; its diffs are applied instead',
