@@ -29,6 +29,7 @@ import {
   fileStoreWorkIdle,
   runFileStoreTasks,
 } from '../../server/src/services/file-store';
+import { patchCounts } from '../../server/src/services/file-store/page-patch-store';
 import { rebuildCounts } from '../../server/src/services/file-store/rebuild';
 import { runAdminCommand } from '../../server/src/admin/commands';
 import { purgeRemovedProjects } from '../../server/src/services/purge';
@@ -122,6 +123,7 @@ async function blobOf(project: Project, version: number) {
       baseKey: blobs.baseKey,
       diffKey: blobs.diffKey,
       patchKey: blobs.patchKey,
+      patchRefused: blobs.patchRefused,
     })
     .from(fileHistory)
     .innerJoin(blobs, eq(blobs.key, fileHistory.blobKey))
@@ -383,6 +385,22 @@ describe('rebuilds', () => {
       await writeFile(v2Patch, saved[0]);
       await writeFile(v3Patch, saved[1]);
     }
+  });
+
+  it('do not try again a patch refused as too large, after a restart either', async () => {
+    const { project, versions } = await projectWithDiffs(3);
+    await arrange();
+    const db = t.database.db;
+    // As a process that found v3's change over MAX_PATCH_PAGE_BYTES leaves it: no patch, and
+    // the row says none can be made (a new process has nothing in memory).
+    const v3 = await blobOf(project, 3);
+    await db.update(blobs).set({ patchKey: null, patchRefused: true }).where(eq(blobs.key, v3.key));
+    await fileCacheOf(t.app.ctx).clear();
+    const made = patchCounts.made;
+    expect((await versionBytes(project, 3)).equals(versions.get(3)!)).toBe(true);
+    await fileStoreWorkIdle(t.app.ctx);
+    expect(await blobOf(project, 3)).toMatchObject({ patchKey: null, patchRefused: true });
+    expect(patchCounts.made).toBe(made);
   });
 
   it('make a patch that failed again: missing, damaged or making other bytes', async () => {

@@ -239,6 +239,11 @@ export const blobs = pgTable(
      * when present. Null: rebuilt by applying the diff.
      */
     patchKey: text('patch_key').references((): AnyPgColumn => blobs.key),
+    /**
+     * No page patch can be made for this version (its change is over MAX_PATCH_PAGE_BYTES):
+     * it is read through its diff, and the patch is not tried again (after a restart either).
+     */
+    patchRefused: boolean('patch_refused').notNull().default(false),
   },
   (t) => [
     index('blobs_base_idx').on(t.baseKey),

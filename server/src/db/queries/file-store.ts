@@ -51,6 +51,8 @@ export interface ChainLink extends BlobRow {
   /** Its page patch (services/file-store/page-patch.ts), when it has one. */
   patchKey: string | null;
   patchSize: number | null;
+  /** No patch can be made for it (blobs.patch_refused). */
+  patchRefused: boolean;
 }
 
 /**
@@ -59,16 +61,18 @@ export interface ChainLink extends BlobRow {
  */
 export async function recipeChain(db: Executor, key: string, limit: number): Promise<ChainLink[]> {
   const result = await db.execute(sql`
-    WITH RECURSIVE chain(key, size, sha1, stored, base_key, diff_key, patch_key, depth) AS (
-      SELECT key, size, sha1, stored, base_key, diff_key, patch_key, 0 FROM ${blobs}
+    WITH RECURSIVE chain(key, size, sha1, stored, base_key, diff_key, patch_key, patch_refused,
+      depth) AS (
+      SELECT key, size, sha1, stored, base_key, diff_key, patch_key, patch_refused, 0 FROM ${blobs}
       WHERE key = ${key}
       UNION ALL
-      SELECT b.key, b.size, b.sha1, b.stored, b.base_key, b.diff_key, b.patch_key, c.depth + 1
+      SELECT b.key, b.size, b.sha1, b.stored, b.base_key, b.diff_key, b.patch_key,
+        b.patch_refused, c.depth + 1
       FROM chain c JOIN ${blobs} b ON b.key = c.base_key
       WHERE NOT c.stored AND c.depth < ${limit - 1}
     )
     SELECT c.key, c.size, c.sha1, c.stored, c.base_key, c.diff_key, d.size AS diff_size,
-      c.patch_key, p.size AS patch_size
+      c.patch_key, p.size AS patch_size, c.patch_refused
     FROM chain c LEFT JOIN ${blobs} d ON d.key = c.diff_key
       LEFT JOIN ${blobs} p ON p.key = c.patch_key
     ORDER BY c.depth`);
@@ -82,6 +86,7 @@ export async function recipeChain(db: Executor, key: string, limit: number): Pro
     diff_size: string | number | null;
     patch_key: string | null;
     patch_size: string | number | null;
+    patch_refused: boolean;
   }>(result).map((row) => ({
     key: row.key,
     size: Number(row.size),
@@ -92,6 +97,7 @@ export async function recipeChain(db: Executor, key: string, limit: number): Pro
     diffSize: row.diff_size === null ? null : Number(row.diff_size),
     patchKey: row.patch_key,
     patchSize: row.patch_size === null ? null : Number(row.patch_size),
+    patchRefused: row.patch_refused,
   }));
 }
 
@@ -330,6 +336,11 @@ export async function dropPatch(db: Executor, key: string, patchKey: string): Pr
   const [patch] = await db.select({ size: blobs.size }).from(blobs).where(eq(blobs.key, patchKey));
   if (patch) await chargePatch(db, projectIds, -patch.size);
   return true;
+}
+
+/** Marks blob `key` as one no page patch can be made for (its change is too large). */
+export async function refusePatch(db: Executor, key: string): Promise<void> {
+  await db.update(blobs).set({ patchRefused: true }).where(eq(blobs.key, key));
 }
 
 /** Whether `key` is the latest version of a file anywhere. */

@@ -14,7 +14,8 @@
  * the bytes of one version at a time: a version in the cache is used as it is; otherwise the
  * bytes are made from the one before with its patch, or, for a version without one, with its
  * diff (checked against its SHA-1) after the bytes before were copied aside for the patch.
- * A patch that cannot be made (a change too large) is not tried again by this process.
+ * A patch that cannot be made is not tried again by this process; when the change is too large
+ * (over MAX_PATCH_PAGE_BYTES), the blob's row says so (`patch_refused`) and no process tries.
  *
  * A chain whose patches failed a rebuild (patch-suspects.ts) is walked whole from its whole
  * copy, each patch checked: applied to the bytes before it and the result's SHA-1 compared
@@ -30,6 +31,7 @@ import {
   dropPatch,
   findBlob,
   recipeChain,
+  refusePatch,
   setPatch,
   type ChainLink,
 } from '../../db/queries/file-store';
@@ -69,7 +71,9 @@ async function makePatch(
 ): Promise<boolean> {
   const bytes = await makePatchBytes(ctx, { lane: 'background' }, before, after);
   if (!bytes) {
+    // Too large a change: never tried again, after a restart either.
     noPatch.add(link.key);
+    await refusePatch(ctx.database.db, link.key);
     return false;
   }
   const patch = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -99,7 +103,7 @@ async function chainTo(ctx: FileStoreContext, key: string): Promise<ChainLink[] 
 }
 
 const needsPatch = (link: ChainLink) =>
-  !link.patchKey && link.diffKey !== null && !noPatch.has(link.key);
+  !link.patchKey && link.diffKey !== null && !link.patchRefused && !noPatch.has(link.key);
 
 /**
  * The bytes of the version whose patch this process made last, kept aside (one file per

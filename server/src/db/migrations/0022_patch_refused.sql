@@ -1,0 +1,1 @@
+ALTER TABLE "blobs" ADD COLUMN "patch_refused" boolean DEFAULT false NOT NULL;
