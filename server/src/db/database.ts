@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
@@ -26,6 +27,8 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 /** Either the database or a transaction: query functions accept both. */
 export type Executor = Db | Tx;
+/** A piece of a statement built by db/queries (a WITH part another query runs with its own). */
+export type StatementPart = SQL;
 
 /** Raw SQL access on one connection (migrations, advisory locks). */
 export interface SqlClient {

@@ -23,6 +23,11 @@ export interface RequestContext {
    * caller's access to a project, holds for the whole request and is reused.
    */
   readOnly?: boolean;
+  /**
+   * Resolves once the request's answer is sent (or the request ended without one): work
+   * the request starts in the background waits for it (lib/next-turn.ts).
+   */
+  answered?: Promise<void>;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();

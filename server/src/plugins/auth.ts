@@ -233,12 +233,14 @@ export default fp(
 
     // The rest of the request runs with its audit context (a callback hook, so the
     // handler's async work inherits it).
-    app.addHook('onRequest', (request, _reply, done) => {
+    app.addHook('onRequest', (request, reply, done) => {
       request.audit = {
         ip: request.ip || null,
         actor: null,
         tokenId: null,
         readOnly: !MUTATING_METHODS.has(request.method),
+        // 'close' follows the answer's last byte, or an aborted request (both always come).
+        answered: new Promise((resolve) => reply.raw.once('close', () => resolve())),
       };
       runWithRequestContext(request.audit, done);
     });

@@ -8,8 +8,9 @@
  * retention job are here too. No route changes or deletes an entry.
  */
 import type { AppContext } from '../context';
-import type { Executor } from '../db/database';
+import type { Executor, StatementPart } from '../db/database';
 import {
+  auditEntryInsert,
   insertAuditEntry,
   listAuditEntries,
   projectNames,
@@ -17,7 +18,7 @@ import {
 } from '../db/queries/audit-log';
 import { findUserById } from '../db/queries/users';
 import { listWorkspaceRoles } from '../db/queries/workspaces';
-import type { AuditEntry as AuditRow, User } from '../db/schema';
+import type { AuditEntry as AuditRow, NewAuditEntry, User } from '../db/schema';
 import { requestContext, type RequestActor } from '../lib/request-context';
 import { forbidden } from '../errors';
 import { actorWorkspaceRole, canAdministerWorkspace } from './permissions';
@@ -46,9 +47,25 @@ export async function recordAudit(
   db: Executor,
   record: AuditRecord,
 ): Promise<void> {
+  await insertAuditEntry(db, auditValues(ctx, record));
+}
+
+/**
+ * The INSERT of one entry as SQL, for a statement that writes it with the action's own rows
+ * (a version's, services/versions.ts): the same row recordAudit writes.
+ */
+export function auditInsert(
+  ctx: Pick<AppContext, 'now'>,
+  db: Executor,
+  record: AuditRecord,
+): StatementPart {
+  return auditEntryInsert(db, auditValues(ctx, record));
+}
+
+function auditValues(ctx: Pick<AppContext, 'now'>, record: AuditRecord): NewAuditEntry {
   const request = requestContext();
   const actor = record.actor === undefined ? (request?.actor ?? null) : record.actor;
-  await insertAuditEntry(db, {
+  return {
     at: ctx.now(),
     action: record.action,
     actorId: actor?.id ?? null,
@@ -65,7 +82,7 @@ export async function recordAudit(
       ...(request?.tokenId ? { token_id: request.tokenId } : {}),
       ...record.details,
     },
-  });
+  };
 }
 
 /** The actor of a user row. */

@@ -16,17 +16,20 @@
  * the store. It also adds what the version stores to the project's stored bytes and queues
  * the arranging of its GeoPackages' whole copies (file-store/tasks.ts).
  */
-import type { Tx } from '../db/database';
+import type { StatementPart, Tx } from '../db/database';
 import { insertPendingChangesets } from '../db/queries/changesets';
 import {
   deleteCurrentFiles,
   insertBlobRows,
+  insertVersionWithRows,
   writeHistoryAndCurrentFiles,
   insertVersionRow,
   lockProjectForCommit,
   settleVersion,
 } from '../db/queries/versions';
 import { existingBlobKeys } from '../db/queries/blobs';
+import { subscribedTo } from '../db/queries/webhooks';
+import type { WebhookEvent } from '../schemas/webhooks';
 import type { BlobInsert } from '../db/queries/versions';
 import type { FileChange } from '../db/schema';
 import { queueChangedFiles } from './file-store/tasks';
@@ -107,6 +110,11 @@ export interface CommitVersionInput {
    * configuration's VERSION_COPY_DELAY; services/file-store/).
    */
   copyDelayMs?: number;
+  /**
+   * The version's audit entry (services/audit.ts auditInsert), written with its rows: given
+   * the version's number and its project's names.
+   */
+  audit?: (made: { version: number; scope: CommittedVersion['scope'] }) => StatementPart;
 }
 
 export interface CommittedVersion {
@@ -116,6 +124,11 @@ export interface CommittedVersion {
   projectSize: number;
   /** Bytes the version added to what the project keeps stored (its workspace's usage). */
   storedGrowth: number;
+  /**
+   * What the workspace's projects kept stored before the version (read once the version's
+   * files were written; the allowance, services/push/quota.ts).
+   */
+  workspaceUsage: number;
   tags: string[];
   changes: VersionChangeCounts;
   /** The project and its workspace (for the version's audit entry). */
@@ -221,6 +234,7 @@ export async function commitVersion(tx: Tx, input: CommitVersionInput): Promise<
     tx,
     input.project.id,
     [...added, ...updated, ...removed].map((f) => f.path),
+    ['version.created', 'conflict.recorded'] satisfies WebhookEvent[],
   );
   if (!project || project.removedAt) throw new ProjectGoneError(input.project.id);
   if (input.baseVersion !== undefined && input.baseVersion !== project.latestVersion) {
@@ -272,18 +286,6 @@ export async function commitVersion(tx: Tx, input: CommitVersionInput): Promise<
     const missing = others.find((key) => !known.has(key));
     if (missing) throw new MissingBlobError(missing);
   }
-  // One statement: the stored rows before the recipes that name them (a foreign key checked
-  // at the statement's end).
-  const newKeys = await insertBlobRows(
-    tx,
-    [...blobRows.values(), ...[...recipes.values()].filter((r) => !blobRows.has(r.key))],
-    input.at,
-  );
-  for (const key of newKeys) {
-    if (!blobRows.has(key)) continue;
-    if (!(await input.blobStore.stat(key))) throw new MissingBlobError(key);
-  }
-
   const version = project.latestVersion + 1;
   const changes: VersionChangeCounts = {
     added: added.length,
@@ -291,7 +293,7 @@ export async function commitVersion(tx: Tx, input: CommitVersionInput): Promise<
     updated_diff: updated.filter((f) => f.diff).length,
     removed: removed.length,
   };
-  const versionId = await insertVersionRow(tx, {
+  const versionValues = {
     projectId: input.project.id,
     name: version,
     authorId: input.author?.id ?? null,
@@ -302,11 +304,15 @@ export async function commitVersion(tx: Tx, input: CommitVersionInput): Promise<
     projectSize: 0,
     changes,
     origin: input.origin ?? null,
-  });
+  };
+  const named = { id: input.project.id, name: project.name, workspaceId: project.workspaceId };
+  const scope = {
+    project: named,
+    workspace: { id: project.workspaceId, name: project.workspaceName },
+  };
 
   const historyRow = (file: CommitFile, change: FileChange) => ({
     projectId: input.project.id,
-    versionId,
     versionName: version,
     path: file.path,
     change,
@@ -328,7 +334,6 @@ export async function commitVersion(tx: Tx, input: CommitVersionInput): Promise<
     ...updated.map((f) => historyRow(f, f.diff ? 'update_diff' : 'update')),
     ...removed.map((f) => ({
       projectId: input.project.id,
-      versionId,
       versionName: version,
       path: f.path,
       change: 'delete' as const,
@@ -339,44 +344,72 @@ export async function commitVersion(tx: Tx, input: CommitVersionInput): Promise<
       diff: null,
     })),
   ];
-
+  const currentRows = [...added, ...updated].map((f) => ({
+    projectId: input.project.id,
+    path: f.path,
+    size: f.size,
+    checksum: f.checksum,
+    mtime: f.mtime ?? input.at,
+    blobKey: f.blobKey,
+  }));
   // GeoPackage / SQLite updates get a row-level changeset, computed after the commit
   // (services/changesets.ts) against the file's previous bytes.
-  const versioned = updated.filter((f) => isVersionedFile(f.path));
-  if (versioned.length > 0) {
-    const previous = existing;
-    await insertPendingChangesets(
-      tx,
-      versioned.map((f) => ({
-        projectId: input.project.id,
-        versionId,
-        path: f.path,
-        oldBlobKey: previous.get(f.path)!,
-        newBlobKey: f.blobKey,
-        createdAt: input.at,
-      })),
-    );
-  }
+  const changesetRows = updated
+    .filter((f) => isVersionedFile(f.path))
+    .map((f) => ({
+      projectId: input.project.id,
+      path: f.path,
+      oldBlobKey: existing.get(f.path)!,
+      newBlobKey: f.blobKey,
+      createdAt: input.at,
+    }));
+  // The stored rows before the recipes that name them (a foreign key checked at the
+  // statement's end).
+  const blobInserts = [
+    ...blobRows.values(),
+    ...[...recipes.values()].filter((r) => !blobRows.has(r.key)),
+  ];
 
-  // Removed paths go; the history rows are written, and the added and updated paths' latest
-  // rows with them (an updated path's row replaced).
+  // Removed paths go; then the version's rows: the blobs, the version, its changesets, the
+  // history rows and the added and updated paths' latest rows (an updated path's row
+  // replaced), and its audit entry, in one statement when they fit (else one by one).
   await deleteCurrentFiles(
     tx,
     input.project.id,
     removed.map((f) => f.path),
   );
-  await writeHistoryAndCurrentFiles(
-    tx,
-    historyRows,
-    [...added, ...updated].map((f) => ({
-      projectId: input.project.id,
-      path: f.path,
-      size: f.size,
-      checksum: f.checksum,
-      mtime: f.mtime ?? input.at,
-      blobKey: f.blobKey,
-    })),
-  );
+  const audit = input.audit?.({ version, scope });
+  const made = await insertVersionWithRows(tx, {
+    blobs: blobInserts,
+    at: input.at,
+    version: versionValues,
+    changesets: changesetRows,
+    history: historyRows,
+    current: currentRows,
+    also: audit ? [audit] : [],
+  });
+  let versionId: number;
+  let newKeys: string[];
+  if (made) {
+    ({ versionId, newKeys } = made);
+  } else {
+    newKeys = await insertBlobRows(tx, blobInserts, input.at);
+    versionId = await insertVersionRow(tx, versionValues);
+    await insertPendingChangesets(
+      tx,
+      changesetRows.map((row) => ({ ...row, versionId })),
+    );
+    await writeHistoryAndCurrentFiles(
+      tx,
+      historyRows.map((row) => ({ ...row, versionId })),
+      currentRows,
+    );
+    if (audit) await tx.execute(audit);
+  }
+  for (const key of newKeys) {
+    if (!blobRows.has(key)) continue;
+    if (!(await input.blobStore.stat(key))) throw new MissingBlobError(key);
+  }
 
   // Versioned files get their whole copies arranged in the background (file-store/tasks.ts).
   await queueChangedFiles(
@@ -410,16 +443,12 @@ export async function commitVersion(tx: Tx, input: CommitVersionInput): Promise<
   });
   const tags = tagsFor(totals.qgisProjects);
   // Webhooks (services/webhooks/): queued with the version, sent once it is committed.
-  const named = { id: input.project.id, name: project.name, workspaceId: project.workspaceId };
-  const scope = {
-    project: named,
-    workspace: { id: project.workspaceId, name: project.workspaceName },
-  };
   const eventProject = { ...named, workspace: project.workspaceName };
   await queueProjectEvent(tx, {
     type: 'version.created',
     projectId: input.project.id,
     project: eventProject,
+    hooks: subscribedTo(project.hooks, 'version.created'),
     at: input.at,
     actorId: input.author?.id ?? null,
     data: { version: `v${version}`, changes, project_size: totals.size },
@@ -430,6 +459,7 @@ export async function commitVersion(tx: Tx, input: CommitVersionInput): Promise<
       type: 'conflict.recorded',
       projectId: input.project.id,
       project: eventProject,
+      hooks: subscribedTo(project.hooks, 'conflict.recorded'),
       at: input.at,
       actorId: input.author?.id ?? null,
       data: { version: `v${version}`, files: conflicts },
@@ -440,6 +470,7 @@ export async function commitVersion(tx: Tx, input: CommitVersionInput): Promise<
     version,
     projectSize: totals.size,
     storedGrowth: totals.charged,
+    workspaceUsage: totals.workspaceUsage,
     tags,
     changes,
     scope,

@@ -7,6 +7,11 @@ export async function insertAuditEntry(db: Executor, values: NewAuditEntry): Pro
   await db.insert(auditLog).values(values);
 }
 
+/** The INSERT of one entry, as SQL to run inside another statement (a WITH part). */
+export function auditEntryInsert(db: Executor, values: NewAuditEntry): SQL {
+  return db.insert(auditLog).values(values).getSQL();
+}
+
 export interface AuditFilter {
   /** Only entries of these workspaces (a workspace admin's); undefined: all (superuser). */
   workspaceIds?: number[];

@@ -4,9 +4,11 @@
  */
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { newBlobBytes } from './file-store';
+import { eventWebhooksOf, projectWebhooksJson, type EventWebhook } from './webhooks';
 import type { Executor } from '../database';
 import {
   blobs,
+  fileChangesets,
   fileHistory,
   projectFiles,
   projects,
@@ -49,13 +51,16 @@ export interface CommitProject {
   workspaceName: string;
   /** Which of the paths asked for are files of the latest version: path → its blob key. */
   keys: Map<string, string>;
+  /** The active webhooks of the project and its workspace subscribed to any of the events asked for. */
+  hooks: EventWebhook[];
 }
 
 /**
  * A commit's first statement: the blob lock shared (lockBlobsShared; taken first, a one-time
  * filter), then the project row locked for the rest of the transaction (not its
  * workspace's), with its name and workspace (for the version's audit entry and webhooks)
- * and which of `paths` are files of the latest version. Null when the project does not
+ * and which of `paths` are files of the latest version, and the webhooks its `events` go to
+ * (read in this transaction, as queueProjectEvent would). Null when the project does not
  * exist.
  *
  * The files are read in the statement's snapshot; when the row lock waited for another
@@ -67,6 +72,7 @@ export async function lockProjectForCommit(
   db: Executor,
   projectId: string,
   paths: string[],
+  events: string[] = [],
 ): Promise<CommitProject | null> {
   const asked = paths.length <= JSON_BATCH ? paths : [];
   const result = await db.execute(sql`
@@ -74,7 +80,8 @@ export async function lockProjectForCommit(
       (SELECT coalesce(jsonb_object_agg(f.path, f.blob_key), '{}'::jsonb) FROM ${projectFiles} f
         WHERE f.project_id = p.id
           AND f.path IN (SELECT jsonb_array_elements_text(${JSON.stringify(asked)}::jsonb))) AS keys,
-      (SELECT s.latest_version FROM ${projects} s WHERE s.id = ${projectId}) AS seen_version
+      (SELECT s.latest_version FROM ${projects} s WHERE s.id = ${projectId}) AS seen_version,
+      ${projectWebhooksJson(sql`p.id`, sql`p.workspace_id`, events)} AS hooks
     FROM ${projects} p JOIN ${workspaces} w ON w.id = p.workspace_id
     WHERE p.id = ${projectId}
       AND (SELECT pg_advisory_xact_lock_shared(${BLOB_GC_LOCK_ID})::text) IS NOT NULL
@@ -87,6 +94,7 @@ export async function lockProjectForCommit(
     workspace_name: string;
     keys: Record<string, string> | string;
     seen_version: number | null;
+    hooks: unknown;
   }>(result)[0];
   if (!row) return null;
   const fresh = asked.length === paths.length && row.seen_version === row.latest_version;
@@ -100,6 +108,7 @@ export async function lockProjectForCommit(
     workspaceId: Number(row.workspace_id),
     workspaceName: row.workspace_name,
     keys: keys as Map<string, string>,
+    hooks: eventWebhooksOf(row.hooks),
   };
 }
 
@@ -201,12 +210,97 @@ export async function insertHistoryRows(
   return ids;
 }
 
-/** The INSERT of history rows (one JSON parameter), returning each row's id and path. */
-function historyInsert(rows: HistoryInsert[]): SQL {
+/**
+ * A version's rows in one statement, when they fit one batch each (else null: the caller
+ * writes them with insertBlobRows, insertVersionRow, insertPendingChangesets and
+ * writeHistoryAndCurrentFiles): the blob rows not there yet (answered: the keys that were
+ * new), the version row (its id answered), its pending changesets, its history rows and the
+ * latest-file rows of its added and updated paths, and `also` (inserts of rows that go with
+ * the version, such as its audit entry). The parts that need the version's id read it from
+ * the version row's part; the foreign keys between them are checked at the statement's end.
+ */
+export async function insertVersionWithRows(
+  db: Executor,
+  input: {
+    blobs: BlobInsert[];
+    at: Date;
+    version: typeof projectVersions.$inferInsert;
+    changesets: Omit<typeof fileChangesets.$inferInsert, 'versionId'>[];
+    history: Omit<HistoryInsert, 'versionId'>[];
+    current: Omit<CurrentFileInsert, 'historyId'>[];
+    also?: SQL[];
+  },
+): Promise<{ versionId: number; newKeys: string[] } | null> {
+  const { blobs: blobRows, changesets, history, current } = input;
+  if (
+    blobRows.length > BATCH ||
+    changesets.length > BATCH ||
+    history.length > JSON_BATCH ||
+    current.length > JSON_BATCH
+  ) {
+    return null;
+  }
+  const versionId = sql`(SELECT id FROM v)`;
+  const parts: SQL[] = [
+    sql`v AS (${db
+      .insert(projectVersions)
+      .values(input.version)
+      .returning({ id: projectVersions.id })
+      .getSQL()})`,
+  ];
+  if (blobRows.length > 0) {
+    parts.push(
+      sql`b AS (${db
+        .insert(blobs)
+        .values(blobRows.map((row) => ({ ...row, createdAt: input.at })))
+        .onConflictDoNothing({ target: blobs.key })
+        .returning({ key: blobs.key })
+        .getSQL()})`,
+    );
+  }
+  if (changesets.length > 0) {
+    parts.push(
+      sql`c AS (${db
+        .insert(fileChangesets)
+        .values(changesets.map((row) => ({ ...row, versionId })))
+        .getSQL()})`,
+    );
+  }
+  if (history.length > 0) {
+    parts.push(sql`h AS (${historyInsert(history, versionId)})`);
+    if (current.length > 0) {
+      parts.push(
+        sql`f AS (${currentFilesUpsert(current, sql`h.id`, sql`JOIN h ON h.path = t.path`)})`,
+      );
+    }
+  }
+  (input.also ?? []).forEach((part, i) => parts.push(sql`${sql.raw(`a${i}`)} AS (${part})`));
+  const newKeys =
+    blobRows.length > 0
+      ? sql`(SELECT coalesce(jsonb_agg(key), '[]'::jsonb) FROM b)`
+      : sql`'[]'::jsonb`;
+  const result = await db.execute(sql`
+    WITH ${sql.join(parts, sql`, `)}
+    SELECT ${versionId} AS version_id, ${newKeys} AS new_keys`);
+  const row = rowsOf<{ version_id: string | number; new_keys: string[] | string }>(result)[0]!;
+  return {
+    versionId: Number(row.version_id),
+    newKeys: typeof row.new_keys === 'string' ? JSON.parse(row.new_keys) : row.new_keys,
+  };
+}
+
+/**
+ * The INSERT of history rows (one JSON parameter), returning each row's id and path; their
+ * version id from the rows, or `versionId`.
+ */
+function historyInsert(
+  rows: (Omit<HistoryInsert, 'versionId'> & { versionId?: number })[],
+  versionId: SQL = sql`t.version_id`,
+): SQL {
   const json = JSON.stringify(
     rows.map((r) => ({
       project_id: r.projectId,
-      version_id: r.versionId,
+      version_id: r.versionId ?? null,
       version_name: r.versionName,
       path: r.path,
       change: r.change,
@@ -220,7 +314,7 @@ function historyInsert(rows: HistoryInsert[]): SQL {
   return sql`
     insert into ${fileHistory}
       (project_id, version_id, version_name, path, change, size, checksum, blob_key, mtime, diff)
-    select t.project_id, t.version_id, t.version_name, t.path, t.change, t.size, t.checksum,
+    select t.project_id, ${versionId}, t.version_name, t.path, t.change, t.size, t.checksum,
       t.blob_key, t.mtime, t.diff
     from jsonb_to_recordset(${json}::jsonb) as t(project_id uuid, version_id integer,
       version_name integer, path text, change file_change, size bigint, checksum text,
@@ -322,7 +416,10 @@ function currentFilesUpsert(
  * blobs the version stores for the first time (`newKeys`, file-store.ts `newBlobBytes`)
  * charged to the project's stored bytes (answered: what the version grew the workspace's
  * usage by); the project's latest version, time and disk usage,
- * and its tags: `qgisTags` when exactly one QGIS project file is current, else none.
+ * and its tags: `qgisTags` when exactly one QGIS project file is current, else none. Also
+ * answered: the stored bytes of the project's workspace before the version (its live
+ * projects, as workspaceDiskUsage), for the allowance (services/push/quota.ts): read in this
+ * statement's snapshot, after the commit locked the workspace (push-records.ts claimCommit).
  */
 export async function settleVersion(
   db: Executor,
@@ -334,7 +431,7 @@ export async function settleVersion(
     updatedAt: Date;
     qgisTags: readonly string[];
   },
-): Promise<{ size: number; qgisProjects: number; charged: number }> {
+): Promise<{ size: number; qgisProjects: number; charged: number; workspaceUsage: number }> {
   const { projectId, versionId } = values;
   const result = await db.execute(sql`
     WITH totals AS (
@@ -356,15 +453,21 @@ export async function settleVersion(
           ELSE '{}'::text[] END
       WHERE ${projects.id} = ${projectId}
     )
-    SELECT size, qgis_projects, (SELECT * FROM charged) AS charged FROM totals`);
+    SELECT size, qgis_projects, (SELECT * FROM charged) AS charged,
+      (SELECT coalesce(sum(o.stored_bytes), 0) FROM ${projects} o
+        WHERE o.workspace_id = (SELECT s.workspace_id FROM ${projects} s WHERE s.id = ${projectId})
+          AND o.removed_at IS NULL) AS workspace_usage
+    FROM totals`);
   const row = rowsOf<{
     size: string | number;
     qgis_projects: string | number;
     charged: string | number;
+    workspace_usage: string | number;
   }>(result)[0];
   return {
     size: Number(row?.size ?? 0),
     qgisProjects: Number(row?.qgis_projects ?? 0),
     charged: Number(row?.charged ?? 0),
+    workspaceUsage: Number(row?.workspace_usage ?? 0),
   };
 }

@@ -1,5 +1,5 @@
 /** Queries of webhooks and their delivery queue (schema.ts webhooks, webhookDeliveries). */
-import { and, arrayContains, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, arrayContains, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../database';
 import {
   projects,
@@ -111,6 +111,33 @@ export async function webhooksFor(
     .select()
     .from(webhooks)
     .where(and(eq(webhooks.active, true), scope, arrayContains(webhooks.events, [event])));
+}
+
+/** A webhook as a commit reads it with its project row (projectWebhooksJson). */
+export type EventWebhook = Pick<Webhook, 'id' | 'url' | 'secret' | 'events'>;
+
+/**
+ * A subquery (inside a statement on the project row `project`, its workspace id
+ * `workspaceId`): the active webhooks of the project and its workspace subscribed to any of
+ * `events`, as a JSON array of EventWebhook (read them with eventWebhooksOf), in id order.
+ */
+export function projectWebhooksJson(project: SQL, workspaceId: SQL, events: string[]): SQL {
+  return sql`(SELECT coalesce(jsonb_agg(jsonb_build_object('id', h.id, 'url', h.url,
+      'secret', h.secret, 'events', h.events) ORDER BY h.id), '[]'::jsonb)
+    FROM ${webhooks} h
+    WHERE h.active AND (h.workspace_id = ${workspaceId} OR h.project_id = ${project})
+      AND h.events && ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(events)}::jsonb)))`;
+}
+
+/** The webhooks of projectWebhooksJson's answer (text on node-postgres' older types). */
+export function eventWebhooksOf(value: unknown): EventWebhook[] {
+  const list = (typeof value === 'string' ? JSON.parse(value) : (value ?? [])) as EventWebhook[];
+  return list.map((h) => ({ id: Number(h.id), url: h.url, secret: h.secret, events: h.events }));
+}
+
+/** Those of `hooks` subscribed to `event`. */
+export function subscribedTo<T extends Pick<Webhook, 'events'>>(hooks: T[], event: string): T[] {
+  return hooks.filter((hook) => hook.events.includes(event));
 }
 
 /** A project's id, name and workspace (removed projects too), or null. */

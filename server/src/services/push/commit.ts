@@ -5,7 +5,7 @@
  */
 import type { ClientMeta } from '../../auth/sessions';
 import type { AppContext } from '../../context';
-import { actorOf, recordAudit } from '../audit';
+import { actorOf, auditInsert } from '../audit';
 import { claimCommit, recordPushCommit } from '../../db/queries/push-records';
 import type { UploadRow } from '../../db/queries/uploads';
 import type { User } from '../../db/schema';
@@ -57,8 +57,9 @@ export async function commitPush(
       // The upload row (the lock) goes and the workspace is locked, in one statement.
       const { claimed, workspace } = await claimCommit(tx, upload.id, upload.projectId);
       if (!claimed) throw dialect.invalid(PUSH_REFUSALS.canceled);
-      const checkAllowance = await guardAllowance(tx, workspace);
       const at = ctx.now();
+      const restored =
+        push.origin?.action === 'restore_version' || push.origin?.action === 'restore_file';
       const committed = await commitVersion(tx, {
         project: { id: upload.projectId },
         author: caller,
@@ -73,22 +74,22 @@ export async function commitPush(
         blobStore: ctx.blobStore,
         origin: push.origin ?? null,
         copyDelayMs: ctx.config.versionCopyDelayMs,
+        // The audit entry, written with the version's rows.
+        audit: ({ version: made, scope }) =>
+          auditInsert(ctx, tx, {
+            action: restored ? 'project.restored' : 'project.version_pushed',
+            actor: actorOf(caller),
+            ...scope,
+            target: { type: 'version', id: made, name: `v${made}` },
+            details: {
+              added: plan.added.length,
+              updated: plan.updated.length,
+              removed: plan.removed.length,
+              ...(push.origin ? { origin: push.origin } : {}),
+            },
+          }),
       });
-      checkAllowance(committed.storedGrowth);
-      const restored =
-        push.origin?.action === 'restore_version' || push.origin?.action === 'restore_file';
-      await recordAudit(ctx, tx, {
-        action: restored ? 'project.restored' : 'project.version_pushed',
-        actor: actorOf(caller),
-        ...committed.scope,
-        target: { type: 'version', id: committed.version, name: `v${committed.version}` },
-        details: {
-          added: plan.added.length,
-          updated: plan.updated.length,
-          removed: plan.removed.length,
-          ...(push.origin ? { origin: push.origin } : {}),
-        },
-      });
+      guardAllowance(workspace, committed.workspaceUsage, committed.storedGrowth);
       if (push.recordCommit !== false) {
         await recordPushCommit(tx, {
           uploadId: upload.id,

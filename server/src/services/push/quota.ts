@@ -38,18 +38,17 @@ export async function checkAllowance(
 
 /**
  * Inside the commit's transaction, the project's workspace locked (db/queries/push-records.ts
- * `claimCommit`): its usage now, and a check to run once the version is written with what it
- * stores anew (usage grown past the allowance → StorageLimitHit, the transaction rolls back).
+ * `claimCommit`), once the version is written: its usage before the version (`before`, read
+ * by the version's last statement, services/versions.ts `workspaceUsage`) and what the
+ * version stores anew (`growth`); usage grown past the allowance → StorageLimitHit (the
+ * transaction rolls back).
  */
-export async function guardAllowance(
-  tx: Executor,
+export function guardAllowance(
   workspace: { id: number; storage: number } | null,
-): Promise<(growth: number) => void> {
-  if (!workspace) return () => {};
-  const before = await workspaceDiskUsage(tx, workspace.id);
-  return (growth) => {
-    if (growth > 0 && before + growth > workspace.storage) {
-      throw storageLimitHit(before, workspace.storage);
-    }
-  };
+  before: number,
+  growth: number,
+): void {
+  if (workspace && growth > 0 && before + growth > workspace.storage) {
+    throw storageLimitHit(before, workspace.storage);
+  }
 }

@@ -69,17 +69,24 @@ export interface ProjectEvent {
   data: Record<string, unknown>;
   /** The project's names when the caller read them in this transaction (else read here). */
   project?: { id: string; name: string; workspaceId: number; workspace: string };
+  /**
+   * The webhooks the event goes to, when the caller read them in this transaction
+   * (db/queries/webhooks.ts projectWebhooksJson, subscribedTo); else read here.
+   */
+  hooks?: readonly Pick<Webhook, 'id' | 'url' | 'secret'>[];
 }
 
 /** Queues `event` of a project; resolves the number of messages queued. */
 export async function queueProjectEvent(db: Executor, event: ProjectEvent): Promise<number> {
   const project = event.project ?? (await projectOfEvent(db, event.projectId));
   if (!project) return 0;
-  const hooks = await webhooksFor(
-    db,
-    { workspaceId: project.workspaceId, projectId: project.id },
-    event.type,
-  );
+  const hooks =
+    event.hooks ??
+    (await webhooksFor(
+      db,
+      { workspaceId: project.workspaceId, projectId: project.id },
+      event.type,
+    ));
   if (hooks.length === 0) return 0;
   const payload = messageBody(event.type, event.at, {
     project: { id: project.id, namespace: project.workspace, name: project.name },
