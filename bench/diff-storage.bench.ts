@@ -289,14 +289,28 @@ async function benchVersions(server: RunningServer, dir: string): Promise<BenchR
     await body(await fetch(url(VERSIONS + 1), { headers: { cookie } }));
   };
   const cache = fileCacheOf(server.app.ctx);
+  // CPU time of this process (server, client and their threads) per download, beside the
+  // wall times: a count the other work on the machine disturbs far less.
+  const cpu = { latest: [] as number[], cold: [] as number[] };
+  const cpuOf = async (into: number[], run: () => Promise<void>) => {
+    const before = process.cpuUsage();
+    await run();
+    const used = process.cpuUsage(before);
+    into.push((used.user + used.system) / 1000);
+  };
   const cold = await measure(
     `download of v${worst.version} (${worst.links - 1} diffs to apply), cold, vs the latest`,
-    latest,
-    async () => {
-      await cache.clear();
-      await body(await fetch(url(worst.version), { headers: { cookie } }));
-    },
+    () => cpuOf(cpu.latest, latest),
+    () =>
+      cpuOf(cpu.cold, async () => {
+        await cache.clear();
+        await body(await fetch(url(worst.version), { headers: { cookie } }));
+      }),
     2,
+  );
+  console.log(
+    `     CPU time of this process per download: cold v${worst.version} ${median(cpu.cold).toFixed(1)} ms, ` +
+      `the latest ${median(cpu.latest).toFixed(1)} ms (${(median(cpu.cold) / median(cpu.latest)).toFixed(2)}×)`,
   );
   const warm = await measure(
     `download of v${worst.version}, warm (rebuilt file cached), vs the latest`,

@@ -9,9 +9,11 @@
  * length and the new length; compressed with brotli (QUALITY). A page of either file is its
  * bytes within the file's length, zeros beyond. Applying it to a file of the base's bytes:
  * each listed page XOR'd in place, then the file cut (or extended with zeros) to the new
- * length. No SQLite work: a version rebuilds by copying its whole copy and writing the
- * patched pages of each step in order. The result is checked against the version's SHA-1 by
- * the caller, like any rebuild.
+ * length. No SQLite work: a version rebuilds from its whole copy with the patches of all its
+ * steps at once (PatchChain: one pass over the file, each block XOR'd with the runs of every
+ * step that touch it, nothing folded beforehand), or step by step when their lengths are not
+ * whole pages. The result is checked against the version's SHA-1 by the caller, like any
+ * rebuild.
  *
  * Layout before compression (big-endian): "WMPP", format 1 (u32), page size (u32), base
  * length (u64), new length (u64), page count n (u32), n page numbers (u32, ascending); then
@@ -23,6 +25,7 @@
  */
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { promisify } from 'node:util';
+import { kMaxLength } from 'node:buffer';
 import { brotliCompress, brotliDecompress, constants } from 'node:zlib';
 
 const MAGIC = 0x574d5050; // "WMPP"
@@ -43,6 +46,14 @@ const decompress = promisify(brotliDecompress);
  * brotli 4 → 61 KB, 6 → 52 KB, 9 → 52 KB (at 2-5× the time of 6).
  */
 const QUALITY = 5;
+
+/** Patches decompressed at once, in zlib's threads (four by default). */
+const DECOMPRESS_AT_ONCE = 4;
+/**
+ * zlib's output piece while decompressing a patch: fewer turns between its thread and the
+ * event loop than its default 16 KiB (a patch of a 1 % edit is 100-200 KB decompressed).
+ */
+const DECOMPRESS_PIECE = 256 * 1024;
 
 /** A patch that cannot be used (corrupt, or not for the bytes it is applied to). */
 export class PagePatchError extends Error {
@@ -187,14 +198,31 @@ export interface PagePatch {
   bodies: number[];
 }
 
-/** Decompresses and checks a patch (PagePatchError when it is not one). */
-export async function readPagePatch(compressed: Buffer): Promise<PagePatch> {
-  let raw: Buffer;
+/**
+ * A patch's bytes decompressed; null when they pass `limit` bytes. PagePatchError when they
+ * do not decompress.
+ */
+async function decompressPatch(compressed: Buffer, limit: number): Promise<Buffer | null> {
   try {
-    raw = await decompress(compressed);
+    return await decompress(compressed, {
+      chunkSize: DECOMPRESS_PIECE,
+      maxOutputLength: Math.max(1, Math.min(limit, kMaxLength)),
+    });
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') return null;
     throw new PagePatchError(`the patch does not decompress: ${(error as Error).message}`);
   }
+}
+
+/** Decompresses and checks a patch (PagePatchError when it is not one). */
+export async function readPagePatch(compressed: Buffer): Promise<PagePatch> {
+  const raw = await decompressPatch(compressed, kMaxLength);
+  if (!raw) throw new PagePatchError('the patch is too large');
+  return parsePagePatch(raw);
+}
+
+/** Checks a decompressed patch (PagePatchError when it is not one). */
+function parsePagePatch(raw: Buffer): PagePatch {
   const damaged = () => new PagePatchError('the patch is damaged');
   if (raw.length < HEADER || raw.readUInt32BE(0) !== MAGIC || raw.readUInt32BE(4) !== FORMAT) {
     throw new PagePatchError('not a page patch');
@@ -241,79 +269,129 @@ export async function readPagePatch(compressed: Buffer): Promise<PagePatch> {
   return { pageSize, baseLength, newLength, pages, data: raw, bodies };
 }
 
-/** target ^= the runs of page body at `body` in `data` (checked by readPagePatch). */
-function xorRuns(target: Buffer, data: Buffer, body: number): void {
-  const runs = data.readUInt16BE(body);
+/**
+ * target[offset..offset+page size) ^= the runs of page body at `body` in `data` (checked by
+ * readPagePatch). Byte by byte: the runs of a row's edit are short (15 bytes on average for
+ * 1 % edits of the measured layer), so the cost is per run, not per byte.
+ */
+function xorRuns(target: Uint8Array, offset: number, data: Uint8Array, body: number): void {
+  let runs = (data[body]! << 8) | data[body + 1]!;
   let at = body + 2;
-  for (let r = 0; r < runs; r++) {
-    const from = data.readUInt16BE(at);
-    const length = data.readUInt16BE(at + 2) + 1;
+  while (runs-- > 0) {
+    let to = offset + ((data[at]! << 8) | data[at + 1]!);
+    const end = at + 5 + ((data[at + 2]! << 8) | data[at + 3]!);
     at += 4;
-    for (let i = 0; i < length; i++) target[from + i]! ^= data[at + i]!;
-    at += length;
+    while (at < end) target[to++]! ^= data[at++]!;
   }
 }
 
-/** Most bytes of pages a folded application holds in memory (else page by page, in order). */
-export const MAX_FOLDED_BYTES = 256 * 1024 * 1024;
+/**
+ * Most bytes of decompressed patches applied in one pass (held in memory together); a chain
+ * holding more is applied step by step, one patch at a time.
+ */
+export const MAX_HELD_BYTES = 256 * 1024 * 1024;
 
 /**
- * Patches folded into one: what a chain of them does to a file of `baseLength` bytes. XOR
- * is associative, so each page's deltas XOR'd together, in order, give what to XOR the
- * base's page with; a page some step cut off starts again from zeros (`keptPages`: the pages
- * of the base no step cut off). Whole pages only: every length a multiple of one page size.
+ * A chain of patches applied in one pass over the base's bytes, with nothing folded
+ * beforehand: XOR is associative and commutative, so a page of the result is the base's page
+ * XOR'd with the delta of every step that holds the page, in any order, as long as no step
+ * cut the page off in between. A delta of step i survives when its page is below every later
+ * length (`keep[i]`: the least page count of steps i and after); the base's page survives
+ * below every length (`kept`); a page cut off and grown again starts from zeros. Each block of
+ * the result is the base's bytes (or zeros) with the surviving runs of every patch XOR'd in,
+ * a cursor per patch walking its pages in order. Whole pages only: one page size, every length
+ * a multiple of it (else the patches are applied step by step).
  */
-export class FoldedPatches {
-  private readonly deltas = new Map<number, Buffer>();
-  private pageSize = 0;
-  private length: number;
-  private keptPages: number;
-  private held = 0;
+export class PatchChain {
+  private constructor(
+    readonly baseLength: number,
+    /** The result's length (the last patch's). */
+    readonly length: number,
+    private readonly pageSize: number,
+    /** Pages of the base no step cut off. */
+    private readonly kept: number,
+    private readonly patches: PagePatch[],
+    /** Per patch: its pages below this survive to the result. */
+    private readonly keep: number[],
+  ) {}
 
-  constructor(readonly baseLength: number) {
-    this.length = baseLength;
-    this.keptPages = Infinity;
-  }
-
-  /** Adds the next patch; false when it cannot be folded (apply the chain step by step). */
-  add(patch: PagePatch): boolean {
-    if (patch.baseLength !== this.length) {
-      throw new PagePatchError(
-        `the patch is for a file of ${patch.baseLength} bytes, not ${this.length}`,
-      );
-    }
-    if (this.pageSize === 0) {
-      this.pageSize = patch.pageSize;
-      if (this.baseLength % this.pageSize !== 0) return false;
-      this.keptPages = this.baseLength / this.pageSize;
-    }
-    if (patch.pageSize !== this.pageSize || patch.newLength % this.pageSize !== 0) return false;
-    for (const [i, page] of patch.pages.entries()) {
-      let held = this.deltas.get(page);
-      if (!held) {
-        this.held += this.pageSize;
-        if (this.held > MAX_FOLDED_BYTES) return false;
-        held = Buffer.alloc(this.pageSize);
-        this.deltas.set(page, held);
+  /**
+   * The chain of `patches` (in order) for a base of `baseLength` bytes; null when it cannot be
+   * applied in one pass (apply it step by step). PagePatchError when a patch does not follow
+   * the one before.
+   */
+  static of(baseLength: number, patches: PagePatch[]): PatchChain | null {
+    let length = baseLength;
+    let held = 0;
+    for (const patch of patches) {
+      if (patch.baseLength !== length) {
+        throw new PagePatchError(
+          `the patch is for a file of ${patch.baseLength} bytes, not ${length}`,
+        );
       }
-      xorRuns(held, patch.data, patch.bodies[i]!);
+      length = patch.newLength;
+      held += patch.data.length;
     }
-    const pages = patch.newLength / this.pageSize;
-    if (pages < this.keptPages) this.keptPages = pages;
-    for (const page of this.deltas.keys()) {
-      if (page >= pages) {
-        this.deltas.delete(page);
-        this.held -= this.pageSize;
-      }
+    const pageSize = patches[0]?.pageSize ?? 4096;
+    if (
+      held > MAX_HELD_BYTES ||
+      baseLength % pageSize !== 0 ||
+      patches.some((p) => p.pageSize !== pageSize || p.newLength % pageSize !== 0)
+    ) {
+      return null;
     }
-    this.length = patch.newLength;
-    return true;
+    const keep = new Array<number>(patches.length);
+    let least = Infinity;
+    for (let i = patches.length - 1; i >= 0; i--) {
+      least = Math.min(least, patches[i]!.newLength / pageSize);
+      keep[i] = least;
+    }
+    const kept = Math.min(baseLength / pageSize, least);
+    return new PatchChain(baseLength, length, pageSize, kept, patches, keep);
   }
 
   /**
-   * Writes the folded change into `file` (the base's bytes): only the chunks holding a
-   * changed page, or past the pages kept, are read and written; then the file is cut to the
-   * last patch's length.
+   * XORs into `block` (the result's bytes at `at`, whole pages, blocks asked for in order) the
+   * surviving runs of every patch for its pages; `cursors` (one per patch, from 0) advance.
+   */
+  private patchBlock(block: Buffer, at: number, cursors: number[]): void {
+    const ps = this.pageSize;
+    for (let i = 0; i < this.patches.length; i++) {
+      const { pages, bodies, data } = this.patches[i]!;
+      const keep = this.keep[i]!;
+      let c = cursors[i]!;
+      for (; c < pages.length; c++) {
+        const page = pages[c]!;
+        // Pages in order: from here on, all are cut off later, or in later blocks.
+        if (page >= keep) {
+          c = pages.length;
+          break;
+        }
+        const offset = page * ps - at;
+        if (offset + ps > block.length) break;
+        if (offset >= 0) xorRuns(block, offset, data, bodies[c]!);
+      }
+      cursors[i] = c;
+    }
+  }
+
+  /** Pages of the result some patch changes, in order (each once). */
+  private changedPages(): number[] {
+    const pages = new Set<number>();
+    for (const [i, patch] of this.patches.entries()) {
+      const keep = this.keep[i]!;
+      for (const page of patch.pages) {
+        if (page >= keep) break;
+        pages.add(page);
+      }
+    }
+    return [...pages].sort((a, b) => a - b);
+  }
+
+  /**
+   * Writes the chain into `file` (the base's bytes) in place: only the chunks holding a
+   * changed page are read and written; the file is first cut to the pages kept (so pages past
+   * them read as zeros), then to the last patch's length.
    */
   async applyTo(file: string): Promise<void> {
     const handle = await open(file, 'r+');
@@ -321,29 +399,18 @@ export class FoldedPatches {
       if ((await handle.stat()).size !== this.baseLength) {
         throw new PagePatchError("the file is not the patches' base");
       }
-      const ps = this.pageSize || 4096;
-      const perChunk = Math.max(1, Math.floor(CHUNK / ps));
-      const chunks = new Map<number, number[]>();
-      for (const page of this.deltas.keys()) {
-        const chunk = Math.floor(page / perChunk);
-        const list = chunks.get(chunk);
-        if (list) list.push(page);
-        else chunks.set(chunk, [page]);
-      }
+      const ps = this.pageSize;
+      const perChunk = CHUNK / ps;
+      const chunks = [...new Set(this.changedPages().map((page) => Math.floor(page / perChunk)))];
       const totalPages = this.length / ps;
-      // Pages past those kept that no delta names read as zeros: the cut and the regrowth
-      // (truncate) give them.
-      await handle.truncate(Math.min(this.baseLength, this.keptPages * ps));
-      const buffer = Buffer.allocUnsafeSlow(perChunk * ps);
-      for (const [chunk, pages] of [...chunks].sort((a, b) => a[0] - b[0])) {
+      await handle.truncate(this.kept * ps);
+      const buffer = Buffer.allocUnsafeSlow(CHUNK);
+      const cursors = this.patches.map(() => 0);
+      for (const chunk of chunks) {
         const first = chunk * perChunk;
-        const count = Math.min(perChunk, totalPages - first);
-        const view = buffer.subarray(0, count * ps);
+        const view = buffer.subarray(0, Math.min(perChunk, totalPages - first) * ps);
         await readAt(handle, view, first * ps);
-        for (const page of pages) {
-          const at = (page - first) * ps;
-          xorInto(view.subarray(at, at + ps), this.deltas.get(page)!);
-        }
+        this.patchBlock(view, first * ps, cursors);
         await handle.write(view, 0, view.length, first * ps);
       }
       await handle.truncate(this.length);
@@ -351,6 +418,7 @@ export class FoldedPatches {
       await handle.close();
     }
   }
+
   /**
    * The patched file's bytes, block by block in order (CHUNK bytes each, the last shorter),
    * made from the base's bytes read from `source` in one pass: a rebuild writes and hashes
@@ -358,23 +426,21 @@ export class FoldedPatches {
    * result again. PagePatchError when `source` does not hold `baseLength` bytes.
    */
   async *patchedBlocks(source: AsyncIterable<Uint8Array>): AsyncGenerator<Buffer> {
-    const ps = this.pageSize || 4096;
-    const kept = Math.min(this.baseLength, this.keptPages * ps);
-    const pages = [...this.deltas.keys()].sort((a, b) => a - b);
+    const kept = this.kept * this.pageSize;
     const input = new ExactReader(source);
-    let next = 0;
+    const cursors = this.patches.map(() => 0);
     for (let at = 0; at < this.length; at += CHUNK) {
-      const block = Buffer.allocUnsafe(Math.min(CHUNK, this.length - at));
+      const size = Math.min(CHUNK, this.length - at);
       // The base's bytes where they are kept, zeros past them (cut, then grown again).
-      const fromBase = Math.max(0, Math.min(block.length, kept - at));
-      await input.readInto(block.subarray(0, fromBase));
-      block.fill(0, fromBase);
-      const end = at + block.length;
-      while (next < pages.length && pages[next]! * ps < end) {
-        const page = pages[next++]!;
-        const from = page * ps - at;
-        xorInto(block.subarray(from, Math.min(from + ps, block.length)), this.deltas.get(page)!);
+      const fromBase = Math.max(0, Math.min(size, kept - at));
+      let block: Buffer;
+      if (fromBase === size) block = await input.read(size);
+      else {
+        block = Buffer.allocUnsafe(size);
+        await input.readInto(block.subarray(0, fromBase));
+        block.fill(0, fromBase);
       }
+      this.patchBlock(block, at, cursors);
       yield block;
     }
     await input.skipToEnd(this.baseLength);
@@ -400,6 +466,23 @@ class ExactReader {
       this.offset = 0;
     }
     return true;
+  }
+
+  /**
+   * The next `size` bytes: a view of the piece that holds them all (no copy: the pieces are
+   * the reader's to change), else a copy.
+   */
+  async read(size: number): Promise<Buffer> {
+    if ((await this.more()) && this.piece.length - this.offset >= size) {
+      const { buffer, byteOffset } = this.piece;
+      const view = Buffer.from(buffer, byteOffset + this.offset, size);
+      this.offset += size;
+      this.consumed += size;
+      return view;
+    }
+    const copy = Buffer.allocUnsafe(size);
+    await this.readInto(copy);
+    return copy;
   }
 
   /** Fills `into` with the next bytes. */
@@ -445,7 +528,7 @@ export async function applyPagePatches(file: string, patches: PagePatch[]): Prom
         const position = number * patch.pageSize;
         await readAt(handle, page, position);
         if (position + patch.pageSize > length) page.fill(0, Math.max(0, length - position));
-        xorRuns(page, patch.data, patch.bodies[i]!);
+        xorRuns(page, 0, patch.data, patch.bodies[i]!);
         const bytes = Math.min(patch.pageSize, patch.newLength - position);
         await handle.write(page, 0, bytes, position);
       }
@@ -457,38 +540,47 @@ export async function applyPagePatches(file: string, patches: PagePatch[]): Prom
   }
 }
 
-/** Patches decompressed at once while folding (each may hold up to MAX_PATCH_PAGE_BYTES). */
-const DECOMPRESS_AT_ONCE = 4;
-
 /**
- * Compressed patches (in order) folded for a base of `baseLength` bytes; null when they do not
- * fold (apply them with applyPagePatches, step by step). Decompressed a few at a time in
- * zlib's threads. PagePatchError when one is damaged or does not follow the one before.
+ * Patches (in order; each compressed, or the promise of it, so each is decompressed as soon
+ * as it is read) made into a chain for a base of `baseLength` bytes; null when it cannot be
+ * applied in one pass (apply the patches with applyPagePatches, step by step). Decompressed
+ * a few at a time in zlib's threads, while they hold at most MAX_HELD_BYTES together.
+ * PagePatchError when one is damaged or does not follow the one before; the error of a
+ * promise that fails.
  */
-export async function foldCompressedPatches(
+export async function readPatchChain(
   baseLength: number,
-  compressed: Buffer[],
-): Promise<FoldedPatches | null> {
-  const folded = new FoldedPatches(baseLength);
-  for (let i = 0; i < compressed.length; i += DECOMPRESS_AT_ONCE) {
-    const batch = await Promise.all(
-      compressed.slice(i, i + DECOMPRESS_AT_ONCE).map((bytes) => readPagePatch(bytes)),
-    );
-    for (const patch of batch) if (!folded.add(patch)) return null;
-  }
-  return folded;
+  compressed: (Buffer | Promise<Buffer>)[],
+): Promise<PatchChain | null> {
+  const sources = compressed.map((bytes) => Promise.resolve(bytes));
+  // Those not awaited (the chain stopped early) fail unheard.
+  for (const source of sources) source.catch(() => {});
+  const patches: PagePatch[] = [];
+  let held = 0;
+  let next = 0;
+  let tooLarge = false;
+  const decompressing = async () => {
+    while (next < sources.length && !tooLarge) {
+      const i = next++;
+      const raw = await decompressPatch(await sources[i]!, MAX_HELD_BYTES - held);
+      if (!raw || (held += raw.length) > MAX_HELD_BYTES) tooLarge = true;
+      else patches[i] = parsePagePatch(raw);
+    }
+  };
+  await Promise.all(Array.from({ length: DECOMPRESS_AT_ONCE }, decompressing));
+  return tooLarge ? null : PatchChain.of(baseLength, patches);
 }
 
 /**
- * Applies compressed patches in order to `file` (the bytes the first was made against):
- * folded into one pass over the pages when they allow it, else step by step. PagePatchError
- * when one is damaged or not for the bytes at its step.
+ * Applies compressed patches in order to `file` (the bytes the first was made against): in
+ * one pass over the changed chunks when they allow it, else step by step. PagePatchError when
+ * one is damaged or not for the bytes at its step.
  */
 export async function applyCompressedPatches(file: string, compressed: Buffer[]): Promise<void> {
   const { size } = await stat(file);
-  const folded = await foldCompressedPatches(size, compressed);
-  if (folded) {
-    await folded.applyTo(file);
+  const chain = await readPatchChain(size, compressed);
+  if (chain) {
+    await chain.applyTo(file);
     return;
   }
   for (const bytes of compressed) await applyPagePatches(file, [await readPagePatch(bytes)]);

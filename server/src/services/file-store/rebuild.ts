@@ -37,10 +37,10 @@ import type { CacheHandle } from './cache';
 import { hashFileInThread, writeFileHashed } from './hash';
 import {
   applyPagePatches,
-  foldCompressedPatches,
   PagePatchError,
   readPagePatch,
-  type FoldedPatches,
+  readPatchChain,
+  type PatchChain,
 } from './page-patch';
 import { fileCacheOf, type FileStoreContext } from './context';
 import { suspectPatches } from './patch-suspects';
@@ -49,7 +49,7 @@ import { suspectPatches } from './patch-suspects';
 const READ_PIECE = 1024 * 1024;
 /** Links of a recipe chain followed at most (the rule keeps chains far shorter). */
 export const MAX_CHAIN = 1000;
-/** Most diffs applied per request to the sandbox (the rule keeps chains within 32). */
+/** Most diffs applied per request to the sandbox (the rule keeps chains within 16). */
 export const DIFFS_PER_REQUEST = 64;
 /** Most diff bytes of a batch applied on the interactive lane. */
 export const INTERACTIVE_DIFF_BYTES = 2 * 1024 * 1024;
@@ -169,20 +169,20 @@ export const rebuildCounts = { throughPatches: 0, patchesFailed: 0 };
 class PatchesFailed extends Error {}
 
 /**
- * Reads and folds the page patches of `links` (oldest first) for the whole copy of
- * `baseLength` bytes they start from; null when they do not fold. PatchesFailed when one is
- * missing or damaged.
+ * Reads the page patches of `links` (oldest first), all at once, each decompressed as soon as
+ * it is read, into a chain for the whole copy of `baseLength` bytes they start from; null
+ * when they cannot be applied in one pass (then step by step, from `compressed`).
+ * PatchesFailed when one is missing or damaged.
  */
-async function foldPatches(
+async function readPatches(
   ctx: FileStoreContext,
   links: ChainLink[],
   baseLength: number,
-): Promise<{ folded: FoldedPatches | null; compressed: Buffer[] }> {
+): Promise<{ chain: PatchChain | null; compressed: Buffer[] }> {
+  const reading = links.map(async (link) => buffer(await ctx.blobStore.open(link.patchKey!)));
   try {
-    const compressed = await Promise.all(
-      links.map(async (link) => buffer(await ctx.blobStore.open(link.patchKey!))),
-    );
-    return { folded: await foldCompressedPatches(baseLength, compressed), compressed };
+    const chain = await readPatchChain(baseLength, reading);
+    return { chain, compressed: await Promise.all(reading) };
   } catch (error) {
     throw patchFailure(error);
   }
@@ -229,20 +229,20 @@ async function rebuildOnce(
   }
   // The oldest steps that have page patches are made by writing their pages (no SQLite
   // work); the diffs of the rest, if any, are applied after them. The patches are read and
-  // folded while the whole copy is copied.
+  // decompressed at once (while the whole copy is copied, when some step has none).
   let patched = 0;
   if (usePatches) {
     while (patched < steps.length && steps[patched]!.patchKey) patched++;
   }
-  const folding =
-    patched > 0 ? foldPatches(ctx, steps.slice(0, patched), chain[start]!.size) : null;
+  const reading =
+    patched > 0 ? readPatches(ctx, steps.slice(0, patched), chain[start]!.size) : null;
   // Settled even when the copy fails first (no unhandled rejection).
-  folding?.catch(() => {});
+  reading?.catch(() => {});
   const made = steps.at(-1)!;
-  if (folding && patched === steps.length) {
+  if (reading && patched === steps.length) {
     // Every step has its patch: one pass reads the whole copy, writes the patched blocks and
     // hashes them meanwhile (no copy written first, no second read to hash).
-    const written = await patchInOnePass(ctx, folding, cached, chain[start]!.key, work);
+    const written = await patchInOnePass(ctx, reading, cached, chain[start]!.key, work);
     if (written) {
       if (written.sha1 !== made.sha1 || written.size !== made.size) {
         throw new PatchesFailed('the patched bytes differ from the version');
@@ -260,10 +260,10 @@ async function rebuildOnce(
   } else {
     await downloadBlob(ctx, chain[start]!.key, work);
   }
-  if (folding) {
-    const { folded, compressed } = await folding;
+  if (reading) {
+    const { chain: patches, compressed } = await reading;
     try {
-      if (folded) await folded.applyTo(work);
+      if (patches) await patches.applyTo(work);
       else {
         for (const bytes of compressed) await applyPagePatches(work, [await readPagePatch(bytes)]);
       }
@@ -323,32 +323,32 @@ async function rebuildOnce(
 
 /**
  * Writes the whole copy's bytes (the cached file, else the stored blob `rootKey`) with the
- * folded patches to `work` in one pass, hashed as written, and releases `cached`. Null when
- * the patches do not fold: `cached` is still held for the caller, which then copies the whole
- * copy and applies them step by step.
+ * patches to `work` in one pass, hashed as written, and releases `cached`. Null when the
+ * patches cannot be applied in one pass: `cached` is still held for the caller, which then
+ * copies the whole copy and applies them step by step.
  */
 async function patchInOnePass(
   ctx: FileStoreContext,
-  folding: ReturnType<typeof foldPatches>,
+  reading: ReturnType<typeof readPatches>,
   cached: CacheHandle | null,
   rootKey: string,
   work: string,
 ): Promise<{ size: number; sha1: string } | null> {
-  let folded: FoldedPatches | null;
+  let patches: PatchChain | null;
   try {
-    ({ folded } = await folding);
+    ({ chain: patches } = await reading);
   } catch (error) {
     cached?.release();
     throw error;
   }
-  // Not folded: `cached` stays held for the step-by-step path.
-  if (!folded) return null;
+  // Not in one pass: `cached` stays held for the step-by-step path.
+  if (!patches) return null;
   try {
     const source = cached
       ? createReadStream(cached.path, { highWaterMark: READ_PIECE })
       : await ctx.blobStore.open(rootKey);
     try {
-      return await writeFileHashed(folded.patchedBlocks(source), work);
+      return await writeFileHashed(patches.patchedBlocks(source), work);
     } catch (error) {
       throw patchFailure(error);
     } finally {

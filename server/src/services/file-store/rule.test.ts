@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, placeCopies, type FileStep } from './rule';
+import { CHECKPOINT_DIFFS, DEFAULT_LIMITS, placeCopies, type FileStep } from './rule';
 
 const MB = 1024 * 1024;
 
@@ -65,6 +65,15 @@ describe('the checkpoint rule', () => {
     const stored = apply(steps);
     expect([...stored].sort()).toEqual(['k1', 'k100', 'k101', 'k34', 'k67'].sort());
     for (const chain of chains(steps, stored)) expect(chain.diffs).toBeLessThanOrEqual(32);
+  });
+
+  it('keeps chains of at most CHECKPOINT_DIFFS (16) diffs by default', () => {
+    const steps = history(100, 10);
+    const stored = new Set(steps.filter((s) => s.stored).map((s) => s.key));
+    for (const key of placeCopies(steps, true).store) stored.add(key);
+    expect(CHECKPOINT_DIFFS).toBe(16);
+    expect([...stored].sort()).toEqual(['k1', 'k18', 'k35', 'k52', 'k69', 'k86', 'k101'].sort());
+    for (const chain of chains(steps, stored)) expect(chain.diffs).toBeLessThanOrEqual(16);
   });
 
   it('bounds the page patches a rebuild writes by 20 % of the file', () => {

@@ -23,8 +23,14 @@
 
 /** Share of a version's size its rebuild may apply in diff bytes. */
 export const CHECKPOINT_SHARE = 0.1;
-/** Most diffs a rebuild applies. */
-export const CHECKPOINT_DIFFS = 32;
+/**
+ * Most diffs a rebuild applies (and page patches it reads). 16, not the 32 of 0121: a cold
+ * rebuild through patches costs about a millisecond per step (reading, decompressing and
+ * XOR'ing its patch), on top of one pass over the file; chains half as long keep an old
+ * version's cold download near 2× the latest's, for about 0.02 more of the versions' sizes
+ * stored (record draft-cold-read-patch-chain.md).
+ */
+export const CHECKPOINT_DIFFS = 16;
 /**
  * Share of a version's size its rebuild may read in page patches (page-patch.ts). A rebuild
  * goes through the patches and falls back to the diffs, so the chain is bounded for both:
