@@ -63,8 +63,16 @@ const PARTS = (process.env.BENCH_BROWSER_PARTS ?? 'hash,reads,upload').split(','
 const roundsOf = (part: string) => (PARTS.includes(part) ? ROUNDS : 0);
 /** BENCH_CPU_PROFILE: a file for the server's CPU profile of the first 4-in-flight v1 push. */
 const PROFILE = process.env.BENCH_CPU_PROFILE;
-/** Chunk requests in flight for the pushes posted straight from the page. */
-const IN_FLIGHT = [4, 6, 8];
+/** BENCH_CPU_PROFILE_ENGINE: a file for the server's CPU profile of the last round's engine upload. */
+const ENGINE_PROFILE = process.env.BENCH_CPU_PROFILE_ENGINE;
+/**
+ * Chunk requests in flight for the pushes posted straight from the page
+ * (BENCH_BROWSER_IN_FLIGHT: a comma-separated list, empty for none; default 4,6,8).
+ */
+const IN_FLIGHT = (process.env.BENCH_BROWSER_IN_FLIGHT ?? '4,6,8')
+  .split(',')
+  .filter((n) => n.trim() !== '')
+  .map(Number);
 
 /**
  * The ceiling for any browser upload on this machine: a server that reads request bodies and
@@ -203,8 +211,11 @@ export async function benchBrowser(): Promise<BenchResult[]> {
       durableCopy.push(await timedCopy(file, join(dir, 'copy.bin'), true));
       const target = (project: string) => adminTarget(project, sha1);
       const project = await prepare(page, file, target(`upload-${round}`));
+      const profileEngine = round === roundsOf('upload') - 1 ? ENGINE_PROFILE : undefined;
       const engine = await withCpu(() =>
-        benchCall(page, 'uploadChosenFile', target(`upload-${round}`), project),
+        withCpuProfile(profileEngine, () =>
+          benchCall(page, 'uploadChosenFile', target(`upload-${round}`), project),
+        ),
       );
       upload.push(engine.result.ms);
       uploadCpu.push(engine);

@@ -187,6 +187,11 @@ export interface CpuUse {
   cpuS: number;
   userS: number;
   systemS: number;
+  /**
+   * Page faults of the process meanwhile (minor: fresh or reclaimed memory touched; on this
+   * machine's VM each costs tens of microseconds, much of it outside the process's CPU time).
+   */
+  pageFaults: number;
   /** The main thread's share (user + system seconds; NaN where /proc is missing). */
   mainS: number;
   /** The other threads that used at least 0.05 s, busiest first (hashing thread, libuv pool, V8). */
@@ -205,8 +210,10 @@ export async function withCpu<T>(work: () => Promise<T>): Promise<{ result: T } 
   const browserBefore = await descendantsCpu(process.pid);
   const threadsBefore = await threadCpu();
   const before = process.cpuUsage();
+  const faultsBefore = process.resourceUsage();
   const result = await work();
   const used = process.cpuUsage(before);
+  const faultsAfter = process.resourceUsage();
   const threadsAfter = await threadCpu();
   const browserAfter = await descendantsCpu(process.pid);
   let browserS = 0;
@@ -230,6 +237,11 @@ export async function withCpu<T>(work: () => Promise<T>): Promise<{ result: T } 
     cpuS: (used.user + used.system) / 1e6,
     userS: used.user / 1e6,
     systemS: used.system / 1e6,
+    pageFaults:
+      faultsAfter.minorPageFault +
+      faultsAfter.majorPageFault -
+      faultsBefore.minorPageFault -
+      faultsBefore.majorPageFault,
     mainS: main?.s ?? NaN,
     otherS: others.map((t) => t.s),
     otherNames: others.map((t) => `${t.name} #${rank.get(t.tid)}`),
@@ -242,6 +254,7 @@ export function cpuText(use: CpuUse, bytes: number): string {
   const per = (s: number) => (s / gib).toFixed(2);
   return (
     `${per(use.cpuS)} s/GiB (user ${per(use.userS)}, system ${per(use.systemS)}; ` +
+    `${Math.round(use.pageFaults / gib)} page faults per GiB; ` +
     `main thread ${per(use.mainS)}, other threads ` +
     `${use.otherS.map((s, i) => `${per(s)} ${use.otherNames[i] ?? ''}`.trim()).join(', ')})`
   );

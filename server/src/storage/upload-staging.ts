@@ -4,7 +4,8 @@
  * names); a chunk by its index in the file (offset = index × CHUNK_SIZE).
  *
  * LocalUploadStaging: DATA_DIR/uploads/<owner>/<n>.part. Each chunk is written straight to its offset and fsynced before it is
- * acknowledged; a repeated chunk rewrites the same bytes. Several instances share it when
+ * acknowledged (chunks of one file ending together share one fdatasync: file-syncs.ts); a
+ * repeated chunk rewrites the same bytes. Several instances share it when
  * DATA_DIR is on a shared file system.
  */
 import fs from 'node:fs';
@@ -12,6 +13,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { BlobInfo, BlobStore } from './blob-store';
 import { eachPiece, piecesAreOwned, releasePiece } from './body-pieces';
+import { syncWrites } from './file-syncs';
 import {
   CHUNK_SIZE,
   ChunkIntake,
@@ -94,11 +96,8 @@ export class LocalUploadStaging implements UploadStaging {
     body: AsyncIterable<Uint8Array | string>,
     options: ChunkWriteOptions,
   ): Promise<ChunkWritten> {
-    await fsp.mkdir(this.dirOf(transaction), { recursive: true });
-    const handle = await fsp.open(
-      this.fileOf(transaction, fileIndex),
-      fs.constants.O_WRONLY | fs.constants.O_CREAT,
-    );
+    const file = this.fileOf(transaction, fileIndex);
+    const handle = await this.openForWrite(transaction, file);
     const intake = options.from ?? new ChunkIntake(options);
     let batch: Uint8Array[] = [];
     let batchBytes = 0;
@@ -161,12 +160,28 @@ export class LocalUploadStaging implements UploadStaging {
       digests.catch(() => undefined);
       if (options.truncate) await handle.truncate(offset + intake.size);
       // fdatasync: the bytes and what reading them back needs (the file's size, its blocks)
-      // are on the disk; only the times are not flushed, which saves a journal commit.
-      await handle.datasync();
+      // are on the disk; only the times are not flushed, which saves a journal commit. One
+      // sync covers the chunks of this file whose writes ended meanwhile (file-syncs.ts).
+      await syncWrites(file, handle);
     } finally {
       await handle.close();
     }
     return digests;
+  }
+
+  /**
+   * Opens a staged file for writing, created when new; its folder is made only when the
+   * file cannot be opened without it (the first chunk of an upload), not for every chunk.
+   */
+  private async openForWrite(transaction: string, file: string): Promise<fsp.FileHandle> {
+    const flags = fs.constants.O_WRONLY | fs.constants.O_CREAT;
+    try {
+      return await fsp.open(file, flags);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    await fsp.mkdir(this.dirOf(transaction), { recursive: true });
+    return fsp.open(file, flags);
   }
 
   /**
