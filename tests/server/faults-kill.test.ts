@@ -29,8 +29,11 @@ import { createTestDataDir, type TestDataDir } from './support/test-db';
 import { TestClient } from './support/test-app';
 
 const ADMIN_PASSWORD = 'Admin-Password-1';
-/** A real server is started, fed and killed: slow on a busy machine. */
-const KILL_TEST_TIMEOUT_MS = 120_000;
+/**
+ * A bound, not a duration: a real server is started, fed, killed and opened again, 30-90 s
+ * with the machine busy (load 15-25; 120 s was passed at load 20 in a PostgreSQL run).
+ */
+const KILL_TEST_TIMEOUT_MS = 300_000;
 
 let s3: TestS3;
 let data: TestDataDir;
