@@ -1,10 +1,12 @@
 // What the Chromium benches (browser.bench.ts, link.bench.ts) share on the Node side: the
 // benchmark page (bench/browser, built by Vite from the app's own modules), the server
 // that serves it, a file of random bytes, and the page's calls.
+import { spawn } from 'node:child_process';
 import { createHash, randomFillSync } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import type { Page } from '@playwright/test';
 import { build } from 'vite';
 import { startServer, type RunningServer } from '../server/src/main';
@@ -76,6 +78,59 @@ export function startBenchServer(
       logger: { level: 'info', stream: log.stream },
     },
   );
+}
+
+/** The bench's server in a process of its own (bench-server-process.ts). */
+export interface ServerProcess {
+  pid: number;
+  close(): Promise<void>;
+}
+
+/**
+ * The real server as startBenchServer starts it, in a child process (its CPU seconds are
+ * then its own, withCpu's `serverPid`); its request log lines go to `log`.
+ */
+export async function startBenchServerProcess(
+  dir: string,
+  port: number,
+  distDir: string,
+  log: RequestLog,
+): Promise<ServerProcess> {
+  const env = {
+    DATA_DIR: join(dir, 'data'),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    ADMIN_PASSWORD: BENCH_ADMIN_PASSWORD,
+    GLOBAL_WORKSPACE: 'admin',
+    GLOBAL_STORAGE: String(64 * 1024 ** 3),
+  };
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      resolve(import.meta.dirname, 'bench-server-process.ts'),
+      JSON.stringify({ env, distDir }),
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } },
+  );
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const lines = createInterface({ input: child.stdout });
+  await new Promise<void>((ready, fail) => {
+    child.once('exit', (code) => fail(new Error(`the bench server exited (${code})`)));
+    lines.on('line', (line) => {
+      if (line === 'READY') ready();
+      else log.stream.write(line);
+    });
+  });
+  return {
+    pid: child.pid!,
+    async close() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }
 
 /** The admin's upload of the file (whose SHA-1 is `sha1`) to a new project `project`. */

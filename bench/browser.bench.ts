@@ -28,6 +28,7 @@ import {
   prepare,
   stamp,
   startBenchServer,
+  startBenchServerProcess,
   benchCall,
   writeRandomFile,
 } from './browser-page';
@@ -160,7 +161,14 @@ export async function benchBrowser(): Promise<BenchResult[]> {
   const file = join(dir, 'data.bin');
   await writeRandomFile(file, FILE_SIZE);
   const requestLog = new RequestLog();
-  const server = await startBenchServer(dir, PORT, distDir, requestLog);
+  // The server in a process of its own, so its CPU seconds are not the Playwright driver's
+  // (which handles Chromium's events of every request in this process); in this process when
+  // a CPU profile of it is asked for (withCpuProfile profiles this process).
+  const server =
+    PROFILE || ENGINE_PROFILE
+      ? await startBenchServer(dir, PORT, distDir, requestLog)
+      : await startBenchServerProcess(dir, PORT, distDir, requestLog);
+  const serverPid = 'pid' in server ? server.pid : undefined;
   const dropServer = await startDropServer();
   const browser = await chromium.launch({ executablePath: chromiumPath() });
   try {
@@ -212,10 +220,12 @@ export async function benchBrowser(): Promise<BenchResult[]> {
       const target = (project: string) => adminTarget(project, sha1);
       const project = await prepare(page, file, target(`upload-${round}`));
       const profileEngine = round === roundsOf('upload') - 1 ? ENGINE_PROFILE : undefined;
-      const engine = await withCpu(() =>
-        withCpuProfile(profileEngine, () =>
-          benchCall(page, 'uploadChosenFile', target(`upload-${round}`), project),
-        ),
+      const engine = await withCpu(
+        () =>
+          withCpuProfile(profileEngine, () =>
+            benchCall(page, 'uploadChosenFile', target(`upload-${round}`), project),
+          ),
+        serverPid,
       );
       upload.push(engine.result.ms);
       uploadCpu.push(engine);
@@ -234,10 +244,12 @@ export async function benchBrowser(): Promise<BenchResult[]> {
       for (const n of IN_FLIGHT) {
         const name = `direct-${n}-${round}`;
         const created = await prepare(page, file, target(name));
-        const posted = await withCpu(() =>
-          withCpuProfile(round === 0 && n === 4 ? PROFILE : undefined, () =>
-            benchCall(page, 'postChunksOfChosenFile', target(name), created, n),
-          ),
+        const posted = await withCpu(
+          () =>
+            withCpuProfile(round === 0 && n === 4 ? PROFILE : undefined, () =>
+              benchCall(page, 'postChunksOfChosenFile', target(name), created, n),
+            ),
+          serverPid,
         );
         direct.get(n)!.push(posted.result.ms);
         directCpu.get(n)!.push(posted);

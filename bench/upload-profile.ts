@@ -119,13 +119,13 @@ interface ThreadCpu {
   systemS: number;
 }
 
-async function threadCpu(): Promise<Map<number, ThreadCpu>> {
+async function threadCpu(pid: number | 'self' = 'self'): Promise<Map<number, ThreadCpu>> {
   const { readdir, readFile } = await import('node:fs/promises');
   const threads = new Map<number, ThreadCpu>();
-  const tids = await readdir('/proc/self/task').catch(() => [] as string[]);
+  const tids = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
   for (const tid of tids) {
     try {
-      const stat = await readFile(`/proc/self/task/${tid}/stat`, 'utf8');
+      const stat = await readFile(`/proc/${pid}/task/${tid}/stat`, 'utf8');
       // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       threads.set(Number(tid), {
@@ -146,7 +146,7 @@ async function threadCpu(): Promise<Map<number, ThreadCpu>> {
  * itself), by pid: Chromium, which Playwright starts as a child of the bench process, with
  * its renderer, GPU, network and utility processes (Linux: /proc/<pid>/stat).
  */
-async function descendantsCpu(root: number): Promise<Map<number, number>> {
+async function descendantsCpu(root: number, except?: number): Promise<Map<number, number>> {
   const { readdir, readFile } = await import('node:fs/promises');
   const parentOf = new Map<number, number>();
   const cpuOf = new Map<number, number>();
@@ -167,7 +167,7 @@ async function descendantsCpu(root: number): Promise<Map<number, number>> {
   while (level.length > 0) {
     const next: number[] = [];
     for (const [pid, parent] of parentOf) {
-      if (level.includes(parent) && !below.has(pid)) {
+      if (level.includes(parent) && !below.has(pid) && pid !== except) {
         below.set(pid, cpuOf.get(pid) ?? 0);
         next.push(pid);
       }
@@ -205,17 +205,50 @@ export interface CpuUse {
   otherNames: string[];
 }
 
-/** Runs `work`, answering its result and the CPU time this process spent meanwhile. */
-export async function withCpu<T>(work: () => Promise<T>): Promise<{ result: T } & CpuUse> {
-  const browserBefore = await descendantsCpu(process.pid);
-  const threadsBefore = await threadCpu();
-  const before = process.cpuUsage();
-  const faultsBefore = process.resourceUsage();
+/** A process's user and system CPU seconds and page faults (Linux: /proc/<pid>/stat). */
+async function processCpu(
+  pid: number,
+): Promise<{ userS: number; systemS: number; pageFaults: number }> {
+  const { readFile } = await import('node:fs/promises');
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  // After the command name: minflt is field 10, majflt 12, utime 14, stime 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return {
+    userS: Number(fields[11]) / 100,
+    systemS: Number(fields[12]) / 100,
+    pageFaults: Number(fields[7]) + Number(fields[9]),
+  };
+}
+
+/** This process's CPU use so far (process.cpuUsage and resourceUsage, finer than /proc). */
+function ownCpu(): { userS: number; systemS: number; pageFaults: number } {
+  const used = process.cpuUsage();
+  const faults = process.resourceUsage();
+  return {
+    userS: used.user / 1e6,
+    systemS: used.system / 1e6,
+    pageFaults: faults.minorPageFault + faults.majorPageFault,
+  };
+}
+
+/**
+ * Runs `work`, answering its result and the CPU time the server spent meanwhile: this
+ * process, or the server's own process `serverPid` (startBenchServerProcess), which then
+ * does not count as the browser's either.
+ */
+export async function withCpu<T>(
+  work: () => Promise<T>,
+  serverPid?: number,
+): Promise<{ result: T } & CpuUse> {
+  const server = serverPid ?? process.pid;
+  const sample = () => (serverPid ? processCpu(serverPid) : Promise.resolve(ownCpu()));
+  const browserBefore = await descendantsCpu(process.pid, serverPid);
+  const threadsBefore = await threadCpu(serverPid ?? 'self');
+  const before = await sample();
   const result = await work();
-  const used = process.cpuUsage(before);
-  const faultsAfter = process.resourceUsage();
-  const threadsAfter = await threadCpu();
-  const browserAfter = await descendantsCpu(process.pid);
+  const after = await sample();
+  const threadsAfter = await threadCpu(serverPid ?? 'self');
+  const browserAfter = await descendantsCpu(process.pid, serverPid);
   let browserS = 0;
   for (const [pid, s] of browserAfter) browserS += s - (browserBefore.get(pid) ?? 0);
   const spent = [...threadsAfter.values()].map((t) => {
@@ -226,22 +259,16 @@ export async function withCpu<T>(work: () => Promise<T>): Promise<{ result: T } 
       s: t.userS + t.systemS - (was ? was.userS + was.systemS : 0),
     };
   });
-  const main = spent.find((t) => t.tid === process.pid);
+  const main = spent.find((t) => t.tid === server);
   const rank = new Map([...threadsAfter.keys()].sort((a, b) => a - b).map((tid, i) => [tid, i]));
-  const others = spent
-    .filter((t) => t.tid !== process.pid && t.s >= 0.05)
-    .sort((a, b) => b.s - a.s);
+  const others = spent.filter((t) => t.tid !== server && t.s >= 0.05).sort((a, b) => b.s - a.s);
   return {
     result,
     browserS,
-    cpuS: (used.user + used.system) / 1e6,
-    userS: used.user / 1e6,
-    systemS: used.system / 1e6,
-    pageFaults:
-      faultsAfter.minorPageFault +
-      faultsAfter.majorPageFault -
-      faultsBefore.minorPageFault -
-      faultsBefore.majorPageFault,
+    cpuS: after.userS + after.systemS - before.userS - before.systemS,
+    userS: after.userS - before.userS,
+    systemS: after.systemS - before.systemS,
+    pageFaults: after.pageFaults - before.pageFaults,
     mainS: main?.s ?? NaN,
     otherS: others.map((t) => t.s),
     otherNames: others.map((t) => `${t.name} #${rank.get(t.tid)}`),
