@@ -20,13 +20,19 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? NaN;
 }
 
+/**
+ * Median times of `baseline` and `candidate`, alternating, ROUNDS each after one warm-up;
+ * `prepare`, when given, runs before each candidate, untimed (e.g. emptying a cache).
+ */
 export async function measure(
   name: string,
   baseline: () => Promise<void>,
   candidate: () => Promise<void>,
   target: number,
+  prepare?: () => Promise<void>,
 ): Promise<BenchResult> {
   await baseline();
+  await prepare?.();
   await candidate();
   const base: number[] = [];
   const cand: number[] = [];
@@ -34,6 +40,7 @@ export async function measure(
     let t = performance.now();
     await baseline();
     base.push(performance.now() - t);
+    await prepare?.();
     t = performance.now();
     await candidate();
     cand.push(performance.now() - t);
