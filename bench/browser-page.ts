@@ -53,6 +53,19 @@ export async function buildBenchPage(dir: string): Promise<string> {
   return distDir;
 }
 
+/** The bench server's configuration: on `port`, its data in `dir`. */
+function benchServerEnv(dir: string, port: number): Record<string, string> {
+  return {
+    DATA_DIR: join(dir, 'data'),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    ADMIN_PASSWORD: BENCH_ADMIN_PASSWORD,
+    GLOBAL_WORKSPACE: 'admin',
+    GLOBAL_STORAGE: String(64 * 1024 ** 3),
+  };
+}
+
 /** The real server on `port`, data in `dir`, serving the page; its requests go to `log`. */
 export function startBenchServer(
   dir: string,
@@ -60,24 +73,13 @@ export function startBenchServer(
   distDir: string,
   log: RequestLog,
 ): Promise<RunningServer> {
-  return startServer(
-    {
-      DATA_DIR: join(dir, 'data'),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      ADMIN_PASSWORD: BENCH_ADMIN_PASSWORD,
-      GLOBAL_WORKSPACE: 'admin',
-      GLOBAL_STORAGE: String(64 * 1024 ** 3),
-    },
-    {
-      handleSignals: false,
-      exitOnError: false,
-      print: () => {},
-      distDir,
-      logger: { level: 'info', stream: log.stream },
-    },
-  );
+  return startServer(benchServerEnv(dir, port), {
+    handleSignals: false,
+    exitOnError: false,
+    print: () => {},
+    distDir,
+    logger: { level: 'info', stream: log.stream },
+  });
 }
 
 /** The bench's server in a process of its own (bench-server-process.ts). */
@@ -96,15 +98,7 @@ export async function startBenchServerProcess(
   distDir: string,
   log: RequestLog,
 ): Promise<ServerProcess> {
-  const env = {
-    DATA_DIR: join(dir, 'data'),
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
-    ADMIN_PASSWORD: BENCH_ADMIN_PASSWORD,
-    GLOBAL_WORKSPACE: 'admin',
-    GLOBAL_STORAGE: String(64 * 1024 ** 3),
-  };
+  const env = benchServerEnv(dir, port);
   const child = spawn(
     process.execPath,
     [
@@ -113,7 +107,7 @@ export async function startBenchServerProcess(
       resolve(import.meta.dirname, 'bench-server-process.ts'),
       JSON.stringify({ env, distDir }),
     ],
-    { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } },
+    { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const lines = createInterface({ input: child.stdout });
