@@ -72,8 +72,10 @@ test('a Background Sync sends a queued upload while the engine still waits', asy
     probes += 1;
     await route.abort('internetdisconnected');
   });
+  // Push starts answered by the server: one aborted while the routes above fail is no push
+  // (on a busy machine the 'online' wake can reach the push start before it fails).
   const starts: string[] = [];
-  context.on('request', (request) => {
+  context.on('requestfinished', (request) => {
     if (/\/v1\/project\/push\/waymark\//.test(request.url())) starts.push(request.url());
   });
   await setOffline(context, false);
