@@ -29,6 +29,14 @@ export const formsQueryOptions = (source: FormsSource) =>
         signal,
         fallbackMessage: LOAD_FORMS_FALLBACK,
       }),
+    // When a new version of the project lands (a save of this device sent), the last
+    // version's forms stay until the new one's are read: without them 'Edit' and 'Add
+    // feature' did nothing for that moment (a keyboard user's Enter on 'Edit' was lost).
+    placeholderData: (previous, previousQuery) =>
+      previousQuery?.queryKey[1] === source.namespace &&
+      previousQuery.queryKey[2] === source.projectName
+        ? previous
+        : undefined,
     staleTime: 30_000,
     networkMode: 'always',
     meta: { silent: true },

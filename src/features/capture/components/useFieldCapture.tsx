@@ -212,13 +212,6 @@ export function useFieldCapture(args: FieldCaptureArgs): FieldCapture {
   const forms = useQuery({
     ...formsQueryOptions({ namespace: project.namespace, projectName: project.name, version }),
     enabled: mayUpload && version !== '',
-    // When a new version of this project lands (a save of this device sent), the last
-    // version's forms stay until the new one's are read: without them 'Edit' and 'Add
-    // feature' did nothing for that moment (a keyboard user's Enter on 'Edit' was lost).
-    placeholderData: (previous, previousQuery) =>
-      previousQuery?.queryKey[1] === project.namespace && previousQuery.queryKey[2] === project.name
-        ? previous
-        : undefined,
   });
   const rows = useProjectEdits(projectPath);
   const pending = useMemo(() => pendingFeatures(rows ?? [], file), [rows, file]);
