@@ -2,9 +2,6 @@
 // service worker, which wakes the pages' upload engine, and the queued upload lands; the
 // installed app's badge follows the number of uploads waiting; and not enough space on the
 // device is said before anything is queued.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { e2eAdmin } from './support/env';
 import { removeRoutes } from './support/routes';
@@ -19,12 +16,12 @@ import {
 } from './support/outbox';
 import { signIn } from './pages/session';
 import { setOffline } from './support/offline';
+import { tempDir } from './support/temp-dir';
 
 /** The upload engine's Background Sync tag (src/sw/offline.ts UPLOAD_SYNC_TAG). */
 const UPLOAD_SYNC_TAG = 'waymark-uploads';
 
-const workDir = mkdtempSync(join(tmpdir(), 'waymark-e2e-outbox-browser-'));
-test.afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+const workDir = tempDir('outbox-browser');
 const fileOnDisk = (name: string, text: string) => writeFile(workDir, name, Buffer.from(text));
 test.afterEach(async ({ context }) => {
   await setOffline(context, false);

@@ -2,9 +2,6 @@
 // project move on again before it lands (here: another user's version between the rebase and
 // the push start, which the server refuses for the older version), it is rebased again, and
 // both contents end up on the server with no error.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { apiSession } from './support/api';
 import { pushFiles } from './support/push';
@@ -16,9 +13,9 @@ import {
   savedProjectOffline,
 } from './support/outbox';
 import { setOffline } from './support/offline';
+import { tempDir } from './support/temp-dir';
 
-const workDir = mkdtempSync(join(tmpdir(), 'waymark-e2e-outbox-rebase-'));
-test.afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+const workDir = tempDir('outbox-rebase');
 test.afterEach(async ({ context }) => {
   await setOffline(context, false);
   await removeRoutes(context);

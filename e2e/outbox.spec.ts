@@ -3,9 +3,6 @@
 // returns: one version with exactly those bytes (every chunk written once), a conflicted copy
 // beside a file another user changed meanwhile, and uploads of two projects in order.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test, type BrowserContext, type Page, type Route } from '@playwright/test';
 import { e2eAdmin } from './support/env';
 import { removeRoutes } from './support/routes';
@@ -21,11 +18,11 @@ import {
 } from './support/outbox';
 import { signIn } from './pages/session';
 import { setOffline } from './support/offline';
+import { tempDir } from './support/temp-dir';
 
 const CHUNK_SIZE = 10 * 1024 * 1024;
 
-const workDir = mkdtempSync(join(tmpdir(), 'waymark-e2e-outbox-'));
-test.afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+const workDir = tempDir('outbox');
 const fileOnDisk = (name: string, bytes: Buffer) => writeFile(workDir, name, bytes);
 test.afterEach(async ({ context }) => {
   await setOffline(context, false);

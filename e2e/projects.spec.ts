@@ -1,5 +1,4 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { admin, createUser } from './support/admin';
@@ -8,10 +7,11 @@ import { e2eAdmin } from './support/env';
 import { signIn } from './pages/session';
 import { transitionsFinished } from './support/page-predicates';
 import { unique } from './support/unique';
+import { tempDir } from './support/temp-dir';
 
 /** A small survey folder: a QGIS project, a layer in a subfolder and a note. */
 function surveyFolder(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'waymark-e2e-survey-'));
+  const dir = tempDir('survey');
   mkdirSync(join(dir, 'data', 'photos'), { recursive: true });
   writeFileSync(join(dir, 'survey.qgs'), '<qgis version="3.34"></qgis>\n');
   writeFileSync(join(dir, 'data', 'notes.txt'), 'Trees along the river, checked 2026-11-20.\n');

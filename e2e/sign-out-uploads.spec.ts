@@ -1,18 +1,17 @@
 // Signing out deletes the uploads this browser has not sent yet, so it asks first: 'Keep signed
 // in' keeps the session and the queue; 'Sign out and delete them' signs out and empties it.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { createProject, signInSession } from './support/api';
 import { e2eAdmin } from './support/env';
 import { storedRows } from './support/outbox';
 import { unique } from './support/unique';
+import { tempDir } from './support/temp-dir';
 
 test.use({ serviceWorkers: 'block' });
 
-const workDir = mkdtempSync(join(tmpdir(), 'waymark-e2e-sign-out-'));
-test.afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+const workDir = tempDir('sign-out');
 
 /** Uploads in this browser's queue (IndexedDB 'waymark', table 'uploads'). */
 const queuedUploads = (page: Page) => storedRows(page, 'uploads');

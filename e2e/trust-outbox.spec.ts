@@ -2,9 +2,6 @@
 // list marks the queued files and the Outbox names them; further changes queue on top of a
 // queued one (as the next version, docs/decisions/0122-changes-on-top.md); a deletion
 // skipped because the file changed on the server is a warning that stays in the Outbox.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { removeRoutes } from './support/routes';
 import {
@@ -14,9 +11,9 @@ import {
   savedProjectOffline,
 } from './support/outbox';
 import { setOffline } from './support/offline';
+import { tempDir } from './support/temp-dir';
 
-const workDir = mkdtempSync(join(tmpdir(), 'waymark-e2e-trust-outbox-'));
-test.afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+const workDir = tempDir('trust-outbox');
 const fileOnDisk = (name: string, text: string) => writeFile(workDir, name, Buffer.from(text));
 test.afterEach(async ({ context }) => {
   await setOffline(context, false);

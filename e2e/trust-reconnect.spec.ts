@@ -1,9 +1,6 @@
 // Issue 31, "states that are not true": back online on the Outbox or the Projects page, the
 // 'Offline — showing data saved …' notice goes once the pages are answered by the server again
 // (not a minute later), and the queued change is sent.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { e2eAdmin } from './support/env';
 import { removeRoutes } from './support/routes';
@@ -11,9 +8,9 @@ import { waitForServiceWorker } from './support/service-worker';
 import { fileOnDisk as writeFile, queue, reloadOffline, savedProject } from './support/outbox';
 import { signIn } from './pages/session';
 import { setOffline } from './support/offline';
+import { tempDir } from './support/temp-dir';
 
-const workDir = mkdtempSync(join(tmpdir(), 'waymark-e2e-trust-reconnect-'));
-test.afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+const workDir = tempDir('trust-reconnect');
 test.afterEach(async ({ context }) => {
   await setOffline(context, false);
   await removeRoutes(context);

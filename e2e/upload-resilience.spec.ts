@@ -2,8 +2,7 @@
 // finishes with the original bytes, and no chunk the server acknowledged is sent again (the
 // resume status call's chunk_writes stay 1, checked just before finish goes through).
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   expect,
@@ -18,6 +17,7 @@ import { e2eAdmin, freePorts } from './support/env';
 import { OwnServer } from './support/own-server';
 import { removeRoutes } from './support/routes';
 import { unique } from './support/unique';
+import { tempDir } from './support/temp-dir';
 
 const CHUNK_SIZE = 10 * 1024 * 1024;
 const stamp = unique;
@@ -27,8 +27,7 @@ test.use({ serviceWorkers: 'block' });
 // machine): they spread over the workers rather than queue on one.
 test.describe.configure({ mode: 'parallel' });
 
-const workDir = mkdtempSync(join(tmpdir(), 'waymark-e2e-resilience-'));
-test.afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+const workDir = tempDir('resilience');
 test.afterEach(({ context }) => removeRoutes(context));
 
 /** A random file of `size` bytes on disk (for the file input). */

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createUser } from './support/admin';
@@ -12,6 +11,7 @@ import { holdChunks, removeRoutes } from './support/routes';
 import { ProjectFilesPage } from './pages/project-files-page';
 import { transitionsFinished } from './support/page-predicates';
 import { unique } from './support/unique';
+import { tempDir } from './support/temp-dir';
 
 const stamp = unique;
 // A held chunk route must not outlive its test (e.g. when the test fails before releasing it).
@@ -25,7 +25,7 @@ test('upload a folder with nested files to get v1 with the same bytes; update on
   await createProject(page, 'waymark', name);
 
   // A folder named like the project replaces the whole project content.
-  const root = join(mkdtempSync(join(tmpdir(), 'waymark-e2e-upload-')), name);
+  const root = join(tempDir('upload'), name);
   mkdirSync(join(root, 'data', 'photos'), { recursive: true });
   const originals: Record<string, Buffer> = {
     'notes.txt': Buffer.from('Trees along the river, checked 2026-11-20.\n'),
