@@ -1,8 +1,10 @@
 // End-to-end tests run the real server (built PWA + API) on a fresh data directory and drive
-// Debian's Chromium. Playwright never downloads a browser here.
+// Debian's Chromium headless shell (support/env.ts). Playwright never downloads a browser here.
 import { defineConfig } from '@playwright/test';
 import {
   e2eBaseURL,
+  e2eChromium,
+  e2eChromiumArgs,
   e2eDataDir as dataDir,
   e2ePort as port,
   e2eServerEnv,
@@ -45,18 +47,7 @@ export default defineConfig({
     // encoding every frame cost about a third of the tier's time (issue 37: 13 map and capture
     // tests 3.2-3.5 min with screenshots, 2.3 min without, 2.3 min with no trace at all).
     trace: { mode: 'retain-on-failure', screenshots: false },
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
+    launchOptions: { executablePath: e2eChromium.path, args: e2eChromiumArgs },
   },
   webServer: {
     // A fresh data directory, its database copied from a migrated one (scripts/e2e-server.ts).

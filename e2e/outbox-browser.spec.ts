@@ -1,7 +1,8 @@
 // The field outbox and the browser (issue 18): a Background Sync fired by Chromium reaches the
 // service worker, which wakes the pages' upload engine, and the queued upload lands; the
 // installed app's badge follows the number of uploads waiting; and not enough space on the
-// device is said before anything is queued.
+// device is said before anything is queued; a sync the browser fires reaches the pages. Run in
+// the full Chromium: the headless shell the other specs use has no Background Sync.
 import { expect, test, type Page } from '@playwright/test';
 import { e2eAdmin } from './support/env';
 import { removeRoutes } from './support/routes';
@@ -17,9 +18,13 @@ import {
 import { signIn } from './pages/session';
 import { setOffline } from './support/offline';
 import { tempDir } from './support/temp-dir';
+import { fullChromium } from './support/full-chromium';
 
 /** The upload engine's Background Sync tag (src/sw/offline.ts UPLOAD_SYNC_TAG). */
 const UPLOAD_SYNC_TAG = 'waymark-uploads';
+
+// Background Sync is the subject here, and the headless shell has none: the full Chromium.
+test.use(fullChromium);
 
 const workDir = tempDir('outbox-browser');
 const fileOnDisk = (name: string, text: string) => writeFile(workDir, name, Buffer.from(text));
@@ -169,4 +174,44 @@ test('not enough space on the device is said before anything is queued', async (
   await expect(page.getByRole('link', { name: /Outbox/ })).toHaveCount(0);
   expect(await storedRows(page, 'uploads')).toBe(0);
   expect(await storedRows(page, 'stagedChunks')).toBe(0);
+});
+
+test('Background Sync of the upload queue reaches the pages through the service worker', async ({
+  page,
+  context,
+}) => {
+  await page.goto('/login');
+  await waitForServiceWorker(page);
+  // The tag the app registers when an upload is queued.
+  expect(
+    await page.evaluate(
+      "navigator.serviceWorker.ready.then((r) => r.sync.register('waymark-uploads')).then(() => true)",
+    ),
+  ).toBe(true);
+  // Not awaited here: the promise settles when the worker's message arrives.
+  await page.evaluate(`(() => {
+    window.__resumed = new Promise((resolve) =>
+      navigator.serviceWorker.addEventListener('message', (event) => {
+        if (event.data && event.data.type === 'uploads/resume') resolve(true);
+      }));
+    return true;
+  })()`);
+
+  // The browser fires the sync (as when the connection is back): the worker tells the page.
+  const cdp = await context.newCDPSession(page);
+  const registration = new Promise<string>((resolve) => {
+    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+      const found = registrations.find((r: { isDeleted: boolean }) => !r.isDeleted);
+      if (found) resolve(found.registrationId as string);
+    });
+  });
+  await cdp.send('ServiceWorker.enable');
+  const origin = new URL(page.url()).origin;
+  await cdp.send('ServiceWorker.dispatchSyncEvent', {
+    origin,
+    registrationId: await registration,
+    tag: 'waymark-uploads',
+    lastChance: false,
+  });
+  expect(await page.evaluate('window.__resumed')).toBe(true);
 });

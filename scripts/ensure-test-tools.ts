@@ -1,15 +1,21 @@
 // Makes sure the programs the tests drive are there, installing Debian's packages with apt-get
 // when they are missing and we are root:
-// - Chromium for the end-to-end tests, at /usr/bin/chromium (or CHROMIUM_PATH); Playwright
-//   itself never downloads a browser;
+// - Chromium for the end-to-end tests (e2e/support/env.ts): Debian's headless shell
+//   (chromium-headless-shell, or CHROMIUM_PATH) for most, the full chromium (or
+//   CHROMIUM_FULL_PATH) for Background Sync; Playwright itself never downloads a browser;
 // - GDAL's ogr2ogr (gdal-bin), which the tests use to build real GeoPackages.
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import { e2eChromium, e2eFullChromium } from '../e2e/support/env';
 
-const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-if (process.env.CHROMIUM_PATH && !existsSync(chromium)) {
-  console.error(`CHROMIUM_PATH points to ${chromium}, which does not exist.`);
-  process.exit(1);
+for (const [variable, browser] of [
+  ['CHROMIUM_PATH', e2eChromium],
+  ['CHROMIUM_FULL_PATH', e2eFullChromium],
+] as const) {
+  if (process.env[variable] && !existsSync(browser.path)) {
+    console.error(`${variable} points to ${browser.path}, which does not exist.`);
+    process.exit(1);
+  }
 }
 
 function onPath(program: string): boolean {
@@ -17,7 +23,9 @@ function onPath(program: string): boolean {
 }
 
 const missing = [
-  ...(existsSync(chromium) ? [] : ['chromium']),
+  ...[e2eChromium, e2eFullChromium]
+    .filter((browser) => !existsSync(browser.path))
+    .map((browser) => browser.debianPackage),
   ...(onPath('ogr2ogr') ? [] : ['gdal-bin']),
 ];
 
