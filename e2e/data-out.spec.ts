@@ -251,8 +251,8 @@ test('an expired view link shows the not-found page and nothing of the project',
 
     // A day later (the same server, its clock a day ahead): expired.
     await server.stop();
-    server = new OwnServer(port, dataDir, { E2E_CLOCK_OFFSET_MS: String(24 * HOUR) }, [
-      pathToFileURL(resolve('e2e/support/server-clock.ts')).href,
+    server = new OwnServer(port, dataDir, { CLOCK_OFFSET_MS: String(24 * HOUR) }, [
+      pathToFileURL(resolve('tests/clock-offset.ts')).href,
     ]);
     await server.start();
     await expectLinkRefused(guest, name, token);

@@ -4,19 +4,28 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { expect } from 'vitest';
 import { REPO_ROOT, TEST_FILE_WORK } from './processes';
+
+/** Loaded into a server started with `{ clockOffsetMs }`: its dates run that far ahead. */
+const CLOCK_OFFSET = pathToFileURL(path.join(REPO_ROOT, 'tests/clock-offset.ts')).href;
 
 /**
  * Starts main.ts with only `env` (plus PATH and HOME); resolves once it listens, rejects
  * with its output when it exits before. Node itself runs it (not the tsx wrapper), so a
- * SIGKILL reaches the server.
+ * SIGKILL reaches the server. `clockOffsetMs`: every date the server makes is that far ahead
+ * of the machine's (tests/clock-offset.ts), to be past a deadline without waiting for it.
  */
-export function startServer(env: Record<string, string>): Promise<ChildProcess> {
+export function startServer(
+  env: Record<string, string>,
+  { clockOffsetMs = 0 }: { clockOffsetMs?: number } = {},
+): Promise<ChildProcess> {
+  const clock = clockOffsetMs === 0 ? [] : ['--import', CLOCK_OFFSET];
   return new Promise((resolve, reject) => {
     const proc = spawn(
       process.execPath,
-      ['--import', 'tsx', path.join(REPO_ROOT, 'server/src/main.ts')],
+      ['--import', 'tsx', ...clock, path.join(REPO_ROOT, 'server/src/main.ts')],
       {
         cwd: REPO_ROOT,
         env: {
@@ -24,6 +33,7 @@ export function startServer(env: Record<string, string>): Promise<ChildProcess> 
           HOME: process.env.HOME ?? '/tmp',
           ...TEST_FILE_WORK,
           ...env,
+          ...(clockOffsetMs === 0 ? {} : { CLOCK_OFFSET_MS: String(clockOffsetMs) }),
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       },

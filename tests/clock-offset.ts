@@ -1,8 +1,9 @@
-// Loaded into an OwnServer's process (`--import`, after tsx) to move its clock: every date the
-// server makes (`new Date()`, `Date.now()`) is E2E_CLOCK_OFFSET_MS ahead of the machine's, so a
-// spec can see what the server does once a deadline has passed (a view link's expiry) without
+// Loaded into a test's server process (`--import`, after tsx: e2e's OwnServer, the server
+// tests' startServer) to move its clock: every date the server makes (`new Date()`,
+// `Date.now()`) is CLOCK_OFFSET_MS ahead of the machine's, so a test can see what the server
+// does once a deadline has passed (a view link's expiry, another instance's lease) without
 // waiting for it. Timers and durations (performance.now, setTimeout) are untouched.
-const offset = Number(process.env.E2E_CLOCK_OFFSET_MS ?? 0);
+const offset = Number(process.env.CLOCK_OFFSET_MS ?? 0);
 
 if (Number.isFinite(offset) && offset !== 0) {
   const RealDate = Date;
