@@ -609,7 +609,6 @@ const EDIT_BLUE = [0x19, 0x71, 0xc2];
 test('at 768 px with touch the form leaves the edited feature in sight and in reach, Save and Cancel too', async ({
   browser,
 }) => {
-  test.setTimeout(180_000);
   const name = `Form sheet ${suffix()}`;
   await seedCaptureProject(name, { editablePlots: false });
   const context = await browser.newContext({

@@ -14,7 +14,6 @@ let provider: TestProvider;
 let server: OwnServer;
 
 test.beforeAll(async () => {
-  test.setTimeout(240_000);
   // Ports of their own: this spec runs beside others (update-prompt.spec.ts starts a server too).
   const [serverPort, providerPort] = (await freePorts(2)) as [number, number];
   const callback = `http://127.0.0.1:${serverPort}/app/auth/oidc/callback`;
