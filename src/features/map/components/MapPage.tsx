@@ -18,7 +18,7 @@ import {
 } from '../api/map';
 import { changeLookup, presentChangedFids } from '../model/changes';
 import { CHANGE_COLOURS, CHANGE_LABELS, type ChangeKind } from '../model/colours';
-import { geoPackagesOf, unionExtent, versionNames } from '../model/project';
+import { geoPackagesOf, onLatestVersion, unionExtent, versionNames } from '../model/project';
 import { layersParam, visibleLayers } from '../model/layers';
 import { formSheetHeightCss, mapHeightCss, MAP_MIN_HEIGHT, MAP_PANEL_GAP } from '../model/layout';
 import type { MapSearch } from '../model/search';
@@ -128,7 +128,7 @@ export function MapPage({ project, search: raw, onSearch, user = null }: MapPage
     project,
     file,
     layers: layersQuery.data,
-    latest: layersQuery.data?.version === project.version,
+    latest: onLatestVersion(search.version, layersQuery.data?.version, project.version),
     selection,
     clearSelection,
     loadFeature,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { geoPackagesOf, unionExtent, versionNames } from './project';
+import { geoPackagesOf, onLatestVersion, unionExtent, versionNames } from './project';
 
 describe('the project on the map', () => {
   it('lists the GeoPackages and SQLite files by path', () => {
@@ -13,6 +13,16 @@ describe('the project on the map', () => {
         { path: 'notes.db' },
       ]),
     ).toEqual(['a.gpkg', 'b/roads.GPKG', 'c/wells.sqlite']);
+  });
+
+  it('is on the latest version unless an older one was chosen', () => {
+    // Following the latest, while the version that just landed is read.
+    expect(onLatestVersion(undefined, 'v1', 'v2')).toBe(true);
+    expect(onLatestVersion(undefined, undefined, 'v2')).toBe(true);
+    // Chosen: the latest, or an older one (its layers, or the latest's still in view).
+    expect(onLatestVersion('v2', 'v1', 'v2')).toBe(true);
+    expect(onLatestVersion('v1', 'v1', 'v2')).toBe(false);
+    expect(onLatestVersion('v1', 'v2', 'v2')).toBe(true);
   });
 
   it('names every version newest first', () => {

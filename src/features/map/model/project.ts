@@ -16,6 +16,22 @@ export function versionNames(latest: string): string[] {
   return Array.from({ length: count }, (_, index) => `v${count - index}`);
 }
 
+/**
+ * Whether the map is on the project's latest version, where features are added and edited:
+ * the version chosen in the link is the latest, or none is chosen (the map follows the latest:
+ * while a version that just landed is read, the one in view is the base its edits are rebased
+ * from). Only a version picked on purpose says 'choose the latest to edit', so a version landing
+ * neither hides 'Edit' for a moment nor puts that line above the map, which moved it under a
+ * finger about to tap (48 px at 768 px).
+ */
+export function onLatestVersion(
+  chosen: string | undefined,
+  shown: string | undefined,
+  latest: string,
+): boolean {
+  return chosen === undefined || chosen === latest || shown === latest;
+}
+
 /** The extent covering all `extents` (nulls left out), or null when there is none. */
 export function unionExtent(extents: ReadonlyArray<Extent | null>): Extent | null {
   const present = extents.filter((extent): extent is Extent => extent !== null);
