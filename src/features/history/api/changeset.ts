@@ -47,6 +47,9 @@ export const changesetQueryOptions = (
     queryFn: ({ signal }) => fetchChangeset(namespace, name, version, path, signal),
     // A version's changes never change once calculated.
     staleTime: Infinity,
+    // Runs offline too, so the saved copy is read (withOfflineCopy): paused while offline, a
+    // changeset opened before said 'Loading changes' for good.
+    networkMode: 'always',
     refetchInterval: (query) =>
       query.state.data?.pending && query.state.dataUpdateCount < CHANGESET_POLL_LIMIT
         ? CHANGESET_POLL_MS
