@@ -18,7 +18,7 @@ const STAGES: Tier[][] = [
   [{ name: 'end-to-end', script: 'test:e2e' }],
 ];
 
-type Result = { name: string; seconds: number; ok: boolean };
+type Result = { name: string; seconds: number; ok: boolean; beside: boolean };
 
 /** Runs one tier; beside another its output is kept and printed whole when it ends. */
 function run({ name, script }: Tier, beside: boolean): Promise<Result> {
@@ -37,7 +37,7 @@ function run({ name, script }: Tier, beside: boolean): Promise<Result> {
         console.log(header);
         process.stdout.write(Buffer.concat(output));
       }
-      resolve({ name, seconds: (performance.now() - started) / 1000, ok: code === 0 });
+      resolve({ name, seconds: (performance.now() - started) / 1000, ok: code === 0, beside });
     });
   });
 }
@@ -52,9 +52,10 @@ for (const stage of STAGES) {
 
 const clock = (seconds: number) =>
   `${Math.floor(seconds / 60)} min ${String(Math.round(seconds % 60)).padStart(2, '0')} s`;
-console.log('\nTiers (typecheck and lint side by side):');
-for (const { name, seconds, ok } of results) {
-  console.log(`  ${name.padEnd(11)} ${clock(seconds).padStart(13)}  ${ok ? 'passed' : 'FAILED'}`);
+console.log('\nTiers:');
+for (const { name, seconds, ok, beside } of results) {
+  const outcome = `${ok ? 'passed' : 'FAILED'}${beside ? ' (side by side)' : ''}`;
+  console.log(`  ${name.padEnd(11)} ${clock(seconds).padStart(13)}  ${outcome}`);
 }
 const total = (performance.now() - suiteStarted) / 1000;
 console.log(`  ${'all'.padEnd(11)} ${clock(total).padStart(13)}`);

@@ -5,46 +5,33 @@ import { formsQueryOptions } from './forms';
 
 const forms = (version: string) => ({ version, layers: [] }) as unknown as ProjectForms;
 
-/** An observer moved from v1 (answered) to `next`, whose answer never comes. */
-function movedTo(next: { namespace: string; projectName: string; version: string }) {
+/** An observer moved from the project survey's v1 (answered) to `next`, whose answer never comes. */
+async function movedTo(projectName: string, version: string) {
   const client = new QueryClient();
-  const v1 = { namespace: 'team', projectName: 'survey', version: 'v1' };
   const observer = new QueryObserver(client, {
-    ...formsQueryOptions(v1),
+    ...formsQueryOptions({ namespace: 'team', projectName: 'survey', version: 'v1' }),
     queryFn: () => forms('v1'),
   });
   const unsubscribe = observer.subscribe(() => undefined);
-  return {
-    async result() {
-      await expect.poll(() => observer.getCurrentResult().data).toEqual(forms('v1'));
-      observer.setOptions({
-        ...formsQueryOptions(next),
-        queryFn: () => new Promise<ProjectForms>(() => undefined),
-      });
-      const result = observer.getCurrentResult();
-      unsubscribe();
-      return result;
-    },
-  };
+  await expect.poll(() => observer.getCurrentResult().data).toEqual(forms('v1'));
+  observer.setOptions({
+    ...formsQueryOptions({ namespace: 'team', projectName, version }),
+    queryFn: () => new Promise<ProjectForms>(() => undefined),
+  });
+  const result = observer.getCurrentResult();
+  unsubscribe();
+  return result;
 }
 
 describe('formsQueryOptions', () => {
   it("keeps the last version's forms while a new version's of the same project load", async () => {
-    const result = await movedTo({
-      namespace: 'team',
-      projectName: 'survey',
-      version: 'v2',
-    }).result();
+    const result = await movedTo('survey', 'v2');
     expect(result.isPlaceholderData).toBe(true);
     expect(result.data).toEqual(forms('v1'));
   });
 
   it("never shows another project's forms", async () => {
-    const result = await movedTo({
-      namespace: 'team',
-      projectName: 'other',
-      version: 'v1',
-    }).result();
+    const result = await movedTo('other', 'v1');
     expect(result.data).toBeUndefined();
   });
 });
