@@ -6,12 +6,26 @@
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CHUNK_OFFSET_HEADER, CHUNK_PREFIX_GONE } from '../../server/src/schemas/protocol';
 import { PREFIX_TTL_MS, prefixesOf } from '../../server/src/services/push/chunk-prefixes';
 import { CHUNK_SIZE } from '../../server/src/storage/upload-staging';
 import { finishPush, plan, rawFile, sendChunk, sha1, startPush } from './support/push-client';
 import { ADMIN_PASSWORD, createTestApp, type TestApp, type TestClient } from './support/test-app';
+
+/** Holds the cut request's cleanup (its chunk record's removal) while `gate` is set. */
+const cleanup = vi.hoisted(() => ({ gate: null as Promise<void> | null, calls: 0 }));
+vi.mock('../../server/src/db/queries/uploads', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../server/src/db/queries/uploads')>();
+  return {
+    ...actual,
+    deleteChunk: async (...args: Parameters<typeof actual.deleteChunk>) => {
+      cleanup.calls += 1;
+      if (cleanup.gate) await cleanup.gate;
+      return actual.deleteChunk(...args);
+    },
+  };
+});
 
 let t: TestApp;
 let admin: TestClient;
@@ -54,6 +68,13 @@ async function prefixes(transaction: string): Promise<Record<string, number>> {
  * as a lost link does), then waits until the server has kept the prefix it received.
  */
 async function cutAfter(transaction: string, chunk: string, bytes: Buffer, sent: number) {
+  await cut(transaction, chunk, bytes, sent);
+  await expect.poll(async () => (await prefixes(transaction))[chunk] ?? 0).toBeGreaterThan(0);
+  return (await prefixes(transaction))[chunk]!;
+}
+
+/** Posts `sent` bytes of a chunk over a real connection and cuts it. */
+async function cut(transaction: string, chunk: string, bytes: Buffer, sent: number) {
   const request = http.request({
     host: '127.0.0.1',
     port,
@@ -73,8 +94,6 @@ async function cutAfter(transaction: string, chunk: string, bytes: Buffer, sent:
   const socket = await accepted;
   await expect.poll(() => socket.bytesRead).toBeGreaterThan(sent / 2);
   request.destroy();
-  await expect.poll(async () => (await prefixes(transaction))[chunk] ?? 0).toBeGreaterThan(0);
-  return (await prefixes(transaction))[chunk]!;
 }
 
 function sendRest(transaction: string, chunk: string, bytes: Buffer, offset: number) {
@@ -109,6 +128,34 @@ describe('a chunk cut off mid-way', () => {
     expect(finish.statusCode, finish.body).toBe(200);
     const file = await rawFile(admin, project, 'survey.gpkg');
     expect(sha1(file.rawPayload)).toBe(sha1(bytes));
+  });
+
+  it('its prefix is told only once the cut request has cleaned up, so the rest is kept', async () => {
+    // CI failed once: the cut request removed the chunk's record after the rest had landed.
+    const { project, bytes, files, transaction } = await openUpload();
+    const [[first, firstBytes], [second, secondBytes]] = files.chunks as [
+      [string, Buffer],
+      [string, Buffer],
+    ];
+    let release = () => undefined as void;
+    cleanup.gate = new Promise<void>((resolve) => (release = resolve));
+    const calls = cleanup.calls;
+    try {
+      await cut(transaction, first, firstBytes, 6 * 1024 * 1024);
+      await expect.poll(() => cleanup.calls).toBeGreaterThan(calls);
+      // Cleaning up: nothing is offered to continue yet.
+      expect(await prefixes(transaction)).toEqual({});
+    } finally {
+      cleanup.gate = null;
+      release();
+    }
+    await expect.poll(async () => (await prefixes(transaction))[first] ?? 0).toBeGreaterThan(0);
+    const held = (await prefixes(transaction))[first]!;
+    expect((await sendRest(transaction, first, firstBytes, held)).statusCode).toBe(200);
+    expect((await sendChunk(admin, transaction, second, secondBytes)).statusCode).toBe(200);
+    const finish = await finishPush(admin, transaction);
+    expect(finish.statusCode, finish.body).toBe(200);
+    expect(sha1((await rawFile(admin, project, 'survey.gpkg')).rawPayload)).toBe(sha1(bytes));
   });
 
   it('sending the chunk whole instead drops the prefix', async () => {

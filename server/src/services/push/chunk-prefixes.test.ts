@@ -4,6 +4,7 @@ import {
   beginChunkWrite,
   endChunkWrite,
   forgetPrefixes,
+  isLatestWrite,
   MAX_PREFIXES,
   prefixesOf,
   PREFIX_TTL_MS,
@@ -46,7 +47,10 @@ describe('chunk prefixes', () => {
 
   it('of a write that broke off after a newer write began are not kept', () => {
     const older = beginChunkWrite(UPLOAD, 'a', 0, 0);
+    expect(isLatestWrite(UPLOAD, 'a', older.token)).toBe(true);
     const newer = beginChunkWrite(UPLOAD, 'a', 0, 1);
+    expect(isLatestWrite(UPLOAD, 'a', older.token)).toBe(false);
+    expect(isLatestWrite(UPLOAD, 'a', newer.token)).toBe(true);
     endChunkWrite(UPLOAD, 'a', older.token, intakeOf(100), 2);
     expect(prefixesOf(UPLOAD, 2)).toEqual({});
     endChunkWrite(UPLOAD, 'a', newer.token, intakeOf(50), 3);

@@ -47,6 +47,11 @@ export function beginChunkWrite(
   return { token, from: usable ? kept.intake : null };
 }
 
+/** Whether `token` is still the latest write of the chunk (no newer request took it over). */
+export function isLatestWrite(uploadId: string, chunkId: string, token: symbol): boolean {
+  return writers.get(keyOf(uploadId, chunkId)) === token;
+}
+
 /** Ends a write; `interrupted`: its intake, when the body broke off with bytes staged. */
 export function endChunkWrite(
   uploadId: string,

@@ -30,7 +30,13 @@ import {
   type ChunkWritten,
 } from '../../storage/staging';
 import { CHUNK_PREFIX_GONE } from '../../schemas/protocol';
-import { beginChunkWrite, endChunkWrite, forgetPrefixes, prefixesOf } from './chunk-prefixes';
+import {
+  beginChunkWrite,
+  endChunkWrite,
+  forgetPrefixes,
+  isLatestWrite,
+  prefixesOf,
+} from './chunk-prefixes';
 import { startChangesetWork } from '../changesets';
 import {
   assertSignedIn,
@@ -246,8 +252,13 @@ export async function uploadChunk(
     const interrupted = error instanceof ChunkInterrupted ? error.intake : null;
     // Only a prefix shorter than the chunk can be continued.
     const kept = interrupted && interrupted.size < expectedSize ? interrupted : null;
+    // Its record goes before its prefix is told: a client continuing from the prefix must
+    // not have its chunk's record removed by this request's late cleanup. A newer request
+    // for the chunk owns the record from the moment it started.
+    if (isLatestWrite(upload.id, chunkId, write.token)) {
+      await forgetChunk(ctx, upload.id, chunkId, fileIndex, chunkIndex);
+    }
     endChunkWrite(upload.id, chunkId, write.token, kept, ctx.now().getTime());
-    await forgetChunk(ctx, upload.id, chunkId, fileIndex, chunkIndex);
     if (error instanceof ChunkInterrupted) throw error.cause;
     if (error instanceof ChunkTooBigError) {
       throw new HttpProblem(400, `${BIG_CHUNK} (BigChunkError)`, {
