@@ -49,6 +49,10 @@ export default defineConfig({
     // tests 3.2-3.5 min with screenshots, 2.3 min without, 2.3 min with no trace at all).
     trace: { mode: 'retain-on-failure', screenshots: false },
     launchOptions: { executablePath: e2eChromium.path, args: e2eChromiumArgs },
+    // The app's service worker only where a test needs it (`test.use(withServiceWorker)`:
+    // offline, install, update, Background Sync; tests/lint/e2e-service-worker.test.ts): each
+    // new context precaching the app cost about a quarter of other tests' CPU (record 0152).
+    serviceWorkers: 'block',
   },
   webServer: {
     // A fresh data directory, its database copied from a migrated one (scripts/e2e-server.ts).

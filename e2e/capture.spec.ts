@@ -21,10 +21,12 @@ import { colourAtPoint } from './support/map-canvas';
 import { linkView, pixelOf, type LinkView } from './support/map-project';
 import { storedRows } from './support/outbox';
 import { pushFiles } from './support/push';
-import { waitForServiceWorker } from './support/service-worker';
+import { waitForServiceWorker, withServiceWorker } from './support/service-worker';
 import { signIn } from './pages/session';
 import { unique } from './support/unique';
 import { setOffline } from './support/offline';
+
+test.use(withServiceWorker);
 
 const suffix = unique;
 

@@ -4,6 +4,9 @@
 import { expect, test, type Page } from '@playwright/test';
 import { serviceWorkerActive } from './support/page-predicates';
 import { setOffline } from './support/offline';
+import { withServiceWorker } from './support/service-worker';
+
+test.use(withServiceWorker);
 
 interface ManifestIcon {
   src: string;

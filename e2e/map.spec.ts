@@ -14,9 +14,11 @@ import { colourAtPoint } from './support/map-canvas';
 import { e2eAdmin } from './support/env';
 import { V1, V2, wellLonLat } from './support/map-geopackage';
 import { MAP_FILE as FILE, pixelOf, seedMapProject } from './support/map-project';
-import { waitForServiceWorker } from './support/service-worker';
+import { waitForServiceWorker, withServiceWorker } from './support/service-worker';
 import { unique } from './support/unique';
 import { setOffline } from './support/offline';
+
+test.use(withServiceWorker);
 
 const suffix = unique;
 

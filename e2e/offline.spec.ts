@@ -8,9 +8,11 @@ import { createUser } from './support/admin';
 import { apiSession, createProject, shareProject } from './support/api';
 import { pushFiles } from './support/push';
 import { signIn } from './pages/session';
-import { waitForServiceWorker } from './support/service-worker';
+import { waitForServiceWorker, withServiceWorker } from './support/service-worker';
 import { unique } from './support/unique';
 import { setOffline } from './support/offline';
+
+test.use(withServiceWorker);
 
 const NOTE = 'Benchmarks along the ridge, levelled 2026-11-21.';
 /** A 1×1 PNG, for an image preview. */

@@ -6,7 +6,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { e2eAdmin } from './support/env';
 import { removeRoutes } from './support/routes';
-import { waitForServiceWorker } from './support/service-worker';
+import { waitForServiceWorker, withServiceWorker } from './support/service-worker';
 import {
   fileOnDisk as writeFile,
   queue,
@@ -25,6 +25,7 @@ const UPLOAD_SYNC_TAG = 'waymark-uploads';
 
 // Background Sync is the subject here, and the headless shell has none: the full Chromium.
 test.use(fullChromium);
+test.use(withServiceWorker);
 
 const workDir = tempDir('outbox-browser');
 const fileOnDisk = (name: string, text: string) => writeFile(workDir, name, Buffer.from(text));

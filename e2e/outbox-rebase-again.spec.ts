@@ -14,6 +14,9 @@ import {
 } from './support/outbox';
 import { setOffline } from './support/offline';
 import { tempDir } from './support/temp-dir';
+import { withServiceWorker } from './support/service-worker';
+
+test.use(withServiceWorker);
 
 const workDir = tempDir('outbox-rebase');
 test.afterEach(async ({ context }) => {

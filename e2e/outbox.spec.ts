@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { expect, test, type BrowserContext, type Page, type Route } from '@playwright/test';
 import { e2eAdmin } from './support/env';
 import { removeRoutes } from './support/routes';
-import { waitForServiceWorker } from './support/service-worker';
+import { waitForServiceWorker, withServiceWorker } from './support/service-worker';
 import {
   fileOnDisk as writeFile,
   queue,
@@ -19,6 +19,8 @@ import {
 import { signIn } from './pages/session';
 import { setOffline } from './support/offline';
 import { tempDir } from './support/temp-dir';
+
+test.use(withServiceWorker);
 
 const CHUNK_SIZE = 10 * 1024 * 1024;
 

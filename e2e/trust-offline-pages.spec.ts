@@ -7,10 +7,12 @@ import { e2eAdmin } from './support/env';
 import { pointsGeoPackage, type PointFeature } from './support/geopackage';
 import { pushFiles } from './support/push';
 import { removeRoutes } from './support/routes';
-import { waitForServiceWorker } from './support/service-worker';
+import { waitForServiceWorker, withServiceWorker } from './support/service-worker';
 import { signIn } from './pages/session';
 import { unique } from './support/unique';
 import { setOffline } from './support/offline';
+
+test.use(withServiceWorker);
 
 const NOT_SAVED =
   'You are offline and this page has not been saved on this device. Connect to the internet to open it.';

@@ -12,6 +12,9 @@ import {
 } from './support/outbox';
 import { setOffline } from './support/offline';
 import { tempDir } from './support/temp-dir';
+import { withServiceWorker } from './support/service-worker';
+
+test.use(withServiceWorker);
 
 const workDir = tempDir('trust-outbox');
 const fileOnDisk = (name: string, text: string) => writeFile(workDir, name, Buffer.from(text));

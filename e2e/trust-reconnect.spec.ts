@@ -4,11 +4,13 @@
 import { expect, test } from '@playwright/test';
 import { e2eAdmin } from './support/env';
 import { removeRoutes } from './support/routes';
-import { waitForServiceWorker } from './support/service-worker';
+import { waitForServiceWorker, withServiceWorker } from './support/service-worker';
 import { fileOnDisk as writeFile, queue, reloadOffline, savedProject } from './support/outbox';
 import { signIn } from './pages/session';
 import { setOffline } from './support/offline';
 import { tempDir } from './support/temp-dir';
+
+test.use(withServiceWorker);
 
 const workDir = tempDir('trust-reconnect');
 test.afterEach(async ({ context }) => {

@@ -10,6 +10,9 @@ import { prepareDataDir } from '../scripts/e2e-database';
 import { startServer, type RunningServer } from '../server/src/main';
 import { freePorts } from './support/env';
 import { reloadedAndLoaded, serviceWorkerActive } from './support/page-predicates';
+import { withServiceWorker } from './support/service-worker';
+
+test.use(withServiceWorker);
 
 let origin = '';
 let dir = '';

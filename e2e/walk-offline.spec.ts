@@ -7,9 +7,11 @@ import { apiSession, createProject } from './support/api';
 import { e2eAdmin } from './support/env';
 import { pushFiles } from './support/push';
 import { signIn } from './pages/session';
-import { waitForServiceWorker } from './support/service-worker';
+import { waitForServiceWorker, withServiceWorker } from './support/service-worker';
 import { unique } from './support/unique';
 import { setOffline } from './support/offline';
+
+test.use(withServiceWorker);
 
 const suffix = unique;
 

@@ -1,0 +1,31 @@
+/**
+ * End-to-end tests run with the app's service worker blocked (playwright.config.ts, record
+ * 0152); a spec that goes offline, waits for the worker or reloads offline says which it needs
+ * (`test.use(withServiceWorker)`, or `serviceWorkers: 'block'` on purpose). Without it an
+ * offline reload would find no app, and `waitForServiceWorker` would wait out the test's bound.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const e2e = path.resolve(import.meta.dirname, '../../e2e');
+
+/** What makes a spec need the worker: going offline, or waiting for the worker. */
+const NEEDS =
+  /\bsetOffline\(|\breloadOffline\(|\bsavedProjectOffline\(|\bwaitForServiceWorker\(|navigator\.serviceWorker/;
+
+const specs = fs
+  .readdirSync(e2e)
+  .filter((file) => file.endsWith('.spec.ts'))
+  .map((file) => [file, fs.readFileSync(path.join(e2e, file), 'utf8')] as const)
+  .filter(([, text]) => NEEDS.test(text));
+
+describe('end-to-end specs that go offline or wait for the service worker', () => {
+  it('are found', () => {
+    expect(specs.length).toBeGreaterThan(8);
+  });
+
+  it.each(specs)('%s says whether the service worker runs', (_file, text) => {
+    expect(/test\.use\(withServiceWorker\)|serviceWorkers: '(allow|block)'/.test(text)).toBe(true);
+  });
+});
