@@ -46,7 +46,10 @@ const SERVER_TESTS = [
  * Server test files that replace modules (vi.mock): each runs in a fresh worker of its own
  * (server-isolated), so the replacement reaches no other file.
  */
-const ISOLATED_SERVER_TESTS = ['tests/server/file-store-retry.test.ts'];
+export const ISOLATED_SERVER_TESTS = [
+  'tests/server/file-store-retry.test.ts',
+  'tests/server/push-chunk-prefix.test.ts',
+];
 
 /** Test files run side by side: both cores (vitest's default leaves one idle here). */
 const WORKERS = 2;
