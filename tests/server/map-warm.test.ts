@@ -4,10 +4,11 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cacheDir } from '../../server/src/services/map/store';
 import { keptPointIndex } from '../../server/src/services/map/tiles';
-import { mapWarmIdle } from '../../server/src/services/map/warm';
+import { mapWarmIdle, warmMapFiles } from '../../server/src/services/map/warm';
 import { gridPoints, writeGeoPackage } from './support/map-geopackage';
 import { scratch, type Scratch } from './support/geopackage';
 import { finishPush, plan, sendChunk, sha1, startPush } from './support/push-client';
@@ -73,5 +74,48 @@ describe('warming the map after a push', () => {
     expect((await stat(path.join(cacheDir(t.app.ctx), `${checksum}.gpkg`))).size).toBe(
       bytes.length,
     );
+  });
+
+  it('warms only the newest waiting version of a file of a project', async () => {
+    // Point counts no other test uses: the caches are process-wide, keyed by content.
+    const versions = [];
+    for (const [i, points] of [12_346, 12_347, 12_348, 12_349].entries()) {
+      const file = path.join(s.dir, `often-${i}.gpkg`);
+      writeGeoPackage(file, [
+        {
+          name: 'wells',
+          srsId: 4326,
+          type: 'POINT',
+          rtree: true,
+          columns: { name: 'TEXT' },
+          rows: gridPoints(points, [14, 49, 24, 55]),
+        },
+      ]);
+      const blob = await t.app.ctx.blobStore.put(Readable.from([await readFile(file)]));
+      versions.push({
+        path: 'survey/wells.gpkg',
+        size: blob.size,
+        checksum: blob.sha1,
+        blobKey: blob.key,
+      });
+    }
+    const [first, second, third, elsewhere] = versions as [
+      (typeof versions)[0],
+      (typeof versions)[0],
+      (typeof versions)[0],
+      (typeof versions)[0],
+    ];
+    // Three versions of one file pushed before the warming starts, and the same path in
+    // another project.
+    warmMapFiles(t.app.ctx, 'project-a', [first]);
+    warmMapFiles(t.app.ctx, 'project-b', [elsewhere]);
+    warmMapFiles(t.app.ctx, 'project-a', [second]);
+    warmMapFiles(t.app.ctx, 'project-a', [third]);
+    await mapWarmIdle(t.app.ctx);
+
+    expect(keptPointIndex(first.checksum, 'wells')).toBeUndefined();
+    expect(keptPointIndex(second.checksum, 'wells')).toBeUndefined();
+    expect(keptPointIndex(third.checksum, 'wells')?.count).toBe(12_348);
+    expect(keptPointIndex(elsewhere.checksum, 'wells')?.count).toBe(12_349);
   });
 });

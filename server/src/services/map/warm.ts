@@ -4,7 +4,9 @@
  * the map reader, tiles.ts), in the background after the push answered. One file at a
  * time, files up to WARM_MAX_BYTES, at most WARM_QUEUE files waiting (more are skipped: the
  * first opening builds them); failures are only logged. Everything is keyed by content, so
- * a warmed file serves every version holding the same bytes.
+ * a warmed file serves every version holding the same bytes. A file waiting is replaced by a
+ * newer version of the same file of the same project: the map opens on the latest, and a
+ * client syncing often (or 200 pushes in a row) would otherwise have every version warmed.
  */
 import type { AppContext } from '../../context';
 import { startMapReader } from './read';
@@ -19,6 +21,7 @@ export const WARM_MAX_BYTES = 256 * 1024 ** 2;
 export const WARM_QUEUE = 32;
 
 interface Blob {
+  projectId: string;
   path: string;
   key: string;
   checksum: string;
@@ -52,14 +55,20 @@ async function warmFile(ctx: AppContext, blob: Blob): Promise<void> {
  */
 export function warmMapFiles(
   ctx: AppContext,
+  projectId: string,
   files: { path: string; size: number; checksum: string; blobKey: string }[],
 ): void {
   const state = stateOf(ctx);
   for (const file of files) {
     if (!isVersionedFile(file.path) || file.size > WARM_MAX_BYTES) continue;
+    // An older version of the file still waiting is not warmed: this one replaces it.
+    state.queue = state.queue.filter(
+      (queued) => queued.projectId !== projectId || queued.path !== file.path,
+    );
     if (state.queue.length >= WARM_QUEUE) break;
     if (state.queue.some((queued) => queued.checksum === file.checksum)) continue;
     state.queue.push({
+      projectId,
       path: file.path,
       key: file.blobKey,
       checksum: file.checksum,

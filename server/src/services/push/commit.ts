@@ -109,7 +109,7 @@ export async function commitPush(
     throw error;
   }
   // The map of the new GeoPackages, prepared in the background (never delays the answer).
-  warmMapFiles(ctx, push.files);
+  warmMapFiles(ctx, upload.projectId, push.files);
   // Whole copies of GeoPackages made from diffs, arranged when due (file-store/tasks.ts), and
   // the page patches of the versions made from diffs (page-patch-store.ts), after the answer.
   startFileStoreWork(ctx);
