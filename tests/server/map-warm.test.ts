@@ -45,21 +45,26 @@ async function push(project: string, files: Record<string, Buffer>): Promise<voi
   expect(finish.statusCode, finish.body).toBe(200);
 }
 
+/** A GeoPackage of a `wells` point layer of `points` points (its bytes). */
+async function wells(name: string, points: number): Promise<Buffer> {
+  const file = path.join(s.dir, `${name}-${points}.gpkg`);
+  writeGeoPackage(file, [
+    {
+      name: 'wells',
+      srsId: 4326,
+      type: 'POINT',
+      rtree: true,
+      columns: { name: 'TEXT' },
+      rows: gridPoints(points, [14, 49, 24, 55]),
+    },
+  ]);
+  return readFile(file);
+}
+
 describe('warming the map after a push', () => {
   it('copies a pushed GeoPackage and builds its point index in the background', async () => {
-    const file = path.join(s.dir, 'warm.gpkg');
     // A point count no other test uses: the caches are process-wide, keyed by content.
-    writeGeoPackage(file, [
-      {
-        name: 'wells',
-        srsId: 4326,
-        type: 'POINT',
-        rtree: true,
-        columns: { name: 'TEXT' },
-        rows: gridPoints(POINTS, [14, 49, 24, 55]),
-      },
-    ]);
-    const bytes = await readFile(file);
+    const bytes = await wells('warm', POINTS);
     const checksum = sha1(bytes);
     const project = await createProject(t, { name: 'warm' });
     expect(keptPointIndex(checksum, 'wells')).toBeUndefined();
@@ -79,19 +84,8 @@ describe('warming the map after a push', () => {
   it('warms only the newest waiting version of a file of a project', async () => {
     // Point counts no other test uses: the caches are process-wide, keyed by content.
     const versions = [];
-    for (const [i, points] of [12_346, 12_347, 12_348, 12_349].entries()) {
-      const file = path.join(s.dir, `often-${i}.gpkg`);
-      writeGeoPackage(file, [
-        {
-          name: 'wells',
-          srsId: 4326,
-          type: 'POINT',
-          rtree: true,
-          columns: { name: 'TEXT' },
-          rows: gridPoints(points, [14, 49, 24, 55]),
-        },
-      ]);
-      const blob = await t.app.ctx.blobStore.put(Readable.from([await readFile(file)]));
+    for (const points of [12_346, 12_347, 12_348, 12_349]) {
+      const blob = await t.app.ctx.blobStore.put(Readable.from([await wells('often', points)]));
       versions.push({
         path: 'survey/wells.gpkg',
         size: blob.size,
