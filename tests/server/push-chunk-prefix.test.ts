@@ -7,6 +7,7 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type * as Uploads from '../../server/src/db/queries/uploads';
 import { CHUNK_OFFSET_HEADER, CHUNK_PREFIX_GONE } from '../../server/src/schemas/protocol';
 import { PREFIX_TTL_MS, prefixesOf } from '../../server/src/services/push/chunk-prefixes';
 import { CHUNK_SIZE } from '../../server/src/storage/upload-staging';
@@ -16,7 +17,7 @@ import { ADMIN_PASSWORD, createTestApp, type TestApp, type TestClient } from './
 /** Holds the cut request's cleanup (its chunk record's removal) while `gate` is set. */
 const cleanup = vi.hoisted(() => ({ gate: null as Promise<void> | null, calls: 0 }));
 vi.mock('../../server/src/db/queries/uploads', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../server/src/db/queries/uploads')>();
+  const actual = await importOriginal<typeof Uploads>();
   return {
     ...actual,
     deleteChunk: async (...args: Parameters<typeof actual.deleteChunk>) => {
