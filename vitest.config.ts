@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { aliases } from './aliases.ts';
+import { ISOLATED_SERVER_TESTS } from './tests/isolated-server-tests.ts';
 import { LongFilesFirst } from './tests/long-files-first.ts';
 
 /**
@@ -40,15 +41,6 @@ const SERVER_TESTS = [
   'tests/server/**/*.test.ts',
   'server/src/**/*.test.ts',
   'tests/lint/**/*.test.ts',
-];
-
-/**
- * Server test files that replace modules (vi.mock): each runs in a fresh worker of its own
- * (server-isolated), so the replacement reaches no other file.
- */
-export const ISOLATED_SERVER_TESTS = [
-  'tests/server/file-store-retry.test.ts',
-  'tests/server/push-chunk-prefix.test.ts',
 ];
 
 /** Test files run side by side: both cores (vitest's default leaves one idle here). */

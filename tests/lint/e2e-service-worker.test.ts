@@ -4,21 +4,14 @@
  * (`test.use(withServiceWorker)`, or `serviceWorkers: 'block'` on purpose). Without it an
  * offline reload would find no app, and `waitForServiceWorker` would wait out the test's bound.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const e2e = path.resolve(import.meta.dirname, '../../e2e');
+import { sourceFiles } from './source-files';
 
 /** What makes a spec need the worker: going offline, or waiting for the worker. */
 const NEEDS =
   /\bsetOffline\(|\breloadOffline\(|\bsavedProjectOffline\(|\bwaitForServiceWorker\(|navigator\.serviceWorker/;
 
-const specs = fs
-  .readdirSync(e2e)
-  .filter((file) => file.endsWith('.spec.ts'))
-  .map((file) => [file, fs.readFileSync(path.join(e2e, file), 'utf8')] as const)
-  .filter(([, text]) => NEEDS.test(text));
+const specs = sourceFiles('e2e', /^e2e\/[^/]+\.spec\.ts$/).filter(([, text]) => NEEDS.test(text));
 
 describe('end-to-end specs that go offline or wait for the service worker', () => {
   it('are found', () => {

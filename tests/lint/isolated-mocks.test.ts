@@ -3,21 +3,14 @@
  * project shares workers between files (isolate: false), so its replacement would reach the
  * files after it, or miss the server's modules an earlier file already loaded.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ISOLATED_SERVER_TESTS } from '../../vitest.config';
-
-const root = path.resolve(import.meta.dirname, '../..');
+import { ISOLATED_SERVER_TESTS } from '../isolated-server-tests';
+import { sourceFiles } from './source-files';
 
 const mocking = ['tests/server', 'server/src']
-  .flatMap((dir) =>
-    (fs.readdirSync(path.join(root, dir), { recursive: true }) as string[]).map((file) =>
-      path.posix.join(dir, file.split(path.sep).join('/')),
-    ),
-  )
-  .filter((file) => file.endsWith('.test.ts'))
-  .filter((file) => fs.readFileSync(path.join(root, file), 'utf8').includes('vi.mock('));
+  .flatMap((dir) => sourceFiles(dir, /\.test\.ts$/))
+  .filter(([, text]) => text.includes('vi.mock('))
+  .map(([file]) => file);
 
 describe('server test files that replace modules', () => {
   it('are found', () => {

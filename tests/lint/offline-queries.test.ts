@@ -4,17 +4,13 @@
  * query function, which reads the saved copy when the server cannot be reached, never ran and
  * the page said it was loading for good (the changeset page did, issue 37's loaded run).
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const features = path.resolve(import.meta.dirname, '../../src/features');
+import { sourceFiles } from './source-files';
 
 /** The features' source files (not their tests) that keep an offline copy, with their text. */
-const users = (fs.readdirSync(features, { recursive: true }) as string[])
-  .filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file))
-  .map((file) => [file, fs.readFileSync(path.join(features, file), 'utf8')] as const)
-  .filter(([, text]) => text.includes('withOfflineCopy('));
+const users = sourceFiles('src/features', /(?<!\.test)\.tsx?$/).filter(([, text]) =>
+  text.includes('withOfflineCopy('),
+);
 
 describe('queries with an offline copy', () => {
   it('are found', () => {
