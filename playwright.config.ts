@@ -36,8 +36,7 @@ export default defineConfig({
   // Bounds for conditions, not wall clocks tuned on a quiet machine: a step that is done is
   // done at once, and with every core busy (CI beside other work, two workers) the same steps
   // take several times longer. One bound for every test and hook (a test that passes ends when
-  // it is done); only data-out's view-link expiry, which starts a server of its own twice,
-  // sets a longer one.
+  // it is done).
   timeout: 360_000,
   expect: { timeout: 30_000 },
   use: {

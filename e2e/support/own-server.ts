@@ -60,6 +60,16 @@ export class OwnServer {
       .toBe(200);
   }
 
+  /**
+   * Moves the server's clock CLOCK_JUMP_MS further ahead (a server started with that variable
+   * and tests/clock-offset.mjs among its imports). The signal is handled on the server's next
+   * turn: wait for what the jump changes, not for the call.
+   */
+  jumpClock(): void {
+    if (!this.child || this.child.exitCode !== null) throw new Error('The server is not running');
+    this.child.kill('SIGUSR2');
+  }
+
   /** Stops the server: SIGTERM shuts down gracefully, SIGKILL is a crash. */
   async stop(signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> {
     const child = this.child;

@@ -4,7 +4,7 @@
  * receiver holds the first attempt unanswered until the kill (the worst moment: the message
  * left, no answer came back); the restarted server takes it again when the dead one's lease
  * has run out, with the same `webhook-id`, and it is acknowledged exactly once. The restarted
- * server's clock runs a lease ahead (tests/clock-offset.ts): past the lease without waiting
+ * server's clock runs a lease ahead (tests/clock-offset.mjs): past the lease without waiting
  * 30 s for it.
  */
 import type { ChildProcess } from 'node:child_process';

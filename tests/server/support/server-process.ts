@@ -9,13 +9,13 @@ import { expect } from 'vitest';
 import { REPO_ROOT, TEST_FILE_WORK } from './processes';
 
 /** Loaded into a server started with `{ clockOffsetMs }`: its dates run that far ahead. */
-const CLOCK_OFFSET = pathToFileURL(path.join(REPO_ROOT, 'tests/clock-offset.ts')).href;
+const CLOCK_OFFSET = pathToFileURL(path.join(REPO_ROOT, 'tests/clock-offset.mjs')).href;
 
 /**
  * Starts main.ts with only `env` (plus PATH and HOME); resolves once it listens, rejects
  * with its output when it exits before. Node itself runs it (not the tsx wrapper), so a
  * SIGKILL reaches the server. `clockOffsetMs`: every date the server makes is that far ahead
- * of the machine's (tests/clock-offset.ts), to be past a deadline without waiting for it.
+ * of the machine's (tests/clock-offset.mjs), to be past a deadline without waiting for it.
  */
 export function startServer(
   env: Record<string, string>,
