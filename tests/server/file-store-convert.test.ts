@@ -27,7 +27,7 @@ import { applyChangeset } from '../../server/src/geodiff/apply';
 import { createChangeset } from '../../server/src/geodiff/create';
 import { registerSpatialFunctions } from '../../server/src/geodiff/st-functions';
 import { COMPUTE_CHANGESETS_JOB } from '../../server/src/services/changesets';
-import { FILE_STORE_JOB } from '../../server/src/services/file-store/tasks';
+import { FILE_STORE_JOB, TASK_LEASE_MS } from '../../server/src/services/file-store/tasks';
 import { commitVersion } from '../../server/src/services/versions';
 import { openBlobStore } from '../../server/src/storage/open-blob-store';
 import { sha1 } from './support/diff-client';
@@ -279,10 +279,10 @@ describe('storage convert', () => {
       expect(halfway).toMatch(/done/);
       expect(halfway).not.toMatch(/Conversion finished/);
 
-      // Readable at once on a new server, which finishes the conversion (after the dead
-      // process's claim of each file lapsed: a minute at most), whatever scheduler claims the
-      // dead process held.
-      child = await startServer(env);
+      // Readable at once on a new server, which finishes the conversion once the dead
+      // process's claim of each file lapsed (its clock runs a lease ahead: no minute waited
+      // for), whatever scheduler claims the dead process held.
+      child = await startServer(env, { clockOffsetMs: TASK_LEASE_MS });
       await expectEveryVersion();
       // Generous: the new server redoes the dead one's file from its start (2 minutes quiet).
       const until = Date.now() + 15 * 60 * 1000;
