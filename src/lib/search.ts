@@ -58,7 +58,7 @@ function compact<T extends Record<string, unknown>>(value: T): T {
 
 export interface LoginSearch {
   redirect?: string;
-  /** Why a single sign-on ended here (server/src/schemas/oidc.ts OIDC_ERROR_MESSAGES). */
+  /** Why a single sign-on ended here (server/src/schemas/oidc-errors.ts OIDC_ERROR_MESSAGES). */
   sso_error?: string;
 }
 export const validateLoginSearch = (search: Record<string, unknown>): LoginSearch =>

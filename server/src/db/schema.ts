@@ -825,7 +825,7 @@ export const auditLog = pgTable(
 /**
  * A webhook of a workspace (workspace admins) or of one project (its owners): exactly one of
  * workspace_id and project_id is set. `events` are the event types it is sent
- * (schemas/webhooks.ts WEBHOOK_EVENTS); `secret` is `whsec_<base64>` (Standard Webhooks).
+ * (schemas/webhook-events.ts WEBHOOK_EVENTS); `secret` is `whsec_<base64>` (Standard Webhooks).
  */
 export const webhooks = pgTable(
   'webhooks',

@@ -8,47 +8,12 @@
  * - GET /app/audit.csv  AuditQuery without paging → text/csv, every matching entry
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { AUDIT_ACTIONS, AUDIT_PAGE_SIZE } from './audit-actions';
 import { NullableInteger, NullableString, StringEnum } from './common';
 
-/** Every action recorded, by name (`area.verb`). */
-export const AUDIT_ACTIONS = [
-  'auth.sign_in',
-  'auth.sign_in_failed',
-  'auth.sign_out',
-  'account.password_changed',
-  'account.password_reset',
-  'account.email_change_requested',
-  'account.email_confirmed',
-  'account.email_changed',
-  'token.created',
-  'token.revoked',
-  'workspace.created',
-  'workspace.member_added',
-  'workspace.member_role_changed',
-  'workspace.member_removed',
-  'workspace.invitation_sent',
-  'workspace.invitation_revoked',
-  'workspace.invitation_accepted',
-  'workspace.invitation_declined',
-  'project.created',
-  'project.renamed',
-  'project.made_public',
-  'project.made_private',
-  'project.deleted',
-  'project.restored',
-  'project.share_changed',
-  'project.access_request_accepted',
-  'project.access_request_declined',
-  'project.version_pushed',
-  'project.exported',
-  'project.view_link_created',
-  'project.view_link_revoked',
-] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AuditActionSchema = StringEnum(AUDIT_ACTIONS);
 
-/** Entries per page: default and most. */
-export const AUDIT_PAGE_SIZE = 50;
+/** Most entries per page (the default: AUDIT_PAGE_SIZE). */
 export const AUDIT_MAX_PAGE_SIZE = 200;
 /** Most rows one CSV export holds (the newest). */
 export const AUDIT_CSV_MAX_ROWS = 100_000;

@@ -4,26 +4,11 @@
  * - GET /app/auth/oidc/start?redirect=<path>  → 302 to the provider (authorization code with
  *   PKCE, state and nonce kept in a signed cookie for 10 minutes)
  * - GET /app/auth/oidc/callback               → 302 to the app, signed in; or to
- *   `/login?sso_error=<code>` with one of OIDC_ERROR_MESSAGES' codes
+ *   `/login?sso_error=<code>` with one of OIDC_ERROR_MESSAGES' codes (oidc-errors.ts)
  *
  * `GET /config` names the provider's button (`oidc`), absent when none is configured.
  */
 import { Type, type Static } from '@sinclair/typebox';
-
-export const OIDC_ERROR_MESSAGES = {
-  denied: 'Sign-in was cancelled at the identity provider.',
-  state: 'The sign-in could not be verified (its state did not match). Please try again.',
-  expired: 'The sign-in took too long or was already used. Please try again.',
-  provider: 'The identity provider could not complete the sign-in. Please try again later.',
-  domain: 'Your email address is not in a domain allowed to sign in here.',
-  no_email: 'The identity provider did not give an email address for your account.',
-  unverified:
-    'An account with this email exists, but the identity provider has not verified the address. Sign in with your password.',
-  no_account: 'There is no Waymark account for this sign-in. Ask an administrator for access.',
-  inactive: 'This account is not active.',
-  unavailable: 'Single sign-on is not configured on this server.',
-} as const;
-export type OidcErrorCode = keyof typeof OIDC_ERROR_MESSAGES;
 
 export const OidcStartQuerySchema = Type.Object({
   /** Where to go after signing in (a path of the app). */

@@ -21,27 +21,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { NullableInteger, NullableString, StringEnum } from './common';
-
-/** The events a webhook can be sent (the message's `type`). */
-export const WEBHOOK_EVENTS = [
-  'version.created',
-  'conflict.recorded',
-  'member.changed',
-  'project.deleted',
-  'upload.failed',
-] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
-/** The type of the message 'Send test event' sends. */
-export const WEBHOOK_TEST_EVENT = 'webhook.test';
-
-/** How the screens name the events. */
-export const WEBHOOK_EVENT_LABELS: Record<WebhookEvent, string> = {
-  'version.created': 'Version created',
-  'conflict.recorded': 'Conflict recorded',
-  'member.changed': 'Member or role changed',
-  'project.deleted': 'Project deleted',
-  'upload.failed': 'Upload failed on the server',
-};
+import { WEBHOOK_EVENTS } from './webhook-events';
 
 export const MAX_WEBHOOK_URL_LENGTH = 2000;
 /** Webhooks one workspace or project may have. */

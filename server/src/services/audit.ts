@@ -24,12 +24,11 @@ import { forbidden } from '../errors';
 import { actorWorkspaceRole, canAdministerWorkspace } from './permissions';
 import {
   AUDIT_CSV_MAX_ROWS,
-  AUDIT_PAGE_SIZE,
-  type AuditAction,
   type AuditEntry,
   type AuditPage,
   type AuditQuery,
 } from '../schemas/audit';
+import { AUDIT_PAGE_SIZE, type AuditAction } from '../schemas/audit-actions';
 
 export interface AuditRecord {
   action: AuditAction;

@@ -29,7 +29,7 @@ import {
 } from '../db/queries/versions';
 import { existingBlobKeys } from '../db/queries/blobs';
 import { subscribedTo } from '../db/queries/webhooks';
-import type { WebhookEvent } from '../schemas/webhooks';
+import type { WebhookEvent } from '../schemas/webhook-events';
 import type { BlobInsert } from '../db/queries/versions';
 import type { FileChange } from '../db/schema';
 import { queueChangedFiles } from './file-store/tasks';

@@ -1,2 +1,3 @@
 /** The audit log screen for workspace admins and the superuser (issue 33). */
-export { AuditLog, AUDIT_TITLE } from './components/AuditLog';
+export { AuditLog } from './components/AuditLog';
+export { AUDIT_TITLE } from './title';

@@ -1,7 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { requireLogin } from '@/app/guards';
 import { PageTitle } from '@/components/PageTitle';
-import { AuditLog, AUDIT_TITLE } from '@/features/audit';
+import { AuditLog } from '@/features/audit';
+import { AUDIT_TITLE } from '@/features/audit/title';
 
 /**
  * /audit (login needed): the audit log of the workspaces the user administers; everything for

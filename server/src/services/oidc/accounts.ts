@@ -12,7 +12,7 @@ import { findLinkedUser, linkIdentity, touchIdentity } from '../../db/queries/us
 import { findWorkspaceByName, setWorkspaceMember } from '../../db/queries/workspaces';
 import type { User } from '../../db/schema';
 import { usernameError } from '../../lib/validation';
-import type { OidcErrorCode } from '../../schemas/oidc';
+import type { OidcErrorCode } from '../../schemas/oidc-errors';
 import { reservedUsernameError } from '../templates';
 
 export class OidcSignInError extends Error {

@@ -13,7 +13,7 @@ import {
 } from '../../db/queries/webhooks';
 import type { Webhook } from '../../db/schema';
 import { findUserById } from '../../db/queries/users';
-import type { WebhookEvent } from '../../schemas/webhooks';
+import type { WebhookEvent } from '../../schemas/webhook-events';
 import { newMessageId } from './signing';
 
 async function usernameOf(db: Executor, id: number | null | undefined): Promise<string | null> {

@@ -25,7 +25,6 @@ import {
   MAX_WEBHOOKS_PER_SCOPE,
   WEBHOOK_NOT_FOUND,
   WEBHOOK_PRIVATE_ADDRESS,
-  WEBHOOK_TEST_EVENT,
   WEBHOOK_TOO_MANY,
   WEBHOOK_UNRESOLVED,
   WEBHOOK_URL_INVALID,
@@ -34,9 +33,9 @@ import {
   type Webhook as WebhookView,
   type WebhookDelivery as WebhookDeliveryView,
   type WebhookDeliveryList,
-  type WebhookEvent,
   type WebhookList,
 } from '../../schemas/webhooks';
+import { WEBHOOK_TEST_EVENT, type WebhookEvent } from '../../schemas/webhook-events';
 import { idOf } from '../../lib/validation';
 import { managedWorkspace, projectFor, type ProjectRef } from '../permissions';
 import { assertPublicHost, PrivateAddressError } from './address-guard';

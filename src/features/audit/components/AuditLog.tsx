@@ -2,13 +2,13 @@ import { Anchor, Button, Group, Select, Stack, Table, Text, TextInput } from '@m
 import { IconDownload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { AUDIT_ACTIONS, AUDIT_PAGE_SIZE, type AuditAction } from '@contract/audit';
+import { AUDIT_ACTIONS, AUDIT_PAGE_SIZE, type AuditAction } from '@contract/audit-actions';
 import { LoadingIndicator } from '@/components/LoadingIndicator';
 import { Paginator } from '@/components/Paginator';
 import { auditCsvUrl, auditQueryOptions, type AuditEntry, type AuditQuery } from '../api/audit';
 import { ErrorAlert } from '@/components/ErrorAlert';
+import { AUDIT_TITLE } from '../title';
 
-export const AUDIT_TITLE = 'Audit log';
 export const EXPORT_CSV = 'Export CSV';
 
 /** `project.made_public` → `Project made public`. */

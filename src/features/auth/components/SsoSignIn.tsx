@@ -1,6 +1,6 @@
 import { Alert, Button, Divider, Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { OIDC_ERROR_MESSAGES, type OidcErrorCode } from '@contract/oidc';
+import { OIDC_ERROR_MESSAGES, type OidcErrorCode } from '@contract/oidc-errors';
 import { configQueryOptions } from '@/platform/config';
 
 export const SSO_FALLBACK_ERROR = 'Single sign-on failed. Please try again.';

@@ -13,7 +13,8 @@ import {
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import type { Webhook, WebhookEvent } from '@contract/webhooks';
+import type { WebhookEvent } from '@contract/webhook-events';
+import type { Webhook } from '@contract/webhooks';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { LoadingIndicator } from '@/components/LoadingIndicator';
 import { TitledSection } from '@/components/TitledSection';

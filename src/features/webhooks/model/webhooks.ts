@@ -3,9 +3,9 @@ import {
   WEBHOOK_EVENTS,
   WEBHOOK_EVENT_LABELS,
   WEBHOOK_TEST_EVENT,
-  type WebhookDelivery,
   type WebhookEvent,
-} from '@contract/webhooks';
+} from '@contract/webhook-events';
+import type { WebhookDelivery } from '@contract/webhooks';
 
 /** Whose webhooks: a workspace's (its admins) or a project's (its owners). */
 export type WebhookScope =
