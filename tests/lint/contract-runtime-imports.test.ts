@@ -28,12 +28,12 @@ function bringsValues(typeKeyword: string | undefined, names: string | undefined
     .some((name) => name !== '' && !name.startsWith('type '));
 }
 
-/** The contract modules `module` imports (itself included), and whether any imports TypeBox. */
+/** Whether `module`, or a contract module it imports values from, imports values of TypeBox. */
 function usesTypeBox(module: string, seen = new Set<string>()): boolean {
   if (seen.has(module)) return false;
   seen.add(module);
   const text = fs.readFileSync(path.join(REPO_ROOT, CONTRACT, `${module}.ts`), 'utf8');
-  if (/from\s+'@sinclair\/typebox'/.test(text)) return true;
+  if (/\bimport\s+(?!type\b)[^;]*?from\s+'@sinclair\/typebox'/.test(text)) return true;
   for (const [, typeOnly, local] of text.matchAll(
     /\bimport\s+(type\s+)?[^;]*?from\s+'\.\/([\w.-]+)'/g,
   )) {

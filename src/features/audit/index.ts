@@ -1,3 +1,2 @@
 /** The audit log screen for workspace admins and the superuser (issue 33). */
 export { AuditLog } from './components/AuditLog';
-export { AUDIT_TITLE } from './title';
