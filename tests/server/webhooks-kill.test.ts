@@ -90,10 +90,19 @@ describe('a server killed between an event and its delivery', () => {
       expect(acknowledged[0]!.verified, acknowledged[0]!.verifyError ?? '').toBe(true);
       expect(Date.now() - restartedAt).toBeLessThan(LEASE_MS + 60_000);
 
-      // Logged as delivered on the second attempt; no further copy was sent.
-      const log = (await (
-        await http.request('GET', `/app/webhooks/${hook.id}/deliveries`)
-      ).json()) as WebhookDeliveryList;
+      // Logged as delivered on the second attempt; no further copy was sent. The server writes
+      // the outcome after the receiver's answer has reached it, so the log may still show the
+      // attempt in flight for a moment.
+      const deliveries = async () =>
+        (
+          (await (
+            await http.request('GET', `/app/webhooks/${hook.id}/deliveries`)
+          ).json()) as WebhookDeliveryList
+        ).deliveries;
+      await expect
+        .poll(async () => (await deliveries())[0]?.status, { timeout: 30_000, interval: 100 })
+        .toBe('delivered');
+      const log = { deliveries: await deliveries() };
       expect(log.deliveries).toHaveLength(1);
       expect(log.deliveries[0]).toMatchObject({
         id: messageId,
