@@ -34,6 +34,7 @@ const ISOLATED_DOM_TESTS = [
   'src/features/uploads/page/components/UploadCenter.test.tsx',
   'src/features/uploads/page/components/UploadCenterHost.test.tsx',
   'src/features/uploads/page/components/UploadDropZone.test.tsx',
+  'src/components/Paginator.test.tsx',
 ];
 
 /** Server integration tests (tests/server), the server's own unit tests and the lint rules' tests. */

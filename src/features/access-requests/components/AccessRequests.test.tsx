@@ -83,7 +83,7 @@ describe('WorkspaceAccessRequests', () => {
     });
     const { user } = await renderWithRouter(<WorkspaceAccessRequests namespace="waymark" />);
     expect(await screen.findByText('user100')).toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: 'Page 2' }));
+    await user.click(await screen.findByRole('button', { name: 'Page 2' }));
     expect(await screen.findByText('user200')).toBeInTheDocument();
     expect(
       query(server.calls('GET /app/project/access-request/waymark')[1] as FakeRequest).page,

@@ -190,7 +190,7 @@ describe('ProjectCollaborators', () => {
     await user.click(screen.getByRole('button', { name: 'Sort' }));
     await user.click(await screen.findByRole('menuitem', { name: 'Sort by name Z-A' }));
     expect(screen.getAllByRole('row')[1]).toHaveTextContent('user11');
-    await user.click(screen.getByRole('button', { name: 'Page 2' }));
+    await user.click(await screen.findByRole('button', { name: 'Page 2' }));
     expect(screen.getAllByRole('row')).toHaveLength(4);
     expect(screen.getAllByRole('row').at(-1)).toHaveTextContent('ada');
     await pasteInto(user, screen.getByRole('textbox', { name: 'Search members' }), 'user03');

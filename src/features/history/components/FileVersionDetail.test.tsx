@@ -134,7 +134,7 @@ describe('FileVersionDetail', () => {
       /--table-max-height: calc\(25rem/,
     );
     const pages = screen.getByRole('navigation', { name: 'Pages of points' });
-    await user.click(within(pages).getByRole('button', { name: 'Page 2' }));
+    await user.click(await within(pages).findByRole('button', { name: 'Page 2' }));
     expect(cells(table).slice(1)).toEqual([['insert', '11']]);
     unmount();
 

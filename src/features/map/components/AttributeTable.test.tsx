@@ -85,7 +85,7 @@ describe('AttributeTable', () => {
       'ascending',
     );
 
-    await user.click(screen.getByRole('button', { name: 'Page 3' }));
+    await user.click(await screen.findByRole('button', { name: 'Page 3' }));
     await waitFor(() =>
       expect(new URL(server.requests.at(-1)!.url, 'http://x').searchParams.get('page')).toBe('3'),
     );

@@ -89,7 +89,7 @@ describe('FileBrowser', () => {
     );
     expect(rowNames()).toHaveLength(50);
     expect(rowNames()[0]).toBe('f00000.txt');
-    await user.click(screen.getByRole('button', { name: 'Page 2' }));
+    await user.click(await screen.findByRole('button', { name: 'Page 2' }));
     expect(rowNames()[0]).toBe('f00050.txt');
     expect(screen.getByRole('button', { name: 'Page 200' })).toBeInTheDocument();
   });

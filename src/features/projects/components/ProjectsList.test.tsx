@@ -84,7 +84,7 @@ describe('ProjectsList', () => {
       <ProjectsList title="My projects" scope={mine} onOpenProject={() => undefined} />,
     );
     await screen.findByRole('link', { name: 'a' });
-    await user.click(screen.getByRole('button', { name: 'Page 2' }));
+    await user.click(await screen.findByRole('button', { name: 'Page 2' }));
     await waitFor(() =>
       expect(params(server.calls('GET /v1/project/paginated').at(-1)).page).toBe('2'),
     );
