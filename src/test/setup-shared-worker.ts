@@ -5,7 +5,15 @@
  * globals a previous file stubbed are restored, and what packages keep at module level is
  * reset: Web Storage, IndexedDB (a new fake factory, for Dexie too), Mantine's notification
  * store, TanStack Query's online and focus state.
+ *
+ * `fake-indexeddb/auto` (which setup.ts loads through setup-node.ts) is loaded here first: it
+ * installs a global factory of its own the first time it is evaluated, once per worker. Loaded
+ * after the fresh factory below, it replaced the global one for the worker's first file only,
+ * while Dexie kept the fresh one, so that file's bare IndexedDB reads (db/bare.ts) and Dexie
+ * saw two different databases (the dismissal tests of components.test.tsx failed whenever
+ * that file came first).
  */
+import 'fake-indexeddb/auto';
 import { notifications } from '@mantine/notifications';
 import { focusManager, onlineManager } from '@tanstack/react-query';
 import Dexie from 'dexie';
