@@ -5,7 +5,7 @@
  * once, so nothing moves when it arrives. Should its code fail to load (offline before the
  * service worker cached it), previous and next buttons take its place.
  */
-import { Button, Group } from '@mantine/core';
+import { Button, Group, rem } from '@mantine/core';
 import { Suspense, lazy } from 'react';
 import { LoadFailed } from './LoadFailed';
 
@@ -21,8 +21,8 @@ export interface PaginatorProps {
 
 const PaginatorControls = lazy(() => import('./paginatorControls'));
 
-/** Height of Mantine's small pagination controls, reserved while they load. */
-const CONTROLS_HEIGHT = 'calc(1.625rem * var(--mantine-scale))';
+/** Height of Mantine's small pagination controls (26 px), reserved while they load. */
+const CONTROLS_HEIGHT = rem(26);
 
 /** Number of pages for `count` items, at least 1. */
 export function pageCount(count: number, perPage: number): number {
