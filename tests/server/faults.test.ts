@@ -82,6 +82,9 @@ class FaultyStore implements BlobStore {
   open(key: string, range?: ByteRange) {
     return this.inner.open(key, range);
   }
+  read(key: string) {
+    return this.inner.read(key);
+  }
   delete(key: string) {
     return this.inner.delete(key);
   }

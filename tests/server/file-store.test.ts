@@ -30,6 +30,7 @@ import {
   runFileStoreTasks,
 } from '../../server/src/services/file-store';
 import { patchCounts } from '../../server/src/services/file-store/page-patch-store';
+import { cachedFile } from '../../server/src/services/file-store/reader';
 import { rebuildCounts } from '../../server/src/services/file-store/rebuild';
 import { runAdminCommand } from '../../server/src/admin/commands';
 import { purgeRemovedProjects } from '../../server/src/services/purge';
@@ -302,6 +303,43 @@ describe('rebuilds', () => {
     expect(cache.builds - before).toBe(1);
   });
 
+  it('answer a download from memory when every step has its patch; the file is cached after', async () => {
+    const { project, versions } = await projectWithDiffs(3);
+    await arrange();
+    const cache = fileCacheOf(t.app.ctx);
+    await cache.clear();
+    const v2 = versions.get(2)!;
+    const inMemory = rebuildCounts.inMemory;
+    // A range first (a download sniffs the head too), then the whole file and a later range.
+    const head = await raw(project, 'version=v2&diff=False', { range: 'bytes=0-99' });
+    expect(head.statusCode).toBe(206);
+    expect(head.rawPayload.equals(v2.subarray(0, 100))).toBe(true);
+    expect((await versionBytes(project, 2)).equals(v2)).toBe(true);
+    const tail = await raw(project, 'version=v2&diff=False', {
+      range: `bytes=${v2.length - 4096}-`,
+    });
+    expect(tail.rawPayload.equals(v2.subarray(v2.length - 4096))).toBe(true);
+    expect(rebuildCounts.inMemory - inMemory).toBe(1);
+    await cache.settled();
+    expect(cache.has(sha1(v2), v2.length)).toBe(true);
+    // A reader that needs the file (the map, a zip) while the bytes are made waits for them,
+    // and the one rebuild: then reads the file the cache wrote.
+    await cache.clear();
+    const builds = cache.builds;
+    const key = (await blobOf(project, 3)).key;
+    const [download, held] = await Promise.all([
+      versionBytes(project, 3),
+      cachedFile(t.app.ctx, key),
+    ]);
+    try {
+      expect(download.equals(versions.get(3)!)).toBe(true);
+      expect((await readFile(held.path)).equals(versions.get(3)!)).toBe(true);
+    } finally {
+      held.release();
+    }
+    expect(cache.builds - builds).toBe(1);
+  });
+
   it("write the pages of each version's page patch: no diff is applied", async () => {
     const { project, versions } = await projectWithDiffs(4);
     await arrange();
@@ -486,7 +524,9 @@ describe('rebuilds', () => {
     try {
       for (let v = 2; v <= 5; v++) {
         expect(sha1(await versionBytes(project, v))).toBe(sha1(versions.get(v)!));
-        await new Promise((resolve) => setImmediate(resolve));
+        // Answered from memory: the file enters the cache just after.
+        await cache.settled();
+        expect(cache.has(sha1(versions.get(v)!), versions.get(v)!.length)).toBe(true);
         expect(cache.bytes).toBeLessThanOrEqual(Math.floor(v1.length * 2.5));
       }
     } finally {

@@ -91,6 +91,7 @@ describe.each(['local', 's3'] as const)('the %s blob store', (kind) => {
     expect(await store.has(info.key)).toBe(true);
     expect(await store.stat(info.key)).toEqual({ size: 11 });
     expect((await buffer(await store.open(info.key))).toString()).toBe('hello world');
+    expect((await store.read(info.key)).toString()).toBe('hello world');
   });
 
   it('stores empty content and content of several parts', async () => {
@@ -106,6 +107,8 @@ describe.each(['local', 's3'] as const)('the %s blob store', (kind) => {
     const info = await store.put(Readable.from(pieces));
     expect(info).toEqual({ key: treeKey(big), size: big.length, sha1: sha1(big) });
     expect((await buffer(await store.open(info.key))).equals(big)).toBe(true);
+    expect((await store.read(info.key)).equals(big)).toBe(true);
+    expect((await store.read(empty.key)).length).toBe(0);
   });
 
   it('reads byte ranges and refuses unsatisfiable ones', async () => {
@@ -138,6 +141,8 @@ describe.each(['local', 's3'] as const)('the %s blob store', (kind) => {
     expect(await store.stat(missing)).toBeNull();
     await expect(store.open(missing)).rejects.toThrow(BlobNotFoundError);
     await expect(store.open(missing, { start: 0 })).rejects.toThrow(BlobNotFoundError);
+    await expect(store.read(missing)).rejects.toThrow(BlobNotFoundError);
+    await expect(store.read('../../etc/passwd')).rejects.toThrow(InvalidBlobKeyError);
     expect(await store.delete(missing)).toBe(false);
     await expect(store.has('../../etc/passwd')).rejects.toThrow(InvalidBlobKeyError);
     const { key } = await store.put(Readable.from([Buffer.from('gone soon')]));

@@ -52,6 +52,11 @@ export interface BlobStore {
   stat(key: string): Promise<{ size: number } | null>;
   /** Opens the blob (or a byte range of it) for reading. Throws BlobNotFoundError. */
   open(key: string, range?: ByteRange): Promise<Readable>;
+  /**
+   * The whole bytes of a small blob (a page patch) at once: one read, no stream. Throws
+   * BlobNotFoundError.
+   */
+  read(key: string): Promise<Buffer>;
   /** Removes the blob; resolves false when it did not exist. */
   delete(key: string): Promise<boolean>;
   /**

@@ -192,6 +192,15 @@ export class LocalBlobStore implements BlobStore {
     return handle.createReadStream({ start: range.start, end, highWaterMark: READ_CHUNK });
   }
 
+  async read(key: string): Promise<Buffer> {
+    try {
+      return await fsp.readFile(this.pathOf(key));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobNotFoundError(key);
+      throw error;
+    }
+  }
+
   async delete(key: string): Promise<boolean> {
     try {
       await fsp.unlink(this.pathOf(key));

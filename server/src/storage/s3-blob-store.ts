@@ -8,6 +8,7 @@
  * to a temp object, then copies it server-side to its key (S3 writes are atomic per object).
  * Reads support byte ranges (GetObject Range), so downloads resume as on the local store.
  */
+import { buffer } from 'node:stream/consumers';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -348,6 +349,10 @@ export class S3BlobStore implements BlobStore {
       if (isNotFound(error)) throw new BlobNotFoundError(key);
       throw error;
     }
+  }
+
+  async read(key: string): Promise<Buffer> {
+    return buffer(await this.open(key));
   }
 
   async delete(key: string): Promise<boolean> {

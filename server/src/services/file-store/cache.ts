@@ -9,6 +9,9 @@
  *   on disk at start are hashed again before their first use (a power loss may have left an
  *   entry without its bytes).
  * - Two readers asking for a file being built wait for the same build.
+ * - A reader that takes the bytes as they come (a download) may have them made in memory
+ *   (`obtainBytes`): answered once checked, then written into the cache; readers arriving
+ *   meanwhile get the same bytes, readers that need the file wait for it.
  * - A push applying a diff takes the file of the version it builds on (take): renamed out of
  *   the cache when nobody reads it, and changed in place, so a push never copies the whole
  *   file; copied when someone does.
@@ -42,6 +45,12 @@ interface Entry {
   verified: boolean;
   usedAt: number;
 }
+
+/**
+ * Most bytes made in memory (obtainBytes) and not yet written into the cache, together: past
+ * it, rebuilds are written as files first.
+ */
+export const MAX_BYTES_IN_MEMORY = 128 * 1024 * 1024;
 
 const nameOf = (sha1: string, size: number) => `${sha1}-${size}`;
 const ENTRY_NAME = /^([0-9a-f]{40})-(\d+)$/;
@@ -90,10 +99,16 @@ async function claimFolder(root: string): Promise<string> {
 export class FileCache {
   private readonly entries = new Map<string, Entry>();
   private readonly building = new Map<string, Promise<void>>();
+  /** Bytes being made in memory (obtainBytes): null when they could not be. */
+  private readonly making = new Map<string, Promise<Uint8Array | null>>();
+  /** Bytes made in memory whose file is being written into the cache. */
+  private readonly fresh = new Map<string, Uint8Array>();
+  /** Bytes being made in memory or written from there (at most MAX_BYTES_IN_MEMORY). */
+  private inMemory = 0;
   private opened: Promise<void> | null = null;
   private total = 0;
   private folder: string | null = null;
-  /** Files built so far by `obtain` (tests, benchmarks). */
+  /** Files built so far, as files or in memory (tests, benchmarks). */
   builds = 0;
 
   constructor(
@@ -112,8 +127,9 @@ export class FileCache {
     return this.folder;
   }
 
-  /** Gives the folder up (shutdown): another process may take it. */
+  /** Gives the folder up (shutdown), once the files being written are in: another process may take it. */
   async close(): Promise<void> {
+    await this.settled();
     if (!this.folder) return;
     claimed.delete(this.folder);
     await rm(path.join(this.folder, '.owner'), { force: true });
@@ -219,10 +235,12 @@ export class FileCache {
     size: number,
     build: (work: string) => Promise<void>,
   ): Promise<CacheHandle> {
+    const key = nameOf(sha1, size);
+    // Bytes being made in memory: their file follows (or they could not be made).
+    await this.making.get(key);
     for (let attempt = 0; ; attempt++) {
       const held = await this.acquire(sha1, size);
       if (held) return held;
-      const key = nameOf(sha1, size);
       let pending = this.building.get(key);
       if (!pending) {
         const work = this.workPath();
@@ -243,6 +261,66 @@ export class FileCache {
         throw new Error(`The rebuilt file ${sha1} could not be kept in ${this.dir}`);
       }
     }
+  }
+
+  /**
+   * The bytes of this content for a reader that takes them as they are: made in memory by
+   * `make` (checked; null when it cannot make them) and answered at once, their file written
+   * into the cache after; else the cached file, built by `build` as in `obtain`. Concurrent
+   * callers share one making of the bytes, and `obtain` waits for it.
+   */
+  async obtainBytes(
+    sha1: string,
+    size: number,
+    make: () => Promise<Uint8Array | null>,
+    build: (work: string) => Promise<void>,
+  ): Promise<Uint8Array | CacheHandle> {
+    await this.open();
+    const key = nameOf(sha1, size);
+    const fresh = this.fresh.get(key);
+    if (fresh) return fresh;
+    let making = this.making.get(key);
+    if (
+      !making &&
+      !this.entries.has(key) &&
+      !this.building.has(key) &&
+      this.inMemory + size <= MAX_BYTES_IN_MEMORY
+    ) {
+      this.inMemory += size;
+      making = make().then(
+        (bytes) => {
+          if (bytes) {
+            this.builds++;
+            this.keep(key, sha1, size, bytes);
+          } else this.inMemory -= size;
+          return bytes;
+        },
+        () => {
+          this.inMemory -= size;
+          return null;
+        },
+      );
+      this.making.set(key, making);
+      void making.finally(() => this.making.delete(key));
+    }
+    const bytes = await making;
+    return bytes ?? this.obtain(sha1, size, build);
+  }
+
+  /** Holds bytes made in memory for readers while their file is written into the cache. */
+  private keep(key: string, sha1: string, size: number, bytes: Uint8Array): void {
+    this.fresh.set(key, bytes);
+    const work = this.workPath();
+    const writing = writeFile(work, bytes)
+      .then(() => this.adopt(work, sha1, size))
+      .catch(() => undefined)
+      .finally(() => {
+        this.fresh.delete(key);
+        this.inMemory -= size;
+        this.building.delete(key);
+        void rm(work, { force: true });
+      });
+    this.building.set(key, writing);
   }
 
   /** Puts a checked work file into the cache under its content (renamed, not copied). */
@@ -307,9 +385,17 @@ export class FileCache {
     }
   }
 
+  /** Resolves once the files being made or written now (bytes made in memory, builds) are done. */
+  async settled(): Promise<void> {
+    while (this.making.size > 0 || this.building.size > 0) {
+      await Promise.allSettled([...this.making.values(), ...this.building.values()]);
+    }
+  }
+
   /** Empties the cache (tests, benchmarks: the next read is cold). */
   async clear(): Promise<void> {
     await this.open();
+    await this.settled();
     for (const [key, entry] of [...this.entries]) {
       if (entry.refs > 0) continue;
       this.entries.delete(key);

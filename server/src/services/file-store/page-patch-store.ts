@@ -25,7 +25,6 @@
  */
 import { copyFile, rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { buffer } from 'node:stream/consumers';
 import { deleteUnreferencedBlobs } from '../../db/queries/blobs';
 import {
   dropPatch,
@@ -203,9 +202,7 @@ async function walkChain(ctx: FileStoreContext, key: string): Promise<string[]> 
       }
       if (!needsPatch(link)) {
         if (!check) {
-          await applyCompressedPatches(work, [
-            await buffer(await ctx.blobStore.open(link.patchKey!)),
-          ]);
+          await applyCompressedPatches(work, [await ctx.blobStore.read(link.patchKey!)]);
           continue;
         }
         if (await patchMakes(ctx, link, work, before)) continue;
@@ -261,7 +258,7 @@ async function patchMakes(
 ): Promise<boolean> {
   await copyFile(work, before);
   try {
-    await applyCompressedPatches(work, [await buffer(await ctx.blobStore.open(link.patchKey!))]);
+    await applyCompressedPatches(work, [await ctx.blobStore.read(link.patchKey!)]);
     const made = await hashFileInThread(work);
     if (made.sha1 === link.sha1 && made.size === link.size) return true;
   } catch (error) {

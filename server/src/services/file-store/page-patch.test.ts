@@ -66,6 +66,7 @@ async function roundTrip(first: Buffer, steps: Buffer[], chained = false): Promi
   if (chain) {
     expect((await onePass(chain, first, 777)).equals(steps.at(-1)!)).toBe(true);
     expect((await onePass(chain, first, 1024 * 1024)).equals(steps.at(-1)!)).toBe(true);
+    expect(inMemory(chain, first).equals(steps.at(-1)!)).toBe(true);
   }
   return patches.map((p) => p.pages.length);
 }
@@ -80,6 +81,16 @@ async function onePass(chain: PatchChain, base: Buffer, size: number): Promise<B
   const blocks: Buffer[] = [];
   for await (const block of chain.patchedBlocks(pieces(base, size))) blocks.push(block);
   return Buffer.concat(blocks);
+}
+
+/**
+ * The bytes `chain.patchInMemory` makes in a buffer holding `base`, with room for the result
+ * that holds other bytes past the base (a rebuild's buffer is zeros; these must not matter).
+ */
+function inMemory(chain: PatchChain, base: Buffer): Buffer {
+  const bytes = Buffer.alloc(Math.max(base.length, chain.length), 0xee);
+  base.copy(bytes);
+  return Buffer.concat([...chain.patchInMemory(bytes)]);
 }
 
 async function patchOf(a: Buffer, b: Buffer): Promise<Buffer | null> {
@@ -208,6 +219,8 @@ describe('page patches', () => {
     await expect(onePass(chain, Buffer.concat([v1, Buffer.alloc(10)]), 4096)).rejects.toThrow(
       PagePatchError,
     );
+    // In memory: the buffer must hold the base and the result.
+    expect(() => [...chain.patchInMemory(Buffer.alloc(v1.length - 1024))]).toThrow(RangeError);
   });
 
   it('refuses a damaged patch, or one for other bytes', async () => {

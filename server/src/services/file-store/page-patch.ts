@@ -445,6 +445,27 @@ export class PatchChain {
     }
     await input.skipToEnd(this.baseLength);
   }
+
+  /**
+   * Patches `bytes` in place, block by block in order, yielding each finished block of the
+   * result (CHUNK bytes, the last shorter): `bytes` hold the base's bytes and room for the
+   * result (at least `baseLength` and `length` bytes). A rebuild in memory reads the base into
+   * them while the patches are read.
+   */
+  *patchInMemory(bytes: Buffer): Generator<Buffer> {
+    const kept = this.kept * this.pageSize;
+    if (bytes.length < Math.max(this.baseLength, this.length)) {
+      throw new RangeError('The buffer cannot hold the base and the result');
+    }
+    // Past the pages kept: zeros (cut, then grown again).
+    if (kept < this.length) bytes.fill(0, kept, this.length);
+    const cursors = this.patches.map(() => 0);
+    for (let at = 0; at < this.length; at += CHUNK) {
+      const block = bytes.subarray(at, Math.min(this.length, at + CHUNK));
+      this.patchBlock(block, at, cursors);
+      yield block;
+    }
+  }
 }
 
 /** Reads exact byte counts from a stream of pieces of any size. */

@@ -6,18 +6,24 @@
  * A blob whose bytes are in the blob store is read from there at once (the latest version of
  * every file, checkpoints, files pushed whole). Otherwise its row names its recipe and the
  * whole file is rebuilt into this instance's cache (rebuild.ts, cache.ts) and read from
- * there; concurrent readers of the same file wait for one rebuild.
+ * there; concurrent readers of the same file wait for one rebuild. A reader of the bytes
+ * (`openStoredFile`) is answered from memory when its chain has every page patch
+ * (rebuild-in-memory.ts); the file enters the cache just after.
  */
 import { createWriteStream } from 'node:fs';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { findBlob } from '../../db/queries/file-store';
+import { findBlob, type BlobRow } from '../../db/queries/file-store';
 import type { WorkLane } from '../../lib/sandbox';
-import { BlobNotFoundError, InvalidRangeError, type ByteRange } from '../../storage/blob-store';
+import { BlobNotFoundError, rangeEnd, type ByteRange } from '../../storage/blob-store';
 import { streamHandle, type CacheHandle } from './cache';
 import { fileCacheOf, type FileStoreContext } from './context';
 import { schedulePagePatches } from './page-patch-store';
 import { rebuildInto } from './rebuild';
+import { rebuildInMemory } from './rebuild-in-memory';
+
+/** Bytes per piece of a file answered from memory. */
+const STREAM_PIECE = 1024 * 1024;
 
 /**
  * The whole file of blob `key` in this instance's cache, held until released (rebuilt when
@@ -30,17 +36,54 @@ export async function cachedFile(
   key: string,
   lane: WorkLane = 'interactive',
 ): Promise<CacheHandle> {
+  const row = await rebuiltBlob(ctx, key);
+  return fileCacheOf(ctx).obtain(row.sha1, row.size, (work) => buildFile(ctx, row, work, lane));
+}
+
+/** The row of blob `key`, which is made from its recipe (BlobNotFoundError otherwise). */
+async function rebuiltBlob(ctx: FileStoreContext, key: string): Promise<BlobRow> {
   const row = await findBlob(ctx.database.db, key);
   if (!row) throw new BlobNotFoundError(key);
   if (row.stored && !row.baseKey) throw new BlobNotFoundError(key);
-  return fileCacheOf(ctx).obtain(row.sha1, row.size, async (work) => {
-    // Rebuilt through diffs (versions whose patch was never made, or failed): their patches
-    // are made in the background, once this rebuild is in the cache.
-    if (!(await rebuildInto(ctx, row, work, lane))) schedulePagePatches(ctx, [key]);
-  });
+  return row;
 }
 
-/** The bytes of blob `key` (or an inclusive range of them), rebuilt when stored as a diff. */
+async function buildFile(
+  ctx: FileStoreContext,
+  row: BlobRow,
+  work: string,
+  lane: WorkLane,
+): Promise<void> {
+  // Rebuilt through diffs (versions whose patch was never made, or failed): their patches
+  // are made in the background, once this rebuild is in the cache.
+  if (!(await rebuildInto(ctx, row, work, lane))) schedulePagePatches(ctx, [row.key]);
+}
+
+/** `range` checked against a file of `size` bytes (InvalidRangeError), its end filled in. */
+function checkedRange(range: ByteRange, size: number): { start: number; end: number } {
+  return { start: range.start, end: rangeEnd(range, size) };
+}
+
+/** Bytes in memory as a stream of pieces (views, no copies). */
+function streamBytes(bytes: Uint8Array, start: number, end: number): Readable {
+  return Readable.from(
+    (function* () {
+      for (let at = start; at <= end; at += STREAM_PIECE) {
+        yield Buffer.from(
+          bytes.buffer,
+          bytes.byteOffset + at,
+          Math.min(STREAM_PIECE, end + 1 - at),
+        );
+      }
+    })(),
+    { objectMode: false },
+  );
+}
+
+/**
+ * The bytes of blob `key` (or an inclusive range of them), rebuilt when stored as a diff: in
+ * memory and answered from there when it can be (rebuild-in-memory.ts), else into the cache.
+ */
 export async function openStoredFile(
   ctx: FileStoreContext,
   key: string,
@@ -52,20 +95,24 @@ export async function openStoredFile(
   } catch (error) {
     if (!(error instanceof BlobNotFoundError)) throw error;
   }
-  const handle = await cachedFile(ctx, key, lane);
-  if (!range) return streamHandle(handle);
-  const end = range.end ?? handle.size - 1;
-  if (
-    !Number.isInteger(range.start) ||
-    !Number.isInteger(end) ||
-    range.start < 0 ||
-    range.start > end ||
-    end >= handle.size
-  ) {
-    handle.release();
-    throw new InvalidRangeError(range, handle.size);
+  const row = await rebuiltBlob(ctx, key);
+  const found = await fileCacheOf(ctx).obtainBytes(
+    row.sha1,
+    row.size,
+    () => rebuildInMemory(ctx, row),
+    (work) => buildFile(ctx, row, work, lane),
+  );
+  if (found instanceof Uint8Array) {
+    const { start, end } = range ? checkedRange(range, row.size) : { start: 0, end: row.size - 1 };
+    return streamBytes(found, start, end);
   }
-  return streamHandle(handle, { start: range.start, end });
+  if (!range) return streamHandle(found);
+  try {
+    return streamHandle(found, checkedRange(range, found.size));
+  } catch (error) {
+    found.release();
+    throw error;
+  }
 }
 
 /** Copies the bytes of blob `key` to `file` (a new file the caller owns). */

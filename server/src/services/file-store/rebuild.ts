@@ -23,7 +23,6 @@
  * client gets FileRebuildError (422).
  */
 import { createReadStream, createWriteStream } from 'node:fs';
-import { buffer } from 'node:stream/consumers';
 import { copyFile, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { recipeChain, type BlobRow, type ChainLink } from '../../db/queries/file-store';
@@ -46,7 +45,7 @@ import { fileCacheOf, type FileStoreContext } from './context';
 import { suspectPatches } from './patch-suspects';
 
 /** Bytes read at a time from a cached whole copy (fewer, larger reads: a 64 KiB piece costs a turn each). */
-const READ_PIECE = 1024 * 1024;
+export const READ_PIECE = 1024 * 1024;
 /** Links of a recipe chain followed at most (the rule keeps chains far shorter). */
 export const MAX_CHAIN = 1000;
 /** Most diffs applied per request to the sandbox (the rule keeps chains within 16). */
@@ -95,10 +94,28 @@ function fail(ctx: FileStoreContext, target: BlobRow, reason: string, extra: obj
 }
 
 /**
+ * Where a rebuild along `chain` (the target first, a whole copy last) starts: the nearest
+ * link whose file is in the cache (held until released), else the stored root.
+ */
+export async function nearestCopy(
+  ctx: FileStoreContext,
+  chain: ChainLink[],
+): Promise<{ start: number; cached: CacheHandle | null }> {
+  const cache = fileCacheOf(ctx);
+  for (let i = 1; i < chain.length; i++) {
+    const link = chain[i]!;
+    if (!cache.has(link.sha1, link.size)) continue;
+    const cached = await cache.acquire(link.sha1, link.size);
+    if (cached) return { start: i, cached };
+  }
+  return { start: chain.length - 1, cached: null };
+}
+
+/**
  * The chain to rebuild `target` from: the target, then the bases back to a whole copy. When
  * the target is stored but its bytes are missing, its own recipe is used.
  */
-async function chainOf(ctx: FileStoreContext, target: BlobRow): Promise<ChainLink[]> {
+export async function chainOf(ctx: FileStoreContext, target: BlobRow): Promise<ChainLink[]> {
   const db = ctx.database.db;
   if (target.stored) {
     if (!target.baseKey || !target.diffKey) throw new BlobNotFoundError(target.key);
@@ -162,11 +179,14 @@ export async function rebuildInto(
   }
 }
 
-/** Rebuilds of this process: made through page patches, and those that fell back to diffs. */
-export const rebuildCounts = { throughPatches: 0, patchesFailed: 0 };
+/**
+ * Rebuilds of this process: made through page patches (of them, `inMemory` answered from
+ * memory, rebuild-in-memory.ts), and those that fell back to diffs.
+ */
+export const rebuildCounts = { throughPatches: 0, inMemory: 0, patchesFailed: 0 };
 
 /** The page patches of a rebuild could not make the version (rebuildInto then applies diffs). */
-class PatchesFailed extends Error {}
+export class PatchesFailed extends Error {}
 
 /**
  * Reads the page patches of `links` (oldest first), all at once, each decompressed as soon as
@@ -174,12 +194,12 @@ class PatchesFailed extends Error {}
  * when they cannot be applied in one pass (then step by step, from `compressed`).
  * PatchesFailed when one is missing or damaged.
  */
-async function readPatches(
+export async function readPatches(
   ctx: FileStoreContext,
   links: ChainLink[],
   baseLength: number,
 ): Promise<{ chain: PatchChain | null; compressed: Buffer[] }> {
-  const reading = links.map(async (link) => buffer(await ctx.blobStore.open(link.patchKey!)));
+  const reading = links.map((link) => ctx.blobStore.read(link.patchKey!));
   try {
     const chain = await readPatchChain(baseLength, reading);
     return { chain, compressed: await Promise.all(reading) };
@@ -201,26 +221,13 @@ async function rebuildOnce(
   asked: WorkLane,
   usePatches: boolean,
 ): Promise<boolean> {
-  const cache = fileCacheOf(ctx);
   const chain = await chainOf(ctx, target);
-  const root = chain.at(-1);
-  if (!root?.stored) {
+  if (!chain.at(-1)?.stored) {
     fail(ctx, target, 'its chain of diffs does not lead to a whole copy', {
       links: chain.length,
     });
   }
-  // The nearest whole copy: a file in the cache, else the stored root.
-  let start = chain.length - 1;
-  let cached: CacheHandle | null = null;
-  for (let i = 1; i < chain.length; i++) {
-    const link = chain[i]!;
-    if (!cache.has(link.sha1, link.size)) continue;
-    cached = await cache.acquire(link.sha1, link.size);
-    if (cached) {
-      start = i;
-      break;
-    }
-  }
+  const { start, cached } = await nearestCopy(ctx, chain);
   const steps = chain.slice(0, start).reverse();
   if (steps.length === 0) {
     cached?.release();

@@ -41,7 +41,7 @@ import {
 } from '../../db/queries/file-store';
 import type { Executor } from '../../db/database';
 import { BlobSizeMismatchError } from '../../storage/blob-store';
-import type { FileStoreContext } from './context';
+import { fileCacheOf, type FileStoreContext } from './context';
 import { giveRecipes } from './convert';
 import { makeMissingPatches, pagePatchWorkIdle } from './page-patch-store';
 import { cachedFile } from './reader';
@@ -369,6 +369,8 @@ export async function fileStoreWorkIdle(ctx: AppContext): Promise<void> {
   const state = stateOf(ctx);
   for (;;) {
     await pagePatchWorkIdle(ctx);
+    // Rebuilt bytes answered from memory: their files written into the cache.
+    await fileCacheOf(ctx).settled();
     if (!state.running) return;
     while (state.running) await state.running;
   }

@@ -1,0 +1,109 @@
+/**
+ * A rebuild made in memory for a reader that takes the bytes as they come (a download, the
+ * map's copy): when every step of the chain has its page patch and the file is small enough,
+ * the whole copy is read into one buffer while the patches are read and decompressed, then
+ * patched there block by block (the buffer is shared with the hashing thread, which hashes
+ * each block while the next is patched) instead of being written to a work file, and the reader is answered from
+ * it once its SHA-1 and size are checked; the cache writes the file after (cache.ts
+ * `obtainBytes`). A cold download of an old version then costs its patches and one pass,
+ * without writing the file and reading it back first (issue 30: at most 2× the latest).
+ *
+ * Anything else (steps without patches, a chain that cannot be applied in one pass, patches
+ * that fail, bytes that differ) answers null: the file is rebuilt as before (rebuild.ts),
+ * which logs, falls back to the diffs and checks again. Nothing unchecked is answered.
+ */
+import { createReadStream } from 'node:fs';
+import type { BlobRow } from '../../db/queries/file-store';
+import { RunningSha1 } from '../../lib/sha1-thread';
+import { BlobNotFoundError } from '../../storage/blob-store';
+import type { FileStoreContext } from './context';
+import { PagePatchError } from './page-patch';
+import {
+  chainOf,
+  nearestCopy,
+  PatchesFailed,
+  READ_PIECE,
+  readPatches,
+  rebuildCounts,
+} from './rebuild';
+
+/**
+ * Largest file rebuilt in memory: held until its readers are done (a slow client holds it
+ * as long as its download lasts), so larger ones are written as files first. All of them
+ * together, until written into the cache: cache.ts MAX_BYTES_IN_MEMORY.
+ */
+export const IN_MEMORY_REBUILD_BYTES = 32 * 1024 * 1024;
+
+/** The bytes of `target` (a blob with a recipe), checked; null when not made this way. */
+export async function rebuildInMemory(
+  ctx: FileStoreContext,
+  target: BlobRow,
+): Promise<Buffer | null> {
+  if (target.size > IN_MEMORY_REBUILD_BYTES) return null;
+  const chain = await chainOf(ctx, target);
+  if (chain.length < 2 || !chain.at(-1)!.stored) return null;
+  const { start, cached } = await nearestCopy(ctx, chain);
+  try {
+    const steps = chain.slice(0, start).reverse();
+    const made = steps.at(-1);
+    if (!made || steps.some((step) => !step.patchKey)) return null;
+    const baseSize = chain[start]!.size;
+    // The patches are read and decompressed while the whole copy is read into the buffer.
+    const reading = readPatches(ctx, steps, baseSize);
+    reading.catch(() => {});
+    const source = cached
+      ? createReadStream(cached.path, { highWaterMark: READ_PIECE })
+      : await ctx.blobStore.open(chain[start]!.key);
+    try {
+      const bytes = Buffer.from(new SharedArrayBuffer(Math.max(baseSize, made.size)));
+      const loading = loadBase(source, bytes, baseSize);
+      loading.catch(() => {});
+      const { chain: patches } = await reading;
+      await loading;
+      if (!patches || patches.length !== made.size) return null;
+      const hash = new RunningSha1();
+      try {
+        // Shared memory: the thread hashes each block in place while the next is patched.
+        await hash.update(
+          (async function* () {
+            yield* patches.patchInMemory(bytes);
+          })(),
+        );
+        if ((await hash.digest()) !== made.sha1) return null;
+      } finally {
+        hash.close();
+      }
+      rebuildCounts.throughPatches++;
+      rebuildCounts.inMemory++;
+      return bytes.subarray(0, made.size);
+    } finally {
+      source.destroy();
+    }
+  } catch (error) {
+    if (
+      error instanceof PatchesFailed ||
+      error instanceof PagePatchError ||
+      error instanceof BlobNotFoundError
+    ) {
+      return null;
+    }
+    throw error;
+  } finally {
+    cached?.release();
+  }
+}
+
+/** Copies the `size` bytes of `source` into `into` (PagePatchError when it holds other than `size`). */
+async function loadBase(
+  source: AsyncIterable<Uint8Array>,
+  into: Buffer,
+  size: number,
+): Promise<void> {
+  let at = 0;
+  for await (const piece of source) {
+    if (at + piece.length > size) break;
+    into.set(piece, at);
+    at += piece.length;
+  }
+  if (at !== size) throw new PagePatchError("the file is not the patches' base");
+}
