@@ -29,6 +29,7 @@ import {
   fileStoreWorkIdle,
   runFileStoreTasks,
 } from '../../server/src/services/file-store';
+import { warmCounts } from '../../server/src/services/map/warm';
 import { commitVersion } from '../../server/src/services/versions';
 import { DiffClient, sha1 } from './support/diff-client';
 import { geopackageFromFeatures, scratch, type Feature, type Scratch } from './support/geopackage';
@@ -56,6 +57,8 @@ let a: Project;
 let b: Project;
 /** SHA-1 and size of each version (from the client's basefile). */
 const versions = new Map<number, { sha1: string; size: number }>();
+/** Map warmings before this file's pushes (printed with the steps). */
+const warmedBefore = warmCounts.warmed;
 /** Milliseconds per step, printed at the end: where this test's minutes go. */
 const spent = new Map<string, number>();
 
@@ -116,6 +119,7 @@ afterAll(async () => {
     const lines = [...spent].map(
       ([step, ms]) => `       ${step.padEnd(34)} ${(ms / 1000).toFixed(1)} s`,
     );
+    lines.push(`       map warmings (record 0156)         ${warmCounts.warmed - warmedBefore}`);
     console.log(`     where the time went:\n${lines.join('\n')}`);
   }
   await t?.close();

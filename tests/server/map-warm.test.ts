@@ -8,7 +8,13 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cacheDir } from '../../server/src/services/map/store';
 import { keptPointIndex } from '../../server/src/services/map/tiles';
-import { mapWarmIdle, warmMapFiles } from '../../server/src/services/map/warm';
+import {
+  mapWarmIdle,
+  WARM_SETTLE_MS,
+  warmCounts,
+  warmMapFiles,
+  warmSettings,
+} from '../../server/src/services/map/warm';
 import { gridPoints, writeGeoPackage } from './support/map-geopackage';
 import { scratch, type Scratch } from './support/geopackage';
 import { finishPush, plan, sendChunk, sha1, startPush } from './support/push-client';
@@ -79,6 +85,53 @@ describe('warming the map after a push', () => {
     expect((await stat(path.join(cacheDir(t.app.ctx), `${checksum}.gpkg`))).size).toBe(
       bytes.length,
     );
+  });
+
+  it('waits for a burst of pushes to end: only its last version is warmed', async () => {
+    // Longer than any pause between these calls, however busy the machine.
+    warmSettings.settleMs = 10 * 60_000;
+    try {
+      const files = [];
+      for (const points of [12_350, 12_351, 12_352]) {
+        const blob = await t.app.ctx.blobStore.put(Readable.from([await wells('burst', points)]));
+        files.push({
+          path: 'burst/wells.gpkg',
+          size: blob.size,
+          checksum: blob.sha1,
+          blobKey: blob.key,
+        });
+      }
+      const before = warmCounts.warmed;
+      for (const file of files) {
+        warmMapFiles(t.app.ctx, 'project-burst', [file]);
+        // Turns of the event loop: the warming would have started on the first file here.
+        for (let turn = 0; turn < 3; turn++) await new Promise((done) => setImmediate(done));
+        expect(warmCounts.warmed).toBe(before);
+      }
+      // Someone waits for the map: the warming starts at once, on the last version only.
+      await mapWarmIdle(t.app.ctx);
+      expect(warmCounts.warmed - before).toBe(1);
+      expect(keptPointIndex(files[0]!.checksum, 'wells')).toBeUndefined();
+      expect(keptPointIndex(files[1]!.checksum, 'wells')).toBeUndefined();
+      expect(keptPointIndex(files[2]!.checksum, 'wells')?.count).toBe(12_352);
+    } finally {
+      warmSettings.settleMs = WARM_SETTLE_MS;
+    }
+  });
+
+  it('starts by itself once nothing was pushed for a while', async () => {
+    warmSettings.settleMs = 50;
+    try {
+      const blob = await t.app.ctx.blobStore.put(Readable.from([await wells('settled', 12_353)]));
+      warmMapFiles(t.app.ctx, 'project-settled', [
+        { path: 'survey/wells.gpkg', size: blob.size, checksum: blob.sha1, blobKey: blob.key },
+      ]);
+      await expect
+        .poll(() => keptPointIndex(blob.sha1, 'wells')?.count, { timeout: 120_000 })
+        .toBe(12_353);
+    } finally {
+      warmSettings.settleMs = WARM_SETTLE_MS;
+    }
   });
 
   it('warms only the newest waiting version of a file of a project', async () => {
