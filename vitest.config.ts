@@ -37,11 +37,14 @@ const ISOLATED_DOM_TESTS = [
   'src/components/Paginator.test.tsx',
 ];
 
-/** Server integration tests (tests/server), the server's own unit tests and the lint rules' tests. */
+/**
+ * Server integration tests (tests/server), the server's own unit tests and the lint rules' tests.
+ * On PostgreSQL (TEST_DATABASE_URL: CI's second run of this tier) only the integration tests:
+ * the others never open a database, and the PGlite run has run them.
+ */
 const SERVER_TESTS = [
   'tests/server/**/*.test.ts',
-  'server/src/**/*.test.ts',
-  'tests/lint/**/*.test.ts',
+  ...(process.env.TEST_DATABASE_URL ? [] : ['server/src/**/*.test.ts', 'tests/lint/**/*.test.ts']),
 ];
 
 /** Test files run side by side: both cores (vitest's default leaves one idle here). */

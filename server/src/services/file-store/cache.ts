@@ -115,6 +115,8 @@ export class FileCache {
     /** DATA_DIR/cache/files: each cache takes a folder of its own in it. */
     private readonly root: string,
     private budget: number,
+    /** Told of work that failed where no caller hears of it (the server's log). */
+    private readonly warn: (error: unknown, what: string) => void = () => {},
   ) {}
 
   static rootFor(dataDir: string): string {
@@ -295,8 +297,9 @@ export class FileCache {
           } else this.inMemory -= size;
           return bytes;
         },
-        () => {
+        (error: unknown) => {
           this.inMemory -= size;
+          this.warn(error, 'A version could not be rebuilt in memory; it is rebuilt as a file');
           return null;
         },
       );
@@ -313,7 +316,9 @@ export class FileCache {
     const work = this.workPath();
     const writing = writeFile(work, bytes)
       .then(() => this.adopt(work, sha1, size))
-      .catch(() => undefined)
+      .catch((error: unknown) =>
+        this.warn(error, 'A version rebuilt in memory could not be written into the file cache'),
+      )
       .finally(() => {
         this.fresh.delete(key);
         this.inMemory -= size;

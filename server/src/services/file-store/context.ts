@@ -17,7 +17,11 @@ const caches = new WeakMap<object, FileCache>();
 export function fileCacheOf(ctx: FileStoreContext): FileCache {
   let cache = caches.get(ctx);
   if (!cache) {
-    cache = new FileCache(FileCache.rootFor(ctx.config.dataDir), ctx.config.versionCacheBytes);
+    cache = new FileCache(
+      FileCache.rootFor(ctx.config.dataDir),
+      ctx.config.versionCacheBytes,
+      (err, what) => ctx.log.warn({ err }, what),
+    );
     caches.set(ctx, cache);
   }
   return cache;

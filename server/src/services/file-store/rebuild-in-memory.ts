@@ -69,7 +69,14 @@ export async function rebuildInMemory(
             yield* patches.patchInMemory(bytes);
           })(),
         );
-        if ((await hash.digest()) !== made.sha1) return null;
+        if ((await hash.digest()) !== made.sha1) {
+          // The file path patches again on disk, else replays the diffs, and checks again.
+          ctx.log.warn(
+            { blob: target.key, sha1: made.sha1 },
+            'A version patched in memory does not match its SHA-1; it is rebuilt as a file',
+          );
+          return null;
+        }
       } finally {
         hash.close();
       }
