@@ -37,7 +37,7 @@ const v2 = {
   author: 'ada',
   created: '2024-05-05T09:00:01Z',
   project_size: 10,
-  changes: { added: 0, updated: 1, removed: 0 },
+  changes: { added: 0, updated: 1, updated_diff: 0, removed: 0 },
 };
 
 function handlers(authenticated: boolean): Record<string, FakeHandler> {
