@@ -98,10 +98,10 @@ test('public projects a visitor opened render offline; others say they are not s
     await expect(deep.getByRole('link', { name: 'notes.txt' })).toBeVisible();
     await expect(deep.getByRole('heading', { name: `waymark/${opened}` })).toBeVisible();
 
-    // A project never opened here: a clear message, not an error. (Under load the new tab may
-    // also toast 'Failed to fetch ping data.': Chromium drops its offline emulation at each
-    // navigation until support/offline.ts sends it again, so the app's first requests can go
-    // out as if online and fail. The message is found by its words among the alerts.)
+    // A project never opened here: a clear message, not an error. (Under load Chromium drops
+    // its offline emulation at each navigation until support/offline.ts sends it again, so the
+    // app's first requests can go out as if online and fail, and other alerts may show. The
+    // message is found by its words among the alerts.)
     await deep.goto(`/projects/waymark/${encodeURIComponent(unvisited)}/tree`);
     await expect(
       deep.getByRole('alert').filter({

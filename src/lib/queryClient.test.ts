@@ -6,7 +6,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function failWith(error: unknown, meta?: { silent?: boolean }) {
+function failWith(error: unknown, meta?: { silent?: boolean; quietWhenUnreachable?: boolean }) {
   const toast = vi.fn();
   const queryClient = createQueryClient(toast);
   return queryClient
@@ -31,6 +31,21 @@ describe('query error toasts', () => {
     expect(
       await failWith(new ApiError({ status: 0, message: 'x', isNetworkError: true })),
     ).not.toHaveBeenCalled();
+  });
+
+  it('stays quiet when a query marked quietWhenUnreachable cannot reach the server, online too', async () => {
+    const quiet = { quietWhenUnreachable: true };
+    expect(
+      await failWith(new ApiError({ status: 0, message: 'x', isNetworkError: true }), quiet),
+    ).not.toHaveBeenCalled();
+    // A server that answers with an error is still told.
+    expect(
+      await failWith(new ApiError({ status: 500, message: 'Failed to fetch ping data.' }), quiet),
+    ).toHaveBeenCalledWith('Failed to fetch ping data.');
+    // Unmarked queries still tell a network failure while the browser says it is online.
+    expect(
+      await failWith(new ApiError({ status: 0, message: 'Failed to fetch', isNetworkError: true })),
+    ).toHaveBeenCalledWith('Failed to fetch');
   });
 
   it('does not retry by default', async () => {

@@ -2,8 +2,10 @@
  * The query client. Failed queries show their error as a toast (spec 000 §4: "a server error
  * placed in shared state shows an error notification and is then cleared"), except background
  * refetches of data already shown, 401s (the session-ended handler deals with those), network
- * failures while the browser is offline, and queries marked `meta.silent` that render their own
- * error.
+ * failures while the browser is offline, network failures of queries marked
+ * `meta.quietWhenUnreachable` (what the app reads for itself, such as the server's status and
+ * configuration: on a link that is up but carries nothing, the pages' offline state tells it,
+ * not a toast per call), and queries marked `meta.silent` that render their own error.
  */
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { errorMessage, isApiError } from '@/api';
@@ -11,7 +13,7 @@ import { notifyError } from './notify';
 
 declare module '@tanstack/react-query' {
   interface Register {
-    queryMeta: { silent?: boolean };
+    queryMeta: { silent?: boolean; quietWhenUnreachable?: boolean };
     mutationMeta: { silent?: boolean };
   }
 }
@@ -26,6 +28,8 @@ export function createQueryClient(onError: (message: string) => void = notifyErr
         // Offline, every call fails the same way; the app shows its offline state instead.
         if (isApiError(error) && error.isNetworkError && globalThis.navigator?.onLine === false)
           return;
+        // The server not reached, by a call no page is waiting on to show itself.
+        if (isApiError(error) && error.isNetworkError && query.meta?.quietWhenUnreachable) return;
         onError(errorMessage(error, 'Request failed'));
       },
     }),

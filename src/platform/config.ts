@@ -12,6 +12,8 @@ export function fetchConfig(signal?: AbortSignal): Promise<InstanceConfig> {
 
 export const configQueryOptions = queryOptions({
   queryKey: ['platform', 'config'] as const,
+  // Read by the app for itself: an unreachable server is shown by the offline state, not a toast.
+  meta: { quietWhenUnreachable: true },
   queryFn: ({ signal }) => fetchConfig(signal),
   staleTime: Infinity,
 });

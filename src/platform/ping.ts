@@ -18,6 +18,8 @@ export const MAINTENANCE_PING_INTERVAL_MS = 10_000;
 
 export const pingQueryOptions = queryOptions({
   queryKey: ['platform', 'ping'] as const,
+  // Read by the app for itself: an unreachable server is shown by the offline state, not a toast.
+  meta: { quietWhenUnreachable: true },
   queryFn: ({ signal }) => fetchPing(signal),
   // Re-checked now and then so a maintenance window shows up without a reload, and every few
   // seconds while it lasts, so its end shows (and writes work again) soon (issue 31).
