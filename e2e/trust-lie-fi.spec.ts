@@ -4,7 +4,7 @@
 // 'Failed to fetch ping data.' and 'Failed to fetch config data.' on every page load.
 import { expect, test, type Page } from '@playwright/test';
 import { e2eAdmin } from './support/env';
-import { savedProject } from './support/outbox';
+import { savedProject, storedKeys } from './support/outbox';
 import { removeRoutes } from './support/routes';
 import { signIn } from './pages/session';
 
@@ -13,18 +13,9 @@ test.afterEach(async ({ context }) => {
 });
 
 /** Whether this browser holds an offline copy under `key` (src/offline/offlineCache.ts). */
-function hasCopy(page: Page, key: string): Promise<boolean> {
-  return page.evaluate(`new Promise((resolve, reject) => {
-    const request = indexedDB.open('waymark');
-    request.onerror = () => reject(request.error);
-    request.onsuccess = () => {
-      const db = request.result;
-      if (!db.objectStoreNames.contains('offlineEntries')) { db.close(); resolve(false); return; }
-      const keys = db.transaction('offlineEntries', 'readonly').objectStore('offlineEntries').getAllKeys();
-      keys.onsuccess = () => { db.close(); resolve(keys.result.some((k) => k[1] === ${JSON.stringify(key)})); };
-      keys.onerror = () => { db.close(); reject(keys.error); };
-    };
-  })`);
+async function hasCopy(page: Page, key: string): Promise<boolean> {
+  const keys = await storedKeys(page, 'offlineEntries');
+  return keys.some((entry) => Array.isArray(entry) && entry[1] === key);
 }
 
 /** The server's API and status paths (the app's own pages and files still load). */

@@ -107,17 +107,32 @@ export async function expectConflictedCopyLanded(
   expect((await project.download(copy)).equals(mine)).toBe(true);
 }
 
-/** Rows of `table` in this browser's IndexedDB 'waymark' (0 when the table is not there). */
-export function storedRows(page: Page, table: string): Promise<number> {
+/** One read of `table` in this browser's IndexedDB 'waymark' (`empty` when the table is not there). */
+function readStore<T>(
+  page: Page,
+  table: string,
+  read: 'count' | 'getAllKeys',
+  empty: T,
+): Promise<T> {
   return page.evaluate(`new Promise((resolve, reject) => {
     const request = indexedDB.open('waymark');
     request.onerror = () => reject(request.error);
     request.onsuccess = () => {
       const db = request.result;
-      if (!db.objectStoreNames.contains(${JSON.stringify(table)})) { db.close(); resolve(0); return; }
-      const count = db.transaction(${JSON.stringify(table)}, 'readonly').objectStore(${JSON.stringify(table)}).count();
-      count.onsuccess = () => { db.close(); resolve(count.result); };
-      count.onerror = () => { db.close(); reject(count.error); };
+      if (!db.objectStoreNames.contains(${JSON.stringify(table)})) { db.close(); resolve(${JSON.stringify(empty)}); return; }
+      const answer = db.transaction(${JSON.stringify(table)}, 'readonly').objectStore(${JSON.stringify(table)}).${read}();
+      answer.onsuccess = () => { db.close(); resolve(answer.result); };
+      answer.onerror = () => { db.close(); reject(answer.error); };
     };
   })`);
+}
+
+/** Rows of `table` in this browser's IndexedDB 'waymark' (0 when the table is not there). */
+export function storedRows(page: Page, table: string): Promise<number> {
+  return readStore(page, table, 'count', 0);
+}
+
+/** The keys of `table`'s rows in this browser's IndexedDB 'waymark' (none when it is not there). */
+export function storedKeys(page: Page, table: string): Promise<unknown[]> {
+  return readStore<unknown[]>(page, table, 'getAllKeys', []);
 }
