@@ -79,6 +79,8 @@ test('exports the filtered table as CSV and a layer as GeoJSON at an older versi
   expect(Number(cell('X'))).toBeCloseTo(20, 6);
   expect(Number(cell('Y'))).toBeCloseTo(50, 6);
   expect(cell('WKT')).toMatch(/^POINT ?\(20 50\)$/);
+  // The choice closed the table's menu (it offers 'GeoJSON of all rows' too).
+  await expect(page.getByRole('menu')).toHaveCount(0);
 
   // All rows of the layer at v1 as GeoJSON, from the layer panel's export.
   const layers = page.getByRole('complementary', { name: 'Layers' });

@@ -161,18 +161,30 @@ async function seed(): Promise<void> {
 async function blobFiles(whole = false): Promise<number> {
   const root = path.join(data.dataDir, 'blobs');
   let count = 0;
-  for (const a of await readdir(root)) {
+  // The running server removes copies while this walks the store: a name listed and gone a
+  // moment later is not counted (nor is a folder gone).
+  for (const a of await listed(root)) {
     if (a === 'tmp') continue;
-    for (const b of await readdir(path.join(root, a))) {
-      for (const name of await readdir(path.join(root, a, b))) {
+    for (const b of await listed(path.join(root, a))) {
+      for (const name of await listed(path.join(root, a, b))) {
         // A whole copy of the 20,000-feature layer is megabytes; its diffs and page patches,
         // kilobytes.
-        if (!whole || (await stat(path.join(root, a, b, name))).size >= WHOLE_AT_LEAST) count++;
+        if (!whole) count++;
+        else if (((await sizeOf(path.join(root, a, b, name))) ?? 0) >= WHOLE_AT_LEAST) count++;
       }
     }
   }
   return count;
 }
+
+const gone = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
+const listed = (dir: string) =>
+  readdir(dir).catch((error: unknown) => (gone(error) ? [] : Promise.reject(error)));
+const sizeOf = (file: string) =>
+  stat(file).then(
+    (stats) => stats.size,
+    (error: unknown) => (gone(error) ? undefined : Promise.reject(error)),
+  );
 
 const WHOLE_AT_LEAST = 512 * 1024;
 

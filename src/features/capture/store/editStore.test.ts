@@ -135,6 +135,28 @@ describe('the edit queue', () => {
     expect(next?.editIds).toEqual([left[0]!.id]);
   });
 
+  it('saves in the same millisecond keep their order, whatever their ids', async () => {
+    let id = 10;
+    const still: Clock = { now: () => 1000, newId: () => `id-${--id}` };
+    const saves = [
+      { kind: 'insert', layer: 'trees', values: {}, geometry: point },
+      { kind: 'update', layer: 'trees', fid: 2, values: { a: 1 }, before: { a: 0 } },
+      { kind: 'insert', layer: 'zones', values: {}, geometry: null },
+      { kind: 'delete', layer: 'trees', fid: 3, before: {} },
+    ] as const;
+    for (const save of saves) await saveEdit(db, target, save, [], still);
+    const rows = await projectEdits(db, 'ws/trees');
+    expect(rows.map((row) => [row.kind, row.layer])).toEqual([
+      ['insert', 'trees'],
+      ['update', 'trees'],
+      ['insert', 'zones'],
+      ['delete', 'trees'],
+    ]);
+    const batch = await nextBatch(db, 'ws/trees', still);
+    const { rows: sent } = await batchContents(db, batch!);
+    expect(sent.map((row) => row.kind)).toEqual(['insert', 'update', 'insert', 'delete']);
+  });
+
   it('a refused batch stays with its message and blocks the project until retried or discarded', async () => {
     await saveEdit(
       db,

@@ -58,7 +58,9 @@ export async function saveEdit(
       0,
       ...rows.filter((r) => r.file === target.file && r.layer === save.layer).map((r) => r.fid),
     );
-    const now = clock.now();
+    // Saves keep their order: two in the same millisecond still get distinct, rising times
+    // (the batch lists rows by createdAt, and ties would fall back to the random ids).
+    const now = Math.max(clock.now(), ...rows.map((row) => row.createdAt + 1));
     const result = mergeSave(open, save, {
       projectPath: target.projectPath,
       projectId: target.projectId,
