@@ -9,7 +9,7 @@
  * GeoPackage built by GDAL with geodiff's `simple` table (fid, geometry, name, rating).
  */
 import { randomUUID } from 'node:crypto';
-import { copyFile, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertProjectMembers } from '../../server/src/db/queries/projects';
@@ -589,5 +589,12 @@ describe('rebase onto a version that moved on (geodiff rules)', () => {
       [8, 'ours6'],
     ]);
     expect(result.conflict_files).toEqual([]);
+  });
+
+  it('leaves none of its working files behind (the changesets, the conflict files)', async () => {
+    const root = path.join(t.config.dataDir, 'cache', 'edits');
+    const folders = await readdir(root);
+    expect(folders).toHaveLength(1);
+    expect(await readdir(path.join(root, folders[0]!))).toEqual([]);
   });
 });

@@ -22,7 +22,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppContext } from '../../context';
 import { listCurrentFiles, listFilesAtVersion } from '../../db/queries/files';
@@ -56,6 +56,7 @@ import type { CommitFile } from '../versions';
 import { EditRefusal, type ConflictEntry } from './apply-edits';
 import { editRulesOf } from './project-forms';
 import { runCaptureWork } from './run';
+import { scratchDir } from './scratch';
 import {
   isGeoPackage,
   isVersionedFile,
@@ -193,15 +194,20 @@ async function plan(
       photos: [],
     },
   };
-  const scratchRoot = path.join(ctx.config.dataDir, 'cache', 'edits');
-  await mkdir(scratchRoot, { recursive: true });
-  const dir = await mkdtemp(path.join(scratchRoot, 'batch-'));
+  const dir = await scratchDir(ctx);
+  // This batch's files in the process's folder, removed after it.
+  const scratch: string[] = [];
+  const scratchFile = (suffix: string) => {
+    const file = path.join(dir, `${randomUUID()}${suffix}`);
+    scratch.push(file);
+    return file;
+  };
   try {
     for (const [file, changes] of byFile) {
       const latest = latestByPath.get(file)!;
       const latestBlob = { key: latest.blobKey, size: latest.size, checksum: latest.checksum };
       const base = baseByPath.get(file) ?? latest;
-      const diff = path.join(dir, `${randomUUID()}.diff`);
+      const diff = scratchFile('.diff');
       // The base, when it differs, from the map's copies.
       const baseCopy =
         base.checksum === latest.checksum
@@ -278,7 +284,7 @@ async function plan(
           null,
           4,
         );
-        const local = path.join(dir, `${randomUUID()}.json`);
+        const local = scratchFile('.json');
         await writeFile(local, text);
         const blob = await ctx.blobStore.put(createReadStream(local));
         planned.made.push(blob.key);
@@ -297,7 +303,7 @@ async function plan(
     await deleteBlobsWithoutRows(ctx, planned.made);
     throw error;
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await Promise.all(scratch.map((file) => rm(file, { force: true })));
   }
   for (const photo of photos) {
     const held = latestByPath.get(photo.path);
