@@ -201,7 +201,8 @@ test('offline: add, change, draw and delete; reloaded still pending; online one 
     await expect(dialog).toContainText('Delete trees 3?');
     await dialog.getByRole('button', { name: 'Delete feature' }).click();
     await expect(dialog).toBeHidden();
-    expect(await storedRows(page, 'featureEdits')).toBe(4);
+    // (The dialog closes before the deletion is stored.)
+    await expect.poll(() => storedRows(page, 'featureEdits')).toBe(4);
 
     // Reloaded, still offline: all four pending, drawn and in the table with their marks.
     await page.reload();
@@ -404,6 +405,11 @@ test('by keyboard at 768 px: a point added at the centre mark, another moved the
     await form.getByRole('button', { name: 'Save' }).press('Enter');
     await expect(form).toBeHidden();
     await expect(map).toBeFocused();
+    // Online, the save goes out as v2 at once: the keys below work on v2's map, not on v1's
+    // while v2 replaces its layers.
+    await expect(page.getByText(`Edits of waymark/${name} sent: version v2`)).toBeVisible({
+      timeout: 60_000,
+    });
 
     // Back over the oak: Enter opens it, 'Edit', the map moved, the oak moved to the centre.
     await page.keyboard.press('ArrowRight');
@@ -425,11 +431,16 @@ test('by keyboard at 768 px: a point added at the centre mark, another moved the
     await page.keyboard.press('Enter');
     await edit.getByRole('button', { name: 'Save' }).press('Enter');
     await expect(edit).toBeHidden();
+    await expect(page.getByText(`Edits of waymark/${name} sent: version v3`)).toBeVisible({
+      timeout: 60_000,
+    });
 
     // 'Use my location' places a point at the device's position and says how exact it is.
     await tabTo(page, add);
     await page.keyboard.press('Enter');
+    await expect(page.getByRole('menuitem', { name: 'Trees' })).toBeVisible();
     await page.keyboard.press('ArrowDown');
+    await expect(page.getByRole('menuitem', { name: 'Trees' })).toBeFocused();
     await page.keyboard.press('Enter');
     const bar = page.getByRole('region', { name: 'New feature in Trees' });
     await bar.getByRole('button', { name: 'Use my location' }).press('Enter');

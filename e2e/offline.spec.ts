@@ -66,7 +66,9 @@ test('public projects a visitor opened render offline; others say they are not s
     await page.reload();
     await expect(page.getByRole('link', { name: 'notes.txt' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'photos', exact: true })).toBeVisible();
-    await expect(page.getByRole('status')).toContainText('Offline — showing data saved just now');
+    await expect(page.getByRole('status').filter({ hasText: 'Offline —' })).toContainText(
+      'Offline — showing data saved just now',
+    );
     // Downloading needs the server: disabled, with the reason on hover.
     const download = page.getByRole('button', { name: 'Download' });
     await expect(download).toBeDisabled();
@@ -90,7 +92,9 @@ test('public projects a visitor opened render offline; others say they are not s
     // Explore, reloaded offline.
     await page.goto('/projects/explore');
     await expect(page.getByRole('link', { name: new RegExp(opened) })).toBeVisible();
-    await expect(page.getByRole('status')).toContainText('Offline — showing data saved');
+    await expect(page.getByRole('status').filter({ hasText: 'Offline —' })).toContainText(
+      'Offline — showing data saved',
+    );
 
     // A deep link to the project, opened offline in a new tab.
     const deep = await context.newPage();
@@ -207,7 +211,9 @@ test('a signed-in user reads opened projects offline; signing out leaves no priv
   try {
     await page.reload();
     await expect(page.getByRole('link', { name: 'notes.txt' })).toBeVisible();
-    await expect(page.getByRole('status')).toContainText('Offline — showing data saved');
+    await expect(page.getByRole('status').filter({ hasText: 'Offline —' })).toContainText(
+      'Offline — showing data saved',
+    );
     await page.goto(`/projects/waymark/${encoded}/history`);
     await expect(page.getByRole('link', { name: 'v1', exact: true })).toBeVisible();
   } finally {

@@ -97,5 +97,7 @@ test('a first visit left by address at once keeps its copy: Explore opens offlin
   await expect(page.getByRole('link', { name: new RegExp(name) })).toBeVisible({
     timeout: 30_000,
   });
-  await expect(page.getByRole('status')).toContainText('Offline — showing data saved');
+  await expect(page.getByRole('status').filter({ hasText: 'Offline —' })).toContainText(
+    'Offline — showing data saved',
+  );
 });

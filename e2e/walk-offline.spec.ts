@@ -38,7 +38,9 @@ test('the superuser finds a private project offline after a reload, signed in', 
       page.getByRole('banner').getByRole('button', { name: 'Profile menu' }),
     ).toBeVisible();
     await expect(page.getByRole('link', { name: 'Sign in' })).toHaveCount(0);
-    await expect(page.getByRole('status')).toContainText('Offline — showing data saved');
+    await expect(page.getByRole('status').filter({ hasText: 'Offline —' })).toContainText(
+      'Offline — showing data saved',
+    );
   } finally {
     await setOffline(context, false);
   }
@@ -64,7 +66,9 @@ test('a list shown on screen is saved at once: Explore left right away opens off
   try {
     await page.goto('/projects/explore');
     await expect(page.getByRole('link', { name: new RegExp(name) })).toBeVisible();
-    await expect(page.getByRole('status')).toContainText('Offline — showing data saved');
+    await expect(page.getByRole('status').filter({ hasText: 'Offline —' })).toContainText(
+      'Offline — showing data saved',
+    );
   } finally {
     await setOffline(context, false);
   }

@@ -78,9 +78,9 @@ function treeKey(bytes: Buffer): string {
 /**
  * Finish retried as a client does after a lost answer, until it is answered otherwise than
  * 400 'Another process is running' (a dead finish's lease not yet stale: PostgreSQL only,
- * LEASE_MS); at most 5 s after the restart.
+ * LEASE_MS); at most 30 s after the restart (the lease is 2.5 s; a busy machine is slow).
  */
-async function retryFinish(client: TestClient, transaction: string, within = 5000) {
+async function retryFinish(client: TestClient, transaction: string, within = 30_000) {
   const until = Date.now() + within;
   for (;;) {
     const response = await client.post(`/v1/project/push/finish/${transaction}`);

@@ -152,7 +152,7 @@ describe('per account', () => {
         expect((await attempt(user, 'wrong', address)).statusCode, `failure ${i}`).toBe(401);
       }
       expectTooMany(await attempt(user, PASSWORD, known[4]), 3600 - 80);
-      const rows = await t.database.db.select().from(signInFailures);
+      const rows = await t.database.db.select().from(signInFailures).orderBy(signInFailures.id);
       expect(rows.filter((row) => row.account === rows.at(-1)!.account)).toHaveLength(
         ACCOUNT_MAX_FAILURES,
       );

@@ -209,8 +209,11 @@ export async function planFor(
   };
 }
 
-/** Waits until `check` holds (polling the event loop), failing after `ms`. */
-export async function until(check: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
+/**
+ * Waits until `check` holds (polling the event loop), failing after `ms` (a minute by default:
+ * the bound is for a condition that never comes, not a timing; a busy machine is slow).
+ */
+export async function until(check: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
   const start = Date.now();
   while (!(await check())) {
     if (Date.now() - start > ms) throw new Error('Condition not reached in time');

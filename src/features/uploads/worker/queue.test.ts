@@ -109,6 +109,21 @@ describe('upload queue', () => {
     expect([...server.files.keys()].sort()).toEqual(['one.txt', 'two.txt']);
   });
 
+  it('keeps the order of uploads queued in the same millisecond, in IndexedDB too', async () => {
+    const tab = openTab(server, db, { now: () => 1000 });
+    server.hook = () => 'hang';
+    const first = await planFor(server, { 'one.txt': bytes(100) });
+    const second = await planFor(server, { 'two.txt': bytes(200) });
+    const ids = [
+      await tab.queue.enqueue(first.plan, first.blobs),
+      await tab.queue.enqueue(second.plan, second.blobs),
+    ];
+    const stored = (await db.uploads.toArray()).sort((a, b) => a.createdAt - b.createdAt);
+    expect(stored.map((row) => row.id)).toEqual(ids);
+    expect(stored[0]!.createdAt).toBeLessThan(stored[1]!.createdAt);
+    expect(tab.queue.list().map((item) => item.id)).toEqual(ids);
+  });
+
   it('answers a removal-only push as an update', async () => {
     await server.seed({ 'old.txt': 'old', 'keep.txt': 'keep' });
     const tab = openTab(server, db);

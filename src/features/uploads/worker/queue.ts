@@ -142,6 +142,9 @@ export class UploadQueue {
     }
     const id = this.deps.randomId();
     const now = this.deps.now();
+    // Uploads run and are listed oldest first: two queued in the same millisecond still get
+    // distinct, rising times (ties would fall back to the random ids after a reload).
+    const createdAt = Math.max(now, ...[...this.records.values()].map((r) => r.createdAt + 1));
     const record: UploadRecord = {
       id,
       plan,
@@ -151,7 +154,7 @@ export class UploadQueue {
       error: null,
       totalBytes: uploaded.reduce((sum, f) => sum + f.size, 0),
       loadedBytes: 0,
-      createdAt: now,
+      createdAt,
       updatedAt: now,
       ...(options.offline ? { offline: options.offline } : {}),
     };
