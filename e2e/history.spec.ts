@@ -93,7 +93,7 @@ test('a push that inserts 3, updates 2 and deletes 1 feature shows exactly those
   const v2Row = versions.getByRole('row').filter({ has: page.getByRole('link', { name: 'v2' }) });
   await v2Row.getByRole('cell').nth(2).click();
   await expect(page).toHaveURL(/\/history\?version_id=v2$/);
-  const sidebar = page.getByRole('dialog', { name: 'v2' });
+  const sidebar = page.getByRole('dialog', { name: 'v2', exact: true });
   await expect(sidebar.getByText('User agent')).toBeVisible();
   await expect(sidebar.getByText(e2eAdmin.username, { exact: true })).toBeVisible();
   await expect(sidebar.getByRole('button', { name: /^Files added\s*0$/ })).toBeVisible();

@@ -113,7 +113,7 @@ test('a denied consent ends on the sign-in screen with a message', async ({ page
   await signInAtProvider(page, 'refuser');
   await page.getByRole('link', { name: '[ Cancel ]' }).click();
   await expect(page).toHaveURL(/\/login\?sso_error=denied/);
-  await expect(page.getByRole('alert')).toContainText(
+  await expect(page.getByRole('alert', { name: 'Single sign-on' })).toContainText(
     'Sign-in was cancelled at the identity provider.',
   );
   await expect(page.getByRole('link', { name: BUTTON })).toBeVisible();
@@ -126,6 +126,8 @@ test('a forged state ends on the sign-in screen with a message', async ({ page }
   await expect(page.getByPlaceholder('Enter any login')).toBeVisible();
   await page.goto(`${server.url}/app/auth/oidc/callback?code=stolen-code&state=forged-state`);
   await expect(page).toHaveURL(/\/login\?sso_error=state/);
-  await expect(page.getByRole('alert')).toContainText('its state did not match');
+  await expect(page.getByRole('alert', { name: 'Single sign-on' })).toContainText(
+    'its state did not match',
+  );
   expect((await page.context().request.get(`${server.url}/v1/user/profile`)).status()).toBe(401);
 });

@@ -66,7 +66,7 @@ const sorted = (rows: Record<string, string>[]) =>
 
 async function openVersion(page: Page, name: string, version: string): Promise<Locator> {
   await page.goto(projectUrl(name, `/history?version_id=${version}`));
-  const sidebar = page.getByRole('dialog', { name: version });
+  const sidebar = page.getByRole('dialog', { name: version, exact: true });
   await expect(sidebar.getByText('User agent')).toBeVisible();
   return sidebar;
 }

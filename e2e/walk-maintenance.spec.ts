@@ -44,7 +44,8 @@ test('during maintenance uploads are disabled with the read-only message; after 
     await expect(area.getByRole('button', { name: 'Choose folder' })).toBeDisabled();
     await expect(area.getByText(READ_ONLY)).toBeVisible();
     await files.dropFiles({ 'notes.txt': 'levelled\n' });
-    await expect(page.getByText(READ_ONLY).last()).toBeVisible();
+    // The refusal's toast (the area's notice above is no alert).
+    await expect(page.getByRole('alert').filter({ hasText: READ_ONLY })).toBeVisible();
     await expect(files.dataSync()).toHaveCount(0);
     await expect(page.getByText(/Connection problem/)).toHaveCount(0);
     expect(writes).toEqual([]);
