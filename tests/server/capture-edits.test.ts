@@ -21,6 +21,7 @@ import type { ConflictList, EditConflict } from '../../server/src/schemas/confli
 import type { EditBatch, EditResult } from '../../server/src/schemas/edits';
 import { changesetWorkIdle, runPendingChangesets } from '../../server/src/services/changesets';
 import { editConflictPath } from '../../server/src/services/capture/edits';
+import { scratchDir } from '../../server/src/services/capture/scratch';
 import { fileCacheOf, fileStoreWorkIdle } from '../../server/src/services/file-store';
 import {
   editGeoPackage,
@@ -592,9 +593,8 @@ describe('rebase onto a version that moved on (geodiff rules)', () => {
   });
 
   it('leaves none of its working files behind (the changesets, the conflict files)', async () => {
-    const root = path.join(t.config.dataDir, 'cache', 'edits');
-    const folders = await readdir(root);
-    expect(folders).toHaveLength(1);
-    expect(await readdir(path.join(root, folders[0]!))).toEqual([]);
+    const dir = await scratchDir(t.app.ctx);
+    expect(await readdir(path.dirname(dir))).toEqual([path.basename(dir)]);
+    expect(await readdir(dir)).toEqual([]);
   });
 });

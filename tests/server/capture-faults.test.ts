@@ -7,12 +7,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploads, workspaces, type Project } from '../../server/src/db/schema';
 import type { EditBatch, EditResult } from '../../server/src/schemas/edits';
 import { LEASE_MS } from '../../server/src/services/push';
+import { scratchDir } from '../../server/src/services/capture/scratch';
 import {
   editGeoPackage,
   geopackageFromFeatures,
@@ -77,8 +77,8 @@ describe('edit batches under faults', () => {
       const failed = await send(p, batch('v1', 'renamed'), pushId);
       expect(failed.statusCode).toBe(500);
       expect(await versionOf(p)).toBe('v1');
-      const scratchDir = path.join(t.config.dataDir, 'cache', 'edits');
-      expect(await readdir(scratchDir)).toEqual([]);
+      // The failed batch's working files are gone.
+      expect(await readdir(await scratchDir(t.app.ctx))).toEqual([]);
       const retry = await send(p, batch('v1', 'renamed'), pushId);
       expect(retry.statusCode, retry.body).toBe(201);
       expect((retry.json() as EditResult).version).toBe('v2');
