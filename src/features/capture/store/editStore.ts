@@ -60,7 +60,7 @@ export async function saveEdit(
     );
     // Saves keep their order: two in the same millisecond still get distinct, rising times
     // (the batch lists rows by createdAt, and ties would fall back to the random ids).
-    const now = Math.max(clock.now(), ...rows.map((row) => row.createdAt + 1));
+    const now = rows.reduce((at, row) => Math.max(at, row.createdAt + 1), clock.now());
     const result = mergeSave(open, save, {
       projectPath: target.projectPath,
       projectId: target.projectId,

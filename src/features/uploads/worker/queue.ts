@@ -144,7 +144,10 @@ export class UploadQueue {
     const now = this.deps.now();
     // Uploads run and are listed oldest first: two queued in the same millisecond still get
     // distinct, rising times (ties would fall back to the random ids after a reload).
-    const createdAt = Math.max(now, ...[...this.records.values()].map((r) => r.createdAt + 1));
+    let createdAt = now;
+    for (const record of this.records.values()) {
+      createdAt = Math.max(createdAt, record.createdAt + 1);
+    }
     const record: UploadRecord = {
       id,
       plan,
