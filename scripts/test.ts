@@ -50,8 +50,11 @@ for (const stage of STAGES) {
   results.push(...(await Promise.all(tiers.map((tier) => run(tier, tiers.length > 1)))));
 }
 
-const clock = (seconds: number) =>
-  `${Math.floor(seconds / 60)} min ${String(Math.round(seconds % 60)).padStart(2, '0')} s`;
+// Rounded to whole seconds first: 299.6 s is 5 min 00 s, not 4 min 60 s.
+const clock = (seconds: number) => {
+  const whole = Math.round(seconds);
+  return `${Math.floor(whole / 60)} min ${String(whole % 60).padStart(2, '0')} s`;
+};
 console.log('\nTiers:');
 for (const { name, seconds, ok, beside } of results) {
   const outcome = `${ok ? 'passed' : 'FAILED'}${beside ? ' (side by side)' : ''}`;
