@@ -25,11 +25,14 @@ export function createQueryClient(onError: (message: string) => void = notifyErr
         if (query.meta?.silent) return;
         if (query.state.data !== undefined) return;
         if (isApiError(error) && error.status === 401) return;
-        // Offline, every call fails the same way; the app shows its offline state instead.
-        if (isApiError(error) && error.isNetworkError && globalThis.navigator?.onLine === false)
+        // The server not reached: offline, every call fails the same way (the app shows its
+        // offline state instead), and the app's own reads no page waits on say nothing.
+        const unreached = isApiError(error) && error.isNetworkError;
+        if (
+          unreached &&
+          (globalThis.navigator?.onLine === false || query.meta?.quietWhenUnreachable)
+        )
           return;
-        // The server not reached, by a call no page is waiting on to show itself.
-        if (isApiError(error) && error.isNetworkError && query.meta?.quietWhenUnreachable) return;
         onError(errorMessage(error, 'Request failed'));
       },
     }),

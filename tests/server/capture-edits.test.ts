@@ -592,7 +592,7 @@ describe('rebase onto a version that moved on (geodiff rules)', () => {
     expect(result.conflict_files).toEqual([]);
   });
 
-  it('leaves none of its working files behind (the changesets, the conflict files)', async () => {
+  it('leaves none of its working files behind (the changesets)', async () => {
     const dir = await scratchDir(t.app.ctx);
     expect(await readdir(path.dirname(dir))).toEqual([path.basename(dir)]);
     expect(await readdir(dir)).toEqual([]);

@@ -22,8 +22,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import type { AppContext } from '../../context';
 import { listCurrentFiles, listFilesAtVersion } from '../../db/queries/files';
 import type { User } from '../../db/schema';
@@ -195,19 +196,15 @@ async function plan(
     },
   };
   const dir = await scratchDir(ctx);
-  // This batch's files in the process's folder, removed after it.
-  const scratch: string[] = [];
-  const scratchFile = (suffix: string) => {
-    const file = path.join(dir, `${randomUUID()}${suffix}`);
-    scratch.push(file);
-    return file;
-  };
+  // This batch's changesets in the process's folder, removed after it.
+  const diffs: string[] = [];
   try {
     for (const [file, changes] of byFile) {
       const latest = latestByPath.get(file)!;
       const latestBlob = { key: latest.blobKey, size: latest.size, checksum: latest.checksum };
       const base = baseByPath.get(file) ?? latest;
-      const diff = scratchFile('.diff');
+      const diff = path.join(dir, `${randomUUID()}.diff`);
+      diffs.push(diff);
       // The base, when it differs, from the map's copies.
       const baseCopy =
         base.checksum === latest.checksum
@@ -279,14 +276,10 @@ async function plan(
       }
       if (applied.conflicts.length > 0) {
         const conflictPath = editConflictPath(file, caller.username, latestVersion);
-        const text = JSON.stringify(
-          { geodiff: applied.conflicts satisfies ConflictEntry[] },
-          null,
-          4,
+        const text = Buffer.from(
+          JSON.stringify({ geodiff: applied.conflicts satisfies ConflictEntry[] }, null, 4),
         );
-        const local = scratchFile('.json');
-        await writeFile(local, text);
-        const blob = await ctx.blobStore.put(createReadStream(local));
+        const blob = await ctx.blobStore.put(Readable.from([text]), { expectedSize: text.length });
         planned.made.push(blob.key);
         const entry: CommitFile = {
           path: conflictPath,
@@ -303,7 +296,7 @@ async function plan(
     await deleteBlobsWithoutRows(ctx, planned.made);
     throw error;
   } finally {
-    await Promise.all(scratch.map((file) => rm(file, { force: true })));
+    await Promise.all(diffs.map((file) => rm(file, { force: true })));
   }
   for (const photo of photos) {
     const held = latestByPath.get(photo.path);

@@ -1,20 +1,20 @@
 /**
- * The folder of an edit batch's files on their way into the blob store (the changesets and
- * conflict files, edits.ts): one per process, under the data folder's cache/edits, made on
- * first use; the folders a stopped process left (untouched for a day) are removed then.
+ * The folder of an edit batch's changesets on their way into the blob store (edits.ts): one
+ * per process, under the data folder's cache/edits, made on first use; the folders a stopped
+ * process left (untouched for a day) are removed then.
  */
 import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppContext } from '../../context';
 
-/** Folders of this process's batch files, by data folder (made once; module comment). */
+/** This process's folder for batch changesets, by data folder (made once; module comment). */
 const scratchDirs = new Map<string, Promise<string>>();
 
 /** Folders in cache/edits untouched for longer than this are a stopped process's: removed. */
 const STALE_SCRATCH_MS = 24 * 60 * 60 * 1000;
 
 /**
- * The process's folder for batch files. Made again when gone (another process may take an
+ * The process's folder for batch changesets. Made again when gone (another process may take an
  * idle one's for a stopped one's).
  */
 export async function scratchDir(ctx: Pick<AppContext, 'config'>): Promise<string> {
