@@ -67,6 +67,7 @@ async function roundTrip(first: Buffer, steps: Buffer[], chained = false): Promi
     expect((await onePass(chain, first, 777)).equals(steps.at(-1)!)).toBe(true);
     expect((await onePass(chain, first, 1024 * 1024)).equals(steps.at(-1)!)).toBe(true);
     expect(inMemory(chain, first).equals(steps.at(-1)!)).toBe(true);
+    expect((await asLoaded(chain, first, 777 * 1024)).equals(steps.at(-1)!)).toBe(true);
   }
   return patches.map((p) => p.pages.length);
 }
@@ -91,6 +92,34 @@ function inMemory(chain: PatchChain, base: Buffer): Buffer {
   const bytes = Buffer.alloc(Math.max(base.length, chain.length), 0xee);
   base.copy(bytes);
   return Buffer.concat([...chain.patchInMemory(bytes)]);
+}
+
+/**
+ * The bytes `chain.patchInMemoryAsLoaded` makes while `base` is read into the buffer in pieces
+ * of `size`, a turn of the event loop apart: each block is copied as it is yielded, so a block
+ * patched before its bytes were in would show the buffer's other bytes.
+ */
+async function asLoaded(chain: PatchChain, base: Buffer, size: number): Promise<Buffer> {
+  const bytes = Buffer.alloc(Math.max(base.length, chain.length), 0xee);
+  let at = 0;
+  let waiting: { end: number; resolve(): void }[] = [];
+  const until = (end: number) =>
+    at >= end ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ end, resolve }));
+  const loading = (async () => {
+    while (at < base.length) {
+      await new Promise((resolve) => setImmediate(resolve));
+      const end = Math.min(base.length, at + size);
+      base.copy(bytes, at, at, end);
+      at = end;
+      waiting = waiting.filter((w) => (w.end <= at ? (w.resolve(), false) : true));
+    }
+  })();
+  const blocks: Buffer[] = [];
+  for await (const block of chain.patchInMemoryAsLoaded(bytes, until)) {
+    blocks.push(Buffer.from(block));
+  }
+  await loading;
+  return Buffer.concat(blocks);
 }
 
 async function patchOf(a: Buffer, b: Buffer): Promise<Buffer | null> {

@@ -453,18 +453,44 @@ export class PatchChain {
    * them while the patches are read.
    */
   *patchInMemory(bytes: Buffer): Generator<Buffer> {
-    const kept = this.kept * this.pageSize;
+    this.checkRoom(bytes);
+    const cursors = this.patches.map(() => 0);
+    for (let at = 0; at < this.length; at += CHUNK) yield this.patchBlockAt(bytes, at, cursors);
+  }
+
+  /**
+   * patchInMemory while the base's bytes are still being read into `bytes` (in order):
+   * `loaded(end)` resolves once the bytes before `end` are in (and rejects when they will not
+   * be), so each block is patched, and hashed by the caller, as soon as its bytes are there.
+   */
+  async *patchInMemoryAsLoaded(
+    bytes: Buffer,
+    loaded: (end: number) => Promise<void>,
+  ): AsyncGenerator<Buffer> {
+    this.checkRoom(bytes);
+    const cursors = this.patches.map(() => 0);
+    for (let at = 0; at < this.length; at += CHUNK) {
+      await loaded(Math.min(at + CHUNK, this.baseLength));
+      yield this.patchBlockAt(bytes, at, cursors);
+    }
+    await loaded(this.baseLength);
+  }
+
+  private checkRoom(bytes: Buffer): void {
     if (bytes.length < Math.max(this.baseLength, this.length)) {
       throw new RangeError('The buffer cannot hold the base and the result');
     }
+  }
+
+  /** The block at `at` of the result, patched in place in `bytes` (the base's bytes there). */
+  private patchBlockAt(bytes: Buffer, at: number, cursors: number[]): Buffer {
+    const end = Math.min(this.length, at + CHUNK);
     // Past the pages kept: zeros (cut, then grown again).
-    if (kept < this.length) bytes.fill(0, kept, this.length);
-    const cursors = this.patches.map(() => 0);
-    for (let at = 0; at < this.length; at += CHUNK) {
-      const block = bytes.subarray(at, Math.min(this.length, at + CHUNK));
-      this.patchBlock(block, at, cursors);
-      yield block;
-    }
+    const kept = this.kept * this.pageSize;
+    if (end > kept) bytes.fill(0, Math.max(at, kept), end);
+    const block = bytes.subarray(at, end);
+    this.patchBlock(block, at, cursors);
+    return block;
   }
 }
 

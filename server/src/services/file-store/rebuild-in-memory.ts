@@ -1,12 +1,13 @@
 /**
  * A rebuild made in memory for a reader that takes the bytes as they come (a download, the
  * map's copy): when every step of the chain has its page patch and the file is small enough,
- * the whole copy is read into one buffer while the patches are read and decompressed, then
- * patched there block by block (the buffer is shared with the hashing thread, which hashes
- * each block while the next is patched) instead of being written to a work file, and the reader is answered from
- * it once its SHA-1 and size are checked; the cache writes the file after (cache.ts
- * `obtainBytes`). A cold download of an old version then costs its patches and one pass,
- * without writing the file and reading it back first (issue 30: at most 2× the latest).
+ * the whole copy is read into one buffer while the patches are read and decompressed, and
+ * patched there block by block as its bytes come in (the buffer is shared with the hashing
+ * thread, which hashes each block while the next is read and patched) instead of being
+ * written to a work file, and the reader is answered from it once its SHA-1 and size are
+ * checked; the cache writes the file after (cache.ts `obtainBytes`). A cold download of an
+ * old version then costs its patches and one pass, without writing the file and reading it
+ * back first (issue 30: at most 2× the latest).
  *
  * Anything else (steps without patches, a chain that cannot be applied in one pass, patches
  * that fail, bytes that differ) answers null: the file is rebuilt as before (rebuild.ts),
@@ -56,19 +57,15 @@ export async function rebuildInMemory(
       : await ctx.blobStore.open(chain[start]!.key);
     try {
       const bytes = Buffer.from(new SharedArrayBuffer(Math.max(baseSize, made.size)));
-      const loading = loadBase(source, bytes, baseSize);
-      loading.catch(() => {});
+      const loading = new BaseLoad(source, bytes, baseSize);
       const { chain: patches } = await reading;
-      await loading;
       if (!patches || patches.length !== made.size) return null;
       const hash = new RunningSha1();
       try {
-        // Shared memory: the thread hashes each block in place while the next is patched.
-        await hash.update(
-          (async function* () {
-            yield* patches.patchInMemory(bytes);
-          })(),
-        );
+        // Shared memory: the thread hashes each block in place while the next is patched,
+        // each block as soon as the copy's bytes are read in.
+        await hash.update(patches.patchInMemoryAsLoaded(bytes, (end) => loading.until(end)));
+        await loading.until(Infinity);
         if ((await hash.digest()) !== made.sha1) {
           // The file path patches again on disk, else replays the diffs, and checks again.
           ctx.log.warn(
@@ -100,17 +97,47 @@ export async function rebuildInMemory(
   }
 }
 
-/** Copies the `size` bytes of `source` into `into` (PagePatchError when it holds other than `size`). */
-async function loadBase(
-  source: AsyncIterable<Uint8Array>,
-  into: Buffer,
-  size: number,
-): Promise<void> {
-  let at = 0;
-  for await (const piece of source) {
-    if (at + piece.length > size) break;
-    into.set(piece, at);
-    at += piece.length;
+/**
+ * Copies the `size` bytes of `source` into `into`, in order, as they are read; `until(end)`
+ * resolves once the bytes before `end` are in (PagePatchError when `source` holds other than
+ * `size` bytes).
+ */
+class BaseLoad {
+  private at = 0;
+  private failed: unknown = null;
+  private done = false;
+  private waiting: { end: number; resolve(): void; reject(error: unknown): void }[] = [];
+
+  constructor(source: AsyncIterable<Uint8Array>, into: Buffer, size: number) {
+    void this.load(source, into, size).then(
+      () => this.settle(null),
+      (error: unknown) => this.settle(error),
+    );
   }
-  if (at !== size) throw new PagePatchError("the file is not the patches' base");
+
+  until(end: number): Promise<void> {
+    if (this.failed) return Promise.reject(this.failed);
+    if (this.at >= end || this.done) return Promise.resolve();
+    return new Promise((resolve, reject) => this.waiting.push({ end, resolve, reject }));
+  }
+
+  private async load(source: AsyncIterable<Uint8Array>, into: Buffer, size: number) {
+    for await (const piece of source) {
+      if (this.at + piece.length > size) break;
+      into.set(piece, this.at);
+      this.at += piece.length;
+      this.waiting = this.waiting.filter((w) => (w.end <= this.at ? (w.resolve(), false) : true));
+    }
+    if (this.at !== size) throw new PagePatchError("the file is not the patches' base");
+  }
+
+  private settle(error: unknown): void {
+    this.failed = error;
+    this.done = true;
+    for (const w of this.waiting) {
+      if (error) w.reject(error);
+      else w.resolve();
+    }
+    this.waiting = [];
+  }
 }
