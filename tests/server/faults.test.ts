@@ -19,6 +19,7 @@ import {
   type PutOptions,
 } from '../../server/src/storage/blob-store';
 import { openBlobStore } from '../../server/src/storage/open-blob-store';
+import type { ReadProgress } from '../../server/src/storage/read-into';
 import type { S3BlobStore } from '../../server/src/storage/s3-blob-store';
 import { CHUNK_SIZE } from '../../server/src/storage/upload-staging';
 import { startInstance, type Instance } from './support/instances';
@@ -75,6 +76,9 @@ class FaultyStore implements BlobStore {
   }
   checkAccess() {
     return this.inner.checkAccess();
+  }
+  readInto(key: string, into: Uint8Array, size: number, progress: ReadProgress) {
+    return this.inner.readInto(key, into, size, progress);
   }
   has(key: string) {
     return this.inner.has(key);

@@ -8,6 +8,7 @@
  * the store itself knows nothing about projects.
  */
 import type { Readable } from 'node:stream';
+import type { ReadProgress } from './read-into';
 import type { UploadStaging } from './staging';
 
 export interface BlobInfo {
@@ -57,6 +58,12 @@ export interface BlobStore {
    * BlobNotFoundError.
    */
   read(key: string): Promise<Buffer>;
+  /**
+   * Reads the whole blob, `size` bytes, into `into` (a rebuild's buffer), calling `progress`
+   * with how far the bytes are in from the start as they come (read-into.ts). Throws
+   * BlobNotFoundError, and BlobSizeMismatchError when the blob holds another size.
+   */
+  readInto(key: string, into: Uint8Array, size: number, progress: ReadProgress): Promise<void>;
   /** Removes the blob; resolves false when it did not exist. */
   delete(key: string): Promise<boolean>;
   /**

@@ -24,6 +24,7 @@ import {
   type PutOptions,
 } from './blob-store';
 import { BlobKeyHasher } from './blob-key';
+import { readFileInto, type ReadProgress } from './read-into';
 import type { UploadStaging } from './staging';
 import { LocalUploadStaging } from './upload-staging';
 
@@ -190,6 +191,20 @@ export class LocalBlobStore implements BlobStore {
       throw error;
     }
     return handle.createReadStream({ start: range.start, end, highWaterMark: READ_CHUNK });
+  }
+
+  async readInto(
+    key: string,
+    into: Uint8Array,
+    size: number,
+    progress: ReadProgress,
+  ): Promise<void> {
+    try {
+      await readFileInto(this.pathOf(key), into, size, progress);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobNotFoundError(key);
+      throw error;
+    }
   }
 
   async read(key: string): Promise<Buffer> {

@@ -32,6 +32,7 @@ import {
 } from '@aws-sdk/client-s3';
 import type { S3Config } from '../config';
 import { BlobKeyHasher, LEAF_SIZE } from './blob-key';
+import { streamInto, type ReadProgress } from './read-into';
 import { asBuffer, isNotFound } from './s3-objects';
 import { S3UploadStaging } from './s3-upload-staging';
 import type { UploadStaging } from './staging';
@@ -353,6 +354,20 @@ export class S3BlobStore implements BlobStore {
 
   async read(key: string): Promise<Buffer> {
     return buffer(await this.open(key));
+  }
+
+  async readInto(
+    key: string,
+    into: Uint8Array,
+    size: number,
+    progress: ReadProgress,
+  ): Promise<void> {
+    const source = await this.open(key);
+    try {
+      await streamInto(source, into, size, progress);
+    } finally {
+      source.destroy();
+    }
   }
 
   async delete(key: string): Promise<boolean> {

@@ -13,17 +13,16 @@
  * that fail, bytes that differ) answers null: the file is rebuilt as before (rebuild.ts),
  * which logs, falls back to the diffs and checks again. Nothing unchecked is answered.
  */
-import { createReadStream } from 'node:fs';
 import type { BlobRow } from '../../db/queries/file-store';
 import { RunningSha1 } from '../../lib/sha1-thread';
-import { BlobNotFoundError } from '../../storage/blob-store';
+import { BlobNotFoundError, BlobSizeMismatchError } from '../../storage/blob-store';
+import { readFileInto, type ReadProgress } from '../../storage/read-into';
 import type { FileStoreContext } from './context';
 import { PagePatchError } from './page-patch';
 import {
   chainOf,
   nearestCopy,
   PatchesFailed,
-  READ_PIECE,
   readPatches,
   rebuildCounts,
 } from './rebuild';
@@ -52,12 +51,14 @@ export async function rebuildInMemory(
     // The patches are read and decompressed while the whole copy is read into the buffer.
     const reading = readPatches(ctx, steps, baseSize);
     reading.catch(() => {});
-    const source = cached
-      ? createReadStream(cached.path, { highWaterMark: READ_PIECE })
-      : await ctx.blobStore.open(chain[start]!.key);
+    const bytes = Buffer.from(new SharedArrayBuffer(Math.max(baseSize, made.size)));
+    const copyKey = chain[start]!.key;
+    const loading = new BaseLoad((progress) =>
+      cached
+        ? readFileInto(cached.path, bytes, baseSize, progress)
+        : ctx.blobStore.readInto(copyKey, bytes, baseSize, progress),
+    );
     try {
-      const bytes = Buffer.from(new SharedArrayBuffer(Math.max(baseSize, made.size)));
-      const loading = new BaseLoad(source, bytes, baseSize);
       const { chain: patches } = await reading;
       if (!patches || patches.length !== made.size) return null;
       const hash = new RunningSha1();
@@ -81,7 +82,8 @@ export async function rebuildInMemory(
       rebuildCounts.inMemory++;
       return bytes.subarray(0, made.size);
     } finally {
-      source.destroy();
+      // The copy is read into `bytes` until done, even when they are not used.
+      await loading.until(Infinity).catch(() => {});
     }
   } catch (error) {
     if (
@@ -98,9 +100,9 @@ export async function rebuildInMemory(
 }
 
 /**
- * Copies the `size` bytes of `source` into `into`, in order, as they are read; `until(end)`
- * resolves once the bytes before `end` are in (PagePatchError when `source` holds other than
- * `size` bytes).
+ * The whole copy being read into the rebuild's buffer (`read`, told how far the bytes are in
+ * from the start as they come): `until(end)` resolves once the bytes before `end` are in, and
+ * rejects when they will not be (a copy of another size: PagePatchError).
  */
 class BaseLoad {
   private at = 0;
@@ -108,10 +110,15 @@ class BaseLoad {
   private done = false;
   private waiting: { end: number; resolve(): void; reject(error: unknown): void }[] = [];
 
-  constructor(source: AsyncIterable<Uint8Array>, into: Buffer, size: number) {
-    void this.load(source, into, size).then(
+  constructor(read: (progress: ReadProgress) => Promise<void>) {
+    void read((end) => this.advance(end)).then(
       () => this.settle(null),
-      (error: unknown) => this.settle(error),
+      (error: unknown) =>
+        this.settle(
+          error instanceof BlobSizeMismatchError
+            ? new PagePatchError("the file is not the patches' base")
+            : error,
+        ),
     );
   }
 
@@ -121,14 +128,9 @@ class BaseLoad {
     return new Promise((resolve, reject) => this.waiting.push({ end, resolve, reject }));
   }
 
-  private async load(source: AsyncIterable<Uint8Array>, into: Buffer, size: number) {
-    for await (const piece of source) {
-      if (this.at + piece.length > size) break;
-      into.set(piece, this.at);
-      this.at += piece.length;
-      this.waiting = this.waiting.filter((w) => (w.end <= this.at ? (w.resolve(), false) : true));
-    }
-    if (this.at !== size) throw new PagePatchError("the file is not the patches' base");
+  private advance(end: number): void {
+    this.at = end;
+    this.waiting = this.waiting.filter((w) => (w.end <= end ? (w.resolve(), false) : true));
   }
 
   private settle(error: unknown): void {
