@@ -19,13 +19,7 @@ import { BlobNotFoundError, BlobSizeMismatchError } from '../../storage/blob-sto
 import { readFileInto, type ReadProgress } from '../../storage/read-into';
 import type { FileStoreContext } from './context';
 import { PagePatchError } from './page-patch';
-import {
-  chainOf,
-  nearestCopy,
-  PatchesFailed,
-  readPatches,
-  rebuildCounts,
-} from './rebuild';
+import { chainOf, nearestCopy, PatchesFailed, readPatches, rebuildCounts } from './rebuild';
 
 /**
  * Largest file rebuilt in memory: held until its readers are done (a slow client holds it
