@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlobSizeMismatchError } from './blob-store';
-import { readFileInto, streamInto } from './read-into';
+import { readFileInto, ReadUnderWay, streamInto } from './read-into';
 
 let dir: string;
 beforeAll(async () => {
@@ -73,5 +73,27 @@ describe('streamInto', () => {
     await expect(
       streamInto(pieces(bytes, 300), Buffer.alloc(2000), 1001, () => {}),
     ).rejects.toThrow(BlobSizeMismatchError);
+  });
+});
+
+describe('ReadUnderWay', () => {
+  it('answers those waiting for bytes as they come in, and all of them when the read fails', async () => {
+    let report: (end: number) => void = () => {};
+    let fail: (error: Error) => void = () => {};
+    const read = new ReadUnderWay(
+      (progress) =>
+        new Promise<void>((_, reject) => {
+          report = progress;
+          fail = reject;
+        }),
+    );
+    const first = read.until(100);
+    const later = read.until(300);
+    report(150);
+    await first;
+    const gone = new Error('gone');
+    fail(gone);
+    await expect(later).rejects.toBe(gone);
+    await expect(read.until(10)).rejects.toBe(gone);
   });
 });

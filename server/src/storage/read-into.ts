@@ -19,6 +19,47 @@ const IN_FLIGHT = 3;
 export type ReadProgress = (end: number) => void;
 
 /**
+ * A read into memory under way (`read`, told how far the bytes are in as they come), for
+ * those who use the bytes as they arrive: `until(end)` resolves once the bytes before `end`
+ * are in, or once the read is done (`until(Infinity)`: the read is over), and rejects with
+ * the read's error when it failed.
+ */
+export class ReadUnderWay {
+  private at = 0;
+  private done = false;
+  private failed: unknown = null;
+  private waiting: { end: number; resolve(): void; reject(error: unknown): void }[] = [];
+
+  constructor(read: (progress: ReadProgress) => Promise<void>) {
+    void read((end) => this.advance(end)).then(
+      () => this.settle(null),
+      (error: unknown) => this.settle(error),
+    );
+  }
+
+  until(end: number): Promise<void> {
+    if (this.failed) return Promise.reject(this.failed);
+    if (this.at >= end || this.done) return Promise.resolve();
+    return new Promise((resolve, reject) => this.waiting.push({ end, resolve, reject }));
+  }
+
+  private advance(end: number): void {
+    this.at = end;
+    this.waiting = this.waiting.filter((w) => (w.end <= end ? (w.resolve(), false) : true));
+  }
+
+  private settle(error: unknown): void {
+    this.failed = error;
+    this.done = true;
+    for (const w of this.waiting) {
+      if (error) w.reject(error);
+      else w.resolve();
+    }
+    this.waiting = [];
+  }
+}
+
+/**
  * Reads the `size` bytes of `file` into `into` (from its start), a few reads in flight.
  * BlobSizeMismatchError when the file holds another size (nothing is read then).
  */

@@ -13,6 +13,7 @@ import {
   readPagePatch,
   readPatchChain,
 } from './page-patch';
+import { ReadUnderWay, streamInto } from '../../storage/read-into';
 
 let dir: string;
 beforeAll(async () => {
@@ -101,24 +102,20 @@ function inMemory(chain: PatchChain, base: Buffer): Buffer {
  */
 async function asLoaded(chain: PatchChain, base: Buffer, size: number): Promise<Buffer> {
   const bytes = Buffer.alloc(Math.max(base.length, chain.length), 0xee);
-  let at = 0;
-  let waiting: { end: number; resolve(): void }[] = [];
-  const until = (end: number) =>
-    at >= end ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ end, resolve }));
-  const loading = (async () => {
-    while (at < base.length) {
+  const turnApart = async function* () {
+    for (let at = 0; at < base.length; at += size) {
       await new Promise((resolve) => setImmediate(resolve));
-      const end = Math.min(base.length, at + size);
-      base.copy(bytes, at, at, end);
-      at = end;
-      waiting = waiting.filter((w) => (w.end <= at ? (w.resolve(), false) : true));
+      yield base.subarray(at, at + size);
     }
-  })();
+  };
+  const loading = new ReadUnderWay((progress) =>
+    streamInto(turnApart(), bytes, base.length, progress),
+  );
   const blocks: Buffer[] = [];
-  for await (const block of chain.patchInMemoryAsLoaded(bytes, until)) {
+  for await (const block of chain.patchInMemoryAsLoaded(bytes, (end) => loading.until(end))) {
     blocks.push(Buffer.from(block));
   }
-  await loading;
+  await loading.until(Infinity);
   return Buffer.concat(blocks);
 }
 

@@ -16,7 +16,7 @@
 import type { BlobRow } from '../../db/queries/file-store';
 import { RunningSha1 } from '../../lib/sha1-thread';
 import { BlobNotFoundError, BlobSizeMismatchError } from '../../storage/blob-store';
-import { readFileInto, type ReadProgress } from '../../storage/read-into';
+import { readFileInto, ReadUnderWay } from '../../storage/read-into';
 import type { FileStoreContext } from './context';
 import { PagePatchError } from './page-patch';
 import { chainOf, nearestCopy, PatchesFailed, readPatches, rebuildCounts } from './rebuild';
@@ -47,7 +47,7 @@ export async function rebuildInMemory(
     reading.catch(() => {});
     const bytes = Buffer.from(new SharedArrayBuffer(Math.max(baseSize, made.size)));
     const copyKey = chain[start]!.key;
-    const loading = new BaseLoad((progress) =>
+    const loading = new ReadUnderWay((progress) =>
       cached
         ? readFileInto(cached.path, bytes, baseSize, progress)
         : ctx.blobStore.readInto(copyKey, bytes, baseSize, progress),
@@ -83,57 +83,14 @@ export async function rebuildInMemory(
     if (
       error instanceof PatchesFailed ||
       error instanceof PagePatchError ||
-      error instanceof BlobNotFoundError
+      error instanceof BlobNotFoundError ||
+      // The whole copy is not the patches' base.
+      error instanceof BlobSizeMismatchError
     ) {
       return null;
     }
     throw error;
   } finally {
     cached?.release();
-  }
-}
-
-/**
- * The whole copy being read into the rebuild's buffer (`read`, told how far the bytes are in
- * from the start as they come): `until(end)` resolves once the bytes before `end` are in, and
- * rejects when they will not be (a copy of another size: PagePatchError).
- */
-class BaseLoad {
-  private at = 0;
-  private failed: unknown = null;
-  private done = false;
-  private waiting: { end: number; resolve(): void; reject(error: unknown): void }[] = [];
-
-  constructor(read: (progress: ReadProgress) => Promise<void>) {
-    void read((end) => this.advance(end)).then(
-      () => this.settle(null),
-      (error: unknown) =>
-        this.settle(
-          error instanceof BlobSizeMismatchError
-            ? new PagePatchError("the file is not the patches' base")
-            : error,
-        ),
-    );
-  }
-
-  until(end: number): Promise<void> {
-    if (this.failed) return Promise.reject(this.failed);
-    if (this.at >= end || this.done) return Promise.resolve();
-    return new Promise((resolve, reject) => this.waiting.push({ end, resolve, reject }));
-  }
-
-  private advance(end: number): void {
-    this.at = end;
-    this.waiting = this.waiting.filter((w) => (w.end <= end ? (w.resolve(), false) : true));
-  }
-
-  private settle(error: unknown): void {
-    this.failed = error;
-    this.done = true;
-    for (const w of this.waiting) {
-      if (error) w.reject(error);
-      else w.resolve();
-    }
-    this.waiting = [];
   }
 }
