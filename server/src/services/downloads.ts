@@ -19,7 +19,7 @@ import { badRequest, notFound } from '../errors';
 import { baseName, isValidProjectPath } from '../lib/paths';
 import { sniffContentType, SNIFF_BYTES } from '../lib/sniff';
 import { worthCompressing, type ZipEntry } from '../lib/zip';
-import { openStoredFile, prepareStoredFile } from './file-store';
+import { openStoredFile, prepareStoredFile, storedFile, type StoredFile } from './file-store';
 import { projectFor, type ProjectAccess, type ProjectRef } from './permissions';
 import { parseVersionName, VERSION_NOT_FOUND } from './project-detail';
 import type { ArchiveQuery, RawQuery } from '../schemas/downloads';
@@ -46,9 +46,9 @@ export interface BlobDownload {
   open(range?: { start: number; end: number }): Promise<Readable>;
 }
 
-async function readHead(ctx: AppContext, key: string, size: number): Promise<Buffer> {
+async function readHead(file: StoredFile, size: number): Promise<Buffer> {
   if (size === 0) return Buffer.alloc(0);
-  const stream = await openStoredFile(ctx, key, { start: 0, end: Math.min(size, SNIFF_BYTES) - 1 });
+  const stream = await file.open({ start: 0, end: Math.min(size, SNIFF_BYTES) - 1 });
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
@@ -105,14 +105,16 @@ export async function prepareRawDownload(
     const { diff } = row;
     target = { blobKey: diff.blob_key, size: diff.size, checksum: diff.checksum, name: diff.path };
   }
-  const head = await readHead(ctx, target.blobKey, target.size);
+  // Sniffed, then sent: how the bytes are stored is looked up once.
+  const bytes = storedFile(ctx, target.blobKey);
+  const head = await readHead(bytes, target.size);
   return {
     blobKey: target.blobKey,
     size: target.size,
     checksum: target.checksum,
     fileName: baseName(target.name),
     contentType: sniffContentType(head),
-    open: (range) => openStoredFile(ctx, target.blobKey, range),
+    open: (range) => bytes.open(range),
   };
 }
 

@@ -8,7 +8,13 @@ export {
   type ConversionStatus,
 } from './convert';
 export { pagePatchWorkIdle, schedulePagePatches } from './page-patch-store';
-export { copyStoredFile, openStoredFile, prepareStoredFile } from './reader';
+export {
+  copyStoredFile,
+  openStoredFile,
+  prepareStoredFile,
+  storedFile,
+  type StoredFile,
+} from './reader';
 export { FILE_REBUILD_ERROR, FileRebuildError } from './rebuild';
 export { recipeKey, type Recipe } from './recipe';
 export { CHECKPOINT_DIFFS, CHECKPOINT_SHARE } from './rule';

@@ -84,18 +84,54 @@ function streamBytes(bytes: Uint8Array, start: number, end: number): Readable {
  * The bytes of blob `key` (or an inclusive range of them), rebuilt when stored as a diff: in
  * memory and answered from there when it can be (rebuild-in-memory.ts), else into the cache.
  */
-export async function openStoredFile(
+export function openStoredFile(
   ctx: FileStoreContext,
   key: string,
   range?: ByteRange,
   lane: WorkLane = 'interactive',
 ): Promise<Readable> {
-  try {
-    return await ctx.blobStore.open(key, range);
-  } catch (error) {
-    if (!(error instanceof BlobNotFoundError)) throw error;
-  }
-  const row = await rebuiltBlob(ctx, key);
+  return storedFile(ctx, key, lane).open(range);
+}
+
+/** A version's bytes opened more than once (a download sniffs its head, then sends it). */
+export interface StoredFile {
+  /** The bytes, or an inclusive range of them, as openStoredFile gives them. */
+  open(range?: ByteRange): Promise<Readable>;
+}
+
+/**
+ * Blob `key`'s bytes, for a reader that opens them more than once: how they are stored is
+ * looked up at the first open only (a blob made from its recipe is not looked for in the blob
+ * store again, and its row is read once).
+ */
+export function storedFile(
+  ctx: FileStoreContext,
+  key: string,
+  lane: WorkLane = 'interactive',
+): StoredFile {
+  let row: BlobRow | null = null;
+  return {
+    async open(range) {
+      if (!row) {
+        try {
+          return await ctx.blobStore.open(key, range);
+        } catch (error) {
+          if (!(error instanceof BlobNotFoundError)) throw error;
+        }
+        row = await rebuiltBlob(ctx, key);
+      }
+      return openRebuilt(ctx, row, range, lane);
+    },
+  };
+}
+
+/** The bytes of `row` (a blob made from its recipe): from memory, the cache, or a rebuild. */
+async function openRebuilt(
+  ctx: FileStoreContext,
+  row: BlobRow,
+  range: ByteRange | undefined,
+  lane: WorkLane,
+): Promise<Readable> {
   const found = await fileCacheOf(ctx).obtainBytes(
     row.sha1,
     row.size,
