@@ -22,7 +22,8 @@ function median(values: number[]): number {
 
 /**
  * Median times of `baseline` and `candidate`, alternating, ROUNDS each after one warm-up;
- * `prepare`, when given, runs before each candidate, untimed (e.g. emptying a cache).
+ * `prepare`, when given, runs before each candidate, untimed (e.g. emptying a cache), and
+ * `prepareBaseline` before each baseline.
  */
 export async function measure(
   name: string,
@@ -30,13 +31,16 @@ export async function measure(
   candidate: () => Promise<void>,
   target: number,
   prepare?: () => Promise<void>,
+  prepareBaseline?: () => Promise<void>,
 ): Promise<BenchResult> {
+  await prepareBaseline?.();
   await baseline();
   await prepare?.();
   await candidate();
   const base: number[] = [];
   const cand: number[] = [];
   for (let i = 0; i < ROUNDS; i++) {
+    await prepareBaseline?.();
     let t = performance.now();
     await baseline();
     base.push(performance.now() - t);

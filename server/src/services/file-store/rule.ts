@@ -28,7 +28,7 @@ export const CHECKPOINT_SHARE = 0.1;
  * rebuild through patches costs about a millisecond per step (reading, decompressing and
  * XOR'ing its patch), on top of one pass over the file; chains half as long keep an old
  * version's cold download near 2× the latest's, for about 0.02 more of the versions' sizes
- * stored (record draft-cold-read-patch-chain.md).
+ * stored (record 0148-patch-chain.md).
  */
 export const CHECKPOINT_DIFFS = 16;
 /**
