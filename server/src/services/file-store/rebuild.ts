@@ -45,7 +45,7 @@ import { fileCacheOf, type FileStoreContext } from './context';
 import { suspectPatches } from './patch-suspects';
 
 /** Bytes read at a time from a cached whole copy (fewer, larger reads: a 64 KiB piece costs a turn each). */
-export const READ_PIECE = 1024 * 1024;
+const READ_PIECE = 1024 * 1024;
 /** Links of a recipe chain followed at most (the rule keeps chains far shorter). */
 export const MAX_CHAIN = 1000;
 /** Most diffs applied per request to the sandbox (the rule keeps chains within 16). */
